@@ -1,0 +1,61 @@
+// Builds the three bundles: the extension host, the webview and the CLI.
+// `--production` minifies and drops source maps; `--watch` rebuilds on change.
+import * as esbuild from 'esbuild';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  legalComments: 'none',
+  logLevel: 'info',
+};
+
+/** @type {esbuild.BuildOptions[]} */
+const bundles = [
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: ['src/webview/main.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+  },
+  {
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    banner: { js: '#!/usr/bin/env node' },
+    define: { KEYWARD_VERSION: JSON.stringify(version) },
+  },
+];
+
+// The repository is an ES module package; the bundles are CommonJS, which is what
+// the extension host's loader and a plain `node dist/cli.js` expect.
+mkdirSync('dist', { recursive: true });
+writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
+
+if (watch) {
+  const contexts = await Promise.all(bundles.map((options) => esbuild.context(options)));
+  await Promise.all(contexts.map((context) => context.watch()));
+} else {
+  await Promise.all(bundles.map((options) => esbuild.build(options)));
+}

@@ -1,0 +1,75 @@
+// The import boundaries of the house style, enforced rather than hoped for:
+// webview -> shared <- core <- host <- extension.ts, and cli -> core.
+import tseslint from 'typescript-eslint';
+
+const noVscode = { name: 'vscode', message: 'Only src/host and src/extension.ts may talk to VS Code.' };
+const layer = (folder, message) => ({ group: [`**/${folder}/**`, `../${folder}/*`, `./${folder}/*`], message });
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-floating-promises': 'off',
+    },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [noVscode],
+        patterns: [
+          { group: ['node:*'], message: 'shared/ runs in the webview too: no Node modules.' },
+          layer('core', 'shared/ must not depend on core/.'),
+          layer('host', 'shared/ must not depend on host/.'),
+          layer('webview', 'shared/ must not depend on webview/.'),
+          layer('cli', 'shared/ must not depend on cli/.'),
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [noVscode],
+        patterns: [
+          layer('host', 'core/ must not depend on host/.'),
+          layer('webview', 'core/ must not depend on webview/.'),
+          layer('cli', 'core/ must not depend on cli/.'),
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src/webview/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [noVscode],
+        patterns: [
+          { group: ['node:*'], message: 'The webview is a browser bundle.' },
+          layer('core', 'webview/ may import only shared/.'),
+          layer('host', 'webview/ may import only shared/.'),
+          layer('cli', 'webview/ may import only shared/.'),
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [noVscode],
+        patterns: [
+          layer('host', 'cli/ stands on core/, not on host/.'),
+          layer('webview', 'cli/ stands on core/, not on webview/.'),
+        ],
+      }],
+    },
+  },
+  {
+    files: ['test/core/**/*.ts', 'test/emulator/**/*.ts', 'test/cli/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noVscode] }] },
+  },
+);

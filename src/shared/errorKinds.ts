@@ -1,0 +1,39 @@
+/**
+ * The one error language of Keyward: every failure of a service call is one of
+ * these kinds. The extension, the webview and the CLI all speak it, and other
+ * tools read it from `keyward ask --json`, so the names never change.
+ */
+export const ERROR_KINDS = [
+  'auth',
+  'permission',
+  'insufficient_credits',
+  'key_limit',
+  'in_flight_budget',
+  'free_limit_minute',
+  'free_limit_day',
+  'rate_limit',
+  'credit_exhausted',
+  'spend_limit',
+  'usage_limit',
+  'bad_request',
+  'server',
+  'network',
+  'timeout',
+  'stream_interrupted',
+  'cancelled',
+  'insecure_url',
+] as const;
+
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+export type ServiceId = 'router' | 'direct';
+
+/** The plain-data form of a service error, as it crosses to the webview or out of the CLI. */
+export interface ServiceErrorData {
+  kind: ErrorKind;
+  status: number | null;
+  code: string | null;
+  message: string;
+  action: string;
+  retryAfterSeconds: number | null;
+}

@@ -1,0 +1,50 @@
+// Deterministic model output: the same prompt always gives the same tokens, so
+// tests can assert the text a client assembles.
+const VOCABULARY = [
+  'the', 'key', 'model', 'stream', 'credit', 'token', 'editor', 'answer', 'request', 'limit',
+  'route', 'free', 'prompt', 'secret', 'budget', 'window', 'status', 'service', 'reply', 'test',
+];
+
+export interface AnswerOptions {
+  /** Number of tokens; a `[[tokens:N]]` directive in the prompt wins. */
+  tokens: number;
+}
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+function nextRandom(state: number): number {
+  return (Math.imul(state, 1664525) + 1013904223) >>> 0;
+}
+
+/** The answer as the list of deltas a stream sends. Joined, they are the full text. */
+export function answerTokens(prompt: string, options: AnswerOptions): string[] {
+  const directive = /\[\[tokens:(\d{1,6})\]\]/.exec(prompt);
+  const count = Math.max(1, directive ? Number(directive[1]) : options.tokens);
+  const tokens: string[] = [];
+  if (prompt.includes('[[code]]')) {
+    tokens.push('Here', ' is', ' code:\n\n', '```js\n', 'console.log("keyward");\n', '```\n\n');
+  }
+  let state = fnv1a(prompt);
+  for (let i = tokens.length; i < count; i++) {
+    state = nextRandom(state);
+    const word = VOCABULARY[state % VOCABULARY.length]!;
+    tokens.push(i === 0 ? word[0]!.toUpperCase() + word.slice(1) : ` ${word}`);
+  }
+  return tokens.slice(0, Math.max(count, tokens.length));
+}
+
+export function answerText(prompt: string, options: AnswerOptions): string {
+  return answerTokens(prompt, options).join('');
+}
+
+/** Rough token count of a prompt, about four characters a token as the services estimate. */
+export function promptTokenCount(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}

@@ -1,0 +1,255 @@
+// Organisations, projects, prepaid credit, usage tiers and keys of the direct
+// model service, with the seed's rules.
+import { randomUUID } from 'node:crypto';
+import { YEAR_MS, utcMonth } from './clock.ts';
+import { type CreditLot, drawFromLots, lotsTotal, money } from './money.ts';
+import { directKey } from './keyFactory.ts';
+
+export type Tier = 'Free' | 'Build' | 'Launch' | 'Grow';
+
+/** The seed's tier table: cumulative purchases needed, monthly usage limit, and this emulator's rate limits. */
+export const TIERS: { tier: Tier; purchased: number; monthlyLimit: number; rpm: number; tpm: number }[] = [
+  { tier: 'Free', purchased: 0, monthlyLimit: 100, rpm: 3, tpm: 40_000 },
+  { tier: 'Build', purchased: 5, monthlyLimit: 500, rpm: 500, tpm: 200_000 },
+  { tier: 'Launch', purchased: 100, monthlyLimit: 5_000, rpm: 5_000, tpm: 2_000_000 },
+  { tier: 'Grow', purchased: 500, monthlyLimit: 200_000, rpm: 10_000, tpm: 10_000_000 },
+];
+
+export const MIN_TOP_UP = 5;
+export const DEFAULT_TOP_UP = 10;
+
+export type Permission = 'all' | 'restricted' | 'read_only';
+
+export interface Project {
+  id: string;
+  name: string;
+  spendLimit: number | null;
+  spend: Map<string, number>;
+}
+
+export interface AutoReload {
+  enabled: boolean;
+  /** Reload when the balance falls below this. */
+  threshold: number;
+  amount: number;
+  /** Most that auto-reload may buy in one month; null for no cap. */
+  monthlyLimit: number | null;
+}
+
+export interface DirectOrg {
+  id: string;
+  name: string;
+  projects: Map<string, Project>;
+  freeLots: CreditLot[];
+  paidLots: CreditLot[];
+  /** Spending that no lot covered; the balance is then at or below zero. */
+  debt: number;
+  totalPurchased: number;
+  spendLimit: number | null;
+  monthlySpend: Map<string, number>;
+  autoReload: AutoReload;
+  autoReloaded: Map<string, number>;
+  /** Request and token timestamps per project for the per-minute rate limits. */
+  window: Map<string, { at: number; tokens: number }[]>;
+}
+
+export interface DirectKey {
+  id: string;
+  value: string;
+  orgId: string;
+  projectId: string;
+  permissions: Permission;
+  scopes: Set<string>;
+  expiresAt: number | null;
+  revoked: boolean;
+  disabled: boolean;
+  createdAt: number;
+}
+
+export interface StoredResponse {
+  id: string;
+  orgId: string;
+  transcript: { role: string; content: string }[];
+}
+
+export class DirectState {
+  readonly orgs = new Map<string, DirectOrg>();
+  readonly keys = new Map<string, DirectKey>();
+  readonly responses = new Map<string, StoredResponse>();
+  private readonly byValue = new Map<string, DirectKey>();
+  private readonly now: () => number;
+
+  constructor(now: () => number) {
+    this.now = now;
+  }
+
+  createOrg(name: string, autoReload?: Partial<AutoReload>): DirectOrg {
+    const org: DirectOrg = {
+      id: `org-${randomUUID().slice(0, 12)}`,
+      name,
+      projects: new Map(),
+      freeLots: [],
+      paidLots: [],
+      debt: 0,
+      totalPurchased: 0,
+      spendLimit: null,
+      monthlySpend: new Map(),
+      autoReload: { enabled: false, threshold: MIN_TOP_UP, amount: DEFAULT_TOP_UP, monthlyLimit: null, ...autoReload },
+      autoReloaded: new Map(),
+      window: new Map(),
+    };
+    this.orgs.set(org.id, org);
+    this.createProject(org, 'Default');
+    return org;
+  }
+
+  org(id: string): DirectOrg {
+    const org = this.orgs.get(id);
+    if (!org) throw new Error(`no direct organisation ${id}`);
+    return org;
+  }
+
+  createProject(org: DirectOrg, name: string): Project {
+    const project: Project = { id: `proj_${randomUUID().slice(0, 12)}`, name, spendLimit: null, spend: new Map() };
+    org.projects.set(project.id, project);
+    return project;
+  }
+
+  defaultProject(org: DirectOrg): Project {
+    return [...org.projects.values()].find((p) => p.name === 'Default')!;
+  }
+
+  project(org: DirectOrg, id: string): Project {
+    const project = org.projects.get(id);
+    if (!project) throw new Error(`no project ${id} in ${org.id}`);
+    return project;
+  }
+
+  purchase(org: DirectOrg, amount: number, source = 'purchase'): void {
+    if (!(amount >= MIN_TOP_UP)) throw new Error(`the minimum purchase is ${MIN_TOP_UP} dollars`);
+    const now = this.now();
+    org.totalPurchased = money(org.totalPurchased + amount);
+    const settled = Math.min(org.debt, amount);
+    org.debt = money(org.debt - settled);
+    org.paidLots.push({ amount, remaining: money(amount - settled), at: now, expiresAt: now + YEAR_MS, source });
+  }
+
+  grantFreeCredits(org: DirectOrg, amount: number, expiresInMs: number | null = null): void {
+    const now = this.now();
+    org.freeLots.push({ amount, remaining: amount, at: now, expiresAt: expiresInMs === null ? null : now + expiresInMs, source: 'free' });
+  }
+
+  balance(org: DirectOrg): number {
+    const now = this.now();
+    return money(lotsTotal(org.freeLots, now) + lotsTotal(org.paidLots, now) - org.debt);
+  }
+
+  tier(org: DirectOrg): (typeof TIERS)[number] {
+    let current = TIERS[0]!;
+    for (const tier of TIERS) if (org.totalPurchased >= tier.purchased) current = tier;
+    return current;
+  }
+
+  monthSpend(org: DirectOrg): number {
+    return org.monthlySpend.get(utcMonth(this.now())) ?? 0;
+  }
+
+  projectMonthSpend(project: Project): number {
+    return project.spend.get(utcMonth(this.now())) ?? 0;
+  }
+
+  /** Charges a finished request: free credits first, then purchased, then auto-reload. */
+  spend(org: DirectOrg, project: Project, amount: number): void {
+    if (amount <= 0) return;
+    const now = this.now();
+    const month = utcMonth(now);
+    const left = drawFromLots(org.freeLots, amount, now);
+    const uncovered = drawFromLots(org.paidLots, left, now);
+    org.debt = money(org.debt + uncovered);
+    org.monthlySpend.set(month, money((org.monthlySpend.get(month) ?? 0) + amount));
+    project.spend.set(month, money((project.spend.get(month) ?? 0) + amount));
+    const reload = org.autoReload;
+    if (reload.enabled && this.balance(org) < reload.threshold) {
+      const bought = org.autoReloaded.get(month) ?? 0;
+      const amountToBuy = Math.max(MIN_TOP_UP, reload.amount);
+      if (reload.monthlyLimit === null || bought + amountToBuy <= reload.monthlyLimit) {
+        this.purchase(org, amountToBuy, 'auto-reload');
+        org.autoReloaded.set(month, bought + amountToBuy);
+      }
+    }
+  }
+
+  createKey(options: { orgId: string; projectId?: string; permissions?: Permission; scopes?: string[]; expiresAt?: number | null; kind?: 'proj' | 'svcacct' | 'admin' }): DirectKey {
+    const org = this.org(options.orgId);
+    const projectId = options.projectId ?? this.defaultProject(org).id;
+    this.project(org, projectId);
+    const key: DirectKey = {
+      id: `key_${randomUUID().slice(0, 12)}`,
+      value: directKey(options.kind ?? 'proj'),
+      orgId: org.id,
+      projectId,
+      permissions: options.permissions ?? 'all',
+      scopes: new Set(options.scopes ?? []),
+      expiresAt: options.expiresAt ?? null,
+      revoked: false,
+      disabled: false,
+      createdAt: this.now(),
+    };
+    this.keys.set(key.id, key);
+    this.byValue.set(key.value, key);
+    return key;
+  }
+
+  key(id: string): DirectKey {
+    const key = this.keys.get(id);
+    if (!key) throw new Error(`no direct key ${id}`);
+    return key;
+  }
+
+  authenticate(token: string | undefined): { key: DirectKey } | { error: 'missing' | 'unknown' | 'revoked' | 'disabled' | 'expired' } {
+    if (!token) return { error: 'missing' };
+    const key = this.byValue.get(token);
+    if (!key) return { error: 'unknown' };
+    if (key.revoked) return { error: 'revoked' };
+    if (key.disabled) return { error: 'disabled' };
+    if (key.expiresAt !== null && key.expiresAt <= this.now()) return { error: 'expired' };
+    return { key };
+  }
+
+  /** Whether a key may use an endpoint; the scope it lacks otherwise. */
+  missingScope(key: DirectKey, scope: 'api.model.read' | 'api.responses.write'): string | undefined {
+    if (key.permissions === 'all') return undefined;
+    if (key.permissions === 'read_only') return scope.endsWith('.read') ? undefined : scope;
+    return key.scopes.has(scope) ? undefined : scope;
+  }
+
+  /** The requests and tokens of the last minute for an org and project. */
+  rateWindow(org: DirectOrg, projectId: string): { at: number; tokens: number }[] {
+    const cutoff = this.now() - 60_000;
+    const list = (org.window.get(projectId) ?? []).filter((entry) => entry.at > cutoff);
+    org.window.set(projectId, list);
+    return list;
+  }
+
+  snapshot(): unknown {
+    return {
+      orgs: [...this.orgs.values()].map((o) => ({
+        id: o.id,
+        name: o.name,
+        balance: this.balance(o),
+        totalPurchased: o.totalPurchased,
+        tier: this.tier(o).tier,
+        monthlyLimit: this.tier(o).monthlyLimit,
+        monthSpend: this.monthSpend(o),
+        spendLimit: o.spendLimit,
+        autoReload: o.autoReload,
+        projects: [...o.projects.values()].map((p) => ({ id: p.id, name: p.name, spendLimit: p.spendLimit, monthSpend: this.projectMonthSpend(p) })),
+      })),
+      keys: [...this.keys.values()].map((k) => ({
+        id: k.id, orgId: k.orgId, projectId: k.projectId, key: k.value, permissions: k.permissions,
+        scopes: [...k.scopes], revoked: k.revoked, disabled: k.disabled,
+        expiresAt: k.expiresAt === null ? null : new Date(k.expiresAt).toISOString(),
+      })),
+    };
+  }
+}

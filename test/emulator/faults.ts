@@ -1,0 +1,97 @@
+// Fault injection: the broken networks and misbehaving servers that clients must
+// survive. A fault is queued for the next N matching requests, or named for one
+// request in the `x-emulator-fault` header (`kind` or `kind;afterChunks=N`).
+import type { IncomingMessage } from 'node:http';
+
+export const FAULT_KINDS = [
+  'reset',          // connection reset (before headers, or mid-stream after N chunks)
+  'stall',          // stop sending and keep the connection open
+  'http500',        // 500 with the service's own error body
+  'http502_html',   // 502 with an HTML body, as a proxy in front of the service sends
+  'malformed_sse',  // a data line that is not JSON, then the stream goes on
+  'error_event',    // a mid-stream error event in the service's shape, then the end
+  'long_line',      // one very long data line (a 512 KiB delta)
+  'invalid_utf8',   // a delta with bytes that are not UTF-8
+  'error_in_200',   // HTTP 200 with an error body instead of a result
+  'echo_key',       // a 401 whose message echoes the caller's full key
+] as const;
+
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export interface FaultSpec {
+  kind: FaultKind;
+  /** Which service the fault applies to; both when absent. */
+  service?: 'router' | 'direct';
+  /** Only requests whose path ends with this. */
+  path?: string;
+  /** Streams: data chunks sent before the fault strikes. 0 = right after the headers. */
+  afterChunks?: number;
+  /** reset and stall: strike before any header is sent. */
+  beforeHeaders?: boolean;
+  /** error_event on the direct service: fields nested under `error` (as recorded) or at the top (as the spec has it). */
+  shape?: 'nested' | 'top';
+}
+
+export interface QueuedFault extends FaultSpec {
+  remaining: number;
+}
+
+export function isFaultKind(value: unknown): value is FaultKind {
+  return typeof value === 'string' && (FAULT_KINDS as readonly string[]).includes(value);
+}
+
+export function parseFaultSpec(raw: Record<string, unknown>): FaultSpec {
+  if (!isFaultKind(raw.kind)) throw new Error(`unknown fault kind ${JSON.stringify(raw.kind)}; one of ${FAULT_KINDS.join(', ')}`);
+  const spec: FaultSpec = { kind: raw.kind };
+  if (raw.service === 'router' || raw.service === 'direct') spec.service = raw.service;
+  else if (raw.service !== undefined) throw new Error('service must be "router" or "direct"');
+  if (typeof raw.path === 'string') spec.path = raw.path;
+  if (raw.afterChunks !== undefined) {
+    if (typeof raw.afterChunks !== 'number' || raw.afterChunks < 0) throw new Error('afterChunks must be a number >= 0');
+    spec.afterChunks = raw.afterChunks;
+  }
+  if (raw.beforeHeaders !== undefined) spec.beforeHeaders = raw.beforeHeaders === true;
+  if (raw.shape === 'nested' || raw.shape === 'top') spec.shape = raw.shape;
+  return spec;
+}
+
+export class FaultQueue {
+  private queue: QueuedFault[] = [];
+
+  add(spec: FaultSpec, count = 1): void {
+    this.queue.push({ ...spec, remaining: Math.max(1, Math.floor(count)) });
+  }
+
+  clear(): void {
+    this.queue = [];
+  }
+
+  pending(): QueuedFault[] {
+    return this.queue.map((fault) => ({ ...fault }));
+  }
+
+  /** The fault for this request, if any: the request's own header first, then the queue. */
+  take(req: IncomingMessage, service: 'router' | 'direct', path: string): FaultSpec | undefined {
+    const header = req.headers['x-emulator-fault'];
+    if (typeof header === 'string' && header.length > 0) return parseFaultHeader(header);
+    const index = this.queue.findIndex((f) => (!f.service || f.service === service) && (!f.path || path.endsWith(f.path)));
+    if (index < 0) return undefined;
+    const fault = this.queue[index]!;
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) this.queue.splice(index, 1);
+    const { remaining: _remaining, ...spec } = fault;
+    return spec;
+  }
+}
+
+function parseFaultHeader(header: string): FaultSpec {
+  const [kind, ...params] = header.split(';').map((part) => part.trim());
+  const raw: Record<string, unknown> = { kind };
+  for (const param of params) {
+    const [name, value] = param.split('=');
+    if (name === 'afterChunks') raw.afterChunks = Number(value);
+    if (name === 'beforeHeaders') raw.beforeHeaders = value !== 'false';
+    if (name === 'shape') raw.shape = value;
+  }
+  return parseFaultSpec(raw);
+}
