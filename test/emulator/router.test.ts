@@ -329,7 +329,7 @@ describe('endpoints', () => {
     const { key: k } = await key(id);
     const response = await chat(k, PAID, { max_tokens: 64 });
     expect(response.headers.get('x-generation-id')).toMatch(/^gen-/);
-    const body = (await response.json()) as { model: string; choices: { message: { content: string }; finish_reason: string }[]; usage: Record<string, number> };
+    const body = (await response.json()) as { model: string; choices: { message: { content: string }; finish_reason: string }[]; usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; cost: number } };
     expect(body.model).toBe(PAID);
     expect(body.choices[0]!.message.content).toBe(answerText('hello', { tokens: 12 }));
     expect(body.choices[0]!.finish_reason).toBe('stop');

@@ -53,6 +53,7 @@ export function modelListEntry(model: RouterModel, created: number): Record<stri
     per_request_limits: null,
     supported_parameters: ['max_tokens', 'temperature', 'top_p', 'stop'],
     default_parameters: null,
+    supported_voices: null,
     expiration_date: null,
     knowledge_cutoff: null,
     links: { details: `/api/v1/models/${model.id}/endpoints` },

@@ -155,6 +155,9 @@ function keyCheck(ctx: RouterContext, res: ServerResponse, key: RouterKey, accou
       is_management_key: key.management,
       is_provisioning_key: key.management,
       creator_user_id: `user_${account.id}`,
+      organization_id: null,
+      workspace_id: null,
+      allowed_data_regions: [],
       expires_at: key.expiresAt === null ? null : new Date(key.expiresAt).toISOString(),
       rate_limit: { requests: -1, interval: '10s', note: 'This field is deprecated and safe to ignore.' },
       free_model_daily_requests: { used, limit, remaining: Math.max(0, limit - used) },
@@ -244,7 +247,7 @@ async function chat(ctx: RouterContext, req: IncomingMessage, res: ServerRespons
   const usage = (completionTokens: number, cost: number) => ({
     prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens,
     prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 },
-    cost, is_byok: false, cost_details: { upstream_inference_cost: null },
+    cost, is_byok: false, cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: 0, upstream_inference_completions_cost: 0 },
   });
   const created = Math.floor(ctx.now() / 1000);
   const provider = model.id.split('/')[0] === 'openai' ? 'OpenAI' : 'Emulator';

@@ -120,7 +120,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
 /** Faults that strike before the service looks at the request at all. */
 async function strikeEarly(fault: FaultSpec, service: 'router' | 'direct', req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-  req.resume();
+  const takesOver = fault.kind === 'http500' || fault.kind === 'http502_html' || ((fault.kind === 'reset' || fault.kind === 'stall') && fault.beforeHeaders);
+  if (takesOver) req.resume();
   switch (fault.kind) {
     case 'http500':
       if (service === 'router') sendJson(res, 500, { error: { code: 500, message: 'Internal Server Error' } });

@@ -61,6 +61,8 @@ export class SseWriter {
   private async strike(fault: FaultSpec): Promise<void> {
     switch (fault.kind) {
       case 'reset':
+        // Let the chunks already written reach the client: an RST discards what it has not read.
+        await sleep(25, this.signal);
         this.ended = true;
         this.res.socket?.resetAndDestroy();
         return;

@@ -1,0 +1,48 @@
+// Bundle budget: production bundle size, VSIX size, and the time to require the
+// bundle and run activate() with a fake context, against a trivial extension
+// loaded the same way in the same process as the baseline.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createFakeVscode, fakeExtensionContext } from '../test/host/fakeVscode.ts';
+import { loadExtensionBundle } from '../test/host/loadBundle.ts';
+import { formatKb, formatMs, median, verdict } from './stats.ts';
+
+const TARGET = { bundleKb: 150, vsixKb: 300, activationMs: 20 };
+
+function timeActivation(bundle: string, runs: number): number[] {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const { api } = createFakeVscode();
+    const context = fakeExtensionContext();
+    const start = performance.now();
+    loadExtensionBundle(api, bundle).activate(context);
+    times.push(performance.now() - start);
+    context.dispose();
+  }
+  return times;
+}
+
+export function benchBundle(): string[] {
+  execFileSync('npm', ['run', '-s', 'package'], { stdio: 'ignore' });
+  const bundleBytes = statSync('dist/extension.js').size;
+  const vsixBytes = statSync('keyward.vsix').size;
+
+  const dir = mkdtempSync(join(tmpdir(), 'keyward-bench-'));
+  const baseline = join(dir, 'baseline.js');
+  writeFileSync(baseline, "const vscode = require('vscode');\nexports.activate = (c) => { c.subscriptions.push(vscode.commands.registerCommand('x.y', () => 0)); };\nexports.deactivate = () => {};\n");
+  timeActivation('dist/extension.js', 5);
+  const runs = 41;
+  const ours = median(timeActivation('dist/extension.js', runs));
+  const floor = median(timeActivation(baseline, runs));
+  rmSync(dir, { recursive: true, force: true });
+  execFileSync('node', ['esbuild.js'], { stdio: 'ignore' });
+
+  return [
+    `bundle   dist/extension.js (production) ${formatKb(bundleBytes)}  target <= ${TARGET.bundleKb} KB  ${verdict(bundleBytes <= TARGET.bundleKb * 1024)}`,
+    `vsix     keyward.vsix ${formatKb(vsixBytes)}  target <= ${TARGET.vsixKb} KB  ${verdict(vsixBytes <= TARGET.vsixKb * 1024)}`,
+    `activate require + activate() median of ${runs}: ${formatMs(ours)} (trivial extension, same way: ${formatMs(floor)}, ratio ${(ours / floor).toFixed(2)})  target <= ${TARGET.activationMs} ms  ${verdict(ours <= TARGET.activationMs)}`,
+  ];
+}

@@ -1,0 +1,26 @@
+// The built extension bundle activates against a fake vscode, registers what
+// package.json contributes, and disposes everything it created.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createFakeVscode, fakeExtensionContext } from './fakeVscode.ts';
+import { loadExtensionBundle as loadExtension } from './loadBundle.ts';
+
+describe('activation (bundle, fake vscode)', () => {
+  it('registers every contributed command and disposes them all', () => {
+    const { api, state } = createFakeVscode({ 'keyward.router.baseUrl': 'http://127.0.0.1:9/router/api/v1' });
+    const context = fakeExtensionContext('9.9.9');
+    loadExtension(api).activate(context);
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { contributes: { commands: { command: string }[] } };
+    expect([...state.commands.keys()].sort()).toEqual(manifest.contributes.commands.map((c) => c.command).sort());
+    expect(state.logLines.join('\n')).toContain('router http://127.0.0.1:9/router/api/v1');
+    context.dispose();
+    expect(state.commands.size).toBe(0);
+  });
+
+  it('names a bad setting in a warning and keeps the default', () => {
+    const { api, state } = createFakeVscode({ 'keyward.router.baseUrl': 'http://evil.example/v1' });
+    loadExtension(api).activate(fakeExtensionContext());
+    expect(state.messages).toEqual([{ level: 'warning', text: expect.stringContaining('keyward.router.baseUrl') }]);
+    expect(state.logLines.join('\n')).toContain('router https://openrouter.ai/api/v1');
+  });
+});

@@ -1,0 +1,27 @@
+// Loads the built extension bundle with `require('vscode')` answered by a fake.
+import { createRequire } from 'node:module';
+import Module from 'node:module';
+import { resolve } from 'node:path';
+
+const require = createRequire(import.meta.url);
+type Loader = { _load: (request: unknown, ...rest: unknown[]) => unknown };
+
+export interface ExtensionModule {
+  activate(context: unknown): void;
+  deactivate(): void;
+}
+
+export function loadExtensionBundle(api: unknown, bundle = 'dist/extension.js'): ExtensionModule {
+  const path = resolve(bundle);
+  delete require.cache[path];
+  const loader = Module as unknown as Loader;
+  const originalLoad = loader._load;
+  loader._load = function (request: unknown, ...rest: unknown[]) {
+    return request === 'vscode' ? api : originalLoad.call(this, request, ...rest);
+  };
+  try {
+    return require(path) as ExtensionModule;
+  } finally {
+    loader._load = originalLoad;
+  }
+}
