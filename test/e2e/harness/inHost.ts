@@ -1,0 +1,40 @@
+// Runs the mocha suite inside the real extension host: code-server's smoke-test
+// driver loads the extension from its folder and the compiled tests, and
+// reports the log and the exit code back to the page.
+import { format } from 'node:util';
+import type { BrowserContext } from './playwright.ts';
+
+export interface InHostResult {
+  exitCode: number;
+  log: string[];
+}
+
+export async function runInHostSuite(context: BrowserContext, options: { url: string; port: number; extensionFolder: string; testsIndex: string; workspace: string; timeoutMs: number }): Promise<InHostResult> {
+  const page = await context.newPage();
+  const log: string[] = [];
+  let finish: (code: number) => void = () => undefined;
+  const exited = new Promise<number>((resolve) => { finish = resolve; });
+  await page.exposeFunction('codeAutomationLog', (_type: string, args: unknown[]) => {
+    const line = format(...(Array.isArray(args) ? args : [args]));
+    log.push(line);
+    process.stdout.write(`  [host] ${line}\n`);
+  });
+  await page.exposeFunction('codeAutomationExit', (code: number) => finish(code));
+  const authority = `127.0.0.1:${options.port}`;
+  const payload = [
+    ['extensionDevelopmentPath', `vscode-remote://${authority}${options.extensionFolder}`],
+    ['extensionTestsPath', `vscode-remote://${authority}${options.testsIndex}`],
+  ];
+  await page.goto(`${options.url}/?folder=${encodeURIComponent(options.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`, { timeout: 60_000 });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<number>((resolve) => {
+    timer = setTimeout(() => {
+      log.push(`in-host suite timed out after ${options.timeoutMs} ms`);
+      resolve(124);
+    }, options.timeoutMs);
+  });
+  const exitCode = await Promise.race([exited, timeout]);
+  clearTimeout(timer);
+  await page.close().catch(() => undefined);
+  return { exitCode, log };
+}

@@ -1,0 +1,60 @@
+// playwright-core lives in the e2e cache, not in the project's dependencies;
+// these are the few parts of its API the harness uses.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+export interface Locator {
+  click(options?: { timeout?: number; button?: 'left' | 'right' }): Promise<void>;
+  fill(value: string, options?: { timeout?: number }): Promise<void>;
+  press(key: string, options?: { timeout?: number }): Promise<void>;
+  textContent(options?: { timeout?: number }): Promise<string | null>;
+  innerText(options?: { timeout?: number }): Promise<string>;
+  getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
+  waitFor(options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
+  count(): Promise<number>;
+  first(): Locator;
+  nth(index: number): Locator;
+  last(): Locator;
+  hover(options?: { timeout?: number }): Promise<void>;
+  isVisible(): Promise<boolean>;
+  locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
+  allInnerTexts(): Promise<string[]>;
+}
+
+export interface FrameLocator {
+  locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
+  frameLocator(selector: string): FrameLocator;
+}
+
+export interface Page {
+  goto(url: string, options?: { timeout?: number; waitUntil?: 'load' | 'domcontentloaded' }): Promise<unknown>;
+  locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
+  frameLocator(selector: string): FrameLocator;
+  keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
+  screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
+  evaluate<T>(fn: () => T | Promise<T>): Promise<T>;
+  exposeFunction(name: string, fn: (...args: any[]) => unknown): Promise<void>;
+  waitForTimeout(ms: number): Promise<void>;
+  on(event: 'console', listener: (message: { type(): string; text(): string }) => void): void;
+  close(): Promise<void>;
+}
+
+export interface BrowserContext {
+  newPage(): Promise<Page>;
+  pages(): Page[];
+  close(): Promise<void>;
+}
+
+interface Chromium {
+  launchPersistentContext(userDataDir: string, options: Record<string, unknown>): Promise<BrowserContext>;
+}
+
+export function loadChromium(playwrightCore: string): Chromium {
+  const require = createRequire(join(playwrightCore, 'package.json'));
+  return (require('playwright-core') as { chromium: Chromium }).chromium;
+}
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+];

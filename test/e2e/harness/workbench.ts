@@ -1,0 +1,73 @@
+// What a person does in the workbench, in a few lines a step: run a command by
+// its title, read a status-bar item, reach into a webview, see notifications,
+// take a screenshot.
+import { join } from 'node:path';
+import type { FrameLocator, Locator, Page } from './playwright.ts';
+
+export class Workbench {
+  readonly page: Page;
+  private readonly resultsDir: string;
+  private shots = 0;
+
+  constructor(page: Page, resultsDir: string) {
+    this.page = page;
+    this.resultsDir = resultsDir;
+  }
+
+  async open(url: string, folder: string): Promise<void> {
+    await this.page.goto(`${url}/?folder=${encodeURIComponent(folder)}`, { timeout: 60_000 });
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await this.page.evaluate(() => (window as unknown as { driver: { whenWorkbenchRestored(): Promise<void> } }).driver.whenWorkbenchRestored());
+  }
+
+  /** Runs a command from the palette by its full title, e.g. "Keyward: Show Log". */
+  async runCommand(title: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget input.input');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await this.page.keyboard.press('F1');
+      try {
+        await input.waitFor({ state: 'visible', timeout: 5_000 });
+        break;
+      } catch {
+        await this.page.keyboard.press('Escape');
+      }
+    }
+    await input.fill(`>${title}`);
+    const row = this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title });
+    await row.waitFor({ timeout: 10_000 });
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Types into the open quick input (an input box or a quick pick) and accepts. */
+  async answerQuickInput(text: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget input.input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(text);
+    await this.page.keyboard.press('Enter');
+  }
+
+  statusItem(id: string): Locator {
+    return this.page.locator(`[id="keyward.keyward.${id}"]`);
+  }
+
+  /** The content frame of the active webview. */
+  webview(): FrameLocator {
+    return this.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+  }
+
+  async notifications(): Promise<string> {
+    await this.runCommand('Notifications: Show Notifications');
+    const center = this.page.locator('.notifications-center');
+    await center.waitFor({ timeout: 5_000 });
+    const text = await center.innerText();
+    await this.page.keyboard.press('Escape');
+    return text;
+  }
+
+  async screenshot(name: string): Promise<string> {
+    this.shots += 1;
+    const path = join(this.resultsDir, `${String(this.shots).padStart(2, '0')}-${name.replace(/[^\w.-]+/g, '-')}.png`);
+    await this.page.screenshot({ path });
+    return path;
+  }
+}

@@ -1,0 +1,132 @@
+// `npm run test:e2e`: Keyward in a real VS Code (code-server) against the
+// emulator, driven two ways: a mocha suite inside the extension host, and
+// headless Chromium clicking through the workbench like a person. Screenshots
+// go to test-results/e2e/; a failing step also saves the code-server log.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import * as esbuild from 'esbuild';
+import { startEmulator } from '../emulator/server.ts';
+import { startCodeServer } from './harness/codeServer.ts';
+import { CACHE, CHROMIUM, ensureToolchain } from './harness/install.ts';
+import { runInHostSuite } from './harness/inHost.ts';
+import { CHROMIUM_ARGS, type BrowserContext, loadChromium } from './harness/playwright.ts';
+import { cleanupAll, onCleanup } from './harness/processes.ts';
+import { Workbench } from './harness/workbench.ts';
+import { createWorkspace } from './harness/workspace.ts';
+import { ALL_STEPS } from './ui/steps.ts';
+
+const ROOT = resolve('.');
+const RESULTS = join(ROOT, 'test-results', 'e2e');
+const only = process.argv.includes('--ui-only') ? 'ui' : process.argv.includes('--host-only') ? 'host' : 'both';
+
+async function compileSuite(outdir: string): Promise<string> {
+  rmSync(outdir, { recursive: true, force: true });
+  const entries = ['test/e2e/suite/index.ts', ...(await import('node:fs')).readdirSync('test/e2e/suite').filter((f) => f.endsWith('.test.ts')).map((f) => `test/e2e/suite/${f}`)];
+  await esbuild.build({
+    entryPoints: entries, outdir, bundle: true, platform: 'node', format: 'cjs', target: 'node22',
+    external: ['vscode', 'mocha'], sourcemap: 'inline', logLevel: 'warning',
+  });
+  writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
+  return join(outdir, 'index.js');
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  rmSync(RESULTS, { recursive: true, force: true });
+  mkdirSync(RESULTS, { recursive: true });
+  const tools = ensureToolchain();
+  process.stdout.write(`e2e: toolchain ready (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+
+  try {
+    execFileSync('npm', ['run', '-s', 'package'], { stdio: 'pipe' });
+  } catch (error) {
+    throw new Error(`npm run package failed:\n${String((error as { stderr?: Buffer }).stderr ?? error)}`);
+  }
+  const vsix = join(ROOT, 'keyward.vsix');
+  const testsIndex = await compileSuite(join(CACHE, 'suite'));
+
+  mkdirSync(join(CACHE, 'runs'), { recursive: true });
+  const runDir = mkdtempSync(join(CACHE, 'runs', 'run-'));
+  onCleanup(() => rmSync(runDir, { recursive: true, force: true }));
+  const emulator = await startEmulator({ sandbox: true, config: { tokenDelayMs: 5 } });
+  onCleanup(() => emulator.close());
+  const workspace = createWorkspace(runDir);
+
+  const env = {
+    emulator: { routerBaseUrl: emulator.routerBaseUrl, directBaseUrl: emulator.directBaseUrl, adminUrl: emulator.adminUrl },
+    sandboxKeys: emulator.sandbox!.keys,
+    workspace: { folder: workspace.folder, files: workspace.files },
+  };
+  const server = await startCodeServer(tools, {
+    runDir,
+    vsix,
+    settings: { 'keyward.router.baseUrl': emulator.routerBaseUrl, 'keyward.direct.baseUrl': emulator.directBaseUrl },
+    env: { KEYWARD_E2E: JSON.stringify(env), ...(process.env.KEYWARD_E2E_GREP ? { KEYWARD_E2E_GREP: process.env.KEYWARD_E2E_GREP } : {}) },
+  });
+  onCleanup(() => server.stop());
+  process.stdout.write(`e2e: code-server at ${server.url}, emulator at ${emulator.url}\n`);
+
+  const chromium = loadChromium(tools.playwrightCore);
+  const browser: BrowserContext = await chromium.launchPersistentContext(join(runDir, 'chromium'), {
+    executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 900 },
+    env: { ...process.env, XDG_CONFIG_HOME: join(runDir, 'xdg', 'config'), XDG_CACHE_HOME: join(runDir, 'xdg', 'cache') },
+  });
+  onCleanup(() => browser.close());
+
+  const results: { suite: string; name: string; ok: boolean; error?: string }[] = [];
+
+  if (only !== 'host') {
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    const wb = new Workbench(page, RESULTS);
+    await wb.open(server.url, workspace.folder);
+    for (const step of ALL_STEPS) {
+      const stepStart = Date.now();
+      try {
+        await step.run({ wb, workspace, emulator });
+        await wb.screenshot(step.name);
+        results.push({ suite: 'ui', name: step.name, ok: true });
+        process.stdout.write(`  ✓ [ui] ${step.name} (${Date.now() - stepStart} ms)\n`);
+      } catch (error) {
+        const shot = await wb.screenshot(`FAILED-${step.name}`).catch(() => '(no screenshot)');
+        copyFileSync(server.logFile, join(RESULTS, 'code-server.log'));
+        results.push({ suite: 'ui', name: step.name, ok: false, error: (error as Error).message });
+        process.stdout.write(`  ✗ [ui] ${step.name}: ${(error as Error).message}\n    screenshot: ${shot}\n`);
+      }
+    }
+    await page.close();
+  }
+
+  if (only !== 'ui') {
+    const hostResult = await runInHostSuite(browser, {
+      url: server.url, port: server.port, extensionFolder: ROOT, testsIndex, workspace: workspace.folder, timeoutMs: 240_000,
+    });
+    const text = hostResult.log.join('\n');
+    const passing = Number(/(\d+) passing/.exec(text)?.[1] ?? 0);
+    const failing = Number(/(\d+) failing/.exec(text)?.[1] ?? 0);
+    for (let i = 0; i < passing; i++) results.push({ suite: 'host', name: `passing ${i + 1}`, ok: true });
+    for (let i = 0; i < failing; i++) results.push({ suite: 'host', name: `failing ${i + 1}`, ok: false });
+    if (hostResult.exitCode !== 0 && failing === 0) results.push({ suite: 'host', name: 'suite run', ok: false, error: `exit code ${hostResult.exitCode}` });
+    if (passing + failing === 0 && hostResult.exitCode === 0) results.push({ suite: 'host', name: 'suite run', ok: false, error: 'no in-host test ran' });
+    writeFileSync(join(RESULTS, 'in-host.log'), text + '\n');
+    if (hostResult.exitCode !== 0) copyFileSync(server.logFile, join(RESULTS, 'code-server.log'));
+  }
+
+  const passed = results.filter((r) => r.ok).length;
+  const failed = results.length - passed;
+  for (const failure of results.filter((r) => !r.ok && r.error)) process.stdout.write(`e2e failure [${failure.suite}] ${failure.name}: ${failure.error}\n`);
+  process.stdout.write(`e2e: ${((Date.now() - started) / 1000).toFixed(1)} s, screenshots in ${RESULTS}\n`);
+  process.stdout.write(`e2e: ${passed} passed, ${failed} failed\n`);
+  return failed === 0 && results.length > 0 ? 0 : 1;
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (error) {
+  process.stderr.write(`e2e: ${(error as Error).message}\n`);
+  if (existsSync(RESULTS)) writeFileSync(join(RESULTS, 'error.txt'), String((error as Error).stack) + '\n');
+} finally {
+  await cleanupAll();
+}
+process.exit(code);
