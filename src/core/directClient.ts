@@ -1,0 +1,210 @@
+// The direct service client: responses (streamed or not, multi-turn) and the
+// free model list. The answer text is assembled from output[] message items:
+// `output_text` exists only in the SDKs, not on the wire.
+import { classifyDirectError, classifyDirectResponse } from './classify.ts';
+import { ServiceError } from './errors.ts';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy.ts';
+import { sseEvents } from './sse.ts';
+import { type CompletionResult, type RetryNotice, TextStream } from './textStream.ts';
+import { type HttpResponse, Transport, type TransportOptions } from './transport.ts';
+import { parseGoDuration } from './waitTimes.ts';
+
+export interface InputMessage {
+  role: 'user' | 'assistant' | 'system' | 'developer';
+  content: string;
+}
+
+export interface ResponsesRequest {
+  model: string;
+  input: string | InputMessage[];
+  instructions?: string;
+  previousResponseId?: string;
+  maxOutputTokens?: number;
+}
+
+export interface DirectCallOptions {
+  signal?: AbortSignal | undefined;
+  stream?: boolean;
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+/** The x-ratelimit-* headers of the last response, as numbers and seconds. */
+export interface RateLimits {
+  limitRequests: number | null;
+  remainingRequests: number | null;
+  resetRequestsSeconds: number | null;
+  limitTokens: number | null;
+  remainingTokens: number | null;
+  resetTokensSeconds: number | null;
+  at: number;
+}
+
+export interface DirectClientOptions extends TransportOptions {
+  baseUrl: string;
+  key: string;
+  retry?: RetryPolicy;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+type Json = Record<string, unknown>;
+const obj = (value: unknown): Json | undefined => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
+const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
+/** Concatenates the output_text parts of every message item, as the SDKs' output_text does. */
+export function outputText(response: Json): string {
+  const output = Array.isArray(response.output) ? response.output : [];
+  let text = '';
+  for (const item of output) {
+    const message = obj(item);
+    if (message?.type !== 'message' || !Array.isArray(message.content)) continue;
+    for (const part of message.content) {
+      const p = obj(part);
+      if (p?.type === 'output_text' && typeof p.text === 'string') text += p.text;
+    }
+  }
+  return text;
+}
+
+export class DirectClient {
+  private readonly transport: Transport;
+  private readonly options: DirectClientOptions;
+  private rateLimits: RateLimits | null = null;
+
+  constructor(options: DirectClientOptions) {
+    this.options = options;
+    this.transport = new Transport('direct', options.baseUrl, options);
+  }
+
+  /** The rate-limit headers last seen on any response of this client. */
+  get lastRateLimits(): RateLimits | null {
+    return this.rateLimits;
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  private observe(response: HttpResponse): void {
+    const n = (name: string) => {
+      const value = response.header(name);
+      return value === undefined || value === '' || Number.isNaN(Number(value)) ? null : Number(value);
+    };
+    if (response.header('x-ratelimit-limit-requests') === undefined && response.header('x-ratelimit-limit-tokens') === undefined) return;
+    this.rateLimits = {
+      limitRequests: n('x-ratelimit-limit-requests'),
+      remainingRequests: n('x-ratelimit-remaining-requests'),
+      resetRequestsSeconds: parseGoDuration(response.header('x-ratelimit-reset-requests')) ?? null,
+      limitTokens: n('x-ratelimit-limit-tokens'),
+      remainingTokens: n('x-ratelimit-remaining-tokens'),
+      resetTokensSeconds: parseGoDuration(response.header('x-ratelimit-reset-tokens')) ?? null,
+      at: this.now(),
+    };
+  }
+
+  private fail(response: HttpResponse, text: string): ServiceError {
+    return classifyDirectResponse({ status: response.status, text, header: response.header, now: this.now(), secrets: [this.options.key] });
+  }
+
+  /** Model ids the key may use. Free: it spends no tokens. */
+  async models(signal?: AbortSignal): Promise<string[]> {
+    const response = await this.transport.send({ method: 'GET', path: '/models', key: this.options.key, signal });
+    this.observe(response);
+    const text = await response.text();
+    if (response.status >= 400) throw this.fail(response, text);
+    let body: Json | undefined;
+    try {
+      body = obj(JSON.parse(text));
+    } catch {
+      body = undefined;
+    }
+    if (!body || !Array.isArray(body.data)) throw new ServiceError({ kind: 'server', service: 'direct', status: response.status, message: 'The direct service sent a model list that is not JSON.' });
+    return body.data.map((m) => obj(m)?.id).filter((id): id is string => typeof id === 'string');
+  }
+
+  respond(request: ResponsesRequest, options: DirectCallOptions = {}): TextStream {
+    const stream = options.stream !== false;
+    const body: Json = { model: request.model, input: request.input, stream };
+    if (request.instructions) body.instructions = request.instructions;
+    if (request.previousResponseId) body.previous_response_id = request.previousResponseId;
+    if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
+    const self = this;
+    return new TextStream('direct', async function* () {
+      const response = await self.transport.send({ method: 'POST', path: '/responses', key: self.options.key, body, signal: options.signal, accept: stream ? 'text/event-stream' : 'application/json' });
+      self.observe(response);
+      if (response.status >= 400) throw self.fail(response, await response.text());
+      return stream ? yield* self.readStream(response) : yield* self.readWhole(response);
+    }, { signal: options.signal, retry: this.options.retry ?? DEFAULT_RETRY_POLICY, onRetry: options.onRetry, sleep: this.options.sleep });
+  }
+
+  private context(response: HttpResponse) {
+    return { header: response.header, now: this.now(), secrets: [this.options.key] };
+  }
+
+  private async *readWhole(response: HttpResponse): AsyncGenerator<string, CompletionResult> {
+    const raw = await response.text();
+    let body: Json | undefined;
+    try {
+      body = obj(JSON.parse(raw));
+    } catch {
+      body = undefined;
+    }
+    if (!body) throw new ServiceError({ kind: 'server', service: 'direct', status: response.status, message: 'The direct service sent a response that is not JSON.' });
+    const text = outputText(body);
+    if (text) yield text;
+    if (body.status === 'failed') throw classifyDirectError(obj(body.error) ?? {}, null, this.context(response));
+    return this.result(body, text, 0);
+  }
+
+  private async *readStream(response: HttpResponse): AsyncGenerator<string, CompletionResult> {
+    let text = '';
+    let skipped = 0;
+    for await (const event of sseEvents(response.body)) {
+      if (event.data === '[DONE]') break;
+      let data: Json | undefined;
+      try {
+        data = obj(JSON.parse(event.data));
+      } catch {
+        skipped += 1;
+        continue;
+      }
+      if (!data) continue;
+      const type = typeof data.type === 'string' ? data.type : event.event;
+      if (type === 'response.output_text.delta' && typeof data.delta === 'string') {
+        text += data.delta;
+        yield data.delta;
+      } else if (type === 'error' || (type !== 'response.failed' && obj(data.error) && !obj(data.response))) {
+        // Both shapes: nested under `error` (as recorded) or at the top (as specified).
+        throw classifyDirectError(obj(data.error) ?? data, null, this.context(response));
+      } else if (type === 'response.failed') {
+        const failed = obj(obj(data.response)?.error) ?? {};
+        throw classifyDirectError(failed, null, this.context(response));
+      } else if (type === 'response.completed' || type === 'response.incomplete') {
+        const final = obj(data.response) ?? {};
+        return this.result(final, text || outputText(final), skipped);
+      }
+    }
+    throw new ServiceError({ kind: 'network', service: 'direct', message: 'The direct service closed the stream before the answer was complete.' });
+  }
+
+  private result(body: Json, text: string, skipped: number): CompletionResult {
+    const usage = obj(body.usage);
+    const input = num(usage?.input_tokens);
+    const output = num(usage?.output_tokens);
+    const incomplete = obj(body.incomplete_details);
+    return {
+      service: 'direct',
+      text,
+      model: typeof body.model === 'string' ? body.model : '',
+      usage: input === null && output === null ? null : { inputTokens: input ?? 0, outputTokens: output ?? 0, totalTokens: num(usage?.total_tokens) ?? (input ?? 0) + (output ?? 0) },
+      costUsd: null,
+      id: typeof body.id === 'string' ? body.id : null,
+      finishReason: typeof incomplete?.reason === 'string' ? incomplete.reason : typeof body.status === 'string' ? body.status : null,
+      skippedEvents: skipped,
+    };
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}

@@ -1,0 +1,286 @@
+// The routing service client: chat completions (streamed or not), the key
+// check, the model list and credits. No vscode import; tested over HTTP against
+// the emulator.
+import { classifyRouterError, classifyRouterResponse } from './classify.ts';
+import { ServiceError } from './errors.ts';
+import type { FreeModelGuard, FreeDailyRequests } from './freeGuard.ts';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy.ts';
+import { sseEvents } from './sse.ts';
+import { type CompletionResult, type RetryNotice, TextStream, abortableSleep } from './textStream.ts';
+import { type HttpResponse, Transport, type TransportOptions } from './transport.ts';
+
+export const FREE_ROUTER_MODEL = 'openrouter/free';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  maxTokens?: number;
+  /** Send `provider: {data_collection: "deny"}`: only providers that do not train on prompts. */
+  denyDataCollection?: boolean;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+  stream?: boolean;
+  onRetry?: (notice: RetryNotice) => void;
+  /** Called when the free-model guard holds a request back to fit the minute window. */
+  onFreeWait?: (delayMs: number) => void;
+}
+
+export interface RouterKeyInfo {
+  label: string;
+  limit: number | null;
+  limitRemaining: number | null;
+  limitReset: string | null;
+  usage: number;
+  usageDaily: number;
+  isFreeTier: boolean;
+  isManagementKey: boolean;
+  expiresAt: string | null;
+  freeModelDailyRequests: FreeDailyRequests | null;
+}
+
+export interface RouterModelInfo {
+  id: string;
+  name: string;
+  /** USD per token; null when the price varies (dynamic routers send "-1"). */
+  promptPrice: number | null;
+  completionPrice: number | null;
+  free: boolean;
+  contextLength: number | null;
+}
+
+export interface RouterCredits {
+  totalCredits: number;
+  totalUsage: number;
+  balance: number;
+}
+
+export interface RouterClientOptions extends TransportOptions {
+  baseUrl: string;
+  key: string;
+  retry?: RetryPolicy;
+  freeGuard?: FreeModelGuard;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+type Json = Record<string, unknown>;
+const obj = (value: unknown): Json | undefined => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
+const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
+export function isFreeModelId(id: string): boolean {
+  return id === FREE_ROUTER_MODEL || id.endsWith(':free');
+}
+
+/** Free means a `:free` id or both prices "0"; "-1" is a variable price, not free. */
+export function parseRouterModel(raw: Json): RouterModelInfo | undefined {
+  if (typeof raw.id !== 'string') return undefined;
+  const pricing = obj(raw.pricing) ?? {};
+  const price = (value: unknown): number | null => {
+    const n = typeof value === 'string' ? Number(value) : typeof value === 'number' ? value : NaN;
+    return Number.isFinite(n) && n >= 0 ? n : null;
+  };
+  const promptPrice = price(pricing.prompt);
+  const completionPrice = price(pricing.completion);
+  return {
+    id: raw.id,
+    name: typeof raw.name === 'string' ? raw.name : raw.id,
+    promptPrice,
+    completionPrice,
+    free: raw.id.endsWith(':free') || (pricing.prompt === '0' && pricing.completion === '0'),
+    contextLength: num(raw.context_length),
+  };
+}
+
+export class RouterClient {
+  private readonly transport: Transport;
+  private readonly options: RouterClientOptions;
+
+  constructor(options: RouterClientOptions) {
+    this.options = options;
+    this.transport = new Transport('router', options.baseUrl, options);
+  }
+
+  private fail(response: HttpResponse, text: string): ServiceError {
+    return classifyRouterResponse({ status: response.status, text, header: response.header, now: this.now(), secrets: [this.options.key] });
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  private async getJson(path: string, signal?: AbortSignal): Promise<Json> {
+    const response = await this.transport.send({ method: 'GET', path, key: this.options.key, signal });
+    const text = await response.text();
+    if (response.status >= 400) throw this.fail(response, text);
+    const body = obj(safeParse(text));
+    if (!body) throw new ServiceError({ kind: 'server', service: 'router', status: response.status, message: 'The routing service sent a response that is not JSON.' });
+    return body;
+  }
+
+  async keyInfo(signal?: AbortSignal): Promise<RouterKeyInfo> {
+    const data = obj((await this.getJson('/key', signal)).data) ?? {};
+    const free = obj(data.free_model_daily_requests);
+    const info: RouterKeyInfo = {
+      label: typeof data.label === 'string' ? data.label : '',
+      limit: num(data.limit),
+      limitRemaining: num(data.limit_remaining),
+      limitReset: typeof data.limit_reset === 'string' ? data.limit_reset : null,
+      usage: num(data.usage) ?? 0,
+      usageDaily: num(data.usage_daily) ?? 0,
+      isFreeTier: data.is_free_tier === true,
+      isManagementKey: data.is_management_key === true || data.is_provisioning_key === true,
+      expiresAt: typeof data.expires_at === 'string' ? data.expires_at : null,
+      freeModelDailyRequests: free && num(free.limit) !== null ? { used: num(free.used) ?? 0, limit: num(free.limit)!, remaining: num(free.remaining) ?? 0 } : null,
+    };
+    this.options.freeGuard?.updateFromKeyCheck(info.freeModelDailyRequests);
+    return info;
+  }
+
+  /** The account's credits, or null when the key may not read them (403: management keys only). */
+  async credits(signal?: AbortSignal): Promise<RouterCredits | null> {
+    try {
+      const data = obj((await this.getJson('/credits', signal)).data) ?? {};
+      const totalCredits = num(data.total_credits) ?? 0;
+      const totalUsage = num(data.total_usage) ?? 0;
+      return { totalCredits, totalUsage, balance: Math.round((totalCredits - totalUsage) * 1e8) / 1e8 };
+    } catch (error) {
+      if (error instanceof ServiceError && (error.status === 403 || error.status === 401)) return null;
+      throw error;
+    }
+  }
+
+  async models(signal?: AbortSignal): Promise<RouterModelInfo[]> {
+    const data = (await this.getJson('/models', signal)).data;
+    if (!Array.isArray(data)) return [];
+    return data.map((m) => obj(m)).filter((m): m is Json => m !== undefined).map(parseRouterModel).filter((m): m is RouterModelInfo => m !== undefined);
+  }
+
+  /** A chat completion as a stream of text deltas (stream: false still yields the whole text once). */
+  chat(request: ChatRequest, options: CallOptions = {}): TextStream {
+    const stream = options.stream !== false;
+    const body: Json = { model: request.model, messages: request.messages, stream };
+    if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+    if (request.denyDataCollection) body.provider = { data_collection: 'deny' };
+    const free = isFreeModelId(request.model);
+    const guard = this.options.freeGuard;
+    const sleep = this.options.sleep ?? abortableSleep;
+    const self = this;
+
+    return new TextStream('router', async function* () {
+      if (free && guard) {
+        const wait = guard.delayBeforeFreeRequest();
+        if (wait > 0) {
+          options.onFreeWait?.(wait);
+          await sleep(wait, options.signal);
+        }
+      }
+      const response = await self.transport.send({ method: 'POST', path: '/chat/completions', key: self.options.key, body, signal: options.signal, accept: stream ? 'text/event-stream' : 'application/json' });
+      if (response.status >= 400) {
+        const error = self.fail(response, await response.text());
+        if (error.kind === 'free_limit_day') guard?.markDayExhausted();
+        throw error;
+      }
+      if (free) guard?.recordFreeRequest();
+      return stream ? yield* self.readStream(response) : yield* self.readWhole(response);
+    }, { signal: options.signal, retry: this.options.retry ?? DEFAULT_RETRY_POLICY, onRetry: options.onRetry, sleep });
+  }
+
+  private async *readWhole(response: HttpResponse): AsyncGenerator<string, CompletionResult> {
+    const text = await response.text();
+    const body = obj(safeParse(text));
+    if (!body) throw new ServiceError({ kind: 'server', service: 'router', status: response.status, message: 'The routing service sent a response that is not JSON.' });
+    const error = obj(body.error);
+    // HTTP 200 with an error object instead of choices happens.
+    if (error) throw classifyRouterError(error, typeof error.code === 'number' ? error.code : 500, this.context(response));
+    const choice = obj(Array.isArray(body.choices) ? body.choices[0] : undefined);
+    const message = obj(choice?.message);
+    const content = typeof message?.content === 'string' ? message.content : '';
+    const choiceError = obj(choice?.error);
+    if (choiceError) {
+      if (content) yield content;
+      throw classifyRouterError(choiceError, typeof choiceError.code === 'number' ? choiceError.code : 502, this.context(response));
+    }
+    if (content) yield content;
+    return this.result(body, content, typeof choice?.finish_reason === 'string' ? choice.finish_reason : null, 0);
+  }
+
+  private async *readStream(response: HttpResponse): AsyncGenerator<string, CompletionResult> {
+    let text = '';
+    let last: Json = {};
+    let finishReason: string | null = null;
+    let usage: Json | undefined;
+    let skipped = 0;
+    let done = false;
+    for await (const event of sseEvents(response.body)) {
+      if (event.data === '[DONE]') {
+        done = true;
+        break;
+      }
+      let chunk: Json | undefined;
+      try {
+        chunk = obj(JSON.parse(event.data));
+      } catch {
+        skipped += 1;
+        continue;
+      }
+      if (!chunk) continue;
+      const error = obj(chunk.error);
+      if (error) {
+        const code = typeof error.code === 'number' ? error.code : 502;
+        throw classifyRouterError(error, code, this.context(response));
+      }
+      last = chunk;
+      const choice = obj(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
+      const delta = obj(choice?.delta);
+      if (typeof delta?.content === 'string' && delta.content.length > 0) {
+        text += delta.content;
+        yield delta.content;
+      }
+      if (typeof choice?.finish_reason === 'string') finishReason = choice.finish_reason;
+      if (obj(chunk.usage)) usage = obj(chunk.usage);
+    }
+    if (!done && finishReason === null && usage === undefined) {
+      throw new ServiceError({ kind: 'network', service: 'router', message: 'The routing service closed the stream before the answer was complete.' });
+    }
+    return this.result({ ...last, usage }, text, finishReason, skipped);
+  }
+
+  private context(response: HttpResponse) {
+    return { header: response.header, now: this.now(), secrets: [this.options.key] };
+  }
+
+  private result(body: Json, text: string, finishReason: string | null, skipped: number): CompletionResult {
+    const usage = obj(body.usage);
+    const input = num(usage?.prompt_tokens);
+    const output = num(usage?.completion_tokens);
+    return {
+      service: 'router',
+      text,
+      model: typeof body.model === 'string' ? body.model : '',
+      usage: input === null && output === null ? null : { inputTokens: input ?? 0, outputTokens: output ?? 0, totalTokens: num(usage?.total_tokens) ?? (input ?? 0) + (output ?? 0) },
+      costUsd: num(usage?.cost),
+      id: typeof body.id === 'string' ? body.id : null,
+      finishReason,
+      skippedEvents: skipped,
+    };
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,39 @@
+// Shared setup for the client tests: an emulator, and clients whose retry waits
+// move the emulator's clock instead of the wall clock where that is enough.
+import { DirectClient, type DirectClientOptions } from '../../src/core/directClient.ts';
+import { ServiceError } from '../../src/core/errors.ts';
+import { DEFAULT_RETRY_POLICY } from '../../src/core/retryPolicy.ts';
+import { RouterClient, type RouterClientOptions } from '../../src/core/routerClient.ts';
+import type { TextStream } from '../../src/core/textStream.ts';
+import type { TestBed } from '../emulator/adminClient.ts';
+
+export const FAST = { connectTimeoutMs: 2_000, idleTimeoutMs: 5_000 };
+
+export function recordingSleep(bed: TestBed) {
+  const waits: number[] = [];
+  const sleep = async (ms: number) => {
+    waits.push(ms);
+    bed.emulator.clock.advance(ms);
+  };
+  return { waits, sleep };
+}
+
+export function routerClient(bed: TestBed, key: string, extra: Partial<RouterClientOptions> = {}): RouterClient {
+  return new RouterClient({ baseUrl: bed.emulator.routerBaseUrl, key, ...FAST, retry: { ...DEFAULT_RETRY_POLICY, random: () => 0 }, now: () => bed.emulator.clock.now(), ...extra });
+}
+
+export function directClient(bed: TestBed, key: string, extra: Partial<DirectClientOptions> = {}): DirectClient {
+  return new DirectClient({ baseUrl: bed.emulator.directBaseUrl, key, ...FAST, retry: { ...DEFAULT_RETRY_POLICY, random: () => 0 }, now: () => bed.emulator.clock.now(), ...extra });
+}
+
+/** Reads a stream to its end; returns the error (a ServiceError) or the result. */
+export async function settle(stream: TextStream): Promise<{ text: string; error?: ServiceError; result?: Awaited<TextStream['result']> }> {
+  let text = '';
+  try {
+    for await (const delta of stream) text += delta;
+    return { text, result: await stream.result };
+  } catch (error) {
+    if (!(error instanceof ServiceError)) throw error;
+    return { text, error };
+  }
+}
