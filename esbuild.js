@@ -17,6 +17,15 @@ const common = {
   logLevel: 'info',
 };
 
+// The extension loads undici from its own file on the first request, so that
+// activation does not parse the HTTP stack (and its llhttp wasm) up front.
+const undiciOnDemand = {
+  name: 'undici-on-demand',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const bundles = [
   {
@@ -27,6 +36,15 @@ const bundles = [
     format: 'cjs',
     target: 'node22',
     external: ['vscode'],
+    plugins: [undiciOnDemand],
+  },
+  {
+    ...common,
+    entryPoints: ['src/core/undiciLean.cjs'],
+    outfile: 'dist/undici.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
   },
   {
     ...common,

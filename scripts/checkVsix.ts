@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 
 const ALLOWED = [
   /^package\.json$/, /^package\.nls(\.[a-z-]+)?\.json$/, /^README\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/,
-  /^dist\/(extension|webview)\.js$/, /^dist\/package\.json$/, /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,
+  /^dist\/(extension|webview|undici)\.js$/, /^dist\/package\.json$/, /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,
 ];
 
 const listing = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { encoding: 'utf8' });

@@ -17,6 +17,8 @@ Usage:
   keyward <command> [options]
 
 Commands:
+  ask         Send a prompt to the routing or the direct service and stream the answer.
+  status      Check a key: limits, credit, free-model requests today, permissions.
   help        Show this help.
   version     Print the version.
 
@@ -25,11 +27,10 @@ Run "keyward <command> --help" for a command's options.
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
-const COMMANDS: Record<string, Command> = {};
-
-export function registerCommand(name: string, command: Command): void {
-  COMMANDS[name] = command;
-}
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  ask: async () => (await import('./ask.ts')).askCommand,
+  status: async () => (await import('./status.ts')).statusCommand,
+};
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
@@ -41,10 +42,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${typeof KEYWARD_VERSION === 'string' ? KEYWARD_VERSION : 'dev'}\n`);
     return EXIT.ok;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const load = COMMANDS[name];
+  if (!load) {
     io.stderr.write(`keyward: unknown command "${name}". Run "keyward --help" for the list.\n`);
     return EXIT.usage;
   }
-  return command(rest, io);
+  return (await load())(rest, io);
 }

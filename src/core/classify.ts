@@ -1,7 +1,7 @@
 // Turns what a service sent back into the shared error language, following the
 // wire facts: status, error.code/type, metadata.reason/limit_source, message
 // text and headers. Every service text passes through the redactor.
-import type { ErrorKind, ServiceId } from '../shared/errorKinds.ts';
+import type { ErrorKind } from '../shared/errorKinds.ts';
 import { ServiceError } from './errors.ts';
 import { redactSecrets } from './redact.ts';
 import { parseGoDuration, parseRateLimitReset, parseRetryAfter } from './waitTimes.ts';

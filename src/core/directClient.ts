@@ -128,13 +128,15 @@ export class DirectClient {
     if (request.instructions) body.instructions = request.instructions;
     if (request.previousResponseId) body.previous_response_id = request.previousResponseId;
     if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
-    const self = this;
-    return new TextStream('direct', async function* () {
-      const response = await self.transport.send({ method: 'POST', path: '/responses', key: self.options.key, body, signal: options.signal, accept: stream ? 'text/event-stream' : 'application/json' });
-      self.observe(response);
-      if (response.status >= 400) throw self.fail(response, await response.text());
-      return stream ? yield* self.readStream(response) : yield* self.readWhole(response);
-    }, { signal: options.signal, retry: this.options.retry ?? DEFAULT_RETRY_POLICY, onRetry: options.onRetry, sleep: this.options.sleep });
+    return new TextStream('direct', () => this.respondAttempt(body, stream, options),
+      { signal: options.signal, retry: this.options.retry ?? DEFAULT_RETRY_POLICY, onRetry: options.onRetry, sleep: this.options.sleep });
+  }
+
+  private async *respondAttempt(body: Json, stream: boolean, options: DirectCallOptions): AsyncGenerator<string, CompletionResult> {
+    const response = await this.transport.send({ method: 'POST', path: '/responses', key: this.options.key, body, signal: options.signal, accept: stream ? 'text/event-stream' : 'application/json' });
+    this.observe(response);
+    if (response.status >= 400) throw this.fail(response, await response.text());
+    return stream ? yield* this.readStream(response) : yield* this.readWhole(response);
   }
 
   private context(response: HttpResponse) {

@@ -168,28 +168,28 @@ export class RouterClient {
     const body: Json = { model: request.model, messages: request.messages, stream };
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
     if (request.denyDataCollection) body.provider = { data_collection: 'deny' };
-    const free = isFreeModelId(request.model);
-    const guard = this.options.freeGuard;
     const sleep = this.options.sleep ?? abortableSleep;
-    const self = this;
+    return new TextStream('router', () => this.chatAttempt(body, stream, isFreeModelId(request.model), options, sleep),
+      { signal: options.signal, retry: this.options.retry ?? DEFAULT_RETRY_POLICY, onRetry: options.onRetry, sleep });
+  }
 
-    return new TextStream('router', async function* () {
-      if (free && guard) {
-        const wait = guard.delayBeforeFreeRequest();
-        if (wait > 0) {
-          options.onFreeWait?.(wait);
-          await sleep(wait, options.signal);
-        }
+  private async *chatAttempt(body: Json, stream: boolean, free: boolean, options: CallOptions, sleep: (ms: number, signal?: AbortSignal) => Promise<void>): AsyncGenerator<string, CompletionResult> {
+    const guard = this.options.freeGuard;
+    if (free && guard) {
+      const wait = guard.delayBeforeFreeRequest();
+      if (wait > 0) {
+        options.onFreeWait?.(wait);
+        await sleep(wait, options.signal);
       }
-      const response = await self.transport.send({ method: 'POST', path: '/chat/completions', key: self.options.key, body, signal: options.signal, accept: stream ? 'text/event-stream' : 'application/json' });
-      if (response.status >= 400) {
-        const error = self.fail(response, await response.text());
-        if (error.kind === 'free_limit_day') guard?.markDayExhausted();
-        throw error;
-      }
-      if (free) guard?.recordFreeRequest();
-      return stream ? yield* self.readStream(response) : yield* self.readWhole(response);
-    }, { signal: options.signal, retry: this.options.retry ?? DEFAULT_RETRY_POLICY, onRetry: options.onRetry, sleep });
+    }
+    const response = await this.transport.send({ method: 'POST', path: '/chat/completions', key: this.options.key, body, signal: options.signal, accept: stream ? 'text/event-stream' : 'application/json' });
+    if (response.status >= 400) {
+      const error = this.fail(response, await response.text());
+      if (error.kind === 'free_limit_day') guard?.markDayExhausted();
+      throw error;
+    }
+    if (free) guard?.recordFreeRequest();
+    return stream ? yield* this.readStream(response) : yield* this.readWhole(response);
   }
 
   private async *readWhole(response: HttpResponse): AsyncGenerator<string, CompletionResult> {

@@ -1,7 +1,7 @@
 // HTTP for both clients, on undici: a connect timeout, an idle timeout for
 // headers and between body chunks, cancellation by AbortSignal, https only
 // (loopback excepted), and the key only in the Authorization header.
-import { Agent, type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { ServiceId } from '../shared/errorKinds.ts';
 import { SERVICE_NAMES, ServiceError } from './errors.ts';
 import { checkBaseUrl, endpointUrl } from './urlPolicy.ts';
@@ -59,21 +59,39 @@ export function transportError(error: unknown, service: ServiceId, signal: Abort
   return new ServiceError({ kind: 'network', service, code: code ?? null, message: `Could not reach the ${name} at ${where} (${detail}).`, cause: error });
 }
 
+type Undici = typeof import('undici');
+let undici: Promise<Undici> | undefined;
+
+/**
+ * undici is loaded on the first request, not at activation: it is most of the
+ * extension's weight (the extension bundle loads it from its own file).
+ */
+function loadUndici(): Promise<Undici> {
+  undici ??= import('undici').then((module) => ((module as Partial<Undici>).request ? module : (module as unknown as { default: Undici }).default));
+  return undici;
+}
+
 export class Transport {
   private readonly service: ServiceId;
   private readonly baseUrl: string;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  private readonly options: TransportOptions;
+  private dispatcher: Dispatcher | undefined;
 
   constructor(service: ServiceId, baseUrl: string, options: TransportOptions) {
     this.service = service;
     this.baseUrl = baseUrl;
-    this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher = options.dispatcher ?? new Agent({
-      connect: { timeout: options.connectTimeoutMs },
-      headersTimeout: options.idleTimeoutMs,
-      bodyTimeout: options.idleTimeoutMs,
+    this.options = options;
+    this.dispatcher = options.dispatcher;
+  }
+
+  private async ready(): Promise<{ request: Undici['request']; dispatcher: Dispatcher }> {
+    const { request, Agent } = await loadUndici();
+    this.dispatcher ??= new Agent({
+      connect: { timeout: this.options.connectTimeoutMs },
+      headersTimeout: this.options.idleTimeoutMs,
+      bodyTimeout: this.options.idleTimeoutMs,
     });
+    return { request, dispatcher: this.dispatcher };
   }
 
   /** Sends a request; a status of 400 or above is returned, not thrown, for the caller to classify. */
@@ -96,12 +114,13 @@ export class Transport {
       body = JSON.stringify(options.body);
     }
     try {
+      const { request, dispatcher } = await this.ready();
       const response = await request(url, {
         method: options.method,
         headers,
         body,
         signal: options.signal,
-        dispatcher: this.dispatcher,
+        dispatcher,
       });
       const service = this.service;
       const signal = options.signal;
@@ -133,6 +152,7 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    if (this.dispatcher && this.dispatcher !== this.options.dispatcher) await this.dispatcher.close();
+    this.dispatcher = this.options.dispatcher;
   }
 }

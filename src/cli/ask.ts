@@ -1,0 +1,125 @@
+// keyward ask --service router|direct --model ID [--base-url URL] [--json] [--no-stream] [PROMPT|-]
+import { parseArgs } from 'node:util';
+import { DEFAULT_CONFIG } from '../core/config.ts';
+import { DirectClient } from '../core/directClient.ts';
+import { ServiceError } from '../core/errors.ts';
+import { redactSecrets } from '../core/redact.ts';
+import { RouterClient } from '../core/routerClient.ts';
+import type { TextStream } from '../core/textStream.ts';
+import { type CliIo, EXIT } from './run.ts';
+import { KEY_ENV, UsageError, baseUrlFor, errorJson, readAll, serviceOption, writeError } from './common.ts';
+
+export const ASK_HELP = `Usage: keyward ask --service router|direct --model ID [options] [PROMPT|-]
+
+Sends PROMPT (or standard input, with "-" or when no prompt is given and input is piped)
+to the service and streams the answer to standard output.
+
+Options:
+  --service router|direct  which service (required)
+  --model ID               model id, e.g. openrouter/free or gpt-5.4-mini (required)
+  --base-url URL           the service's base URL (https, or http on localhost)
+  --json                   print one JSON object at the end instead of streaming
+  --no-stream              ask for the whole answer at once
+  -h, --help               show this help
+
+The key comes from OPENROUTER_API_KEY (router) or OPENAI_API_KEY (direct).
+Exit status: 0 answered, 1 service error, 2 usage error, 130 interrupted.
+`;
+
+export async function askCommand(args: string[], io: CliIo): Promise<number> {
+  let values: ReturnType<typeof parse>['values'];
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parse(args));
+  } catch (error) {
+    return usage(io, (error as Error).message);
+  }
+  if (values.help) {
+    io.stdout.write(ASK_HELP);
+    return EXIT.ok;
+  }
+  let prompt: string;
+  let service: 'router' | 'direct';
+  let baseUrl: string;
+  let key: string;
+  try {
+    service = serviceOption(values.service);
+    if (!values.model) throw new UsageError('--model is required');
+    baseUrl = baseUrlFor(service, values['base-url']);
+    key = io.env[KEY_ENV[service]] ?? '';
+    if (!key) throw new UsageError(`set ${KEY_ENV[service]} to the ${service === 'router' ? 'routing' : 'direct'} service key`);
+    if (positionals.length > 1) throw new UsageError('give the prompt as one argument (quote it), or "-" to read standard input');
+    const source = positionals[0];
+    const piped = !(io.stdin as { isTTY?: boolean }).isTTY;
+    if (source === '-' || (source === undefined && piped)) prompt = await readAll(io.stdin);
+    else if (source !== undefined) prompt = source;
+    else throw new UsageError('no prompt: give one as an argument, or pipe it in with "-"');
+    if (prompt.trim() === '') throw new UsageError('the prompt is empty');
+  } catch (error) {
+    if (error instanceof UsageError) return usage(io, error.message);
+    throw error;
+  }
+
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once('SIGINT', onSignal);
+  const connection = { baseUrl, key, connectTimeoutMs: DEFAULT_CONFIG.network.connectTimeoutMs, idleTimeoutMs: DEFAULT_CONFIG.network.idleTimeoutMs };
+  const router = service === 'router' ? new RouterClient(connection) : undefined;
+  const direct = service === 'direct' ? new DirectClient(connection) : undefined;
+  const callOptions = {
+    signal: controller.signal,
+    stream: !values['no-stream'],
+    onRetry: (notice: { error: ServiceError; delayMs: number }) => {
+      if (!values.json) io.stderr.write(`keyward: ${notice.error.kind.replace(/_/g, ' ')}; trying again in ${Math.ceil(notice.delayMs / 1000)} s...\n`);
+    },
+  };
+  const stream: TextStream = router
+    ? router.chat({ model: values.model, messages: [{ role: 'user', content: prompt }] }, callOptions)
+    : direct!.respond({ model: values.model, input: prompt }, callOptions);
+  try {
+    let ended = true;
+    for await (const delta of stream) {
+      if (!values.json) io.stdout.write(delta);
+      ended = delta.endsWith('\n');
+    }
+    const result = await stream.result;
+    if (values.json) {
+      io.stdout.write(JSON.stringify({
+        ok: true, service, model: result.model, text: result.text,
+        usage: { inputTokens: result.usage?.inputTokens ?? null, outputTokens: result.usage?.outputTokens ?? null, totalTokens: result.usage?.totalTokens ?? null, costUsd: result.costUsd },
+      }) + '\n');
+    } else if (!ended) io.stdout.write('\n');
+    return EXIT.ok;
+  } catch (error) {
+    const failure = error instanceof ServiceError ? error : new ServiceError({ kind: 'network', service, message: redactSecrets(String((error as Error).message ?? error), [key]) });
+    if (values.json) io.stdout.write(errorJson(failure) + '\n');
+    else {
+      if (stream.text && !stream.text.endsWith('\n')) io.stdout.write('\n');
+      writeError(io, failure);
+    }
+    return failure.kind === 'cancelled' ? EXIT.interrupted : EXIT.failure;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    await Promise.all([router?.close(), direct?.close()]);
+  }
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      service: { type: 'string' },
+      model: { type: 'string' },
+      'base-url': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      'no-stream': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+}
+
+function usage(io: CliIo, message: string): number {
+  io.stderr.write(`keyward ask: ${message}\nRun "keyward ask --help" for the options.\n`);
+  return EXIT.usage;
+}

@@ -1,0 +1,132 @@
+// keyward status --service router|direct [--base-url URL] [--json]
+import { parseArgs } from 'node:util';
+import { DEFAULT_CONFIG } from '../core/config.ts';
+import { DirectClient, type RateLimits } from '../core/directClient.ts';
+import { ServiceError } from '../core/errors.ts';
+import { nextUtcMidnight } from '../core/freeGuard.ts';
+import { type RouterCredits, type RouterKeyInfo, RouterClient } from '../core/routerClient.ts';
+import { type CliIo, EXIT } from './run.ts';
+import { KEY_ENV, UsageError, baseUrlFor, errorJson, serviceOption, writeError } from './common.ts';
+
+export const STATUS_HELP = `Usage: keyward status --service router|direct [--base-url URL] [--json]
+
+Checks the key without spending tokens.
+  router: the key check: credit limit, what is left, usage, expiry, today's free-model
+          requests, and whether the key lacks a credit limit or an expiry.
+  direct: whether the key is recognised, whether it may list models, and the
+          rate-limit headers the service sent.
+
+The key comes from OPENROUTER_API_KEY (router) or OPENAI_API_KEY (direct).
+Exit status: 0 checked, 1 service error (e.g. the key is not valid), 2 usage error.
+`;
+
+const money = (n: number | null) => (n === null ? 'none' : `$${n.toFixed(2)}`);
+
+export function routerWarnings(info: RouterKeyInfo): string[] {
+  const warnings: string[] = [];
+  if (info.limit === null) warnings.push('no_credit_limit');
+  if (info.expiresAt === null) warnings.push('no_expiry');
+  return warnings;
+}
+
+function routerText(info: RouterKeyInfo, credits: RouterCredits | null, now: number): string {
+  const free = info.freeModelDailyRequests;
+  const lines = [
+    `key        ${info.label}`,
+    `limit      ${info.limit === null ? 'no limit' : money(info.limit)}${info.limitReset ? ` (resets ${info.limitReset})` : ''}`,
+    `remaining  ${info.limitRemaining === null ? 'no limit' : money(info.limitRemaining)}`,
+    `usage      ${money(info.usage)} (today ${money(info.usageDaily)})`,
+    `expires    ${info.expiresAt ?? 'never'}`,
+    `free today ${free ? `${free.used}/${free.limit} (resets ${new Date(nextUtcMidnight(now)).toISOString()})` : 'unknown'}`,
+    `balance    ${credits ? money(credits.balance) : 'not readable with this key (management keys only)'}`,
+  ];
+  if (info.limit === null) lines.push('warning    this key has no credit limit: set one in the key settings so a leak cannot spend the whole balance');
+  if (info.expiresAt === null) lines.push('warning    this key has no expiry: create keys with an expiry date');
+  return lines.join('\n') + '\n';
+}
+
+function directText(canList: boolean, models: number, limits: RateLimits | null): string {
+  const lines = [
+    'key        recognised',
+    `models     ${canList ? `may list models (${models})` : 'may not list models (Restricted key without Models read); it may still prompt'}`,
+  ];
+  if (limits) {
+    lines.push(`requests   ${limits.remainingRequests ?? '?'}/${limits.limitRequests ?? '?'} left this minute (resets in ${limits.resetRequestsSeconds ?? '?'} s)`);
+    lines.push(`tokens     ${limits.remainingTokens ?? '?'}/${limits.limitTokens ?? '?'} left this minute`);
+  } else lines.push('rate limits not reported');
+  return lines.join('\n') + '\n';
+}
+
+export async function statusCommand(args: string[], io: CliIo): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args, options: { service: { type: 'string' }, 'base-url': { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } }));
+  } catch (error) {
+    io.stderr.write(`keyward status: ${(error as Error).message}\n`);
+    return EXIT.usage;
+  }
+  if (values.help) {
+    io.stdout.write(STATUS_HELP);
+    return EXIT.ok;
+  }
+  let service: 'router' | 'direct';
+  let baseUrl: string;
+  let key: string;
+  try {
+    service = serviceOption(values.service);
+    baseUrl = baseUrlFor(service, values['base-url']);
+    key = io.env[KEY_ENV[service]] ?? '';
+    if (!key) throw new UsageError(`set ${KEY_ENV[service]} to the ${service === 'router' ? 'routing' : 'direct'} service key`);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`keyward status: ${error.message}\nRun "keyward status --help" for the options.\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+  const connection = { baseUrl, key, connectTimeoutMs: DEFAULT_CONFIG.network.connectTimeoutMs, idleTimeoutMs: DEFAULT_CONFIG.network.idleTimeoutMs };
+  if (service === 'router') {
+    const client = new RouterClient(connection);
+    try {
+      const [info, credits] = await Promise.all([client.keyInfo(), client.credits()]);
+      const now = Date.now();
+      if (values.json) {
+        io.stdout.write(JSON.stringify({
+          ok: true, service, key: info, credits,
+          free: info.freeModelDailyRequests ? { ...info.freeModelDailyRequests, resetsAt: new Date(nextUtcMidnight(now)).toISOString() } : null,
+          warnings: routerWarnings(info),
+        }) + '\n');
+      } else io.stdout.write(routerText(info, credits, now));
+      return EXIT.ok;
+    } catch (error) {
+      return fail(io, error, values.json);
+    } finally {
+      await client.close();
+    }
+  }
+  const client = new DirectClient(connection);
+  try {
+    let canList = true;
+    let models = 0;
+    try {
+      models = (await client.models()).length;
+    } catch (error) {
+      if (!(error instanceof ServiceError) || error.kind !== 'permission') throw error;
+      canList = false;
+    }
+    if (values.json) io.stdout.write(JSON.stringify({ ok: true, service, recognised: true, canListModels: canList, models: canList ? models : null, rateLimits: client.lastRateLimits }) + '\n');
+    else io.stdout.write(directText(canList, models, client.lastRateLimits));
+    return EXIT.ok;
+  } catch (error) {
+    return fail(io, error, values.json);
+  } finally {
+    await client.close();
+  }
+}
+
+function fail(io: CliIo, error: unknown, json: boolean): number {
+  if (!(error instanceof ServiceError)) throw error;
+  if (json) io.stdout.write(errorJson(error) + '\n');
+  else writeError(io, error);
+  return EXIT.failure;
+}
