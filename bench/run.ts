@@ -1,9 +1,11 @@
 // `npm run bench`: prints the figures each issue asks for. A script, not a test:
 // it reports medians and ratios against a baseline measured in the same run.
 import { benchBundle } from './bundle.ts';
+import { benchStream } from './stream.ts';
 
 const sections: [string, () => string[] | Promise<string[]>][] = [
   ['Bundle budget', benchBundle],
+  ['Streaming client', benchStream],
 ];
 
 const only = process.argv[2];

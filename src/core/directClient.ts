@@ -161,30 +161,39 @@ export class DirectClient {
   private async *readStream(response: HttpResponse): AsyncGenerator<string, CompletionResult> {
     let text = '';
     let skipped = 0;
-    for await (const event of sseEvents(response.body)) {
-      if (event.data === '[DONE]') break;
-      let data: Json | undefined;
-      try {
-        data = obj(JSON.parse(event.data));
-      } catch {
-        skipped += 1;
-        continue;
+    for await (const events of sseEvents(response.body)) {
+      let batch = '';
+      for (const event of events) {
+        if (event.data === '[DONE]') break;
+        let data: Json | undefined;
+        try {
+          data = obj(JSON.parse(event.data));
+        } catch {
+          skipped += 1;
+          continue;
+        }
+        if (!data) continue;
+        const type = typeof data.type === 'string' ? data.type : event.event;
+        if (type === 'response.output_text.delta' && typeof data.delta === 'string') {
+          text += data.delta;
+          batch += data.delta;
+          continue;
+        }
+        if (batch) {
+          yield batch;
+          batch = '';
+        }
+        if (type === 'error' || (type !== 'response.failed' && obj(data.error) && !obj(data.response))) {
+          // Both shapes: nested under `error` (as recorded) or at the top (as specified).
+          throw classifyDirectError(obj(data.error) ?? data, null, this.context(response));
+        }
+        if (type === 'response.failed') throw classifyDirectError(obj(obj(data.response)?.error) ?? {}, null, this.context(response));
+        if (type === 'response.completed' || type === 'response.incomplete') {
+          const final = obj(data.response) ?? {};
+          return this.result(final, text || outputText(final), skipped);
+        }
       }
-      if (!data) continue;
-      const type = typeof data.type === 'string' ? data.type : event.event;
-      if (type === 'response.output_text.delta' && typeof data.delta === 'string') {
-        text += data.delta;
-        yield data.delta;
-      } else if (type === 'error' || (type !== 'response.failed' && obj(data.error) && !obj(data.response))) {
-        // Both shapes: nested under `error` (as recorded) or at the top (as specified).
-        throw classifyDirectError(obj(data.error) ?? data, null, this.context(response));
-      } else if (type === 'response.failed') {
-        const failed = obj(obj(data.response)?.error) ?? {};
-        throw classifyDirectError(failed, null, this.context(response));
-      } else if (type === 'response.completed' || type === 'response.incomplete') {
-        const final = obj(data.response) ?? {};
-        return this.result(final, text || outputText(final), skipped);
-      }
+      if (batch) yield batch;
     }
     throw new ServiceError({ kind: 'network', service: 'direct', message: 'The direct service closed the stream before the answer was complete.' });
   }

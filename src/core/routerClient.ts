@@ -218,33 +218,39 @@ export class RouterClient {
     let usage: Json | undefined;
     let skipped = 0;
     let done = false;
-    for await (const event of sseEvents(response.body)) {
-      if (event.data === '[DONE]') {
-        done = true;
-        break;
+    for await (const events of sseEvents(response.body)) {
+      let batch = '';
+      for (const event of events) {
+        if (event.data === '[DONE]') {
+          done = true;
+          break;
+        }
+        let chunk: Json | undefined;
+        try {
+          chunk = obj(JSON.parse(event.data));
+        } catch {
+          skipped += 1;
+          continue;
+        }
+        if (!chunk) continue;
+        const error = obj(chunk.error);
+        if (error) {
+          if (batch) yield batch;
+          const code = typeof error.code === 'number' ? error.code : 502;
+          throw classifyRouterError(error, code, this.context(response));
+        }
+        last = chunk;
+        const choice = obj(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
+        const delta = obj(choice?.delta);
+        if (typeof delta?.content === 'string' && delta.content.length > 0) {
+          text += delta.content;
+          batch += delta.content;
+        }
+        if (typeof choice?.finish_reason === 'string') finishReason = choice.finish_reason;
+        if (obj(chunk.usage)) usage = obj(chunk.usage);
       }
-      let chunk: Json | undefined;
-      try {
-        chunk = obj(JSON.parse(event.data));
-      } catch {
-        skipped += 1;
-        continue;
-      }
-      if (!chunk) continue;
-      const error = obj(chunk.error);
-      if (error) {
-        const code = typeof error.code === 'number' ? error.code : 502;
-        throw classifyRouterError(error, code, this.context(response));
-      }
-      last = chunk;
-      const choice = obj(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
-      const delta = obj(choice?.delta);
-      if (typeof delta?.content === 'string' && delta.content.length > 0) {
-        text += delta.content;
-        yield delta.content;
-      }
-      if (typeof choice?.finish_reason === 'string') finishReason = choice.finish_reason;
-      if (obj(chunk.usage)) usage = obj(chunk.usage);
+      if (batch) yield batch;
+      if (done) break;
     }
     if (!done && finishReason === null && usage === undefined) {
       throw new ServiceError({ kind: 'network', service: 'router', message: 'The routing service closed the stream before the answer was complete.' });

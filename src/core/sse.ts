@@ -4,7 +4,11 @@ import { type EventSourceMessage, createParser } from 'eventsource-parser';
 
 export type SseEvent = EventSourceMessage;
 
-export async function* sseEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseEvent> {
+/**
+ * Yields the events of each network chunk together: a burst of thousands of
+ * small events then costs one async step per chunk, not one per event.
+ */
+export async function* sseEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseEvent[]> {
   let pending: SseEvent[] = [];
   const parser = createParser({ onEvent: (event) => pending.push(event) });
   // Invalid UTF-8 becomes U+FFFD instead of breaking the stream.
@@ -14,11 +18,11 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>): AsyncGenerato
     if (pending.length > 0) {
       const ready = pending;
       pending = [];
-      yield* ready;
+      yield ready;
     }
   }
   const tail = decoder.decode();
   // A last event without its blank line still counts: some servers close right after it.
   parser.feed(tail.endsWith('\n') ? tail + '\n' : tail + '\n\n');
-  yield* pending;
+  if (pending.length > 0) yield pending;
 }

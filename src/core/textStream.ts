@@ -1,4 +1,5 @@
-// A streamed answer: an async iterable of text deltas, then a final result.
+// A streamed answer: an async iterable of text deltas (the deltas of one network
+// chunk arrive joined), then a final result.
 // Retries happen only before the first delta; a stream that breaks after text
 // arrived becomes stream_interrupted and keeps that text.
 import type { ServiceId } from '../shared/errorKinds.ts';
@@ -83,8 +84,13 @@ export class TextStream implements AsyncIterable<string> {
     const sleep = options.sleep ?? abortableSleep;
     for (let attemptNumber = 1; ; attemptNumber++) {
       try {
-        const result = yield* this.tracked(attempt());
-        return result;
+        const inner = attempt();
+        for (;;) {
+          const step = await inner.next();
+          if (step.done) return step.value;
+          this.received += step.value;
+          yield step.value;
+        }
       } catch (thrown) {
         const error = transportError(thrown, service, options.signal, 'the stream');
         if (this.received.length > 0) throw interrupted(error, service, this.received);
@@ -98,15 +104,6 @@ export class TextStream implements AsyncIterable<string> {
         }
         recordRetry(error, history, delay);
       }
-    }
-  }
-
-  private async *tracked(inner: AsyncGenerator<string, CompletionResult>): AsyncGenerator<string, CompletionResult> {
-    for (;;) {
-      const step = await inner.next();
-      if (step.done) return step.value;
-      this.received += step.value;
-      yield step.value;
     }
   }
 

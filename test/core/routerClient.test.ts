@@ -25,7 +25,8 @@ describe('router client: answers', () => {
     const stream = routerClient(bed, funded).chat(ask('stream me'));
     const deltas: string[] = [];
     for await (const delta of stream) deltas.push(delta);
-    expect(deltas.length).toBe(12);
+    expect(deltas.length).toBeGreaterThan(0);
+    expect(deltas.join('')).toBe(expected('stream me'));
     const result = await stream.result;
     expect(result).toMatchObject({ service: 'router', text: expected('stream me'), model: 'openai/gpt-4o-mini', finishReason: 'stop', skippedEvents: 0 });
     expect(result.usage!.outputTokens).toBe(12);

@@ -6,7 +6,7 @@ import { sseEvents } from '../../src/core/sse.ts';
 async function collect(chunks: Uint8Array[]): Promise<{ event?: string; data: string }[]> {
   const out: { event?: string; data: string }[] = [];
   async function* body() { yield* chunks; }
-  for await (const e of sseEvents(body())) out.push(e.event === undefined ? { data: e.data } : { event: e.event, data: e.data });
+  for await (const batch of sseEvents(body())) for (const e of batch) out.push(e.event === undefined ? { data: e.data } : { event: e.event, data: e.data });
   return out;
 }
 

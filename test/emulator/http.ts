@@ -76,7 +76,8 @@ export function bearerToken(req: IncomingMessage): string | undefined {
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
+  // Even without a delay, let the event loop run so each frame goes out as it is made.
+  if (ms <= 0) return new Promise((resolve) => setImmediate(resolve));
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     function done() {
