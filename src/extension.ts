@@ -1,19 +1,82 @@
 // The composition root: builds core services, hands them to the host adapters,
 // and owns every lifetime through context.subscriptions.
 import * as vscode from 'vscode';
+import type { ServiceId } from './shared/errorKinds.ts';
+import { AccountMonitor } from './core/accountMonitor.ts';
+import { KeyStore } from './core/keyStore.ts';
 import { CommandId } from './host/commandIds.ts';
 import { Configuration } from './host/configuration.ts';
+import { KeyCommands, type SetKeyArgs } from './host/keyCommands.ts';
 import { Log } from './host/log.ts';
+import { secretPort, statePort } from './host/secretPorts.ts';
+import { pickUsageTier, showStatusActions } from './host/statusActions.ts';
+import { StatusBar } from './host/statusBar.ts';
 
-export function activate(context: vscode.ExtensionContext): void {
+/** Returned from activate() only when VS Code runs Keyward's own tests. */
+export interface KeywardTestApi {
+  statusView(service: ServiceId): { text: string; tooltip: string; severity: string; accessibility: string } | undefined;
+  refresh(): Promise<void>;
+  keyMetadata(service: ServiceId): unknown;
+  logLines(): readonly string[];
+  globalState(): Record<string, unknown>;
+}
+
+export function activate(context: vscode.ExtensionContext): KeywardTestApi | undefined {
   const log = new Log();
   const configuration = new Configuration(log);
+  const keys = new KeyStore(secretPort(context.secrets), statePort(context.globalState));
+  const monitor = new AccountMonitor({ keys, config: () => configuration.value, tier: () => configuration.value.direct.usageTier });
+  const keyCommands = new KeyCommands(keys, monitor, configuration, log, context.globalState);
+  const statusBar = new StatusBar(monitor, keys, configuration);
+
+  const command = (id: string, run: (...args: any[]) => unknown) => vscode.commands.registerCommand(id, run);
   context.subscriptions.push(
     log,
     configuration,
-    vscode.commands.registerCommand(CommandId.showLog, () => log.show()),
+    statusBar,
+    { dispose: () => monitor.dispose() },
+    command(CommandId.showLog, () => log.show()),
+    command(CommandId.setRouterKey, (args?: SetKeyArgs) => keyCommands.setKey('router', args)),
+    command(CommandId.setDirectKey, (args?: SetKeyArgs) => keyCommands.setKey('direct', args)),
+    command(CommandId.verifyRouterKey, () => keyCommands.verify('router')),
+    command(CommandId.verifyDirectKey, () => keyCommands.verify('direct')),
+    command(CommandId.rotateRouterKey, (key?: string) => keyCommands.rotate('router', key)),
+    command(CommandId.rotateDirectKey, (key?: string) => keyCommands.rotate('direct', key)),
+    command(CommandId.deleteRouterKey, (confirmed?: boolean) => keyCommands.delete('router', confirmed === true)),
+    command(CommandId.deleteDirectKey, (confirmed?: boolean) => keyCommands.delete('direct', confirmed === true)),
+    command(CommandId.setKeyExpiry, (service?: ServiceId, date?: string) => keyCommands.setExpiry(service, date)),
+    command(CommandId.setUsageTier, () => pickUsageTier()),
+    command(CommandId.refreshStatus, () => statusBar.refresh()),
+    command(CommandId.routerActions, () => showStatusActions('router', configuration)),
+    command(CommandId.directActions, () => showStatusActions('direct', configuration)),
+    context.secrets.onDidChange((event) => {
+      // Other windows share SecretStorage: follow what they stored or deleted.
+      void keys.secretChanged(event.key).then((service) => {
+        if (service) {
+          monitor.reset(service);
+          if (keys.metadata(service)) void monitor.verify(service);
+        }
+      });
+    }),
   );
   log.info(`Keyward ${context.extension.packageJSON.version as string} active; router ${configuration.value.router.baseUrl}, direct ${configuration.value.direct.baseUrl}.`);
+
+  // Startup work must not delay activation.
+  setTimeout(() => {
+    void statusBar.refresh();
+    void keyCommands.offerEnvironmentImport().then(() => keyCommands.remindExpiry());
+  }, 0);
+  const daily = setInterval(() => void keyCommands.remindExpiry(), 6 * 3_600_000);
+  context.subscriptions.push({ dispose: () => clearInterval(daily) });
+
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
+  return {
+    statusView: (service) => statusBar.view(service),
+    refresh: () => statusBar.refresh(),
+    keyMetadata: (service) => keys.metadata(service),
+    logLines: () => log.lines(),
+    globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
+  };
 }
 
 export function deactivate(): void {}

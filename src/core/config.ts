@@ -1,18 +1,23 @@
 // Settings are declared once in package.json and typed once here. A bad value
 // falls back to its default and is named, so the user learns which one to fix.
+import type { Tier } from './fees.ts';
 import { checkBaseUrl } from './urlPolicy.ts';
 
 export interface KeywardConfig {
-  router: { baseUrl: string };
-  direct: { baseUrl: string };
+  router: { baseUrl: string; keysUrl: string; creditsUrl: string; denyDataCollection: boolean };
+  direct: { baseUrl: string; keysUrl: string; billingUrl: string; usageTier: Tier };
   network: { connectTimeoutMs: number; idleTimeoutMs: number };
+  status: { refreshMinutes: number };
 }
 
 export const DEFAULT_CONFIG: KeywardConfig = {
-  router: { baseUrl: 'https://openrouter.ai/api/v1' },
-  direct: { baseUrl: 'https://api.openai.com/v1' },
+  router: { baseUrl: 'https://openrouter.ai/api/v1', keysUrl: 'https://openrouter.ai/settings/keys', creditsUrl: 'https://openrouter.ai/settings/credits', denyDataCollection: false },
+  direct: { baseUrl: 'https://api.openai.com/v1', keysUrl: 'https://platform.openai.com/api-keys', billingUrl: 'https://platform.openai.com/settings/organization/billing/overview', usageTier: 'Free' },
   network: { connectTimeoutMs: 10_000, idleTimeoutMs: 60_000 },
+  status: { refreshMinutes: 5 },
 };
+
+const TIER_NAMES: Tier[] = ['Free', 'Build', 'Launch', 'Grow'];
 
 export interface ConfigProblem {
   setting: string;
@@ -41,6 +46,28 @@ function baseUrl(read: Reader, setting: string, fallback: string, problems: Conf
   return value.trim().replace(/\/+$/, '');
 }
 
+function pageUrl(read: Reader, setting: string, fallback: string, problems: ConfigProblem[]): string {
+  const value = read(setting);
+  if (value === undefined || value === null || value === '') return fallback;
+  if (typeof value === 'string') {
+    try {
+      if (new URL(value).protocol === 'https:') return value;
+    } catch {
+      // named below
+    }
+  }
+  problems.push({ setting: `keyward.${setting}`, message: 'must be an https URL' });
+  return fallback;
+}
+
+function bool(read: Reader, setting: string, fallback: boolean, problems: ConfigProblem[]): boolean {
+  const value = read(setting);
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'boolean') return value;
+  problems.push({ setting: `keyward.${setting}`, message: 'must be true or false' });
+  return fallback;
+}
+
 function milliseconds(read: Reader, setting: string, fallback: number, min: number, max: number, problems: ConfigProblem[]): number {
   const value = read(setting);
   if (value === undefined || value === null) return fallback;
@@ -51,12 +78,35 @@ function milliseconds(read: Reader, setting: string, fallback: number, min: numb
   return Math.round(value);
 }
 
+function minutes(read: Reader, problems: ConfigProblem[]): number {
+  const value = read('status.refreshMinutes');
+  if (value === undefined || value === null) return DEFAULT_CONFIG.status.refreshMinutes;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1440) {
+    problems.push({ setting: 'keyward.status.refreshMinutes', message: 'must be a number of minutes from 0 (off) to 1440' });
+    return DEFAULT_CONFIG.status.refreshMinutes;
+  }
+  return value;
+}
+
 /** `read` gives the raw value of a setting below `keyward.` (e.g. "router.baseUrl"). */
 export function normalizeConfig(read: Reader): { config: KeywardConfig; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
+  const tier = read('direct.usageTier');
+  if (tier !== undefined && tier !== null && !TIER_NAMES.includes(tier as Tier)) problems.push({ setting: 'keyward.direct.usageTier', message: `must be one of ${TIER_NAMES.join(', ')}` });
   const config: KeywardConfig = {
-    router: { baseUrl: baseUrl(read, 'router.baseUrl', DEFAULT_CONFIG.router.baseUrl, problems) },
-    direct: { baseUrl: baseUrl(read, 'direct.baseUrl', DEFAULT_CONFIG.direct.baseUrl, problems) },
+    router: {
+      baseUrl: baseUrl(read, 'router.baseUrl', DEFAULT_CONFIG.router.baseUrl, problems),
+      keysUrl: pageUrl(read, 'router.keysUrl', DEFAULT_CONFIG.router.keysUrl, problems),
+      creditsUrl: pageUrl(read, 'router.creditsUrl', DEFAULT_CONFIG.router.creditsUrl, problems),
+      denyDataCollection: bool(read, 'router.denyDataCollection', DEFAULT_CONFIG.router.denyDataCollection, problems),
+    },
+    direct: {
+      baseUrl: baseUrl(read, 'direct.baseUrl', DEFAULT_CONFIG.direct.baseUrl, problems),
+      keysUrl: pageUrl(read, 'direct.keysUrl', DEFAULT_CONFIG.direct.keysUrl, problems),
+      billingUrl: pageUrl(read, 'direct.billingUrl', DEFAULT_CONFIG.direct.billingUrl, problems),
+      usageTier: TIER_NAMES.includes(tier as Tier) ? (tier as Tier) : DEFAULT_CONFIG.direct.usageTier,
+    },
+    status: { refreshMinutes: minutes(read, problems) },
     network: {
       connectTimeoutMs: milliseconds(read, 'network.connectTimeoutMs', DEFAULT_CONFIG.network.connectTimeoutMs, 100, 300_000, problems),
       idleTimeoutMs: milliseconds(read, 'network.idleTimeoutMs', DEFAULT_CONFIG.network.idleTimeoutMs, 100, 3_600_000, problems),

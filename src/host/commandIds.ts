@@ -1,6 +1,19 @@
 /** Every command the extension contributes; package.json declares the same ids. */
 export const CommandId = {
   showLog: 'keyward.showLog',
+  setRouterKey: 'keyward.setRouterKey',
+  setDirectKey: 'keyward.setDirectKey',
+  verifyRouterKey: 'keyward.verifyRouterKey',
+  verifyDirectKey: 'keyward.verifyDirectKey',
+  rotateRouterKey: 'keyward.rotateRouterKey',
+  rotateDirectKey: 'keyward.rotateDirectKey',
+  deleteRouterKey: 'keyward.deleteRouterKey',
+  deleteDirectKey: 'keyward.deleteDirectKey',
+  setKeyExpiry: 'keyward.setKeyExpiry',
+  setUsageTier: 'keyward.setUsageTier',
+  refreshStatus: 'keyward.refreshStatus',
+  routerActions: 'keyward.routerActions',
+  directActions: 'keyward.directActions',
 } as const;
 
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];

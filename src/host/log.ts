@@ -4,21 +4,34 @@ import { redactSecrets } from '../core/redact.ts';
 /** The one output channel; every line is redacted before VS Code sees it. */
 export class Log implements vscode.Disposable {
   private readonly channel: vscode.LogOutputChannel;
+  /** The last lines, already redacted: the key-leak check reads them. */
+  private readonly recent: string[] = [];
 
   constructor() {
     this.channel = vscode.window.createOutputChannel('Keyward', { log: true });
   }
 
   info(message: string): void {
-    this.channel.info(redactSecrets(message));
+    this.channel.info(this.keep(message));
   }
 
   warn(message: string): void {
-    this.channel.warn(redactSecrets(message));
+    this.channel.warn(this.keep(message));
   }
 
   error(message: string): void {
-    this.channel.error(redactSecrets(message));
+    this.channel.error(this.keep(message));
+  }
+
+  lines(): readonly string[] {
+    return this.recent;
+  }
+
+  private keep(message: string): string {
+    const line = redactSecrets(message);
+    this.recent.push(line);
+    if (this.recent.length > 500) this.recent.shift();
+    return line;
   }
 
   show(): void {

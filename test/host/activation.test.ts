@@ -20,7 +20,7 @@ describe('activation (bundle, fake vscode)', () => {
   it('names a bad setting in a warning and keeps the default', () => {
     const { api, state } = createFakeVscode({ 'keyward.router.baseUrl': 'http://evil.example/v1' });
     loadExtension(api).activate(fakeExtensionContext());
-    expect(state.messages).toEqual([{ level: 'warning', text: expect.stringContaining('keyward.router.baseUrl') }]);
+    expect(state.messages).toEqual([{ level: 'warning', text: expect.stringContaining('keyward.router.baseUrl'), items: [] }]);
     expect(state.logLines.join('\n')).toContain('router https://openrouter.ai/api/v1');
   });
 });

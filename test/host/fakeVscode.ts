@@ -28,11 +28,74 @@ export class EventEmitter<T> {
   }
 }
 
+export class MarkdownString {
+  value: string;
+  isTrusted = false;
+  supportThemeIcons: boolean;
+  constructor(value = '', supportThemeIcons = false) {
+    this.value = value;
+    this.supportThemeIcons = supportThemeIcons;
+  }
+}
+
+export class ThemeColor {
+  readonly id: string;
+  constructor(id: string) {
+    this.id = id;
+  }
+}
+
+export class FakeStatusBarItem {
+  readonly id: string;
+  text = '';
+  name: string | undefined;
+  command: string | undefined;
+  tooltip: string | MarkdownString | undefined;
+  backgroundColor: ThemeColor | undefined;
+  accessibilityInformation: { label: string; role?: string } | undefined;
+  visible = false;
+  constructor(id: string) {
+    this.id = id;
+  }
+  show(): void { this.visible = true; }
+  hide(): void { this.visible = false; }
+  dispose(): void { this.visible = false; }
+}
+
+/** A Memento over a map. */
+export class FakeMemento {
+  readonly values = new Map<string, unknown>();
+  keys(): readonly string[] { return [...this.values.keys()]; }
+  get<T>(key: string, fallback?: T): T | undefined { return (this.values.has(key) ? this.values.get(key) : fallback) as T | undefined; }
+  async update(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, structuredClone(value));
+  }
+}
+
+/** SecretStorage over a map; `failing` makes every call throw like a missing keyring. */
+export class FakeSecrets {
+  readonly values = new Map<string, string>();
+  failing = false;
+  private readonly emitter = new EventEmitter<{ key: string }>();
+  readonly onDidChange = this.emitter.event;
+  private check(): void { if (this.failing) throw new Error('Cannot create an item in a locked collection'); }
+  async get(key: string): Promise<string | undefined> { this.check(); return this.values.get(key); }
+  async store(key: string, value: string): Promise<void> { this.check(); this.values.set(key, value); this.emitter.fire({ key }); }
+  async delete(key: string): Promise<void> { this.check(); this.values.delete(key); this.emitter.fire({ key }); }
+  async keys(): Promise<string[]> { return [...this.values.keys()]; }
+}
+
 export interface FakeState {
   settings: Record<string, unknown>;
   commands: Map<string, (...args: unknown[]) => unknown>;
   logLines: string[];
-  messages: { level: 'info' | 'warning' | 'error'; text: string }[];
+  messages: { level: 'info' | 'warning' | 'error'; text: string; items: string[] }[];
+  /** Scripted answers: the next message with buttons gets the first answer, and so on. */
+  answers: (string | undefined)[];
+  inputs: (string | undefined)[];
+  statusItems: FakeStatusBarItem[];
+  opened: string[];
   configurationEmitter: EventEmitter<{ affectsConfiguration(section: string): boolean }>;
 }
 
@@ -42,22 +105,47 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     commands: new Map(),
     logLines: [],
     messages: [],
+    answers: [],
+    inputs: [],
+    statusItems: [],
+    opened: [],
     configurationEmitter: new EventEmitter(),
+  };
+  const message = (level: 'info' | 'warning' | 'error') => async (text: string, ...rest: unknown[]) => {
+    const items = rest.filter((r): r is string => typeof r === 'string');
+    state.messages.push({ level, text, items });
+    return items.length > 0 ? state.answers.shift() : undefined;
   };
   const logger = (level: string) => (message: string) => state.logLines.push(`[${level}] ${message}`);
   const api = {
     version: '1.139.0',
     Disposable,
     EventEmitter,
+    MarkdownString,
+    ThemeColor,
+    StatusBarAlignment: { Left: 1, Right: 2 },
+    ExtensionMode: { Production: 1, Development: 2, Test: 3 },
+    ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
+    Uri: { parse: (value: string) => ({ toString: () => value }) },
+    env: { openExternal: async (uri: { toString(): string }) => { state.opened.push(uri.toString()); return true; } },
     l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)])) },
     window: {
       createOutputChannel: (_name: string, _options?: unknown) => ({
         info: logger('info'), warn: logger('warn'), error: logger('error'), debug: logger('debug'), trace: logger('trace'),
         appendLine: logger('info'), show: () => undefined, dispose: () => undefined,
       }),
-      showInformationMessage: async (text: string) => void state.messages.push({ level: 'info', text }),
-      showWarningMessage: async (text: string) => void state.messages.push({ level: 'warning', text }),
-      showErrorMessage: async (text: string) => void state.messages.push({ level: 'error', text }),
+      showInformationMessage: message('info'),
+      showWarningMessage: message('warning'),
+      showErrorMessage: message('error'),
+      showInputBox: async () => state.inputs.shift(),
+      showQuickPick: async () => undefined,
+      createStatusBarItem: (id: string) => {
+        const item = new FakeStatusBarItem(id);
+        state.statusItems.push(item);
+        return item;
+      },
+      state: { focused: true },
+      onDidChangeWindowState: new EventEmitter<{ focused: boolean }>().event,
     },
     workspace: {
       getConfiguration: (section: string) => ({
@@ -77,11 +165,15 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
   return { api, state };
 }
 
-export function fakeExtensionContext(version = '0.0.0') {
+export function fakeExtensionContext(version = '0.0.0', mode = 1) {
   const subscriptions: { dispose(): unknown }[] = [];
   return {
     subscriptions,
     extension: { packageJSON: { version } },
+    extensionMode: mode,
+    secrets: new FakeSecrets(),
+    globalState: new FakeMemento(),
+    workspaceState: new FakeMemento(),
     dispose: () => subscriptions.splice(0).forEach((d) => d.dispose()),
   };
 }

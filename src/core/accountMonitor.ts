@@ -1,0 +1,178 @@
+// Keeps what is known about each service's account current: the router key
+// check, credits and free count; the direct key's state, last error and rate
+// limits. The status bar and the panel subscribe; nothing here knows VS Code.
+import type { ServiceErrorData, ServiceId } from '../shared/errorKinds.ts';
+import type { DirectSnapshot, RouterSnapshot } from './accountStatus.ts';
+import type { KeywardConfig } from './config.ts';
+import { DirectClient, type RateLimits } from './directClient.ts';
+import { ServiceError } from './errors.ts';
+import type { Tier } from './fees.ts';
+import { FreeModelGuard } from './freeGuard.ts';
+import type { KeyStore } from './keyStore.ts';
+import { RouterClient } from './routerClient.ts';
+
+export interface MonitorOptions {
+  keys: KeyStore;
+  config: () => KeywardConfig;
+  tier: () => Tier;
+  now?: () => number;
+}
+
+export type Verification =
+  | { service: 'router'; ok: true; warnings: ('no_credit_limit' | 'no_expiry')[]; expiresAt: string | null }
+  | { service: 'direct'; ok: true; restricted: boolean }
+  | { service: ServiceId; ok: false; error: ServiceError };
+
+export class AccountMonitor {
+  readonly freeGuard: FreeModelGuard;
+  private router: RouterSnapshot = { keyInfo: null, credits: null, free: null, lastError: null, refreshedAt: null, stale: false };
+  private direct: DirectSnapshot;
+  private readonly options: MonitorOptions;
+  private readonly now: () => number;
+  private readonly listeners = new Set<(service: ServiceId) => void>();
+  private clients: { router?: { id: string; client: RouterClient }; direct?: { id: string; client: DirectClient } } = {};
+
+  constructor(options: MonitorOptions) {
+    this.options = options;
+    this.now = options.now ?? Date.now;
+    this.freeGuard = new FreeModelGuard(this.now);
+    this.freeGuard.onDidChange((free) => {
+      this.router = { ...this.router, free };
+      this.emit('router');
+    });
+    this.direct = { verified: null, lastError: null, lastErrorAt: null, rateLimits: null, tier: options.tier(), refreshedAt: null, stale: false };
+  }
+
+  routerSnapshot(): RouterSnapshot {
+    return this.router;
+  }
+
+  directSnapshot(): DirectSnapshot {
+    return { ...this.direct, tier: this.options.tier() };
+  }
+
+  onDidChange(listener: (service: ServiceId) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** A client for the stored key and the configured base URL, or undefined without a key. */
+  async routerClient(): Promise<RouterClient | undefined> {
+    const key = await this.options.keys.getKey('router');
+    if (!key) return undefined;
+    const config = this.options.config();
+    const id = `${config.router.baseUrl}|${config.network.connectTimeoutMs}|${config.network.idleTimeoutMs}|${this.options.keys.metadata('router')?.fingerprint}`;
+    if (this.clients.router?.id !== id) {
+      void this.clients.router?.client.close();
+      this.clients.router = { id, client: new RouterClient({ baseUrl: config.router.baseUrl, key, ...config.network, freeGuard: this.freeGuard, now: this.now }) };
+    }
+    return this.clients.router.client;
+  }
+
+  async directClient(): Promise<DirectClient | undefined> {
+    const key = await this.options.keys.getKey('direct');
+    if (!key) return undefined;
+    const config = this.options.config();
+    const id = `${config.direct.baseUrl}|${config.network.connectTimeoutMs}|${config.network.idleTimeoutMs}|${this.options.keys.metadata('direct')?.fingerprint}`;
+    if (this.clients.direct?.id !== id) {
+      void this.clients.direct?.client.close();
+      this.clients.direct = { id, client: new DirectClient({ baseUrl: config.direct.baseUrl, key, ...config.network, now: this.now }) };
+    }
+    return this.clients.direct.client;
+  }
+
+  /** Forgets what was known about a service (its key changed or was deleted). */
+  reset(service: ServiceId): void {
+    if (service === 'router') {
+      this.router = { keyInfo: null, credits: null, free: null, lastError: null, refreshedAt: null, stale: false };
+      this.freeGuard.updateFromKeyCheck(null);
+    } else this.direct = { ...this.direct, verified: null, lastError: null, lastErrorAt: null, rateLimits: null, refreshedAt: null, stale: false };
+    this.emit(service);
+  }
+
+  /** Checks a key without spending tokens and updates the snapshot. */
+  async verify(service: ServiceId, signal?: AbortSignal): Promise<Verification> {
+    return service === 'router' ? this.verifyRouter(signal) : this.verifyDirect(signal);
+  }
+
+  private async verifyRouter(signal?: AbortSignal): Promise<Verification> {
+    const client = await this.routerClient();
+    if (!client) return { service: 'router', ok: false, error: new ServiceError({ kind: 'auth', service: 'router', message: 'No routing service key is stored.' }) };
+    try {
+      const [keyInfo, credits] = await Promise.all([client.keyInfo(signal), client.credits(signal)]);
+      this.router = { keyInfo, credits, free: this.freeGuard.status(), lastError: null, refreshedAt: this.now(), stale: false };
+      this.emit('router');
+      const warnings: ('no_credit_limit' | 'no_expiry')[] = [];
+      if (keyInfo.limit === null) warnings.push('no_credit_limit');
+      if (keyInfo.expiresAt === null) warnings.push('no_expiry');
+      return { service: 'router', ok: true, warnings, expiresAt: keyInfo.expiresAt };
+    } catch (thrown) {
+      const error = asServiceError(thrown, 'router');
+      const transient = ['network', 'timeout', 'server', 'rate_limit', 'cancelled'].includes(error.kind);
+      this.router = { ...this.router, lastError: transient ? this.router.lastError : error.toData(), stale: transient ? this.router.refreshedAt !== null : false };
+      if (!transient) this.router.keyInfo = error.kind === 'auth' ? null : this.router.keyInfo;
+      this.emit('router');
+      return { service: 'router', ok: false, error };
+    }
+  }
+
+  private async verifyDirect(signal?: AbortSignal): Promise<Verification> {
+    const client = await this.directClient();
+    if (!client) return { service: 'direct', ok: false, error: new ServiceError({ kind: 'auth', service: 'direct', message: 'No direct service key is stored.' }) };
+    try {
+      await client.models(signal);
+      this.direct = { ...this.direct, verified: 'ok', rateLimits: client.lastRateLimits ?? this.direct.rateLimits, refreshedAt: this.now(), stale: false, lastError: this.keepBillingError() };
+      this.emit('direct');
+      return { service: 'direct', ok: true, restricted: false };
+    } catch (thrown) {
+      const error = asServiceError(thrown, 'direct');
+      if (error.kind === 'permission') {
+        this.direct = { ...this.direct, verified: 'restricted', refreshedAt: this.now(), stale: false, lastError: this.keepBillingError() };
+        this.emit('direct');
+        return { service: 'direct', ok: true, restricted: true };
+      }
+      if (error.kind === 'auth') this.direct = { ...this.direct, verified: 'invalid', lastError: error.toData(), lastErrorAt: this.now(), stale: false };
+      else this.direct = { ...this.direct, stale: this.direct.refreshedAt !== null };
+      this.emit('direct');
+      return { service: 'direct', ok: false, error };
+    }
+  }
+
+  /** A billing state seen on a request stays until a request succeeds: the model list is free and cannot tell. */
+  private keepBillingError(): ServiceErrorData | null {
+    const kind = this.direct.lastError?.kind;
+    return kind === 'credit_exhausted' || kind === 'spend_limit' || kind === 'usage_limit' ? this.direct.lastError : null;
+  }
+
+  /** What a prompt's outcome tells about the account. */
+  recordOutcome(service: ServiceId, error: ServiceError | null, rateLimits?: RateLimits | null): void {
+    if (service === 'direct') {
+      this.direct = {
+        ...this.direct,
+        lastError: error && error.kind !== 'cancelled' && error.kind !== 'stream_interrupted' ? error.toData() : null,
+        lastErrorAt: error ? this.now() : this.direct.lastErrorAt,
+        rateLimits: rateLimits ?? this.direct.rateLimits,
+        verified: error?.kind === 'auth' ? 'invalid' : error?.kind === 'permission' ? this.direct.verified : this.direct.verified ?? (error ? null : 'ok'),
+      };
+    } else if (error && ['auth', 'insufficient_credits', 'key_limit'].includes(error.kind)) {
+      this.router = { ...this.router, lastError: error.toData() };
+    } else if (!error && this.router.lastError) {
+      this.router = { ...this.router, lastError: null };
+    }
+    this.emit(service);
+  }
+
+  dispose(): void {
+    void this.clients.router?.client.close();
+    void this.clients.direct?.client.close();
+    this.listeners.clear();
+  }
+
+  private emit(service: ServiceId): void {
+    for (const listener of this.listeners) listener(service);
+  }
+}
+
+function asServiceError(error: unknown, service: ServiceId): ServiceError {
+  return error instanceof ServiceError ? error : new ServiceError({ kind: 'network', service, message: (error as Error)?.message ?? String(error) });
+}

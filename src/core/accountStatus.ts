@@ -1,0 +1,163 @@
+// What the status bar says about each service, as plain data: text, markdown
+// tooltip, severity. Pure functions of what the last checks and requests saw.
+import type { ServiceErrorData } from '../shared/errorKinds.ts';
+import type { RateLimits } from './directClient.ts';
+import { type Tier, allowanceUpgradeCost, formatDollars, tierInfo, CARD_FEE_MIN } from './fees.ts';
+import type { FreeStatus } from './freeGuard.ts';
+import { type KeyMetadata, daysUntil } from './keyStore.ts';
+import type { RouterCredits, RouterKeyInfo } from './routerClient.ts';
+
+export type Severity = 'normal' | 'warning' | 'error';
+
+export interface StatusView {
+  text: string;
+  tooltip: string;
+  severity: Severity;
+  accessibility: string;
+}
+
+export interface RouterSnapshot {
+  keyInfo: RouterKeyInfo | null;
+  credits: RouterCredits | null;
+  free: FreeStatus | null;
+  lastError: ServiceErrorData | null;
+  /** Epoch ms of the last refresh that worked. */
+  refreshedAt: number | null;
+  /** The last refresh failed (network, server): the figures are stale. */
+  stale: boolean;
+}
+
+export interface DirectSnapshot {
+  verified: 'ok' | 'restricted' | 'invalid' | null;
+  lastError: ServiceErrorData | null;
+  lastErrorAt: number | null;
+  rateLimits: RateLimits | null;
+  tier: Tier;
+  refreshedAt: number | null;
+  stale: boolean;
+}
+
+export function ageText(since: number, now: number): string {
+  const seconds = Math.max(0, Math.round((now - since) / 1000));
+  if (seconds < 60) return `${seconds}s ago`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes}m ago`;
+  return `${Math.round(minutes / 60)}h ago`;
+}
+
+function untilText(at: number, now: number): string {
+  const minutes = Math.max(0, Math.round((at - now) / 60_000));
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** The spendable credit: the key's remaining limit, else the account balance, else nothing made up. */
+export function spendable(snapshot: RouterSnapshot): { amount: number | null; source: 'key limit' | 'balance' | 'none' } {
+  const info = snapshot.keyInfo;
+  if (info && info.limit !== null && info.limitRemaining !== null) {
+    const balance = snapshot.credits?.balance;
+    return { amount: balance !== undefined && balance < info.limitRemaining ? balance : info.limitRemaining, source: 'key limit' };
+  }
+  if (snapshot.credits) return { amount: snapshot.credits.balance, source: 'balance' };
+  return { amount: null, source: 'none' };
+}
+
+export function isNegativeBalance(snapshot: RouterSnapshot): boolean {
+  if (snapshot.credits && snapshot.credits.balance < 0) return true;
+  return snapshot.lastError?.kind === 'insufficient_credits' && /negative/i.test(snapshot.lastError.message);
+}
+
+export function routerStatusView(snapshot: RouterSnapshot, meta: KeyMetadata | undefined, now: number): StatusView {
+  const info = snapshot.keyInfo;
+  const lines: string[] = [`**Routing service** key "${meta?.label ?? 'Router key'}" \`${meta?.masked ?? ''}\` (fingerprint ${meta?.fingerprint.slice(0, 8) ?? '?'})`, ''];
+  const stale = snapshot.stale && snapshot.refreshedAt !== null ? ` (${ageText(snapshot.refreshedAt, now)})` : '';
+
+  if (snapshot.lastError?.kind === 'auth') {
+    lines.push('$(error) The service does not accept this key. Set a new one.');
+    return { text: '$(key) router: key invalid', tooltip: lines.join('\n'), severity: 'error', accessibility: 'Routing service: key invalid' };
+  }
+  if (!info) {
+    lines.push(snapshot.lastError ? `Could not check the key: ${snapshot.lastError.message}` : 'Checking the key...');
+    return { text: `$(key) router${snapshot.lastError ? ': unchecked' : ' …'}`, tooltip: lines.join('\n'), severity: snapshot.lastError ? 'warning' : 'normal', accessibility: 'Routing service: not checked yet' };
+  }
+
+  const negative = isNegativeBalance(snapshot);
+  const credit = spendable(snapshot);
+  const free = snapshot.free;
+  const freeText = free && free.limit !== null ? ` · free ${free.used}/${free.limit}` : '';
+  let text: string;
+  let severity: Severity = 'normal';
+  let spoken: string;
+  if (negative) {
+    text = `$(warning) ${credit.amount !== null ? formatDollars(credit.amount) : 'negative balance'} · calls fail${freeText}`;
+    severity = 'warning';
+    spoken = 'Routing service: negative balance, every call fails until credits are added';
+  } else if (credit.amount === null) {
+    text = `$(key) no limit${freeText}`;
+    severity = 'warning';
+    spoken = `Routing service: key without a credit limit${free && free.limit !== null ? `, ${free.used} of ${free.limit} free requests used today` : ''}`;
+  } else {
+    text = `$(key) ${formatDollars(credit.amount)}${freeText}`;
+    spoken = `Routing service: ${formatDollars(credit.amount)} left${free && free.limit !== null ? `, ${free.used} of ${free.limit} free requests used today` : ''}`;
+    if (info.limit === null || info.expiresAt === null) severity = 'warning';
+  }
+  text += stale;
+
+  if (negative) lines.push('$(warning) **The balance is below zero: every call fails, free models included, until credits are added.**', '');
+  lines.push(`- Credit limit: ${info.limit === null ? '**none** $(warning)' : `${formatDollars(info.limit)}${info.limitReset ? ` (resets ${info.limitReset})` : ''}, remaining ${formatDollars(info.limitRemaining ?? 0)}`}`);
+  lines.push(`- Usage: ${formatDollars(info.usage)} (today ${formatDollars(info.usageDaily)})`);
+  lines.push(`- Balance: ${snapshot.credits ? formatDollars(snapshot.credits.balance) : 'not readable with this key (management keys only)'}`);
+  const days = daysUntil(info.expiresAt ?? meta?.expiresAt ?? null, new Date(now));
+  lines.push(`- Expires: ${info.expiresAt ? `${info.expiresAt.slice(0, 10)}${days !== null ? ` (in ${days} days)` : ''}` : '**never** $(warning)'}`);
+  if (free && free.limit !== null) {
+    lines.push(`- Free models today: ${free.used}/${free.limit}, resets at 00:00 UTC (in ${untilText(free.resetsAt, now)})`);
+    const upgrade = allowanceUpgradeCost(free.limit);
+    lines.push(upgrade
+      ? `- Fewer than 10 credits bought: ${free.limit} free requests a day. Buying ${upgrade.credits} credits raises it to 1,000 a day: ${formatDollars(upgrade.card)} by card (fee 5.5%, at least ${formatDollars(CARD_FEE_MIN)}) or ${formatDollars(upgrade.crypto)} by crypto (fee 5%).`
+      : '- At least 10 credits bought: 1,000 free requests a day.');
+  }
+  if (info.limit === null) lines.push('', '$(warning) This key has no credit limit: a leaked key could spend the whole balance. Set a limit in the key settings.');
+  if (info.expiresAt === null) lines.push('', '$(warning) This key has no expiry date. Keys can get one only when created: create a new key with an expiry and rotate.');
+  if (snapshot.refreshedAt !== null) lines.push('', `_Checked ${ageText(snapshot.refreshedAt, now)}${snapshot.stale ? '; the last check failed, figures may be out of date' : ''}._`);
+  return { text, tooltip: lines.join('\n'), severity, accessibility: spoken };
+}
+
+const DIRECT_ERROR_TEXT: Partial<Record<ServiceErrorData['kind'], string>> = {
+  credit_exhausted: 'credit exhausted',
+  spend_limit: 'spend limit reached',
+  usage_limit: 'usage limit reached',
+  auth: 'key invalid',
+};
+
+export function directStatusView(snapshot: DirectSnapshot, meta: KeyMetadata | undefined, now: number): StatusView {
+  const lines: string[] = [`**Direct service** key "${meta?.label ?? 'Direct key'}" \`${meta?.masked ?? ''}\` (fingerprint ${meta?.fingerprint.slice(0, 8) ?? '?'})`, ''];
+  const error = snapshot.lastError;
+  let state: string;
+  let severity: Severity = 'normal';
+  const retryLeft = error?.kind === 'rate_limit' && error.retryAfterSeconds !== null && snapshot.lastErrorAt !== null
+    ? Math.ceil(snapshot.lastErrorAt / 1000 + error.retryAfterSeconds - now / 1000) : 0;
+  if (error && DIRECT_ERROR_TEXT[error.kind]) {
+    state = DIRECT_ERROR_TEXT[error.kind]!;
+    severity = error.kind === 'auth' ? 'error' : 'warning';
+    lines.push(`$(warning) ${error.message}`, '', error.action, '');
+  } else if (retryLeft > 0) {
+    state = `rate limited (${retryLeft}s)`;
+    severity = 'warning';
+  } else if (snapshot.verified === 'invalid') {
+    state = 'key invalid';
+    severity = 'error';
+  } else if (snapshot.verified === 'restricted') {
+    state = 'restricted';
+    lines.push('The key may prompt but may not list models (Restricted, without Models read). Type a model id in the panel.', '');
+  } else if (snapshot.verified === 'ok') state = 'ok';
+  else state = '…';
+  const stale = snapshot.stale && snapshot.refreshedAt !== null ? ` (${ageText(snapshot.refreshedAt, now)})` : '';
+  const tier = tierInfo(snapshot.tier);
+  lines.push(`- Usage tier: ${snapshot.tier} (monthly usage limit ${formatDollars(tier.monthlyLimit)})`);
+  lines.push(tier.next ? `- Next tier: ${tier.next.tier} once ${formatDollars(tier.next.purchased)} of credit has been bought in all (limit ${formatDollars(tier.next.monthlyLimit)} a month).` : '- Highest tier.');
+  const limits = snapshot.rateLimits;
+  if (limits) lines.push(`- Rate limits: ${limits.remainingRequests ?? '?'}/${limits.limitRequests ?? '?'} requests and ${limits.remainingTokens ?? '?'}/${limits.limitTokens ?? '?'} tokens left this minute`);
+  if (meta?.expiresAt) lines.push(`- Expires: ${meta.expiresAt.slice(0, 10)}`);
+  else lines.push('- Expires: not recorded. Keys should carry an expiry date and be rotated.');
+  if (snapshot.refreshedAt !== null) lines.push('', `_Checked ${ageText(snapshot.refreshedAt, now)}._`);
+  return { text: `$(key) direct: ${state}${stale}`, tooltip: lines.join('\n'), severity, accessibility: `Direct service: ${state}` };
+}
