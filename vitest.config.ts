@@ -1,6 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // Host adapters under unit test talk to a small fake of the vscode API.
+    alias: { vscode: fileURLToPath(new URL('./test/host/vscodeShim.ts', import.meta.url)) },
+  },
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/e2e/**', 'node_modules/**'],
