@@ -29,7 +29,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const keyCommands = new KeyCommands(keys, monitor, configuration, log, context.globalState);
   const statusBar = new StatusBar(monitor, keys, configuration);
 
-  const command = (id: string, run: (...args: any[]) => unknown) => vscode.commands.registerCommand(id, run);
+  const command = <A extends unknown[]>(id: string, run: (...args: A) => unknown) => vscode.commands.registerCommand(id, run as (...args: unknown[]) => unknown);
   context.subscriptions.push(
     log,
     configuration,
