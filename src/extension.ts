@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { ServiceId } from './shared/errorKinds.ts';
 import { AccountMonitor } from './core/accountMonitor.ts';
 import { KeyStore } from './core/keyStore.ts';
+import { type PromptRequest, runPrompt } from './core/promptRunner.ts';
 import { CommandId } from './host/commandIds.ts';
 import { Configuration } from './host/configuration.ts';
 import { KeyCommands, type SetKeyArgs } from './host/keyCommands.ts';
@@ -19,6 +20,8 @@ export interface KeywardTestApi {
   keyMetadata(service: ServiceId): unknown;
   logLines(): readonly string[];
   globalState(): Record<string, unknown>;
+  /** Sends a prompt through the code path the panel uses. */
+  ask(request: PromptRequest): Promise<{ ok: true; text: string; model: string } | { ok: false; kind: string; partialText?: string }>;
 }
 
 export function activate(context: vscode.ExtensionContext): KeywardTestApi | undefined {
@@ -76,6 +79,15 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     keyMetadata: (service) => keys.metadata(service),
     logLines: () => log.lines(),
     globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
+    ask: async (request) => {
+      try {
+        const result = await runPrompt(monitor, request);
+        return { ok: true, text: result.text, model: result.model };
+      } catch (error) {
+        const failure = error as { kind: string; partialText?: string };
+        return { ok: false, kind: failure.kind, ...(failure.partialText ? { partialText: failure.partialText } : {}) };
+      }
+    },
   };
 }
 

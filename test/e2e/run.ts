@@ -3,7 +3,7 @@
 // headless Chromium clicking through the workbench like a person. Screenshots
 // go to test-results/e2e/; a failing step also saves the code-server log.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { startEmulator } from '../emulator/server.ts';
@@ -22,13 +22,25 @@ const only = process.argv.includes('--ui-only') ? 'ui' : process.argv.includes('
 
 async function compileSuite(outdir: string): Promise<string> {
   rmSync(outdir, { recursive: true, force: true });
-  const entries = ['test/e2e/suite/index.ts', ...(await import('node:fs')).readdirSync('test/e2e/suite').filter((f) => f.endsWith('.test.ts')).map((f) => `test/e2e/suite/${f}`)];
+  const entries = ['test/e2e/suite/index.ts', ...readdirSync('test/e2e/suite').filter((f) => f.endsWith('.test.ts')).map((f) => `test/e2e/suite/${f}`)];
   await esbuild.build({
     entryPoints: entries, outdir, bundle: true, platform: 'node', format: 'cjs', target: 'node22',
     external: ['vscode', 'mocha'], sourcemap: 'inline', logLevel: 'warning',
   });
   writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
   return join(outdir, 'index.js');
+}
+
+function scanForKeys(folder: string, keys: string[]): string[] {
+  const hits: string[] = [];
+  if (!existsSync(folder)) return hits;
+  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const text = readFileSync(path, 'latin1');
+    if (keys.some((key) => text.includes(key))) hits.push(path);
+  }
+  return hits;
 }
 
 async function main(): Promise<number> {
@@ -48,7 +60,8 @@ async function main(): Promise<number> {
 
   mkdirSync(join(CACHE, 'runs'), { recursive: true });
   const runDir = mkdtempSync(join(CACHE, 'runs', 'run-'));
-  onCleanup(() => rmSync(runDir, { recursive: true, force: true }));
+  if (!process.env.KEYWARD_E2E_KEEP) onCleanup(() => rmSync(runDir, { recursive: true, force: true }));
+  else process.stdout.write(`e2e: keeping ${runDir}\n`);
   const emulator = await startEmulator({ sandbox: true, config: { tokenDelayMs: 5 } });
   onCleanup(() => emulator.close());
   const workspace = createWorkspace(runDir);
@@ -111,6 +124,11 @@ async function main(): Promise<number> {
     writeFileSync(join(RESULTS, 'in-host.log'), text + '\n');
     if (hostResult.exitCode !== 0) copyFileSync(server.logFile, join(RESULTS, 'code-server.log'));
   }
+
+  // The key-leak check from outside: no key the run used may appear in any log VS Code wrote.
+  const leaks = scanForKeys(join(runDir, 'user', 'logs'), [...Object.values(emulator.sandbox!.keys), ...Object.values(workspace.keys)]);
+  results.push({ suite: 'leak', name: 'no key in any VS Code log file', ok: leaks.length === 0, ...(leaks.length ? { error: `keys found in ${leaks.join(', ')}` } : {}) });
+  process.stdout.write(`  ${leaks.length === 0 ? '✓' : '✗'} [leak] no key in any VS Code log file\n`);
 
   const passed = results.filter((r) => r.ok).length;
   const failed = results.length - passed;

@@ -31,6 +31,7 @@ export interface Page {
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
   frameLocator(selector: string): FrameLocator;
   keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
+  mouse: { move(x: number, y: number): Promise<void> };
   screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
   evaluate<T>(fn: () => T | Promise<T>): Promise<T>;
   exposeFunction(name: string, fn: (...args: any[]) => unknown): Promise<void>;

@@ -20,21 +20,27 @@ export class Workbench {
     await this.page.evaluate(() => (window as unknown as { driver: { whenWorkbenchRestored(): Promise<void> } }).driver.whenWorkbenchRestored());
   }
 
-  /** Runs a command from the palette by its full title, e.g. "Keyward: Show Log". */
-  async runCommand(title: string): Promise<void> {
+  /**
+   * Runs a command from the palette by its full title, e.g. "Keyward: Show Log".
+   * Early in a session the palette may not list an extension's commands yet: try again.
+   */
+  async runCommand(title: string, timeoutMs = 30_000): Promise<void> {
     const input = this.page.locator('.quick-input-widget input.input');
-    for (let attempt = 0; attempt < 3; attempt++) {
+    const row = this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title });
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
       await this.page.keyboard.press('F1');
       try {
         await input.waitFor({ state: 'visible', timeout: 5_000 });
+        await input.fill(`>${title}`);
+        await row.waitFor({ timeout: 3_000 });
         break;
-      } catch {
+      } catch (error) {
         await this.page.keyboard.press('Escape');
+        if (Date.now() > deadline) throw error;
+        await this.page.waitForTimeout(500);
       }
     }
-    await input.fill(`>${title}`);
-    const row = this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title });
-    await row.waitFor({ timeout: 10_000 });
     await this.page.keyboard.press('Enter');
   }
 

@@ -46,4 +46,66 @@ export const workbenchSteps: UiStep[] = [
   },
 ];
 
-export const ALL_STEPS: UiStep[] = [...workbenchSteps];
+async function statusText(wb: Workbench, id: string, expected: RegExp): Promise<string> {
+  const item = wb.statusItem(id);
+  await item.waitFor({ timeout: 20_000 });
+  let text = '';
+  for (let i = 0; i < 100; i++) {
+    text = (await item.innerText()).replace(/\s+/g, ' ').trim();
+    if (expected.test(text)) return text;
+    await wb.page.waitForTimeout(200);
+  }
+  throw new Error(`status item ${id}: expected ${String(expected)}, saw ${JSON.stringify(text)}`);
+}
+
+export const keySteps: UiStep[] = [
+  {
+    name: 'set the router key in the password box: the status bar shows credit and free count',
+    async run({ wb, emulator }) {
+      await wb.runCommand('Keyward: Set Router Key');
+      const input = wb.page.locator('.quick-input-widget input.input');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      let type: string | null = null;
+      for (let i = 0; i < 20 && type !== 'password'; i++) {
+        type = await input.getAttribute('type');
+        if (type !== 'password') await wb.page.waitForTimeout(100);
+      }
+      if (type !== 'password') throw new Error(`the key input is not a password box (type ${type})`);
+      await wb.screenshot('router-key-password-box');
+      await wb.answerQuickInput(emulator.sandbox!.keys.routerFunded);
+      await statusText(wb, 'router', /\$10\.00 · free 0\/1000/);
+    },
+  },
+  {
+    name: 'set the direct key: the status bar shows its state',
+    async run({ wb, emulator }) {
+      await wb.runCommand('Keyward: Set Direct Key');
+      await wb.answerQuickInput(emulator.sandbox!.keys.direct);
+      await statusText(wb, 'direct', /direct: ok/);
+    },
+  },
+  {
+    name: 'hover the router item: the tooltip explains limit, free allowance and expiry',
+    async run({ wb }) {
+      await wb.statusItem('router').hover();
+      const hover = wb.page.locator('.monaco-hover, .workbench-hover').first();
+      await hover.waitFor({ timeout: 10_000 });
+      expectText(await hover.innerText(), /Free models today: 0\/1000/, 'the router tooltip');
+    },
+  },
+  {
+    name: 'click the router item: its actions open',
+    async run({ wb }) {
+      await wb.page.mouse.move(10, 10);
+      await wb.statusItem('router').click();
+      const list = wb.page.locator('.quick-input-widget .quick-input-list');
+      await list.waitFor({ timeout: 10_000 });
+      const text = (await list.innerText()).replace(/\s+/g, ' ');
+      for (const action of ['Refresh', 'Verify Key', 'Rotate Key', 'Open Credits Page']) expectText(text, action, 'the router actions');
+      await wb.screenshot('router-actions');
+      await wb.page.keyboard.press('Escape');
+    },
+  },
+];
+
+export const ALL_STEPS: UiStep[] = [...workbenchSteps, ...keySteps];
