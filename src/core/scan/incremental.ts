@@ -1,0 +1,52 @@
+// Findings of an open document kept current by rescanning only the lines an
+// edit touched: a key never spans lines, so the rest only shifts.
+import { type Finding, type ScanOptions, scanText } from './scanner.ts';
+
+export interface LineEdit {
+  /** First changed line, and the last one before and after the edit (0-based, inclusive). */
+  startLine: number;
+  oldEndLine: number;
+  newEndLine: number;
+}
+
+export class IncrementalScan {
+  private current: Finding[] = [];
+  private options: ScanOptions;
+
+  constructor(options: ScanOptions = {}) {
+    this.options = options;
+  }
+
+  get findings(): readonly Finding[] {
+    return this.current;
+  }
+
+  setOptions(options: ScanOptions): void {
+    this.options = options;
+  }
+
+  /** Scans the whole text again (on open, or when the known keys change). */
+  reset(text: string): readonly Finding[] {
+    this.current = scanText(text, this.options);
+    return this.current;
+  }
+
+  /**
+   * Applies one edit. `line(i)` gives the text of line i after the edit. Byte
+   * offsets of findings are only kept exact by full scans.
+   */
+  applyEdit(edit: LineEdit, line: (index: number) => string): readonly Finding[] {
+    const delta = edit.newEndLine - edit.oldEndLine;
+    const before: Finding[] = [];
+    const after: Finding[] = [];
+    for (const finding of this.current) {
+      if (finding.line < edit.startLine) before.push(finding);
+      else if (finding.line > edit.oldEndLine) after.push(delta === 0 ? finding : { ...finding, line: finding.line + delta, endLine: finding.endLine + delta });
+    }
+    const lines: string[] = [];
+    for (let i = edit.startLine; i <= edit.newEndLine; i++) lines.push(line(i));
+    const rescanned = scanText(lines.join('\n'), this.options).map((finding) => ({ ...finding, line: finding.line + edit.startLine, endLine: finding.endLine + edit.startLine }));
+    this.current = [...before, ...rescanned, ...after];
+    return this.current;
+  }
+}

@@ -1,0 +1,77 @@
+// The key shapes the scanner knows, checked on whole tokens. A token is a run
+// of the key alphabet [A-Za-z0-9_-] that starts with "sk-"; checking whole
+// tokens is what makes boundaries exact (65 hex characters is not a key).
+import type { ServiceId } from '../../shared/errorKinds.ts';
+
+export type RuleId = 'router-key' | 'direct-key' | 'direct-key-legacy' | 'direct-key-loose' | 'stored-key' | 'retired-key';
+
+export interface Rule {
+  id: RuleId;
+  service: ServiceId;
+  confidence: 'high' | 'medium';
+  description: string;
+}
+
+export const RULES: Record<RuleId, Rule> = {
+  'router-key': { id: 'router-key', service: 'router', confidence: 'high', description: 'routing service key' },
+  'direct-key': { id: 'direct-key', service: 'direct', confidence: 'high', description: 'direct service key' },
+  'direct-key-legacy': { id: 'direct-key-legacy', service: 'direct', confidence: 'high', description: 'direct service key (legacy user key)' },
+  'direct-key-loose': { id: 'direct-key-loose', service: 'direct', confidence: 'medium', description: 'probable direct service key (older or unusual shape)' },
+  'stored-key': { id: 'stored-key', service: 'router', confidence: 'high', description: 'the key stored in Keyward' },
+  'retired-key': { id: 'retired-key', service: 'router', confidence: 'high', description: 'a key Keyward rotated out' },
+};
+
+const INFIX = 'T3BlbkFJ';
+const STRICT_DIRECT = /^sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})$/;
+const LEGACY_DIRECT = /^sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}$/;
+const LOOSE_DIRECT = /^sk-(?:(?:proj|svcacct|service)-[A-Za-z0-9_-]+|[A-Za-z0-9]+)T3BlbkFJ[A-Za-z0-9_-]+$/;
+
+/** Longest token that can still be a key (a service-account key is 167 characters). */
+export const MAX_TOKEN = 256;
+
+function isLowerHex(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 97 && code <= 102);
+}
+
+/** Which rule a whole token matches, if any. */
+export function classifyToken(token: string): RuleId | undefined {
+  if (token.length === 73 && token.startsWith('sk-or-v1-')) {
+    for (let i = 9; i < 73; i++) if (!isLowerHex(token.charCodeAt(i))) return undefined;
+    return 'router-key';
+  }
+  if (!token.includes(INFIX)) return undefined;
+  if (STRICT_DIRECT.test(token)) return 'direct-key';
+  if (LEGACY_DIRECT.test(token)) return 'direct-key-legacy';
+  if (LOOSE_DIRECT.test(token)) return 'direct-key-loose';
+  return undefined;
+}
+
+/** The random part of a key, where placeholders and test values show. */
+export function keyBody(token: string, rule: RuleId): string {
+  if (rule === 'router-key') return token.slice(9);
+  return token.replace(/^sk-(?:proj-|svcacct-|admin-|service-)?/, '').replace(INFIX, '');
+}
+
+/** Shannon entropy in bits per character. */
+export function entropy(text: string): number {
+  if (text.length === 0) return 0;
+  const counts = new Map<number, number>();
+  for (let i = 0; i < text.length; i++) counts.set(text.charCodeAt(i), (counts.get(text.charCodeAt(i)) ?? 0) + 1);
+  let bits = 0;
+  for (const count of counts.values()) {
+    const p = count / text.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+/** A value too regular to be a real key: low entropy, or a short pattern repeated. */
+export function looksFake(body: string): boolean {
+  if (entropy(body) < 3) return true;
+  for (let period = 1; period <= 16 && period * 2 <= body.length; period++) {
+    let repeats = true;
+    for (let i = period; i < body.length && repeats; i++) if (body.charCodeAt(i) !== body.charCodeAt(i - period)) repeats = false;
+    if (repeats) return true;
+  }
+  return false;
+}

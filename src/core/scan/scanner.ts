@@ -1,0 +1,208 @@
+// Finds key strings in text, offline. The literal "sk-" comes first (indexOf
+// skips to it), then one bounded pass over the token: linear even on megabytes
+// of "sk-sk-sk-". Findings carry the masked key and a fingerprint, never the key.
+import { createHash } from 'node:crypto';
+import type { ServiceId } from '../../shared/errorKinds.ts';
+import { maskKey } from '../redact.ts';
+import { MAX_TOKEN, RULES, type RuleId, classifyToken, keyBody, looksFake } from './rules.ts';
+
+/** A key Keyward holds: matched wherever it appears exactly, whatever its shape. */
+export interface KnownKey {
+  value: string;
+  service: ServiceId;
+}
+
+/** A rotated-out key, known only by its fingerprint, prefix, last four and length. */
+export interface RetiredKey {
+  service: ServiceId;
+  fingerprint: string;
+  prefix: string;
+  suffix: string;
+  length: number;
+}
+
+export interface ScanOptions {
+  known?: readonly KnownKey[];
+  retired?: readonly RetiredKey[];
+  /** Honour keyward-ignore, gitleaks:allow, "pragma: allowlist secret", secretlint-disable-line. Default true. */
+  allowComments?: boolean;
+}
+
+export interface Finding {
+  ruleId: RuleId;
+  service: ServiceId;
+  confidence: 'high' | 'medium';
+  description: string;
+  /** 0-based line; columns are 0-based UTF-16 code units as VS Code counts them, end exclusive. */
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  /** UTF-8 byte offsets into the scanned text, end exclusive. */
+  startByte: number;
+  endByte: number;
+  masked: string;
+  fingerprint: string;
+  /** This is the key stored in Keyward, or one it rotated out. */
+  stored: 'active' | 'retired' | null;
+}
+
+const ALLOW_MARKERS = ['keyward-ignore', 'gitleaks:allow', 'pragma: allowlist secret', 'secretlint-disable-line'];
+
+export function fingerprintOf(value: string): string {
+  return createHash('sha256').update(value).digest('hex').slice(0, 16);
+}
+
+function isKeyChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 45 || code === 95;
+}
+
+function isHex(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
+}
+
+/**
+ * The token may start here: nothing of the key alphabet before it, or the tail
+ * of an escape (\n, \t, %20, \u0022, \x22) that glued a letter or digit to it.
+ */
+export function boundaryBefore(text: string, start: number): boolean {
+  if (start === 0) return true;
+  const before = text.charCodeAt(start - 1);
+  if (!isKeyChar(before)) return true;
+  if (start >= 2 && text.charCodeAt(start - 2) === 92 && 'nrtbfv0'.includes(text[start - 1]!)) return true;
+  if (start >= 3 && text.charCodeAt(start - 3) === 37 && isHex(before) && isHex(text.charCodeAt(start - 2))) return true;
+  if (start >= 6 && text.charCodeAt(start - 6) === 92 && text[start - 5] === 'u' && [2, 3, 4].every((i) => isHex(text.charCodeAt(start - i))) && isHex(before)) return true;
+  if (start >= 4 && text.charCodeAt(start - 4) === 92 && text[start - 3] === 'x' && isHex(text.charCodeAt(start - 2)) && isHex(before)) return true;
+  return false;
+}
+
+function boundaryAfter(text: string, end: number): boolean {
+  return end >= text.length || !isKeyChar(text.charCodeAt(end));
+}
+
+function utf8Length(text: string, from: number, to: number): number {
+  let bytes = 0;
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < to) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function lineHasAllowMarker(text: string, offset: number): boolean {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  let end = text.indexOf('\n', offset);
+  if (end === -1) end = text.length;
+  const line = text.slice(start, end);
+  return ALLOW_MARKERS.some((marker) => line.includes(marker));
+}
+
+interface Hit {
+  start: number;
+  end: number;
+  ruleId: RuleId;
+  service: ServiceId;
+  fingerprint: string;
+  stored: 'active' | 'retired' | null;
+}
+
+/** Scans a text; findings come in order of position. */
+export function scanText(text: string, options: ScanOptions = {}): Finding[] {
+  const known = options.known ?? [];
+  const retired = options.retired ?? [];
+  const knownFingerprints = new Map(known.map((k) => [fingerprintOf(k.value), k]));
+  const retiredFingerprints = new Map(retired.map((r) => [r.fingerprint, r]));
+  const hits: Hit[] = [];
+
+  let pos = text.indexOf('sk-');
+  while (pos !== -1) {
+    const start = pos;
+    let end = start + 3;
+    while (end < text.length && isKeyChar(text.charCodeAt(end)) && end - start <= MAX_TOKEN) end++;
+    if (end - start > MAX_TOKEN) {
+      // Far too long for a key: skip the whole run so adversarial input stays linear.
+      while (end < text.length && isKeyChar(text.charCodeAt(end))) end++;
+    } else if (boundaryBefore(text, start)) {
+      const token = text.slice(start, end);
+      const ruleId = classifyToken(token);
+      if (ruleId) {
+        const fingerprint = fingerprintOf(token);
+        const stored = knownFingerprints.has(fingerprint) ? 'active' : retiredFingerprints.has(fingerprint) ? 'retired' : null;
+        if (stored || !looksFake(keyBody(token, ruleId))) hits.push({ start, end, ruleId, service: RULES[ruleId].service, fingerprint, stored });
+      }
+    }
+    pos = text.indexOf('sk-', end);
+  }
+
+  // Stored keys of any shape, found exactly.
+  for (const key of known) {
+    if (classifyToken(key.value)) continue;
+    for (let at = text.indexOf(key.value); at !== -1; at = text.indexOf(key.value, at + key.value.length)) {
+      if (boundaryBefore(text, at) && boundaryAfter(text, at + key.value.length)) {
+        hits.push({ start: at, end: at + key.value.length, ruleId: 'stored-key', service: key.service, fingerprint: fingerprintOf(key.value), stored: 'active' });
+      }
+    }
+  }
+  for (const old of retired) {
+    if (old.prefix.length < 3) continue;
+    for (let at = text.indexOf(old.prefix); at !== -1; at = text.indexOf(old.prefix, at + 1)) {
+      const end = at + old.length;
+      if (end > text.length || !text.startsWith(old.suffix, end - old.suffix.length)) continue;
+      if (!boundaryBefore(text, at) || !boundaryAfter(text, end)) continue;
+      const value = text.slice(at, end);
+      if (classifyToken(value) || fingerprintOf(value) !== old.fingerprint) continue;
+      hits.push({ start: at, end, ruleId: 'retired-key', service: old.service, fingerprint: old.fingerprint, stored: 'retired' });
+    }
+  }
+  if (hits.length === 0) return [];
+  hits.sort((a, b) => a.start - b.start);
+
+  const findings: Finding[] = [];
+  let line = 0;
+  let lineStart = 0;
+  let counted = 0;
+  let bytes = 0;
+  for (const hit of hits) {
+    if (options.allowComments !== false && lineHasAllowMarker(text, hit.start)) continue;
+    for (let i = text.indexOf('\n', counted); i !== -1 && i < hit.start; i = text.indexOf('\n', i + 1)) {
+      line++;
+      lineStart = i + 1;
+    }
+    bytes += utf8Length(text, counted, hit.start);
+    counted = hit.start;
+    const rule = RULES[hit.ruleId];
+    const value = text.slice(hit.start, hit.end);
+    findings.push({
+      ruleId: hit.ruleId,
+      service: hit.service,
+      confidence: rule.confidence,
+      description: hit.stored === 'active' ? 'the key stored in Keyward' : hit.stored === 'retired' ? 'a key Keyward rotated out (still valid until deleted at the service)' : rule.description,
+      line,
+      column: hit.start - lineStart,
+      endLine: line,
+      endColumn: hit.end - lineStart,
+      startByte: bytes,
+      endByte: bytes + utf8Length(text, hit.start, hit.end),
+      masked: maskKey(value),
+      fingerprint: hit.fingerprint,
+      stored: hit.stored,
+    });
+  }
+  return findings;
+}
+
+/** Whether a file's bytes can hold a finding at all: the fast path that skips most files undecoded. */
+export function mayContainKey(bytes: Buffer, options: ScanOptions = {}): boolean {
+  if (bytes.indexOf('sk-') !== -1) return true;
+  if (options.known?.some((k) => bytes.indexOf(k.value) !== -1)) return true;
+  return options.retired?.some((r) => r.prefix.length >= 3 && bytes.indexOf(r.prefix) !== -1) ?? false;
+}
+
+export function scanBuffer(bytes: Buffer, options: ScanOptions = {}): Finding[] {
+  return mayContainKey(bytes, options) ? scanText(bytes.toString('utf8'), options) : [];
+}
