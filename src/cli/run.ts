@@ -19,6 +19,8 @@ Usage:
 Commands:
   ask         Send a prompt to the routing or the direct service and stream the answer.
   status      Check a key: limits, credit, free-model requests today, permissions.
+  scan        Find keys in files, staged changes or git history (for CI and pre-commit).
+  install-hook  Install a git pre-commit hook that runs "keyward scan --staged".
   help        Show this help.
   version     Print the version.
 
@@ -30,6 +32,8 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
 const COMMANDS: Record<string, () => Promise<Command>> = {
   ask: async () => (await import('./ask.ts')).askCommand,
   status: async () => (await import('./status.ts')).statusCommand,
+  scan: async () => (await import('./scan.ts')).scanCommand,
+  'install-hook': async () => (await import('./scan.ts')).installHookCommand,
 };
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
