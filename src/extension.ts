@@ -8,6 +8,10 @@ import { type PromptRequest, runPrompt } from './core/promptRunner.ts';
 import { CommandId } from './host/commandIds.ts';
 import { Configuration } from './host/configuration.ts';
 import { KeyCommands, type SetKeyArgs } from './host/keyCommands.ts';
+import { KeyDiagnostics } from './host/keyDiagnostics.ts';
+import { KeyFixes } from './host/keyFixes.ts';
+import { KeyHover } from './host/keyHover.ts';
+import { scanHistory, scanWorkspace } from './host/workspaceScan.ts';
 import { Log } from './host/log.ts';
 import { secretPort, statePort } from './host/secretPorts.ts';
 import { pickUsageTier, showStatusActions } from './host/statusActions.ts';
@@ -19,6 +23,8 @@ export interface KeywardTestApi {
   refresh(): Promise<void>;
   keyMetadata(service: ServiceId): unknown;
   logLines(): readonly string[];
+  /** The key findings of an open document, as the diagnostics provider holds them. */
+  findings(uri: vscode.Uri): { ruleId: string; masked: string; git: string; line: number }[];
   globalState(): Record<string, unknown>;
   /** Sends a prompt through the code path the panel uses. */
   ask(request: PromptRequest): Promise<{ ok: true; text: string; model: string } | { ok: false; kind: string; partialText?: string }>;
@@ -31,13 +37,19 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const monitor = new AccountMonitor({ keys, config: () => configuration.value, tier: () => configuration.value.direct.usageTier });
   const keyCommands = new KeyCommands(keys, monitor, configuration, log, context.globalState);
   const statusBar = new StatusBar(monitor, keys, configuration);
+  const diagnostics = new KeyDiagnostics(keys);
 
   const command = <A extends unknown[]>(id: string, run: (...args: A) => unknown) => vscode.commands.registerCommand(id, run as (...args: unknown[]) => unknown);
   context.subscriptions.push(
     log,
     configuration,
     statusBar,
+    diagnostics,
+    new KeyFixes(diagnostics, configuration),
+    new KeyHover(diagnostics),
     { dispose: () => monitor.dispose() },
+    command(CommandId.scanWorkspace, () => scanWorkspace(diagnostics, log)),
+    command(CommandId.scanHistory, () => scanHistory(diagnostics, log)),
     command(CommandId.showLog, () => log.show()),
     command(CommandId.setRouterKey, (args?: SetKeyArgs) => keyCommands.setKey('router', args)),
     command(CommandId.setDirectKey, (args?: SetKeyArgs) => keyCommands.setKey('direct', args)),
@@ -66,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
 
   // Startup work must not delay activation.
   setTimeout(() => {
+    for (const document of vscode.workspace.textDocuments) void diagnostics.full(document);
     void statusBar.refresh();
     void keyCommands.offerEnvironmentImport().then(() => keyCommands.remindExpiry());
   }, 0);
@@ -78,6 +91,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     refresh: () => statusBar.refresh(),
     keyMetadata: (service) => keys.metadata(service),
     logLines: () => log.lines(),
+    findings: (uri) => diagnostics.all(uri).map((d) => ({ ruleId: d.finding.ruleId, masked: d.finding.masked, git: d.git, line: d.finding.line })),
     globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
     ask: async (request) => {
       try {

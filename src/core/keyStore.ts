@@ -24,6 +24,7 @@ export interface KeyMetadata {
   label: string;
   masked: string;
   fingerprint: string;
+  length: number;
   addedAt: string;
   /** ISO date, from the key check's expires_at or entered by the user. */
   expiresAt: string | null;
@@ -34,6 +35,8 @@ export interface RetiredKey {
   service: ServiceId;
   fingerprint: string;
   masked: string;
+  /** Length of the key, so the scanner can test candidates of any shape by fingerprint. */
+  length: number;
   retiredAt: string;
 }
 
@@ -91,6 +94,7 @@ export class KeyStore {
       label: options.label ?? previous?.label ?? (service === 'router' ? 'Router key' : 'Direct key'),
       masked: maskKey(value),
       fingerprint: fingerprint(value),
+      length: value.length,
       addedAt: this.now().toISOString(),
       expiresAt: options.expiresAt ?? null,
       lastVerifiedAt: null,
@@ -128,7 +132,7 @@ export class KeyStore {
     const meta = this.metadata(service);
     if (!key && meta) await this.writeMeta(service, undefined);
     else if (key && meta?.fingerprint !== fingerprint(key)) {
-      await this.writeMeta(service, { service, label: meta?.label ?? (service === 'router' ? 'Router key' : 'Direct key'), masked: maskKey(key), fingerprint: fingerprint(key), addedAt: this.now().toISOString(), expiresAt: null, lastVerifiedAt: null });
+      await this.writeMeta(service, { service, label: meta?.label ?? (service === 'router' ? 'Router key' : 'Direct key'), masked: maskKey(key), fingerprint: fingerprint(key), length: key.length, addedAt: this.now().toISOString(), expiresAt: null, lastVerifiedAt: null });
     }
     this.emit(service);
     return service;
@@ -145,7 +149,7 @@ export class KeyStore {
 
   private async retire(meta: KeyMetadata): Promise<void> {
     const list = this.retired().filter((r) => r.fingerprint !== meta.fingerprint);
-    list.unshift({ service: meta.service, fingerprint: meta.fingerprint, masked: meta.masked, retiredAt: this.now().toISOString() });
+    list.unshift({ service: meta.service, fingerprint: meta.fingerprint, masked: meta.masked, length: meta.length, retiredAt: this.now().toISOString() });
     await this.state.update(RETIRED, list.slice(0, MAX_RETIRED));
   }
 
@@ -155,6 +159,20 @@ export class KeyStore {
     else delete all[service];
     await this.state.update(META, all);
   }
+}
+
+/** The scanner's view of keys Keyward holds or held: values of the active ones, descriptors of rotated-out ones. */
+export async function scannerKeys(store: KeyStore): Promise<{ known: { value: string; service: ServiceId }[]; retired: { service: ServiceId; fingerprint: string; prefix: string; suffix: string; length: number }[] }> {
+  const known: { value: string; service: ServiceId }[] = [];
+  for (const service of ['router', 'direct'] as const) {
+    const value = await store.getKey(service).catch(() => undefined);
+    if (value) known.push({ value, service });
+  }
+  const retired = store.retired().filter((r) => r.length > 0).map((r) => {
+    const [prefix, suffix] = r.masked.split('…') as [string, string];
+    return { service: r.service, fingerprint: r.fingerprint, prefix, suffix, length: r.length };
+  });
+  return { known, retired };
 }
 
 /** Days until an ISO expiry date (negative once past), or null without one. */

@@ -14,6 +14,8 @@ export const CommandId = {
   refreshStatus: 'keyward.refreshStatus',
   routerActions: 'keyward.routerActions',
   directActions: 'keyward.directActions',
+  scanWorkspace: 'keyward.scanWorkspace',
+  scanHistory: 'keyward.scanHistory',
 } as const;
 
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];

@@ -5,7 +5,7 @@ import type { KeyMetadata } from '../../src/core/keyStore.ts';
 import type { RouterKeyInfo } from '../../src/core/routerClient.ts';
 
 const NOW = Date.parse('2026-11-21T20:00:00Z');
-const meta: KeyMetadata = { service: 'router', label: 'laptop', masked: 'sk-or-v1-…3fa9', fingerprint: '0123456789abcdef', addedAt: '2026-11-01T00:00:00Z', expiresAt: null, lastVerifiedAt: null };
+const meta: KeyMetadata = { service: 'router', label: 'laptop', masked: 'sk-or-v1-…3fa9', fingerprint: '0123456789abcdef', length: 73, addedAt: '2026-11-01T00:00:00Z', expiresAt: null, lastVerifiedAt: null };
 const key = (extra: Partial<RouterKeyInfo> = {}): RouterKeyInfo => ({ label: 'sk-or-v1-ab...fa9', limit: 20, limitRemaining: 12.34, limitReset: null, usage: 7.66, usageDaily: 1, isFreeTier: false, isManagementKey: false, expiresAt: '2027-01-01T00:00:00Z', freeModelDailyRequests: { used: 12, limit: 50, remaining: 38 }, ...extra });
 const snap = (extra: Partial<RouterSnapshot> = {}): RouterSnapshot => ({ keyInfo: key(), credits: null, free: { used: 12, limit: 50, remaining: 38, resetsAt: Date.parse('2026-11-22T00:00:00Z'), lastMinute: 0 }, lastError: null, refreshedAt: NOW - 30_000, stale: false, ...extra });
 

@@ -152,7 +152,25 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
         get: (name: string) => state.settings[`${section}.${name}`],
       }),
       onDidChangeConfiguration: state.configurationEmitter.event,
+      onDidOpenTextDocument: new EventEmitter<unknown>().event,
+      onDidCloseTextDocument: new EventEmitter<unknown>().event,
+      onDidChangeTextDocument: new EventEmitter<unknown>().event,
+      onDidSaveTextDocument: new EventEmitter<unknown>().event,
+      textDocuments: [] as unknown[],
+      workspaceFolders: undefined,
+      createFileSystemWatcher: () => {
+        const none = new EventEmitter<unknown>().event;
+        return { onDidChange: none, onDidCreate: none, onDidDelete: none, dispose: () => undefined };
+      },
     },
+    languages: {
+      createDiagnosticCollection: () => ({ set: () => undefined, delete: () => undefined, clear: () => undefined, dispose: () => undefined }),
+      registerCodeActionsProvider: () => new Disposable(() => undefined),
+      registerHoverProvider: () => new Disposable(() => undefined),
+    },
+    extensions: { getExtension: () => undefined },
+    CodeActionKind: { QuickFix: 'quickfix' },
+    DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
     commands: {
       registerCommand: (id: string, handler: (...args: unknown[]) => unknown) => {
         if (state.commands.has(id)) throw new Error(`command ${id} already registered`);

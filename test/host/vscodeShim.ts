@@ -5,5 +5,5 @@ import { createFakeVscode } from './fakeVscode.ts';
 export const fake = createFakeVscode();
 export const {
   version, Disposable, EventEmitter, MarkdownString, ThemeColor, StatusBarAlignment, ExtensionMode,
-  ConfigurationTarget, Uri, env, l10n, window, workspace, commands,
+  ConfigurationTarget, Uri, env, l10n, window, workspace, commands, languages, extensions, CodeActionKind, DiagnosticSeverity,
 } = fake.api;

@@ -1,0 +1,81 @@
+// The text of the quick fixes, as pure functions: which environment variable,
+// how each language reads it, where a string literal starts and ends, how a
+// comment is written, and how .env and .gitignore are amended.
+import type { ServiceId } from '../../shared/errorKinds.ts';
+
+export const ENV_VAR: Record<ServiceId, string> = { router: 'OPENROUTER_API_KEY', direct: 'OPENAI_API_KEY' };
+
+const READS: Record<string, (name: string) => string> = {
+  typescript: (n) => `process.env.${n}`,
+  typescriptreact: (n) => `process.env.${n}`,
+  javascript: (n) => `process.env.${n}`,
+  javascriptreact: (n) => `process.env.${n}`,
+  python: (n) => `os.environ["${n}"]`,
+  go: (n) => `os.Getenv("${n}")`,
+  java: (n) => `System.getenv("${n}")`,
+  csharp: (n) => `Environment.GetEnvironmentVariable("${n}")`,
+  rust: (n) => `std::env::var("${n}").expect("${n} is not set")`,
+  ruby: (n) => `ENV.fetch("${n}")`,
+  php: (n) => `getenv('${n}')`,
+};
+
+/** Languages where "${NAME}" inside the text itself reads the variable. */
+const INTERPOLATING = new Set(['shellscript', 'dockerfile', 'makefile', 'dockercompose']);
+
+export interface Replacement {
+  /** 0-based UTF-16 columns on the finding's line, end exclusive. */
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** How to replace the key on its line with a read of the environment variable, if the language allows it cleanly. */
+export function envReplacement(languageId: string, line: string, column: number, endColumn: number, name: string): Replacement | undefined {
+  const read = READS[languageId];
+  if (read) {
+    const quote = line[column - 1];
+    if ((quote === '"' || quote === "'" || quote === '`') && line[endColumn] === quote) {
+      const prefix = languageId === 'csharp' && line[column - 2] === '@' ? 1 : 0;
+      return { start: column - 1 - prefix, end: endColumn + 1, text: read(name) };
+    }
+    return undefined;
+  }
+  if (INTERPOLATING.has(languageId)) return { start: column, end: endColumn, text: `\${${name}}` };
+  return undefined;
+}
+
+
+/** The language's line comment, if it has one (JSON has none). */
+export function lineComment(languageId: string): { open: string; close: string } | undefined {
+  if (['python', 'shellscript', 'yaml', 'toml', 'dockerfile', 'makefile', 'ruby', 'perl', 'r', 'properties', 'dotenv', 'ini', 'powershell', 'dockercompose', 'plaintext-env'].includes(languageId)) return { open: '# ', close: '' };
+  if (['markdown', 'html', 'xml', 'svg'].includes(languageId)) return { open: '<!-- ', close: ' -->' };
+  if (['sql', 'lua', 'haskell'].includes(languageId)) return { open: '-- ', close: '' };
+  if (['json', 'plaintext'].includes(languageId)) return undefined;
+  return { open: '// ', close: '' };
+}
+
+export function ignoreComment(languageId: string): string | undefined {
+  const comment = lineComment(languageId);
+  return comment ? ` ${comment.open}keyward-ignore${comment.close}` : undefined;
+}
+
+/** Sets NAME=value in a .env text, replacing an existing assignment. */
+export function upsertDotenv(existing: string, name: string, value: string): string {
+  const line = `${name}=${value}`;
+  const pattern = new RegExp(`^(?:export\\s+)?${name}\\s*=.*$`, 'm');
+  if (pattern.test(existing)) return existing.replace(pattern, line);
+  const separator = existing.length === 0 || existing.endsWith('\n') ? '' : '\n';
+  return `${existing}${separator}${line}\n`;
+}
+
+/** Adds an entry to a .gitignore text unless a line already names it. */
+export function appendGitignore(existing: string, entry: string): string {
+  const lines = existing.split(/\r?\n/).map((l) => l.trim());
+  if (lines.includes(entry) || lines.includes(`/${entry}`)) return existing;
+  const separator = existing.length === 0 || existing.endsWith('\n') ? '' : '\n';
+  return `${existing}${separator}${entry}\n`;
+}
+
+export function isDotenvFile(fileName: string): boolean {
+  return /(^|[\\/])\.env(\.[\w.-]+)?$/.test(fileName);
+}

@@ -1,0 +1,222 @@
+// Flags key strings in open documents as you type, graded by where git stands:
+// tracked (Error: it is in history), would be committed (Warning), ignored
+// (Information, or off), not in a repository (Warning).
+import * as vscode from 'vscode';
+import type { ServiceId } from '../shared/errorKinds.ts';
+import { SERVICE_NAMES } from '../core/errors.ts';
+import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
+import { type GitState, GitStatusCache } from '../core/scan/gitStatus.ts';
+import { IncrementalScan } from '../core/scan/incremental.ts';
+import { type Finding, type ScanOptions, scanBuffer } from '../core/scan/scanner.ts';
+
+export const DIAGNOSTIC_SOURCE = 'Keyward';
+const t = vscode.l10n.t;
+
+export interface KeyDiagnostic {
+  finding: Finding;
+  range: vscode.Range;
+  git: GitState | 'unsaved';
+}
+
+function gitText(state: GitState | 'unsaved'): string {
+  switch (state) {
+    case 'tracked': return t('This file is tracked by git: the key is in its history, so rotating the key is the only fix.');
+    case 'untracked': return t('This file is not ignored by git: the key would be committed.');
+    case 'ignored': return t('This file is ignored by git.');
+    case 'outside': return t('This file is not in a git repository.');
+    default: return t('This file is not saved yet.');
+  }
+}
+
+function severity(state: GitState | 'unsaved', ignoredLevel: 'information' | 'off'): vscode.DiagnosticSeverity | undefined {
+  if (state === 'tracked') return vscode.DiagnosticSeverity.Error;
+  if (state === 'ignored') return ignoredLevel === 'off' ? undefined : vscode.DiagnosticSeverity.Information;
+  return vscode.DiagnosticSeverity.Warning;
+}
+
+export function describeFinding(finding: Finding): string {
+  const service = finding.ruleId === 'stored-key' || finding.ruleId === 'retired-key' ? SERVICE_NAMES[finding.service] : SERVICE_NAMES[finding.service as ServiceId];
+  if (finding.stored === 'active') return t('Your {0} key {1}, the one stored in Keyward.', service, finding.masked);
+  if (finding.stored === 'retired') return t('A {0} key Keyward rotated out, {1}: it works until it is deleted at the service.', service, finding.masked);
+  return finding.confidence === 'high' ? t('A {0} key, {1}.', service, finding.masked) : t('Probably a {0} key, {1}.', service, finding.masked);
+}
+
+export class KeyDiagnostics implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection('keyward');
+  readonly git = new GitStatusCache();
+  private readonly scans = new Map<string, IncrementalScan>();
+  private readonly byUri = new Map<string, KeyDiagnostic[]>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly pending = new Map<string, vscode.TextDocumentContentChangeEvent[]>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private options: ScanOptions = {};
+  private readonly keys: KeyStore;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(keys: KeyStore) {
+    this.keys = keys;
+    this.disposables.push(
+      this.collection,
+      vscode.workspace.onDidOpenTextDocument((doc) => void this.full(doc)),
+      vscode.workspace.onDidCloseTextDocument((doc) => this.forget(doc.uri)),
+      vscode.workspace.onDidChangeTextDocument((event) => this.changed(event)),
+      vscode.workspace.onDidSaveTextDocument(() => this.gitChanged()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('keyward.diagnostics')) this.rescanAll();
+      }),
+    );
+    const unsubscribe = keys.onDidChange(() => void this.reloadKeys());
+    this.disposables.push(new vscode.Disposable(unsubscribe));
+    for (const pattern of ['**/.gitignore', '**/.git/index', '**/.git/HEAD']) {
+      const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+      this.disposables.push(watcher, watcher.onDidChange(() => this.gitChanged()), watcher.onDidCreate(() => this.gitChanged()), watcher.onDidDelete(() => this.gitChanged()));
+    }
+    this.watchGitExtension();
+    void this.reloadKeys();
+  }
+
+  /** The built-in git extension tells about commits and staging sooner than the file watcher. */
+  private watchGitExtension(): void {
+    const git = vscode.extensions.getExtension<{ getAPI(version: 1): { repositories: { state: { onDidChange: vscode.Event<void> } }[]; onDidOpenRepository: vscode.Event<{ state: { onDidChange: vscode.Event<void> } }> } }>('vscode.git');
+    if (!git) return;
+    void Promise.resolve(git.isActive ? git.exports : git.activate()).then((exports) => {
+      const api = exports?.getAPI(1);
+      if (!api) return;
+      const watch = (repo: { state: { onDidChange: vscode.Event<void> } }) => this.disposables.push(repo.state.onDidChange(() => this.gitChanged()));
+      api.repositories.forEach(watch);
+      this.disposables.push(api.onDidOpenRepository(watch));
+    }, () => undefined);
+  }
+
+  onDidChange(listener: () => void): vscode.Disposable {
+    this.listeners.add(listener);
+    return new vscode.Disposable(() => this.listeners.delete(listener));
+  }
+
+  /** Findings at a document position (for hovers and quick fixes). */
+  at(uri: vscode.Uri, range: vscode.Range | vscode.Position): KeyDiagnostic[] {
+    return (this.byUri.get(uri.toString()) ?? []).filter((d) => (range instanceof vscode.Position ? d.range.contains(range) : d.range.intersection(range) !== undefined));
+  }
+
+  all(uri: vscode.Uri): readonly KeyDiagnostic[] {
+    return this.byUri.get(uri.toString()) ?? [];
+  }
+
+  private async reloadKeys(): Promise<void> {
+    this.options = await scannerKeys(this.keys).catch(() => ({}));
+    for (const scan of this.scans.values()) scan.setOptions(this.options);
+    this.rescanAll();
+  }
+
+  private rescanAll(): void {
+    for (const doc of vscode.workspace.textDocuments) void this.full(doc);
+  }
+
+  private gitChanged(): void {
+    this.git.invalidate();
+    for (const doc of vscode.workspace.textDocuments) {
+      const scan = this.scans.get(doc.uri.toString());
+      if (scan) void this.publish(doc, scan.findings);
+    }
+  }
+
+  private tracked(doc: vscode.TextDocument): boolean {
+    return doc.uri.scheme === 'file' || doc.uri.scheme === 'untitled' || doc.uri.scheme === 'vscode-remote';
+  }
+
+  async full(doc: vscode.TextDocument): Promise<void> {
+    if (!this.tracked(doc)) return;
+    const key = doc.uri.toString();
+    let scan = this.scans.get(key);
+    if (!scan) {
+      scan = new IncrementalScan(this.options);
+      this.scans.set(key, scan);
+    }
+    await this.publish(doc, scan.reset(doc.getText()));
+  }
+
+  private changed(event: vscode.TextDocumentChangeEvent): void {
+    const doc = event.document;
+    if (!this.tracked(doc) || event.contentChanges.length === 0) return;
+    const key = doc.uri.toString();
+    const list = this.pending.get(key) ?? [];
+    list.push(...event.contentChanges);
+    this.pending.set(key, list);
+    clearTimeout(this.timers.get(key));
+    this.timers.set(key, setTimeout(() => this.flush(doc), 150));
+  }
+
+  /** Rescans only the lines the edits touched since the last pass. */
+  private flush(doc: vscode.TextDocument): void {
+    const key = doc.uri.toString();
+    const changes = this.pending.get(key) ?? [];
+    this.pending.delete(key);
+    this.timers.delete(key);
+    const scan = this.scans.get(key);
+    if (!scan || changes.length !== 1) {
+      // Several edits at once (multi-cursor, format): one full pass is simpler and still fast.
+      void this.full(doc);
+      return;
+    }
+    const change = changes[0]!;
+    const addedLines = change.text.split('\n').length - 1;
+    const startLine = change.range.start.line;
+    const findings = scan.applyEdit({ startLine, oldEndLine: change.range.end.line, newEndLine: startLine + addedLines }, (i) => doc.lineAt(i).text);
+    void this.publish(doc, findings);
+  }
+
+  private async publish(doc: vscode.TextDocument, findings: readonly Finding[]): Promise<void> {
+    const state: GitState | 'unsaved' = doc.isUntitled ? 'unsaved' : doc.uri.scheme === 'file' ? await this.git.status(doc.uri.fsPath) : 'outside';
+    this.set(doc.uri, findings, state);
+  }
+
+  /** Publishes findings for a file, open or not (the workspace scan uses this too). */
+  set(uri: vscode.Uri, findings: readonly Finding[], state: GitState | 'unsaved'): void {
+    const ignoredLevel = vscode.workspace.getConfiguration('keyward').get<'information' | 'off'>('diagnostics.ignoredFiles') === 'off' ? 'off' : 'information';
+    const entries: KeyDiagnostic[] = [];
+    const diagnostics: vscode.Diagnostic[] = [];
+    for (const finding of findings) {
+      const level = severity(state, ignoredLevel);
+      if (level === undefined) continue;
+      const range = new vscode.Range(finding.line, finding.column, finding.endLine, finding.endColumn);
+      const diagnostic = new vscode.Diagnostic(range, `${describeFinding(finding)} ${gitText(state)}`, level);
+      diagnostic.source = DIAGNOSTIC_SOURCE;
+      diagnostic.code = finding.ruleId;
+      entries.push({ finding, range, git: state });
+      diagnostics.push(diagnostic);
+    }
+    this.byUri.set(uri.toString(), entries);
+    this.collection.set(uri, diagnostics);
+    for (const listener of this.listeners) listener();
+  }
+
+  private forget(uri: vscode.Uri): void {
+    const key = uri.toString();
+    this.scans.delete(key);
+    this.byUri.delete(key);
+    clearTimeout(this.timers.get(key));
+    this.collection.delete(uri);
+  }
+
+  /** Scans a file that is not open (workspace scan). */
+  async scanFile(uri: vscode.Uri, maxBytes: number): Promise<number> {
+    const stat = await vscode.workspace.fs.stat(uri);
+    if (stat.size > maxBytes) return 0;
+    const bytes = Buffer.from(await vscode.workspace.fs.readFile(uri));
+    if (bytes.subarray(0, 8000).includes(0)) return 0;
+    const findings = scanBuffer(bytes, this.options);
+    const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
+    if (findings.length > 0 && !open) this.set(uri, findings, uri.scheme === 'file' ? await this.git.status(uri.fsPath) : 'outside');
+    return findings.length;
+  }
+
+  scanOptions(): ScanOptions {
+    return this.options;
+  }
+
+  dispose(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const disposable of this.disposables) disposable.dispose();
+    this.listeners.clear();
+  }
+}

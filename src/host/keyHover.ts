@@ -1,0 +1,42 @@
+// Hover over a flagged key: which service, the masked key, where git stands,
+// whether it is the stored key, and what to do.
+import * as vscode from 'vscode';
+import { describeFinding, type KeyDiagnostics } from './keyDiagnostics.ts';
+
+const t = vscode.l10n.t;
+
+const ADVICE: Record<string, string> = {
+  tracked: 'git tracks this file, so the key is in its history: rotate the key at the service and delete the old one; removing it from the file is not enough.',
+  untracked: 'git would commit this file: move the key out (to .env or Keyward\'s secret storage) before the next commit, or ignore the file.',
+  ignored: 'git ignores this file, so it will not be committed; still, keep keys in a secret store when you can.',
+  outside: 'this file is not in a git repository.',
+  unsaved: 'this document is not saved yet.',
+};
+
+export class KeyHover implements vscode.HoverProvider, vscode.Disposable {
+  private readonly diagnostics: KeyDiagnostics;
+  private readonly registration: vscode.Disposable;
+
+  constructor(diagnostics: KeyDiagnostics) {
+    this.diagnostics = diagnostics;
+    this.registration = vscode.languages.registerHoverProvider({ scheme: '*' }, this);
+  }
+
+  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+    const entry = this.diagnostics.at(document.uri, position)[0];
+    if (!entry) return undefined;
+    const { finding } = entry;
+    const markdown = new vscode.MarkdownString();
+    markdown.appendMarkdown(`**Keyward** · ${describeFinding(finding)}\n\n`);
+    markdown.appendMarkdown(`- ${t('Service')}: ${finding.service === 'router' ? t('routing service') : t('direct service')}\n`);
+    markdown.appendMarkdown(`- ${t('Key')}: \`${finding.masked}\` (${t('fingerprint')} ${finding.fingerprint.slice(0, 8)})\n`);
+    markdown.appendMarkdown(`- ${t('Git')}: ${entry.git}\n`);
+    markdown.appendMarkdown(`- ${t('Stored in Keyward')}: ${finding.stored === 'active' ? t('yes, this is your key') : finding.stored === 'retired' ? t('it was, before a rotation') : t('no')}\n\n`);
+    markdown.appendMarkdown(t('What to do: {0}', ADVICE[entry.git] ?? ''));
+    return new vscode.Hover(markdown, entry.range);
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+  }
+}
