@@ -28,7 +28,8 @@ const QUIET_SETTINGS = {
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'telemetry.telemetryLevel': 'off',
   'extensions.autoCheckUpdates': false,
-  'extensions.autoUpdate': false,
+  // Written the way VS Code itself writes it: a setting it migrates makes it rewrite the file mid-start.
+  'extensions.autoUpdate': 'off',
   'update.mode': 'none',
   'chat.disableAIFeatures': true,
   'workbench.enableExperiments': false,

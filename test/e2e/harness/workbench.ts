@@ -52,6 +52,22 @@ export class Workbench {
     await this.page.keyboard.press('Enter');
   }
 
+  /** Opens a workspace file through Quick Open, as a person would. */
+  async openFile(name: string): Promise<void> {
+    await this.page.keyboard.press('Control+P');
+    const input = this.page.locator('.quick-input-widget input.input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(name);
+    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name.split('/').pop()! }).first().waitFor({ timeout: 10_000 });
+    await this.page.keyboard.press('Enter');
+    await this.page.locator('.tab.active', { hasText: name.split('/').pop()! }).waitFor({ timeout: 10_000 });
+  }
+
+  /** The text of the active editor, as the view shows it. */
+  async editorText(): Promise<string> {
+    return (await this.page.locator('.editor-instance .monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+  }
+
   statusItem(id: string): Locator {
     return this.page.locator(`[id="keyward.keyward.${id}"]`);
   }

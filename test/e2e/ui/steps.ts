@@ -108,4 +108,51 @@ export const keySteps: UiStep[] = [
   },
 ];
 
-export const ALL_STEPS: UiStep[] = [...workbenchSteps, ...keySteps];
+export const diagnosticSteps: UiStep[] = [
+  {
+    name: 'a key in a tracked file is squiggled as an error',
+    async run({ wb, workspace }) {
+      await wb.openFile(workspace.files.trackedSource);
+      await wb.page.locator('.editor-instance .squiggly-error').first().waitFor({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'a key in an untracked file is squiggled as a warning',
+    async run({ wb, workspace }) {
+      await wb.openFile(workspace.files.untracked);
+      await wb.page.locator('.editor-instance .squiggly-warning').first().waitFor({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'the Problems panel lists the keys with their git status',
+    async run({ wb }) {
+      await wb.runCommand('View: Focus Problems (Errors, Warnings, Infos)');
+      const rows = wb.page.locator('.markers-panel .monaco-list-row');
+      await rows.first().waitFor({ timeout: 10_000 });
+      const text = (await rows.allInnerTexts()).join('\n');
+      expectText(text, /routing service key, sk-or-v1-…[0-9a-f]{4}\. This file is not ignored by git: the key would be committed\./, 'the Problems panel');
+      expectText(text, /direct service key, sk-proj-…/, 'the Problems panel');
+    },
+  },
+  {
+    name: 'the light bulb offers the quick fixes, and the first moves the key to .env',
+    async run({ wb, workspace }) {
+      await wb.openFile(workspace.files.untracked);
+      await wb.page.locator('.editor-instance .squiggly-warning').first().waitFor({ timeout: 15_000 });
+      await wb.runCommand('Go to Next Problem (Error, Warning, Info)');
+      await wb.page.keyboard.press('Escape');
+      await wb.page.keyboard.press('Escape');
+      await wb.runCommand('Quick Fix...');
+      const menu = wb.page.locator('.action-widget', { hasText: 'keyward-ignore' }).first();
+      await menu.waitFor({ timeout: 10_000 });
+      const text = (await menu.innerText()).replace(/\s+/g, ' ');
+      for (const fix of ['Read OPENROUTER_API_KEY from the environment and move the key to .env', 'Store the key in Keyward and remove it from this file', 'Add scratch.js to .gitignore', 'Ignore this line (keyward-ignore)', 'Rotate this key at the routing service']) expectText(text, fix, 'the quick-fix menu');
+      await wb.screenshot('quick-fix-menu');
+      await wb.page.locator('.action-widget .monaco-list-row', { hasText: 'Read OPENROUTER_API_KEY from the environment' }).click();
+      for (let i = 0; i < 50 && !(await wb.editorText()).includes('process.env.OPENROUTER_API_KEY'); i++) await wb.page.waitForTimeout(200);
+      expectText(await wb.editorText(), "const key = process.env.OPENROUTER_API_KEY;", 'the fixed line');
+    },
+  },
+];
+
+export const ALL_STEPS: UiStep[] = [...workbenchSteps, ...keySteps, ...diagnosticSteps];

@@ -1,0 +1,166 @@
+// Key diagnostics in the real host: severities by git status, hover, every
+// quick fix applied with its edits checked, typing and closing.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { activateKeyward, e2eEnv } from './env.ts';
+
+const folder = () => e2eEnv().workspace.folder;
+const routerKey = () => ['sk', 'or', 'v1', randomBytes(32).toString('hex')].join('-');
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function keyward(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Keyward');
+}
+
+async function open(relative: string): Promise<vscode.TextEditor> {
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(join(folder(), relative)));
+  return vscode.window.showTextDocument(document);
+}
+
+async function diagnosticsOf(relative: string, count = 1): Promise<vscode.Diagnostic[]> {
+  const editor = await open(relative);
+  return waitFor(`${count} diagnostic(s) in ${relative}`, () => {
+    const list = keyward(editor.document.uri);
+    return list.length === count ? list : undefined;
+  });
+}
+
+async function actions(uri: vscode.Uri, range: vscode.Range): Promise<vscode.CodeAction[]> {
+  const all = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, range);
+  // The API hands actions back without their diagnostics; Keyward's titles are its own.
+  return all;
+}
+
+async function run(action: vscode.CodeAction): Promise<void> {
+  if (action.edit) await vscode.workspace.applyEdit(action.edit);
+  if (action.command) await vscode.commands.executeCommand(action.command.command, ...(action.command.arguments ?? []));
+}
+
+function write(relative: string, text: string): vscode.Uri {
+  writeFileSync(join(folder(), relative), text);
+  return vscode.Uri.file(join(folder(), relative));
+}
+
+suite('key diagnostics', () => {
+  suiteSetup(async () => {
+    await activateKeyward();
+  });
+
+  test('a file git tracks gets an Error that says rotating is the only fix', async () => {
+    const [diagnostic] = await diagnosticsOf(e2eEnv().workspace.files.tracked!);
+    assert.equal(diagnostic!.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(diagnostic!.code, 'router-key');
+    assert.match(diagnostic!.message, /^A routing service key, sk-or-v1-…[0-9a-f]{4}\. This file is tracked by git: the key is in its history, so rotating the key is the only fix\.$/);
+    const [source] = await diagnosticsOf(e2eEnv().workspace.files.trackedSource!);
+    assert.equal(source!.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(source!.code, 'direct-key');
+  });
+
+  test('an untracked file that is not ignored gets a Warning; an ignored one Information', async () => {
+    write('host-untracked.js', `const key = "${routerKey()}";\n`);
+    const [untracked] = await diagnosticsOf('host-untracked.js');
+    assert.equal(untracked!.severity, vscode.DiagnosticSeverity.Warning);
+    assert.match(untracked!.message, /would be committed/);
+    const [ignored] = await diagnosticsOf(e2eEnv().workspace.files.ignored!);
+    assert.equal(ignored!.severity, vscode.DiagnosticSeverity.Information);
+  });
+
+  test('the hover says service, masked key, git status and what to do', async () => {
+    const editor = await open(e2eEnv().workspace.files.tracked!);
+    const [diagnostic] = keyward(editor.document.uri);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, diagnostic!.range.start.translate(0, 12));
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(text, /\*\*Keyward\*\*/);
+    assert.match(text, /Git: tracked/);
+    assert.match(text, /rotate the key at the service/);
+    assert.ok(!text.includes(editor.document.getText(diagnostic!.range)), 'the hover shows the key');
+  });
+
+  test('diagnostics follow typing (debounced) and are cleared on close', async () => {
+    const uri = write('typed.ts', 'export const a = 1;\n');
+    const editor = await open('typed.ts');
+    await editor.edit((b) => b.insert(new vscode.Position(1, 0), `export const k = "${routerKey()}";\n`));
+    await waitFor('a diagnostic after typing', () => (keyward(uri).length === 1 ? true : undefined));
+    await editor.edit((b) => b.delete(new vscode.Range(1, 20, 1, 30)));
+    await waitFor('no diagnostic after breaking the key', () => (keyward(uri).length === 0 ? true : undefined));
+    await editor.edit((b) => b.insert(new vscode.Position(0, 0), `// ${routerKey()}\n`));
+    await waitFor('a diagnostic on an unsaved edit', () => (keyward(uri).length === 1 ? true : undefined));
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await waitFor('cleared on close', () => (keyward(uri).length === 0 ? true : undefined));
+  });
+
+  test('quick fix: read from the environment, key moved to .env, .env git-ignored', async () => {
+    const key = routerKey();
+    const uri = write('config.ts', `export const client = { apiKey: "${key}" };\n`);
+    const [diagnostic] = await diagnosticsOf('config.ts');
+    const fix = (await actions(uri, diagnostic!.range)).find((a) => a.title.startsWith('Read OPENROUTER_API_KEY from the environment'));
+    assert.ok(fix, 'the env fix is offered');
+    assert.equal(fix.isPreferred, true);
+    await run(fix);
+    assert.equal(readFileSync(join(folder(), 'config.ts'), 'utf8'), 'export const client = { apiKey: process.env.OPENROUTER_API_KEY };\n');
+    assert.match(readFileSync(join(folder(), '.env'), 'utf8'), new RegExp(`^OPENROUTER_API_KEY=${key}$`, 'm'));
+    assert.match(readFileSync(join(folder(), '.gitignore'), 'utf8'), /^\.env$/m);
+    const ignored = execFileSync('git', ['check-ignore', '.env'], { cwd: folder() }).toString().trim();
+    assert.equal(ignored, '.env');
+    await waitFor('the diagnostic is gone', () => (keyward(uri).length === 0 ? true : undefined));
+  });
+
+  test('quick fix: ignore this line', async () => {
+    const uri = write('ignore-me.py', `KEY = "${routerKey()}"\n`);
+    const [diagnostic] = await diagnosticsOf('ignore-me.py');
+    const fix = (await actions(uri, diagnostic!.range)).find((a) => a.title === 'Ignore this line (keyward-ignore)');
+    assert.ok(fix);
+    await run(fix);
+    const document = await vscode.workspace.openTextDocument(uri);
+    assert.match(document.lineAt(0).text, /" # keyward-ignore$/);
+    await waitFor('the ignored line is quiet', () => (keyward(uri).length === 0 ? true : undefined));
+  });
+
+  test('quick fix: add the file to .gitignore turns the Warning into Information', async () => {
+    const uri = write('scratch-notes.md', `Key: ${routerKey()}\n`);
+    const [diagnostic] = await diagnosticsOf('scratch-notes.md');
+    const list = await actions(uri, diagnostic!.range);
+    const fix = list.find((a) => a.title === 'Add scratch-notes.md to .gitignore');
+    assert.ok(fix, `offered: ${list.map((a) => a.title).join(' | ')}; ${diagnostic!.message}`);
+    await run(fix);
+    assert.match(readFileSync(join(folder(), '.gitignore'), 'utf8'), /^\/scratch-notes\.md$/m);
+    await waitFor('Information after ignoring', () => (keyward(uri)[0]?.severity === vscode.DiagnosticSeverity.Information ? true : undefined));
+  });
+
+  test('quick fix: store the key in Keyward and remove it; the stored key is then recognised as yours', async () => {
+    const key = e2eEnv().sandboxKeys.routerFunded;
+    const uri = write('store-me.js', `const k = '${key}';\n`);
+    const [diagnostic] = await diagnosticsOf('store-me.js');
+    const list = await actions(uri, diagnostic!.range);
+    const store = list.find((a) => a.title === 'Store the key in Keyward and remove it from this file');
+    assert.ok(store);
+    assert.ok(list.some((a) => a.title === 'Rotate this key at the routing service'));
+    await run(store);
+    const document = await vscode.workspace.openTextDocument(uri);
+    assert.equal(document.lineAt(0).text, 'const k = process.env.OPENROUTER_API_KEY;');
+    const again = write('store-me-again.txt', `${key}\n`);
+    await open('store-me-again.txt');
+    const mine = await waitFor('the stored key is recognised', () => keyward(again).find((d) => /the one stored in Keyward/.test(d.message)));
+    assert.equal(mine.code, 'router-key');
+  });
+
+  test('the Problems panel gets keys from the workspace scan, files not open included', async () => {
+    const uri = write('never-opened.yaml', `token: ${routerKey()}\n`);
+    const result = await vscode.commands.executeCommand<{ files: number; findings: number }>('keyward.scanWorkspace');
+    assert.ok(result.findings >= 1);
+    assert.equal(keyward(uri).length, 1);
+  });
+});
