@@ -63,6 +63,8 @@ const bundles = [
     target: 'node22',
     banner: { js: '#!/usr/bin/env node' },
     define: { KEYWARD_VERSION: JSON.stringify(version) },
+    // `keyward scan` should not parse the HTTP stack it never uses.
+    plugins: [undiciOnDemand],
   },
 ];
 

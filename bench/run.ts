@@ -2,10 +2,12 @@
 // it reports medians and ratios against a baseline measured in the same run.
 import { benchBundle } from './bundle.ts';
 import { benchStream } from './stream.ts';
+import { benchScanner } from './scanner.ts';
 
 const sections: [string, () => string[] | Promise<string[]>][] = [
   ['Bundle budget', benchBundle],
   ['Streaming client', benchStream],
+  ['Key scanner', benchScanner],
 ];
 
 const only = process.argv[2];

@@ -1,6 +1,6 @@
 // keyward scan [PATH...] [--format text|json|sarif] [--staged] [--history] [--no-git]
 // keyward install-hook [--force]
-import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GitStatusCache, runGit } from '../core/scan/gitStatus.ts';
@@ -38,28 +38,53 @@ function isBinary(bytes: Buffer): boolean {
 
 function walk(path: string, files: string[]): void {
   const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat) return;
-  if (stat.isFile()) {
-    files.push(path);
-    return;
-  }
-  if (!stat.isDirectory()) return;
-  for (const entry of readdirSync(path, { withFileTypes: true })) {
-    if (entry.isDirectory() && SKIP_DIRS.has(entry.name)) continue;
-    if (entry.isSymbolicLink()) continue;
-    walk(join(path, entry.name), files);
-  }
+  if (stat?.isFile()) files.push(path);
+  else if (stat?.isDirectory()) walkDir(path, files);
 }
 
-function readLimited(path: string, maxSize: number): Buffer | undefined {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat?.isFile() || stat.size > maxSize) return undefined;
-  return readFileSync(path);
+function walkDir(dir: string, files: string[]): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) {
+      if (!SKIP_DIRS.has(entry.name)) walkDir(join(dir, entry.name), files);
+    } else if (entry.isFile()) files.push(join(dir, entry.name));
+  }
 }
 
 function display(cwd: string, path: string): string {
   const rel = relative(cwd, path);
   return (rel.startsWith('..') ? path : rel).split(sep).join('/');
+}
+
+/** Reads a file in one go, or nothing when it is larger than the cap. */
+function readCapped(path: string, maxSize: number): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size > maxSize) return undefined;
+    const bytes = Buffer.allocUnsafe(size);
+    let read = 0;
+    while (read < size) {
+      const n = readSync(fd, bytes, read, size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return read === size ? bytes : bytes.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function scanFiles(files: Listed[], maxSize: number, cwd: string, out: FileFinding[]): void {
+  for (const { path, state } of files) {
+    const bytes = readCapped(path, maxSize);
+    if (!bytes || isBinary(bytes)) continue;
+    for (const finding of scanBuffer(bytes)) out.push({ path: display(cwd, path), finding, git: state });
+  }
 }
 
 export async function scanCommand(args: string[], io: CliIo): Promise<number> {
@@ -124,12 +149,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
           return EXIT.usage;
         }
       }
-      const files = await listFiles(targets, useGit, git);
-      for (const { path, state } of files) {
-        const bytes = readLimited(path, maxSize);
-        if (!bytes || isBinary(bytes)) continue;
-        for (const finding of scanBuffer(bytes)) findings.push({ path: display(cwd, path), finding, git: state });
-      }
+      scanFiles(await listFiles(targets, useGit, git), maxSize, cwd, findings);
     }
   } catch (error) {
     io.stderr.write(`keyward scan: ${(error as Error).message}\n`);
@@ -141,7 +161,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
   return findings.length > 0 ? EXIT.failure : EXIT.ok;
 }
 
-type Listed = { path: string; state: FileFinding['git'] };
+export type Listed = { path: string; state: FileFinding['git'] };
 
 /** With git: what it tracks or would commit (ignored files skipped); without: every file. */
 async function listFiles(targets: string[], useGit: boolean, git: GitStatusCache): Promise<Listed[]> {
