@@ -13,6 +13,7 @@ import { KeyFixes } from './host/keyFixes.ts';
 import { KeyHover } from './host/keyHover.ts';
 import { scanHistory, scanWorkspace } from './host/workspaceScan.ts';
 import { Log } from './host/log.ts';
+import { PromptPanel } from './host/promptPanel.ts';
 import { secretPort, statePort } from './host/secretPorts.ts';
 import { pickUsageTier, showStatusActions } from './host/statusActions.ts';
 import { StatusBar } from './host/statusBar.ts';
@@ -27,6 +28,8 @@ export interface KeywardTestApi {
   findings(uri: vscode.Uri): { ruleId: string; masked: string; git: string; line: number }[];
   globalState(): Record<string, unknown>;
   /** Sends a prompt through the code path the panel uses. */
+  /** The prompt panel, for driving the send path the webview uses. */
+  panel: PromptPanel;
   ask(request: PromptRequest): Promise<{ ok: true; text: string; model: string } | { ok: false; kind: string; partialText?: string }>;
 }
 
@@ -38,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const keyCommands = new KeyCommands(keys, monitor, configuration, log, context.globalState);
   const statusBar = new StatusBar(monitor, keys, configuration);
   const diagnostics = new KeyDiagnostics(keys);
+  const panel = new PromptPanel(context, monitor, keys, configuration, log);
 
   const command = <A extends unknown[]>(id: string, run: (...args: A) => unknown) => vscode.commands.registerCommand(id, run as (...args: unknown[]) => unknown);
   context.subscriptions.push(
@@ -48,6 +52,11 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     new KeyFixes(diagnostics, configuration),
     new KeyHover(diagnostics),
     { dispose: () => monitor.dispose() },
+    panel,
+    command(CommandId.openPanel, () => void panel.open()),
+    command(CommandId.askAboutSelection, () => panel.askAboutSelection()),
+    command(CommandId.clearHistory, () => panel.clearHistory()),
+    command(CommandId.exportHistory, (target?: vscode.Uri) => panel.exportHistory(target)),
     command(CommandId.scanWorkspace, () => scanWorkspace(diagnostics, log)),
     command(CommandId.scanHistory, () => scanHistory(diagnostics, log)),
     command(CommandId.showLog, () => log.show()),
@@ -93,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     logLines: () => log.lines(),
     findings: (uri) => diagnostics.all(uri).map((d) => ({ ruleId: d.finding.ruleId, masked: d.finding.masked, git: d.git, line: d.finding.line })),
     globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
+    panel,
     ask: async (request) => {
       try {
         const result = await runPrompt(monitor, request);

@@ -14,6 +14,10 @@ export const CommandId = {
   refreshStatus: 'keyward.refreshStatus',
   routerActions: 'keyward.routerActions',
   directActions: 'keyward.directActions',
+  openPanel: 'keyward.openPanel',
+  askAboutSelection: 'keyward.askAboutSelection',
+  clearHistory: 'keyward.clearHistory',
+  exportHistory: 'keyward.exportHistory',
   scanWorkspace: 'keyward.scanWorkspace',
   scanHistory: 'keyward.scanHistory',
 } as const;

@@ -11,6 +11,7 @@ export async function showStatusActions(service: ServiceId, configuration: Confi
   const router = service === 'router';
   const items: (vscode.QuickPickItem & { run: () => Thenable<unknown> })[] = [
     { label: `$(refresh) ${t('Refresh')}`, run: () => vscode.commands.executeCommand(CommandId.refreshStatus) },
+    { label: `$(comment-discussion) ${t('Open Prompt Panel')}`, run: () => vscode.commands.executeCommand(CommandId.openPanel) },
     { label: `$(key) ${t('Set Key')}`, run: () => vscode.commands.executeCommand(router ? CommandId.setRouterKey : CommandId.setDirectKey) },
     { label: `$(pass) ${t('Verify Key')}`, run: () => vscode.commands.executeCommand(router ? CommandId.verifyRouterKey : CommandId.verifyDirectKey) },
     { label: `$(sync) ${t('Rotate Key')}`, run: () => vscode.commands.executeCommand(router ? CommandId.rotateRouterKey : CommandId.rotateDirectKey) },

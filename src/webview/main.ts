@@ -1,6 +1,327 @@
 // The prompt panel's browser code. It holds no key and makes no request: it
-// speaks to the host only through postMessage.
-declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
+// speaks to the host only through postMessage, in the protocol of shared/.
+import type { ServiceErrorData } from '../shared/errorKinds.ts';
+import { type ChatTurn, type HostMessage, type ModelOption, type WebviewMessage, paidTwin } from '../shared/protocol.ts';
+import { createRenderer } from './markdown.ts';
+import { type Action, type ViewState, initialState, reduce } from './viewState.ts';
+
+declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
 
 const vscode = acquireVsCodeApi();
-vscode.postMessage({ type: 'webview/ready' });
+const render = createRenderer();
+let state: ViewState = { ...initialState(), ...(vscode.getState() as Partial<ViewState> | undefined ?? {}), turns: [], pending: null };
+
+const post = (message: WebviewMessage) => vscode.postMessage(message);
+const s = (key: string, fallback: string) => state.strings[key] ?? fallback;
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> & { className?: string } = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  Object.assign(node, props);
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function newId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function dispatch(action: Action): void {
+  const before = state;
+  state = reduce(state, action);
+  vscode.setState({ draft: state.draft, attachments: state.attachments, service: state.service, selectedModel: state.selectedModel, modelFilter: state.modelFilter });
+  update(before, action);
+}
+
+// ---- rendering -------------------------------------------------------------
+
+function price(model: ModelOption): string {
+  if (model.free) return s('free', 'free');
+  if (model.inputPerMillion === null || model.outputPerMillion === null) return s('variablePrice', 'variable price');
+  return `$${model.inputPerMillion.toFixed(2)} / $${model.outputPerMillion.toFixed(2)} ${s('perMillion', 'per M tokens')}`;
+}
+
+function renderHeader(): void {
+  for (const service of ['router', 'direct'] as const) {
+    const button = $<HTMLButtonElement>(`service-${service}`);
+    button.setAttribute('aria-pressed', String(state.service === service));
+  }
+  const models = state.models[state.service];
+  const canList = state.canListModels[state.service];
+  $('model-list-row').hidden = !canList;
+  $('model-id-row').hidden = canList;
+  const idInput = $<HTMLInputElement>('model-id');
+  if (document.activeElement !== idInput) idInput.value = state.selectedModel[state.service];
+  const select = $<HTMLSelectElement>('model');
+  const filter = state.modelFilter.toLowerCase();
+  const list = (models ?? []).filter((m) => !filter || m.id.toLowerCase().includes(filter) || m.name.toLowerCase().includes(filter));
+  select.replaceChildren(...list.map((m) => element('option', { value: m.id, textContent: `${m.name}${m.name !== m.id ? ` (${m.id})` : ''} · ${price(m)}`, selected: m.id === state.selectedModel[state.service] })));
+  if (models === null) select.replaceChildren(element('option', { textContent: s('loadingModels', 'Loading models…'), disabled: true }));
+  const selected = (models ?? []).find((m) => m.id === state.selectedModel[state.service]);
+  const badge = $('free-badge');
+  badge.hidden = !selected?.free;
+  $('no-key').hidden = state.hasKey[state.service];
+}
+
+function renderAttachments(): void {
+  $('attachments').replaceChildren(...state.attachments.map((a) => {
+    const remove = element('button', { className: 'chip-remove', title: s('removeAttachment', 'Remove'), textContent: '×' });
+    remove.setAttribute('aria-label', `${s('removeAttachment', 'Remove')} ${a.fileName}`);
+    remove.addEventListener('click', () => dispatch({ type: 'attachment/remove', id: a.id }));
+    return element('span', { className: 'chip', title: a.fileName }, `${a.fileName.split(/[\\/]/).pop()}:${a.startLine}-${a.endLine} (${a.languageId})`, remove);
+  }));
+}
+
+function errorCard(turn: ChatTurn): HTMLElement {
+  const error = turn.error as ServiceErrorData;
+  const card = element('div', { className: 'error-card' });
+  card.setAttribute('role', 'alert');
+  card.append(element('div', { className: 'error-kind', textContent: `${s(`kind.${error.kind}`, error.kind.replace(/_/g, ' '))}${error.status ? ` (HTTP ${error.status})` : ''}` }));
+  card.append(element('div', { className: 'error-message', textContent: error.message }));
+  card.append(element('div', { className: 'error-action', textContent: error.action }));
+  const actions = element('div', { className: 'error-buttons' });
+  const button = (label: string, onClick: () => void) => {
+    const b = element('button', { textContent: label });
+    b.addEventListener('click', onClick);
+    actions.append(b);
+  };
+  const service = turn.service;
+  if (error.kind === 'auth') button(s('setKey', 'Set key'), () => post({ type: 'action/run', action: 'setKey', service }));
+  if (error.kind === 'auth' || error.kind === 'permission') button(s('verifyKey', 'Verify key'), () => post({ type: 'action/run', action: 'verifyKey', service }));
+  if (error.kind === 'insufficient_credits' || error.kind === 'credit_exhausted' || error.kind === 'usage_limit') button(service === 'router' ? s('addCredits', 'Add credits') : s('openBilling', 'Open billing'), () => post({ type: 'action/run', action: 'openCredits', service }));
+  if (error.kind === 'key_limit') button(s('raiseLimit', 'Raise the key limit'), () => post({ type: 'action/run', action: 'openKeys', service }));
+  if (error.kind === 'spend_limit') button(s('openLimits', 'Open limits'), () => post({ type: 'action/run', action: 'openCredits', service }));
+  if (error.kind === 'free_limit_day') {
+    if (error.retryAfterSeconds !== null) {
+      const at = new Date(Date.now() + error.retryAfterSeconds * 1000);
+      card.insertBefore(element('div', { className: 'error-reset', textContent: `${s('resetsAt', 'The free allowance resets at')} ${at.toLocaleString()}` }), actions);
+    }
+    const twin = paidTwin(turn.model);
+    if (twin) button(`${s('resendPaid', 'Resend to the paid model')} ${twin}`, () => resend(turn, twin));
+  }
+  card.append(actions);
+  return card;
+}
+
+function resend(turn: ChatTurn, model: string): void {
+  const index = state.turns.findIndex((t) => t.id === turn.id);
+  const user = [...state.turns.slice(0, index)].reverse().find((t) => t.role === 'user');
+  if (!user) return;
+  send(user.text, model, user.attachments ?? []);
+}
+
+function addCodeButtons(container: HTMLElement): void {
+  for (const pre of Array.from(container.querySelectorAll('pre'))) {
+    const code = pre.textContent ?? '';
+    const bar = element('div', { className: 'code-actions' });
+    const button = (label: string, message: WebviewMessage) => {
+      const b = element('button', { textContent: label, className: 'code-button' });
+      b.addEventListener('click', () => post(message));
+      bar.append(b);
+    };
+    button(s('copy', 'Copy'), { type: 'code/copy', code });
+    button(s('insert', 'Insert at cursor'), { type: 'code/insert', code, mode: 'cursor' });
+    button(s('replace', 'Replace selection'), { type: 'code/insert', code, mode: 'replace' });
+    button(s('below', 'Insert below selection'), { type: 'code/insert', code, mode: 'below' });
+    pre.before(bar);
+  }
+}
+
+function meta(turn: ChatTurn): string {
+  const parts = [turn.model];
+  if (turn.usage) parts.push(`${turn.usage.inputTokens} + ${turn.usage.outputTokens} ${s('tokens', 'tokens')}`);
+  if (turn.costUsd !== null && turn.costUsd !== undefined) parts.push(`$${turn.costUsd.toFixed(6)}`);
+  if (turn.free && turn.free.limit !== null) parts.push(`${s('freeToday', 'free today')} ${turn.free.used}/${turn.free.limit}`);
+  return parts.join(' · ');
+}
+
+function turnNode(turn: ChatTurn): HTMLElement {
+  const node = element('article', { className: `turn ${turn.role} ${turn.status}` });
+  node.dataset.turnId = turn.id;
+  if (turn.role === 'user') {
+    node.append(element('div', { className: 'who', textContent: s('you', 'You') }));
+    node.append(element('div', { className: 'user-text', textContent: turn.text }));
+    for (const a of turn.attachments ?? []) node.append(element('span', { className: 'chip', textContent: `${a.fileName.split(/[\\/]/).pop()}:${a.startLine}-${a.endLine}` }));
+    return node;
+  }
+  node.append(element('div', { className: 'who', textContent: turn.model }));
+  const body = element('div', { className: 'answer' });
+  body.innerHTML = render(turn.text);
+  addCodeButtons(body);
+  node.append(body);
+  if (turn.status === 'interrupted') node.append(element('div', { className: 'interrupted', textContent: s('interrupted', 'The answer broke off here; what arrived is kept.') }));
+  if (turn.status === 'cancelled') node.append(element('div', { className: 'interrupted', textContent: s('stopped', 'Stopped.') }));
+  if (turn.status === 'done' || turn.status === 'interrupted') node.append(element('div', { className: 'meta', textContent: meta(turn) }));
+  if (turn.error && turn.status === 'error') node.append(errorCard(turn));
+  else if (turn.error && turn.status === 'interrupted') node.append(element('div', { className: 'meta', textContent: turn.error.message }));
+  return node;
+}
+
+function renderConversation(): void {
+  $('conversation').replaceChildren(...state.turns.map(turnNode));
+  $('empty').hidden = state.turns.length > 0;
+  scrollDown();
+}
+
+function renderTurn(id: string): void {
+  const turn = state.turns.find((t) => t.id === id);
+  const old = document.querySelector(`[data-turn-id="${id}"]`);
+  if (!turn) return;
+  const node = turnNode(turn);
+  if (old) old.replaceWith(node);
+  else $('conversation').append(node);
+  scrollDown();
+}
+
+function scrollDown(): void {
+  const box = $('conversation');
+  box.scrollTop = box.scrollHeight;
+}
+
+let countdown: number | undefined;
+
+function renderComposer(): void {
+  const prompt = $<HTMLTextAreaElement>('prompt');
+  if (prompt.value !== state.draft) prompt.value = state.draft;
+  const busy = state.pending !== null;
+  $<HTMLButtonElement>('send').hidden = busy;
+  $<HTMLButtonElement>('stop').hidden = !busy;
+  const retry = $('retry');
+  clearInterval(countdown);
+  if (state.pending?.retryUntil) {
+    const tick = () => {
+      const left = Math.max(0, Math.ceil(((state.pending?.retryUntil ?? 0) - Date.now()) / 1000));
+      retry.textContent = `${s(`wait.${state.pending?.retryKind ?? ''}`, s('waiting', 'The service asked to wait;'))} ${s('retryingIn', 'trying again in')} ${left} s`;
+    };
+    tick();
+    countdown = window.setInterval(tick, 250);
+    retry.hidden = false;
+  } else retry.hidden = true;
+}
+
+function update(before: ViewState, action: Action): void {
+  switch (action.type) {
+    case 'chat/chunk':
+      return;
+    case 'draft/set':
+      return;
+    case 'model/filter':
+    case 'models/list':
+    case 'service/local':
+    case 'model/local':
+    case 'keys/changed':
+      renderHeader();
+      return;
+    case 'attachment/add':
+    case 'attachment/remove':
+      renderAttachments();
+      return;
+    case 'chat/retrying':
+      renderComposer();
+      return;
+    case 'chat/done':
+    case 'chat/error':
+      renderTurn(action.turn.id);
+      renderComposer();
+      return;
+    default:
+      if (before.turns !== state.turns) renderConversation();
+      renderHeader();
+      renderAttachments();
+      renderComposer();
+  }
+}
+
+// Chunks are applied once per animation frame, so a fast stream never floods the DOM.
+let chunkBuffer: { requestId: string; text: string } | null = null;
+let frame = 0;
+
+function queueChunk(requestId: string, text: string): void {
+  if (chunkBuffer && chunkBuffer.requestId !== requestId) flushChunks();
+  chunkBuffer = chunkBuffer ? { requestId, text: chunkBuffer.text + text } : { requestId, text };
+  if (!frame) frame = requestAnimationFrame(flushChunks);
+}
+
+function flushChunks(): void {
+  cancelAnimationFrame(frame);
+  frame = 0;
+  if (!chunkBuffer) return;
+  const { requestId, text } = chunkBuffer;
+  chunkBuffer = null;
+  dispatch({ type: 'chat/chunk', requestId, text });
+  if (state.pending) renderTurn(state.pending.assistantId);
+}
+
+// ---- input -----------------------------------------------------------------
+
+function currentModel(): string {
+  return state.canListModels[state.service] ? state.selectedModel[state.service] : $<HTMLInputElement>('model-id').value.trim();
+}
+
+function send(prompt: string, model = currentModel(), attachments = state.attachments): void {
+  if (state.pending || prompt.trim() === '' || model === '') return;
+  const requestId = newId();
+  dispatch({ type: 'send/begin', requestId });
+  renderComposer();
+  post({ type: 'chat/send', requestId, service: state.service, model, prompt, attachments });
+}
+
+function wire(): void {
+  for (const service of ['router', 'direct'] as const) {
+    $(`service-${service}`).addEventListener('click', () => {
+      dispatch({ type: 'service/local', service });
+      post({ type: 'service/select', service });
+    });
+  }
+  $<HTMLInputElement>('model-filter').addEventListener('input', (e) => dispatch({ type: 'model/filter', text: (e.target as HTMLInputElement).value }));
+  $<HTMLSelectElement>('model').addEventListener('change', (e) => {
+    const model = (e.target as HTMLSelectElement).value;
+    dispatch({ type: 'model/local', model });
+    post({ type: 'model/select', service: state.service, model });
+  });
+  $<HTMLInputElement>('model-id').addEventListener('change', (e) => {
+    const model = (e.target as HTMLInputElement).value.trim();
+    if (!model) return;
+    dispatch({ type: 'model/local', model });
+    post({ type: 'model/select', service: state.service, model });
+  });
+  const prompt = $<HTMLTextAreaElement>('prompt');
+  prompt.addEventListener('input', () => dispatch({ type: 'draft/set', text: prompt.value }));
+  prompt.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      send(prompt.value);
+    }
+  });
+  $('send').addEventListener('click', () => send(prompt.value));
+  $('stop').addEventListener('click', () => {
+    if (state.pending) post({ type: 'chat/stop', requestId: state.pending.requestId });
+  });
+  $('clear').addEventListener('click', () => post({ type: 'history/clear' }));
+  $('export').addEventListener('click', () => post({ type: 'history/export' }));
+  $('set-key').addEventListener('click', () => post({ type: 'action/run', action: 'setKey', service: state.service }));
+  $('refresh-models').addEventListener('click', () => post({ type: 'models/refresh', service: state.service }));
+  // Links in answers open through the host, and only when they are https.
+  $('conversation').addEventListener('click', (e) => {
+    const link = (e.target as HTMLElement).closest('a');
+    if (!link) return;
+    e.preventDefault();
+    const href = link.getAttribute('href') ?? '';
+    if (/^https:\/\//i.test(href)) post({ type: 'link/open', url: href });
+  });
+  window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
+    const message = event.data;
+    if (!message || typeof message !== 'object' || typeof message.type !== 'string') return;
+    if (message.type === 'chat/chunk') queueChunk(message.requestId, message.text);
+    else {
+      if (message.type === 'chat/done' || message.type === 'chat/error') flushChunks();
+      dispatch(message);
+    }
+  });
+}
+
+wire();
+renderHeader();
+renderAttachments();
+renderComposer();
+post({ type: 'webview/ready' });

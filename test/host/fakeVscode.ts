@@ -127,7 +127,8 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     ExtensionMode: { Production: 1, Development: 2, Test: 3 },
     ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
     Uri: { parse: (value: string) => ({ toString: () => value }) },
-    env: { openExternal: async (uri: { toString(): string }) => { state.opened.push(uri.toString()); return true; } },
+    ViewColumn: { Active: -1, Beside: -2, One: 1 },
+    env: { language: 'en', clipboard: { writeText: async () => undefined }, openExternal: async (uri: { toString(): string }) => { state.opened.push(uri.toString()); return true; } },
     l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)])) },
     window: {
       createOutputChannel: (_name: string, _options?: unknown) => ({
@@ -145,6 +146,9 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
         return item;
       },
       state: { focused: true },
+      activeTextEditor: undefined,
+      onDidChangeActiveTextEditor: new EventEmitter<unknown>().event,
+      registerWebviewPanelSerializer: () => new Disposable(() => undefined),
       onDidChangeWindowState: new EventEmitter<{ focused: boolean }>().event,
     },
     workspace: {

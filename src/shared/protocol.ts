@@ -1,0 +1,148 @@
+// The one protocol between the prompt panel's host side and its webview: two
+// discriminated unions, `area/verb` types, and a runtime guard for everything
+// that comes from the webview. A stream is chat/send -> chat/chunk* -> exactly
+// one chat/done or chat/error, keyed by request id.
+import type { ServiceErrorData, ServiceId } from './errorKinds.ts';
+
+export interface ModelOption {
+  id: string;
+  name: string;
+  free: boolean;
+  /** Dollars per million tokens; null when the service does not say or the price varies. */
+  inputPerMillion: number | null;
+  outputPerMillion: number | null;
+}
+
+export interface Attachment {
+  id: string;
+  fileName: string;
+  languageId: string;
+  /** 1-based, inclusive. */
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+export interface TurnUsage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+export interface ChatTurn {
+  id: string;
+  role: 'user' | 'assistant';
+  text: string;
+  service: ServiceId;
+  model: string;
+  status: 'done' | 'streaming' | 'interrupted' | 'error' | 'cancelled';
+  attachments?: Attachment[];
+  usage?: TurnUsage | null;
+  costUsd?: number | null;
+  /** Free-model count after this request, for free models. */
+  free?: { used: number; limit: number | null } | null;
+  error?: ServiceErrorData;
+  /** Direct service: the stored response to continue from. */
+  responseId?: string | null;
+}
+
+export interface PanelState {
+  service: ServiceId;
+  models: Record<ServiceId, ModelOption[] | null>;
+  /** False when the key may not list models (a Restricted key): the user types an id. */
+  canListModels: Record<ServiceId, boolean>;
+  selectedModel: Record<ServiceId, string>;
+  hasKey: Record<ServiceId, boolean>;
+  turns: ChatTurn[];
+  strings: Record<string, string>;
+}
+
+/** Host -> webview. */
+export type HostMessage =
+  /** Everything the panel shows, on ready and after a reload. */
+  | { type: 'panel/state'; state: PanelState }
+  /** A model list arrived (or could not be read). */
+  | { type: 'models/list'; service: ServiceId; models: ModelOption[] | null; canList: boolean; error?: ServiceErrorData }
+  /** The user turn was accepted (after the secret guard) and the answer starts. */
+  | { type: 'chat/started'; requestId: string; user: ChatTurn; assistant: ChatTurn }
+  /** A piece of the answer. */
+  | { type: 'chat/chunk'; requestId: string; text: string }
+  /** The service asked to wait; the request is retried after delayMs unless stopped. */
+  | { type: 'chat/retrying'; requestId: string; kind: string; delayMs: number }
+  | { type: 'chat/done'; requestId: string; turn: ChatTurn }
+  | { type: 'chat/error'; requestId: string; turn: ChatTurn; prompt: string }
+  /** The secret guard stopped the send: the prompt stays in the box. */
+  | { type: 'chat/blocked'; requestId: string; prompt: string }
+  | { type: 'attachment/add'; attachment: Attachment }
+  | { type: 'keys/changed'; hasKey: Record<ServiceId, boolean> }
+  | { type: 'history/cleared' };
+
+/** Webview -> host. */
+export type WebviewMessage =
+  | { type: 'webview/ready' }
+  | { type: 'chat/send'; requestId: string; service: ServiceId; model: string; prompt: string; attachments: Attachment[] }
+  | { type: 'chat/stop'; requestId: string }
+  | { type: 'models/refresh'; service: ServiceId }
+  | { type: 'service/select'; service: ServiceId }
+  | { type: 'model/select'; service: ServiceId; model: string }
+  | { type: 'link/open'; url: string }
+  | { type: 'code/insert'; code: string; mode: 'cursor' | 'replace' | 'below' }
+  | { type: 'code/copy'; code: string }
+  | { type: 'history/clear' }
+  | { type: 'history/export' }
+  | { type: 'action/run'; action: 'setKey' | 'verifyKey' | 'openCredits' | 'openKeys'; service: ServiceId };
+
+export type WebviewMessageType = WebviewMessage['type'];
+
+/** A handler for every message type, so the compiler catches a missing case. */
+export type WebviewHandlers = { [K in WebviewMessageType]: (message: Extract<WebviewMessage, { type: K }>) => unknown };
+export type HostHandlers = { [K in HostMessage['type']]: (message: Extract<HostMessage, { type: K }>) => unknown };
+
+const MAX_TEXT = 1_000_000;
+const isString = (value: unknown, max = MAX_TEXT): value is string => typeof value === 'string' && value.length <= max;
+const isService = (value: unknown): value is ServiceId => value === 'router' || value === 'direct';
+const isId = (value: unknown): value is string => typeof value === 'string' && /^[\w-]{1,64}$/.test(value);
+const isModel = (value: unknown): value is string => typeof value === 'string' && /^[\w./:@+-]{1,200}$/.test(value);
+
+function isAttachment(value: unknown): value is Attachment {
+  if (!value || typeof value !== 'object') return false;
+  const a = value as Record<string, unknown>;
+  return isId(a.id) && isString(a.fileName, 1000) && isString(a.languageId, 100) && Number.isInteger(a.startLine) && Number.isInteger(a.endLine) && isString(a.text);
+}
+
+/** Validates a message from the webview; anything else is dropped. */
+export function isWebviewMessage(value: unknown): value is WebviewMessage {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const m = value as Record<string, unknown>;
+  switch (m.type) {
+    case 'webview/ready':
+    case 'history/clear':
+    case 'history/export':
+      return true;
+    case 'chat/send':
+      return isId(m.requestId) && isService(m.service) && isModel(m.model) && isString(m.prompt) && (m.prompt as string).trim().length > 0
+        && Array.isArray(m.attachments) && m.attachments.length <= 20 && m.attachments.every(isAttachment);
+    case 'chat/stop':
+      return isId(m.requestId);
+    case 'models/refresh':
+    case 'service/select':
+      return isService(m.service);
+    case 'model/select':
+      return isService(m.service) && isModel(m.model);
+    case 'link/open':
+      return isString(m.url, 4000);
+    case 'code/insert':
+      return isString(m.code) && (m.mode === 'cursor' || m.mode === 'replace' || m.mode === 'below');
+    case 'code/copy':
+      return isString(m.code);
+    case 'action/run':
+      return isService(m.service) && (m.action === 'setKey' || m.action === 'verifyKey' || m.action === 'openCredits' || m.action === 'openKeys');
+    default:
+      return false;
+  }
+}
+
+/** The paid twin of a free model: the same id without ":free". */
+export function paidTwin(model: string): string | undefined {
+  return model.endsWith(':free') ? model.slice(0, -':free'.length) : undefined;
+}

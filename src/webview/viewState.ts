@@ -1,0 +1,107 @@
+// The panel's state and its reducer: pure, so it is tested without a DOM.
+import type { Attachment, ChatTurn, HostMessage, PanelState } from '../shared/protocol.ts';
+
+export interface Pending {
+  requestId: string;
+  assistantId: string;
+  /** Epoch ms when the service's wait ends, while a retry is pending. */
+  retryUntil: number | null;
+  retryKind: string | null;
+}
+
+export interface ViewState extends PanelState {
+  draft: string;
+  attachments: Attachment[];
+  pending: Pending | null;
+  modelFilter: string;
+}
+
+export type LocalAction =
+  | { type: 'draft/set'; text: string }
+  | { type: 'attachment/remove'; id: string }
+  | { type: 'send/begin'; requestId: string }
+  | { type: 'model/filter'; text: string }
+  | { type: 'service/local'; service: PanelState['service'] }
+  | { type: 'model/local'; model: string };
+
+export type Action = HostMessage | LocalAction;
+
+export function initialState(): ViewState {
+  return {
+    service: 'router',
+    models: { router: null, direct: null },
+    canListModels: { router: true, direct: true },
+    selectedModel: { router: 'openrouter/free', direct: 'gpt-5.4-mini' },
+    hasKey: { router: false, direct: false },
+    turns: [],
+    strings: {},
+    draft: '',
+    attachments: [],
+    pending: null,
+    modelFilter: '',
+  };
+}
+
+function replaceTurn(turns: ChatTurn[], turn: ChatTurn): ChatTurn[] {
+  const index = turns.findIndex((t) => t.id === turn.id);
+  if (index < 0) return [...turns, turn];
+  const next = turns.slice();
+  next[index] = turn;
+  return next;
+}
+
+export function reduce(state: ViewState, action: Action, now = Date.now()): ViewState {
+  switch (action.type) {
+    case 'panel/state':
+      // The host's conversation wins; what the person was typing is kept.
+      return { ...state, ...action.state, pending: null };
+    case 'models/list':
+      return { ...state, models: { ...state.models, [action.service]: action.models }, canListModels: { ...state.canListModels, [action.service]: action.canList } };
+    case 'chat/started':
+      return {
+        ...state,
+        turns: [...state.turns, action.user, action.assistant],
+        draft: '',
+        attachments: [],
+        pending: { requestId: action.requestId, assistantId: action.assistant.id, retryUntil: null, retryKind: null },
+      };
+    case 'chat/chunk': {
+      if (state.pending?.requestId !== action.requestId) return state;
+      const id = state.pending.assistantId;
+      const turns = state.turns.map((t) => (t.id === id ? { ...t, text: t.text + action.text } : t));
+      return { ...state, turns, pending: { ...state.pending, retryUntil: null, retryKind: null } };
+    }
+    case 'chat/retrying':
+      if (state.pending?.requestId !== action.requestId) return state;
+      return { ...state, pending: { ...state.pending, retryUntil: now + action.delayMs, retryKind: action.kind } };
+    case 'chat/done':
+      return { ...state, turns: replaceTurn(state.turns, action.turn), pending: state.pending?.requestId === action.requestId ? null : state.pending };
+    case 'chat/error': {
+      // A failed send keeps the prompt in the box (unless the person already typed something new).
+      const draft = state.draft.trim() === '' ? action.prompt : state.draft;
+      return { ...state, turns: replaceTurn(state.turns, action.turn), draft, pending: state.pending?.requestId === action.requestId ? null : state.pending };
+    }
+    case 'chat/blocked':
+      return { ...state, draft: state.draft.trim() === '' ? action.prompt : state.draft, pending: state.pending?.requestId === action.requestId ? null : state.pending };
+    case 'attachment/add':
+      return { ...state, attachments: [...state.attachments.filter((a) => a.id !== action.attachment.id), action.attachment] };
+    case 'attachment/remove':
+      return { ...state, attachments: state.attachments.filter((a) => a.id !== action.id) };
+    case 'keys/changed':
+      return { ...state, hasKey: action.hasKey };
+    case 'history/cleared':
+      return { ...state, turns: [] };
+    case 'draft/set':
+      return { ...state, draft: action.text };
+    case 'send/begin':
+      return { ...state, pending: { requestId: action.requestId, assistantId: '', retryUntil: null, retryKind: null } };
+    case 'model/filter':
+      return { ...state, modelFilter: action.text };
+    case 'service/local':
+      return { ...state, service: action.service, modelFilter: '' };
+    case 'model/local':
+      return { ...state, selectedModel: { ...state.selectedModel, [state.service]: action.model } };
+    default:
+      return state;
+  }
+}

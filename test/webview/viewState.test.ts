@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatTurn } from '../../src/shared/protocol.ts';
+import { initialState, reduce } from '../../src/webview/viewState.ts';
+
+const user: ChatTurn = { id: 'u1', role: 'user', text: 'hi', service: 'router', model: 'openrouter/free', status: 'done' };
+const assistant: ChatTurn = { id: 'a1', role: 'assistant', text: '', service: 'router', model: 'openrouter/free', status: 'streaming' };
+
+describe('panel state reducer', () => {
+  it('streams chunks into the pending answer and settles on done', () => {
+    let s = reduce(initialState(), { type: 'draft/set', text: 'hi' });
+    s = reduce(s, { type: 'send/begin', requestId: 'r1' });
+    s = reduce(s, { type: 'chat/started', requestId: 'r1', user, assistant });
+    expect(s.draft).toBe('');
+    s = reduce(s, { type: 'chat/chunk', requestId: 'r1', text: 'Hel' });
+    s = reduce(s, { type: 'chat/chunk', requestId: 'other', text: 'ignored' });
+    s = reduce(s, { type: 'chat/chunk', requestId: 'r1', text: 'lo' });
+    expect(s.turns[1]!.text).toBe('Hello');
+    s = reduce(s, { type: 'chat/done', requestId: 'r1', turn: { ...assistant, text: 'Hello', status: 'done' } });
+    expect(s.pending).toBeNull();
+    expect(s.turns.map((t) => t.status)).toEqual(['done', 'done']);
+  });
+
+  it('keeps the prompt in the box when a send fails or is blocked, and keeps what the person typed since', () => {
+    let s = reduce(initialState(), { type: 'send/begin', requestId: 'r1' });
+    s = reduce(s, { type: 'chat/started', requestId: 'r1', user, assistant });
+    s = reduce(s, { type: 'chat/error', requestId: 'r1', prompt: 'hi', turn: { ...assistant, status: 'error', error: { kind: 'auth', status: 401, code: null, message: 'm', action: 'a', retryAfterSeconds: null } } });
+    expect(s.draft).toBe('hi');
+    expect(s.pending).toBeNull();
+    s = reduce(s, { type: 'draft/set', text: 'new words' });
+    s = reduce(s, { type: 'chat/blocked', requestId: 'r2', prompt: 'old' });
+    expect(s.draft).toBe('new words');
+    expect(reduce(initialState(), { type: 'chat/blocked', requestId: 'r2', prompt: 'secret prompt' }).draft).toBe('secret prompt');
+  });
+
+  it('keeps an interrupted answer\'s text', () => {
+    let s = reduce(initialState(), { type: 'chat/started', requestId: 'r1', user, assistant });
+    s = reduce(s, { type: 'chat/chunk', requestId: 'r1', text: 'partial' });
+    s = reduce(s, { type: 'chat/error', requestId: 'r1', prompt: 'hi', turn: { ...assistant, text: 'partial', status: 'interrupted' } });
+    expect(s.turns[1]).toMatchObject({ text: 'partial', status: 'interrupted' });
+  });
+
+  it('counts down a retry and clears it when text arrives', () => {
+    let s = reduce(initialState(), { type: 'chat/started', requestId: 'r1', user, assistant });
+    s = reduce(s, { type: 'chat/retrying', requestId: 'r1', kind: 'in_flight_budget', delayMs: 3000 }, 1000);
+    expect(s.pending).toMatchObject({ retryUntil: 4000, retryKind: 'in_flight_budget' });
+    s = reduce(s, { type: 'chat/chunk', requestId: 'r1', text: 'x' });
+    expect(s.pending!.retryUntil).toBeNull();
+  });
+
+  it('adds and removes attachments, switches service and remembers the model per service', () => {
+    const attachment = { id: 'x1', fileName: 'a.ts', languageId: 'typescript', startLine: 1, endLine: 2, text: 'a' };
+    let s = reduce(initialState(), { type: 'attachment/add', attachment });
+    s = reduce(s, { type: 'attachment/add', attachment });
+    expect(s.attachments).toHaveLength(1);
+    s = reduce(s, { type: 'attachment/remove', id: 'x1' });
+    expect(s.attachments).toEqual([]);
+    s = reduce(s, { type: 'service/local', service: 'direct' });
+    s = reduce(s, { type: 'model/local', model: 'gpt-4o-mini' });
+    expect(s.selectedModel).toEqual({ router: 'openrouter/free', direct: 'gpt-4o-mini' });
+    s = reduce(s, { type: 'models/list', service: 'direct', models: null, canList: false });
+    expect(s.canListModels.direct).toBe(false);
+    expect(reduce(s, { type: 'history/cleared' }).turns).toEqual([]);
+  });
+});
