@@ -201,6 +201,7 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
       strings: panelStrings(),
     };
     this.ready = true;
+    this.log.info(`Prompt panel ready with ${state.turns.length} turn(s) of conversation.`);
     void this.panel?.webview.postMessage({ type: 'panel/state', state } satisfies HostMessage);
     this.sent.push({ type: 'panel/state', state });
     for (const message of this.queue.splice(0)) void this.panel?.webview.postMessage(message);
@@ -251,35 +252,46 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     return attachment;
   }
 
-  /** The secret guard: a key in the prompt or the attached code never leaves the editor. */
-  private async guard(text: string): Promise<string | undefined> {
-    const findings = scanText(text, await scannerKeys(this.keys).catch(() => ({})));
-    if (findings.length === 0) return text;
-    const names = findings.map((f) => `${f.masked} (${f.description})`).join(', ');
+  /**
+   * The secret guard: a key in the prompt or the attached code never leaves the
+   * editor. Returns the texts to send (keys redacted) or undefined to cancel.
+   */
+  private async guard(prompt: string, attachments: Attachment[]): Promise<{ prompt: string; attachments: Attachment[] } | undefined> {
+    const options = await scannerKeys(this.keys).catch(() => ({}));
+    const pieces = [prompt, ...attachments.map((a) => a.text)];
+    const found = pieces.map((text) => scanText(text, options));
+    const all = found.flat();
+    if (all.length === 0) return { prompt, attachments };
+    const names = [...new Set(all.map((f) => `${f.masked} (${f.description})`))].join(', ');
     const redact = t('Send with the Key Redacted');
     const answer = this.guardAnswer ?? ((await vscode.window.showWarningMessage(t('The prompt contains a key: {0}. Keyward will not send it.', names), { modal: true }, redact)) === redact ? 'redact' : 'cancel');
     if (answer !== 'redact') return undefined;
-    const lines = text.split('\n');
-    for (const f of [...findings].reverse()) {
-      const line = lines[f.line]!;
-      lines[f.line] = `${line.slice(0, f.column)}[redacted key ${f.masked}]${line.slice(f.endColumn)}`;
-    }
-    return lines.join('\n');
+    const redacted = pieces.map((text, i) => {
+      const lines = text.split('\n');
+      for (const f of [...found[i]!].reverse()) {
+        const line = lines[f.line]!;
+        lines[f.line] = `${line.slice(0, f.column)}[redacted key ${f.masked}]${line.slice(f.endColumn)}`;
+      }
+      return lines.join('\n');
+    });
+    return { prompt: redacted[0]!, attachments: attachments.map((a, i) => ({ ...a, text: redacted[i + 1]! })) };
   }
 
-  async send(requestId: string, service: ServiceId, model: string, prompt: string, attachments: Attachment[]): Promise<void> {
-    const guarded = await this.guard(composePrompt(prompt, attachments));
+  async send(requestId: string, service: ServiceId, model: string, rawPrompt: string, rawAttachments: Attachment[]): Promise<void> {
+    const guarded = await this.guard(rawPrompt, rawAttachments);
     if (guarded === undefined) {
-      this.post({ type: 'chat/blocked', requestId, prompt });
+      // The prompt is still in the webview's box; it is not echoed back.
+      this.post({ type: 'chat/blocked', requestId, prompt: '' });
       return;
     }
+    const { prompt, attachments } = guarded;
     const history = this.turns();
     const user: ChatTurn = { id: newId(), role: 'user', text: prompt, service, model, status: 'done', attachments };
     const assistant: ChatTurn = { id: newId(), role: 'assistant', text: '', service, model, status: 'streaming' };
     this.post({ type: 'chat/started', requestId, user, assistant });
     const previous = history.filter((turn) => turn.service === service && (turn.role === 'user' || turn.status === 'done' || turn.status === 'interrupted'));
     const turns: Turn[] = previous.map((turn) => ({ role: turn.role, content: turn.role === 'user' ? composePrompt(turn.text, turn.attachments ?? []) : turn.text }));
-    turns.push({ role: 'user', content: guarded });
+    turns.push({ role: 'user', content: composePrompt(prompt, attachments) });
     const lastDirect = [...history].reverse().find((turn) => turn.service === 'direct' && turn.role === 'assistant' && turn.responseId);
     const controller = new AbortController();
     this.running.set(requestId, controller);
@@ -315,20 +327,20 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     }
   }
 
-  private async insertCode(code: string, mode: 'cursor' | 'replace' | 'below'): Promise<void> {
+  private async insertCode(code: string, mode: 'cursor' | 'replace' | 'below'): Promise<boolean> {
     const editor = this.lastEditor;
     if (!editor || editor.document.isClosed) {
       void vscode.window.showInformationMessage(t('Open an editor to insert the code into.'));
-      return;
+      return false;
     }
-    const selection = editor.selection;
-    await editor.edit((edit) => {
-      if (mode === 'replace') edit.replace(selection, code);
-      else if (mode === 'below') {
-        const line = selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line - 1 : selection.end.line;
-        edit.insert(editor.document.lineAt(line).range.end, `\n${code.replace(/\n$/, '')}`);
-      } else edit.insert(selection.active, code);
-    });
+    const { document, selection } = editor;
+    const edit = new vscode.WorkspaceEdit();
+    if (mode === 'replace') edit.replace(document.uri, selection, code);
+    else if (mode === 'below') {
+      const line = selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line - 1 : selection.end.line;
+      edit.insert(document.uri, document.lineAt(line).range.end, `\n${code.replace(/\n$/, '')}`);
+    } else edit.insert(document.uri, selection.active, code);
+    return vscode.workspace.applyEdit(edit);
   }
 
   async clearHistory(): Promise<void> {

@@ -52,6 +52,8 @@ function renderHeader(): void {
   $('model-id-row').hidden = canList;
   const idInput = $<HTMLInputElement>('model-id');
   if (document.activeElement !== idInput) idInput.value = state.selectedModel[state.service];
+  const filterInput = $<HTMLInputElement>('model-filter');
+  if (document.activeElement !== filterInput && filterInput.value !== state.modelFilter) filterInput.value = state.modelFilter;
   const select = $<HTMLSelectElement>('model');
   const filter = state.modelFilter.toLowerCase();
   const list = (models ?? []).filter((m) => !filter || m.id.toLowerCase().includes(filter) || m.name.toLowerCase().includes(filter));
@@ -94,7 +96,7 @@ function errorCard(turn: ChatTurn): HTMLElement {
   if (error.kind === 'free_limit_day') {
     if (error.retryAfterSeconds !== null) {
       const at = new Date(Date.now() + error.retryAfterSeconds * 1000);
-      card.insertBefore(element('div', { className: 'error-reset', textContent: `${s('resetsAt', 'The free allowance resets at')} ${at.toLocaleString()}` }), actions);
+      card.append(element('div', { className: 'error-reset', textContent: `${s('resetsAt', 'The free allowance resets at')} ${at.toLocaleString()}` }));
     }
     const twin = paidTwin(turn.model);
     if (twin) button(`${s('resendPaid', 'Resend to the paid model')} ${twin}`, () => resend(turn, twin));
@@ -157,8 +159,18 @@ function turnNode(turn: ChatTurn): HTMLElement {
   return node;
 }
 
+/** One turn that cannot be drawn must not take the conversation with it. */
+function safeTurnNode(turn: ChatTurn): HTMLElement {
+  try {
+    return turnNode(turn);
+  } catch (error) {
+    console.error('Keyward: could not render a turn', error);
+    return element('article', { className: `turn ${turn.role}`, textContent: turn.text });
+  }
+}
+
 function renderConversation(): void {
-  $('conversation').replaceChildren(...state.turns.map(turnNode));
+  $('conversation').replaceChildren(...state.turns.map(safeTurnNode));
   $('empty').hidden = state.turns.length > 0;
   scrollDown();
 }
@@ -167,7 +179,7 @@ function renderTurn(id: string): void {
   const turn = state.turns.find((t) => t.id === id);
   const old = document.querySelector(`[data-turn-id="${id}"]`);
   if (!turn) return;
-  const node = turnNode(turn);
+  const node = safeTurnNode(turn);
   if (old) old.replaceWith(node);
   else $('conversation').append(node);
   scrollDown();

@@ -91,6 +91,12 @@ async function main(): Promise<number> {
 
   if (only !== 'host') {
     const page = browser.pages()[0] ?? (await browser.newPage());
+    // Errors in the workbench or a webview are evidence: keep them next to the screenshots.
+    const consoleLines: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/open-vsx|vsda|Failed to load resource|ENOTFOUND/.test(message.text())) consoleLines.push(message.text());
+    });
+    onCleanup(() => writeFileSync(join(RESULTS, 'console-errors.log'), consoleLines.join('\n') + '\n'));
     const wb = new Workbench(page, RESULTS);
     await wb.open(server.url, workspace.folder);
     for (const step of ALL_STEPS) {
@@ -123,6 +129,13 @@ async function main(): Promise<number> {
     if (passing + failing === 0 && hostResult.exitCode === 0) results.push({ suite: 'host', name: 'suite run', ok: false, error: 'no in-host test ran' });
     writeFileSync(join(RESULTS, 'in-host.log'), text + '\n');
     if (hostResult.exitCode !== 0) copyFileSync(server.logFile, join(RESULTS, 'code-server.log'));
+  }
+
+  // Keyward's own log of the run, next to the screenshots.
+  const logs = join(runDir, 'user', 'logs');
+  if (existsSync(logs)) {
+    const keywardLogs = readdirSync(logs, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name === 'Keyward.log');
+    writeFileSync(join(RESULTS, 'keyward.log'), keywardLogs.map((e) => readFileSync(join(e.parentPath, e.name), 'utf8')).join('\n'));
   }
 
   // The key-leak check from outside: no key the run used may appear in any log VS Code wrote.

@@ -19,6 +19,8 @@ export interface Locator {
   isVisible(): Promise<boolean>;
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
   allInnerTexts(): Promise<string[]>;
+  selectOption(value: string, options?: { timeout?: number }): Promise<string[]>;
+  evaluate<T>(fn: (element: Element) => T): Promise<T>;
 }
 
 export interface FrameLocator {

@@ -10,13 +10,20 @@ import { join } from 'node:path';
  */
 async function settingsLoaded(): Promise<void> {
   const vscode = await import('vscode');
-  const expected = (JSON.parse(process.env.KEYWARD_E2E ?? '{}') as { emulator?: { routerBaseUrl?: string } }).emulator?.routerBaseUrl;
+  const emulator = (JSON.parse(process.env.KEYWARD_E2E ?? '{}') as { emulator?: { routerBaseUrl?: string; directBaseUrl?: string } }).emulator;
   const started = Date.now();
-  while (expected && vscode.workspace.getConfiguration('keyward').get('router.baseUrl') !== expected) {
-    if (Date.now() - started > 20_000) throw new Error('the user settings never reached the extension host');
+  const section = () => vscode.workspace.getConfiguration('keyward');
+  while (emulator && section().get('router.baseUrl') !== emulator.routerBaseUrl) {
+    if (Date.now() - started > 3_000) {
+      // The test window may start on a profile that has not read the user settings file: write them through the API.
+      await section().update('router.baseUrl', emulator.routerBaseUrl, vscode.ConfigurationTarget.Global);
+      await section().update('direct.baseUrl', emulator.directBaseUrl, vscode.ConfigurationTarget.Global);
+      console.log('user settings written through the configuration API');
+      break;
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
-  console.log(`settings loaded after ${Date.now() - started} ms`);
+  console.log(`settings ready after ${Date.now() - started} ms`);
 }
 
 export async function run(): Promise<void> {

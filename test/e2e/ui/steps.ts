@@ -2,6 +2,8 @@
 import type { Workbench } from '../harness/workbench.ts';
 import type { E2eWorkspace } from '../harness/workspace.ts';
 import type { Emulator } from '../../emulator/server.ts';
+import { answerText } from '../../emulator/answers.ts';
+import { routerKey } from '../../emulator/keyFactory.ts';
 
 export interface UiContext {
   wb: Workbench;
@@ -155,4 +157,112 @@ export const diagnosticSteps: UiStep[] = [
   },
 ];
 
-export const ALL_STEPS: UiStep[] = [...workbenchSteps, ...keySteps, ...diagnosticSteps];
+async function waitText(read: () => Promise<string>, expected: string | RegExp, what: string, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = await read().catch(() => '');
+    if (typeof expected === 'string' ? text.includes(expected) : expected.test(text)) return text;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${what}: expected ${String(expected)}, saw ${JSON.stringify(text.slice(0, 300))}`);
+}
+
+async function ask(wb: Workbench, prompt: string): Promise<void> {
+  const box = wb.webview().locator('#prompt');
+  await box.fill(prompt);
+  await box.press('Control+Enter');
+}
+
+export const panelSteps: UiStep[] = [
+  {
+    name: 'the prompt panel streams an answer from the routing service',
+    async run({ wb }) {
+      await wb.runCommand('Keyward: Open Prompt Panel');
+      const view = wb.webview();
+      await view.locator('#prompt').waitFor({ timeout: 20_000 });
+      await waitText(() => view.locator('#model').innerText(), 'Free Models Router', 'the model list');
+      await view.locator('#service-router').click();
+      await ask(wb, 'hello from the panel');
+      const expected = answerText('hello from the panel', { tokens: 12 });
+      await waitText(() => view.locator('.turn.assistant.done .answer').last().innerText(), expected, 'the streamed answer');
+      expectText(await view.locator('.turn.assistant.done .meta').last().innerText(), /:free · \d+ \+ 12 tokens · \$0\.000000 · free today \d+\/1000/, 'the answer meta line');
+    },
+  },
+  {
+    name: 'the direct service answers in the same panel',
+    async run({ wb }) {
+      const view = wb.webview();
+      await view.locator('#service-direct').click();
+      await waitText(() => view.locator('#model').innerText(), 'gpt-5.4-mini', 'the direct model list');
+      await ask(wb, 'hello direct');
+      await waitText(() => view.locator('.turn.assistant.done .answer').last().innerText(), answerText('hello direct', { tokens: 12 }), 'the direct answer');
+    },
+  },
+  {
+    name: 'Stop ends a long answer and keeps its text',
+    async run({ wb, emulator }) {
+      Object.assign(emulator.config, { tokenDelayMs: 60, answerTokens: 300 });
+      try {
+        const view = wb.webview();
+        await ask(wb, 'a very long answer');
+        await view.locator('#stop').waitFor({ state: 'visible', timeout: 10_000 });
+        await waitText(() => view.locator('.turn.assistant.streaming .answer').last().innerText(), /\w+ \w+ \w+/, 'the first words');
+        await view.locator('#stop').click();
+        await waitText(() => view.locator('.turn.assistant.cancelled').last().innerText(), 'Stopped.', 'the stopped answer');
+        expectText(await view.locator('.turn.assistant.cancelled .answer').last().innerText(), /\w+/, 'the kept text');
+      } finally {
+        Object.assign(emulator.config, { tokenDelayMs: 5, answerTokens: 12 });
+      }
+    },
+  },
+  {
+    name: 'the secret guard stops a prompt that holds a key, and the prompt stays',
+    async run({ wb }) {
+      const view = wb.webview();
+      const key = routerKey();
+      await ask(wb, `why is ${key} refused?`);
+      const dialog = wb.page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ timeout: 10_000 });
+      expectText(await dialog.innerText(), /The prompt contains a key: sk-or-v1-…[0-9a-f]{4}/, 'the guard dialog');
+      expectText(await dialog.innerText(), 'Send with the Key Redacted', 'the guard dialog');
+      await wb.screenshot('secret-guard');
+      await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
+      await waitText(async () => (await view.locator('#prompt').evaluate((el) => (el as HTMLTextAreaElement).value)) as string, key, 'the prompt box');
+      await view.locator('#prompt').fill('');
+    },
+  },
+  {
+    name: 'a used-up free allowance shows the reset and offers the paid twin',
+    async run({ wb, emulator }) {
+      const account = emulator.router.account(emulator.sandbox!.routerFundedAccountId);
+      emulator.router.freeUsed(account);
+      account.freeUsedToday = 1000;
+      const view = wb.webview();
+      await view.locator('#service-router').click();
+      await view.locator('#model-filter').fill('llama');
+      await view.locator('#model').selectOption('meta-llama/llama-3.3-70b-instruct:free');
+      await ask(wb, 'free again');
+      const card = view.locator('.error-card').last();
+      await waitText(() => card.innerText(), 'The free allowance resets at', 'the error card');
+      const resend = card.locator('button', { hasText: 'Resend to the paid model meta-llama/llama-3.3-70b-instruct' });
+      await resend.waitFor({ timeout: 5_000 });
+      await wb.screenshot('free-limit-card');
+      await resend.click();
+      await waitText(() => view.locator('.turn.assistant.done .who').last().innerText(), 'meta-llama/llama-3.3-70b-instruct', 'the paid answer');
+      account.freeUsedToday = 0;
+    },
+  },
+  {
+    name: 'the panel and its conversation come back after a reload',
+    async run({ wb }) {
+      await wb.runCommand('Developer: Reload Window');
+      await wb.page.waitForTimeout(1000);
+      await wb.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      const view = wb.webview();
+      await waitText(() => view.locator('#conversation').innerText(), answerText('hello from the panel', { tokens: 12 }), 'the restored conversation', 40_000);
+    },
+  },
+];
+
+export const ALL_STEPS: UiStep[] = [...workbenchSteps, ...keySteps, ...diagnosticSteps, ...panelSteps];
