@@ -3,11 +3,13 @@
 import { benchBundle } from './bundle.ts';
 import { benchStream } from './stream.ts';
 import { benchScanner } from './scanner.ts';
+import { benchRender } from './render.ts';
 
 const sections: [string, () => string[] | Promise<string[]>][] = [
   ['Bundle budget', benchBundle],
   ['Streaming client', benchStream],
   ['Key scanner', benchScanner],
+  ['Panel rendering', benchRender],
 ];
 
 const only = process.argv[2];

@@ -2,6 +2,7 @@
 // speaks to the host only through postMessage, in the protocol of shared/.
 import type { ServiceErrorData } from '../shared/errorKinds.ts';
 import { type ChatTurn, type HostMessage, type ModelOption, type WebviewMessage, paidTwin } from '../shared/protocol.ts';
+import { splitBlocks } from './blocks.ts';
 import { createRenderer } from './markdown.ts';
 import { type Action, type ViewState, initialState, reduce } from './viewState.ts';
 
@@ -37,6 +38,8 @@ function dispatch(action: Action): void {
 
 function price(model: ModelOption): string {
   if (model.free) return s('free', 'free');
+  // The direct service's list carries no prices; a router's "-1" means the price varies.
+  if (model.inputPerMillion === null && model.outputPerMillion === null) return state.service === 'direct' ? '' : s('variablePrice', 'variable price');
   if (model.inputPerMillion === null || model.outputPerMillion === null) return s('variablePrice', 'variable price');
   return `$${model.inputPerMillion.toFixed(2)} / $${model.outputPerMillion.toFixed(2)} ${s('perMillion', 'per M tokens')}`;
 }
@@ -57,7 +60,10 @@ function renderHeader(): void {
   const select = $<HTMLSelectElement>('model');
   const filter = state.modelFilter.toLowerCase();
   const list = (models ?? []).filter((m) => !filter || m.id.toLowerCase().includes(filter) || m.name.toLowerCase().includes(filter));
-  select.replaceChildren(...list.map((m) => element('option', { value: m.id, textContent: `${m.name}${m.name !== m.id ? ` (${m.id})` : ''} · ${price(m)}`, selected: m.id === state.selectedModel[state.service] })));
+  select.replaceChildren(...list.map((m) => {
+    const cost = price(m);
+    return element('option', { value: m.id, textContent: `${m.name}${m.name !== m.id ? ` (${m.id})` : ''}${cost ? ` · ${cost}` : ''}`, selected: m.id === state.selectedModel[state.service] });
+  }));
   if (models === null) select.replaceChildren(element('option', { textContent: s('loadingModels', 'Loading models…'), disabled: true }));
   const selected = (models ?? []).find((m) => m.id === state.selectedModel[state.service]);
   const badge = $('free-badge');
@@ -185,6 +191,56 @@ function renderTurn(id: string): void {
   scrollDown();
 }
 
+/**
+ * While an answer streams, finished blocks are rendered once and only the
+ * growing tail again, so each frame costs the same however long the answer is.
+ */
+function renderStreaming(id: string): void {
+  const turn = state.turns.find((t) => t.id === id);
+  if (!turn) return;
+  let node = document.querySelector<HTMLElement>(`[data-turn-id="${id}"]`);
+  if (!node) {
+    node = safeTurnNode({ ...turn, text: '' });
+    $('conversation').append(node);
+  }
+  const body = node.querySelector<HTMLElement>('.answer')!;
+  let tail = body.querySelector<HTMLElement>(':scope > .tail');
+  if (!tail) {
+    body.replaceChildren();
+    tail = element('div', { className: 'tail' });
+    body.append(tail);
+  }
+  const { done, tail: rest } = splitBlocks(turn.text);
+  const rendered = body.querySelectorAll(':scope > .block').length;
+  for (let i = rendered; i < done.length; i++) {
+    const block = element('div', { className: 'block' });
+    block.innerHTML = render(done[i]!);
+    tail.before(block);
+  }
+  tail.innerHTML = render(rest);
+  scrollDown();
+}
+
+/** A streamed answer is finished in place: its blocks stay, the tail and the extras are added. */
+function finishStreamed(turn: ChatTurn): boolean {
+  const node = document.querySelector<HTMLElement>(`[data-turn-id="${turn.id}"]`);
+  const tail = node?.querySelector<HTMLElement>('.answer > .tail');
+  if (!node || !tail || turn.status !== 'done') return false;
+  const body = tail.parentElement!;
+  const blocks = Array.from(body.querySelectorAll<HTMLElement>(':scope > .block'));
+  const { done, tail: rest } = splitBlocks(turn.text);
+  // Only when what is on screen is the final text; otherwise draw it again.
+  if (blocks.length !== done.length) return false;
+  tail.className = 'block';
+  tail.innerHTML = render(rest);
+  addCodeButtons(body);
+  node.classList.replace('streaming', 'done');
+  node.append(element('div', { className: 'meta', textContent: meta(turn) }));
+  const who = node.querySelector('.who');
+  if (who) who.textContent = turn.model;
+  return true;
+}
+
 function scrollDown(): void {
   const box = $('conversation');
   box.scrollTop = box.scrollHeight;
@@ -232,6 +288,9 @@ function update(before: ViewState, action: Action): void {
       renderComposer();
       return;
     case 'chat/done':
+      if (!finishStreamed(action.turn)) renderTurn(action.turn.id);
+      renderComposer();
+      return;
     case 'chat/error':
       renderTurn(action.turn.id);
       renderComposer();
@@ -261,7 +320,7 @@ function flushChunks(): void {
   const { requestId, text } = chunkBuffer;
   chunkBuffer = null;
   dispatch({ type: 'chat/chunk', requestId, text });
-  if (state.pending) renderTurn(state.pending.assistantId);
+  if (state.pending) renderStreaming(state.pending.assistantId);
 }
 
 // ---- input -----------------------------------------------------------------

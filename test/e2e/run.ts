@@ -15,6 +15,7 @@ import { cleanupAll, onCleanup } from './harness/processes.ts';
 import { Workbench } from './harness/workbench.ts';
 import { createWorkspace } from './harness/workspace.ts';
 import { ALL_STEPS } from './ui/steps.ts';
+import { driveSandbox } from './sandbox.ts';
 
 const ROOT = resolve('.');
 const RESULTS = join(ROOT, 'test-results', 'e2e');
@@ -129,6 +130,19 @@ async function main(): Promise<number> {
     if (passing + failing === 0 && hostResult.exitCode === 0) results.push({ suite: 'host', name: 'suite run', ok: false, error: 'no in-host test ran' });
     writeFileSync(join(RESULTS, 'in-host.log'), text + '\n');
     if (hostResult.exitCode !== 0) copyFileSync(server.logFile, join(RESULTS, 'code-server.log'));
+  }
+
+  if (only === 'both' || process.argv.includes('--sandbox')) {
+    await browser.close();
+    await server.stop();
+    try {
+      await driveSandbox(tools.playwrightCore, RESULTS);
+      results.push({ suite: 'sandbox', name: 'npm start: the printed URL prompts both sandbox services', ok: true });
+      process.stdout.write('  ✓ [sandbox] npm start: the printed URL prompts both sandbox services\n');
+    } catch (error) {
+      results.push({ suite: 'sandbox', name: 'npm start', ok: false, error: (error as Error).message });
+      process.stdout.write(`  ✗ [sandbox] npm start: ${(error as Error).message}\n`);
+    }
   }
 
   // Keyward's own log of the run, next to the screenshots.

@@ -16,6 +16,8 @@ export interface CodeServer {
 
 export interface CodeServerOptions {
   runDir: string;
+  /** 0 or absent: a free port. */
+  port?: number;
   settings: Record<string, unknown>;
   env?: Record<string, string>;
   vsix?: string;
@@ -64,7 +66,7 @@ export async function startCodeServer(tools: Toolchain, options: CodeServerOptio
     if (install.status !== 0) throw new Error(`code-server could not install ${options.vsix}:\n${install.stdout}\n${install.stderr}`);
   }
 
-  const port = await freePort();
+  const port = options.port ? options.port : await freePort();
   const child = spawnGroup(tools.node24, [
     tools.codeServerEntry,
     '--bind-addr', `127.0.0.1:${port}`,
