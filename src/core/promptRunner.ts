@@ -48,6 +48,8 @@ export async function runPrompt(monitor: AccountMonitor, request: PromptRequest,
   try {
     const result = await stream.collect(callbacks.onDelta);
     monitor.recordOutcome(service, null, service === 'direct' ? (await monitor.directClient())?.lastRateLimits : undefined);
+    // The credit left changed: the status bar checks the key again (the key check spends nothing).
+    if (service === 'router') void monitor.verify('router').catch(() => undefined);
     return result;
   } catch (error) {
     const failure = error instanceof ServiceError ? error : new ServiceError({ kind: 'network', service, message: String((error as Error)?.message ?? error), partialText: stream.text });
