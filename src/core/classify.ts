@@ -3,6 +3,7 @@
 // text and headers. Every service text passes through the redactor.
 import type { ErrorKind } from '../shared/errorKinds.ts';
 import { ServiceError } from './errors.ts';
+import { type Json, obj as asObject, parseObject as parseJson } from './json.ts';
 import { redactSecrets } from './redact.ts';
 import { parseGoDuration, parseRateLimitReset, parseRetryAfter } from './waitTimes.ts';
 
@@ -16,19 +17,6 @@ export interface FailedResponse {
   secrets: readonly string[];
 }
 
-type Json = Record<string, unknown>;
-
-function asObject(value: unknown): Json | undefined {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
-}
-
-function parseJson(text: string): Json | undefined {
-  try {
-    return asObject(JSON.parse(text));
-  } catch {
-    return undefined;
-  }
-}
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;

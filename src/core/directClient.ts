@@ -3,6 +3,7 @@
 // `output_text` exists only in the SDKs, not on the wire.
 import { classifyDirectError, classifyDirectResponse } from './classify.ts';
 import { ServiceError } from './errors.ts';
+import { type Json, num, obj, parseObject } from './json.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy.ts';
 import { sseEvents } from './sse.ts';
 import { type CompletionResult, type RetryNotice, TextStream } from './textStream.ts';
@@ -47,9 +48,6 @@ export interface DirectClientOptions extends TransportOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-type Json = Record<string, unknown>;
-const obj = (value: unknown): Json | undefined => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 /** Concatenates the output_text parts of every message item, as the SDKs' output_text does. */
 export function outputText(response: Json): string {
@@ -112,12 +110,7 @@ export class DirectClient {
     this.observe(response);
     const text = await response.text();
     if (response.status >= 400) throw this.fail(response, text);
-    let body: Json | undefined;
-    try {
-      body = obj(JSON.parse(text));
-    } catch {
-      body = undefined;
-    }
+    const body = parseObject(text);
     if (!body || !Array.isArray(body.data)) throw new ServiceError({ kind: 'server', service: 'direct', status: response.status, message: 'The direct service sent a model list that is not JSON.' });
     return body.data.map((m) => obj(m)?.id).filter((id): id is string => typeof id === 'string');
   }
@@ -144,13 +137,7 @@ export class DirectClient {
   }
 
   private async *readWhole(response: HttpResponse): AsyncGenerator<string, CompletionResult> {
-    const raw = await response.text();
-    let body: Json | undefined;
-    try {
-      body = obj(JSON.parse(raw));
-    } catch {
-      body = undefined;
-    }
+    const body = parseObject(await response.text());
     if (!body) throw new ServiceError({ kind: 'server', service: 'direct', status: response.status, message: 'The direct service sent a response that is not JSON.' });
     const text = outputText(body);
     if (text) yield text;
@@ -165,14 +152,11 @@ export class DirectClient {
       let batch = '';
       for (const event of events) {
         if (event.data === '[DONE]') break;
-        let data: Json | undefined;
-        try {
-          data = obj(JSON.parse(event.data));
-        } catch {
+        const data = parseObject(event.data);
+        if (!data) {
           skipped += 1;
           continue;
         }
-        if (!data) continue;
         const type = typeof data.type === 'string' ? data.type : event.event;
         if (type === 'response.output_text.delta' && typeof data.delta === 'string') {
           text += data.delta;

@@ -3,6 +3,7 @@
 // the emulator.
 import { classifyRouterError, classifyRouterResponse } from './classify.ts';
 import { ServiceError } from './errors.ts';
+import { type Json, num, obj, parseObject } from './json.ts';
 import type { FreeModelGuard, FreeDailyRequests } from './freeGuard.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy.ts';
 import { sseEvents } from './sse.ts';
@@ -70,9 +71,6 @@ export interface RouterClientOptions extends TransportOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-type Json = Record<string, unknown>;
-const obj = (value: unknown): Json | undefined => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 export function isFreeModelId(id: string): boolean {
   return id === FREE_ROUTER_MODEL || id.endsWith(':free');
@@ -119,7 +117,7 @@ export class RouterClient {
     const response = await this.transport.send({ method: 'GET', path, key: this.options.key, signal });
     const text = await response.text();
     if (response.status >= 400) throw this.fail(response, text);
-    const body = obj(safeParse(text));
+    const body = parseObject(text);
     if (!body) throw new ServiceError({ kind: 'server', service: 'router', status: response.status, message: 'The routing service sent a response that is not JSON.' });
     return body;
   }
@@ -194,7 +192,7 @@ export class RouterClient {
 
   private async *readWhole(response: HttpResponse): AsyncGenerator<string, CompletionResult> {
     const text = await response.text();
-    const body = obj(safeParse(text));
+    const body = parseObject(text);
     if (!body) throw new ServiceError({ kind: 'server', service: 'router', status: response.status, message: 'The routing service sent a response that is not JSON.' });
     const error = obj(body.error);
     // HTTP 200 with an error object instead of choices happens.
@@ -225,14 +223,11 @@ export class RouterClient {
           done = true;
           break;
         }
-        let chunk: Json | undefined;
-        try {
-          chunk = obj(JSON.parse(event.data));
-        } catch {
+        const chunk = parseObject(event.data);
+        if (!chunk) {
           skipped += 1;
           continue;
         }
-        if (!chunk) continue;
         const error = obj(chunk.error);
         if (error) {
           if (batch) yield batch;
@@ -280,13 +275,5 @@ export class RouterClient {
 
   close(): Promise<void> {
     return this.transport.close();
-  }
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }
