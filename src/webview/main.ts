@@ -30,7 +30,9 @@ function newId(): string {
 function dispatch(action: Action): void {
   const before = state;
   state = reduce(state, action);
-  vscode.setState({ draft: state.draft, attachments: state.attachments, service: state.service, selectedModel: state.selectedModel, modelFilter: state.modelFilter });
+  // VS Code writes webview state to disk: a draft holding something key-shaped is not kept there.
+  const draft = /sk-[\w-]{16,}/.test(state.draft) ? '' : state.draft;
+  vscode.setState({ draft, attachments: state.attachments, service: state.service, selectedModel: state.selectedModel, modelFilter: state.modelFilter });
   update(before, action);
 }
 
