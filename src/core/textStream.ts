@@ -66,8 +66,10 @@ export class TextStream implements AsyncIterable<string> {
   private readonly generator: AsyncGenerator<string, CompletionResult>;
   private started = false;
   private received = '';
+  private readonly service: ServiceId;
 
   constructor(service: ServiceId, attempt: Attempt, options: StreamOptions) {
+    this.service = service;
     this.result = new Promise((resolve, reject) => { this.settle = { resolve, reject }; });
     // A caller that only iterates must not see an unhandled rejection here.
     this.result.catch(() => undefined);
@@ -128,7 +130,7 @@ export class TextStream implements AsyncIterable<string> {
       },
       return: async () => {
         await generator.return(undefined as never).catch(() => undefined);
-        settle.reject(new ServiceError({ kind: 'cancelled', service: 'router', message: 'The stream was not read to its end.', partialText: this.received }));
+        settle.reject(new ServiceError({ kind: 'cancelled', service: this.service, message: 'The stream was not read to its end.', partialText: this.received }));
         return { done: true, value: undefined };
       },
     };

@@ -2,7 +2,6 @@
 // tracked (Error: it is in history), would be committed (Warning), ignored
 // (Information, or off), not in a repository (Warning).
 import * as vscode from 'vscode';
-import type { ServiceId } from '../shared/errorKinds.ts';
 import { SERVICE_NAMES } from '../core/errors.ts';
 import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
 import { type GitState, GitStatusCache } from '../core/scan/gitStatus.ts';
@@ -35,7 +34,7 @@ function severity(state: GitState | 'unsaved', ignoredLevel: 'information' | 'of
 }
 
 export function describeFinding(finding: Finding): string {
-  const service = finding.ruleId === 'stored-key' || finding.ruleId === 'retired-key' ? SERVICE_NAMES[finding.service] : SERVICE_NAMES[finding.service as ServiceId];
+  const service = SERVICE_NAMES[finding.service];
   if (finding.stored === 'active') return t('Your {0} key {1}, the one stored in Keyward.', service, finding.masked);
   if (finding.stored === 'retired') return t('A {0} key Keyward rotated out, {1}: it works until it is deleted at the service.', service, finding.masked);
   return finding.confidence === 'high' ? t('A {0} key, {1}.', service, finding.masked) : t('Probably a {0} key, {1}.', service, finding.masked);
