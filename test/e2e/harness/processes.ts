@@ -63,7 +63,7 @@ export async function cleanupAll(): Promise<void> {
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    process.stderr.write(`\ne2e: ${signal}, stopping everything it started...\n`);
+    process.stderr.write(`\nkeyward: ${signal}, stopping everything it started...\n`);
     void cleanupAll().then(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   });
 }
