@@ -81,7 +81,7 @@ export class KeyStore {
   }
 
   /** Stores the key (replacing and retiring any other) and its metadata. */
-  async setKey(service: ServiceId, key: string, options: { label?: string; expiresAt?: string | null } = {}): Promise<KeyMetadata> {
+  async setKey(service: ServiceId, key: string, options: { label?: string; expiresAt?: string | null; retirePrevious?: boolean } = {}): Promise<KeyMetadata> {
     const value = key.trim();
     const previous = this.metadata(service);
     try {
@@ -99,7 +99,7 @@ export class KeyStore {
       expiresAt: options.expiresAt ?? null,
       lastVerifiedAt: null,
     };
-    if (previous && previous.fingerprint !== meta.fingerprint) await this.retire(previous);
+    if (previous && previous.fingerprint !== meta.fingerprint && options.retirePrevious !== false) await this.retire(previous);
     await this.writeMeta(service, meta);
     this.emit(service);
     return meta;

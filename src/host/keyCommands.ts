@@ -162,7 +162,8 @@ export class KeyCommands {
     const verification = await this.monitor.verify(service);
     if (!verification.ok && verification.error.kind === 'auth') {
       // The new key does not work: put the old one back rather than leave the user with none.
-      if (previousKey) await this.keys.setKey(service, previousKey);
+      // The refused key never served, so it is not remembered as rotated out.
+      if (previousKey) await this.keys.setKey(service, previousKey, { retirePrevious: false, ...(old ? { label: old.label, expiresAt: old.expiresAt } : {}) });
       else await this.keys.deleteKey(service, { retire: false });
       this.monitor.reset(service);
       void this.monitor.verify(service);

@@ -10,6 +10,7 @@ import { secretPort, statePort } from '../../src/host/secretPorts.ts';
 import { StatusBar } from '../../src/host/statusBar.ts';
 import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
+import { fingerprint } from '../../src/core/keyFormats.ts';
 import { FakeMemento, FakeSecrets } from './fakeVscode.ts';
 import { fake } from './vscodeShim.ts';
 
@@ -107,8 +108,11 @@ describe('Rotate and Delete', () => {
   it('keeps the old key when the new one is refused, and retires it when the new one works', async () => {
     const old = bed.emulator.sandbox!.keys.routerFunded;
     await s.commands.setKey('router', { key: old, quiet: true });
-    expect(await s.commands.rotate('router', routerKey())).toBe(false);
+    const refused = routerKey();
+    expect(await s.commands.rotate('router', refused)).toBe(false);
     expect(s.secrets.values.get('keyward.key.router')).toBe(old);
+    // The refused key is not listed as rotated out, and the old key keeps its fingerprint slot.
+    expect(s.keys.retired().map((r) => r.fingerprint)).not.toContain(fingerprint(refused));
     expect(fake.state.messages.at(-1)!.text).toMatch(/old key stays in place/);
 
     const { key: fresh } = await bed.admin<{ key: string }>('POST', '/router/keys', { accountId: bed.emulator.sandbox!.routerFundedAccountId, name: 'new', limit: 5, expiresIn: '30d' });
