@@ -8,8 +8,11 @@ import { DirectClient, type RateLimits } from './directClient.ts';
 import { ServiceError } from './errors.ts';
 import type { Tier } from './fees.ts';
 import { FreeModelGuard } from './freeGuard.ts';
+import { fingerprint } from './keyFormats.ts';
 import type { KeyStore } from './keyStore.ts';
 import { RouterClient } from './routerClient.ts';
+
+type Clients = { router: RouterClient; direct: DirectClient };
 
 export interface MonitorOptions {
   keys: KeyStore;
@@ -30,7 +33,7 @@ export class AccountMonitor {
   private readonly options: MonitorOptions;
   private readonly now: () => number;
   private readonly listeners = new Set<(service: ServiceId) => void>();
-  private clients: { router?: { id: string; client: RouterClient }; direct?: { id: string; client: DirectClient } } = {};
+  private clients: { [S in ServiceId]?: { id: string; client: Clients[S] } } = {};
 
   constructor(options: MonitorOptions) {
     this.options = options;
@@ -57,28 +60,26 @@ export class AccountMonitor {
   }
 
   /** A client for the stored key and the configured base URL, or undefined without a key. */
-  async routerClient(): Promise<RouterClient | undefined> {
-    const key = await this.options.keys.getKey('router');
-    if (!key) return undefined;
-    const config = this.options.config();
-    const id = `${config.router.baseUrl}|${config.network.connectTimeoutMs}|${config.network.idleTimeoutMs}|${this.options.keys.metadata('router')?.fingerprint}`;
-    if (this.clients.router?.id !== id) {
-      void this.clients.router?.client.close();
-      this.clients.router = { id, client: new RouterClient({ baseUrl: config.router.baseUrl, key, ...config.network, freeGuard: this.freeGuard, now: this.now }) };
-    }
-    return this.clients.router.client;
+  routerClient(): Promise<RouterClient | undefined> {
+    return this.client('router', (baseUrl, key, network) => new RouterClient({ baseUrl, key, ...network, freeGuard: this.freeGuard, now: this.now }));
   }
 
-  async directClient(): Promise<DirectClient | undefined> {
-    const key = await this.options.keys.getKey('direct');
+  directClient(): Promise<DirectClient | undefined> {
+    return this.client('direct', (baseUrl, key, network) => new DirectClient({ baseUrl, key, ...network, now: this.now }));
+  }
+
+  /** One client per service, made again when the key (read from secret storage) or the settings change. */
+  private async client<S extends ServiceId>(service: S, make: (baseUrl: string, key: string, network: KeywardConfig['network']) => Clients[S]): Promise<Clients[S] | undefined> {
+    const key = await this.options.keys.getKey(service);
     if (!key) return undefined;
     const config = this.options.config();
-    const id = `${config.direct.baseUrl}|${config.network.connectTimeoutMs}|${config.network.idleTimeoutMs}|${this.options.keys.metadata('direct')?.fingerprint}`;
-    if (this.clients.direct?.id !== id) {
-      void this.clients.direct?.client.close();
-      this.clients.direct = { id, client: new DirectClient({ baseUrl: config.direct.baseUrl, key, ...config.network, now: this.now }) };
-    }
-    return this.clients.direct.client;
+    const id = `${config[service].baseUrl}|${config.network.connectTimeoutMs}|${config.network.idleTimeoutMs}|${fingerprint(key)}`;
+    const cached = this.clients[service] as { id: string; client: Clients[S] } | undefined;
+    if (cached?.id === id) return cached.client;
+    void cached?.client.close();
+    const client = make(config[service].baseUrl, key, config.network);
+    (this.clients as Record<ServiceId, { id: string; client: Clients[ServiceId] } | undefined>)[service] = { id, client };
+    return client;
   }
 
   /** Forgets what was known about a service (its key changed or was deleted). */

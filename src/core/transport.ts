@@ -101,7 +101,7 @@ export class Transport {
       throw new ServiceError({
         kind: 'insecure_url', service: this.service, code: null,
         message: check.reason === 'insecure'
-          ? `Refusing to send a key over plain http to ${check.reason === 'insecure' ? new URL(this.baseUrl).host : this.baseUrl}.`
+          ? `Refusing to send a key over plain http to ${new URL(this.baseUrl).host}.`
           : `The ${SERVICE_NAMES[this.service]} base URL "${this.baseUrl}" is not a valid https URL.`,
       });
     }

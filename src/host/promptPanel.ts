@@ -317,7 +317,7 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     } catch (thrown) {
       const error = thrown instanceof ServiceError ? thrown : new ServiceError({ kind: 'network', service, message: String((thrown as Error)?.message ?? thrown) });
       const partial = error.partialText ?? text;
-      const status: ChatTurn['status'] = error.kind === 'cancelled' ? (partial ? 'cancelled' : 'cancelled') : error.kind === 'stream_interrupted' ? 'interrupted' : 'error';
+      const status: ChatTurn['status'] = error.kind === 'cancelled' ? 'cancelled' : error.kind === 'stream_interrupted' ? 'interrupted' : 'error';
       const failed: ChatTurn = { ...assistant, text: partial, status, error: error.toData() };
       await this.saveTurns([...history, user, failed]);
       this.post({ type: 'chat/error', requestId, turn: failed, prompt });

@@ -37,7 +37,7 @@ export function answerTokens(prompt: string, options: AnswerOptions): string[] {
     const word = VOCABULARY[state % VOCABULARY.length]!;
     tokens.push(i === 0 ? word[0]!.toUpperCase() + word.slice(1) : ` ${word}`);
   }
-  return tokens.slice(0, Math.max(count, tokens.length));
+  return tokens;
 }
 
 export function answerText(prompt: string, options: AnswerOptions): string {

@@ -16,7 +16,6 @@ export interface Toolchain {
   node24Dir: string;
   node24: string;
   codeServerEntry: string;
-  codeServerBin: string;
   playwrightCore: string;
 }
 
@@ -84,7 +83,6 @@ export function ensureToolchain(): Toolchain {
     node24Dir,
     node24,
     codeServerEntry,
-    codeServerBin: join(hostFolder, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
     playwrightCore: join(hostFolder, 'node_modules', 'playwright-core'),
   };
 }
