@@ -1,6 +1,10 @@
 // One error path: every failure of a service call becomes a ServiceError with a
 // kind from the shared error language, a sentence for a person and what to do.
+// The constructor is also the one place where text from the network is made
+// safe: whatever builds an error, its message, code and action are redacted and
+// clipped here, so no classifier, client or caller can forget to.
 import type { ErrorKind, ServiceErrorData, ServiceId } from '../shared/errorKinds.ts';
+import { redactSecrets } from './redact.ts';
 
 export interface ServiceErrorInit {
   kind: ErrorKind;
@@ -10,8 +14,12 @@ export interface ServiceErrorInit {
   code?: string | null;
   action?: string;
   retryAfterSeconds?: number | null;
+  /** What the service's `x-should-retry` header said (null: nothing); it overrides Keyward's own retry rules. */
+  shouldRetry?: boolean | null;
   /** Text that had arrived before the failure; kept, never thrown away. */
   partialText?: string;
+  /** Secrets to mask wherever the text echoes them (the caller's key), besides anything key-shaped. */
+  secrets?: readonly string[];
   cause?: unknown;
 }
 
@@ -34,14 +42,26 @@ const ACTIONS: Record<ErrorKind, (service: ServiceId) => string> = {
   bad_request: () => 'The service refused the request as sent; check the model id and the prompt.',
   server: () => 'The service had a problem; try again in a moment.',
   network: () => 'Check the network connection and the service\'s base URL in the settings.',
-  timeout: () => 'The service did not answer in time; try again, or raise keyward.network timeouts.',
+  timeout: () => 'The service did not answer in time; try again. For answers that take long to start, raise keyward.network.requestTimeoutMs (CLI: --timeout); for streams that go quiet, keyward.network.idleTimeoutMs (--idle-timeout).',
   stream_interrupted: () => 'The answer broke off; what arrived is kept. Send again to get a whole answer.',
   cancelled: () => 'Nothing to do: the request was stopped.',
   insecure_url: () => 'Use an https: base URL (http: is allowed only for localhost) so the key never travels in clear text.',
+  moderation: () => 'Sending the same prompt again will be refused again: rephrase it, or pick a model whose provider does not moderate input this way.',
+  region: (s) => `The ${SERVICE_NAMES[s]} is not offered in the country, region or territory this request came from, and its terms say use from elsewhere may get the account blocked. Keyward does not retry it; use the service from a supported location, or use the other service.`,
+  redirected: (s) => `Keyward does not follow redirects with your key. If the ${SERVICE_NAMES[s]} really moved, check the new address yourself and set it as the base URL (keyward.${s}.baseUrl, or --base-url).`,
+  response_too_large: (s) => `The ${SERVICE_NAMES[s]} sent more than Keyward reads in one piece, so it stopped reading to protect memory. Try again; if it persists, check the base URL points at the real service.`,
 };
 
 export function defaultAction(kind: ErrorKind, service: ServiceId): string {
   return ACTIONS[kind](service);
+}
+
+/** Longest message, code or action kept: a person reads them, and a hostile server must not fill memory or logs. */
+export const MAX_ERROR_TEXT = 1000;
+
+function safe(text: string, secrets: readonly string[]): string {
+  const redacted = redactSecrets(text, secrets);
+  return redacted.length > MAX_ERROR_TEXT ? redacted.slice(0, MAX_ERROR_TEXT - 1) + '…' : redacted;
 }
 
 export class ServiceError extends Error {
@@ -51,17 +71,20 @@ export class ServiceError extends Error {
   readonly code: string | null;
   readonly action: string;
   readonly retryAfterSeconds: number | null;
+  readonly shouldRetry: boolean | null;
   readonly partialText: string | undefined;
 
   constructor(init: ServiceErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    const secrets = init.secrets ?? [];
+    super(safe(init.message, secrets), init.cause === undefined ? undefined : { cause: init.cause });
     this.name = 'ServiceError';
     this.kind = init.kind;
     this.service = init.service;
     this.status = init.status ?? null;
-    this.code = init.code ?? null;
-    this.action = init.action ?? defaultAction(init.kind, init.service);
+    this.code = init.code === undefined || init.code === null ? null : safe(init.code, secrets);
+    this.action = safe(init.action ?? defaultAction(init.kind, init.service), secrets);
     this.retryAfterSeconds = init.retryAfterSeconds ?? null;
+    this.shouldRetry = init.shouldRetry ?? null;
     this.partialText = init.partialText;
   }
 
@@ -74,7 +97,7 @@ export class ServiceError extends Error {
   }
 
   private init(): ServiceErrorInit {
-    return { kind: this.kind, service: this.service, message: this.message, status: this.status, code: this.code, action: this.action, retryAfterSeconds: this.retryAfterSeconds, partialText: this.partialText, cause: this.cause };
+    return { kind: this.kind, service: this.service, message: this.message, status: this.status, code: this.code, action: this.action, retryAfterSeconds: this.retryAfterSeconds, shouldRetry: this.shouldRetry, partialText: this.partialText, cause: this.cause };
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The one error language of Keyward: every failure of a service call is one of
  * these kinds. The extension, the webview and the CLI all speak it, and other
- * tools read it from `keyward ask --json`, so the names never change.
+ * tools read it from `keyward ask --json`, so the names never change; new kinds
+ * are only ever added.
  */
 export const ERROR_KINDS = [
   'auth',
@@ -22,6 +23,14 @@ export const ERROR_KINDS = [
   'stream_interrupted',
   'cancelled',
   'insecure_url',
+  /** A provider's moderation flagged the prompt (routing service 403). */
+  'moderation',
+  /** The service is not offered where the request came from (direct service 403). */
+  'region',
+  /** The service answered with a redirect; Keyward never follows one with a key. */
+  'redirected',
+  /** A response line, event or body past Keyward's size caps. */
+  'response_too_large',
 ] as const;
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];
