@@ -132,6 +132,14 @@ function route(ctx: AdminContext, method: string, parts: string[], body: Record<
       const account = router.createAccount(str(body.name, 'name', 'account'));
       return { id: account.id, name: account.name };
     }
+    if (a === 'accounts' && b && is('PATCH', 3)) {
+      const account = router.account(b);
+      if (body.denyDataCollection !== undefined) {
+        if (typeof body.denyDataCollection !== 'boolean') throw new AdminError('denyDataCollection must be true or false');
+        account.denyDataCollection = body.denyDataCollection;
+      }
+      return { id: account.id, denyDataCollection: account.denyDataCollection };
+    }
     if (a === 'accounts' && b && c === 'purchase' && is('POST', 4)) {
       const method = body.method ?? 'card';
       if (method !== 'card' && method !== 'crypto') throw new AdminError('method must be "card" or "crypto"');

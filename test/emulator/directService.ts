@@ -120,7 +120,6 @@ export async function handleDirect(ctx: DirectContext, req: IncomingMessage, res
     return directError(res, 405, `Invalid method for URL (${method} /v1${path})`, 'invalid_request_error', null);
   }
   const token = bearerToken(req);
-  if (fault?.kind === 'echo_key') return directError(res, 401, `Incorrect API key provided: ${token ?? ''}.`, 'invalid_request_error', 'invalid_api_key');
   const auth = ctx.state.authenticate(token);
   if ('error' in auth) return authFailure(res, auth.error, token);
   const key = auth.key;
@@ -183,6 +182,11 @@ async function respond(ctx: DirectContext, req: IncomingMessage, res: ServerResp
     'x-ratelimit-remaining-tokens': String(Math.max(0, tokensLeft)),
     'x-ratelimit-reset-tokens': goDuration(Math.max(resetMs, 0)),
   });
+  if (promptTokens > tier.tpm) {
+    // One request bigger than the whole minute's budget: no wait makes it fit (wire facts B5, response.failed fixture).
+    return directError(res, 429, `Request too large for ${model.id} in organization ${org.id} on tokens per min (TPM): Limit ${tier.tpm}, Requested ${promptTokens}. The input or output tokens must be reduced in order to run successfully. Visit https://platform.openai.com/account/rate-limits to learn more.`, 'tokens', 'rate_limit_exceeded', null,
+      rateHeaders(tier.rpm - window.length, tier.tpm - tokensUsed));
+  }
   if (window.length >= tier.rpm) {
     const wait = Math.ceil(resetMs / 1000);
     return directError(res, 429, `Rate limit reached for ${model.id} in organization ${org.id} on requests per min (RPM): Limit ${tier.rpm}, Used ${window.length}, Requested 1. Please try again in ${wait}s. Visit https://platform.openai.com/account/rate-limits to learn more.`, 'requests', 'rate_limit_exceeded', null,

@@ -18,16 +18,16 @@ const routerStream = (headers: Record<string, string> = {}) =>
 const directStream = (headers: Record<string, string> = {}) =>
   bed.direct('/responses', directKey, { body: { model: 'gpt-4o-mini', input: 'fault', stream: true }, headers });
 
-/** Raw bytes of a streaming response, with how it ended. */
-function rawStream(url: string, key: string, body: unknown): Promise<{ status: number; bytes: Buffer; ended: 'end' | 'error' }> {
+/** Raw bytes of a response (redirects not followed), with how it ended. */
+function rawStream(url: string, key: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; bytes: Buffer; ended: 'end' | 'error' }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    const req = request(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }, (res) => {
+    const req = request(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers } }, (res) => {
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, bytes: Buffer.concat(chunks), ended: 'end' }));
-      res.on('error', () => resolve({ status: res.statusCode!, bytes: Buffer.concat(chunks), ended: 'error' }));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks), ended: 'end' }));
+      res.on('error', () => resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks), ended: 'error' }));
     });
-    req.on('error', () => resolve({ status: 0, bytes: Buffer.concat(chunks), ended: 'error' }));
+    req.on('error', () => resolve({ status: 0, headers: {}, bytes: Buffer.concat(chunks), ended: 'error' }));
     req.end(JSON.stringify(body));
   });
 }
@@ -129,6 +129,67 @@ describe('faults', () => {
     const response = await bed.direct('/models', directKey, { headers: { 'x-emulator-fault': 'echo_key' } });
     expect(response.status).toBe(401);
     expect(await response.text()).toContain(directKey);
+  });
+
+  it.each(['message', 'code', 'reason', 'raw', 'provider', 'title', 'stream'])('echoes the key in the routing service\'s %s field', async (field) => {
+    const response = await routerStream({ 'x-emulator-fault': `echo_key;field=${field}`, accept: 'text/event-stream' });
+    expect(await response.text()).toContain(routerKey);
+  });
+
+  it.each(['message', 'code', 'title', 'stream'])('echoes the key in the direct service\'s %s field', async (field) => {
+    const response = await directStream({ 'x-emulator-fault': `echo_key;field=${field}`, accept: 'text/event-stream' });
+    expect(await response.text()).toContain(directKey);
+  });
+
+  it('sends the routing service\'s moderation 403 with the documented metadata', async () => {
+    const response = await routerStream({ 'x-emulator-fault': 'moderation' });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ error: {
+      code: 403, message: 'openai/gpt-4o-mini requires moderation on OpenAI. Your input was flagged for "violence". No credits were charged.',
+      metadata: { reasons: ['violence'], flagged_input: 'fault', provider_name: 'OpenAI', model_slug: 'openai/gpt-4o-mini' },
+    } });
+  });
+
+  it('sends the direct service\'s region 403', async () => {
+    const response = await directStream({ 'x-emulator-fault': 'region' });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ error: { message: 'Country, region, or territory not supported', type: 'request_forbidden', param: null, code: 'unsupported_country_region_territory' } });
+  });
+
+  it('redirects with the status and location asked for, and never follows up itself', async () => {
+    const result = await rawStream(`${bed.emulator.routerBaseUrl}/chat/completions`, routerKey, { model: 'openai/gpt-4o-mini', messages: userMessage('x') }, { 'x-emulator-fault': 'redirect;status=308;location=https://moved.example.invalid/v1' });
+    expect(result).toMatchObject({ status: 308, headers: { location: 'https://moved.example.invalid/v1' } });
+    const fallback = await rawStream(`${bed.emulator.directBaseUrl}/responses`, directKey, { model: 'gpt-4o-mini', input: 'x' }, { 'x-emulator-fault': 'redirect' });
+    expect(fallback).toMatchObject({ status: 307, headers: { location: 'https://moved.example.invalid/direct/v1/responses' } });
+  });
+
+  it('holds the headers for delayMs, then answers as usual', async () => {
+    const started = Date.now();
+    const response = await routerStream({ 'x-emulator-fault': 'slow_headers;delayMs=400' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('data: [DONE]');
+  });
+
+  it.each([
+    ['endless_line;afterChunks=1', (text: string) => text.split('\n').at(-1)!.length],
+    ['endless_event;afterChunks=0', (text: string) => text.split('\n\n').at(-1)!.length],
+    ['endless_body;status=502', (text: string) => text.length],
+  ])('%s keeps sending while the client reads', async (fault, openPart) => {
+    const response = await routerStream({ 'x-emulator-fault': fault });
+    const reader = response.body!.getReader();
+    let text = '';
+    while (text.length < 12 * 1024 * 1024) text += Buffer.from((await reader.read()).value!).toString();
+    await reader.cancel();
+    expect(openPart(text)).toBeGreaterThan(10 * 1024 * 1024);
+    if (fault.startsWith('endless_body')) expect(response.status).toBe(502);
+  });
+
+  it('sends x-should-retry with a fault, or on the service\'s own answer', async () => {
+    expect((await routerStream({ 'x-emulator-fault': 'http500;shouldRetry=false' })).headers.get('x-should-retry')).toBe('false');
+    const own = await bed.direct('/responses', directKey, { body: { model: 'gpt-0', input: 'x' }, headers: { 'x-emulator-fault': 'should_retry;shouldRetry=true' } });
+    expect(own.status).toBe(400);
+    expect(own.headers.get('x-should-retry')).toBe('true');
   });
 
   it('rejects an unknown fault kind with a clear admin error', async () => {

@@ -1,6 +1,6 @@
 // Fault injection: the broken networks and misbehaving servers that clients must
 // survive. A fault is queued for the next N matching requests, or named for one
-// request in the `x-emulator-fault` header (`kind` or `kind;afterChunks=N`).
+// request in the `x-emulator-fault` header (`kind` or `kind;afterChunks=N;...`).
 import type { IncomingMessage } from 'node:http';
 
 export const FAULT_KINDS = [
@@ -13,10 +13,22 @@ export const FAULT_KINDS = [
   'long_line',      // one very long data line (a 512 KiB delta)
   'invalid_utf8',   // a delta with bytes that are not UTF-8
   'error_in_200',   // HTTP 200 with an error body instead of a result
-  'echo_key',       // a 401 whose message echoes the caller's full key
+  'echo_key',       // the caller's full key echoed in an error field (`field`)
+  'moderation',     // routing service: 403, a provider's moderation flagged the input
+  'region',         // direct service: 403 unsupported_country_region_territory
+  'redirect',       // a 3xx (`status`, default 307) to `location`
+  'slow_headers',   // holds the headers `delayMs`, then answers as usual
+  'endless_line',   // a stream line that never ends (after N chunks)
+  'endless_event',  // a stream event of data lines that never ends (after N chunks)
+  'endless_body',   // an error body (`status`, default 500) that never ends
+  'should_retry',   // no fault of its own: the service's own answer carries `x-should-retry` (default false)
 ] as const;
 
 export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** Where `echo_key` puts the key: each field a real server has been seen to fill with text of its own choosing. */
+export const ECHO_FIELDS = ['message', 'code', 'reason', 'raw', 'provider', 'title', 'stream', 'label'] as const;
+export type EchoField = (typeof ECHO_FIELDS)[number];
 
 export interface FaultSpec {
   kind: FaultKind;
@@ -30,6 +42,16 @@ export interface FaultSpec {
   beforeHeaders?: boolean;
   /** error_event on the direct service: fields nested under `error` (as recorded) or at the top (as the spec has it). */
   shape?: 'nested' | 'top';
+  /** redirect and endless_body: the HTTP status. */
+  status?: number;
+  /** redirect: the Location header (default: the same path on another host). */
+  location?: string;
+  /** slow_headers: how long the headers are held. */
+  delayMs?: number;
+  /** echo_key: which field carries the key. */
+  field?: EchoField;
+  /** Any fault: the response carries `x-should-retry: true|false`, as the direct service's SDK obeys. */
+  shouldRetry?: boolean;
 }
 
 export interface QueuedFault extends FaultSpec {
@@ -52,6 +74,26 @@ export function parseFaultSpec(raw: Record<string, unknown>): FaultSpec {
   }
   if (raw.beforeHeaders !== undefined) spec.beforeHeaders = raw.beforeHeaders === true;
   if (raw.shape === 'nested' || raw.shape === 'top') spec.shape = raw.shape;
+  if (raw.status !== undefined) {
+    if (typeof raw.status !== 'number' || !Number.isInteger(raw.status) || raw.status < 200 || raw.status > 599) throw new Error('status must be an HTTP status from 200 to 599');
+    spec.status = raw.status;
+  }
+  if (raw.location !== undefined) {
+    if (typeof raw.location !== 'string') throw new Error('location must be a string');
+    spec.location = raw.location;
+  }
+  if (raw.delayMs !== undefined) {
+    if (typeof raw.delayMs !== 'number' || raw.delayMs < 0) throw new Error('delayMs must be a number >= 0');
+    spec.delayMs = raw.delayMs;
+  }
+  if (raw.field !== undefined) {
+    if (!(ECHO_FIELDS as readonly unknown[]).includes(raw.field)) throw new Error(`field must be one of ${ECHO_FIELDS.join(', ')}`);
+    spec.field = raw.field as EchoField;
+  }
+  if (raw.shouldRetry !== undefined) {
+    if (typeof raw.shouldRetry !== 'boolean') throw new Error('shouldRetry must be true or false');
+    spec.shouldRetry = raw.shouldRetry;
+  }
   return spec;
 }
 
@@ -88,10 +130,13 @@ function parseFaultHeader(header: string): FaultSpec {
   const [kind, ...params] = header.split(';').map((part) => part.trim());
   const raw: Record<string, unknown> = { kind };
   for (const param of params) {
-    const [name, value] = param.split('=');
-    if (name === 'afterChunks') raw.afterChunks = Number(value);
+    const at = param.indexOf('=');
+    const name = at < 0 ? param : param.slice(0, at);
+    const value = at < 0 ? undefined : param.slice(at + 1);
+    if (name === 'afterChunks' || name === 'status' || name === 'delayMs') raw[name] = Number(value);
     if (name === 'beforeHeaders') raw.beforeHeaders = value !== 'false';
-    if (name === 'shape') raw.shape = value;
+    if (name === 'shouldRetry') raw.shouldRetry = value === 'true' ? true : value === 'false' ? false : value;
+    if (name === 'shape' || name === 'location' || name === 'field') raw[name] = value;
   }
   return parseFaultSpec(raw);
 }

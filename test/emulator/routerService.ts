@@ -103,7 +103,6 @@ export async function handleRouter(ctx: RouterContext, req: IncomingMessage, res
   if ((route === 'chat') !== (method === 'POST') || (route !== 'chat' && method !== 'GET')) return routerError(res, 405, `Method ${method} not allowed`);
 
   const token = bearerToken(req);
-  if (fault?.kind === 'echo_key') return routerError(res, 401, `Invalid API key: ${token ?? ''}`);
   const auth = ctx.state.authenticate(token);
   if ('error' in auth) return authError(res, auth.error);
   const key = auth.key;
@@ -165,6 +164,15 @@ function keyCheck(ctx: RouterContext, res: ServerResponse, key: RouterKey, accou
   });
 }
 
+/**
+ * The account's own privacy settings, not the request, ruled every endpoint out. Text as users
+ * pasted it from live calls (dnakov/anon-kode#13, unoplat/unoplat-code-confluence#1080).
+ */
+function accountPrivacy404(res: ServerResponse, model: string): void {
+  routerError(res, 404, 'No endpoints found matching your data policy (Free model publication). Configure: https://openrouter.ai/settings/privacy', { error_type: 'not_found' },
+    {}, { availability: { code: 'privacy_restricted', retryable: false, requested_models: [model] } });
+}
+
 function insufficientCredits(res: ServerResponse, message: string, limitSource: string): void {
   routerError(res, 402, message, { limit_source: limitSource, error_type: 'payment_required' });
 }
@@ -186,6 +194,9 @@ async function chat(ctx: RouterContext, req: IncomingMessage, res: ServerRespons
   const requestId = `gen-${Math.floor(ctx.now() / 1000)}-${randomBytes(10).toString('hex')}`;
 
   if (free) {
+    if (account.denyDataCollection && request.dataCollection !== 'deny' && (requested.id === FREE_ROUTER_ID ? freeModels().every((m) => m.collectsData) : requested.collectsData)) {
+      return accountPrivacy404(res, requested.id);
+    }
     if (request.dataCollection === 'deny' && (requested.id === FREE_ROUTER_ID ? freeModels().every((m) => m.collectsData) : requested.collectsData)) {
       return routerError(res, 404, 'No endpoints available matching your data policy. Your data-policy preferences (ZDR, training opt-out, free-model publication) eliminated every endpoint.', { error_type: 'not_found' },
         {}, { availability: { code: 'privacy_restricted', retryable: false, requested_models: [requested.id] } });
@@ -210,6 +221,7 @@ async function chat(ctx: RouterContext, req: IncomingMessage, res: ServerRespons
     if (requested.id === FREE_ROUTER_ID) model = pick(freeModels(), prompt);
   } else {
     if (requested.id === AUTO_ROUTER_ID) model = findRouterModel(DEFAULT_MODEL)!;
+    if (account.denyDataCollection && request.dataCollection !== 'deny' && model.collectsData) return accountPrivacy404(res, model.id);
     if (request.dataCollection === 'deny' && model.collectsData) {
       return routerError(res, 404, 'No endpoints available matching your data policy.', { error_type: 'not_found' }, {}, { availability: { code: 'privacy_restricted', retryable: false } });
     }

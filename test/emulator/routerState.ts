@@ -40,6 +40,8 @@ export interface RouterAccount {
   freeMinute: number[];
   /** Estimated cost of paid requests still running, by request id. */
   inFlight: Map<string, number>;
+  /** The account's privacy settings page: only providers that do not collect data, whatever a request asks. */
+  denyDataCollection: boolean;
 }
 
 export interface RouterKey {
@@ -82,6 +84,7 @@ export class RouterState {
       purchases: [],
       freeDay: utcDay(this.now()),
       freeUsedToday: 0,
+      denyDataCollection: false,
       freeMinute: [],
       inFlight: new Map(),
     };

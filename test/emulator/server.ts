@@ -6,9 +6,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { handleAdmin } from './admin.ts';
 import { EmulatorClock } from './clock.ts';
-import { directError, handleDirect } from './directService.ts';
+import { handleDirect } from './directService.ts';
 import { DirectState } from './directState.ts';
 import { FaultQueue, type FaultSpec } from './faults.ts';
+import { strikeEarly } from './faultsEarly.ts';
 import { sendJson } from './http.ts';
 import { type ServiceConfig, handleRouter } from './routerService.ts';
 import { RouterState } from './routerState.ts';
@@ -116,30 +117,4 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }),
   });
   return emulator;
-}
-
-/** Faults that strike before the service looks at the request at all. */
-async function strikeEarly(fault: FaultSpec, service: 'router' | 'direct', req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-  const takesOver = fault.kind === 'http500' || fault.kind === 'http502_html' || ((fault.kind === 'reset' || fault.kind === 'stall') && fault.beforeHeaders);
-  if (takesOver) req.resume();
-  switch (fault.kind) {
-    case 'http500':
-      if (service === 'router') sendJson(res, 500, { error: { code: 500, message: 'Internal Server Error' } });
-      else directError(res, 500, 'The server had an error while processing your request. Sorry about that!', 'server_error', null);
-      return true;
-    case 'http502_html': {
-      const html = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>cloudflare</center>\r\n</body>\r\n</html>\r\n';
-      res.writeHead(502, { 'content-type': 'text/html', 'content-length': String(Buffer.byteLength(html)) });
-      res.end(html);
-      return true;
-    }
-    case 'reset':
-    case 'stall':
-      if (!fault.beforeHeaders) return false;
-      if (fault.kind === 'reset') res.socket?.resetAndDestroy();
-      // A stall before headers holds the connection until the client gives up.
-      return true;
-    default:
-      return false;
-  }
 }

@@ -1,6 +1,7 @@
 // Writes a server-sent event stream and applies a stream fault at its chunk.
 import type { ServerResponse } from 'node:http';
 import type { FaultSpec } from './faults.ts';
+import { pump } from './faultsEarly.ts';
 import { sleep } from './http.ts';
 
 export interface SseFaultFrames {
@@ -79,6 +80,19 @@ export class SseWriter {
         return;
       case 'long_line':
         this.res.write(this.frames.deltaFrame('x'.repeat(512 * 1024)));
+        return;
+      case 'endless_line': {
+        // A delta whose line never ends.
+        const frame = this.frames.deltaFrame('@@CUT@@');
+        this.res.write(frame.slice(0, frame.indexOf('@@CUT@@')));
+        await pump(this.res, 'x'.repeat(64 * 1024), this.signal);
+        this.ended = true;
+        return;
+      }
+      case 'endless_event':
+        // Short data lines, none of them followed by the blank line that ends an event.
+        await pump(this.res, `data: ${'x'.repeat(1023)}\n`.repeat(64), this.signal);
+        this.ended = true;
         return;
       case 'invalid_utf8': {
         const frame = this.frames.deltaFrame('@@BAD@@');
