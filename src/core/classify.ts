@@ -1,22 +1,29 @@
 // Turns what a service sent back into the shared error language, following the
 // wire facts: status, error.code/type, metadata.reason/limit_source, message
-// text and headers. Every service text passes through the redactor.
+// text and headers. Every text here comes from the network: ServiceError's
+// constructor redacts it (with the caller's key as a known secret) and clips it.
 import type { ErrorKind } from '../shared/errorKinds.ts';
 import { ServiceError } from './errors.ts';
 import { type Json, obj as asObject, parseObject as parseJson } from './json.ts';
-import { redactSecrets } from './redact.ts';
 import { parseGoDuration, parseRateLimitReset, parseRetryAfter } from './waitTimes.ts';
 
-export interface FailedResponse {
-  status: number;
-  /** The body as text (it may be HTML, or empty). */
-  text: string;
+export interface ResponseContext {
   header(name: string): string | undefined;
   now: number;
   /** Secrets to mask in anything echoed back (the caller's key). */
   secrets: readonly string[];
+  /** What the request itself sent, where the cause of an error depends on it; absent when unknown. */
+  request?: { denyDataCollection: boolean } | undefined;
 }
 
+export interface FailedResponse extends ResponseContext {
+  status: number;
+  /** The body as text (it may be HTML, or empty). */
+  text: string;
+}
+
+/** The account privacy page named in the routing service's own 404 text, when the body does not carry one. */
+const ROUTER_PRIVACY_PAGE = 'https://openrouter.ai/settings/privacy';
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
@@ -32,26 +39,74 @@ function statusKind(status: number): ErrorKind {
   return 'bad_request';
 }
 
-function fallbackMessage(status: number, text: string): string {
-  const title = /<title>([^<]{1,120})<\/title>/i.exec(text)?.[1];
-  return title ? `The service answered ${status} (${title.trim()}) instead of JSON.` : `The service answered HTTP ${status}.`;
+/**
+ * `x-should-retry: true|false` decides before Keyward's own rules, as the
+ * official SDK does (openai-node src/client.ts shouldRetry).
+ */
+function shouldRetryHeader(response: Pick<ResponseContext, 'header'>): boolean | null {
+  const value = response.header('x-should-retry')?.trim().toLowerCase();
+  return value === 'true' ? true : value === 'false' ? false : null;
+}
+
+/**
+ * "Request too large ... Limit 30000, Requested 35364": one request bigger than
+ * the whole per-minute budget; waiting cannot make it fit.
+ */
+export function exceedsRateBudget(text: string): { limit: number; requested: number } | undefined {
+  const match = /Limit (\d+)(?:, Used \d+)?, Requested (\d+)/i.exec(text);
+  if (!match) return undefined;
+  const limit = Number(match[1]);
+  const requested = Number(match[2]);
+  return requested > limit ? { limit, requested } : undefined;
+}
+
+function tooLargeAction(budget: { limit: number; requested: number }): string {
+  return `This one request needs ${budget.requested} tokens but the rate limit allows ${budget.limit} a minute, so waiting will not help. Shorten the prompt or the conversation, or move to a usage tier with a higher limit.`;
+}
+
+function fallback(service: 'router' | 'direct', response: FailedResponse): ServiceError {
+  const title = /<title>([^<]{1,300})<\/title>/i.exec(response.text)?.[1]?.trim();
+  const message = title ? `The service answered ${response.status} (${title}) instead of JSON.` : `The service answered HTTP ${response.status}.`;
+  return new ServiceError({ service, kind: statusKind(response.status), status: response.status, message, shouldRetry: shouldRetryHeader(response), secrets: response.secrets });
+}
+
+/** The routing service's moderation 403: `metadata.reasons`, `flagged_input`, "... requires moderation on X. Your input was flagged ...". */
+function routerModeration(error: Json, metadata: Json, message: string): { by: string | undefined; model: string | undefined; reasons: string[] } | undefined {
+  const reasons = Array.isArray(metadata.reasons) ? metadata.reasons.filter((r): r is string => typeof r === 'string') : [];
+  const flagged = Array.isArray(metadata.reasons) || str(metadata.flagged_input) !== undefined || /\bflagged\b|requires moderation/i.test(message);
+  if (!flagged) return undefined;
+  const said = /^(\S+) requires moderation on ([^.]+)\./.exec(message);
+  return { by: str(metadata.provider_name) ?? said?.[2]?.trim(), model: str(metadata.model_slug) ?? said?.[1], reasons };
+}
+
+function privacyAction(request: ResponseContext['request'], message: string): string {
+  const page = /https:\/\/\S+\/settings\/privacy/.exec(message)?.[0] ?? ROUTER_PRIVACY_PAGE;
+  if (request?.denyDataCollection === true) {
+    return 'This request carried Keyward\'s training opt-out (keyward.router.denyDataCollection), and it ruled out every provider of this model, free models included. Pick a model with a provider that does not collect data, or turn the setting off.';
+  }
+  if (request?.denyDataCollection === false) {
+    return `This request did not carry Keyward's training opt-out, so the account's own privacy settings ruled out every provider of this model. Allow more providers on the routing service's privacy settings page (${page}), or pick another model.`;
+  }
+  return `Either Keyward's training opt-out (keyward.router.denyDataCollection) or the account's privacy settings (${page}) ruled out every provider of this model. Pick another model, or relax one of them.`;
 }
 
 /** A routing-service error object ({code, message, metadata}) from a body, a 200 body or a stream chunk. */
-export function classifyRouterError(error: Json, status: number, response: Pick<FailedResponse, 'header' | 'now' | 'secrets'>): ServiceError {
+export function classifyRouterError(error: Json, status: number, response: ResponseContext): ServiceError {
   const metadata = asObject(error.metadata) ?? {};
   const availability = asObject(error.availability);
-  const message = redactSecrets(str(error.message) ?? `The routing service answered ${status}.`, response.secrets);
   const reason = str(metadata.reason);
   const source = str(metadata.limit_source);
   const errorType = str(metadata.error_type) ?? str(error.error_type);
   const raw = str(metadata.raw) ?? '';
+  // "Provider returned error" says nothing; the upstream's own words are in metadata.raw.
+  const said = str(error.message) ?? `The routing service answered ${status}.`;
+  const message = raw && !said.includes(raw) ? `${said} (${str(metadata.provider_name) ?? 'the provider'}: ${raw})` : said;
   const code = reason ?? source ?? str(availability?.code) ?? errorType ?? (error.code === undefined || error.code === null ? null : String(error.code));
   const headers = asObject(metadata.headers) ?? {};
   const header = (name: string) => response.header(name) ?? str(headers[name]) ?? str(Object.entries(headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1]);
   const retryAfter = parseRetryAfter(header('retry-after'), response.now) ?? (typeof metadata.retry_after_seconds === 'number' ? metadata.retry_after_seconds : undefined);
   const resetIn = parseRateLimitReset(header('x-ratelimit-reset'), response.now);
-  const base = { service: 'router' as const, status, code, message };
+  const base = { service: 'router' as const, status, code, message, shouldRetry: shouldRetryHeader(response), secrets: response.secrets };
 
   if (status === 402) {
     if (reason === 'in_flight_budget_exhausted' || source === 'openrouter_in_flight_budget') {
@@ -61,6 +116,15 @@ export function classifyRouterError(error: Json, status: number, response: Pick<
     return new ServiceError({ ...base, kind: 'insufficient_credits' });
   }
   if (status === 403 && source === 'openrouter_key_limit') return new ServiceError({ ...base, kind: 'key_limit' });
+  if (status === 403) {
+    const moderation = routerModeration(error, metadata, message);
+    if (moderation) {
+      const who = moderation.by ? `${moderation.by}'s moderation` : 'a provider\'s moderation';
+      const what = moderation.reasons.length > 0 ? ` for ${moderation.reasons.join(', ')}` : '';
+      const model = moderation.model ? ` (model ${moderation.model})` : '';
+      return new ServiceError({ ...base, kind: 'moderation', message: `The prompt was flagged by ${who}${what}${model}; the routing service refused it. (${message})` });
+    }
+  }
   if (status === 429) {
     const text = `${message} ${raw}`;
     if (/free-models-per-min/.test(text) || source === 'openrouter_free_tier_minute') {
@@ -69,20 +133,20 @@ export function classifyRouterError(error: Json, status: number, response: Pick<
     if (/free-models-per-day/.test(text) || source === 'openrouter_free_tier_daily') {
       return new ServiceError({ ...base, kind: 'free_limit_day', retryAfterSeconds: resetIn ?? null });
     }
+    const budget = exceedsRateBudget(text);
+    if (budget) return new ServiceError({ ...base, kind: 'rate_limit', shouldRetry: base.shouldRetry ?? false, action: tooLargeAction(budget) });
     return new ServiceError({ ...base, kind: 'rate_limit', retryAfterSeconds: retryAfter ?? resetIn ?? null });
   }
-  if (status === 404 && (availability?.code === 'privacy_restricted' || /data.?policy|privacy/i.test(message))) {
-    return new ServiceError({ ...base, kind: 'bad_request', action: 'Your training opt-out (keyward.router.denyDataCollection) ruled out every provider of this model, including all free models. Pick a paid model, or allow data collection for this request.' });
+  if (status === 404 && (availability?.code === 'privacy_restricted' || /data.?policy/i.test(message))) {
+    return new ServiceError({ ...base, kind: 'bad_request', code: 'privacy_restricted', action: privacyAction(response.request, message) });
   }
   if (error.code === 'server_error') return new ServiceError({ ...base, kind: 'server' });
   return new ServiceError({ ...base, kind: statusKind(status), retryAfterSeconds: retryAfter ?? null });
 }
 
 export function classifyRouterResponse(response: FailedResponse): ServiceError {
-  const body = parseJson(response.text);
-  const error = asObject(body?.error);
-  if (!error) return new ServiceError({ service: 'router', kind: statusKind(response.status), status: response.status, message: fallbackMessage(response.status, response.text) });
-  return classifyRouterError(error, response.status, response);
+  const error = asObject(parseJson(response.text)?.error);
+  return error ? classifyRouterError(error, response.status, response) : fallback('router', response);
 }
 
 const QUOTA_CODES: Record<string, ErrorKind> = {
@@ -95,27 +159,30 @@ const QUOTA_CODES: Record<string, ErrorKind> = {
 };
 
 /** A direct-service error object ({message, type, param, code}) from a body or a stream event. */
-export function classifyDirectError(error: Json, status: number | null, response: Pick<FailedResponse, 'header' | 'now' | 'secrets'>): ServiceError {
-  const message = redactSecrets(str(error.message) ?? `The direct service answered ${status ?? 'with an error'}.`, response.secrets);
+export function classifyDirectError(error: Json, status: number | null, response: ResponseContext): ServiceError {
+  const message = str(error.message) ?? `The direct service answered ${status ?? 'with an error'}.`;
   const code = str(error.code) ?? null;
   const type = str(error.type);
-  const base = { service: 'direct' as const, status, code, message };
+  const base = { service: 'direct' as const, status, code, message, shouldRetry: shouldRetryHeader(response), secrets: response.secrets };
   if (message.includes('Missing scopes:')) return new ServiceError({ ...base, kind: 'permission', code: code ?? /Missing scopes: (\w+(?:\.\w+)*)/.exec(message)?.[1] ?? null });
+  if (code === 'unsupported_country_region_territory' || /country, region,? or territory/i.test(message)) return new ServiceError({ ...base, kind: 'region' });
   const quota = (code && QUOTA_CODES[code]) || (type === 'insufficient_quota' ? 'credit_exhausted' : undefined);
   if (quota) return new ServiceError({ ...base, kind: quota });
   const retry = parseRetryAfter(response.header('retry-after-ms') !== undefined ? String(Number(response.header('retry-after-ms')) / 1000) : response.header('retry-after'), response.now)
     ?? parseGoDuration(response.header('x-ratelimit-reset-requests'))
     ?? parseGoDuration(response.header('x-ratelimit-reset-tokens'))
     ?? (() => { const s = /try again in (\d+(?:\.\d+)?)(ms|s)/i.exec(message); return s ? Number(s[1]) / (s[2] === 'ms' ? 1000 : 1) : undefined; })();
-  if (code === 'rate_limit_exceeded' || code === 'slow_down' || status === 429) return new ServiceError({ ...base, kind: 'rate_limit', retryAfterSeconds: retry ?? null });
+  if (code === 'rate_limit_exceeded' || code === 'slow_down' || status === 429) {
+    const budget = exceedsRateBudget(message);
+    if (budget) return new ServiceError({ ...base, kind: 'rate_limit', shouldRetry: base.shouldRetry ?? false, action: tooLargeAction(budget) });
+    return new ServiceError({ ...base, kind: 'rate_limit', retryAfterSeconds: retry ?? null });
+  }
   if (code === 'server_error' || code === 'server_is_overloaded' || type === 'server_error') return new ServiceError({ ...base, kind: 'server', retryAfterSeconds: retry ?? null });
   if (code === 'invalid_api_key') return new ServiceError({ ...base, kind: 'auth' });
   return new ServiceError({ ...base, kind: status === null ? 'server' : statusKind(status), retryAfterSeconds: retry ?? null });
 }
 
 export function classifyDirectResponse(response: FailedResponse): ServiceError {
-  const body = parseJson(response.text);
-  const error = asObject(body?.error);
-  if (!error) return new ServiceError({ service: 'direct', kind: statusKind(response.status), status: response.status, message: fallbackMessage(response.status, response.text) });
-  return classifyDirectError(error, response.status, response);
+  const error = asObject(parseJson(response.text)?.error);
+  return error ? classifyDirectError(error, response.status, response) : fallback('direct', response);
 }

@@ -1,5 +1,7 @@
 // When a failed request is sent again, and after how long. Bounded in count and
-// total wait; never for errors that waiting cannot fix.
+// total wait; never for errors that waiting cannot fix. The service's own
+// `x-should-retry` header, where sent, decides first (as the official SDK does).
+import type { ErrorKind } from '../shared/errorKinds.ts';
 import type { ServiceError } from './errors.ts';
 
 export interface RetryPolicy {
@@ -40,8 +42,16 @@ export function emptyHistory(): RetryHistory {
   return { transient: 0, inFlight: 0, freeMinute: 0, waitedMs: 0 };
 }
 
+/**
+ * Never sent again, whatever a header says: a stop the user asked for, a key
+ * that would leave in clear text or follow a redirect, a prompt a moderator
+ * refused, and a region the service's terms say may get the account blocked.
+ */
+const NEVER: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['cancelled', 'insecure_url', 'redirected', 'moderation', 'region', 'stream_interrupted']);
+
 /** Milliseconds to wait before the next attempt, or undefined to give up and report the error. */
 export function retryDelayMs(error: ServiceError, history: RetryHistory, policy: RetryPolicy): number | undefined {
+  if (error.shouldRetry === false || NEVER.has(error.kind)) return undefined;
   let delay: number | undefined;
   switch (error.kind) {
     case 'in_flight_budget':
@@ -54,21 +64,24 @@ export function retryDelayMs(error: ServiceError, history: RetryHistory, policy:
       break;
     case 'rate_limit':
     case 'server':
-    case 'network': {
-      if (history.transient >= policy.maxRetries) return undefined;
-      const hinted = error.retryAfterSeconds;
-      if (hinted !== null && hinted >= 0 && hinted <= 60) delay = hinted * 1000;
-      else {
-        const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** history.transient);
-        delay = exponential * (1 - 0.25 * policy.random());
-      }
+    case 'network':
+      delay = transientDelay(error, history, policy);
       break;
-    }
     default:
-      return undefined;
+      if (error.shouldRetry !== true) return undefined;
+      delay = transientDelay(error, history, policy);
   }
-  if (history.waitedMs + delay > policy.maxTotalWaitMs) return undefined;
+  if (delay === undefined || history.waitedMs + delay > policy.maxTotalWaitMs) return undefined;
   return Math.round(delay);
+}
+
+/** Bounded exponential backoff with jitter, or the service's hint when it is at most a minute. */
+function transientDelay(error: ServiceError, history: RetryHistory, policy: RetryPolicy): number | undefined {
+  if (history.transient >= policy.maxRetries) return undefined;
+  const hinted = error.retryAfterSeconds;
+  if (hinted !== null && hinted >= 0 && hinted <= 60) return hinted * 1000;
+  const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** history.transient);
+  return exponential * (1 - 0.25 * policy.random());
 }
 
 export function recordRetry(error: ServiceError, history: RetryHistory, delayMs: number): void {

@@ -105,8 +105,9 @@ export class RouterClient {
     this.transport = new Transport('router', options.baseUrl, options);
   }
 
-  private fail(response: HttpResponse, text: string): ServiceError {
-    return classifyRouterResponse({ status: response.status, text, header: response.header, now: this.now(), secrets: [this.options.key] });
+  /** `request`: what a chat request sent, so an error whose cause depends on it (a 404 data policy) can say which applies. */
+  private fail(response: HttpResponse, text: string, request?: { denyDataCollection: boolean }): ServiceError {
+    return classifyRouterResponse({ status: response.status, text, header: response.header, now: this.now(), secrets: [this.options.key], request });
   }
 
   private now(): number {
@@ -182,7 +183,7 @@ export class RouterClient {
     }
     const response = await this.transport.send({ method: 'POST', path: '/chat/completions', key: this.options.key, body, signal: options.signal, accept: stream ? 'text/event-stream' : 'application/json' });
     if (response.status >= 400) {
-      const error = this.fail(response, await response.text());
+      const error = this.fail(response, await response.text(), { denyDataCollection: obj(body.provider)?.data_collection === 'deny' });
       if (error.kind === 'free_limit_day') guard?.markDayExhausted();
       throw error;
     }
