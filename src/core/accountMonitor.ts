@@ -73,7 +73,7 @@ export class AccountMonitor {
     const key = await this.options.keys.getKey(service);
     if (!key) return undefined;
     const config = this.options.config();
-    const id = `${config[service].baseUrl}|${config.network.connectTimeoutMs}|${config.network.idleTimeoutMs}|${fingerprint(key)}`;
+    const id = `${config[service].baseUrl}|${JSON.stringify(config.network)}|${fingerprint(key)}`;
     const cached = this.clients[service] as { id: string; client: Clients[S] } | undefined;
     if (cached?.id === id) return cached.client;
     void cached?.client.close();

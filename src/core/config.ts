@@ -6,14 +6,14 @@ import { checkBaseUrl } from './urlPolicy.ts';
 export interface KeywardConfig {
   router: { baseUrl: string; keysUrl: string; creditsUrl: string; denyDataCollection: boolean };
   direct: { baseUrl: string; keysUrl: string; billingUrl: string; usageTier: Tier };
-  network: { connectTimeoutMs: number; idleTimeoutMs: number };
+  network: { connectTimeoutMs: number; idleTimeoutMs: number; requestTimeoutMs: number };
   status: { refreshMinutes: number };
 }
 
 export const DEFAULT_CONFIG: KeywardConfig = {
   router: { baseUrl: 'https://openrouter.ai/api/v1', keysUrl: 'https://openrouter.ai/settings/keys', creditsUrl: 'https://openrouter.ai/settings/credits', denyDataCollection: false },
   direct: { baseUrl: 'https://api.openai.com/v1', keysUrl: 'https://platform.openai.com/api-keys', billingUrl: 'https://platform.openai.com/settings/organization/billing/overview', usageTier: 'Free' },
-  network: { connectTimeoutMs: 10_000, idleTimeoutMs: 60_000 },
+  network: { connectTimeoutMs: 10_000, idleTimeoutMs: 60_000, requestTimeoutMs: 600_000 },
   status: { refreshMinutes: 5 },
 };
 
@@ -110,6 +110,7 @@ export function normalizeConfig(read: Reader): { config: KeywardConfig; problems
     network: {
       connectTimeoutMs: milliseconds(read, 'network.connectTimeoutMs', DEFAULT_CONFIG.network.connectTimeoutMs, 100, 300_000, problems),
       idleTimeoutMs: milliseconds(read, 'network.idleTimeoutMs', DEFAULT_CONFIG.network.idleTimeoutMs, 100, 3_600_000, problems),
+      requestTimeoutMs: milliseconds(read, 'network.requestTimeoutMs', DEFAULT_CONFIG.network.requestTimeoutMs, 1000, 3_600_000, problems),
     },
   };
   return { config, problems };

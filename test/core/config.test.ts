@@ -9,6 +9,11 @@ describe('normalizeConfig', () => {
     expect(normalizeConfig(reader({}))).toEqual({ config: DEFAULT_CONFIG, problems: [] });
   });
 
+  it('waits ten minutes for an answer that is not streamed, one for a silent stream', () => {
+    expect(DEFAULT_CONFIG.network).toEqual({ connectTimeoutMs: 10_000, idleTimeoutMs: 60_000, requestTimeoutMs: 600_000 });
+    expect(normalizeConfig(reader({ 'network.requestTimeoutMs': 1_200_000 })).config.network.requestTimeoutMs).toBe(1_200_000);
+  });
+
   it('accepts https and loopback http base URLs, trimming a trailing slash', () => {
     const { config, problems } = normalizeConfig(reader({ 'router.baseUrl': 'http://127.0.0.1:8080/router/api/v1/', 'direct.baseUrl': 'https://proxy.example/v1' }));
     expect(problems).toEqual([]);
@@ -23,6 +28,7 @@ describe('normalizeConfig', () => {
     ['direct.baseUrl', 42, /URL string/],
     ['network.connectTimeoutMs', -5, /milliseconds/],
     ['network.idleTimeoutMs', 'soon', /milliseconds/],
+    ['network.requestTimeoutMs', 50, /milliseconds from 1000/],
   ])('names %s = %j and falls back to the default', (setting, value, message) => {
     const { config, problems } = normalizeConfig(reader({ [setting]: value }));
     expect(problems).toHaveLength(1);
