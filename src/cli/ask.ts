@@ -1,13 +1,13 @@
-// keyward ask --service router|direct --model ID [--base-url URL] [--json] [--no-stream] [PROMPT|-]
+// keyward ask --service router|direct --model ID [--base-url URL] [--json] [--no-stream]
+//             [--timeout MS] [--idle-timeout MS] [PROMPT|-]
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONFIG } from '../core/config.ts';
 import { DirectClient } from '../core/directClient.ts';
 import { ServiceError } from '../core/errors.ts';
-import { redactSecrets } from '../core/redact.ts';
 import { RouterClient } from '../core/routerClient.ts';
 import type { TextStream } from '../core/textStream.ts';
 import { type CliIo, EXIT } from './run.ts';
-import { KEY_ENV, UsageError, baseUrlFor, errorJson, readAll, serviceOption, writeError } from './common.ts';
+import { BASE_URL_ENV, KEY_ENV, TIMEOUT_ENV, UsageError, baseUrlFor, errorJson, millisecondsOption, readAll, reportUsage, serviceOption, writeError } from './common.ts';
 
 export const ASK_HELP = `Usage: keyward ask --service router|direct --model ID [options] [PROMPT|-]
 
@@ -17,22 +17,30 @@ to the service and streams the answer to standard output.
 Options:
   --service router|direct  which service (required)
   --model ID               model id, e.g. openrouter/free or gpt-5.4-mini (required)
-  --base-url URL           the service's base URL (https, or http on localhost)
+  --base-url URL           the service's base URL (https, or http on localhost); default
+                           ${BASE_URL_ENV.router} / ${BASE_URL_ENV.direct}, else the real service
   --json                   print one JSON object at the end instead of streaming
+                           (every failure too, usage errors included)
   --no-stream              ask for the whole answer at once
+  --timeout MS             how long a whole answer (--no-stream) may take to start,
+                           in milliseconds (default ${DEFAULT_CONFIG.network.requestTimeoutMs}; ${TIMEOUT_ENV.request})
+  --idle-timeout MS        how long a stream may stay silent, in milliseconds
+                           (default ${DEFAULT_CONFIG.network.idleTimeoutMs}; ${TIMEOUT_ENV.idle})
   -h, --help               show this help
 
-The key comes from OPENROUTER_API_KEY (router) or OPENAI_API_KEY (direct).
+The key comes from ${KEY_ENV.router} (router) or ${KEY_ENV.direct} (direct).
 Exit status: 0 answered, 1 service error, 2 usage error, 130 interrupted.
 `;
 
 export async function askCommand(args: string[], io: CliIo): Promise<number> {
+  // Known before parsing, so a parse error is reported in the form asked for.
+  const json = args.includes('--json');
   let values: ReturnType<typeof parse>['values'];
   let positionals: string[];
   try {
     ({ values, positionals } = parse(args));
   } catch (error) {
-    return usage(io, (error as Error).message);
+    return reportUsage(io, 'ask', json, new UsageError((error as Error).message, 'unknown_option'));
   }
   if (values.help) {
     io.stdout.write(ASK_HELP);
@@ -42,28 +50,32 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
   let service: 'router' | 'direct';
   let baseUrl: string;
   let key: string;
+  let requestTimeoutMs: number;
+  let idleTimeoutMs: number;
   try {
     service = serviceOption(values.service);
-    if (!values.model) throw new UsageError('--model is required');
-    baseUrl = baseUrlFor(service, values['base-url']);
+    if (!values.model) throw new UsageError('--model is required', 'missing_option');
+    baseUrl = baseUrlFor(service, values['base-url'], io.env);
+    requestTimeoutMs = millisecondsOption(values.timeout, '--timeout', io.env, TIMEOUT_ENV.request, DEFAULT_CONFIG.network.requestTimeoutMs);
+    idleTimeoutMs = millisecondsOption(values['idle-timeout'], '--idle-timeout', io.env, TIMEOUT_ENV.idle, DEFAULT_CONFIG.network.idleTimeoutMs);
     key = io.env[KEY_ENV[service]] ?? '';
-    if (!key) throw new UsageError(`set ${KEY_ENV[service]} to the ${service === 'router' ? 'routing' : 'direct'} service key`);
+    if (!key) throw new UsageError(`set ${KEY_ENV[service]} to the ${service === 'router' ? 'routing' : 'direct'} service key`, 'missing_key');
     if (positionals.length > 1) throw new UsageError('give the prompt as one argument (quote it), or "-" to read standard input');
     const source = positionals[0];
     const piped = !(io.stdin as { isTTY?: boolean }).isTTY;
     if (source === '-' || (source === undefined && piped)) prompt = await readAll(io.stdin);
     else if (source !== undefined) prompt = source;
-    else throw new UsageError('no prompt: give one as an argument, or pipe it in with "-"');
-    if (prompt.trim() === '') throw new UsageError('the prompt is empty');
+    else throw new UsageError('no prompt: give one as an argument, or pipe it in with "-"', 'no_prompt');
+    if (prompt.trim() === '') throw new UsageError('the prompt is empty', 'no_prompt');
   } catch (error) {
-    if (error instanceof UsageError) return usage(io, error.message);
+    if (error instanceof UsageError) return reportUsage(io, 'ask', values.json, error);
     throw error;
   }
 
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
-  const connection = { baseUrl, key, connectTimeoutMs: DEFAULT_CONFIG.network.connectTimeoutMs, idleTimeoutMs: DEFAULT_CONFIG.network.idleTimeoutMs };
+  const connection = { baseUrl, key, connectTimeoutMs: DEFAULT_CONFIG.network.connectTimeoutMs, idleTimeoutMs, requestTimeoutMs };
   const router = service === 'router' ? new RouterClient(connection) : undefined;
   const direct = service === 'direct' ? new DirectClient(connection) : undefined;
   const callOptions = {
@@ -91,7 +103,7 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     } else if (!ended) io.stdout.write('\n');
     return EXIT.ok;
   } catch (error) {
-    const failure = error instanceof ServiceError ? error : new ServiceError({ kind: 'network', service, message: redactSecrets(String((error as Error).message ?? error), [key]) });
+    const failure = error instanceof ServiceError ? error : new ServiceError({ kind: 'network', service, message: String((error as Error).message ?? error), secrets: [key] });
     if (values.json) io.stdout.write(errorJson(failure) + '\n');
     else {
       if (stream.text && !stream.text.endsWith('\n')) io.stdout.write('\n');
@@ -114,12 +126,9 @@ function parse(args: string[]) {
       'base-url': { type: 'string' },
       json: { type: 'boolean', default: false },
       'no-stream': { type: 'boolean', default: false },
+      timeout: { type: 'string' },
+      'idle-timeout': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-}
-
-function usage(io: CliIo, message: string): number {
-  io.stderr.write(`keyward ask: ${message}\nRun "keyward ask --help" for the options.\n`);
-  return EXIT.usage;
 }

@@ -1,28 +1,65 @@
-// What the CLI's commands share: options, keys from the environment, and the
-// one way errors are printed (text on stderr, or the JSON contract).
+// What the CLI's commands share: options, keys and base URLs from the
+// environment, and the one way errors are printed (text on stderr, or the JSON
+// contract). With --json every failure prints the JSON object, usage errors too.
 import { DEFAULT_CONFIG } from '../core/config.ts';
 import type { ServiceError } from '../core/errors.ts';
+import { redactSecrets } from '../core/redact.ts';
 import { checkBaseUrl } from '../core/urlPolicy.ts';
+import type { ErrorKind } from '../shared/errorKinds.ts';
 import type { CliIo } from './run.ts';
 
-export class UsageError extends Error {}
+/**
+ * The kinds a usage error prints in `--json`: `insecure_url` for a base URL
+ * that would send the key in clear text (or is no URL), `usage` for the rest.
+ * `usage` exists only in the CLI: a service call never fails with it.
+ */
+export type UsageKind = Extract<ErrorKind, 'insecure_url'> | 'usage';
+
+export class UsageError extends Error {
+  readonly kind: UsageKind;
+  readonly code: string;
+  constructor(message: string, code = 'invalid_option', kind: UsageKind = 'usage') {
+    // An option's value can hold a secret (a key pasted into a URL): never echo one.
+    super(redactSecrets(message));
+    this.kind = kind;
+    this.code = code;
+  }
+}
 
 export const KEY_ENV = { router: 'OPENROUTER_API_KEY', direct: 'OPENAI_API_KEY' } as const;
+/** The official SDKs' base-URL variables, honoured when --base-url is absent. */
+export const BASE_URL_ENV = { router: 'OPENROUTER_BASE_URL', direct: 'OPENAI_BASE_URL' } as const;
+export const TIMEOUT_ENV = { request: 'KEYWARD_TIMEOUT_MS', idle: 'KEYWARD_IDLE_TIMEOUT_MS' } as const;
 
 export function serviceOption(value: string | undefined): 'router' | 'direct' {
   if (value === 'router' || value === 'direct') return value;
-  throw new UsageError(value === undefined ? '--service is required (router or direct)' : `--service must be router or direct, not "${value}"`);
+  throw new UsageError(value === undefined ? '--service is required (router or direct)' : `--service must be router or direct, not "${value}"`, value === undefined ? 'missing_option' : 'invalid_option');
 }
 
-export function baseUrlFor(service: 'router' | 'direct', value: string | undefined): string {
+/** --base-url, else the SDK's environment variable, else the real service; https only, except loopback. */
+export function baseUrlFor(service: 'router' | 'direct', flag: string | undefined, env: NodeJS.ProcessEnv = {}): string {
+  const fromEnv = env[BASE_URL_ENV[service]];
+  const value = flag ?? (fromEnv === undefined || fromEnv.trim() === '' ? undefined : fromEnv.trim());
   if (value === undefined) return DEFAULT_CONFIG[service].baseUrl;
+  const source = flag !== undefined ? '--base-url' : BASE_URL_ENV[service];
   const check = checkBaseUrl(value);
   if (!check.ok) {
     throw new UsageError(check.reason === 'insecure'
-      ? `--base-url ${value} uses http: a key would travel in clear text; use https (http is allowed only for localhost)`
-      : `--base-url ${value} is not a valid https URL`);
+      ? `${source} ${value} uses http: a key would travel in clear text; use https (http is allowed only for localhost)`
+      : `${source} ${value} is not a valid https URL`, check.reason, 'insecure_url');
   }
   return value.replace(/\/+$/, '');
+}
+
+/** A wait in milliseconds from a flag, else an environment variable, else the default. */
+export function millisecondsOption(flag: string | undefined, flagName: string, env: NodeJS.ProcessEnv, envName: string, fallback: number): number {
+  const raw = flag ?? env[envName];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw.trim());
+  if (!Number.isInteger(value) || value < 100 || value > 86_400_000) {
+    throw new UsageError(`${flag !== undefined ? flagName : envName} must be a whole number of milliseconds from 100 to 86400000, not "${raw}"`);
+  }
+  return value;
 }
 
 export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
@@ -35,8 +72,23 @@ export function errorJson(error: ServiceError): string {
   return JSON.stringify({ ok: false, error: error.toData(), ...(error.partialText ? { text: error.partialText } : {}) });
 }
 
+/** A usage error in the JSON contract: the same fields as a service error. */
+export function usageJson(error: UsageError, command: string): string {
+  return JSON.stringify({
+    ok: false,
+    error: { kind: error.kind, status: null, code: error.code, message: error.message, action: `Run "keyward ${command} --help" for the options.`, retryAfterSeconds: null },
+  });
+}
+
 export function writeError(io: CliIo, error: ServiceError): void {
   const status = error.status === null ? '' : ` (HTTP ${error.status}${error.code ? `, ${error.code}` : ''})`;
   io.stderr.write(`keyward: ${error.kind}${status}: ${error.message}\n  what to do: ${error.action}\n`);
   if (error.retryAfterSeconds !== null && error.kind !== 'cancelled') io.stderr.write(`  retry after: ${Math.ceil(error.retryAfterSeconds)} s\n`);
+}
+
+/** Prints a usage error the way the command was asked to print (JSON on stdout, or text on stderr) and gives exit status 2. */
+export function reportUsage(io: CliIo, command: string, json: boolean, error: UsageError): 2 {
+  if (json) io.stdout.write(usageJson(error, command) + '\n');
+  else io.stderr.write(`keyward ${command}: ${error.message}\nRun "keyward ${command} --help" for the options.\n`);
+  return 2;
 }

@@ -1,4 +1,5 @@
 // The `keyward` command line over core/.
+import { redactSecrets } from '../core/redact.ts';
 import { nodeVersionProblem } from './nodeVersion.ts';
 import { runCli } from './run.ts';
 
@@ -10,4 +11,8 @@ if (problem) {
 
 void runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, stdin: process.stdin }).then((code) => {
   process.exitCode = code;
+}, (error: unknown) => {
+  // A failure no command expected: one line, never a stack trace that could quote a key.
+  process.stderr.write(`keyward: ${redactSecrets(String((error as Error)?.message ?? error))}\n`);
+  process.exitCode = 1;
 });

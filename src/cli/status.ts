@@ -3,10 +3,11 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_CONFIG } from '../core/config.ts';
 import { DirectClient, type RateLimits } from '../core/directClient.ts';
 import { ServiceError } from '../core/errors.ts';
+import { redactSecrets } from '../core/redact.ts';
 import { nextUtcMidnight } from '../core/freeGuard.ts';
 import { type RouterCredits, type RouterKeyInfo, RouterClient } from '../core/routerClient.ts';
 import { type CliIo, EXIT } from './run.ts';
-import { KEY_ENV, UsageError, baseUrlFor, errorJson, serviceOption, writeError } from './common.ts';
+import { BASE_URL_ENV, KEY_ENV, UsageError, baseUrlFor, errorJson, reportUsage, serviceOption, writeError } from './common.ts';
 
 export const STATUS_HELP = `Usage: keyward status --service router|direct [--base-url URL] [--json]
 
@@ -16,7 +17,9 @@ Checks the key without spending tokens.
   direct: whether the key is recognised, whether it may list models, and the
           rate-limit headers the service sent.
 
-The key comes from OPENROUTER_API_KEY (router) or OPENAI_API_KEY (direct).
+The key comes from OPENROUTER_API_KEY (router) or OPENAI_API_KEY (direct); without
+--base-url, ${BASE_URL_ENV.router} / ${BASE_URL_ENV.direct} name the base URL.
+With --json every failure prints the JSON object, usage errors included.
 Exit status: 0 checked, 1 service error (e.g. the key is not valid), 2 usage error.
 `;
 
@@ -62,8 +65,7 @@ export async function statusCommand(args: string[], io: CliIo): Promise<number> 
   try {
     ({ values } = parseArgs({ args, options: { service: { type: 'string' }, 'base-url': { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } }));
   } catch (error) {
-    io.stderr.write(`keyward status: ${(error as Error).message}\n`);
-    return EXIT.usage;
+    return reportUsage(io, 'status', args.includes('--json'), new UsageError((error as Error).message, 'unknown_option'));
   }
   if (values.help) {
     io.stdout.write(STATUS_HELP);
@@ -74,29 +76,28 @@ export async function statusCommand(args: string[], io: CliIo): Promise<number> 
   let key: string;
   try {
     service = serviceOption(values.service);
-    baseUrl = baseUrlFor(service, values['base-url']);
+    baseUrl = baseUrlFor(service, values['base-url'], io.env);
     key = io.env[KEY_ENV[service]] ?? '';
-    if (!key) throw new UsageError(`set ${KEY_ENV[service]} to the ${service === 'router' ? 'routing' : 'direct'} service key`);
+    if (!key) throw new UsageError(`set ${KEY_ENV[service]} to the ${service === 'router' ? 'routing' : 'direct'} service key`, 'missing_key');
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(`keyward status: ${error.message}\nRun "keyward status --help" for the options.\n`);
-      return EXIT.usage;
-    }
+    if (error instanceof UsageError) return reportUsage(io, 'status', values.json, error);
     throw error;
   }
   const connection = { baseUrl, key, connectTimeoutMs: DEFAULT_CONFIG.network.connectTimeoutMs, idleTimeoutMs: DEFAULT_CONFIG.network.idleTimeoutMs };
+  // The key check echoes fields of the service's choosing (the key's label): nothing key-shaped is printed.
+  const out = { write: (text: string) => io.stdout.write(redactSecrets(text, [key])) };
   if (service === 'router') {
     const client = new RouterClient(connection);
     try {
       const [info, credits] = await Promise.all([client.keyInfo(), client.credits()]);
       const now = Date.now();
       if (values.json) {
-        io.stdout.write(JSON.stringify({
+        out.write(JSON.stringify({
           ok: true, service, key: info, credits,
           free: info.freeModelDailyRequests ? { ...info.freeModelDailyRequests, resetsAt: new Date(nextUtcMidnight(now)).toISOString() } : null,
           warnings: routerWarnings(info),
         }) + '\n');
-      } else io.stdout.write(routerText(info, credits, now));
+      } else out.write(routerText(info, credits, now));
       return EXIT.ok;
     } catch (error) {
       return fail(io, error, values.json);
@@ -114,8 +115,8 @@ export async function statusCommand(args: string[], io: CliIo): Promise<number> 
       if (!(error instanceof ServiceError) || error.kind !== 'permission') throw error;
       canList = false;
     }
-    if (values.json) io.stdout.write(JSON.stringify({ ok: true, service, recognised: true, canListModels: canList, models: canList ? models : null, rateLimits: client.lastRateLimits }) + '\n');
-    else io.stdout.write(directText(canList, models, client.lastRateLimits));
+    if (values.json) out.write(JSON.stringify({ ok: true, service, recognised: true, canListModels: canList, models: canList ? models : null, rateLimits: client.lastRateLimits }) + '\n');
+    else out.write(directText(canList, models, client.lastRateLimits));
     return EXIT.ok;
   } catch (error) {
     return fail(io, error, values.json);
