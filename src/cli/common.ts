@@ -31,8 +31,8 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export function errorJson(error: ServiceError): string {
-  return JSON.stringify({ ok: false, error: error.toData(), ...(error.partialText ? { text: error.partialText } : {}) });
+export function errorJson(error: ServiceError, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ ok: false, error: error.toData(), ...(error.partialText ? { text: error.partialText } : {}), ...extra });
 }
 
 export function writeError(io: CliIo, error: ServiceError): void {
