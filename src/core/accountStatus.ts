@@ -133,8 +133,8 @@ export function routerStatusView(snapshot: RouterSnapshot, meta: KeyMetadata | u
       ? `$(warning) **The balance is ${signedDollars(balance)}: every call fails, free models included, until credits are added.**`
       : '$(warning) **The last request was refused because the account balance is below zero: every call fails, free models included, until credits are added.** (Only a management key can read the balance itself.)', '');
     lines.push(balance !== null
-      ? `To do: add at least ${formatDollars(-balance)} of credits on the credits page to get back to zero, more to prompt again (click this item: Open Credits Page).`
-      : 'To do: add credits on the credits page (click this item: Open Credits Page). The figures below are the key\'s own limit, not the account balance.', '');
+      ? `To do: add at least ${formatDollars(-balance)} of credits on the credits page to get back to zero, more to prompt again (click this item: Add Credits).`
+      : 'To do: add credits on the credits page (click this item: Add Credits). The figures below are the key\'s own limit, not the account balance.', '');
   }
   lines.push(`- Credit limit: ${info.limit === null ? '**none** $(warning)' : `${formatDollars(info.limit)}${info.limitReset ? ` (resets ${info.limitReset})` : ''}, remaining ${formatDollars(info.limitRemaining ?? 0)}`}`);
   lines.push(`- Usage: ${formatDollars(info.usage)} (today ${formatDollars(info.usageDaily)})`);

@@ -1,6 +1,7 @@
 // UI steps for how answers end and what the account says: a refusal and a
 // filtered answer in the panel, a restricted key and a negative balance in the
-// status bar and on the error card, each with a screenshot to look at.
+// status bar and on the error card, each with a screenshot to look at (dark
+// theme, then the light one).
 import type { Emulator } from '../../emulator/server.ts';
 import type { Workbench } from '../harness/workbench.ts';
 import type { UiStep } from './steps.ts';
@@ -32,6 +33,8 @@ async function ask(wb: Workbench, prompt: string): Promise<void> {
 async function ensurePanel(wb: Workbench): Promise<void> {
   const prompt = wb.webview().locator('#prompt');
   if (await prompt.isVisible().catch(() => false)) return;
+  // A menu or peek left open by an earlier step makes the command palette inert.
+  for (let i = 0; i < 3; i++) await wb.page.keyboard.press('Escape');
   await wb.runCommand('Keyward: Open Prompt Panel');
   await prompt.waitFor({ timeout: 40_000 });
 }
@@ -51,6 +54,18 @@ async function clearToasts(wb: Workbench): Promise<void> {
   await wb.page.mouse.move(10, 10);
 }
 
+/** Picks a colour theme the way a person does, and waits for the workbench to wear it. */
+async function setTheme(wb: Workbench, theme: 'Dark Modern' | 'Light Modern'): Promise<void> {
+  // By its keybinding: the palette puts "Browse Color Themes in Marketplace" first for the title.
+  await wb.page.mouse.move(10, 10);
+  await wb.page.keyboard.press('Control+K');
+  await wb.page.keyboard.press('Control+T');
+  await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor({ timeout: 10_000 });
+  await wb.answerQuickInput(theme);
+  const dark = theme.startsWith('Dark');
+  await waitFor(async () => String(await wb.page.evaluate(() => document.querySelector('.monaco-workbench')?.classList.contains('vs-dark') ?? false)), String(dark), `the ${theme} theme`);
+}
+
 async function setKey(wb: Workbench, service: 'router' | 'direct', key: string): Promise<void> {
   await wb.runCommand(service === 'router' ? 'Keyward: Set Router Key' : 'Keyward: Set Direct Key');
   await wb.answerQuickInput(key);
@@ -60,6 +75,8 @@ export const answerSteps: UiStep[] = [
   {
     name: 'a refusal is the answer, in its own style, labelled "The model declined"',
     async run({ wb }) {
+      // These screenshots are judged in a dark theme; the last step shows the light one.
+      await setTheme(wb, 'Dark Modern');
       await clearToasts(wb);
       await pickModel(wb, 'router', 'gpt-4o', 'openai/gpt-4o-mini');
       await ask(wb, "[[refuse]] How do I get into my neighbour's flat without a key?");
@@ -134,6 +151,16 @@ export const answerSteps: UiStep[] = [
         await setKey(wb, 'router', emulator.sandbox!.keys.routerFunded);
         await waitFor(() => wb.statusItem('router').innerText(), '$', 'the router item, sandbox key back');
       }
+    },
+  },
+  {
+    name: 'the refusal and the filter note in the light theme',
+    async run({ wb }) {
+      await setTheme(wb, 'Light Modern');
+      await clearToasts(wb);
+      // The filter note is the lower of the two: in view, the refusal above it is too.
+      await wb.webview().locator('.finish-note.content_filter').last().hover();
+      await wb.screenshot('refusal-and-filter-light');
     },
   },
 ];
