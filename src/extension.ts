@@ -71,8 +71,8 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.setKeyExpiry, (service?: ServiceId, date?: string) => keyCommands.setExpiry(service, date)),
     command(CommandId.setUsageTier, () => pickUsageTier()),
     command(CommandId.refreshStatus, () => statusBar.refresh()),
-    command(CommandId.routerActions, () => showStatusActions('router', configuration)),
-    command(CommandId.directActions, () => showStatusActions('direct', configuration)),
+    command(CommandId.routerActions, () => showStatusActions('router', configuration, monitor)),
+    command(CommandId.directActions, () => showStatusActions('direct', configuration, monitor)),
     context.secrets.onDidChange((event) => {
       // Other windows share SecretStorage: follow what they stored or deleted.
       void keys.secretChanged(event.key).then((service) => {

@@ -5,7 +5,7 @@ import { DEFAULT_CONFIG } from '../core/config.ts';
 import { DirectClient } from '../core/directClient.ts';
 import { ServiceError } from '../core/errors.ts';
 import { RouterClient } from '../core/routerClient.ts';
-import type { TextStream } from '../core/textStream.ts';
+import type { CompletionResult, ReportedUsage, TextStream } from '../core/textStream.ts';
 import { type CliIo, EXIT } from './run.ts';
 import { BASE_URL_ENV, KEY_ENV, TIMEOUT_ENV, UsageError, baseUrlFor, errorJson, millisecondsOption, readAll, reportUsage, serviceOption, writeError } from './common.ts';
 
@@ -29,7 +29,11 @@ Options:
   -h, --help               show this help
 
 The key comes from ${KEY_ENV.router} (router) or ${KEY_ENV.direct} (direct).
-Exit status: 0 answered, 1 service error, 2 usage error, 130 interrupted.
+A refusal is printed as the answer, marked on standard error; --json gives it as
+"refusal", and why the answer ended as "finishReason" (stop, length,
+content_filter, tool_calls, error, other).
+Exit status: 0 answered, 1 service error, 2 usage error, 3 no usable answer (the
+model declined, or the provider's content filter stopped it), 130 interrupted.
 `;
 
 export async function askCommand(args: string[], io: CliIo): Promise<number> {
@@ -97,22 +101,47 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     const result = await stream.result;
     if (values.json) {
       io.stdout.write(JSON.stringify({
-        ok: true, service, model: result.model, text: result.text,
-        usage: { inputTokens: result.usage?.inputTokens ?? null, outputTokens: result.usage?.outputTokens ?? null, totalTokens: result.usage?.totalTokens ?? null, costUsd: result.costUsd },
+        ok: true, service, model: result.model, text: result.text, usage: usageJson(result),
+        finishReason: result.finishReason, nativeFinishReason: result.nativeFinishReason, refusal: result.refusal,
       }) + '\n');
-    } else if (!ended) io.stdout.write('\n');
-    return EXIT.ok;
+    } else {
+      if (!ended) io.stdout.write('\n');
+      writeEnding(io, result);
+    }
+    return result.refusal !== null || result.finishReason === 'content_filter' ? EXIT.declined : EXIT.ok;
   } catch (error) {
     const failure = error instanceof ServiceError ? error : new ServiceError({ kind: 'network', service, message: String((error as Error).message ?? error), secrets: [key] });
-    if (values.json) io.stdout.write(errorJson(failure) + '\n');
+    // What the service reported before the answer failed was charged: say so.
+    const reported = stream.reported;
+    if (values.json) io.stdout.write(errorJson(failure, reported ? { usage: usageJson(reported) } : {}) + '\n');
     else {
       if (stream.text && !stream.text.endsWith('\n')) io.stdout.write('\n');
       writeError(io, failure);
+      if (reported?.usage) io.stderr.write(`  usage reported: ${reported.usage.inputTokens} input + ${reported.usage.outputTokens} output tokens${reported.costUsd !== null ? `, $${reported.costUsd.toFixed(6)}` : ''}\n`);
     }
     return failure.kind === 'cancelled' ? EXIT.interrupted : EXIT.failure;
   } finally {
     process.removeListener('SIGINT', onSignal);
     await Promise.all([router?.close(), direct?.close()]);
+  }
+}
+
+function usageJson(reported: ReportedUsage | CompletionResult) {
+  return { inputTokens: reported.usage?.inputTokens ?? null, outputTokens: reported.usage?.outputTokens ?? null, totalTokens: reported.usage?.totalTokens ?? null, costUsd: reported.costUsd };
+}
+
+/** A refusal is the answer (stdout), marked as one (stderr); a filtered or cut-off answer says so. */
+function writeEnding(io: CliIo, result: CompletionResult): void {
+  if (result.refusal !== null) {
+    io.stdout.write(result.refusal.endsWith('\n') ? result.refusal : `${result.refusal}\n`);
+    io.stderr.write('keyward: the model declined to answer (a refusal); its explanation is above.\n');
+  }
+  if (result.finishReason === 'content_filter') {
+    io.stderr.write(result.text
+      ? 'keyward: the provider\'s content filter stopped the answer; what arrived is above.\n'
+      : 'keyward: the provider\'s content filter withheld the answer: no text arrived.\n');
+  } else if (result.finishReason === 'length') {
+    io.stderr.write('keyward: the answer was cut off at the token limit.\n');
   }
 }
 

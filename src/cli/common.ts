@@ -68,8 +68,8 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export function errorJson(error: ServiceError): string {
-  return JSON.stringify({ ok: false, error: error.toData(), ...(error.partialText ? { text: error.partialText } : {}) });
+export function errorJson(error: ServiceError, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ ok: false, error: error.toData(), ...(error.partialText ? { text: error.partialText } : {}), ...extra });
 }
 
 /** A usage error in the JSON contract: the same fields as a service error. */

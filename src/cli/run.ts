@@ -1,5 +1,5 @@
 // Dispatches a `keyward` invocation. Exit codes: 0 success, 1 a service error or
-// findings, 2 a usage error, 130 interrupted.
+// findings, 2 a usage error, 3 no usable answer (declined or filtered), 130 interrupted.
 export interface CliIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -7,7 +7,7 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
 }
 
-export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
+export const EXIT = { ok: 0, failure: 1, usage: 2, declined: 3, interrupted: 130 } as const;
 
 declare const KEYWARD_VERSION: string | undefined;
 

@@ -15,7 +15,8 @@ Checks the key without spending tokens.
   router: the key check: credit limit, what is left, usage, expiry, today's free-model
           requests, and whether the key lacks a credit limit or an expiry.
   direct: whether the key is recognised, whether it may list models, and the
-          rate-limit headers the service sent.
+          rate-limit headers the service sent. Whether it may create responses
+          cannot be checked without spending tokens: it says so.
 
 The key comes from OPENROUTER_API_KEY (router) or OPENAI_API_KEY (direct); without
 --base-url, ${BASE_URL_ENV.router} / ${BASE_URL_ENV.direct} name the base URL.
@@ -40,9 +41,10 @@ function routerText(info: RouterKeyInfo, credits: RouterCredits | null, now: num
     `remaining  ${info.limitRemaining === null ? 'no limit' : money(info.limitRemaining)}`,
     `usage      ${money(info.usage)} (today ${money(info.usageDaily)})`,
     `expires    ${info.expiresAt ?? 'never'}`,
-    `free today ${free ? `${free.used}/${free.limit} (resets ${new Date(nextUtcMidnight(now)).toISOString()})` : 'unknown'}`,
+    `free today ${free ? `${Math.min(free.used, free.limit)}/${free.limit} (resets ${new Date(nextUtcMidnight(now)).toISOString()})` : 'unknown'}`,
     `balance    ${credits ? money(credits.balance) : 'not readable with this key (management keys only)'}`,
   ];
+  if (credits && credits.balance < 0) lines.push(`warning    the balance is below zero: every call fails, free models included, until at least ${money(-credits.balance)} of credits are added`);
   if (info.limit === null) lines.push('warning    this key has no credit limit: set one in the key settings so a leak cannot spend the whole balance');
   if (info.expiresAt === null) lines.push('warning    this key has no expiry: create keys with an expiry date');
   return lines.join('\n') + '\n';
@@ -52,6 +54,8 @@ function directText(canList: boolean, models: number, limits: RateLimits | null)
   const lines = [
     'key        recognised',
     `models     ${canList ? `may list models (${models})` : 'may not list models (Restricted key without Models read); it may still prompt'}`,
+    // Listing models spends nothing and proves nothing about creating responses.
+    'responses  not checked: only a prompt shows whether the key may create responses (api.responses.write)',
   ];
   if (limits) {
     lines.push(`requests   ${limits.remainingRequests ?? '?'}/${limits.limitRequests ?? '?'} left this minute (resets in ${limits.resetRequestsSeconds ?? '?'} s)`);
@@ -115,7 +119,8 @@ export async function statusCommand(args: string[], io: CliIo): Promise<number> 
       if (!(error instanceof ServiceError) || error.kind !== 'permission') throw error;
       canList = false;
     }
-    if (values.json) out.write(JSON.stringify({ ok: true, service, recognised: true, canListModels: canList, models: canList ? models : null, rateLimits: client.lastRateLimits }) + '\n');
+    // canCreateResponses: null = not checked (a check that spends no tokens cannot tell).
+    if (values.json) out.write(JSON.stringify({ ok: true, service, recognised: true, canListModels: canList, models: canList ? models : null, canCreateResponses: null, rateLimits: client.lastRateLimits }) + '\n');
     else out.write(directText(canList, models, client.lastRateLimits));
     return EXIT.ok;
   } catch (error) {

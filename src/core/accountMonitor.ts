@@ -2,6 +2,7 @@
 // check, credits and free count; the direct key's state, last error and rate
 // limits. The status bar and the panel subscribe; nothing here knows VS Code.
 import type { ServiceErrorData, ServiceId } from '../shared/errorKinds.ts';
+import { missingScopesIn } from '../shared/scopes.ts';
 import type { DirectSnapshot, RouterSnapshot } from './accountStatus.ts';
 import type { KeywardConfig } from './config.ts';
 import { DirectClient, type RateLimits } from './directClient.ts';
@@ -10,7 +11,7 @@ import type { Tier } from './fees.ts';
 import { FreeModelGuard } from './freeGuard.ts';
 import { fingerprint } from './keyFormats.ts';
 import type { KeyStore } from './keyStore.ts';
-import { RouterClient } from './routerClient.ts';
+import { type RouterCredits, RouterClient } from './routerClient.ts';
 
 type Clients = { router: RouterClient; direct: DirectClient };
 
@@ -23,7 +24,12 @@ export interface MonitorOptions {
 
 export type Verification =
   | { service: 'router'; ok: true; warnings: ('no_credit_limit' | 'no_expiry')[]; expiresAt: string | null }
-  | { service: 'direct'; ok: true; restricted: boolean }
+  /**
+   * The key was recognised. Listing models is all a check can do without spending
+   * tokens: it proves api.model.read (canListModels), never that the key may create
+   * responses. missingScopes holds every scope a response has named as missing.
+   */
+  | { service: 'direct'; ok: true; restricted: boolean; canListModels: boolean; missingScopes: string[] }
   | { service: ServiceId; ok: false; error: ServiceError };
 
 export class AccountMonitor {
@@ -43,7 +49,7 @@ export class AccountMonitor {
       this.router = { ...this.router, free };
       this.emit('router');
     });
-    this.direct = { verified: null, lastError: null, lastErrorAt: null, rateLimits: null, tier: options.tier(), refreshedAt: null, stale: false };
+    this.direct = { verified: null, lastError: null, lastErrorAt: null, rateLimits: null, tier: options.tier(), refreshedAt: null, stale: false, missingScopes: [], respondedAt: null };
   }
 
   routerSnapshot(): RouterSnapshot {
@@ -87,7 +93,7 @@ export class AccountMonitor {
     if (service === 'router') {
       this.router = { keyInfo: null, credits: null, free: null, lastError: null, refreshedAt: null, stale: false };
       this.freeGuard.updateFromKeyCheck(null);
-    } else this.direct = { ...this.direct, verified: null, lastError: null, lastErrorAt: null, rateLimits: null, refreshedAt: null, stale: false };
+    } else this.direct = { ...this.direct, verified: null, lastError: null, lastErrorAt: null, rateLimits: null, refreshedAt: null, stale: false, missingScopes: [], respondedAt: null };
     this.emit(service);
   }
 
@@ -101,7 +107,7 @@ export class AccountMonitor {
     if (!client) return { service: 'router', ok: false, error: new ServiceError({ kind: 'auth', service: 'router', message: 'No routing service key is stored.' }) };
     try {
       const [keyInfo, credits] = await Promise.all([client.keyInfo(signal), client.credits(signal)]);
-      this.router = { keyInfo, credits, free: this.freeGuard.status(), lastError: null, refreshedAt: this.now(), stale: false };
+      this.router = { keyInfo, credits, free: this.freeGuard.status(), lastError: this.keepRouterBillingError(credits), refreshedAt: this.now(), stale: false };
       this.emit('router');
       const warnings: ('no_credit_limit' | 'no_expiry')[] = [];
       if (keyInfo.limit === null) warnings.push('no_credit_limit');
@@ -122,15 +128,17 @@ export class AccountMonitor {
     if (!client) return { service: 'direct', ok: false, error: new ServiceError({ kind: 'auth', service: 'direct', message: 'No direct service key is stored.' }) };
     try {
       await client.models(signal);
-      this.direct = { ...this.direct, verified: 'ok', rateLimits: client.lastRateLimits ?? this.direct.rateLimits, refreshedAt: this.now(), stale: false, lastError: this.keepBillingError() };
+      const missingScopes = this.direct.missingScopes.filter((scope) => scope !== 'api.model.read');
+      this.direct = { ...this.direct, verified: missingScopes.length > 0 ? 'restricted' : 'ok', missingScopes, rateLimits: client.lastRateLimits ?? this.direct.rateLimits, refreshedAt: this.now(), stale: false, lastError: this.keepBillingError() };
       this.emit('direct');
-      return { service: 'direct', ok: true, restricted: false };
+      return { service: 'direct', ok: true, restricted: missingScopes.length > 0, canListModels: true, missingScopes };
     } catch (thrown) {
       const error = asServiceError(thrown, 'direct');
       if (error.kind === 'permission') {
-        this.direct = { ...this.direct, verified: 'restricted', refreshedAt: this.now(), stale: false, lastError: this.keepBillingError() };
+        const missingScopes = union(this.direct.missingScopes, scopesOf(error, 'api.model.read'));
+        this.direct = { ...this.direct, verified: 'restricted', missingScopes, refreshedAt: this.now(), stale: false, lastError: this.keepBillingError() };
         this.emit('direct');
-        return { service: 'direct', ok: true, restricted: true };
+        return { service: 'direct', ok: true, restricted: true, canListModels: false, missingScopes };
       }
       if (error.kind === 'auth') this.direct = { ...this.direct, verified: 'invalid', lastError: error.toData(), lastErrorAt: this.now(), stale: false };
       else this.direct = { ...this.direct, stale: this.direct.refreshedAt !== null };
@@ -145,15 +153,34 @@ export class AccountMonitor {
     return kind === 'credit_exhausted' || kind === 'spend_limit' || kind === 'usage_limit' ? this.direct.lastError : null;
   }
 
+  /**
+   * A router 402 for the balance stays through key checks: the key check cannot
+   * see the balance, so only a request that works (or credits readable again
+   * and above zero) shows it was settled.
+   */
+  private keepRouterBillingError(credits: RouterCredits | null): ServiceErrorData | null {
+    const last = this.router.lastError;
+    if (last?.kind !== 'insufficient_credits') return null;
+    return credits && credits.balance > 0 ? null : last;
+  }
+
   /** What a prompt's outcome tells about the account. */
   recordOutcome(service: ServiceId, error: ServiceError | null, rateLimits?: RateLimits | null): void {
     if (service === 'direct') {
+      // A response that names missing scopes says what the key lacks; one that works proves it may prompt.
+      const missingScopes = error?.kind === 'permission' ? union(this.direct.missingScopes, scopesOf(error, null))
+        : error ? this.direct.missingScopes : this.direct.missingScopes.filter((scope) => scope === 'api.model.read');
+      const previous = this.direct.verified;
       this.direct = {
         ...this.direct,
         lastError: error && error.kind !== 'cancelled' && error.kind !== 'stream_interrupted' ? error.toData() : null,
         lastErrorAt: error ? this.now() : this.direct.lastErrorAt,
         rateLimits: rateLimits ?? this.direct.rateLimits,
-        verified: error?.kind === 'auth' ? 'invalid' : error?.kind === 'permission' ? this.direct.verified : this.direct.verified ?? (error ? null : 'ok'),
+        missingScopes,
+        respondedAt: error ? this.direct.respondedAt : this.now(),
+        verified: error?.kind === 'auth' ? 'invalid'
+          : missingScopes.length > 0 ? 'restricted'
+            : previous === 'restricted' ? 'ok' : previous ?? (error ? null : 'ok'),
       };
     } else if (error && ['auth', 'insufficient_credits', 'key_limit'].includes(error.kind)) {
       this.router = { ...this.router, lastError: error.toData() };
@@ -172,6 +199,18 @@ export class AccountMonitor {
   private emit(service: ServiceId): void {
     for (const listener of this.listeners) listener(service);
   }
+}
+
+/** The scopes an error names as missing; the fallback when it names none it can be read from. */
+function scopesOf(error: ServiceError, fallback: string | null): string[] {
+  const named = missingScopesIn(error.message);
+  if (named.length > 0) return named;
+  if (error.code && /^[a-z]+(\.[a-z_]+)+$/.test(error.code)) return [error.code];
+  return fallback ? [fallback] : [];
+}
+
+function union(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])];
 }
 
 function asServiceError(error: unknown, service: ServiceId): ServiceError {

@@ -90,6 +90,8 @@ function privacyAction(request: ResponseContext['request'], message: string): st
   return `Either Keyward's training opt-out (keyward.router.denyDataCollection) or the account's privacy settings (${page}) ruled out every provider of this model. Pick another model, or relax one of them.`;
 }
 
+const FUNDED_FREE_DAY_ACTION = 'Today\'s 1,000 free-model requests (UTC), the highest free allowance, are used up. Wait for the reset at UTC midnight, or use the paid version of the model.';
+
 /** A routing-service error object ({code, message, metadata}) from a body, a 200 body or a stream chunk. */
 export function classifyRouterError(error: Json, status: number, response: ResponseContext): ServiceError {
   const metadata = asObject(error.metadata) ?? {};
@@ -131,7 +133,9 @@ export function classifyRouterError(error: Json, status: number, response: Respo
       return new ServiceError({ ...base, kind: 'free_limit_minute', retryAfterSeconds: resetIn ?? retryAfter ?? 60 });
     }
     if (/free-models-per-day/.test(text) || source === 'openrouter_free_tier_daily') {
-      return new ServiceError({ ...base, kind: 'free_limit_day', retryAfterSeconds: resetIn ?? null });
+      // An account already on the 1,000-a-day tier cannot buy its way higher: no "buy 10 credits" for it.
+      const funded = /per-day-high-balance/.test(text) || Number(header('x-ratelimit-limit')) >= 1000;
+      return new ServiceError({ ...base, kind: 'free_limit_day', retryAfterSeconds: resetIn ?? null, ...(funded ? { action: FUNDED_FREE_DAY_ACTION } : {}) });
     }
     const budget = exceedsRateBudget(text);
     if (budget) return new ServiceError({ ...base, kind: 'rate_limit', shouldRetry: base.shouldRetry ?? false, action: tooLargeAction(budget) });

@@ -3,10 +3,11 @@
 // `output_text` exists only in the SDKs, not on the wire.
 import { classifyDirectError, classifyDirectResponse } from './classify.ts';
 import { ServiceError } from './errors.ts';
+import { responseFinish } from './finishReason.ts';
 import { type Json, num, obj, parseObject } from './json.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy.ts';
 import { sseEvents } from './sse.ts';
-import { type CompletionResult, type RetryNotice, TextStream } from './textStream.ts';
+import { type CompletionResult, type Piece, type ReportedUsage, type RetryNotice, TextStream, answerBody } from './textStream.ts';
 import { type HttpResponse, Transport, type TransportOptions } from './transport.ts';
 import { parseGoDuration } from './waitTimes.ts';
 
@@ -49,8 +50,7 @@ export interface DirectClientOptions extends TransportOptions {
 }
 
 
-/** Concatenates the output_text parts of every message item, as the SDKs' output_text does. */
-export function outputText(response: Json): string {
+function messageParts(response: Json, type: string, field: string): string {
   const output = Array.isArray(response.output) ? response.output : [];
   let text = '';
   for (const item of output) {
@@ -58,10 +58,20 @@ export function outputText(response: Json): string {
     if (message?.type !== 'message' || !Array.isArray(message.content)) continue;
     for (const part of message.content) {
       const p = obj(part);
-      if (p?.type === 'output_text' && typeof p.text === 'string') text += p.text;
+      if (p?.type === type && typeof p[field] === 'string') text += p[field];
     }
   }
   return text;
+}
+
+/** Concatenates the output_text parts of every message item, as the SDKs' output_text does. */
+export function outputText(response: Json): string {
+  return messageParts(response, 'output_text', 'text');
+}
+
+/** The refusal parts (`{"type":"refusal","refusal":"..."}`) of every message item. */
+export function outputRefusal(response: Json): string {
+  return messageParts(response, 'refusal', 'refusal');
 }
 
 export class DirectClient {
@@ -125,32 +135,39 @@ export class DirectClient {
       { signal: options.signal, retry: this.options.retry ?? DEFAULT_RETRY_POLICY, onRetry: options.onRetry, sleep: this.options.sleep });
   }
 
-  private async *respondAttempt(body: Json, stream: boolean, options: DirectCallOptions): AsyncGenerator<string, CompletionResult> {
+  private async *respondAttempt(body: Json, stream: boolean, options: DirectCallOptions): AsyncGenerator<Piece, CompletionResult> {
     const response = await this.transport.send({ method: 'POST', path: '/responses', key: this.options.key, body, signal: options.signal, accept: stream ? 'text/event-stream' : 'application/json' });
     this.observe(response);
     if (response.status >= 400) throw this.fail(response, await response.text());
-    return stream ? yield* this.readStream(response) : yield* this.readWhole(response);
+    return stream ? yield* this.readStream(response, options.signal) : yield* this.readWhole(response);
   }
 
   private context(response: HttpResponse) {
     return { header: response.header, now: this.now(), secrets: [this.options.key] };
   }
 
-  private async *readWhole(response: HttpResponse): AsyncGenerator<string, CompletionResult> {
+  private async *readWhole(response: HttpResponse): AsyncGenerator<Piece, CompletionResult> {
     const body = parseObject(await response.text());
     if (!body) throw new ServiceError({ kind: 'server', service: 'direct', status: response.status, message: 'The direct service sent a response that is not JSON.' });
     const text = outputText(body);
+    const refusal = outputRefusal(body);
+    const reported = reportedUsage(obj(body.usage));
+    if (reported) yield { reported };
     if (text) yield text;
+    if (refusal) yield { refusal };
     if (body.status === 'failed') throw classifyDirectError(obj(body.error) ?? {}, null, this.context(response));
-    return this.result(body, text, 0);
+    return this.result(body, text, refusal, 0);
   }
 
-  private async *readStream(response: HttpResponse): AsyncGenerator<string, CompletionResult> {
+  private async *readStream(response: HttpResponse, signal: AbortSignal | undefined): AsyncGenerator<Piece, CompletionResult> {
     let text = '';
+    let refusal = '';
+    /** response.refusal.done's text: the whole refusal, whatever deltas were missed. */
+    let refusalDone: string | undefined;
     let skipped = 0;
-    for await (const events of sseEvents(response.body)) {
+    for await (const events of sseEvents(answerBody(response.body, 'direct', signal))) {
       let batch = '';
-      for (const event of events) {
+      for (const [index, event] of events.entries()) {
         if (event.data === '[DONE]') break;
         const data = parseObject(event.data);
         if (!data) {
@@ -167,14 +184,36 @@ export class DirectClient {
           yield batch;
           batch = '';
         }
+        if (type === 'response.refusal.delta' && typeof data.delta === 'string') {
+          refusal += data.delta;
+          yield { refusal: data.delta };
+          continue;
+        }
+        if (type === 'response.refusal.done' && typeof data.refusal === 'string') {
+          refusalDone = data.refusal;
+          continue;
+        }
         if (type === 'error' || (type !== 'response.failed' && obj(data.error) && !obj(data.response))) {
           // Both shapes: nested under `error` (as recorded) or at the top (as specified).
-          throw classifyDirectError(obj(data.error) ?? data, null, this.context(response));
+          const error = classifyDirectError(obj(data.error) ?? data, null, this.context(response));
+          // The response.failed that follows may say what the failed answer used; it comes in the
+          // same network chunk or not at all, so nothing waits for it.
+          const failed = events.slice(index + 1).map((e) => parseObject(e.data)).find((d) => d?.type === 'response.failed');
+          const reported = reportedUsage(obj(obj(failed?.response)?.usage));
+          if (reported) yield { reported };
+          throw error;
         }
-        if (type === 'response.failed') throw classifyDirectError(obj(obj(data.response)?.error) ?? {}, null, this.context(response));
+        if (type === 'response.failed') {
+          const failed = obj(data.response) ?? {};
+          const reported = reportedUsage(obj(failed.usage));
+          if (reported) yield { reported };
+          throw classifyDirectError(obj(failed.error) ?? {}, null, this.context(response));
+        }
         if (type === 'response.completed' || type === 'response.incomplete') {
           const final = obj(data.response) ?? {};
-          return this.result(final, text || outputText(final), skipped);
+          const whole = refusalDone ?? (refusal || outputRefusal(final));
+          if (whole.length > refusal.length && whole.startsWith(refusal)) yield { refusal: whole.slice(refusal.length) };
+          return this.result(final, text || outputText(final), whole, skipped);
         }
       }
       if (batch) yield batch;
@@ -182,19 +221,19 @@ export class DirectClient {
     throw new ServiceError({ kind: 'network', service: 'direct', message: 'The direct service closed the stream before the answer was complete.' });
   }
 
-  private result(body: Json, text: string, skipped: number): CompletionResult {
-    const usage = obj(body.usage);
-    const input = num(usage?.input_tokens);
-    const output = num(usage?.output_tokens);
-    const incomplete = obj(body.incomplete_details);
+  private result(body: Json, text: string, refusal: string, skipped: number): CompletionResult {
+    const reported = reportedUsage(obj(body.usage));
+    const { finishReason, native } = responseFinish(body);
     return {
       service: 'direct',
       text,
       model: typeof body.model === 'string' ? body.model : '',
-      usage: input === null && output === null ? null : { inputTokens: input ?? 0, outputTokens: output ?? 0, totalTokens: num(usage?.total_tokens) ?? (input ?? 0) + (output ?? 0) },
+      usage: reported?.usage ?? null,
       costUsd: null,
       id: typeof body.id === 'string' ? body.id : null,
-      finishReason: typeof incomplete?.reason === 'string' ? incomplete.reason : typeof body.status === 'string' ? body.status : null,
+      finishReason,
+      nativeFinishReason: native,
+      refusal: refusal || null,
       skippedEvents: skipped,
     };
   }
@@ -202,4 +241,13 @@ export class DirectClient {
   close(): Promise<void> {
     return this.transport.close();
   }
+}
+
+function reportedUsage(usage: Json | undefined): ReportedUsage | null {
+  if (!usage) return null;
+  const input = num(usage.input_tokens);
+  const output = num(usage.output_tokens);
+  if (input === null && output === null) return null;
+  // The direct service reports tokens, not dollars.
+  return { usage: { inputTokens: input ?? 0, outputTokens: output ?? 0, totalTokens: num(usage.total_tokens) ?? (input ?? 0) + (output ?? 0) }, costUsd: null };
 }

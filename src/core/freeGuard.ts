@@ -82,7 +82,9 @@ export class FreeModelGuard {
   status(): FreeStatus {
     this.rollDay();
     this.pruneMinute();
-    const used = this.usedAtCheck + this.sinceCheck;
+    // Capped: exempt accounts and the key check's lag can count past the limit, and "1001/1000" reads as a bug.
+    const counted = this.usedAtCheck + this.sinceCheck;
+    const used = this.limit === null ? counted : Math.min(counted, this.limit);
     return {
       used,
       limit: this.limit,

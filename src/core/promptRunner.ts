@@ -4,7 +4,7 @@
 import type { ServiceId } from '../shared/errorKinds.ts';
 import type { AccountMonitor } from './accountMonitor.ts';
 import { ServiceError } from './errors.ts';
-import type { RetryNotice, CompletionResult, TextStream } from './textStream.ts';
+import type { RetryNotice, CompletionResult, ReportedUsage, TextStream } from './textStream.ts';
 
 export interface Turn {
   role: 'user' | 'assistant';
@@ -27,6 +27,8 @@ export interface PromptCallbacks {
   onDelta?: (text: string) => void;
   onRetry?: (notice: RetryNotice) => void;
   onFreeWait?: (delayMs: number) => void;
+  /** The service reported tokens (and cost) for an answer that then failed or was stopped: they were charged. */
+  onReported?: (reported: ReportedUsage) => void;
 }
 
 export async function runPrompt(monitor: AccountMonitor, request: PromptRequest, callbacks: PromptCallbacks = {}): Promise<CompletionResult> {
@@ -53,6 +55,7 @@ export async function runPrompt(monitor: AccountMonitor, request: PromptRequest,
     return result;
   } catch (error) {
     const failure = error instanceof ServiceError ? error : new ServiceError({ kind: 'network', service, message: String((error as Error)?.message ?? error), partialText: stream.text });
+    if (stream.reported) callbacks.onReported?.(stream.reported);
     monitor.recordOutcome(service, failure, service === 'direct' ? (await monitor.directClient())?.lastRateLimits : undefined);
     throw failure;
   }

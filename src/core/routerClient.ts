@@ -3,11 +3,12 @@
 // the emulator.
 import { classifyRouterError, classifyRouterResponse } from './classify.ts';
 import { ServiceError } from './errors.ts';
+import { chatFinishReason } from './finishReason.ts';
 import { type Json, num, obj, parseObject } from './json.ts';
 import type { FreeModelGuard, FreeDailyRequests } from './freeGuard.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy.ts';
 import { sseEvents } from './sse.ts';
-import { type CompletionResult, type RetryNotice, TextStream, abortableSleep } from './textStream.ts';
+import { type CompletionResult, type Piece, type ReportedUsage, type RetryNotice, TextStream, abortableSleep, answerBody } from './textStream.ts';
 import { type HttpResponse, Transport, type TransportOptions } from './transport.ts';
 
 export const FREE_ROUTER_MODEL = 'openrouter/free';
@@ -172,7 +173,7 @@ export class RouterClient {
       { signal: options.signal, retry: this.options.retry ?? DEFAULT_RETRY_POLICY, onRetry: options.onRetry, sleep });
   }
 
-  private async *chatAttempt(body: Json, stream: boolean, free: boolean, options: CallOptions, sleep: (ms: number, signal?: AbortSignal) => Promise<void>): AsyncGenerator<string, CompletionResult> {
+  private async *chatAttempt(body: Json, stream: boolean, free: boolean, options: CallOptions, sleep: (ms: number, signal?: AbortSignal) => Promise<void>): AsyncGenerator<Piece, CompletionResult> {
     const guard = this.options.freeGuard;
     if (free && guard) {
       const wait = guard.delayBeforeFreeRequest();
@@ -184,14 +185,17 @@ export class RouterClient {
     const response = await this.transport.send({ method: 'POST', path: '/chat/completions', key: this.options.key, body, signal: options.signal, accept: stream ? 'text/event-stream' : 'application/json' });
     if (response.status >= 400) {
       const error = this.fail(response, await response.text(), { denyDataCollection: obj(body.provider)?.data_collection === 'deny' });
-      if (error.kind === 'free_limit_day') guard?.markDayExhausted();
+      if (error.kind === 'free_limit_day') {
+        const limit = Number(response.header('x-ratelimit-limit'));
+        guard?.markDayExhausted(Number.isInteger(limit) && limit > 0 ? limit : undefined);
+      }
       throw error;
     }
     if (free) guard?.recordFreeRequest();
-    return stream ? yield* this.readStream(response) : yield* this.readWhole(response);
+    return stream ? yield* this.readStream(response, options.signal) : yield* this.readWhole(response);
   }
 
-  private async *readWhole(response: HttpResponse): AsyncGenerator<string, CompletionResult> {
+  private async *readWhole(response: HttpResponse): AsyncGenerator<Piece, CompletionResult> {
     const text = await response.text();
     const body = parseObject(text);
     if (!body) throw new ServiceError({ kind: 'server', service: 'router', status: response.status, message: 'The routing service sent a response that is not JSON.' });
@@ -201,24 +205,32 @@ export class RouterClient {
     const choice = obj(Array.isArray(body.choices) ? body.choices[0] : undefined);
     const message = obj(choice?.message);
     const content = typeof message?.content === 'string' ? message.content : '';
+    const refusal = typeof message?.refusal === 'string' && message.refusal.length > 0 ? message.refusal : '';
+    const reported = reportedUsage(obj(body.usage));
+    if (reported) yield { reported };
     const choiceError = obj(choice?.error);
     if (choiceError) {
       if (content) yield content;
       throw classifyRouterError(choiceError, typeof choiceError.code === 'number' ? choiceError.code : 502, this.context(response));
     }
     if (content) yield content;
-    return this.result(body, content, typeof choice?.finish_reason === 'string' ? choice.finish_reason : null, 0);
+    if (refusal) yield { refusal };
+    const finish = chatFinishReason(choice?.finish_reason);
+    if (finish === 'error') throw providerEnded(content);
+    return this.result(body, content, refusal, choice, 0);
   }
 
-  private async *readStream(response: HttpResponse): AsyncGenerator<string, CompletionResult> {
+  private async *readStream(response: HttpResponse, signal: AbortSignal | undefined): AsyncGenerator<Piece, CompletionResult> {
     let text = '';
+    let refusal = '';
     let last: Json = {};
-    let finishReason: string | null = null;
+    let finishChoice: Json | undefined;
     let usage: Json | undefined;
     let skipped = 0;
     let done = false;
-    for await (const events of sseEvents(response.body)) {
+    for await (const events of sseEvents(answerBody(response.body, 'router', signal))) {
       let batch = '';
+      let refusalBatch = '';
       for (const event of events) {
         if (event.data === '[DONE]') {
           done = true;
@@ -229,9 +241,16 @@ export class RouterClient {
           skipped += 1;
           continue;
         }
+        const chunkUsage = obj(chunk.usage);
+        if (chunkUsage) {
+          usage = chunkUsage;
+          const reported = reportedUsage(chunkUsage);
+          if (reported) yield { reported };
+        }
         const error = obj(chunk.error);
         if (error) {
           if (batch) yield batch;
+          if (refusalBatch) yield { refusal: refusalBatch };
           const code = typeof error.code === 'number' ? error.code : 502;
           throw classifyRouterError(error, code, this.context(response));
         }
@@ -242,34 +261,40 @@ export class RouterClient {
           text += delta.content;
           batch += delta.content;
         }
-        if (typeof choice?.finish_reason === 'string') finishReason = choice.finish_reason;
-        if (obj(chunk.usage)) usage = obj(chunk.usage);
+        // A refusal streams in its own field; its first chunk carries content null and refusal "".
+        if (typeof delta?.refusal === 'string' && delta.refusal.length > 0) {
+          refusal += delta.refusal;
+          refusalBatch += delta.refusal;
+        }
+        if (choice && typeof choice.finish_reason === 'string') finishChoice = choice;
       }
       if (batch) yield batch;
+      if (refusalBatch) yield { refusal: refusalBatch };
       if (done) break;
     }
-    if (!done && finishReason === null && usage === undefined) {
+    if (!done && finishChoice === undefined && usage === undefined) {
       throw new ServiceError({ kind: 'network', service: 'router', message: 'The routing service closed the stream before the answer was complete.' });
     }
-    return this.result({ ...last, usage }, text, finishReason, skipped);
+    if (chatFinishReason(finishChoice?.finish_reason) === 'error') throw providerEnded(text);
+    return this.result({ ...last, usage }, text, refusal, finishChoice, skipped);
   }
 
   private context(response: HttpResponse) {
     return { header: response.header, now: this.now(), secrets: [this.options.key] };
   }
 
-  private result(body: Json, text: string, finishReason: string | null, skipped: number): CompletionResult {
-    const usage = obj(body.usage);
-    const input = num(usage?.prompt_tokens);
-    const output = num(usage?.completion_tokens);
+  private result(body: Json, text: string, refusal: string, choice: Json | undefined, skipped: number): CompletionResult {
+    const reported = reportedUsage(obj(body.usage));
     return {
       service: 'router',
       text,
       model: typeof body.model === 'string' ? body.model : '',
-      usage: input === null && output === null ? null : { inputTokens: input ?? 0, outputTokens: output ?? 0, totalTokens: num(usage?.total_tokens) ?? (input ?? 0) + (output ?? 0) },
-      costUsd: num(usage?.cost),
+      usage: reported?.usage ?? null,
+      costUsd: reported?.costUsd ?? null,
       id: typeof body.id === 'string' ? body.id : null,
-      finishReason,
+      finishReason: chatFinishReason(choice?.finish_reason),
+      nativeFinishReason: typeof choice?.native_finish_reason === 'string' ? choice.native_finish_reason : null,
+      refusal: refusal || null,
       skippedEvents: skipped,
     };
   }
@@ -277,4 +302,25 @@ export class RouterClient {
   close(): Promise<void> {
     return this.transport.close();
   }
+}
+
+function reportedUsage(usage: Json | undefined): ReportedUsage | null {
+  if (!usage) return null;
+  const input = num(usage.prompt_tokens);
+  const output = num(usage.completion_tokens);
+  const cost = num(usage.cost);
+  if (input === null && output === null && cost === null) return null;
+  return {
+    usage: input === null && output === null ? null : { inputTokens: input ?? 0, outputTokens: output ?? 0, totalTokens: num(usage.total_tokens) ?? (input ?? 0) + (output ?? 0) },
+    costUsd: cost,
+  };
+}
+
+/** finish_reason "error" without an error object: the provider gave up, whatever arrived before. */
+function providerEnded(text: string): ServiceError {
+  return new ServiceError({
+    kind: 'server', service: 'router', code: 'error',
+    message: 'The provider ended the answer with an error (finish_reason "error") and gave no reason.',
+    ...(text ? { partialText: text } : {}),
+  });
 }

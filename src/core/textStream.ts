@@ -1,9 +1,11 @@
 // A streamed answer: an async iterable of text deltas (the deltas of one network
-// chunk arrive joined), then a final result.
+// chunk arrive joined), then a final result. A refusal and the usage the
+// service reported travel beside the text, so neither is mistaken for it.
 // Retries happen only before the first delta; a stream that breaks after text
 // arrived becomes stream_interrupted and keeps that text.
+import type { FinishReason } from '../shared/answerEnd.ts';
 import type { ServiceId } from '../shared/errorKinds.ts';
-import { ServiceError } from './errors.ts';
+import { SERVICE_NAMES, ServiceError } from './errors.ts';
 import { type RetryHistory, type RetryPolicy, emptyHistory, recordRetry, retryDelayMs } from './retryPolicy.ts';
 import { transportError } from './transport.ts';
 
@@ -23,10 +25,24 @@ export interface CompletionResult {
   costUsd: number | null;
   /** Generation id (routing) or response id (direct, for previous_response_id). */
   id: string | null;
-  finishReason: string | null;
+  /** Why the answer ended, in the shared words; null when the service did not say. */
+  finishReason: FinishReason | null;
+  /** The service's (or the provider's) own word for it: native_finish_reason, or status / incomplete_details.reason. */
+  nativeFinishReason: string | null;
+  /** The model declined: its explanation, which is the answer and not answer text. */
+  refusal: string | null;
   /** SSE events that could not be parsed and were skipped. */
   skippedEvents: number;
 }
+
+/** Tokens and cost as the service reported them, possibly before the answer failed. */
+export interface ReportedUsage {
+  usage: Usage | null;
+  costUsd: number | null;
+}
+
+/** What an attempt yields: answer text, refusal text, or usage the service reported. */
+export type Piece = string | { refusal: string } | { reported: ReportedUsage };
 
 export interface RetryNotice {
   error: ServiceError;
@@ -41,8 +57,8 @@ export interface StreamOptions {
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
 }
 
-/** One attempt: yields deltas, returns the result. */
-export type Attempt = () => AsyncGenerator<string, CompletionResult>;
+/** One attempt: yields pieces, returns the result. */
+export type Attempt = () => AsyncGenerator<Piece, CompletionResult>;
 
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -66,6 +82,8 @@ export class TextStream implements AsyncIterable<string> {
   private readonly generator: AsyncGenerator<string, CompletionResult>;
   private started = false;
   private received = '';
+  private refused = '';
+  private reportedUsage: ReportedUsage | null = null;
   private readonly service: ServiceId;
 
   constructor(service: ServiceId, attempt: Attempt, options: StreamOptions) {
@@ -81,6 +99,16 @@ export class TextStream implements AsyncIterable<string> {
     return this.received;
   }
 
+  /** Refusal text received so far. */
+  get refusal(): string {
+    return this.refused;
+  }
+
+  /** Usage the service reported in this attempt, even when the answer then failed or was stopped. */
+  get reported(): ReportedUsage | null {
+    return this.reportedUsage;
+  }
+
   private async *run(service: ServiceId, attempt: Attempt, options: StreamOptions): AsyncGenerator<string, CompletionResult> {
     const history: RetryHistory = emptyHistory();
     const sleep = options.sleep ?? abortableSleep;
@@ -90,12 +118,17 @@ export class TextStream implements AsyncIterable<string> {
         for (;;) {
           const step = await inner.next();
           if (step.done) return step.value;
-          this.received += step.value;
-          yield step.value;
+          const piece = step.value;
+          if (typeof piece === 'string') {
+            this.received += piece;
+            yield piece;
+          } else if ('refusal' in piece) this.refused += piece.refusal;
+          else this.reportedUsage = piece.reported;
         }
       } catch (thrown) {
         const error = transportError(thrown, service, options.signal, 'the stream');
-        if (this.received.length > 0) throw interrupted(error, service, this.received);
+        // A refusal under way is an answer too: sending again would be charged again.
+        if (this.received.length > 0 || this.refused.length > 0) throw interrupted(error, service, this.received || this.refused);
         const delay = retryDelayMs(error, history, options.retry);
         if (delay === undefined || options.signal?.aborted) throw error;
         options.onRetry?.({ error, attempt: attemptNumber, delayMs: delay });
@@ -105,6 +138,7 @@ export class TextStream implements AsyncIterable<string> {
           throw new ServiceError({ kind: 'cancelled', service, message: 'The request was cancelled while waiting to retry.' });
         }
         recordRetry(error, history, delay);
+        this.reportedUsage = null;
       }
     }
   }
@@ -147,6 +181,38 @@ function interrupted(error: ServiceError, service: ServiceId, text: string): Ser
   if (error.kind === 'cancelled') return error.withPartialText(text);
   return new ServiceError({
     kind: 'stream_interrupted', service, status: error.status, code: error.code ?? error.kind,
-    message: `The answer broke off: ${error.message}`, partialText: text, cause: error,
+    message: `The answer broke off: ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}`, partialText: text, cause: error,
   });
+}
+
+const BROKEN: Record<string, string> = {
+  ECONNRESET: 'the connection was reset',
+  EPIPE: 'the connection was closed',
+  UND_ERR_SOCKET: 'the connection was closed',
+  UND_ERR_CLOSED: 'the connection was closed',
+};
+
+/**
+ * A failure while reading a body the service had begun to send. The service
+ * was reached: "could not reach" would send the person to check a network and
+ * a base URL that both worked.
+ */
+export function afterAnswerBegan(thrown: unknown, service: ServiceId, signal: AbortSignal | undefined): ServiceError {
+  const error = transportError(thrown, service, signal, 'the stream');
+  if (error.kind !== 'network') return error;
+  const what = (error.code && BROKEN[error.code]) ?? 'the connection broke';
+  return new ServiceError({
+    kind: 'network', service, status: error.status, code: error.code, cause: error,
+    message: `The ${SERVICE_NAMES[service]} started answering, then ${what}${error.code ? ` (${error.code})` : ''}.`,
+    action: 'The service was reached and the connection dropped while the answer was on its way; send again.',
+  });
+}
+
+/** A response body whose read failures say the service was reached. */
+export async function* answerBody(body: AsyncIterable<Uint8Array>, service: ServiceId, signal: AbortSignal | undefined): AsyncIterable<Uint8Array> {
+  try {
+    for await (const chunk of body) yield chunk;
+  } catch (thrown) {
+    throw afterAnswerBegan(thrown, service, signal);
+  }
 }

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
 import type { AccountMonitor, Verification } from '../core/accountMonitor.ts';
+import { blocksPrompting } from '../shared/scopes.ts';
 import type { Configuration } from './configuration.ts';
 import { SERVICE_NAMES } from '../core/errors.ts';
 import { checkKeyForSlot } from '../core/keyFormats.ts';
@@ -118,9 +119,17 @@ export class KeyCommands {
       return;
     }
     if (verification.service === 'direct') {
-      if (verification.restricted) {
+      // Say what the check could see: listing models never proves the key may create responses.
+      const blocking = verification.missingScopes.filter(blocksPrompting);
+      if (blocking.length > 0) {
+        const open = t('Open Keys Page');
+        const answer = await vscode.window.showWarningMessage(t('The direct service key is recognised but restricted: it lacks {0}, so it cannot send prompts. Give it that permission on the API keys page, or use a key with All permissions.', blocking.join(', ')), open);
+        if (answer === open) await vscode.env.openExternal(vscode.Uri.parse(config.direct.keysUrl));
+      } else if (!verification.canListModels) {
         void vscode.window.showInformationMessage(t('The direct service key is valid but restricted: it may not list models. It can still prompt; type a model id in the prompt panel.'));
-      } else void vscode.window.showInformationMessage(t('The direct service key is valid.'));
+      } else {
+        void vscode.window.showInformationMessage(t('The direct service key is valid and may list models. Whether it may create responses (api.responses.write) cannot be checked without spending tokens: the first prompt will show it.'));
+      }
       return;
     }
     if (verification.warnings.length === 0) {

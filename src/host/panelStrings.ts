@@ -22,5 +22,10 @@ export function panelStrings(): Record<string, string> {
     'wait.in_flight_budget': t('Requests still running use up the balance;'), 'wait.free_limit_minute': t('Free models allow 20 requests a minute;'),
     'wait.rate_limit': t('Rate limited;'), 'wait.server': t('The service had a problem;'), 'wait.network': t('The connection failed;'),
     ...errorKindStrings(),
+    declined: t('The model declined'), 'finish.length': t('Cut off at the token limit.'),
+    'finish.content_filter': t('Filtered by the provider: the rest of the answer was withheld.'),
+    'finish.content_filter.empty': t('Filtered by the provider: its content filter withheld the whole answer.'),
+    resetsAtUtc: t('The free allowance resets at 00:00 UTC.'), missingScopes: t('This key lacks:'), openKeys: t('Open the keys page'),
+    'scope.api.responses.write': t('create responses (send prompts)'), 'scope.api.model.read': t('list models'), 'scope.model.request': t('make requests to models'),
   };
 }

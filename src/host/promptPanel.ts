@@ -10,6 +10,7 @@ import { ServiceError } from '../core/errors.ts';
 import { FREE_ROUTER_MODEL, isFreeModelId } from '../core/routerClient.ts';
 import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
 import { type Turn, runPrompt } from '../core/promptRunner.ts';
+import type { ReportedUsage } from '../core/textStream.ts';
 import { scanText } from '../core/scan/scanner.ts';
 import { CommandId } from './commandIds.ts';
 import type { Configuration } from './configuration.ts';
@@ -290,12 +291,13 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     const assistant: ChatTurn = { id: newId(), role: 'assistant', text: '', service, model, status: 'streaming' };
     this.post({ type: 'chat/started', requestId, user, assistant });
     const previous = history.filter((turn) => turn.service === service && (turn.role === 'user' || turn.status === 'done' || turn.status === 'interrupted'));
-    const turns: Turn[] = previous.map((turn) => ({ role: turn.role, content: turn.role === 'user' ? composePrompt(turn.text, turn.attachments ?? []) : turn.text }));
+    const turns: Turn[] = previous.map((turn) => ({ role: turn.role, content: turn.role === 'user' ? composePrompt(turn.text, turn.attachments ?? []) : turn.text || turn.refusal || '' }));
     turns.push({ role: 'user', content: composePrompt(prompt, attachments) });
     const lastDirect = [...history].reverse().find((turn) => turn.service === 'direct' && turn.role === 'assistant' && turn.responseId);
     const controller = new AbortController();
     this.running.set(requestId, controller);
     let text = '';
+    let reported: ReportedUsage | undefined;
     try {
       const result = await runPrompt(this.monitor, {
         service, model, turns,
@@ -309,16 +311,27 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
         },
         onRetry: (notice) => this.post({ type: 'chat/retrying', requestId, kind: notice.error.kind, delayMs: notice.delayMs }),
         onFreeWait: (delayMs) => this.post({ type: 'chat/retrying', requestId, kind: 'free_limit_minute', delayMs }),
+        onReported: (usage) => { reported = usage; },
       });
       const free = service === 'router' && (isFreeModelId(model) || result.costUsd === 0) ? this.monitor.freeGuard.status() : null;
-      const done: ChatTurn = { ...assistant, text: result.text, model: result.model || model, status: 'done', usage: result.usage, costUsd: result.costUsd, free: free ? { used: free.used, limit: free.limit } : null, responseId: service === 'direct' ? result.id : null };
+      const done: ChatTurn = {
+        ...assistant, text: result.text, model: result.model || model, status: 'done', usage: result.usage, costUsd: result.costUsd,
+        free: free ? { used: free.used, limit: free.limit } : null, responseId: service === 'direct' ? result.id : null,
+        refusal: result.refusal, finishReason: result.finishReason,
+      };
       await this.saveTurns([...history, user, done]);
       this.post({ type: 'chat/done', requestId, turn: done });
     } catch (thrown) {
       const error = thrown instanceof ServiceError ? thrown : new ServiceError({ kind: 'network', service, message: String((thrown as Error)?.message ?? thrown) });
       const partial = error.partialText ?? text;
       const status: ChatTurn['status'] = error.kind === 'cancelled' ? 'cancelled' : error.kind === 'stream_interrupted' ? 'interrupted' : 'error';
-      const failed: ChatTurn = { ...assistant, text: partial, status, error: error.toData() };
+      const failed: ChatTurn = {
+        ...assistant, text: partial, status, error: error.toData(),
+        // What the service charged for a stopped or broken answer, when it said.
+        ...(reported ? { usage: reported.usage, costUsd: reported.costUsd } : {}),
+        // The reset is a moment, not "in N seconds from whenever the card is drawn".
+        retryAt: error.retryAfterSeconds !== null ? new Date(Date.now() + error.retryAfterSeconds * 1000).toISOString() : null,
+      };
       await this.saveTurns([...history, user, failed]);
       this.post({ type: 'chat/error', requestId, turn: failed, prompt });
       this.log.warn(`Prompt to the ${service} service (${model}) failed: ${error.kind}: ${error.message}`);
@@ -358,6 +371,8 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
         parts.push(`## You (${turn.service}, ${turn.model})`, '', composePrompt(turn.text, turn.attachments ?? []), '');
       } else {
         parts.push(`## ${turn.model}${turn.status !== 'done' ? ` (${turn.status})` : ''}`, '', turn.text, '');
+        if (turn.refusal) parts.push(`> ${t('The model declined')}: ${turn.refusal}`, '');
+        if (turn.finishReason === 'length' || turn.finishReason === 'content_filter') parts.push(`_${turn.finishReason === 'length' ? t('Cut off at the token limit.') : t('Filtered by the provider.')}_`, '');
         if (turn.error) parts.push(`> ${turn.error.kind}: ${turn.error.message}`, '');
       }
     }

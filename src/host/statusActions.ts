@@ -1,15 +1,35 @@
 // The quick pick behind each status-bar item.
 import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
+import { blocksPrompting } from '../shared/scopes.ts';
+import type { AccountMonitor } from '../core/accountMonitor.ts';
+import { isNegativeBalance } from '../core/accountStatus.ts';
 import { CommandId } from './commandIds.ts';
 import type { Configuration } from './configuration.ts';
 
 const t = vscode.l10n.t;
 
-export async function showStatusActions(service: ServiceId, configuration: Configuration): Promise<void> {
+type Action = vscode.QuickPickItem & { run: () => Thenable<unknown> };
+
+/** What fixes the state the item shows, first: credits for a negative balance, the keys page for a missing scope. */
+function remedy(service: ServiceId, monitor: AccountMonitor, configuration: Configuration): Action | undefined {
+  const config = configuration.value;
+  if (service === 'router' && isNegativeBalance(monitor.routerSnapshot())) {
+    return { label: `$(credit-card) ${t('Add Credits')}`, description: t('the balance is below zero: every call fails until it is back above zero'), run: () => vscode.env.openExternal(vscode.Uri.parse(config.router.creditsUrl)) };
+  }
+  const missing = service === 'direct' ? monitor.directSnapshot().missingScopes.filter(blocksPrompting) : [];
+  if (missing.length > 0) {
+    return { label: `$(shield) ${t('Give the Key {0}', missing.join(', '))}`, description: t('opens the API keys page'), run: () => vscode.env.openExternal(vscode.Uri.parse(config.direct.keysUrl)) };
+  }
+  return undefined;
+}
+
+export async function showStatusActions(service: ServiceId, configuration: Configuration, monitor?: AccountMonitor): Promise<void> {
   const config = configuration.value;
   const router = service === 'router';
-  const items: (vscode.QuickPickItem & { run: () => Thenable<unknown> })[] = [
+  const first = monitor ? remedy(service, monitor, configuration) : undefined;
+  const items: Action[] = [
+    ...(first ? [first] : []),
     { label: `$(refresh) ${t('Refresh')}`, run: () => vscode.commands.executeCommand(CommandId.refreshStatus) },
     { label: `$(comment-discussion) ${t('Open Prompt Panel')}`, run: () => vscode.commands.executeCommand(CommandId.openPanel) },
     { label: `$(key) ${t('Set Key')}`, run: () => vscode.commands.executeCommand(router ? CommandId.setRouterKey : CommandId.setDirectKey) },

@@ -2,6 +2,7 @@
 // discriminated unions, `area/verb` types, and a runtime guard for everything
 // that comes from the webview. A stream is chat/send -> chat/chunk* -> exactly
 // one chat/done or chat/error, keyed by request id.
+import type { FinishReason } from './answerEnd.ts';
 import type { ServiceErrorData, ServiceId } from './errorKinds.ts';
 
 export interface ModelOption {
@@ -37,8 +38,15 @@ export interface ChatTurn {
   model: string;
   status: 'done' | 'streaming' | 'interrupted' | 'error' | 'cancelled';
   attachments?: Attachment[];
+  /** Also on a stopped or broken answer, when the service reported what it charged. */
   usage?: TurnUsage | null;
   costUsd?: number | null;
+  /** The model declined: its explanation, which the panel shows as the answer, marked as a refusal. */
+  refusal?: string | null;
+  /** Why the answer ended, in the shared words (a cut-off or filtered answer says so under it). */
+  finishReason?: FinishReason | null;
+  /** When a limit the error reported lifts (ISO), fixed once when the error arrived so a redraw cannot move it. */
+  retryAt?: string | null;
   /** Free-model count after this request, for free models. */
   free?: { used: number; limit: number | null } | null;
   error?: ServiceErrorData;

@@ -4,6 +4,7 @@ import type { ServiceErrorData } from '../shared/errorKinds.ts';
 import { type ChatTurn, type HostMessage, type ModelOption, type WebviewMessage, paidTwin } from '../shared/protocol.ts';
 import { splitBlocks } from './blocks.ts';
 import { createRenderer } from './markdown.ts';
+import { finishNote, metaLine, missingScopes, resetText } from './turnNotes.ts';
 import { type Action, type ViewState, initialState, reduce } from './viewState.ts';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
@@ -21,6 +22,28 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<H
   Object.assign(node, props);
   for (const child of children) node.append(child);
   return node;
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** A small line icon drawn with currentColor, so it follows the theme (the CSP allows no image loads). */
+function icon(name: 'declined' | 'length' | 'content_filter' | 'lock'): SVGSVGElement {
+  const paths: Record<typeof name, string[]> = {
+    declined: ['M8 1.5a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13z', 'M3.4 12.6l9.2-9.2'],
+    length: ['M2 8h7', 'M11 5.5v5', 'M13.5 5.5v5'],
+    content_filter: ['M2 3h12l-4.5 5.5V13l-3 1.5V8.5z'],
+    lock: ['M4.5 7V5a3.5 3.5 0 0 1 7 0v2', 'M3.5 7h9v7h-9z'],
+  };
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', '0 0 16 16');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.classList.add('icon');
+  for (const d of paths[name]) {
+    const path = document.createElementNS(SVG, 'path');
+    path.setAttribute('d', d);
+    svg.append(path);
+  }
+  return svg;
 }
 
 function newId(): string {
@@ -101,11 +124,16 @@ function errorCard(turn: ChatTurn): HTMLElement {
   if (error.kind === 'insufficient_credits' || error.kind === 'credit_exhausted' || error.kind === 'usage_limit') button(service === 'router' ? s('addCredits', 'Add credits') : s('openBilling', 'Open billing'), () => post({ type: 'action/run', action: 'openCredits', service }));
   if (error.kind === 'key_limit') button(s('raiseLimit', 'Raise the key limit'), () => post({ type: 'action/run', action: 'openKeys', service }));
   if (error.kind === 'spend_limit') button(s('openLimits', 'Open limits'), () => post({ type: 'action/run', action: 'openCredits', service }));
+  const scopes = missingScopes(turn, s);
+  if (scopes.length > 0) {
+    const list = element('ul', { className: 'error-scopes', ariaLabel: s('missingScopes', 'This key lacks:') });
+    for (const { scope, meaning } of scopes) list.append(element('li', {}, icon('lock'), element('code', { textContent: scope }), ` ${meaning}`));
+    card.append(element('div', { className: 'error-scopes-title', textContent: s('missingScopes', 'This key lacks:') }), list);
+    button(s('openKeys', 'Open the keys page'), () => post({ type: 'action/run', action: 'openKeys', service }));
+  }
   if (error.kind === 'free_limit_day') {
-    if (error.retryAfterSeconds !== null) {
-      const at = new Date(Date.now() + error.retryAfterSeconds * 1000);
-      card.append(element('div', { className: 'error-reset', textContent: `${s('resetsAt', 'The free allowance resets at')} ${at.toLocaleString()}` }));
-    }
+    const reset = resetText(turn, s);
+    if (reset) card.append(element('div', { className: 'error-reset', textContent: reset }));
     const twin = paidTwin(turn.model);
     if (twin) button(`${s('resendPaid', 'Resend to the paid model')} ${twin}`, () => resend(turn, twin));
   }
@@ -137,12 +165,28 @@ function addCodeButtons(container: HTMLElement): void {
   }
 }
 
-function meta(turn: ChatTurn): string {
-  const parts = [turn.model];
-  if (turn.usage) parts.push(`${turn.usage.inputTokens} + ${turn.usage.outputTokens} ${s('tokens', 'tokens')}`);
-  if (turn.costUsd !== null && turn.costUsd !== undefined) parts.push(`$${turn.costUsd.toFixed(6)}`);
-  if (turn.free && turn.free.limit !== null) parts.push(`${s('freeToday', 'free today')} ${turn.free.used}/${turn.free.limit}`);
-  return parts.join(' · ');
+/** A refusal is the answer, in its own style and marked as one; its text is the model's, shown as plain text. */
+function refusalBlock(text: string): HTMLElement {
+  const block = element('div', { className: 'refusal' });
+  block.setAttribute('role', 'note');
+  block.append(element('div', { className: 'refusal-label' }, icon('declined'), s('declined', 'The model declined')));
+  block.append(element('div', { className: 'refusal-text', textContent: text }));
+  return block;
+}
+
+/** What comes under the answer text: the refusal, the note on how it ended, the footer. */
+function answerExtras(turn: ChatTurn): HTMLElement[] {
+  const extras: HTMLElement[] = [];
+  if (turn.refusal) extras.push(refusalBlock(turn.refusal));
+  const note = finishNote(turn, s);
+  if (note) {
+    const line = element('div', { className: `finish-note ${note.kind}` }, icon(note.kind), note.text);
+    line.setAttribute('role', 'note');
+    extras.push(line);
+  }
+  const meta = metaLine(turn, s);
+  if (meta) extras.push(element('div', { className: 'meta', textContent: meta }));
+  return extras;
 }
 
 function turnNode(turn: ChatTurn): HTMLElement {
@@ -158,10 +202,12 @@ function turnNode(turn: ChatTurn): HTMLElement {
   const body = element('div', { className: 'answer' });
   body.innerHTML = render(turn.text);
   addCodeButtons(body);
-  node.append(body);
+  // A declined answer has no text of its own: no empty box above the refusal.
+  if (turn.text !== '' || !turn.refusal) node.append(body);
   if (turn.status === 'interrupted') node.append(element('div', { className: 'interrupted', textContent: s('interrupted', 'The answer broke off here; what arrived is kept.') }));
   if (turn.status === 'cancelled') node.append(element('div', { className: 'interrupted', textContent: s('stopped', 'Stopped.') }));
-  if (turn.status === 'done' || turn.status === 'interrupted') node.append(element('div', { className: 'meta', textContent: meta(turn) }));
+  if (turn.refusal) node.classList.add('declined');
+  node.append(...answerExtras(turn));
   if (turn.error && turn.status === 'error') node.append(errorCard(turn));
   else if (turn.error && turn.status === 'interrupted') node.append(element('div', { className: 'meta', textContent: turn.error.message }));
   return node;
@@ -227,7 +273,8 @@ function renderStreaming(id: string): void {
 function finishStreamed(turn: ChatTurn): boolean {
   const node = document.querySelector<HTMLElement>(`[data-turn-id="${turn.id}"]`);
   const tail = node?.querySelector<HTMLElement>('.answer > .tail');
-  if (!node || !tail || turn.status !== 'done') return false;
+  // A refusal or an early end changes more than the tail: draw the turn again.
+  if (!node || !tail || turn.status !== 'done' || turn.refusal || finishNote(turn, s)) return false;
   const body = tail.parentElement!;
   const blocks = Array.from(body.querySelectorAll<HTMLElement>(':scope > .block'));
   const { done, tail: rest } = splitBlocks(turn.text);
@@ -237,7 +284,7 @@ function finishStreamed(turn: ChatTurn): boolean {
   tail.innerHTML = render(rest);
   addCodeButtons(body);
   node.classList.replace('streaming', 'done');
-  node.append(element('div', { className: 'meta', textContent: meta(turn) }));
+  node.append(...answerExtras(turn));
   const who = node.querySelector('.who');
   if (who) who.textContent = turn.model;
   return true;

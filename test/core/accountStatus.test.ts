@@ -44,11 +44,32 @@ describe('router status', () => {
 
   it('turns into a warning when the balance is negative: every call fails', () => {
     const view = routerStatusView(snap({ keyInfo: key({ limit: null, limitRemaining: null }), credits: { totalCredits: 10, totalUsage: 11.25, balance: -1.25 } }), meta, NOW);
-    expect(view).toMatchObject({ text: '$(warning) -$1.25 · calls fail · free 12/50', severity: 'warning' });
+    expect(view).toMatchObject({ text: '$(warning) \u2212$1.25 · calls fail', severity: 'warning' });
     expect(view.tooltip).toContain('every call fails, free models included');
+    expect(view.tooltip).toContain('add at least $1.25 of credits');
     const fromError = routerStatusView(snap({ lastError: { kind: 'insufficient_credits', status: 402, code: 'openrouter_negative_balance', message: 'Your account has a negative credit balance.', action: '', retryAfterSeconds: null } }), meta, NOW);
     expect(fromError.severity).toBe('warning');
     expect(fromError.text).toMatch(/calls fail/);
+  });
+
+  it('on a negative balance shows the balance, never the key\'s remaining limit, and what to do', () => {
+    // The key has $12.34 of its own limit left; the account is $5 below zero and this key cannot read it.
+    const negative = { kind: 'insufficient_credits' as const, status: 402, code: 'openrouter_negative_balance', message: 'Your account has a negative credit balance. Add credits to continue.', action: '', retryAfterSeconds: null };
+    const unknown = routerStatusView(snap({ lastError: negative }), meta, NOW);
+    expect(unknown.text).toBe('$(warning) balance below zero · calls fail');
+    expect(unknown.text).not.toContain('$12.34');
+    expect(unknown.tooltip).toMatch(/To do: add credits on the credits page/);
+    const known = routerStatusView(snap({ lastError: negative, credits: { totalCredits: 20, totalUsage: 25, balance: -5 } }), meta, NOW);
+    expect(known.text).toBe('$(warning) \u2212$5.00 · calls fail');
+    expect(known.accessibility).toMatch(/below zero \(\u2212\$5\.00\)/);
+    expect(known.tooltip).toContain('add at least $5.00 of credits on the credits page');
+  });
+
+  it('never shows more free requests used than the day allows', () => {
+    const view = routerStatusView(snap({ free: { used: 1001, limit: 1000, remaining: 0, resetsAt: NOW + 3_600_000, lastMinute: 0 } }), meta, NOW);
+    expect(view.text).toBe('$(key) $12.34 · free 1000/1000');
+    expect(view.tooltip).toContain('Free models today: 1000/1000 (the account is past its allowance)');
+    expect(view.accessibility).toContain('1000 of 1000');
   });
 
   it('shows a stale figure with its age after a failed refresh', () => {
@@ -61,7 +82,7 @@ describe('router status', () => {
 });
 
 describe('direct status', () => {
-  const base: DirectSnapshot = { verified: 'ok', lastError: null, lastErrorAt: null, rateLimits: null, tier: 'Build', refreshedAt: NOW, stale: false };
+  const base: DirectSnapshot = { verified: 'ok', lastError: null, lastErrorAt: null, rateLimits: null, tier: 'Build', refreshedAt: NOW, stale: false, missingScopes: [], respondedAt: null };
   const error = (kind: 'credit_exhausted' | 'spend_limit' | 'usage_limit' | 'rate_limit' | 'auth', retryAfterSeconds: number | null = null) => ({ kind, status: 429, code: kind, message: 'm', action: 'a', retryAfterSeconds });
 
   it.each([
@@ -73,8 +94,23 @@ describe('direct status', () => {
     [{ ...base, lastError: error('rate_limit', 5), lastErrorAt: NOW - 8000 }, '$(key) direct: ok', 'normal'],
     [{ ...base, verified: 'invalid' as const }, '$(key) direct: key invalid', 'error'],
     [{ ...base, verified: 'restricted' as const }, '$(key) direct: restricted', 'normal'],
+    [{ ...base, verified: 'restricted' as const, missingScopes: ['api.model.read'] }, '$(key) direct: restricted', 'normal'],
+    [{ ...base, verified: 'restricted' as const, missingScopes: ['api.responses.write'] }, '$(key) direct: restricted · needs api.responses.write', 'warning'],
   ])('%#: %s', (snapshot, text, severity) => {
     expect(directStatusView(snapshot, { ...meta, service: 'direct' }, NOW)).toMatchObject({ text, severity });
+  });
+
+  it('a key that may list models but not create responses names what it lacks and what to do', () => {
+    const view = directStatusView({ ...base, verified: 'restricted', missingScopes: ['api.responses.write'] }, { ...meta, service: 'direct' }, NOW);
+    expect(view.tooltip).toContain('`api.responses.write`: may not create responses (send prompts)');
+    expect(view.tooltip).toContain('give the key these permissions on the API keys page');
+    expect(view.tooltip).toContain('Creating responses: refused (missing api.responses.write)');
+    expect(view.accessibility).toBe('Direct service: restricted, needs api.responses.write');
+  });
+
+  it('says what a key check could and could not show', () => {
+    expect(directStatusView(base, { ...meta, service: 'direct' }, NOW).tooltip).toContain('Creating responses: not checked yet; only a prompt shows it');
+    expect(directStatusView({ ...base, respondedAt: NOW - 60_000 }, { ...meta, service: 'direct' }, NOW).tooltip).toContain('Creating responses: works (last prompt 1m ago)');
   });
 
   it('explains the usage tier and the next one', () => {

@@ -27,7 +27,7 @@ describe('direct client: answers', () => {
     for await (const delta of stream) text += delta;
     const result = await stream.result;
     expect(text).toBe(expected('hello there'));
-    expect(result).toMatchObject({ service: 'direct', text, model: 'gpt-4o-mini', finishReason: 'completed', costUsd: null });
+    expect(result).toMatchObject({ service: 'direct', text, model: 'gpt-4o-mini', finishReason: 'stop', nativeFinishReason: 'completed', refusal: null, costUsd: null });
     expect(result.id).toMatch(/^resp_/);
     expect(result.usage).toMatchObject({ outputTokens: 12 });
   });
@@ -50,7 +50,7 @@ describe('direct client: answers', () => {
   it('reports an incomplete answer at max_output_tokens', async () => {
     await bed.admin('POST', '/config', { answerTokens: 30 });
     const result = await directClient(bed, key).respond({ model: 'gpt-4o-mini', input: 'long', maxOutputTokens: 16 }).collect();
-    expect(result.finishReason).toBe('max_output_tokens');
+    expect(result).toMatchObject({ finishReason: 'length', nativeFinishReason: 'max_output_tokens' });
     expect(result.text).toBe(expected('long', 30).split(' ').slice(0, 16).join(' '));
   });
 

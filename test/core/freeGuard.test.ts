@@ -49,3 +49,14 @@ describe('free-model guard', () => {
     expect(seen).toEqual([40, 50]);
   });
 });
+
+describe('free-model guard: the count shown', () => {
+  it('never counts past the day\'s limit, whatever the key check said or the guard counted since', () => {
+    const guard = new FreeModelGuard(() => Date.parse('2026-11-21T10:00:00Z'));
+    guard.updateFromKeyCheck({ used: 1000, limit: 1000, remaining: 0 });
+    guard.recordFreeRequest();
+    expect(guard.status()).toMatchObject({ used: 1000, limit: 1000, remaining: 0 });
+    guard.updateFromKeyCheck({ used: 1001, limit: 1000, remaining: 0 });
+    expect(guard.status()).toMatchObject({ used: 1000, remaining: 0 });
+  });
+});

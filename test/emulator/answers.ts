@@ -40,6 +40,32 @@ export function answerTokens(prompt: string, options: AnswerOptions): string[] {
   return tokens;
 }
 
+/**
+ * How the model ends up answering a prompt. Directives in the prompt ask for
+ * the endings that real services produce and a test cannot provoke on demand:
+ * `[[refuse]]` (the model declines, in the refusal field), `[[filter]]` or
+ * `[[filter:N]]` (the provider's content filter stops the answer after N
+ * tokens, default none).
+ */
+export interface AnswerPlan {
+  /** The answer's text deltas. */
+  tokens: string[];
+  /** The refusal's deltas when the model declines; the answer then has no text. */
+  refusal: string[] | null;
+  /** The content filter stopped the answer after `tokens`. */
+  filtered: boolean;
+}
+
+/** Word for word the refusal in a recorded stream (openai/openai-python .inline-snapshot/external/ca015b8b1eba…bin). */
+export const REFUSAL_TOKENS = ["I'm", ' sorry', ',', ' but', ' I', " can't", ' assist', ' with', ' that', ' request', '.'];
+
+export function answerPlan(prompt: string, options: AnswerOptions): AnswerPlan {
+  if (prompt.includes('[[refuse]]')) return { tokens: [], refusal: [...REFUSAL_TOKENS], filtered: false };
+  const filter = /\[\[filter(?::(\d{1,6}))?\]\]/.exec(prompt);
+  if (filter) return { tokens: answerTokens(prompt, options).slice(0, Number(filter[1] ?? 0)), refusal: null, filtered: true };
+  return { tokens: answerTokens(prompt, options), refusal: null, filtered: false };
+}
+
 export function answerText(prompt: string, options: AnswerOptions): string {
   return answerTokens(prompt, options).join('');
 }

@@ -3,7 +3,7 @@
 // and rate-limit rules.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { answerTokens, promptTokenCount } from './answers.ts';
+import { answerPlan, promptTokenCount } from './answers.ts';
 import { goDuration } from './clock.ts';
 import type { FaultSpec } from './faults.ts';
 import { BodyError, bearerToken, clientGone, readJsonObject, sendJson, sleep } from './http.ts';
@@ -201,25 +201,30 @@ async function respond(ctx: DirectContext, req: IncomingMessage, res: ServerResp
   for (const [name, value] of Object.entries(rateHeaders(tier.rpm - window.length, tier.tpm - tokensUsed - promptTokens))) res.setHeader(name, value);
 
   const lastUser = [...transcript].reverse().find((t) => t.role === 'user')?.content ?? transcript.at(-1)?.content ?? '';
-  let tokens = answerTokens(lastUser, { tokens: ctx.config.answerTokens });
-  const incomplete = request.maxOutputTokens !== undefined && tokens.length > request.maxOutputTokens;
-  if (incomplete) tokens = tokens.slice(0, request.maxOutputTokens);
+  const plan = answerPlan(lastUser, { tokens: ctx.config.answerTokens });
+  const refusal = plan.refusal;
+  const cut = request.maxOutputTokens !== undefined && plan.tokens.length > request.maxOutputTokens;
+  const tokens = cut ? plan.tokens.slice(0, request.maxOutputTokens) : plan.tokens;
+  const incompleteReason = plan.filtered ? 'content_filter' : cut ? 'max_output_tokens' : null;
+  const outputTokens = refusal ?? tokens;
   const responseId = `resp_${randomBytes(24).toString('hex')}`;
   const messageId = `msg_${randomBytes(24).toString('hex')}`;
   const createdAt = Math.floor(now / 1000);
   const signal = clientGone(req, res);
 
-  const settle = (outputTokens: number) => {
-    state.spend(org, project, money(promptTokens * model.input + outputTokens * model.output));
+  const settle = (outputCount: number) => {
+    state.spend(org, project, money(promptTokens * model.input + outputCount * model.output));
   };
-  const usage = (outputTokens: number) => ({
+  const usage = (outputCount: number) => ({
     input_tokens: promptTokens, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
-    output_tokens: outputTokens, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: promptTokens + outputTokens,
+    output_tokens: outputCount, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: promptTokens + outputCount,
   });
-  const message = (text: string, status: string) => ({ id: messageId, type: 'message', status, role: 'assistant', content: [{ type: 'output_text', text, annotations: [], logprobs: [] }] });
+  // A refusal is its own content part: {"type":"refusal","refusal":"..."}.
+  const part = (text: string) => (refusal ? { type: 'refusal', refusal: text } : { type: 'output_text', text, annotations: [], logprobs: [] });
+  const message = (text: string, status: string) => ({ id: messageId, type: 'message', status, role: 'assistant', content: [part(text)] });
   const responseObject = (status: string, output: unknown[], usageValue: unknown, error: unknown = null) => ({
     id: responseId, object: 'response', created_at: createdAt, status, completed_at: status === 'completed' ? Math.floor(ctx.now() / 1000) : null,
-    error, incomplete_details: status === 'incomplete' ? { reason: 'max_output_tokens' } : null,
+    error, incomplete_details: status === 'incomplete' ? { reason: incompleteReason } : null,
     instructions: request.instructions ?? null, max_output_tokens: request.maxOutputTokens ?? null, model: model.id,
     output, parallel_tool_calls: true, previous_response_id: request.previous ?? null, reasoning: { effort: null, summary: null },
     store: request.store, temperature: 1, text: { format: { type: 'text' } }, tool_choice: 'auto', tools: [], top_p: 1,
@@ -228,24 +233,27 @@ async function respond(ctx: DirectContext, req: IncomingMessage, res: ServerResp
   const finish = (text: string) => {
     if (request.store) state.responses.set(responseId, { id: responseId, orgId: org.id, transcript: [...transcript, { role: 'assistant', content: text }] });
   };
+  const status = incompleteReason ? 'incomplete' : 'completed';
 
   if (!request.stream) {
     if (await strikeBeforeResponse(fault, res, signal)) return settle(0);
-    await sleep(ctx.config.tokenDelayMs * tokens.length, signal);
+    await sleep(ctx.config.tokenDelayMs * outputTokens.length, signal);
     if (signal.aborted) return settle(0);
-    settle(tokens.length);
-    const text = tokens.join('');
+    settle(outputTokens.length);
+    const text = outputTokens.join('');
     finish(text);
-    return sendJson(res, 200, responseObject(incomplete ? 'incomplete' : 'completed', [message(text, incomplete ? 'incomplete' : 'completed')], usage(tokens.length)));
+    return sendJson(res, 200, responseObject(status, [message(text, status)], usage(outputTokens.length)));
   }
 
   let sequence = 0;
+  let sent = 0;
   const event = (type: string, fields: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...fields, sequence_number: sequence++ })}\n\n`;
   const writer = new SseWriter(res, fault, {
     errorEvent: () => {
       const fields = { code: 'server_error', message: 'The server had an error while processing your request. Sorry about that!', param: null };
       const errorFrame = fault?.shape === 'top' ? event('error', fields) : event('error', { error: { type: 'server_error', ...fields } });
-      return errorFrame + event('response.failed', { response: responseObject('failed', [], null, { code: 'server_error', message: fields.message }) });
+      // The failed response says what the broken answer used: those tokens are charged.
+      return errorFrame + event('response.failed', { response: responseObject('failed', [], usage(sent), { code: 'server_error', message: fields.message }) });
     },
     deltaFrame: (text) => event('response.output_text.delta', { item_id: messageId, output_index: 0, content_index: 0, delta: text, logprobs: [] }),
   }, signal);
@@ -253,22 +261,23 @@ async function respond(ctx: DirectContext, req: IncomingMessage, res: ServerResp
   await writer.frame(event('response.created', { response: responseObject('in_progress', [], null) }));
   await writer.frame(event('response.in_progress', { response: responseObject('in_progress', [], null) }));
   await writer.frame(event('response.output_item.added', { output_index: 0, item: { id: messageId, type: 'message', status: 'in_progress', role: 'assistant', content: [] } }));
-  await writer.frame(event('response.content_part.added', { item_id: messageId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } }));
-  let sent = 0;
-  for (const [i, token] of tokens.entries()) {
+  await writer.frame(event('response.content_part.added', { item_id: messageId, output_index: 0, content_index: 0, part: part('') }));
+  const deltaType = refusal ? 'response.refusal.delta' : 'response.output_text.delta';
+  for (const [i, token] of outputTokens.entries()) {
     if (i > 0) await sleep(ctx.config.tokenDelayMs, signal);
-    await writer.frame(event('response.output_text.delta', { item_id: messageId, output_index: 0, content_index: 0, delta: token, logprobs: [] }));
+    await writer.frame(event(deltaType, { item_id: messageId, output_index: 0, content_index: 0, delta: token, ...(refusal ? {} : { logprobs: [] }) }));
     if (!writer.live) break;
     sent += 1;
   }
   settle(sent);
   if (!writer.live) return;
-  const text = tokens.join('');
-  const status = incomplete ? 'incomplete' : 'completed';
-  await writer.frame(event('response.output_text.done', { item_id: messageId, output_index: 0, content_index: 0, text, logprobs: [] }));
-  await writer.frame(event('response.content_part.done', { item_id: messageId, output_index: 0, content_index: 0, part: { type: 'output_text', text, annotations: [], logprobs: [] } }));
+  const text = outputTokens.join('');
+  await writer.frame(refusal
+    ? event('response.refusal.done', { item_id: messageId, output_index: 0, content_index: 0, refusal: text })
+    : event('response.output_text.done', { item_id: messageId, output_index: 0, content_index: 0, text, logprobs: [] }));
+  await writer.frame(event('response.content_part.done', { item_id: messageId, output_index: 0, content_index: 0, part: part(text) }));
   await writer.frame(event('response.output_item.done', { output_index: 0, item: message(text, status) }));
   finish(text);
-  await writer.frame(event(incomplete ? 'response.incomplete' : 'response.completed', { response: responseObject(status, [message(text, status)], usage(sent)) }));
+  await writer.frame(event(incompleteReason ? 'response.incomplete' : 'response.completed', { response: responseObject(status, [message(text, status)], usage(sent)) }));
   writer.end();
 }

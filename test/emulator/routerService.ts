@@ -2,7 +2,7 @@
 // check, credits and the model list, with the seed's 401/402/404/429 rules.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { answerTokens, promptTokenCount } from './answers.ts';
+import { answerPlan, promptTokenCount } from './answers.ts';
 import { utcWeekStart, utcMonth } from './clock.ts';
 import type { FaultSpec } from './faults.ts';
 import { BodyError, bearerToken, clientGone, readJsonObject, sendJson, sleep } from './http.ts';
@@ -249,7 +249,12 @@ async function chat(ctx: RouterContext, req: IncomingMessage, res: ServerRespons
     account.inFlight.set(requestId, estimate);
   }
 
-  const tokens = answerTokens(prompt, { tokens: ctx.config.answerTokens });
+  const plan = answerPlan(prompt, { tokens: ctx.config.answerTokens });
+  // max_tokens cuts the answer where a real model stops: finish_reason "length".
+  const cut = request.maxTokens !== undefined && plan.tokens.length > request.maxTokens;
+  const tokens = cut ? plan.tokens.slice(0, request.maxTokens) : plan.tokens;
+  const refusal = plan.refusal;
+  const finishReason = plan.filtered ? 'content_filter' : cut ? 'length' : 'stop';
   const settle = (completionTokens: number) => {
     account.inFlight.delete(requestId);
     const cost = free ? 0 : money(promptTokens * Number(model.prompt) + completionTokens * Number(model.completion));
@@ -264,20 +269,21 @@ async function chat(ctx: RouterContext, req: IncomingMessage, res: ServerRespons
   const created = Math.floor(ctx.now() / 1000);
   const provider = model.id.split('/')[0] === 'openai' ? 'OpenAI' : 'Emulator';
   const signal = clientGone(req, res);
+  const outputTokens = refusal ?? tokens;
 
   if (!request.stream) {
     if (await strikeBeforeResponse(fault, res, signal)) return void settle(0);
-    await sleep(ctx.config.tokenDelayMs * tokens.length, signal);
+    await sleep(ctx.config.tokenDelayMs * outputTokens.length, signal);
     if (signal.aborted) return void settle(0);
     if (fault?.kind === 'error_in_200') {
       settle(0);
       return sendJson(res, 200, { error: { message: 'Internal Server Error', code: 500 }, user_id: `user_${account.id}` });
     }
-    const cost = settle(tokens.length);
+    const cost = settle(outputTokens.length);
     return sendJson(res, 200, {
       id: requestId, object: 'chat.completion', created, model: model.id, provider, system_fingerprint: null,
-      choices: [{ index: 0, finish_reason: 'stop', native_finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content: tokens.join(''), refusal: null, reasoning: null } }],
-      usage: usage(tokens.length, cost),
+      choices: [{ index: 0, finish_reason: finishReason, native_finish_reason: finishReason, logprobs: null, message: { role: 'assistant', content: refusal ? null : tokens.join(''), refusal: refusal ? refusal.join('') : null, reasoning: null } }],
+      usage: usage(outputTokens.length, cost),
     }, { 'X-Generation-Id': requestId });
   }
 
@@ -289,18 +295,20 @@ async function chat(ctx: RouterContext, req: IncomingMessage, res: ServerRespons
   writer.open({ 'X-Generation-Id': requestId });
   writer.comment('OPENROUTER PROCESSING');
   let sent = 0;
-  for (const [i, token] of tokens.entries()) {
+  // A refusal streams in delta.refusal, its first chunk with content null and refusal "" (as recorded).
+  if (refusal) await writer.frame(chunk({ choices: [{ index: 0, delta: { role: 'assistant', content: null, refusal: '' }, finish_reason: null, native_finish_reason: null }] }));
+  for (const [i, token] of outputTokens.entries()) {
     if (i > 0) await sleep(ctx.config.tokenDelayMs, signal);
     if (i > 0 && i % 50 === 0) writer.comment('OPENROUTER PROCESSING');
-    await writer.frame(chunk({ choices: [{ index: 0, delta: i === 0 ? { role: 'assistant', content: token } : { content: token }, finish_reason: null, native_finish_reason: null }] }));
+    const delta = refusal ? { refusal: token } : i === 0 ? { role: 'assistant', content: token } : { content: token };
+    await writer.frame(chunk({ choices: [{ index: 0, delta, finish_reason: null, native_finish_reason: null }] }));
     if (!writer.live) break;
     sent += 1;
   }
   if (!writer.live) return void settle(sent);
-  await writer.frame(chunk({ choices: [{ index: 0, delta: { content: '' }, finish_reason: 'stop', native_finish_reason: 'stop' }] }));
+  await writer.frame(chunk({ choices: [{ index: 0, delta: refusal ? {} : { content: '' }, finish_reason: finishReason, native_finish_reason: finishReason }] }));
   const cost = settle(sent);
   await writer.frame(chunk({ choices: [], usage: usage(sent, cost) }));
   if (writer.live) res.write('data: [DONE]\n\n');
   writer.end();
 }
-

@@ -4,6 +4,7 @@ import type { E2eWorkspace } from '../harness/workspace.ts';
 import type { Emulator } from '../../emulator/server.ts';
 import { answerText } from '../../emulator/answers.ts';
 import { routerKey } from '../../emulator/keyFactory.ts';
+import { answerSteps } from './answerSteps.ts';
 
 export interface UiContext {
   wb: Workbench;
@@ -265,4 +266,4 @@ export const panelSteps: UiStep[] = [
   },
 ];
 
-export const ALL_STEPS: UiStep[] = [...workbenchSteps, ...keySteps, ...diagnosticSteps, ...panelSteps];
+export const ALL_STEPS: UiStep[] = [...workbenchSteps, ...keySteps, ...diagnosticSteps, ...panelSteps, ...answerSteps];

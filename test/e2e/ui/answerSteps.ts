@@ -1,0 +1,166 @@
+// UI steps for how answers end and what the account says: a refusal and a
+// filtered answer in the panel, a restricted key and a negative balance in the
+// status bar and on the error card, each with a screenshot to look at (dark
+// theme, then the light one).
+import type { Emulator } from '../../emulator/server.ts';
+import type { Workbench } from '../harness/workbench.ts';
+import type { UiStep } from './steps.ts';
+
+async function waitFor(read: () => Promise<string>, expected: string | RegExp, what: string, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = (await read().catch(() => '')).replace(/\s+/g, ' ').trim();
+    if (typeof expected === 'string' ? text.includes(expected) : expected.test(text)) return text;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${what}: expected ${String(expected)}, saw ${JSON.stringify(text.slice(0, 300))}`);
+}
+
+async function admin<T>(emulator: Emulator, method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(emulator.adminUrl + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  if (!response.ok) throw new Error(`admin ${method} ${path}: ${response.status}`);
+  return (await response.json()) as T;
+}
+
+async function ask(wb: Workbench, prompt: string): Promise<void> {
+  const box = wb.webview().locator('#prompt');
+  await box.fill(prompt);
+  await box.press('Control+Enter');
+}
+
+/** The panel, opened if an earlier step left it closed: these steps stand on their own. */
+async function ensurePanel(wb: Workbench): Promise<void> {
+  const prompt = wb.webview().locator('#prompt');
+  if (await prompt.isVisible().catch(() => false)) return;
+  // A menu or peek left open by an earlier step makes the command palette inert.
+  for (let i = 0; i < 3; i++) await wb.page.keyboard.press('Escape');
+  await wb.runCommand('Keyward: Open Prompt Panel');
+  await prompt.waitFor({ timeout: 40_000 });
+}
+
+async function pickModel(wb: Workbench, service: 'router' | 'direct', filter: string, model: string): Promise<void> {
+  await ensurePanel(wb);
+  const view = wb.webview();
+  await view.locator(`#service-${service}`).click();
+  await waitFor(() => view.locator('#model').innerText(), model, `the ${service} model list`);
+  await view.locator('#model-filter').fill(filter);
+  await view.locator('#model').selectOption(model);
+}
+
+/** Toasts from the key commands would sit over the panel in the screenshots. */
+async function clearToasts(wb: Workbench): Promise<void> {
+  await wb.runCommand('Notifications: Clear All Notifications');
+  await wb.page.mouse.move(10, 10);
+}
+
+/** Picks a colour theme the way a person does, and waits for the workbench to wear it. */
+async function setTheme(wb: Workbench, theme: 'Dark Modern' | 'Light Modern'): Promise<void> {
+  // By its keybinding: the palette puts "Browse Color Themes in Marketplace" first for the title.
+  await wb.page.mouse.move(10, 10);
+  await wb.page.keyboard.press('Control+K');
+  await wb.page.keyboard.press('Control+T');
+  await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor({ timeout: 10_000 });
+  await wb.answerQuickInput(theme);
+  const dark = theme.startsWith('Dark');
+  await waitFor(async () => String(await wb.page.evaluate(() => document.querySelector('.monaco-workbench')?.classList.contains('vs-dark') ?? false)), String(dark), `the ${theme} theme`);
+}
+
+async function setKey(wb: Workbench, service: 'router' | 'direct', key: string): Promise<void> {
+  await wb.runCommand(service === 'router' ? 'Keyward: Set Router Key' : 'Keyward: Set Direct Key');
+  await wb.answerQuickInput(key);
+}
+
+export const answerSteps: UiStep[] = [
+  {
+    name: 'a refusal is the answer, in its own style, labelled "The model declined"',
+    async run({ wb }) {
+      // These screenshots are judged in a dark theme; the last step shows the light one.
+      await setTheme(wb, 'Dark Modern');
+      await clearToasts(wb);
+      await pickModel(wb, 'router', 'gpt-4o', 'openai/gpt-4o-mini');
+      await ask(wb, "[[refuse]] How do I get into my neighbour's flat without a key?");
+      const turn = wb.webview().locator('.turn.assistant.declined').last();
+      await waitFor(() => turn.locator('.refusal-text').innerText(), "I'm sorry, but I can't assist with that request.", 'the refusal');
+      await waitFor(() => turn.locator('.refusal-label').innerText(), 'The model declined', 'the refusal label');
+      await waitFor(() => turn.locator('.meta').innerText(), /openai\/gpt-4o-mini · \d+ \+ 11 tokens/, 'the refusal footer');
+      if ((await turn.locator('.answer').count()) !== 0) throw new Error('a declined answer shows an empty answer box');
+      await wb.screenshot('refusal-in-panel');
+    },
+  },
+  {
+    name: 'an answer the provider filtered says so under what arrived',
+    async run({ wb }) {
+      await pickModel(wb, 'direct', 'mini', 'gpt-5.4-mini');
+      await ask(wb, '[[filter:9]] Write out the full lyrics of a chart song.');
+      const turn = wb.webview().locator('.turn.assistant.done').last();
+      await waitFor(() => turn.locator('.finish-note.content_filter').innerText(), 'Filtered by the provider: the rest of the answer was withheld.', 'the filter note');
+      await waitFor(() => turn.locator('.answer').innerText(), /^\w+( \w+){8}$/, 'the text that arrived');
+      await wb.screenshot('filtered-answer-in-panel');
+    },
+  },
+  {
+    name: 'a restricted key: the status bar and the error card name the missing scope',
+    async run({ wb, emulator }) {
+      const orgId = emulator.sandbox!.directOrgId;
+      const { key } = await admin<{ key: string }>(emulator, 'POST', '/direct/keys', { orgId, permissions: 'Restricted', scopes: ['api.model.read'] });
+      try {
+        await setKey(wb, 'direct', key);
+        await waitFor(() => wb.statusItem('direct').innerText(), 'direct: ok', 'the direct item after Verify');
+        await clearToasts(wb);
+        await pickModel(wb, 'direct', 'mini', 'gpt-5.4-mini');
+        await ask(wb, 'Summarise this repository in one line.');
+        const card = wb.webview().locator('.error-card').last();
+        await waitFor(() => card.innerText(), 'This key lacks:', 'the error card');
+        await waitFor(() => card.locator('.error-scopes').innerText(), 'api.responses.write create responses (send prompts)', 'the missing scope');
+        await card.locator('button', { hasText: 'Open the keys page' }).waitFor({ timeout: 5_000 });
+        await waitFor(() => wb.statusItem('direct').innerText(), 'direct: restricted · needs api.responses.write', 'the direct item');
+        await wb.screenshot('restricted-key-error-card');
+        await wb.statusItem('direct').hover();
+        const hover = wb.page.locator('.monaco-hover, .workbench-hover').first();
+        await waitFor(() => hover.innerText(), 'api.responses.write: may not create responses (send prompts)', 'the direct tooltip');
+        await waitFor(() => hover.innerText(), 'Creating responses: refused (missing api.responses.write)', 'the direct tooltip');
+        await wb.screenshot('restricted-key-status-tooltip');
+        await wb.page.mouse.move(10, 10);
+      } finally {
+        await setKey(wb, 'direct', emulator.sandbox!.keys.direct);
+        await waitFor(() => wb.statusItem('direct').innerText(), 'direct: ok', 'the direct item, sandbox key back');
+      }
+    },
+  },
+  {
+    name: 'a negative balance: the router item shows it, not the key\'s remaining limit',
+    async run({ wb, emulator }) {
+      const { id } = await admin<{ id: string }>(emulator, 'POST', '/router/accounts', { name: 'ui negative' });
+      await admin(emulator, 'POST', `/router/accounts/${id}/purchase`, { amount: 20 });
+      const { key } = await admin<{ key: string }>(emulator, 'POST', '/router/keys', { accountId: id, name: 'ui negative', limit: 10, expiresIn: '30d' });
+      try {
+        await setKey(wb, 'router', key);
+        await waitFor(() => wb.statusItem('router').innerText(), '$10.00', 'the router item');
+        await admin(emulator, 'POST', `/router/accounts/${id}/spend`, { amount: 25 });
+        await clearToasts(wb);
+        await pickModel(wb, 'router', 'gpt-4o', 'openai/gpt-4o-mini');
+        await ask(wb, 'One more question, please.');
+        await waitFor(() => wb.webview().locator('.error-card').last().innerText(), /insufficient credits \(HTTP 402\)/, 'the 402 card');
+        await waitFor(() => wb.statusItem('router').innerText(), 'balance below zero · calls fail', 'the router item');
+        await wb.statusItem('router').hover();
+        await waitFor(() => wb.page.locator('.monaco-hover, .workbench-hover').first().innerText(), 'To do: add credits on the credits page', 'the router tooltip');
+        await wb.screenshot('negative-balance-status');
+        await wb.page.mouse.move(10, 10);
+      } finally {
+        await setKey(wb, 'router', emulator.sandbox!.keys.routerFunded);
+        await waitFor(() => wb.statusItem('router').innerText(), '$', 'the router item, sandbox key back');
+      }
+    },
+  },
+  {
+    name: 'the refusal and the filter note in the light theme',
+    async run({ wb }) {
+      await setTheme(wb, 'Light Modern');
+      await clearToasts(wb);
+      // The filter note is the lower of the two: in view, the refusal above it is too.
+      await wb.webview().locator('.finish-note.content_filter').last().hover();
+      await wb.screenshot('refusal-and-filter-light');
+    },
+  },
+];
