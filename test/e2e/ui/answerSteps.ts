@@ -48,9 +48,19 @@ async function pickModel(wb: Workbench, service: 'router' | 'direct', filter: st
   await view.locator('#model').selectOption(model);
 }
 
-/** Toasts from the key commands would sit over the panel in the screenshots. */
+/** Quick input from the previous command gone: a palette opened while it closes is closed with it. */
+async function quickInputClosed(wb: Workbench): Promise<void> {
+  await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+}
+
+/** Toasts from the key commands would sit over the panel in the screenshots; cosmetic, so best effort. */
 async function clearToasts(wb: Workbench): Promise<void> {
-  await wb.runCommand('Notifications: Clear All Notifications');
+  await quickInputClosed(wb);
+  try {
+    await wb.runCommand('Notifications: Clear All Notifications', 15_000);
+  } catch {
+    await wb.page.keyboard.press('Escape');
+  }
   await wb.page.mouse.move(10, 10);
 }
 
@@ -67,8 +77,10 @@ async function setTheme(wb: Workbench, theme: 'Dark Modern' | 'Light Modern'): P
 }
 
 async function setKey(wb: Workbench, service: 'router' | 'direct', key: string): Promise<void> {
+  await quickInputClosed(wb);
   await wb.runCommand(service === 'router' ? 'Keyward: Set Router Key' : 'Keyward: Set Direct Key');
   await wb.answerQuickInput(key);
+  await quickInputClosed(wb);
 }
 
 export const answerSteps: UiStep[] = [
