@@ -5,11 +5,17 @@
 // is the file git knows under its real name.
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { type GitResult, runGit as runSafeGit } from './git.ts';
+import { runGit as runSafeGit } from './git.ts';
 
 export type GitState = 'tracked' | 'untracked' | 'ignored' | 'outside';
 
-export type GitRunner = (args: string[], cwd: string, input?: string) => Promise<GitResult>;
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr?: string;
+}
+
+export type GitRunner = (args: string[], cwd: string, input?: string) => Promise<RunResult>;
 
 /** Runs git with the repository's config-driven programs off and no secrets in its environment. */
 export const runGit: GitRunner = (args, cwd, input) => runSafeGit(args, cwd, input === undefined ? {} : { input });
