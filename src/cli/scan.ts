@@ -50,8 +50,8 @@ function display(cwd: string, path: string): string {
 
 /** Reads every listed file; what cannot be read joins the skipped list. */
 export function scanFiles(files: readonly Listed[], maxSize: number, cwd: string, out: FileFinding[], skipped: Skipped[] = []): void {
-  for (const { path, shown, state } of files) {
-    const outcome = scanFile(path, {}, maxSize);
+  for (const { path, shown, state, regular } of files) {
+    const outcome = scanFile(path, {}, maxSize, regular);
     if ('skipped' in outcome) skipped.push({ path: display(cwd, shown), reason: outcome.skipped, ...(outcome.detail ? { detail: outcome.detail } : {}) });
     else for (const finding of outcome.findings) out.push({ path: display(cwd, shown), finding, git: state });
   }

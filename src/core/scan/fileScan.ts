@@ -60,13 +60,14 @@ function notRegular(fd: number): FileOutcome | undefined {
 
 /**
  * Scans a file's bytes. `maxSize`, when given, is a cap the user asked for:
- * larger files are skipped and said so. Most files are read with one read and
- * no stat: a short read of a regular file is all of it; an empty read, a full
- * buffer or an error is checked against what the path really is before it is
- * trusted, so a FIFO or a device is named, never taken for an empty file or
- * read forever.
+ * larger files are skipped and said so. A path the caller has just seen to be
+ * a regular file (a directory listing says so) is read with one read and no
+ * stat, as a short read of a regular file is all of it; anything else is
+ * checked first. An empty read, a full buffer or an error is always checked
+ * against what the path really is, so a FIFO or a device is named, never taken
+ * for an empty file or read forever.
  */
-export function scanFile(path: string, options: ScanOptions = {}, maxSize = Infinity): FileOutcome {
+export function scanFile(path: string, options: ScanOptions = {}, maxSize = Infinity, seenRegular = false): FileOutcome {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | NONBLOCK);
@@ -74,11 +75,11 @@ export function scanFile(path: string, options: ScanOptions = {}, maxSize = Infi
     return failureOf(error);
   }
   try {
-    if (maxSize !== Infinity) {
-      const special = notRegular(fd);
-      if (special) return special;
-      const size = fstatSync(fd).size;
-      if (size > maxSize) return { skipped: 'too-large', detail: `${size} bytes` };
+    if (!seenRegular || maxSize !== Infinity) {
+      const stat = fstatSync(fd);
+      if (stat.isDirectory()) return { skipped: 'folder' };
+      if (!stat.isFile()) return { skipped: 'special-file', detail: specialKind(stat) };
+      if (stat.size > maxSize) return { skipped: 'too-large', detail: `${stat.size} bytes` };
     }
     let first: number;
     try {

@@ -20,6 +20,8 @@ export interface Listed {
   /** Where the user sees it (under the target as they named it). */
   shown: string;
   state: GitField;
+  /** The listing saw a regular file here (not just git's word for it): the reader may skip its own check. */
+  regular?: boolean;
 }
 
 export interface Listing {
@@ -63,7 +65,7 @@ async function listTarget(real: string, shown: string, options: ListOptions, out
   if (!stat.isDirectory()) {
     // A file named on the command line is read whatever git thinks of it.
     if (!stat.isFile()) out.skipped.push({ path: shown, reason: 'special-file', detail: specialKind(stat) });
-    else if (first(seen, real)) out.files.push({ path: real, shown, state: options.useGit ? await options.git.status(real) : 'unknown' });
+    else if (first(seen, real)) out.files.push({ path: real, shown, state: options.useGit ? await options.git.status(real) : 'unknown', regular: true });
     return;
   }
   const root = options.useGit ? await options.git.root(real) : null;
@@ -132,7 +134,7 @@ async function listRepository(root: string, real: string, shown: string, options
     }
     if (stat.isSymbolicLink()) out.skipped.push({ path: show(path), reason: 'symlink' });
     else if (!stat.isFile()) out.skipped.push({ path: show(path), reason: 'special-file', detail: specialKind(stat) });
-    else if (first(seen, full)) out.files.push({ path: full, shown: show(path), state: 'untracked' });
+    else if (first(seen, full)) out.files.push({ path: full, shown: show(path), state: 'untracked', regular: true });
   }
   for (const folder of unreadableFolders(others.stderr)) out.skipped.push({ path: show(folder.path), reason: 'unreadable-folder', detail: folder.detail });
 }
@@ -156,7 +158,7 @@ function walk(dir: string, shown: string, state: GitField, include: ReadonlySet<
       if (DEFAULT_EXCLUDED_DIRS.includes(entry.name) && !include.has(entry.name)) out.skipped.push({ path: show, reason: 'excluded-folder' });
       else walk(path, show, state, include, out, seen);
     } else if (entry.isFile()) {
-      if (first(seen, path)) out.files.push({ path, shown: show, state });
+      if (first(seen, path)) out.files.push({ path, shown: show, state, regular: true });
     } else if (entry.isSymbolicLink()) {
       // Without git every file is read, through a link too; a linked folder is not walked (it may loop).
       let stat;
@@ -169,7 +171,7 @@ function walk(dir: string, shown: string, state: GitField, include: ReadonlySet<
       }
       if (stat.isDirectory()) out.skipped.push({ path: show, reason: 'folder-symlink' });
       else if (!stat.isFile()) out.skipped.push({ path: show, reason: 'special-file', detail: specialKind(stat) });
-      else if (first(seen, path)) out.files.push({ path, shown: show, state });
+      else if (first(seen, path)) out.files.push({ path, shown: show, state, regular: true });
     } else {
       out.skipped.push({ path: show, reason: 'special-file', detail: specialKind(entry) });
     }
