@@ -20,7 +20,7 @@ export interface Listed {
   /** Where the user sees it (under the target as they named it). */
   shown: string;
   state: GitField;
-  /** The listing saw a regular file here (not just git's word for it): the reader may skip its own check. */
+  /** The listing saw a regular file here (a directory entry, or git's index): the reader may skip its own check. */
   regular?: boolean;
 }
 
@@ -116,7 +116,8 @@ async function listRepository(root: string, real: string, shown: string, options
       if (existsSync(join(full, '.git'))) await listTarget(full, show(path), options, out, seen);
       else out.skipped.push({ path: show(path), reason: 'submodule-not-checked-out' });
     } else if (mode === '120000') out.skipped.push({ path: show(path), reason: 'symlink' });
-    else if (first(seen, full)) out.files.push({ path: full, shown: show(path), state: 'tracked' });
+    // The index says regular file; a worktree swapped for something else still gets checked on an empty or full read.
+    else if (first(seen, full)) out.files.push({ path: full, shown: show(path), state: 'tracked', regular: mode === '100644' || mode === '100755' });
   }
   for (const path of split(others.stdout)) {
     const full = under(root, path);
