@@ -9,7 +9,7 @@ import { basename, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { IncrementalScan } from '../src/core/scan/incremental.ts';
 import { scanBuffer } from '../src/core/scan/scanner.ts';
-import { StreamScan } from '../src/core/scan/streamScan.ts';
+import { DEFAULT_WINDOW, StreamScan } from '../src/core/scan/streamScan.ts';
 import { directKey, routerKey } from '../test/emulator/keyFactory.ts';
 import { formatMs, median, verdict } from './stats.ts';
 
@@ -117,7 +117,7 @@ export async function benchScanner(): Promise<string[]> {
       windowedFound = stream.end().length;
       windowed.push(performance.now() - start);
     }
-    lines.push(`one ${(joined.length / 1024 / 1024).toFixed(0)} MB file in 8 MB windows: median ${formatMs(median(windowed))} = ${(joined.length / (median(windowed) / 1000) / 1024 ** 3).toFixed(2)} GiB/s, ${windowedFound} keys`);
+    lines.push(`one ${(joined.length / 1024 / 1024).toFixed(0)} MB file in ${DEFAULT_WINDOW >> 20} MB windows: median ${formatMs(median(windowed))} = ${(joined.length / (median(windowed) / 1000) / 1024 ** 3).toFixed(2)} GiB/s, ${windowedFound} keys`);
 
     // Accuracy against the planted labels.
     const { fingerprintOf } = await import('../src/core/scan/scanner.ts');

@@ -139,7 +139,7 @@ describe('symlinked paths (item 8)', () => {
 describe('large, binary and UTF-16 files', () => {
   it('scans a file far over any size cap in windows, with exact lines and columns', () => {
     const keys = [routerKey(), directKey('proj'), routerKey()];
-    // 24 MB of lines with keys at the start, across the first 8 MB window's end, and at the end.
+    // 24 MB of lines with keys at the start, across a window boundary (at 8 MB), and at the end.
     const line = 'x'.repeat(99) + '\n';
     const lines = Math.ceil((24 << 20) / line.length);
     const first = `A=${keys[0]}\n`;
