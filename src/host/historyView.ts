@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
 import { SERVICE_NAMES } from '../core/errors.ts';
+import { redactSecrets } from '../core/redact.ts';
 import type { FileFinding } from '../core/scan/report.ts';
 import { CommandId } from './commandIds.ts';
 
@@ -120,9 +121,11 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
       return item;
     }
     const { hit } = node;
+    // A file name is repository content too: shown through the redactor (the subject already was).
+    const path = redactSecrets(hit.path);
     const item = new vscode.TreeItem(`${hit.commit.slice(0, 7)} ${hit.subject}`, vscode.TreeItemCollapsibleState.None);
-    item.description = `${hit.path}:${hit.line + 1}`;
-    item.tooltip = t('Commit {0}\n{1}\nadded {2} at {3}:{4}', hit.commit, hit.subject, hit.masked, hit.path, String(hit.line + 1));
+    item.description = `${path}:${hit.line + 1}`;
+    item.tooltip = t('Commit {0}\n{1}\nadded {2} at {3}:{4}', hit.commit, hit.subject, hit.masked, path, String(hit.line + 1));
     item.iconPath = new vscode.ThemeIcon('git-commit');
     item.contextValue = 'keyward.historyCommit';
     item.command = { command: CommandId.historyOpen, title: t('Open'), arguments: [node] };
@@ -157,7 +160,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
       const line = new vscode.Range(hit.line, 0, hit.line, 0);
       await vscode.window.showTextDocument(vscode.Uri.file(join(hit.root, hit.path)), { selection: line, preview: true });
     } catch {
-      void vscode.window.showInformationMessage(t('{0} is no longer in the working tree; the key is still in commit {1}. Rotate it.', hit.path, hit.commit.slice(0, 12)));
+      void vscode.window.showInformationMessage(t('{0} is no longer in the working tree; the key is still in commit {1}. Rotate it.', redactSecrets(hit.path), hit.commit.slice(0, 12)));
     }
   }
 

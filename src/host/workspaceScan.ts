@@ -102,7 +102,7 @@ export async function scanHistory(view: HistoryView, diagnostics: KeyDiagnostics
     return result;
   });
 
-  for (const hit of outcome.hits) log.warn(`History: ${hit.masked} added in ${hit.commit.slice(0, 12)} to ${hit.path}:${hit.line + 1}`);
+  for (const hit of outcome.hits) log.warn(`History: ${hit.masked} added in ${hit.commit.slice(0, 12)} to ${redactSecrets(hit.path)}:${hit.line + 1}`);
   log.info(`History scan: ${outcome.hits.length} key(s) in ${outcome.commits}${outcome.total === undefined ? '' : ` of ${outcome.total}`} commits${outcome.cancelled ? ' (cancelled)' : ''}${outcome.failure ? `; failed: ${outcome.failure}` : ''}.`);
   await view.show(outcome);
   if (outcome.failure) void vscode.window.showErrorMessage(t('Keyward could not read the git history, so it cannot say whether a key was committed: {0}', outcome.failure));
