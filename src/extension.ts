@@ -11,6 +11,7 @@ import { KeyCommands, type SetKeyArgs } from './host/keyCommands.ts';
 import { KeyDiagnostics } from './host/keyDiagnostics.ts';
 import { KeyFixes } from './host/keyFixes.ts';
 import { KeyHover } from './host/keyHover.ts';
+import { HistoryView, type HistoryNode } from './host/historyView.ts';
 import { scanHistory, scanWorkspace } from './host/workspaceScan.ts';
 import { Log } from './host/log.ts';
 import { PromptPanel } from './host/promptPanel.ts';
@@ -24,6 +25,8 @@ export interface KeywardTestApi {
   refresh(): Promise<void>;
   keyMetadata(service: ServiceId): unknown;
   logLines(): readonly string[];
+  /** What the Keys in Git History view shows. */
+  historyView(): ReturnType<HistoryView['snapshot']>;
   /** The key findings of an open document, as the diagnostics provider holds them. */
   findings(uri: vscode.Uri): { ruleId: string; masked: string; git: string; line: number }[];
   globalState(): Record<string, unknown>;
@@ -42,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const statusBar = new StatusBar(monitor, keys, configuration);
   const diagnostics = new KeyDiagnostics(keys);
   const panel = new PromptPanel(context, monitor, keys, configuration, log);
+  const historyView = new HistoryView();
 
   const command = <A extends unknown[]>(id: string, run: (...args: A) => unknown) => vscode.commands.registerCommand(id, run as (...args: unknown[]) => unknown);
   context.subscriptions.push(
@@ -58,7 +62,11 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.clearHistory, () => panel.clearHistory()),
     command(CommandId.exportHistory, (target?: vscode.Uri) => panel.exportHistory(target)),
     command(CommandId.scanWorkspace, () => scanWorkspace(diagnostics, log)),
-    command(CommandId.scanHistory, () => scanHistory(diagnostics, log)),
+    historyView,
+    command(CommandId.scanHistory, () => scanHistory(historyView, diagnostics, log)),
+    command(CommandId.historyRotateKey, (node?: HistoryNode) => historyView.rotate(node)),
+    command(CommandId.historyCopyCommit, (node?: HistoryNode) => historyView.copyCommit(node)),
+    command(CommandId.historyOpen, (node?: HistoryNode) => historyView.open(node)),
     command(CommandId.showLog, () => log.show()),
     command(CommandId.setRouterKey, (args?: SetKeyArgs) => keyCommands.setKey('router', args)),
     command(CommandId.setDirectKey, (args?: SetKeyArgs) => keyCommands.setKey('direct', args)),
@@ -100,6 +108,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     refresh: () => statusBar.refresh(),
     keyMetadata: (service) => keys.metadata(service),
     logLines: () => log.lines(),
+    historyView: () => historyView.snapshot(),
     findings: (uri) => diagnostics.all(uri).map((d) => ({ ruleId: d.finding.ruleId, masked: d.finding.masked, git: d.git, line: d.finding.line })),
     globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
     panel,

@@ -20,6 +20,9 @@ export const CommandId = {
   exportHistory: 'keyward.exportHistory',
   scanWorkspace: 'keyward.scanWorkspace',
   scanHistory: 'keyward.scanHistory',
+  historyRotateKey: 'keyward.historyRotateKey',
+  historyCopyCommit: 'keyward.historyCopyCommit',
+  historyOpen: 'keyward.historyOpen',
 } as const;
 
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];

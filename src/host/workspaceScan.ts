@@ -1,10 +1,11 @@
 // The two scan commands: every file of the workspace into the Problems panel
 // (respecting files.exclude and a size cap, with progress and Cancel), and git
-// history for keys that were ever committed.
+// history for keys that were ever committed, into the Keys in Git History view.
 import * as vscode from 'vscode';
-import { GitStatusCache, runGit } from '../core/scan/gitStatus.ts';
-import { scanLogPatch } from '../core/scan/history.ts';
-import type { FileFinding } from '../core/scan/report.ts';
+import { redactSecrets } from '../core/redact.ts';
+import { GitStatusCache } from '../core/scan/gitStatus.ts';
+import { countCommits, scanHistory as scanGitHistory } from '../core/scan/history.ts';
+import { type HistoryResults, type HistoryView, historyHit } from './historyView.ts';
 import type { KeyDiagnostics } from './keyDiagnostics.ts';
 import type { Log } from './log.ts';
 
@@ -35,39 +36,78 @@ export async function scanWorkspace(diagnostics: KeyDiagnostics, log: Log): Prom
   });
 }
 
-export async function scanHistory(diagnostics: KeyDiagnostics, log: Log): Promise<FileFinding[]> {
-  const folders = vscode.workspace.workspaceFolders ?? [];
+export interface HistoryScanOutcome extends HistoryResults {
+  repositories: number;
+}
+
+/**
+ * Streams every repository's `git log -p` through the scanner with progress
+ * and Cancel, and lists the keys in the Keys in Git History view. A failed git
+ * is said as a failure, never as "no key found". Restricted Mode runs no git.
+ */
+export async function scanHistory(view: HistoryView, diagnostics: KeyDiagnostics, log: Log): Promise<HistoryScanOutcome> {
+  const empty: HistoryScanOutcome = { hits: [], commits: 0, total: 0, cancelled: false, repositories: 0 };
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showWarningMessage(t('Scanning git history runs git, which Keyward does only in a trusted workspace. Trust this workspace to scan its history.'));
+    return { ...empty, failure: 'untrusted workspace' };
+  }
   const git = new GitStatusCache();
-  const all: FileFinding[] = [];
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Keyward: scanning git history for keys'), cancellable: false }, async () => {
-    const roots = new Set<string>();
-    for (const folder of folders) {
-      const root = await git.root(folder.uri.fsPath);
-      if (root) roots.add(root);
-    }
-    for (const root of roots) {
-      const log = await runGit(['log', '-p', '--all', '--no-color', '-U0', '--no-ext-diff', '--format=commit %H'], root);
-      for (const finding of scanLogPatch(log.stdout, diagnostics.scanOptions())) all.push({ ...finding, path: `${root}/${finding.path}` });
-    }
-  });
-  for (const hit of all) log.warn(`History: ${hit.finding.masked} (${hit.finding.ruleId}) added in ${hit.commit?.slice(0, 12)} to ${vscode.workspace.asRelativePath(hit.path)}:${hit.finding.line + 1}`);
-  if (all.length === 0) {
-    void vscode.window.showInformationMessage(t('Keyward found no key in the git history.'));
-    return all;
+  const roots = new Set<string>();
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const root = await git.root(folder.uri.fsPath);
+    if (root) roots.add(root);
   }
-  const pick = await vscode.window.showQuickPick(all.map((hit) => ({
-    label: `$(key) ${hit.finding.masked}`,
-    description: `${vscode.workspace.asRelativePath(hit.path)}:${hit.finding.line + 1}`,
-    detail: t('commit {0} · rotate this key: it stays in history', hit.commit?.slice(0, 12) ?? '?'),
-    hit,
-  })), { title: t('Keys ever committed ({0})', String(all.length)), matchOnDescription: true });
-  if (pick) {
-    const uri = vscode.Uri.file(pick.hit.path);
+  if (roots.size === 0) {
+    void vscode.window.showInformationMessage(t('No folder of this workspace is in a git repository: there is no history to scan.'));
+    return empty;
+  }
+  const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Keyward: scanning git history for keys'), cancellable: true }, async (progress, token) => {
+    const controller = new AbortController();
+    const cancel = token.onCancellationRequested(() => controller.abort());
+    const counts = await Promise.all([...roots].map((root) => countCommits(root)));
+    const total = counts.every((c) => c !== undefined) ? counts.reduce<number>((a, b) => a + (b ?? 0), 0) : undefined;
+    const result: HistoryScanOutcome = { hits: [], commits: 0, total, cancelled: false, repositories: roots.size };
+    let shown = 0;
     try {
-      await vscode.window.showTextDocument(uri, { selection: new vscode.Range(pick.hit.finding.line, 0, pick.hit.finding.line, 0) });
-    } catch {
-      void vscode.window.showInformationMessage(t('That file no longer exists; the key is still in commit {0}.', pick.hit.commit ?? ''));
+      for (const root of roots) {
+        const before = result.commits;
+        let scan;
+        try {
+          scan = await scanGitHistory(root, diagnostics.scanOptions(), {
+            signal: controller.signal,
+            onProgress: (commits) => {
+              result.commits = before + commits;
+              // Report whole percents only: progress is drawn on every report.
+              const percent = total ? Math.floor((result.commits / total) * 100) : 0;
+              if (percent > shown || !total) {
+                progress.report({ message: total ? t('{0} of {1} commits', String(result.commits), String(total)) : t('{0} commits', String(result.commits)), increment: total ? percent - shown : undefined });
+                shown = percent;
+              }
+            },
+          });
+        } catch (error) {
+          result.failure = redactSecrets((error as Error).message);
+          break;
+        }
+        result.commits = before + scan.commits;
+        for (const finding of scan.findings) result.hits.push(historyHit(root, finding));
+        if (scan.cancelled) {
+          result.cancelled = true;
+          break;
+        }
+      }
+    } finally {
+      cancel.dispose();
     }
-  }
-  return all;
+    return result;
+  });
+
+  for (const hit of outcome.hits) log.warn(`History: ${hit.masked} added in ${hit.commit.slice(0, 12)} to ${redactSecrets(hit.path)}:${hit.line + 1}`);
+  log.info(`History scan: ${outcome.hits.length} key(s) in ${outcome.commits}${outcome.total === undefined ? '' : ` of ${outcome.total}`} commits${outcome.cancelled ? ' (cancelled)' : ''}${outcome.failure ? `; failed: ${outcome.failure}` : ''}.`);
+  await view.show(outcome);
+  if (outcome.failure) void vscode.window.showErrorMessage(t('Keyward could not read the git history, so it cannot say whether a key was committed: {0}', outcome.failure));
+  else if (outcome.cancelled) void vscode.window.showInformationMessage(t('History scan cancelled after {0} commits; what was found so far is in Keys in Git History.', String(outcome.commits)));
+  else if (outcome.hits.length === 0) void vscode.window.showInformationMessage(t('Keyward found no key in {0} commits of the git history.', String(outcome.commits)));
+  else void vscode.window.showWarningMessage(t('{0} key(s) were committed at some point: see Keys in Git History, and rotate each one.', String(new Set(outcome.hits.map((h) => h.fingerprint)).size)));
+  return outcome;
 }

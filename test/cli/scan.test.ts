@@ -110,7 +110,7 @@ describe('keyward install-hook', () => {
 describe('Keyward\'s own repository', () => {
   it('scans clean', () => {
     const run = spawnSync(process.execPath, [CLI, 'scan', '--format', 'json'], { cwd: resolve('.'), encoding: 'utf8' });
-    expect(JSON.parse(run.stdout)).toEqual({ version: 1, findings: [] });
+    expect(JSON.parse(run.stdout)).toEqual({ version: 1, findings: [], skipped: [], complete: true });
     expect(run.status).toBe(0);
   });
 });

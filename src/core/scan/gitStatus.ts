@@ -1,25 +1,41 @@
 // Where git stands on a file: tracked (the key is in history), untracked and
 // not ignored (it would be committed), ignored, or outside any repository.
 // Asks the git CLI and caches the answers until told the repository changed.
-import { execFile } from 'node:child_process';
-import { dirname, relative, resolve, sep } from 'node:path';
+// Paths are compared as real paths: a file reached through a symlinked folder
+// is the file git knows under its real name.
+import { realpath } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { runGit as runSafeGit } from './git.ts';
 
 export type GitState = 'tracked' | 'untracked' | 'ignored' | 'outside';
 
-interface RunResult {
+export interface RunResult {
   code: number;
   stdout: string;
+  stderr?: string;
 }
 
 export type GitRunner = (args: string[], cwd: string, input?: string) => Promise<RunResult>;
 
-export const runGit: GitRunner = (args, cwd, input) => new Promise((resolvePromise) => {
-  const child = execFile('git', args, { cwd, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout) => {
-    const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 128) : 0;
-    resolvePromise({ code, stdout: stdout ?? '' });
-  });
-  if (input !== undefined) child.stdin?.end(input);
-});
+/** Runs git with the repository's config-driven programs off and no secrets in its environment. */
+export const runGit: GitRunner = (args, cwd, input) => runSafeGit(args, cwd, input === undefined ? {} : { input });
+
+/** The real path of a file or folder; for a path that does not exist yet, of its nearest existing ancestor. */
+export async function realPathOf(path: string): Promise<string> {
+  let current = resolve(path);
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      const real = await realpath(current);
+      return rest.length > 0 ? join(real, ...rest.reverse()) : real;
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return resolve(path);
+      rest.push(basename(current));
+      current = parent;
+    }
+  }
+}
 
 export class GitStatusCache {
   private readonly roots = new Map<string, Promise<string | null>>();
@@ -30,11 +46,12 @@ export class GitStatusCache {
     this.run = run;
   }
 
-  /** The repository root holding a folder, or null. */
+  /** The repository root holding a folder (as a real path), or null. */
   root(folder: string): Promise<string | null> {
     let root = this.roots.get(folder);
     if (!root) {
-      root = this.run(['rev-parse', '--show-toplevel'], folder).then((r) => (r.code === 0 ? resolve(r.stdout.trim()) : null), () => null);
+      root = realPathOf(folder).then((real) => this.run(['rev-parse', '--show-toplevel'], real))
+        .then((r) => (r.code === 0 ? realPathOf(r.stdout.trim()) : null), () => null);
       this.roots.set(folder, root);
     }
     return root;
@@ -44,7 +61,7 @@ export class GitStatusCache {
     const path = resolve(file);
     let state = this.states.get(path);
     if (!state) {
-      state = this.compute(path);
+      state = realPathOf(path).then((real) => this.compute(real));
       this.states.set(path, state);
     }
     return state;

@@ -11,6 +11,62 @@ export interface FileFinding {
   finding: Finding;
   git: GitField;
   commit?: string;
+  /** The commit's subject line, redacted (history scans only; not part of the JSON contract). */
+  subject?: string;
+}
+
+/** Why a path was not scanned; `incomplete` ones make the scan exit 2 when no key was found. */
+export type SkipReason =
+  | 'unreadable' | 'unreadable-folder' | 'too-large'
+  | 'special-file' | 'folder' | 'symlink' | 'folder-symlink' | 'broken-symlink'
+  | 'submodule' | 'submodule-not-checked-out' | 'excluded-folder' | 'missing' | 'unmerged';
+
+export const SKIP_REASONS = {
+  unreadable: { incomplete: true, text: 'could not be read' },
+  'unreadable-folder': { incomplete: true, text: 'folder could not be read' },
+  'too-large': { incomplete: true, text: 'larger than --max-size' },
+  'special-file': { incomplete: false, text: 'not a regular file (FIFO, socket or device); not read' },
+  folder: { incomplete: false, text: 'a folder where a file was expected' },
+  symlink: { incomplete: false, text: 'symlink: git commits the link, not what it points to' },
+  'folder-symlink': { incomplete: false, text: 'symlink to a folder, not followed' },
+  'broken-symlink': { incomplete: false, text: 'symlink to nothing' },
+  submodule: { incomplete: false, text: 'submodule: a separate repository; run keyward scan --staged inside it' },
+  'submodule-not-checked-out': { incomplete: false, text: 'submodule not checked out: nothing to read' },
+  'excluded-folder': { incomplete: false, text: 'skipped by default; --include-dir NAME scans it' },
+  missing: { incomplete: false, text: 'tracked but missing from the working tree; --history scans what was committed' },
+  unmerged: { incomplete: false, text: 'unmerged (a conflict to resolve): git refuses to commit it as it is' },
+} as const satisfies Record<SkipReason, { incomplete: boolean; text: string }>;
+
+export interface Skipped {
+  path: string;
+  reason: SkipReason;
+  /** What the system said (an error code), when there is more to say than the reason. */
+  detail?: string;
+}
+
+export interface JsonSkipped {
+  path: string;
+  reason: SkipReason;
+  message: string;
+  incomplete: boolean;
+}
+
+export function skipMessage(skip: Skipped): string {
+  return SKIP_REASONS[skip.reason].text + (skip.detail ? ` (${skip.detail})` : '');
+}
+
+export function toJsonSkipped(skip: Skipped): JsonSkipped {
+  return { path: skip.path, reason: skip.reason, message: skipMessage(skip), incomplete: SKIP_REASONS[skip.reason].incomplete };
+}
+
+/** Whether something that should have been read was not: exit 2 unless keys were found. */
+export function isIncomplete(skipped: readonly Skipped[]): boolean {
+  return skipped.some((s) => SKIP_REASONS[s.reason].incomplete);
+}
+
+/** A path for a line of text: control characters (a newline in a file name) cannot forge output lines. */
+export function printablePath(path: string): string {
+  return /[\u0000-\u001f\u007f]/.test(path) ? JSON.stringify(path) : path;
 }
 
 export interface JsonFinding {
@@ -43,8 +99,8 @@ export function toJsonFinding({ path, finding, git, commit }: FileFinding): Json
   };
 }
 
-export function jsonReport(findings: FileFinding[]): string {
-  return JSON.stringify({ version: 1, findings: findings.map(toJsonFinding) }, null, 2) + '\n';
+export function jsonReport(findings: FileFinding[], skipped: readonly Skipped[] = []): string {
+  return JSON.stringify({ version: 1, findings: findings.map(toJsonFinding), skipped: skipped.map(toJsonSkipped), complete: !isIncomplete(skipped) }, null, 2) + '\n';
 }
 
 const GIT_TEXT: Record<GitField, string> = {
@@ -57,16 +113,23 @@ const GIT_TEXT: Record<GitField, string> = {
   unknown: '',
 };
 
-export function textReport(findings: FileFinding[]): string {
-  if (findings.length === 0) return 'keyward scan: no keys found\n';
-  const lines = findings.map((f) => {
-    const j = toJsonFinding(f);
-    return `${j.path}:${j.line}:${j.column}: ${RULES[j.ruleId].description} ${j.masked}${f.commit ? ` in commit ${f.commit.slice(0, 12)}` : ''} (${GIT_TEXT[f.git]})`;
-  });
-  return `${lines.join('\n')}\nkeyward scan: ${findings.length} key${findings.length === 1 ? '' : 's'} found\n`;
+/** The lines for stderr that name every path not scanned. */
+export function skippedText(skipped: readonly Skipped[]): string {
+  return skipped.map((s) => `keyward scan: ${SKIP_REASONS[s.reason].incomplete ? 'NOT SCANNED' : 'skipped'}: ${printablePath(s.path)}: ${skipMessage(s)}\n`).join('');
 }
 
-export function sarifReport(findings: FileFinding[], version: string): string {
+export function textReport(findings: FileFinding[], skipped: readonly Skipped[] = []): string {
+  const missed = skipped.filter((s) => SKIP_REASONS[s.reason].incomplete).length;
+  const unscanned = missed > 0 ? `; ${missed} path${missed === 1 ? '' : 's'} could not be scanned (named on stderr)` : '';
+  if (findings.length === 0) return missed > 0 ? `keyward scan: no keys found in what could be read${unscanned}\n` : 'keyward scan: no keys found\n';
+  const lines = findings.map((f) => {
+    const j = toJsonFinding(f);
+    return `${printablePath(j.path)}:${j.line}:${j.column}: ${RULES[j.ruleId].description} ${j.masked}${f.commit ? ` in commit ${f.commit.slice(0, 12)}` : ''} (${GIT_TEXT[f.git]})`;
+  });
+  return `${lines.join('\n')}\nkeyward scan: ${findings.length} key${findings.length === 1 ? '' : 's'} found${unscanned}\n`;
+}
+
+export function sarifReport(findings: FileFinding[], version: string, skipped: readonly Skipped[] = []): string {
   const used = [...new Set(findings.map((f) => f.finding.ruleId))];
   const ruleIds = used.length > 0 ? used : (Object.keys(RULES) as RuleId[]);
   const sarif = {
@@ -89,6 +152,15 @@ export function sarifReport(findings: FileFinding[], version: string): string {
           })),
         },
       },
+      invocations: [{
+        executionSuccessful: !isIncomplete(skipped),
+        toolExecutionNotifications: skipped.map((s) => ({
+          level: SKIP_REASONS[s.reason].incomplete ? 'error' : 'note',
+          descriptor: { id: s.reason },
+          message: { text: `Not scanned: ${skipMessage(s)}.` },
+          locations: [{ physicalLocation: { artifactLocation: { uri: s.path, uriBaseId: '%SRCROOT%' } } }],
+        })),
+      }],
       columnKind: 'utf16CodeUnits',
       results: findings.map((f) => {
         const j = toJsonFinding(f);

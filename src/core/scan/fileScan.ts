@@ -1,0 +1,111 @@
+// Reads one file for the scanner and says why when it cannot: a FIFO or a
+// device is never opened for reading (it could block or never end), a folder
+// where a file was expected is not a crash, and a large file is scanned in
+// windows instead of being skipped.
+import { type Stats, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import type { SkipReason } from './report.ts';
+import type { Finding, ScanOptions } from './scanner.ts';
+import { StreamScan, scanBytes } from './streamScan.ts';
+
+export type FileOutcome = { findings: Finding[] } | { skipped: SkipReason; detail?: string };
+
+// One buffer reused for every file that fits: no allocation per file, which is
+// most of the cost of a tree of small files.
+const SHARED = Buffer.allocUnsafe(1 << 20);
+const CHUNK = 4 << 20;
+// Opening a FIFO without it waits for a writer forever; regular files do not care.
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+export function specialKind(stat: Pick<Stats, 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>): string {
+  if (stat.isFIFO()) return 'FIFO';
+  if (stat.isSocket()) return 'socket';
+  if (stat.isCharacterDevice()) return 'character device';
+  if (stat.isBlockDevice()) return 'block device';
+  return 'special file';
+}
+
+/** Why an error from the file system means the path was not scanned. */
+export function failureOf(error: unknown): { skipped: SkipReason; detail?: string } {
+  const code = (error as NodeJS.ErrnoException).code ?? 'error';
+  switch (code) {
+    case 'ENOENT': return { skipped: 'missing' };
+    case 'ELOOP': return { skipped: 'broken-symlink', detail: 'symlink loop' };
+    case 'EISDIR': return { skipped: 'folder' };
+    case 'ENXIO': return { skipped: 'special-file', detail: 'socket' };
+    case 'EACCES':
+    case 'EPERM': return { skipped: 'unreadable', detail: 'permission denied' };
+    default: return { skipped: 'unreadable', detail: code };
+  }
+}
+
+function readInto(fd: number, buffer: Buffer): number {
+  let read = 0;
+  while (read < buffer.length) {
+    const n = readSync(fd, buffer, read, buffer.length - read, null);
+    if (n === 0) break;
+    read += n;
+  }
+  return read;
+}
+
+const NOTHING: FileOutcome = { findings: [] };
+
+/** A folder or special file behind an open descriptor, as a skip; nothing for a regular file. */
+function notRegular(fd: number): FileOutcome | undefined {
+  const stat = fstatSync(fd);
+  if (stat.isDirectory()) return { skipped: 'folder' };
+  if (!stat.isFile()) return { skipped: 'special-file', detail: specialKind(stat) };
+  return undefined;
+}
+
+/**
+ * Scans a file's bytes. `maxSize`, when given, is a cap the user asked for:
+ * larger files are skipped and said so. A path the caller has just seen to be
+ * a regular file (a directory listing says so) is read with one read and no
+ * stat, as a short read of a regular file is all of it; anything else is
+ * checked first. An empty read, a full buffer or an error is always checked
+ * against what the path really is, so a FIFO or a device is named, never taken
+ * for an empty file or read forever.
+ */
+export function scanFile(path: string, options: ScanOptions = {}, maxSize = Infinity, seenRegular = false): FileOutcome {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | NONBLOCK);
+  } catch (error) {
+    return failureOf(error);
+  }
+  try {
+    if (!seenRegular || maxSize !== Infinity) {
+      const stat = fstatSync(fd);
+      if (stat.isDirectory()) return { skipped: 'folder' };
+      if (!stat.isFile()) return { skipped: 'special-file', detail: specialKind(stat) };
+      if (stat.size > maxSize) return { skipped: 'too-large', detail: `${stat.size} bytes` };
+    }
+    let first: number;
+    try {
+      first = readSync(fd, SHARED, 0, SHARED.length, null);
+    } catch (error) {
+      return notRegular(fd) ?? failureOf(error);
+    }
+    if (first > 0 && first < SHARED.length) {
+      const findings = scanBytes(SHARED.subarray(0, first), options);
+      return findings.length > 0 ? { findings } : NOTHING;
+    }
+    const special = notRegular(fd);
+    if (special) return special;
+    if (first === 0) return NOTHING;
+    const stream = new StreamScan(options);
+    stream.push(Buffer.from(SHARED));
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(CHUNK);
+      const n = readInto(fd, chunk);
+      if (n > 0) stream.push(chunk.subarray(0, n));
+      if (n < CHUNK) break;
+    }
+    return { findings: stream.end() };
+  } catch (error) {
+    return failureOf(error);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,187 @@
+// Scans bytes of any size in bounded memory: overlapping windows, each
+// decoded on its own, where a finding counts only in the window that owns its
+// start. A key is at most a few hundred characters, so a margin of a few KB on
+// each side gives every candidate the context a whole-file scan would see, and
+// no size limit has to hide a file. UTF-16 text (a BOM, as PowerShell and
+// Notepad write) is decoded as such; anything else is read as UTF-8, binary
+// included, so a key compiled into a bundle is still found.
+import { type Finding, type ScanOptions, mayContainKey, scanText } from './scanner.ts';
+import { MAX_TOKEN } from './rules.ts';
+
+export type TextEncoding = 'utf8' | 'utf16le' | 'utf16be';
+
+/** The encoding a file's first bytes announce: a UTF-16 byte-order mark, or UTF-8 (binary included). */
+export function encodingOf(bytes: Buffer): TextEncoding {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf16le';
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf16be';
+  return 'utf8';
+}
+
+function decodeUtf16(bytes: Buffer, encoding: 'utf16le' | 'utf16be'): string {
+  const even = bytes.subarray(0, bytes.length & ~1);
+  if (encoding === 'utf16le') return even.toString('utf16le');
+  return Buffer.from(even).swap16().toString('utf16le');
+}
+
+/** Scans a whole buffer, whatever its encoding; the fast path for files that fit in memory. */
+export function scanBytes(bytes: Buffer, options: ScanOptions = {}): Finding[] {
+  const encoding = encodingOf(bytes);
+  if (encoding === 'utf8') return mayContainKey(bytes, options) ? scanText(bytes.toString('utf8'), options) : [];
+  const text = decodeUtf16(bytes.subarray(2), encoding);
+  return text.includes('sk-') || options.known?.length || options.retired?.length ? scanText(text, options) : [];
+}
+
+/** UTF-16 code units in UTF-8 bytes: one per lead byte, two for a four-byte sequence. */
+function utf16Units(bytes: Buffer, from: number, to: number): number {
+  let units = 0;
+  for (let i = from; i < to; i++) {
+    const byte = bytes[i]!;
+    if ((byte & 0xc0) !== 0x80) units += byte >= 0xf0 ? 2 : 1;
+  }
+  return units;
+}
+
+/**
+ * Small enough that a window without "sk-" is passed over undecoded (most of
+ * a large file), large enough that the margins cost under 1%.
+ */
+export const DEFAULT_WINDOW = 1 << 20;
+
+/**
+ * Feed bytes with push(), in pieces of any size; end() returns every finding
+ * with lines and columns of the whole input. Memory stays near one window.
+ */
+export class StreamScan {
+  private readonly options: ScanOptions;
+  private encoding: TextEncoding | undefined;
+  private readonly step: number;
+  private readonly margin: number;
+  private parts: Buffer[] = [];
+  private held = 0;
+  /** Global offset of the first byte held, and where findings not yet reported start. */
+  private base = 0;
+  private acceptFrom = 0;
+  /** Newlines before base, and UTF-16 units between the last of them and base. */
+  private lines = 0;
+  private column = 0;
+  private readonly found: Finding[] = [];
+
+  constructor(options: ScanOptions = {}, window = DEFAULT_WINDOW) {
+    this.options = options;
+    const longestKnown = Math.max(0, ...(options.known ?? []).map((k) => Buffer.byteLength(k.value) * 2));
+    this.margin = Math.max(4096, MAX_TOKEN * 8, longestKnown + 64);
+    this.step = Math.max(window, this.margin * 4) & ~1;
+  }
+
+  push(bytes: Buffer): void {
+    if (bytes.length === 0) return;
+    this.parts.push(bytes);
+    this.held += bytes.length;
+    if (this.encoding === undefined) {
+      if (this.held < 2) return;
+      const head = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
+      this.parts = [head];
+      this.encoding = encodingOf(head);
+      // The byte-order mark is not text: columns start after it, as the editor shows them.
+      if (this.encoding !== 'utf8') this.drop(2);
+    }
+    while (this.held >= this.acceptFrom - this.base + this.step + this.margin) this.window(false);
+  }
+
+  end(): Finding[] {
+    this.encoding ??= 'utf8';
+    this.window(true);
+    return this.found;
+  }
+
+  private drop(count: number): void {
+    const data = this.joined();
+    this.parts = [data.subarray(count)];
+    this.held -= count;
+    this.base += count;
+    this.acceptFrom += count;
+  }
+
+  private joined(): Buffer {
+    if (this.parts.length !== 1) this.parts = [Buffer.concat(this.parts)];
+    return this.parts[0] ?? Buffer.alloc(0);
+  }
+
+  /** Moves a cut forward to the start of a character, so no window splits one. */
+  private align(data: Buffer, at: number): number {
+    let i = Math.min(at, data.length);
+    if (this.encoding === 'utf8') {
+      for (let n = 0; n < 3 && i < data.length && (data[i]! & 0xc0) === 0x80; n++) i++;
+    } else i += i & 1;
+    return Math.min(i, data.length);
+  }
+
+  private window(last: boolean): void {
+    const data = this.joined();
+    const lo = this.acceptFrom - this.base;
+    const hi = last ? data.length : this.align(data, lo + this.step);
+    const end = last ? data.length : this.align(data, hi + this.margin);
+    this.scanWindow(data, lo, hi, end);
+    if (last) return;
+    const next = this.align(data, hi - this.margin);
+    this.advance(data, next);
+    this.parts = [data.subarray(next)];
+    this.held -= next;
+    this.base += next;
+    this.acceptFrom = this.base + (hi - next);
+  }
+
+  private decode(data: Buffer, from: number, to: number): string {
+    const bytes = data.subarray(from, to);
+    return this.encoding === 'utf8' ? bytes.toString('utf8') : decodeUtf16(bytes, this.encoding as 'utf16le' | 'utf16be');
+  }
+
+  private scanWindow(data: Buffer, lo: number, hi: number, end: number): void {
+    if (this.encoding === 'utf8' && !mayContainKey(data.subarray(0, end), this.options)) return;
+    // One decode of the whole window (a flat string: scanning a concatenation is many times slower);
+    // the margins, small, are decoded again on their own to know where the owned part starts and ends.
+    const text = this.decode(data, 0, end);
+    const findings = scanText(text, this.options);
+    if (findings.length === 0) return;
+    const loIndex = this.decode(data, 0, lo).length;
+    const hiIndex = text.length - this.decode(data, hi, end).length;
+    let line = 0;
+    let lineStart = 0;
+    for (const finding of findings) {
+      for (; line < finding.line; line++) lineStart = text.indexOf('\n', lineStart) + 1;
+      const index = lineStart + finding.column;
+      if (index < loIndex || index >= hiIndex) continue;
+      const shift = finding.line === 0 ? this.column : 0;
+      this.found.push({
+        ...finding,
+        line: this.lines + finding.line,
+        endLine: this.lines + finding.endLine,
+        column: finding.column + shift,
+        endColumn: finding.endColumn + shift,
+        startByte: this.base + finding.startByte,
+        endByte: this.base + finding.endByte,
+      });
+    }
+  }
+
+  /** Counts the lines and columns of the bytes about to be let go. */
+  private advance(data: Buffer, to: number): void {
+    if (this.encoding === 'utf8') {
+      let last = -1;
+      for (let at = data.indexOf(10, 0); at !== -1 && at < to; at = data.indexOf(10, at + 1)) {
+        this.lines++;
+        last = at;
+      }
+      this.column = last === -1 ? this.column + utf16Units(data, 0, to) : utf16Units(data, last + 1, to);
+      return;
+    }
+    const little = this.encoding === 'utf16le';
+    for (let i = 0; i + 1 < to; i += 2) {
+      const code = little ? data[i]! | (data[i + 1]! << 8) : (data[i]! << 8) | data[i + 1]!;
+      if (code === 10) {
+        this.lines++;
+        this.column = 0;
+      } else this.column++;
+    }
+  }
+}

@@ -1,0 +1,180 @@
+// Which files a scan reads. Inside a git repository: what git tracks or would
+// commit (submodules and nested repositories included, each asked on its own);
+// elsewhere, or with --no-git, every file but the folders skipped by default.
+// Targets are resolved to real paths first, so a symlink to a repository (or a
+// symlinked folder inside one) is listed by the repository that holds the
+// files; paths are shown as the user named them. Everything not read is named.
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { runGit } from './git.ts';
+import { type GitStatusCache, realPathOf } from './gitStatus.ts';
+import type { GitField, Skipped } from './report.ts';
+import { failureOf, specialKind } from './fileScan.ts';
+
+/** Folders a walk skips unless asked: git's own store and installed packages. */
+export const DEFAULT_EXCLUDED_DIRS: readonly string[] = ['.git', 'node_modules'];
+
+export interface Listed {
+  /** Where to read (a real path). */
+  path: string;
+  /** Where the user sees it (under the target as they named it). */
+  shown: string;
+  state: GitField;
+  /** The listing saw a regular file here (a directory entry, or git's index): the reader may skip its own check. */
+  regular?: boolean;
+}
+
+export interface Listing {
+  files: Listed[];
+  skipped: Skipped[];
+}
+
+export interface ListOptions {
+  useGit: boolean;
+  git: GitStatusCache;
+  /** Names of default-skipped folders to walk anyway. */
+  includeDirs?: ReadonlySet<string>;
+}
+
+export class GitFailure extends Error {}
+
+const toPosix = (path: string) => path.split(sep).join('/');
+/** A path git printed ('/'-separated), under a folder: once per file, so no normalising where it is not needed. */
+const under = (root: string, path: string) => (sep === '/' ? (root.endsWith('/') ? root + path : `${root}/${path}`) : join(root, path));
+
+/** A target as given (absolute, not resolved) and where it really is. */
+export async function listTargets(targets: readonly string[], options: ListOptions): Promise<Listing> {
+  const listing: Listing = { files: [], skipped: [] };
+  // Two targets can hold the same file; one cannot (folder links are not followed).
+  const seen = targets.length > 1 ? new Set<string>() : null;
+  for (const given of targets) {
+    const real = await realPathOf(given);
+    await listTarget(real, given, options, listing, seen);
+  }
+  return listing;
+}
+
+async function listTarget(real: string, shown: string, options: ListOptions, out: Listing, seen: Set<string> | null): Promise<void> {
+  let stat;
+  try {
+    stat = statSync(real);
+  } catch (error) {
+    out.skipped.push({ path: shown, ...skipOf(error) });
+    return;
+  }
+  if (!stat.isDirectory()) {
+    // A file named on the command line is read whatever git thinks of it.
+    if (!stat.isFile()) out.skipped.push({ path: shown, reason: 'special-file', detail: specialKind(stat) });
+    else if (first(seen, real)) out.files.push({ path: real, shown, state: options.useGit ? await options.git.status(real) : 'unknown', regular: true });
+    return;
+  }
+  const root = options.useGit ? await options.git.root(real) : null;
+  if (root) await listRepository(root, real, shown, options, out, seen);
+  else walk(real, shown, options.useGit ? 'outside' : 'unknown', options.includeDirs ?? new Set(), out, seen);
+}
+
+/** Whether a path is met for the first time (always, when there is nothing to dedupe). */
+function first(seen: Set<string> | null, path: string): boolean {
+  if (!seen) return true;
+  if (seen.has(path)) return false;
+  seen.add(path);
+  return true;
+}
+
+function skipOf(error: unknown): Omit<Skipped, 'path'> {
+  const failure = failureOf(error);
+  return failure.detail ? { reason: failure.skipped, detail: failure.detail } : { reason: failure.skipped };
+}
+
+function split(output: string): string[] {
+  return output.split('\0').filter(Boolean);
+}
+
+/** git names folders it could not open on stderr and carries on; each is a folder not scanned. */
+function unreadableFolders(stderr: string): { path: string; detail: string }[] {
+  return [...stderr.matchAll(/could not open directory '(.+?)': (.+)$/gm)].map((m) => ({ path: m[1]!.replace(/\/$/, ''), detail: m[2]!.trim().toLowerCase() }));
+}
+
+async function listRepository(root: string, real: string, shown: string, options: ListOptions, out: Listing, seen: Set<string> | null): Promise<void> {
+  const rel = toPosix(relative(root, real)) || '.';
+  const show = (path: string) => (shown === real ? under(root, path) : join(shown, relative(real, under(root, path))));
+  const tracked = await runGit(['ls-files', '-z', '--stage', '--', rel], root);
+  if (tracked.code !== 0) throw new GitFailure(`git ls-files failed in ${root}: ${tracked.stderr.trim()}`);
+  const others = await runGit(['ls-files', '-z', '--others', '--exclude-standard', '--', rel], root);
+  if (others.code !== 0) throw new GitFailure(`git ls-files failed in ${root}: ${others.stderr.trim()}`);
+
+  let previous = '';
+  for (const entry of split(tracked.stdout)) {
+    const tab = entry.indexOf('\t');
+    const mode = entry.slice(0, 6);
+    const path = entry.slice(tab + 1);
+    // Unmerged files are listed once per stage.
+    if (path === previous) continue;
+    previous = path;
+    const full = under(root, path);
+    if (mode === '160000') {
+      if (existsSync(join(full, '.git'))) await listTarget(full, show(path), options, out, seen);
+      else out.skipped.push({ path: show(path), reason: 'submodule-not-checked-out' });
+    } else if (mode === '120000') out.skipped.push({ path: show(path), reason: 'symlink' });
+    // The index says regular file; a worktree swapped for something else still gets checked on an empty or full read.
+    else if (first(seen, full)) out.files.push({ path: full, shown: show(path), state: 'tracked', regular: mode === '100644' || mode === '100755' });
+  }
+  for (const path of split(others.stdout)) {
+    const full = under(root, path);
+    // A folder git lists whole is another repository inside this one: ask it.
+    if (path.endsWith('/')) {
+      await listTarget(full.replace(/[\\/]$/, ''), show(path).replace(/[\\/]$/, ''), options, out, seen);
+      continue;
+    }
+    let stat;
+    try {
+      stat = lstatSync(full);
+    } catch (error) {
+      out.skipped.push({ path: show(path), ...skipOf(error) });
+      continue;
+    }
+    if (stat.isSymbolicLink()) out.skipped.push({ path: show(path), reason: 'symlink' });
+    else if (!stat.isFile()) out.skipped.push({ path: show(path), reason: 'special-file', detail: specialKind(stat) });
+    else if (first(seen, full)) out.files.push({ path: full, shown: show(path), state: 'untracked', regular: true });
+  }
+  for (const folder of unreadableFolders(others.stderr)) out.skipped.push({ path: show(folder.path), reason: 'unreadable-folder', detail: folder.detail });
+}
+
+function walk(dir: string, shown: string, state: GitField, include: ReadonlySet<string>, out: Listing, seen: Set<string> | null): void {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    const failure = skipOf(error);
+    out.skipped.push({ path: shown, ...(failure.reason === 'unreadable' ? { ...failure, reason: 'unreadable-folder' } : failure) });
+    return;
+  }
+  // Plain concatenation: both are already normal, and this runs once per file.
+  const prefix = dir.endsWith(sep) ? dir : dir + sep;
+  const shownPrefix = shown === dir ? prefix : shown.endsWith(sep) ? shown : shown + sep;
+  for (const entry of entries) {
+    const path = prefix + entry.name;
+    const show = shownPrefix + entry.name;
+    if (entry.isDirectory()) {
+      if (DEFAULT_EXCLUDED_DIRS.includes(entry.name) && !include.has(entry.name)) out.skipped.push({ path: show, reason: 'excluded-folder' });
+      else walk(path, show, state, include, out, seen);
+    } else if (entry.isFile()) {
+      if (first(seen, path)) out.files.push({ path, shown: show, state, regular: true });
+    } else if (entry.isSymbolicLink()) {
+      // Without git every file is read, through a link too; a linked folder is not walked (it may loop).
+      let stat;
+      try {
+        stat = statSync(path);
+      } catch (error) {
+        const failure = skipOf(error);
+        out.skipped.push({ path: show, ...(failure.reason === 'missing' ? { reason: 'broken-symlink' } : failure) });
+        continue;
+      }
+      if (stat.isDirectory()) out.skipped.push({ path: show, reason: 'folder-symlink' });
+      else if (!stat.isFile()) out.skipped.push({ path: show, reason: 'special-file', detail: specialKind(stat) });
+      else if (first(seen, path)) out.files.push({ path, shown: show, state, regular: true });
+    } else {
+      out.skipped.push({ path: show, reason: 'special-file', detail: specialKind(entry) });
+    }
+  }
+}

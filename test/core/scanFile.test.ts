@@ -1,0 +1,34 @@
+// Reading one file: special files named and never read, a folder where a file
+// was expected is no crash, and files around the one-read buffer all scanned.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { scanFile } from '../../src/core/scan/fileScan.ts';
+import { routerKey } from '../emulator/keyFactory.ts';
+import { tempDir } from '../cli/gitFixtures.ts';
+
+describe('scanFile', () => {
+  it.skipIf(!existsSync('/dev/zero'))('names devices instead of reading them (forever)', () => {
+    expect(scanFile('/dev/zero')).toEqual({ skipped: 'special-file', detail: 'character device' });
+    expect(scanFile('/dev/null')).toEqual({ skipped: 'special-file', detail: 'character device' });
+  });
+
+  it('names a FIFO, a folder and a missing path', () => {
+    const dir = tempDir();
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    mkdirSync(join(dir, 'folder'));
+    expect(scanFile(join(dir, 'pipe'))).toEqual({ skipped: 'special-file', detail: 'FIFO' });
+    expect(scanFile(join(dir, 'folder'))).toEqual({ skipped: 'folder' });
+    expect(scanFile(join(dir, 'gone'))).toEqual({ skipped: 'missing' });
+  });
+
+  it.each([0, 1, (1 << 20) - 100, 1 << 20, (1 << 20) + 1, 9 << 20])('scans a file of %i bytes with a key at its end', (size) => {
+    const dir = tempDir();
+    const key = routerKey();
+    const tail = `\n${key}`;
+    writeFileSync(join(dir, 'f'), Buffer.concat([Buffer.alloc(Math.max(0, size - tail.length), 'a'), Buffer.from(size === 0 ? '' : size < tail.length ? 'x' : tail)]));
+    const outcome = scanFile(join(dir, 'f'));
+    expect('findings' in outcome && outcome.findings.length).toBe(size >= tail.length ? 1 : 0);
+  });
+});
