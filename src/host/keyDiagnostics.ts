@@ -160,7 +160,7 @@ export class KeyDiagnostics implements vscode.Disposable {
     const change = changes[0]!;
     const addedLines = change.text.split('\n').length - 1;
     const startLine = change.range.start.line;
-    const findings = scan.applyEdit({ startLine, oldEndLine: change.range.end.line, newEndLine: startLine + addedLines }, (i) => doc.lineAt(i).text);
+    const findings = scan.applyEdit({ startLine, oldEndLine: change.range.end.line, newEndLine: startLine + addedLines }, (i) => (i < doc.lineCount ? doc.lineAt(i).text : undefined));
     void this.publish(doc, findings);
   }
 
