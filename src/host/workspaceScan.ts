@@ -5,13 +5,14 @@ import * as vscode from 'vscode';
 import { GitStatusCache, runGit } from '../core/scan/gitStatus.ts';
 import { scanLogPatch } from '../core/scan/history.ts';
 import type { FileFinding } from '../core/scan/report.ts';
+import { readSetting } from './configuration.ts';
 import type { KeyDiagnostics } from './keyDiagnostics.ts';
 import type { Log } from './log.ts';
 
 const t = vscode.l10n.t;
 
 export async function scanWorkspace(diagnostics: KeyDiagnostics, log: Log): Promise<{ files: number; findings: number; cancelled: boolean }> {
-  const maxKb = vscode.workspace.getConfiguration('keyward').get<number>('scan.maxFileSizeKb') ?? 1024;
+  const maxKb = Number(readSetting('scan.maxFileSizeKb') ?? 1024);
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Keyward: scanning the workspace for keys'), cancellable: true }, async (progress, token) => {
     // Leaving exclude undefined applies files.exclude, as the user expects.
     const files = await vscode.workspace.findFiles('**/*', undefined, undefined, token);
