@@ -266,7 +266,7 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     if (selection.isEmpty) {
       if (scope !== 'wholeFile') {
         const pick = await vscode.window.showQuickPick([
-          { label: t('Attach the whole file ({0} lines)', String(document.lineCount)), whole: true },
+          { label: t('Attach the whole file ({0} lines)', String(document.lineCount - (document.lineAt(document.lineCount - 1).isEmptyOrWhitespace && document.lineCount > 1 ? 1 : 0))), whole: true },
           { label: t('Attach nothing'), whole: false },
         ], { title: t('Nothing is selected in {0}', vscode.workspace.asRelativePath(document.uri)), placeHolder: t('Select the code to ask about, or attach the whole file') });
         if (!pick?.whole) {
