@@ -86,4 +86,10 @@ describe('Restricted Mode', () => {
     expect(fake.state.messages.map((m) => m.text)).toEqual(Array(3).fill(expect.stringMatching(/^Restricted Mode: Keyward does not change files or store keys/)));
     expect(gitCalls).toBe(0);
   });
+
+  it('declares limited support, and Scan Git History is off until the folder is trusted', () => {
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { capabilities: { untrustedWorkspaces: { supported: string; description: string } }; contributes: { commands: { command: string; enablement?: string }[] } };
+    expect(manifest.capabilities.untrustedWorkspaces).toMatchObject({ supported: 'limited', description: '%capabilities.untrustedWorkspaces%' });
+    expect(manifest.contributes.commands.find((c) => c.command === 'keyward.scanHistory')!.enablement).toBe('isWorkspaceTrusted');
+  });
 });
