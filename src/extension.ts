@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import type { ServiceId } from './shared/errorKinds.ts';
 import { AccountMonitor } from './core/accountMonitor.ts';
-import { KeyStore } from './core/keyStore.ts';
+import type { KeywardConfig } from './core/config.ts';
+import { KeyStore, scannerKeys } from './core/keyStore.ts';
 import { type PromptRequest, runPrompt } from './core/promptRunner.ts';
 import { CommandId } from './host/commandIds.ts';
 import { Configuration } from './host/configuration.ts';
@@ -15,6 +16,7 @@ import { HistoryView, type HistoryNode } from './host/historyView.ts';
 import { scanHistory, scanWorkspace } from './host/workspaceScan.ts';
 import { Log } from './host/log.ts';
 import { PromptPanel } from './host/promptPanel.ts';
+import { ScrubbedMemento } from './host/scrubbedState.ts';
 import { secretPort, statePort } from './host/secretPorts.ts';
 import { pickUsageTier, showStatusActions } from './host/statusActions.ts';
 import { StatusBar } from './host/statusBar.ts';
@@ -30,22 +32,28 @@ export interface KeywardTestApi {
   /** The key findings of an open document, as the diagnostics provider holds them. */
   findings(uri: vscode.Uri): { ruleId: string; masked: string; git: string; line: number }[];
   globalState(): Record<string, unknown>;
-  /** Sends a prompt through the code path the panel uses. */
   /** The prompt panel, for driving the send path the webview uses. */
   panel: PromptPanel;
+  /** The quick fixes, whose questions the tests answer. */
+  fixes: KeyFixes;
+  /** The settings as Keyward obeys them. */
+  config(): KeywardConfig;
   ask(request: PromptRequest): Promise<{ ok: true; text: string; model: string } | { ok: false; kind: string; partialText?: string }>;
 }
 
 export function activate(context: vscode.ExtensionContext): KeywardTestApi | undefined {
   const log = new Log();
   const configuration = new Configuration(log);
-  const keys = new KeyStore(secretPort(context.secrets), statePort(context.globalState));
+  // Global state passes the one filter for disk; `keys` is read only when something is written.
+  const globalState = new ScrubbedMemento(context.globalState, () => scannerKeys(keys));
+  const keys: KeyStore = new KeyStore(secretPort(context.secrets), statePort(globalState));
   const monitor = new AccountMonitor({ keys, config: () => configuration.value, tier: () => configuration.value.direct.usageTier });
-  const keyCommands = new KeyCommands(keys, monitor, configuration, log, context.globalState);
+  const keyCommands = new KeyCommands(keys, monitor, configuration, log, globalState);
   const statusBar = new StatusBar(monitor, keys, configuration);
   const diagnostics = new KeyDiagnostics(keys);
   const panel = new PromptPanel(context, monitor, keys, configuration, log);
   const historyView = new HistoryView();
+  const fixes = new KeyFixes(diagnostics, configuration, keys);
 
   const command = <A extends unknown[]>(id: string, run: (...args: A) => unknown) => vscode.commands.registerCommand(id, run as (...args: unknown[]) => unknown);
   context.subscriptions.push(
@@ -53,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     configuration,
     statusBar,
     diagnostics,
-    new KeyFixes(diagnostics, configuration),
+    fixes,
     new KeyHover(diagnostics),
     { dispose: () => monitor.dispose() },
     panel,
@@ -112,6 +120,8 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     findings: (uri) => diagnostics.all(uri).map((d) => ({ ruleId: d.finding.ruleId, masked: d.finding.masked, git: d.git, line: d.finding.line })),
     globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
     panel,
+    fixes,
+    config: () => configuration.value,
     ask: async (request) => {
       try {
         const result = await runPrompt(monitor, request);

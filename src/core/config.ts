@@ -88,6 +88,44 @@ function minutes(read: Reader, problems: ConfigProblem[]): number {
   return value;
 }
 
+/** One setting's values per level, as VS Code's `inspect()` gives them. */
+export interface SettingLayers {
+  defaultValue?: unknown;
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/**
+ * Privacy and safety settings: a workspace (a repository's .vscode/settings.json)
+ * may make them stricter, never weaker. Each rule gives the stricter of the
+ * value so far and a workspace's value; a workspace value of the wrong type counts for nothing.
+ */
+const STRICTER = {
+  'router.denyDataCollection': (value: unknown, workspace: unknown) => (workspace === true ? true : value),
+  'scan.maxFileSizeKb': (value: unknown, workspace: unknown) => (typeof workspace === 'number' && Number.isFinite(workspace) && (typeof value !== 'number' || workspace > value) ? workspace : value),
+  'diagnostics.ignoredFiles': (value: unknown, workspace: unknown) => (workspace === 'information' ? 'information' : value),
+} satisfies Record<string, (value: unknown, workspace: unknown) => unknown>;
+
+export type GuardedSetting = keyof typeof STRICTER;
+
+/** The defaults package.json declares, for a host that does not say. */
+const GUARDED_DEFAULTS: Record<GuardedSetting, unknown> = { 'router.denyDataCollection': false, 'scan.maxFileSizeKb': 1024, 'diagnostics.ignoredFiles': 'information' };
+export const GUARDED_SETTINGS = Object.keys(STRICTER) as GuardedSetting[];
+
+export function isGuardedSetting(name: string): name is GuardedSetting {
+  return Object.hasOwn(STRICTER, name);
+}
+
+/** The user's value (or the default), made stricter by the workspace's values only. */
+export function guardedValue(setting: GuardedSetting, layers: SettingLayers): unknown {
+  let value = layers.globalValue ?? layers.defaultValue ?? GUARDED_DEFAULTS[setting];
+  for (const workspace of [layers.workspaceValue, layers.workspaceFolderValue]) {
+    if (workspace !== undefined) value = STRICTER[setting](value, workspace);
+  }
+  return value;
+}
+
 /** `read` gives the raw value of a setting below `keyward.` (e.g. "router.baseUrl"). */
 export function normalizeConfig(read: Reader): { config: KeywardConfig; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];

@@ -1,6 +1,17 @@
 import * as vscode from 'vscode';
-import { type KeywardConfig, normalizeConfig } from '../core/config.ts';
+import { type KeywardConfig, guardedValue, isGuardedSetting, normalizeConfig } from '../core/config.ts';
 import type { Log } from './log.ts';
+
+/**
+ * A setting below `keyward.` as Keyward obeys it: a privacy or safety setting
+ * from the user, made only stricter by the workspace (a repository cannot switch it off).
+ */
+export function readSetting(name: string): unknown {
+  const section = vscode.workspace.getConfiguration('keyward');
+  if (!isGuardedSetting(name)) return section.get(name);
+  const layers = section.inspect(name);
+  return layers ? guardedValue(name, layers) : section.get(name);
+}
 
 /** The one place that reads Keyward's settings; bad values are named once per change. */
 export class Configuration implements vscode.Disposable {
@@ -29,8 +40,7 @@ export class Configuration implements vscode.Disposable {
   }
 
   private read(): KeywardConfig {
-    const section = vscode.workspace.getConfiguration('keyward');
-    const { config, problems } = normalizeConfig((name) => section.get(name));
+    const { config, problems } = normalizeConfig(readSetting);
     for (const problem of problems) {
       this.log.warn(`${problem.setting} ${problem.message}; using the default.`);
       void vscode.window.showWarningMessage(vscode.l10n.t('Keyward setting {0} {1}. The default is used instead.', problem.setting, problem.message));

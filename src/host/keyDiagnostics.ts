@@ -1,33 +1,53 @@
 // Flags key strings in open documents as you type, graded by where git stands:
 // tracked (Error: it is in history), would be committed (Warning), ignored
-// (Information, or off), not in a repository (Warning).
+// (Information, or off), not in a repository (Warning). In Restricted Mode git
+// is not run at all (a repository's config could run programs): Warning, said so.
+import { realpath } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { SERVICE_NAMES } from '../core/errors.ts';
 import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
 import { type GitState, GitStatusCache } from '../core/scan/gitStatus.ts';
 import { IncrementalScan } from '../core/scan/incremental.ts';
 import { type Finding, type ScanOptions, scanBuffer } from '../core/scan/scanner.ts';
+import { readSetting } from './configuration.ts';
 
 export const DIAGNOSTIC_SOURCE = 'Keyward';
 const t = vscode.l10n.t;
 
+/** Where git stands, or why Keyward did not ask it. */
+export type FileState = GitState | 'unsaved' | 'restricted';
+
 export interface KeyDiagnostic {
   finding: Finding;
   range: vscode.Range;
-  git: GitState | 'unsaved';
+  git: FileState;
 }
 
-function gitText(state: GitState | 'unsaved'): string {
+/**
+ * The real path of a file (or of its folder, when the file does not exist yet):
+ * a file opened through a symlinked folder is graded where git sees it.
+ */
+export async function realFilePath(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return join(await realpath(dirname(path)).catch(() => dirname(path)), basename(path));
+  }
+}
+
+function gitText(state: FileState): string {
   switch (state) {
     case 'tracked': return t('This file is tracked by git: the key is in its history, so rotating the key is the only fix.');
     case 'untracked': return t('This file is not ignored by git: the key would be committed.');
     case 'ignored': return t('This file is ignored by git.');
     case 'outside': return t('This file is not in a git repository.');
+    case 'restricted': return t('Restricted Mode: Keyward does not run git here, so it cannot tell whether the file is tracked or ignored.');
     default: return t('This file is not saved yet.');
   }
 }
 
-function severity(state: GitState | 'unsaved', ignoredLevel: 'information' | 'off'): vscode.DiagnosticSeverity | undefined {
+function severity(state: FileState, ignoredLevel: 'information' | 'off'): vscode.DiagnosticSeverity | undefined {
   if (state === 'tracked') return vscode.DiagnosticSeverity.Error;
   if (state === 'ignored') return ignoredLevel === 'off' ? undefined : vscode.DiagnosticSeverity.Information;
   return vscode.DiagnosticSeverity.Warning;
@@ -60,6 +80,10 @@ export class KeyDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidCloseTextDocument((doc) => this.forget(doc.uri)),
       vscode.workspace.onDidChangeTextDocument((event) => this.changed(event)),
       vscode.workspace.onDidSaveTextDocument(() => this.gitChanged()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.watchGitExtension();
+        this.gitChanged();
+      }),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('keyward.diagnostics')) this.rescanAll();
       }),
@@ -76,6 +100,7 @@ export class KeyDiagnostics implements vscode.Disposable {
 
   /** The built-in git extension tells about commits and staging sooner than the file watcher. */
   private watchGitExtension(): void {
+    if (!vscode.workspace.isTrusted) return;
     const git = vscode.extensions.getExtension<{ getAPI(version: 1): { repositories: { state: { onDidChange: vscode.Event<void> } }[]; onDidOpenRepository: vscode.Event<{ state: { onDidChange: vscode.Event<void> } }> } }>('vscode.git');
     if (!git) return;
     void Promise.resolve(git.isActive ? git.exports : git.activate()).then((exports) => {
@@ -160,18 +185,24 @@ export class KeyDiagnostics implements vscode.Disposable {
     const change = changes[0]!;
     const addedLines = change.text.split('\n').length - 1;
     const startLine = change.range.start.line;
-    const findings = scan.applyEdit({ startLine, oldEndLine: change.range.end.line, newEndLine: startLine + addedLines }, (i) => doc.lineAt(i).text);
+    const findings = scan.applyEdit({ startLine, oldEndLine: change.range.end.line, newEndLine: startLine + addedLines }, (i) => (i < doc.lineCount ? doc.lineAt(i).text : undefined));
     void this.publish(doc, findings);
   }
 
   private async publish(doc: vscode.TextDocument, findings: readonly Finding[]): Promise<void> {
-    const state: GitState | 'unsaved' = doc.isUntitled ? 'unsaved' : doc.uri.scheme === 'file' ? await this.git.status(doc.uri.fsPath) : 'outside';
-    this.set(doc.uri, findings, state);
+    this.set(doc.uri, findings, doc.isUntitled ? 'unsaved' : await this.fileState(doc.uri));
+  }
+
+  /** Where git stands on a saved file, asked with real paths and only in a trusted workspace. */
+  async fileState(uri: vscode.Uri): Promise<FileState> {
+    if (uri.scheme !== 'file') return 'outside';
+    if (!vscode.workspace.isTrusted) return 'restricted';
+    return this.git.status(await realFilePath(uri.fsPath));
   }
 
   /** Publishes findings for a file, open or not (the workspace scan uses this too). */
-  set(uri: vscode.Uri, findings: readonly Finding[], state: GitState | 'unsaved'): void {
-    const ignoredLevel = vscode.workspace.getConfiguration('keyward').get<'information' | 'off'>('diagnostics.ignoredFiles') === 'off' ? 'off' : 'information';
+  set(uri: vscode.Uri, findings: readonly Finding[], state: FileState): void {
+    const ignoredLevel = readSetting('diagnostics.ignoredFiles') === 'off' ? 'off' : 'information';
     const entries: KeyDiagnostic[] = [];
     const diagnostics: vscode.Diagnostic[] = [];
     for (const finding of findings) {
@@ -205,7 +236,7 @@ export class KeyDiagnostics implements vscode.Disposable {
     if (bytes.subarray(0, 8000).includes(0)) return 0;
     const findings = scanBuffer(bytes, this.options);
     const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
-    if (findings.length > 0 && !open) this.set(uri, findings, uri.scheme === 'file' ? await this.git.status(uri.fsPath) : 'outside');
+    if (findings.length > 0 && !open) this.set(uri, findings, await this.fileState(uri));
     return findings.length;
   }
 

@@ -1,11 +1,20 @@
 // Quick fixes for a flagged key; they share the diagnostic's code (the rule id).
+// Every fix that moves a key writes its new home first and changes the source
+// line only once that write is done, so the key is never lost nor left in two
+// places; nothing is written through a symbolic link or outside the folder.
+import { relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
 import { SERVICE_NAMES } from '../core/errors.ts';
-import { ENV_VAR, appendGitignore, envReplacement, ignoreComment, isDotenvFile, upsertDotenv } from '../core/scan/fixes.ts';
+import { checkKey } from '../core/keyCheck.ts';
+import { fingerprint } from '../core/keyFormats.ts';
+import type { KeyStore } from '../core/keyStore.ts';
+import { maskKey, redactSecrets } from '../core/redact.ts';
+import { type SafeTarget, UnsafePath, readTarget, restoreTarget, safeTarget, writeTarget } from '../core/safeWrite.ts';
+import { ENV_VAR, appendDotenv, appendGitignore, envReplacement, ignoreComment, ignoreNextLine, isDotenvFile, planDotenv } from '../core/scan/fixes.ts';
 import { CommandId } from './commandIds.ts';
 import type { Configuration } from './configuration.ts';
-import { DIAGNOSTIC_SOURCE, type KeyDiagnostic, type KeyDiagnostics } from './keyDiagnostics.ts';
+import { DIAGNOSTIC_SOURCE, type KeyDiagnostic, type KeyDiagnostics, realFilePath } from './keyDiagnostics.ts';
 
 const t = vscode.l10n.t;
 
@@ -15,15 +24,15 @@ export const FixCommand = {
   gitignoreFile: 'keyward.fix.gitignoreFile',
 } as const;
 
-function serviceOf(entry: KeyDiagnostic): ServiceId {
-  return entry.finding.service;
-}
+/** Asks the person to pick one of the items; undefined is no. Tests script it. */
+export type Ask = (message: string, ...items: string[]) => Thenable<string | undefined>;
 
-async function readText(uri: vscode.Uri): Promise<string> {
-  try {
-    return Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
-  } catch {
-    return '';
+function unsafeText(error: UnsafePath): string {
+  switch (error.reason) {
+    case 'symlink': return t('{0} is a symbolic link, and Keyward does not write through one.', error.path);
+    case 'outside': return t('{0} would land outside the workspace folder.', error.path);
+    case 'not_a_file': return t('{0} is not a regular file.', error.path);
+    default: return t('{0} is not a folder of the workspace.', error.path);
   }
 }
 
@@ -31,11 +40,16 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
   private readonly diagnostics: KeyDiagnostics;
   private readonly configuration: Configuration;
+  private readonly keys: KeyStore;
   private readonly disposables: vscode.Disposable[] = [];
+  ask: Ask = (message, ...items) => vscode.window.showWarningMessage(message, { modal: true }, ...items);
+  /** What the fixes told the person, newest last (the in-host tests read why a fix refused). */
+  readonly said: string[] = [];
 
-  constructor(diagnostics: KeyDiagnostics, configuration: Configuration) {
+  constructor(diagnostics: KeyDiagnostics, configuration: Configuration, keys: KeyStore) {
     this.diagnostics = diagnostics;
     this.configuration = configuration;
+    this.keys = keys;
     this.disposables.push(
       vscode.languages.registerCodeActionsProvider({ scheme: '*' }, this, { providedCodeActionKinds: KeyFixes.kinds }),
       vscode.commands.registerCommand(FixCommand.moveToEnv, (uri: vscode.Uri, range: vscode.Range) => this.moveToEnv(uri, range)),
@@ -46,11 +60,13 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
 
   provideCodeActions(document: vscode.TextDocument, range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
     const actions: vscode.CodeAction[] = [];
+    // Restricted Mode: no fix that writes a file or stores a key, only the way to rotate it.
+    const trusted = vscode.workspace.isTrusted;
     const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
     for (const diagnostic of ours) {
       const entry = this.diagnostics.at(document.uri, diagnostic.range)[0];
       if (!entry) continue;
-      const service = serviceOf(entry);
+      const service = entry.finding.service;
       const name = ENV_VAR[service];
       const make = (title: string, preferred = false) => {
         const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
@@ -58,27 +74,32 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
         action.isPreferred = preferred;
         return action;
       };
-      const line = document.lineAt(entry.range.start.line).text;
-      if (!isDotenvFile(document.fileName) && envReplacement(document.languageId, line, entry.range.start.character, entry.range.end.character, name)) {
+      const lineNumber = entry.range.start.line;
+      const line = document.lineAt(lineNumber).text;
+      const dotenv = isDotenvFile(document.fileName);
+      if (trusted && !dotenv && envReplacement(document.languageId, line, entry.range.start.character, entry.range.end.character, name)) {
         const action = make(t('Read {0} from the environment and move the key to .env', name), true);
         action.command = { title: action.title, command: FixCommand.moveToEnv, arguments: [document.uri, entry.range] };
         actions.push(action);
       }
-      if (entry.finding.stored !== 'retired') {
+      if (trusted && entry.finding.stored !== 'retired') {
         const action = make(entry.finding.stored === 'active' ? t('Remove the key from this file (it is stored in Keyward)') : t('Store the key in Keyward and remove it from this file'));
         action.command = { title: action.title, command: FixCommand.storeAndRemove, arguments: [document.uri, entry.range] };
         actions.push(action);
       }
-      if (entry.git === 'untracked' && document.uri.scheme === 'file') {
+      if (trusted && entry.git === 'untracked' && document.uri.scheme === 'file') {
         const action = make(t('Add {0} to .gitignore', vscode.workspace.asRelativePath(document.uri)));
         action.command = { title: action.title, command: FixCommand.gitignoreFile, arguments: [document.uri] };
         actions.push(action);
       }
-      const comment = ignoreComment(document.languageId);
-      if (comment) {
-        const action = make(t('Ignore this line (keyward-ignore)'));
+      const comment = dotenv ? ignoreNextLine(line) : ignoreComment(document.languageId);
+      if (trusted && comment) {
+        const base = dotenv ? t('Ignore this line (keyward-ignore-next-line above it)') : t('Ignore this line (keyward-ignore)');
+        // Ignoring hides the finding; a committed key stays in every clone of the history.
+        const action = make(entry.git === 'tracked' ? t('{0}: the key stays in git history, so rotate it too', base) : base);
         action.edit = new vscode.WorkspaceEdit();
-        action.edit.insert(document.uri, document.lineAt(entry.range.start.line).range.end, comment);
+        if (dotenv) action.edit.insert(document.uri, new vscode.Position(lineNumber, 0), comment);
+        else action.edit.insert(document.uri, document.lineAt(lineNumber).range.end, comment);
         actions.push(action);
       }
       const rotate = make(t('Rotate this key at the {0}', SERVICE_NAMES[service]));
@@ -90,73 +111,185 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
     return actions;
   }
 
+  private say(level: 'warning' | 'error', text: string): void {
+    this.said.push(text);
+    if (this.said.length > 50) this.said.shift();
+    void (level === 'error' ? vscode.window.showErrorMessage(text) : vscode.window.showWarningMessage(text));
+  }
+
   private entry(uri: vscode.Uri, range: vscode.Range): KeyDiagnostic | undefined {
     return this.diagnostics.at(uri, range)[0];
   }
 
-  /** Replaces the literal with a read of the environment variable; the value goes to .env, and .env is git-ignored. */
+  /** The fixes that write are refused in Restricted Mode, however they are invoked. */
+  private trusted(): boolean {
+    if (vscode.workspace.isTrusted) return true;
+    this.say('warning', t('Restricted Mode: Keyward does not change files or store keys for an untrusted folder. Trust the folder to use this fix.'));
+    return false;
+  }
+
+  private refuse(text: string): false {
+    this.say('error', t('Keyward did not move the key: {0} The key stays where it is.', text));
+    return false;
+  }
+
+  /**
+   * Replaces the literal with a read of the environment variable. Order: .env is
+   * checked (no link, inside the folder, not tracked), git is made to ignore it,
+   * the key is written to it, and only then is the source line changed.
+   */
   async moveToEnv(uri: vscode.Uri, range: vscode.Range): Promise<boolean> {
+    if (!this.trusted()) return false;
     const document = await vscode.workspace.openTextDocument(uri);
     const entry = this.entry(uri, range);
     if (!entry) return false;
     const key = document.getText(entry.range);
-    const service = serviceOf(entry);
-    const name = ENV_VAR[service];
     const line = document.lineAt(entry.range.start.line).text;
-    const replacement = envReplacement(document.languageId, line, entry.range.start.character, entry.range.end.character, name);
     const folder = vscode.workspace.getWorkspaceFolder(uri);
-    if (!replacement || !folder) {
-      void vscode.window.showWarningMessage(t('Keyward cannot rewrite this line for the environment; use another fix.'));
+    const base = ENV_VAR[entry.finding.service];
+    if (!folder || folder.uri.scheme !== 'file' || !envReplacement(document.languageId, line, entry.range.start.character, entry.range.end.character, base)) {
+      this.say('warning', t('Keyward cannot rewrite this line for the environment; use another fix.'));
       return false;
     }
+
+    let env: SafeTarget;
+    try {
+      env = await safeTarget(folder.uri.fsPath, '.env');
+    } catch (error) {
+      return this.refuse(error instanceof UnsafePath ? unsafeText(error) : redactSecrets((error as Error).message));
+    }
+    // A safety decision asks git afresh, not a cached answer from before the last commit.
+    this.diagnostics.git.invalidate();
+    let state = await this.diagnostics.git.status(env.path);
+    if (state === 'tracked') {
+      return this.refuse(t('.env is tracked by git, so a key written there would be committed. Untrack it ("git rm --cached .env") or store the key in Keyward instead.'));
+    }
+
+    const existing = await readTarget(env);
+    const plan = planDotenv(existing, base, key);
+    let name = plan.name;
+    if (plan.action === 'conflict') {
+      const use = t('Use {0}', plan.alternative);
+      const answer = await this.ask(t('.env already sets {0} to another value ({1}), and Keyward does not overwrite it. Add this key as {2} instead?', base, maskKey(plan.existing), plan.alternative), use);
+      if (answer !== use) return false;
+      name = plan.alternative;
+    }
+
+    if (state === 'untracked') {
+      const ignored = await this.ignoreInGit(folder.uri.fsPath, '.env');
+      if (ignored !== true) return this.refuse(ignored);
+      state = await this.diagnostics.git.status(env.path);
+      if (state !== 'ignored') return this.refuse(t('git still does not ignore .env after adding it to .gitignore (another rule brings it back), so the key would be committed.'));
+    }
+
+    if (plan.action !== 'reuse') {
+      try {
+        await writeTarget(env, appendDotenv(existing, name, key));
+      } catch (error) {
+        return this.refuse(t('writing .env failed: {0}.', redactSecrets((error as Error).message)));
+      }
+    }
+
+    const replacement = envReplacement(document.languageId, line, entry.range.start.character, entry.range.end.character, name)!;
     const edit = new vscode.WorkspaceEdit();
+    const unchanged = document.getText(entry.range) === key;
     const lineNumber = entry.range.start.line;
     edit.replace(uri, new vscode.Range(lineNumber, replacement.start, lineNumber, replacement.end), replacement.text);
     if (document.languageId === 'python' && !/^\s*(import\s+os\b|from\s+os\s+import)/m.test(document.getText())) edit.insert(uri, new vscode.Position(0, 0), 'import os\n');
-    const envUri = vscode.Uri.joinPath(folder.uri, '.env');
-    const gitignoreUri = vscode.Uri.joinPath(folder.uri, '.gitignore');
-    const envText = upsertDotenv(await readText(envUri), name, key);
-    await vscode.workspace.fs.writeFile(envUri, Buffer.from(envText));
-    const state = await this.diagnostics.git.status(envUri.fsPath);
-    if (state === 'untracked' || state === 'tracked') {
-      await vscode.workspace.fs.writeFile(gitignoreUri, Buffer.from(appendGitignore(await readText(gitignoreUri), '.env')));
-      this.diagnostics.git.invalidate();
+    // The line may have been edited while a question was open: then it is not rewritten blind.
+    const applied = unchanged && await vscode.workspace.applyEdit(edit);
+    if (!applied) {
+      // The line kept its key: take it back out of .env rather than leave it in two places.
+      if (plan.action !== 'reuse') await restoreTarget(env, existing).catch(() => undefined);
+      return this.refuse(t('the editor did not accept the change to this line.'));
     }
-    const applied = await vscode.workspace.applyEdit(edit);
-    if (applied) await document.save();
-    if (state === 'tracked') {
-      void vscode.window.showWarningMessage(t('.env is tracked by git: adding it to .gitignore does not untrack it. Run "git rm --cached .env", and rotate the key.'));
-    }
-    return applied;
+    await document.save();
+    return true;
   }
 
+  /** Adds an entry to the folder's .gitignore, written safely; true, or why not. */
+  private async ignoreInGit(folder: string, entry: string): Promise<true | string> {
+    let gitignore: SafeTarget;
+    try {
+      gitignore = await safeTarget(folder, '.gitignore');
+    } catch (error) {
+      return error instanceof UnsafePath ? unsafeText(error) : redactSecrets((error as Error).message);
+    }
+    try {
+      const text = await readTarget(gitignore);
+      const next = appendGitignore(text, entry);
+      if (next !== text) await writeTarget(gitignore, next, 0o644);
+    } catch (error) {
+      return t('writing .gitignore failed: {0}.', redactSecrets((error as Error).message));
+    }
+    this.diagnostics.git.invalidate();
+    return true;
+  }
+
+  /**
+   * Moves the key into Keyward's secret storage, then out of the file. The key
+   * is checked with the service first: a key it refuses is never stored, and a
+   * stored key is replaced only when the person says so.
+   */
   async storeAndRemove(uri: vscode.Uri, range: vscode.Range): Promise<boolean> {
+    if (!this.trusted()) return false;
     const document = await vscode.workspace.openTextDocument(uri);
     const entry = this.entry(uri, range);
     if (!entry) return false;
     const key = document.getText(entry.range);
+    const service = entry.finding.service;
     if (entry.finding.stored !== 'active') {
-      const stored = await vscode.commands.executeCommand<ServiceId | undefined>(entry.finding.service === 'router' ? CommandId.setRouterKey : CommandId.setDirectKey, { key, quiet: false });
+      const stored = await this.store(service, key);
       if (!stored) return false;
     }
+    if (document.getText(entry.range) !== key) return false;
     const edit = new vscode.WorkspaceEdit();
     const line = document.lineAt(entry.range.start.line).text;
-    const replacement = isDotenvFile(document.fileName) ? undefined : envReplacement(document.languageId, line, entry.range.start.character, entry.range.end.character, ENV_VAR[entry.finding.service]);
+    const replacement = isDotenvFile(document.fileName) ? undefined : envReplacement(document.languageId, line, entry.range.start.character, entry.range.end.character, ENV_VAR[service]);
     const lineNumber = entry.range.start.line;
     if (replacement) edit.replace(uri, new vscode.Range(lineNumber, replacement.start, lineNumber, replacement.end), replacement.text);
     else edit.delete(uri, entry.range);
     return vscode.workspace.applyEdit(edit);
   }
 
+  private async store(service: ServiceId, key: string): Promise<boolean> {
+    const name = SERVICE_NAMES[service];
+    const masked = maskKey(key);
+    const check = await checkKey(service, key, this.configuration.value);
+    if (!check.ok && check.error.kind === 'auth') {
+      this.say('error', t('The {0} refuses the key {1} ({2}), so Keyward did not store it and left the file as it is. Rotate it: a refused key in a file is still worth removing.', name, masked, redactSecrets(check.error.message, [key])));
+      return false;
+    }
+    if (!check.ok) {
+      const anyway = t('Store Without Checking');
+      const answer = await this.ask(t('Keyward could not check the key {0} with the {1} ({2}). Store it anyway?', masked, name, redactSecrets(check.error.message, [key])), anyway);
+      if (answer !== anyway) return false;
+    }
+    const current = this.keys.metadata(service);
+    if (current && current.fingerprint !== fingerprint(key)) {
+      const replace = t('Replace Stored Key');
+      const answer = await this.ask(t('Keyward already stores a {0} key, {1}. Replace it with the key from this file, {2}? The stored key is then remembered as rotated out.', name, current.masked, masked), replace);
+      if (answer !== replace) return false;
+    }
+    const slot = await vscode.commands.executeCommand<ServiceId | undefined>(service === 'router' ? CommandId.setRouterKey : CommandId.setDirectKey, { key, quiet: false });
+    // The file changes only when the key is really in secret storage.
+    if (!slot) return false;
+    return (await this.keys.getKey(slot).catch(() => undefined)) === key.trim();
+  }
+
+  /** Ignores the file in the workspace folder's own .gitignore (a path anchored there), never above it. */
   async gitignoreFile(uri: vscode.Uri): Promise<boolean> {
+    if (!this.trusted()) return false;
     const folder = vscode.workspace.getWorkspaceFolder(uri);
-    if (!folder) return false;
-    const root = (await this.diagnostics.git.root(vscode.Uri.joinPath(uri, '..').fsPath)) ?? folder.uri.fsPath;
-    const rootUri = vscode.Uri.file(root);
-    const relative = uri.fsPath.slice(root.length + 1).split('\\').join('/');
-    const gitignoreUri = vscode.Uri.joinPath(rootUri, '.gitignore');
-    await vscode.workspace.fs.writeFile(gitignoreUri, Buffer.from(appendGitignore(await readText(gitignoreUri), `/${relative}`)));
-    this.diagnostics.git.invalidate();
+    if (!folder || uri.scheme !== 'file' || folder.uri.scheme !== 'file') return false;
+    const root = await realFilePath(folder.uri.fsPath);
+    const rel = relative(root, await realFilePath(uri.fsPath));
+    if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`)) return this.refuse(unsafeText(new UnsafePath('outside', vscode.workspace.asRelativePath(uri))));
+    const ignored = await this.ignoreInGit(root, `/${rel.split(sep).join('/')}`);
+    if (ignored !== true) {
+      this.say('error', t('Keyward did not change .gitignore: {0}', ignored));
+      return false;
+    }
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (document) await this.diagnostics.full(document);
     return true;

@@ -1,17 +1,20 @@
 // Hover over a flagged key: which service, the masked key, where git stands,
 // whether it is the stored key, and what to do.
 import * as vscode from 'vscode';
-import { describeFinding, type KeyDiagnostics } from './keyDiagnostics.ts';
+import { type FileState, describeFinding, type KeyDiagnostics } from './keyDiagnostics.ts';
 
 const t = vscode.l10n.t;
 
-const ADVICE: Record<string, string> = {
-  tracked: 'git tracks this file, so the key is in its history: rotate the key at the service and delete the old one; removing it from the file is not enough.',
-  untracked: 'git would commit this file: move the key out (to .env or Keyward\'s secret storage) before the next commit, or ignore the file.',
-  ignored: 'git ignores this file, so it will not be committed; still, keep keys in a secret store when you can.',
-  outside: 'this file is not in a git repository.',
-  unsaved: 'this document is not saved yet.',
-};
+function advice(state: FileState): string {
+  switch (state) {
+    case 'tracked': return t('git tracks this file, so the key is in its history: rotate the key at the service and delete the old one; removing it from the file is not enough.');
+    case 'untracked': return t('git would commit this file: move the key out (to .env or Keyward\'s secret storage) before the next commit, or ignore the file.');
+    case 'ignored': return t('git ignores this file, so it will not be committed; still, keep keys in a secret store when you can.');
+    case 'outside': return t('this file is not in a git repository.');
+    case 'restricted': return t('Restricted Mode: Keyward runs no git here. Move the key out (to Keyward\'s secret storage), or trust the folder to learn whether git tracks it.');
+    default: return t('this document is not saved yet.');
+  }
+}
 
 export class KeyHover implements vscode.HoverProvider, vscode.Disposable {
   private readonly diagnostics: KeyDiagnostics;
@@ -32,7 +35,7 @@ export class KeyHover implements vscode.HoverProvider, vscode.Disposable {
     markdown.appendMarkdown(`- ${t('Key')}: \`${finding.masked}\` (${t('fingerprint')} ${finding.fingerprint.slice(0, 8)})\n`);
     markdown.appendMarkdown(`- ${t('Git')}: ${entry.git}\n`);
     markdown.appendMarkdown(`- ${t('Stored in Keyward')}: ${finding.stored === 'active' ? t('yes, this is your key') : finding.stored === 'retired' ? t('it was, before a rotation') : t('no')}\n\n`);
-    markdown.appendMarkdown(t('What to do: {0}', ADVICE[entry.git] ?? ''));
+    markdown.appendMarkdown(t('What to do: {0}', advice(entry.git)));
     return new vscode.Hover(markdown, entry.range);
   }
 

@@ -42,14 +42,14 @@ export function buildPanelHtml(input: PanelHtmlInput): string {
     <button id="service-direct" aria-pressed="false">${s('direct', 'Direct service')}</button>
   </div>
   <div id="model-list-row" class="model-row">
-    <input id="model-filter" type="search" placeholder="${s('searchModels', 'Search models')}" aria-label="${s('searchModels', 'Search models')}">
-    <select id="model" aria-label="${s('model', 'Model')}"></select>
+    <input id="model-filter" type="search" autocomplete="off" placeholder="${s('searchModels', 'Search models')}" aria-label="${s('searchModels', 'Search models')}">
+    <select id="model" autocomplete="off" aria-label="${s('model', 'Model')}"></select>
     <span id="free-badge" class="badge" hidden>${s('free', 'free')}</span>
     <button id="refresh-models" title="${s('refreshModels', 'Refresh the model list')}" aria-label="${s('refreshModels', 'Refresh the model list')}">↻</button>
   </div>
   <div id="model-id-row" class="model-row" hidden>
     <label for="model-id">${s('typeModel', 'This key may not list models; type a model id:')}</label>
-    <input id="model-id" type="text" spellcheck="false">
+    <input id="model-id" type="text" autocomplete="off" spellcheck="false">
   </div>
   <div id="no-key" class="notice" hidden>${s('noKey', 'No key is stored for this service.')} <button id="set-key">${s('setKey', 'Set key')}</button></div>
 </header>
@@ -58,7 +58,7 @@ export function buildPanelHtml(input: PanelHtmlInput): string {
 <footer class="composer">
   <div id="attachments" class="attachments" aria-label="${s('attachments', 'Attached code')}"></div>
   <div id="retry" class="retry" role="status" hidden></div>
-  <textarea id="prompt" rows="4" placeholder="${s('placeholder', 'Ask… (Ctrl+Enter to send)')}" aria-label="${s('prompt', 'Prompt')}"></textarea>
+  <textarea id="prompt" rows="4" autocomplete="off" placeholder="${s('placeholder', 'Ask… (Ctrl+Enter to send)')}" aria-label="${s('prompt', 'Prompt')}"></textarea>
   <div class="buttons">
     <button id="send" class="primary">${s('send', 'Send')}</button>
     <button id="stop" hidden>${s('stop', 'Stop')}</button>

@@ -1,6 +1,8 @@
 // The host side of the prompt panel: owns the webview, validates every message
 // from it, runs prompts through the shared clients, guards against sending a
-// key, and keeps the conversation in workspace storage.
+// key, and keeps the conversation in workspace storage. What it stores passes
+// the one filter for disk; attachments are remembered as references (file,
+// range), and their text is read again when a restored chip is sent.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
@@ -11,17 +13,29 @@ import { FREE_ROUTER_MODEL, isFreeModelId } from '../core/routerClient.ts';
 import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
 import { type Turn, runPrompt } from '../core/promptRunner.ts';
 import type { ReportedUsage } from '../core/textStream.ts';
+import { scrubForDisk } from '../core/persistFilter.ts';
 import { scanText } from '../core/scan/scanner.ts';
 import { CommandId } from './commandIds.ts';
 import type { Configuration } from './configuration.ts';
 import type { Log } from './log.ts';
 import { buildPanelHtml } from './panelHtml.ts';
 import { panelStrings } from './panelStrings.ts';
+import { ScrubbedMemento } from './scrubbedState.ts';
 
 export const PANEL_VIEW_TYPE = 'keyward.prompt';
 const TURNS_KEY = 'keyward.panel.turns';
 const CHOICE_KEY = 'keyward.panel.choice';
+const REFS_KEY = 'keyward.panel.attachmentRefs';
+const MAX_REFS = 50;
 const t = vscode.l10n.t;
+
+/** Where an attachment's text came from: enough to read it again, nothing of the text itself. */
+interface AttachmentRef {
+  id: string;
+  uri: string;
+  /** Start line, start character, end line, end character (0-based). */
+  range: [number, number, number, number];
+}
 
 interface Choice {
   service: ServiceId;
@@ -58,6 +72,8 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
   readonly sent: HostMessage[] = [];
 
   private readonly context: vscode.ExtensionContext;
+  /** Workspace state through the one filter for disk. */
+  private readonly state: vscode.Memento;
   private readonly monitor: AccountMonitor;
   private readonly keys: KeyStore;
   private readonly configuration: Configuration;
@@ -65,6 +81,7 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
 
   constructor(context: vscode.ExtensionContext, monitor: AccountMonitor, keys: KeyStore, configuration: Configuration, log: Log) {
     this.context = context;
+    this.state = new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys));
     this.monitor = monitor;
     this.keys = keys;
     this.configuration = configuration;
@@ -89,15 +106,15 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
   }
 
   private turns(): ChatTurn[] {
-    return this.context.workspaceState.get<ChatTurn[]>(TURNS_KEY) ?? [];
+    return this.state.get<ChatTurn[]>(TURNS_KEY) ?? [];
   }
 
   private async saveTurns(turns: ChatTurn[]): Promise<void> {
-    await this.context.workspaceState.update(TURNS_KEY, turns);
+    await this.state.update(TURNS_KEY, turns);
   }
 
   private choice(): Choice {
-    return this.context.workspaceState.get<Choice>(CHOICE_KEY) ?? { service: 'router', selectedModel: { router: FREE_ROUTER_MODEL, direct: 'gpt-5.4-mini' } };
+    return this.state.get<Choice>(CHOICE_KEY) ?? { service: 'router', selectedModel: { router: FREE_ROUTER_MODEL, direct: 'gpt-5.4-mini' } };
   }
 
   open(): vscode.WebviewPanel {
@@ -180,8 +197,8 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
       this.models[m.service] = null;
       return this.loadModels(m.service);
     },
-    'service/select': (m) => this.context.workspaceState.update(CHOICE_KEY, { ...this.choice(), service: m.service }),
-    'model/select': (m) => this.context.workspaceState.update(CHOICE_KEY, { ...this.choice(), selectedModel: { ...this.choice().selectedModel, [m.service]: m.model } }),
+    'service/select': (m) => this.state.update(CHOICE_KEY, { ...this.choice(), service: m.service }),
+    'model/select': (m) => this.state.update(CHOICE_KEY, { ...this.choice(), selectedModel: { ...this.choice().selectedModel, [m.service]: m.model } }),
     'link/open': (m) => (/^https:\/\//i.test(m.url) ? vscode.env.openExternal(vscode.Uri.parse(m.url)) : undefined),
     'code/insert': (m) => this.insertCode(m.code, m.mode),
     'code/copy': (m) => vscode.env.clipboard.writeText(m.code),
@@ -235,22 +252,71 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     }
   }
 
-  /** Adds the selection of the active editor to the panel, as a removable chip. */
-  async askAboutSelection(editor = vscode.window.activeTextEditor): Promise<Attachment | undefined> {
+  /**
+   * Adds the selection of the active editor to the panel, as a removable chip.
+   * With nothing selected it asks: the whole file (a .env, say) is attached only
+   * when the person chooses it, or when `scope` says so.
+   */
+  async askAboutSelection(editor = vscode.window.activeTextEditor, scope: 'ask' | 'wholeFile' = 'ask'): Promise<Attachment | undefined> {
+    if (!editor) {
+      this.open();
+      return undefined;
+    }
+    const document = editor.document;
+    let selection: vscode.Range = editor.selection;
+    if (selection.isEmpty) {
+      if (scope !== 'wholeFile') {
+        const pick = await vscode.window.showQuickPick([
+          { label: t('Attach the whole file ({0} lines)', String(document.lineCount - (document.lineAt(document.lineCount - 1).isEmptyOrWhitespace && document.lineCount > 1 ? 1 : 0))), whole: true },
+          { label: t('Attach nothing'), whole: false },
+        ], { title: t('Nothing is selected in {0}', vscode.workspace.asRelativePath(document.uri)), placeHolder: t('Select the code to ask about, or attach the whole file') });
+        if (!pick?.whole) {
+          this.open();
+          return undefined;
+        }
+      }
+      selection = new vscode.Range(0, 0, document.lineCount, 0);
+    }
     this.open();
-    if (!editor) return undefined;
-    const selection = editor.selection.isEmpty ? new vscode.Range(0, 0, editor.document.lineCount, 0) : editor.selection;
+    const range = document.validateRange(selection);
     const attachment: Attachment = {
       id: newId(),
-      fileName: vscode.workspace.asRelativePath(editor.document.uri),
-      languageId: editor.document.languageId,
-      startLine: selection.start.line + 1,
-      endLine: Math.max(selection.start.line + 1, selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line : selection.end.line + 1),
-      text: editor.document.getText(selection),
+      fileName: vscode.workspace.asRelativePath(document.uri),
+      languageId: document.languageId,
+      startLine: range.start.line + 1,
+      endLine: Math.max(range.start.line + 1, range.end.character === 0 && range.end.line > range.start.line ? range.end.line : range.end.line + 1),
+      text: document.getText(range),
     };
     this.lastEditor = editor;
+    const refs = this.state.get<AttachmentRef[]>(REFS_KEY) ?? [];
+    await this.state.update(REFS_KEY, [...refs, { id: attachment.id, uri: document.uri.toString(), range: [range.start.line, range.start.character, range.end.line, range.end.character] }].slice(-MAX_REFS));
     this.post({ type: 'attachment/add', attachment });
     return attachment;
+  }
+
+  /**
+   * The webview keeps attachments as references only (its state is written to
+   * disk): a chip restored after a reload comes back without text, and the text
+   * is read again here from the file, only for attachments this host made.
+   */
+  private async resolveAttachments(attachments: Attachment[]): Promise<Attachment[]> {
+    const refs = this.state.get<AttachmentRef[]>(REFS_KEY) ?? [];
+    const resolved: Attachment[] = [];
+    for (const attachment of attachments) {
+      if (attachment.text !== '') {
+        resolved.push(attachment);
+        continue;
+      }
+      const ref = refs.find((r) => r.id === attachment.id);
+      try {
+        if (!ref) throw new Error('no longer known');
+        const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(ref.uri));
+        resolved.push({ ...attachment, text: document.getText(document.validateRange(new vscode.Range(...ref.range))) });
+      } catch (error) {
+        this.log.warn(`Left out the attachment ${attachment.fileName}:${attachment.startLine}-${attachment.endLine}: ${(error as Error).message}.`);
+      }
+    }
+    return resolved;
   }
 
   /**
@@ -279,7 +345,7 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
   }
 
   async send(requestId: string, service: ServiceId, model: string, rawPrompt: string, rawAttachments: Attachment[]): Promise<void> {
-    const guarded = await this.guard(rawPrompt, rawAttachments);
+    const guarded = await this.guard(rawPrompt, await this.resolveAttachments(rawAttachments));
     if (guarded === undefined) {
       // The prompt is still in the webview's box; it is not echoed back.
       this.post({ type: 'chat/blocked', requestId, prompt: '' });
@@ -376,7 +442,8 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
         if (turn.error) parts.push(`> ${turn.error.kind}: ${turn.error.message}`, '');
       }
     }
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(parts.join('\n')));
+    const options = await scannerKeys(this.keys).catch(() => ({}));
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(scrubForDisk(parts.join('\n'), options)));
     return uri;
   }
 

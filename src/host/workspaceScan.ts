@@ -6,13 +6,14 @@ import { redactSecrets } from '../core/redact.ts';
 import { GitStatusCache } from '../core/scan/gitStatus.ts';
 import { countCommits, scanHistory as scanGitHistory } from '../core/scan/history.ts';
 import { type HistoryResults, type HistoryView, historyHit } from './historyView.ts';
+import { readSetting } from './configuration.ts';
 import type { KeyDiagnostics } from './keyDiagnostics.ts';
 import type { Log } from './log.ts';
 
 const t = vscode.l10n.t;
 
 export async function scanWorkspace(diagnostics: KeyDiagnostics, log: Log): Promise<{ files: number; findings: number; cancelled: boolean }> {
-  const maxKb = vscode.workspace.getConfiguration('keyward').get<number>('scan.maxFileSizeKb') ?? 1024;
+  const maxKb = Number(readSetting('scan.maxFileSizeKb') ?? 1024);
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Keyward: scanning the workspace for keys'), cancellable: true }, async (progress, token) => {
     // Leaving exclude undefined applies files.exclude, as the user expects.
     const files = await vscode.workspace.findFiles('**/*', undefined, undefined, token);

@@ -5,13 +5,15 @@ import { type ChatTurn, type HostMessage, type ModelOption, type WebviewMessage,
 import { splitBlocks } from './blocks.ts';
 import { createRenderer } from './markdown.ts';
 import { finishNote, metaLine, missingScopes, resetText } from './turnNotes.ts';
-import { type Action, type ViewState, initialState, reduce } from './viewState.ts';
+import { type Action, type ViewState, initialState, persistedView, reduce, restoredView } from './viewState.ts';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
 
 const vscode = acquireVsCodeApi();
 const render = createRenderer();
-let state: ViewState = { ...initialState(), ...(vscode.getState() as Partial<ViewState> | undefined ?? {}), turns: [], pending: null };
+let state: ViewState = { ...initialState(), ...restoredView(vscode.getState()), turns: [], pending: null };
+// What an older version saved (attachment text, a key in the draft) is replaced at once.
+vscode.setState(persistedView(state));
 
 const post = (message: WebviewMessage) => vscode.postMessage(message);
 const s = (key: string, fallback: string) => state.strings[key] ?? fallback;
@@ -53,9 +55,8 @@ function newId(): string {
 function dispatch(action: Action): void {
   const before = state;
   state = reduce(state, action);
-  // VS Code writes webview state to disk: a draft holding something key-shaped is not kept there.
-  const draft = /sk-[\w-]{16,}/.test(state.draft) ? '' : state.draft;
-  vscode.setState({ draft, attachments: state.attachments, service: state.service, selectedModel: state.selectedModel, modelFilter: state.modelFilter });
+  // VS Code writes webview state to disk: it gets references and masked text only.
+  vscode.setState(persistedView(state));
   update(before, action);
 }
 

@@ -1,4 +1,5 @@
 // The panel's state and its reducer: pure, so it is tested without a DOM.
+import { mapStrings, maskKeyShapes } from '../shared/keyShapes.ts';
 import type { Attachment, ChatTurn, HostMessage, PanelState } from '../shared/protocol.ts';
 
 export interface Pending {
@@ -104,4 +105,48 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
     default:
       return state;
   }
+}
+
+/** What the panel keeps across reloads through `setState`, which VS Code writes to disk. */
+export interface PersistedView {
+  draft: string;
+  /** References only (file, lines): the host reads the text again when the chip is sent. */
+  attachments: Attachment[];
+  service: PanelState['service'];
+  selectedModel: PanelState['selectedModel'];
+  modelFilter: string;
+}
+
+/**
+ * The one filter for the webview's saved state: attachments lose their text,
+ * and anything key-shaped left in a string is masked.
+ */
+export function persistedView(state: Pick<ViewState, keyof PersistedView>): PersistedView {
+  return mapStrings({
+    draft: state.draft,
+    attachments: state.attachments.map((a) => ({ id: a.id, fileName: a.fileName, languageId: a.languageId, startLine: a.startLine, endLine: a.endLine, text: '' })),
+    service: state.service,
+    selectedModel: state.selectedModel,
+    modelFilter: state.modelFilter,
+  }, maskKeyShapes);
+}
+
+/** Reads saved state back, whatever an older version wrote there, through the same filter. */
+export function restoredView(saved: unknown): Partial<PersistedView> {
+  if (!saved || typeof saved !== 'object') return {};
+  const raw = saved as Partial<Record<keyof PersistedView, unknown>>;
+  const base = initialState();
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  const attachments = Array.isArray(raw.attachments)
+    ? raw.attachments.filter((a): a is Attachment => !!a && typeof a === 'object' && typeof (a as Attachment).id === 'string' && typeof (a as Attachment).fileName === 'string')
+    : [];
+  const service = raw.service === 'direct' ? 'direct' : 'router';
+  const models = raw.selectedModel && typeof raw.selectedModel === 'object' ? raw.selectedModel as Record<string, unknown> : {};
+  return persistedView({
+    draft: text(raw.draft),
+    attachments: attachments.map((a) => ({ ...a, languageId: text(a.languageId), startLine: Number(a.startLine) || 1, endLine: Number(a.endLine) || 1 })),
+    service,
+    selectedModel: { router: text(models.router) || base.selectedModel.router, direct: text(models.direct) || base.selectedModel.direct },
+    modelFilter: text(raw.modelFilter),
+  });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, normalizeConfig } from '../../src/core/config.ts';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_CONFIG, GUARDED_SETTINGS, guardedValue, isGuardedSetting, normalizeConfig } from '../../src/core/config.ts';
 import { checkBaseUrl, endpointUrl, isLoopbackHost } from '../../src/core/urlPolicy.ts';
 
 const reader = (values: Record<string, unknown>) => (name: string) => values[name];
@@ -54,5 +55,42 @@ describe('url policy', () => {
 
   it('joins endpoints under the base path', () => {
     expect(endpointUrl('https://a.example/api/v1/', '/key')).toBe('https://a.example/api/v1/key');
+  });
+});
+
+describe('privacy and safety settings a workspace can only make stricter', () => {
+  it('keeps the user\'s data-collection opt-out whatever the workspace says, and lets a workspace opt out', () => {
+    expect(guardedValue('router.denyDataCollection', { defaultValue: false, globalValue: true, workspaceValue: false })).toBe(true);
+    expect(guardedValue('router.denyDataCollection', { defaultValue: false, workspaceValue: true })).toBe(true);
+    expect(guardedValue('router.denyDataCollection', { defaultValue: false, workspaceFolderValue: 'yes' })).toBe(false);
+    expect(guardedValue('router.denyDataCollection', { globalValue: false })).toBe(false);
+  });
+
+  it('lets a workspace raise the scan size cap, never lower it', () => {
+    expect(guardedValue('scan.maxFileSizeKb', { defaultValue: 1024, workspaceValue: 1 })).toBe(1024);
+    expect(guardedValue('scan.maxFileSizeKb', { workspaceValue: 1 })).toBe(1024);
+    expect(guardedValue('scan.maxFileSizeKb', { defaultValue: 1024, globalValue: 4096, workspaceValue: 8192 })).toBe(8192);
+    expect(guardedValue('scan.maxFileSizeKb', { defaultValue: 1024, globalValue: 4096, workspaceValue: 2048, workspaceFolderValue: 10 })).toBe(4096);
+  });
+
+  it('lets a workspace show keys in ignored files, never hide them', () => {
+    expect(guardedValue('diagnostics.ignoredFiles', { defaultValue: 'information', workspaceValue: 'off' })).toBe('information');
+    expect(guardedValue('diagnostics.ignoredFiles', { defaultValue: 'information', globalValue: 'off', workspaceValue: 'information' })).toBe('information');
+    expect(guardedValue('diagnostics.ignoredFiles', { defaultValue: 'information', globalValue: 'off' })).toBe('off');
+  });
+
+  it('covers every privacy and safety setting package.json declares, and none of them is window-scoped without the guard', () => {
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { contributes: { configuration: { properties: Record<string, { scope?: string }> } }; capabilities: { untrustedWorkspaces: { supported: string; restrictedConfigurations: string[] } } };
+    const guarded = GUARDED_SETTINGS.map((name) => `keyward.${name}`);
+    for (const name of guarded) {
+      expect(manifest.contributes.configuration.properties[name], name).toBeDefined();
+      expect(isGuardedSetting(name.slice('keyward.'.length))).toBe(true);
+    }
+    expect(manifest.capabilities.untrustedWorkspaces.supported).toBe('limited');
+    expect([...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort()).toEqual([...guarded].sort());
+    // Where requests go and which pages open is the user's alone.
+    for (const name of ['keyward.router.baseUrl', 'keyward.direct.baseUrl', 'keyward.router.keysUrl', 'keyward.router.creditsUrl', 'keyward.direct.keysUrl', 'keyward.direct.billingUrl']) {
+      expect(manifest.contributes.configuration.properties[name]!.scope, name).toBe('application');
+    }
   });
 });

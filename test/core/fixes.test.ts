@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { appendGitignore, envReplacement, ignoreComment, isDotenvFile, upsertDotenv } from '../../src/core/scan/fixes.ts';
+import { appendDotenv, appendGitignore, dotenvAssignments, envReplacement, ignoreComment, ignoreNextLine, isDotenvFile, planDotenv } from '../../src/core/scan/fixes.ts';
+import { scanText } from '../../src/core/scan/scanner.ts';
+import { routerKey } from '../emulator/keyFactory.ts';
 
 const KEY = ['sk', 'or', 'v1', 'f'.repeat(8)].join('-');
 
@@ -36,11 +38,31 @@ describe('quick-fix text', () => {
     expect(ignoreComment('json')).toBeUndefined();
   });
 
-  it('sets a .env variable, replacing an old assignment', () => {
-    expect(upsertDotenv('', 'A', '1')).toBe('A=1\n');
-    expect(upsertDotenv('B=2', 'A', '1')).toBe('B=2\nA=1\n');
-    expect(upsertDotenv('A=0\nB=2\n', 'A', '1')).toBe('A=1\nB=2\n');
-    expect(upsertDotenv('export A=0\n', 'A', '1')).toBe('A=1\n');
+  it('appends to .env and never changes a line that is there', () => {
+    expect(appendDotenv('', 'A', '1')).toBe('A=1\n');
+    expect(appendDotenv('B=2', 'A', '1')).toBe('B=2\nA=1\n');
+    expect(appendDotenv('A=0\nB=2\n', 'A', '1')).toBe('A=0\nB=2\nA=1\n');
+  });
+
+  it('reads .env assignments as loaders do: export, quotes, trailing comments, the last one wins', () => {
+    const values = dotenvAssignments('# comment\nexport A=1\nB="two words"\nC=\'x\' \nD=plain # note\nA=3\n');
+    expect([...values]).toEqual([['A', '3'], ['B', 'two words'], ['C', 'x'], ['D', 'plain']]);
+  });
+
+  it('plans a .env move: add, reuse the same value under any name, never overwrite another value', () => {
+    const [key, other] = [routerKey(), routerKey()];
+    expect(planDotenv('', 'OPENROUTER_API_KEY', key)).toEqual({ action: 'add', name: 'OPENROUTER_API_KEY' });
+    expect(planDotenv(`OPENROUTER_API_KEY=${key}\n`, 'OPENROUTER_API_KEY', key)).toEqual({ action: 'reuse', name: 'OPENROUTER_API_KEY' });
+    expect(planDotenv(`ROUTER="${key}"\n`, 'OPENROUTER_API_KEY', key)).toEqual({ action: 'reuse', name: 'ROUTER' });
+    expect(planDotenv(`OPENROUTER_API_KEY=${other}\nOPENROUTER_API_KEY_2=x\n`, 'OPENROUTER_API_KEY', key)).toEqual({ action: 'conflict', name: 'OPENROUTER_API_KEY', existing: other, alternative: 'OPENROUTER_API_KEY_3' });
+    expect(planDotenv('OPENROUTER_API_KEY=\n', 'OPENROUTER_API_KEY', key)).toMatchObject({ action: 'conflict', alternative: 'OPENROUTER_API_KEY_2' });
+  });
+
+  it('puts the dotenv ignore marker on its own line above the key, which the scanner honours', () => {
+    const key = routerKey();
+    const line = `  OPENROUTER_API_KEY=${key}`;
+    expect(ignoreNextLine(line)).toBe('  # keyward-ignore-next-line\n');
+    expect(scanText(`${ignoreNextLine(line)}${line}\n`)).toEqual([]);
   });
 
   it('adds a .gitignore entry once', () => {
@@ -49,8 +71,8 @@ describe('quick-fix text', () => {
     expect(appendGitignore('', '/a/b.js')).toBe('/a/b.js\n');
   });
 
-  it('knows .env files', () => {
-    expect(['.env', 'config/.env.local', 'x/.env.production'].every(isDotenvFile)).toBe(true);
-    expect(['env.ts', '.envrc.js', 'my.env'].some(isDotenvFile)).toBe(false);
+  it('knows dotenv files: .env, .env.*, *.env', () => {
+    expect(['.env', 'config/.env.local', 'x/.env.production', 'deploy/production.env', 'my.env'].every(isDotenvFile)).toBe(true);
+    expect(['env.ts', '.envrc.js', 'env', 'x/.env/', 'envfile'].some(isDotenvFile)).toBe(false);
   });
 });

@@ -118,3 +118,38 @@ describe('incremental scan', () => {
     expect(scan.findings.map((f) => f.line)).toEqual(new IncrementalScan().reset(next.join('\n')).map((f) => f.line));
   });
 });
+
+describe('keyward-ignore-next-line', () => {
+  it('a marker on the line before ignores that one line, in any comment syntax', () => {
+    const [a, b] = [routerKey(), routerKey()];
+    const text = `# keyward-ignore-next-line\nOPENROUTER_API_KEY=${a}\nOTHER=${b}\n`;
+    expect(scanText(text).map((f) => f.line)).toEqual([2]);
+    expect(scanText(`// keyward-ignore-next-line\r\nconst k = "${a}";\r\n`)).toEqual([]);
+    // The ordinary marker names only its own line.
+    expect(scanText(`# keyward-ignore\nOPENROUTER_API_KEY=${a}\n`).map((f) => f.line)).toEqual([1]);
+    expect(scanText(`# keyward-ignore-next-line\n\nOPENROUTER_API_KEY=${a}\n`).map((f) => f.line)).toEqual([2]);
+  });
+
+  it('the incremental scan follows a marker added above a key, a key typed below a marker, and a marker removed', () => {
+    const key = routerKey();
+    const scan = new IncrementalScan();
+    let lines = ['A=1', `KEY=${key}`, 'B=2'];
+    scan.reset(lines.join('\n'));
+    expect(scan.findings.map((f) => f.line)).toEqual([1]);
+    // The quick fix inserts the marker as a new line above the key.
+    lines = ['A=1', '# keyward-ignore-next-line', `KEY=${key}`, 'B=2'];
+    scan.applyEdit({ startLine: 1, oldEndLine: 1, newEndLine: 2 }, (i) => lines[i]);
+    expect(scan.findings).toEqual([]);
+    // The marker's text is edited away on its own line: the key below counts again.
+    lines = ['A=1', '# note', `KEY=${key}`, 'B=2'];
+    scan.applyEdit({ startLine: 1, oldEndLine: 1, newEndLine: 1 }, (i) => lines[i]);
+    expect(scan.findings.map((f) => f.line)).toEqual([2]);
+    // A key typed on the line under a marker is ignored.
+    lines = ['# keyward-ignore-next-line', 'X=', 'A=1'];
+    scan.reset(lines.join('\n'));
+    lines = ['# keyward-ignore-next-line', `X=${key}`, 'A=1'];
+    scan.applyEdit({ startLine: 1, oldEndLine: 1, newEndLine: 1 }, (i) => lines[i]);
+    expect(scan.findings).toEqual([]);
+    expect(scan.findings).toEqual(new IncrementalScan().reset(lines.join('\n')));
+  });
+});

@@ -3,13 +3,15 @@
 // headless Chromium clicking through the workbench like a person. Screenshots
 // go to test-results/e2e/; a failing step also saves the code-server log.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { routerKey } from '../emulator/keyFactory.ts';
 import * as esbuild from 'esbuild';
 import { startEmulator } from '../emulator/server.ts';
 import { startCodeServer } from './harness/codeServer.ts';
 import { CACHE, CHROMIUM, ensureToolchain } from './harness/install.ts';
 import { runInHostSuite } from './harness/inHost.ts';
+import { PROBES, markersFound, scanForKeys } from './harness/leakCheck.ts';
 import { CHROMIUM_ARGS, type BrowserContext, loadChromium } from './harness/playwright.ts';
 import { cleanupAll, onCleanup } from './harness/processes.ts';
 import { Workbench } from './harness/workbench.ts';
@@ -32,16 +34,48 @@ async function compileSuite(outdir: string): Promise<string> {
   return join(outdir, 'index.js');
 }
 
-function scanForKeys(folder: string, keys: string[]): string[] {
-  const hits: string[] = [];
-  if (!existsSync(folder)) return hits;
-  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    const text = readFileSync(path, 'latin1');
-    if (keys.some((key) => text.includes(key))) hits.push(path);
-  }
-  return hits;
+type Result = { suite: string; name: string; ok: boolean; error?: string };
+
+/**
+ * No key the run used appears in any file VS Code or the browser wrote: the
+ * user-data folder (logs, local history, workspace and global storage), the
+ * browser profile (IndexedDB holds workspace state and webview state in
+ * code-server), the XDG folders, the server log, and the exported Markdown.
+ * A planted key proves each place is read, and plain markers the run left in
+ * webview and workspace state prove the scan reaches where that state is kept.
+ */
+function leakCheck(runDir: string, workspace: ReturnType<typeof createWorkspace>, keys: string[]): Result[] {
+  const exported = readdirSync(workspace.folder).filter((f) => /^exported.*\.md$/.test(f)).map((f) => join(workspace.folder, f));
+  const roots = [join(runDir, 'user'), join(runDir, 'chromium'), join(runDir, 'xdg'), join(runDir, 'code-server.log'), ...exported];
+  const results: Result[] = [];
+  const record = (name: string, problem: string | undefined) => {
+    results.push({ suite: 'leak', name, ok: problem === undefined, ...(problem ? { error: problem } : {}) });
+    process.stdout.write(`  ${problem === undefined ? '✓' : '✗'} [leak] ${name}${problem ? `: ${problem}` : ''}\n`);
+  };
+
+  const canary = routerKey();
+  const planted = roots.filter((root) => existsSync(root)).map((root, i) => {
+    const path = statSync(root).isDirectory() ? join(root, `keyward-leak-canary-${i}.bin`) : `${root}.keyward-leak-canary`;
+    writeFileSync(path, Buffer.concat([Buffer.from('SQLite page\0'), Buffer.from(`{"draft":"${canary}"}`, i % 2 ? 'utf16le' : 'latin1')]));
+    return path;
+  });
+  const self = scanForKeys([...roots, ...planted.filter((p) => p.endsWith('.keyward-leak-canary'))], [canary]);
+  for (const path of planted) rmSync(path, { force: true });
+  const missed = planted.filter((path) => !self.hits.some((hit) => hit.path === path));
+  record('the leak check finds a key planted in each place it reads', missed.length ? `missed ${missed.join(', ')}` : undefined);
+
+  const scan = scanForKeys(roots, keys);
+  const empty = scan.roots.filter((r) => r.files === 0 && !r.path.endsWith('.md')).map((r) => r.path);
+  record(`every place was there to read (${scan.roots.map((r) => `${r.files} files in ${r.path.slice(runDir.length + 1) || r.path}`).join(', ')})`, empty.length ? `nothing to read in ${empty.join(', ')}` : undefined);
+  record(`no key (${new Set(keys).size} of them) in user data, logs, workspace or webview state, or the export`, scan.hits.length ? scan.hits.map((h) => `${h.key} in ${h.path} (${h.encoding})`).join('; ') : undefined);
+  const probes = [
+    ...(only !== 'host' ? [{ what: 'the panel draft (webview state)', text: PROBES.draft }] : []),
+    ...(only !== 'ui' ? [{ what: 'a saved conversation turn (workspace state)', text: PROBES.turn }] : []),
+  ];
+  const found = markersFound(roots, probes.map((p) => p.text));
+  const missing = probes.filter((p) => !found.includes(p.text)).map((p) => p.what);
+  record('the scan reaches the webview and workspace state the run left', missing.length ? `not found on disk: ${missing.join(', ')}` : undefined);
+  return results;
 }
 
 async function main(): Promise<number> {
@@ -67,10 +101,15 @@ async function main(): Promise<number> {
   onCleanup(() => emulator.close());
   const workspace = createWorkspace(runDir);
 
+  // Keys the in-host tests and UI steps make and hand Keyward: none may reach disk outside the workspace.
+  const leakKeysFile = join(runDir, 'leak-keys.txt');
+  writeFileSync(leakKeysFile, '');
   const env = {
     emulator: { routerBaseUrl: emulator.routerBaseUrl, directBaseUrl: emulator.directBaseUrl, adminUrl: emulator.adminUrl },
     sandboxKeys: emulator.sandbox!.keys,
-    workspace: { folder: workspace.folder, files: workspace.files },
+    workspace: { folder: workspace.folder, files: workspace.files, keys: workspace.keys },
+    runDir,
+    leakKeysFile,
   };
   const server = await startCodeServer(tools, {
     runDir,
@@ -88,7 +127,7 @@ async function main(): Promise<number> {
   });
   onCleanup(() => browser.close());
 
-  const results: { suite: string; name: string; ok: boolean; error?: string }[] = [];
+  const results: Result[] = [];
 
   if (only !== 'host') {
     const page = browser.pages()[0] ?? (await browser.newPage());
@@ -103,7 +142,7 @@ async function main(): Promise<number> {
     for (const step of ALL_STEPS) {
       const stepStart = Date.now();
       try {
-        await step.run({ wb, workspace, emulator });
+        await step.run({ wb, workspace, emulator, leakKey: (key) => appendFileSync(leakKeysFile, `${key}\n`) });
         await wb.screenshot(step.name);
         results.push({ suite: 'ui', name: step.name, ok: true });
         process.stdout.write(`  ✓ [ui] ${step.name} (${Date.now() - stepStart} ms)\n`);
@@ -119,7 +158,7 @@ async function main(): Promise<number> {
 
   if (only !== 'ui') {
     const hostResult = await runInHostSuite(browser, {
-      url: server.url, port: server.port, extensionFolder: ROOT, testsIndex, workspace: workspace.folder, timeoutMs: 240_000,
+      url: server.url, port: server.port, extensionFolder: ROOT, testsIndex, workspace: workspace.folder, timeoutMs: 900_000,
     });
     const text = hostResult.log.join('\n');
     const passing = Number(/(\d+) passing/.exec(text)?.[1] ?? 0);
@@ -132,9 +171,12 @@ async function main(): Promise<number> {
     if (hostResult.exitCode !== 0) copyFileSync(server.logFile, join(RESULTS, 'code-server.log'));
   }
 
+  // The browser writes IndexedDB (workspace and webview state) as it closes: close it before looking.
+  await browser.close();
+  await server.stop();
+  results.push(...leakCheck(runDir, workspace, [...Object.values(emulator.sandbox!.keys), ...Object.values(workspace.keys), ...readFileSync(leakKeysFile, 'utf8').split('\n').filter(Boolean)]));
+
   if (only === 'both' || process.argv.includes('--sandbox')) {
-    await browser.close();
-    await server.stop();
     try {
       await driveSandbox(tools.playwrightCore, RESULTS);
       results.push({ suite: 'sandbox', name: 'npm start: the printed URL prompts both sandbox services', ok: true });
@@ -151,11 +193,6 @@ async function main(): Promise<number> {
     const keywardLogs = readdirSync(logs, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name === 'Keyward.log');
     writeFileSync(join(RESULTS, 'keyward.log'), keywardLogs.map((e) => readFileSync(join(e.parentPath, e.name), 'utf8')).join('\n'));
   }
-
-  // The key-leak check from outside: no key the run used may appear in any log VS Code wrote.
-  const leaks = scanForKeys(join(runDir, 'user', 'logs'), [...Object.values(emulator.sandbox!.keys), ...Object.values(workspace.keys)]);
-  results.push({ suite: 'leak', name: 'no key in any VS Code log file', ok: leaks.length === 0, ...(leaks.length ? { error: `keys found in ${leaks.join(', ')}` } : {}) });
-  process.stdout.write(`  ${leaks.length === 0 ? '✓' : '✗'} [leak] no key in any VS Code log file\n`);
 
   const passed = results.filter((r) => r.ok).length;
   const failed = results.length - passed;

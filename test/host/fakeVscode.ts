@@ -38,6 +38,73 @@ export class MarkdownString {
   }
 }
 
+export class Position {
+  readonly line: number;
+  readonly character: number;
+  constructor(line: number, character: number) {
+    this.line = line;
+    this.character = character;
+  }
+  isBefore(other: Position): boolean {
+    return this.line < other.line || (this.line === other.line && this.character < other.character);
+  }
+}
+
+export class Range {
+  readonly start: Position;
+  readonly end: Position;
+  constructor(startLine: number, startCharacter: number, endLine: number, endCharacter: number) {
+    this.start = new Position(startLine, startCharacter);
+    this.end = new Position(endLine, endCharacter);
+  }
+  contains(position: Position): boolean {
+    return !position.isBefore(this.start) && !this.end.isBefore(position);
+  }
+  intersection(other: Range): Range | undefined {
+    const start = this.start.isBefore(other.start) ? other.start : this.start;
+    const end = this.end.isBefore(other.end) ? this.end : other.end;
+    return end.isBefore(start) ? undefined : new Range(start.line, start.character, end.line, end.character);
+  }
+}
+
+export class Diagnostic {
+  readonly range: Range;
+  readonly message: string;
+  readonly severity: number;
+  source: string | undefined;
+  code: string | undefined;
+  constructor(range: Range, message: string, severity: number) {
+    this.range = range;
+    this.message = message;
+    this.severity = severity;
+  }
+}
+
+export class WorkspaceEdit {
+  readonly edits: { uri: unknown; at: Position | Range; text: string }[] = [];
+  insert(uri: unknown, at: Position, text: string): void { this.edits.push({ uri, at, text }); }
+  replace(uri: unknown, at: Range, text: string): void { this.edits.push({ uri, at, text }); }
+  delete(uri: unknown, at: Range): void { this.edits.push({ uri, at, text: '' }); }
+}
+
+export class CodeAction {
+  readonly title: string;
+  readonly kind: string;
+  diagnostics: Diagnostic[] = [];
+  isPreferred = false;
+  edit: WorkspaceEdit | undefined;
+  command: { title: string; command: string; arguments?: unknown[] } | undefined;
+  constructor(title: string, kind: string) {
+    this.title = title;
+    this.kind = kind;
+  }
+}
+
+/** A file URI, as far as the host layer looks at one. */
+export function fileUri(path: string) {
+  return { scheme: 'file', fsPath: path, path, toString: () => `file://${path}` };
+}
+
 export class ThemeColor {
   readonly id: string;
   constructor(id: string) {
@@ -87,7 +154,10 @@ export class FakeSecrets {
 }
 
 export interface FakeState {
+  /** User settings, by full name. */
   settings: Record<string, unknown>;
+  /** What a workspace's .vscode/settings.json says, by full name. */
+  workspaceSettings: Record<string, unknown>;
   commands: Map<string, (...args: unknown[]) => unknown>;
   logLines: string[];
   messages: { level: 'info' | 'warning' | 'error'; text: string; items: string[] }[];
@@ -102,6 +172,7 @@ export interface FakeState {
 export function createFakeVscode(settings: Record<string, unknown> = {}) {
   const state: FakeState = {
     settings,
+    workspaceSettings: {},
     commands: new Map(),
     logLines: [],
     messages: [],
@@ -123,10 +194,15 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     EventEmitter,
     MarkdownString,
     ThemeColor,
+    Position,
+    Range,
+    Diagnostic,
+    WorkspaceEdit,
+    CodeAction,
     StatusBarAlignment: { Left: 1, Right: 2 },
     ExtensionMode: { Production: 1, Development: 2, Test: 3 },
     ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
-    Uri: { parse: (value: string) => ({ toString: () => value }) },
+    Uri: { parse: (value: string) => ({ toString: () => value }), file: fileUri },
     ViewColumn: { Active: -1, Beside: -2, One: 1 },
     env: { language: 'en', clipboard: { writeText: async () => undefined }, openExternal: async (uri: { toString(): string }) => { state.opened.push(uri.toString()); return true; } },
     l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)])) },
@@ -153,8 +229,13 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     },
     workspace: {
       getConfiguration: (section: string) => ({
-        get: (name: string) => state.settings[`${section}.${name}`],
+        // As VS Code merges them: the workspace's value over the user's.
+        get: (name: string) => state.workspaceSettings[`${section}.${name}`] ?? state.settings[`${section}.${name}`],
+        inspect: (name: string) => ({ key: `${section}.${name}`, globalValue: state.settings[`${section}.${name}`], workspaceValue: state.workspaceSettings[`${section}.${name}`] }),
       }),
+      isTrusted: true,
+      asRelativePath: (uri: { fsPath?: string } | string) => (typeof uri === 'string' ? uri : uri.fsPath ?? ''),
+      onDidGrantWorkspaceTrust: new EventEmitter<void>().event,
       onDidChangeConfiguration: state.configurationEmitter.event,
       onDidOpenTextDocument: new EventEmitter<unknown>().event,
       onDidCloseTextDocument: new EventEmitter<unknown>().event,

@@ -22,6 +22,12 @@ describe('panel HTML', () => {
     expect(html).not.toMatch(/\son\w+=/);
   });
 
+  it('keeps what is typed out of the browser\'s saved form state (a browser saves it with its session)', () => {
+    const fields = html.match(/<(input|textarea|select)\b[^>]*>/g)!;
+    expect(fields.length).toBeGreaterThanOrEqual(4);
+    for (const field of fields) expect(field).toContain('autocomplete="off"');
+  });
+
   it('escapes localised strings', () => {
     expect(html).toContain('Send &#60;now&#62;');
   });

@@ -4,6 +4,6 @@ import { createFakeVscode } from './fakeVscode.ts';
 
 export const fake = createFakeVscode();
 export const {
-  version, Disposable, EventEmitter, MarkdownString, ThemeColor, StatusBarAlignment, ExtensionMode,
+  version, Disposable, EventEmitter, MarkdownString, ThemeColor, Position, Range, Diagnostic, WorkspaceEdit, CodeAction, StatusBarAlignment, ExtensionMode,
   ConfigurationTarget, Uri, env, l10n, window, workspace, commands, languages, extensions, CodeActionKind, DiagnosticSeverity,
 } = fake.api;

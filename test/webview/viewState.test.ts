@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ChatTurn } from '../../src/shared/protocol.ts';
-import { initialState, reduce } from '../../src/webview/viewState.ts';
+import { initialState, persistedView, reduce, restoredView } from '../../src/webview/viewState.ts';
+import { routerKey } from '../emulator/keyFactory.ts';
 
 const user: ChatTurn = { id: 'u1', role: 'user', text: 'hi', service: 'router', model: 'openrouter/free', status: 'done' };
 const assistant: ChatTurn = { id: 'a1', role: 'assistant', text: '', service: 'router', model: 'openrouter/free', status: 'streaming' };
@@ -60,5 +62,34 @@ describe('panel state reducer', () => {
     s = reduce(s, { type: 'models/list', service: 'direct', models: null, canList: false });
     expect(s.canListModels.direct).toBe(false);
     expect(reduce(s, { type: 'history/cleared' }).turns).toEqual([]);
+  });
+});
+
+describe('saved webview state (written to disk by VS Code)', () => {
+  const key = routerKey();
+
+  it('keeps attachments as references only and masks anything key-shaped', () => {
+    let s = reduce(initialState(), { type: 'attachment/add', attachment: { id: 'x1', fileName: '.env', languageId: 'dotenv', startLine: 1, endLine: 3, text: `OPENROUTER_API_KEY=${key}\n` } });
+    s = reduce(s, { type: 'draft/set', text: `why is ${key} refused?` });
+    s = reduce(s, { type: 'model/filter', text: key });
+    const saved = persistedView(s);
+    expect(JSON.stringify(saved)).not.toContain(key.slice(12));
+    expect(saved.attachments).toEqual([{ id: 'x1', fileName: '.env', languageId: 'dotenv', startLine: 1, endLine: 3, text: '' }]);
+    expect(saved.draft).toBe(`why is sk-or-v1-…${key.slice(-4)} refused?`);
+  });
+
+  it('filters what an older version saved when it is read back', () => {
+    const old = { draft: 'hello', attachments: [{ id: 'a', fileName: 'x.ts', languageId: 'typescript', startLine: 2, endLine: 4, text: `const k = "${key}";` }], service: 'direct', selectedModel: { router: 'openrouter/free', direct: 'gpt-4o-mini' }, modelFilter: '', turns: [{ text: key }] };
+    const restored = restoredView(old);
+    expect(JSON.stringify(restored)).not.toContain(key.slice(12));
+    expect(restored).toEqual({ draft: 'hello', attachments: [{ id: 'a', fileName: 'x.ts', languageId: 'typescript', startLine: 2, endLine: 4, text: '' }], service: 'direct', selectedModel: { router: 'openrouter/free', direct: 'gpt-4o-mini' }, modelFilter: '' });
+    expect(restoredView(undefined)).toEqual({});
+    expect(restoredView({ attachments: 'nope', selectedModel: 3 })).toMatchObject({ attachments: [], selectedModel: { router: 'openrouter/free', direct: 'gpt-5.4-mini' } });
+  });
+
+  it('the webview writes its state only through that filter', () => {
+    const main = readFileSync('src/webview/main.ts', 'utf8');
+    expect(main.match(/setState\(/g)).toHaveLength(3);
+    expect(main.match(/vscode\.setState\(persistedView\(state\)\)/g)).toHaveLength(2);
   });
 });

@@ -2,6 +2,7 @@
 // how each language reads it, where a string literal starts and ends, how a
 // comment is written, and how .env and .gitignore are amended.
 import type { ServiceId } from '../../shared/errorKinds.ts';
+import { NEXT_LINE_MARKER } from './scanner.ts';
 
 export const ENV_VAR: Record<ServiceId, string> = { router: 'OPENROUTER_API_KEY', direct: 'OPENAI_API_KEY' };
 
@@ -59,13 +60,56 @@ export function ignoreComment(languageId: string): string | undefined {
   return comment ? ` ${comment.open}keyward-ignore${comment.close}` : undefined;
 }
 
-/** Sets NAME=value in a .env text, replacing an existing assignment. */
-export function upsertDotenv(existing: string, name: string, value: string): string {
-  const line = `${name}=${value}`;
-  const pattern = new RegExp(`^(?:export\\s+)?${name}\\s*=.*$`, 'm');
-  if (pattern.test(existing)) return existing.replace(pattern, line);
+/**
+ * The marker line to put above a key in a dotenv file, with the key line's
+ * indentation: docker --env-file and systemd keep a trailing comment as part of the value.
+ */
+export function ignoreNextLine(line: string): string {
+  return `${/^\s*/.exec(line)![0]}# ${NEXT_LINE_MARKER}\n`;
+}
+
+const ASSIGNMENT = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*?)\s*$/;
+
+/** The variables a .env text sets, with their values unquoted (the last assignment wins, as dotenv loaders do). */
+export function dotenvAssignments(text: string): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const line of text.split(/\r?\n/)) {
+    const match = ASSIGNMENT.exec(line);
+    if (!match) continue;
+    let value = match[2]!;
+    const quote = value[0];
+    if ((quote === '"' || quote === "'") && value.length >= 2 && value.endsWith(quote)) value = value.slice(1, -1);
+    else value = value.replace(/\s+#.*$/, '');
+    values.set(match[1]!, value);
+  }
+  return values;
+}
+
+export type DotenvPlan =
+  /** The key is already there under this name: nothing to write. */
+  | { action: 'reuse'; name: string }
+  | { action: 'add'; name: string }
+  /** The name holds another value: never overwritten; `alternative` is the first free name. */
+  | { action: 'conflict'; name: string; existing: string; alternative: string };
+
+/** What moving `value` into a .env that holds `existing` takes, without ever replacing a value. */
+export function planDotenv(existing: string, name: string, value: string): DotenvPlan {
+  const values = dotenvAssignments(existing);
+  for (const [candidate, held] of values) if (held === value) return { action: 'reuse', name: candidate };
+  const current = values.get(name);
+  return current === undefined ? { action: 'add', name } : { action: 'conflict', name, existing: current, alternative: freeName(values, name) };
+}
+
+function freeName(values: Map<string, string>, name: string): string {
+  let n = 2;
+  while (values.has(`${name}_${n}`)) n++;
+  return `${name}_${n}`;
+}
+
+/** Appends NAME=value to a .env text; an existing line is never changed. */
+export function appendDotenv(existing: string, name: string, value: string): string {
   const separator = existing.length === 0 || existing.endsWith('\n') ? '' : '\n';
-  return `${existing}${separator}${line}\n`;
+  return `${existing}${separator}${name}=${value}\n`;
 }
 
 /** Adds an entry to a .gitignore text unless a line already names it. */
@@ -76,6 +120,7 @@ export function appendGitignore(existing: string, entry: string): string {
   return `${existing}${separator}${entry}\n`;
 }
 
+/** `.env`, `.env.local`, `production.env`: files dotenv loaders, docker --env-file and systemd read. */
 export function isDotenvFile(fileName: string): boolean {
-  return /(^|[\\/])\.env(\.[\w.-]+)?$/.test(fileName);
+  return /(^|[\\/])(\.env(\.[\w.-]+)?|[^\\/]+\.env)$/.test(fileName);
 }

@@ -32,20 +32,29 @@ export class IncrementalScan {
   }
 
   /**
-   * Applies one edit. `line(i)` gives the text of line i after the edit. Byte
-   * offsets of findings are only kept exact by full scans.
+   * Applies one edit. `line(i)` gives the text of line i after the edit, or
+   * undefined past the end. Byte offsets of findings are only kept exact by full scans.
    */
-  applyEdit(edit: LineEdit, line: (index: number) => string): readonly Finding[] {
-    const delta = edit.newEndLine - edit.oldEndLine;
+  applyEdit(edit: LineEdit, line: (index: number) => string | undefined): readonly Finding[] {
+    // A line's findings depend on the line before it (keyward-ignore-next-line): the line after
+    // the edit is rescanned too, and the line before it is read as context only.
+    const context = edit.startLine > 0 ? line(edit.startLine - 1) : undefined;
+    const grow = line(edit.newEndLine + 1) === undefined ? 0 : 1;
+    const oldEndLine = edit.oldEndLine + grow;
+    const newEndLine = edit.newEndLine + grow;
+    const delta = newEndLine - oldEndLine;
     const before: Finding[] = [];
     const after: Finding[] = [];
     for (const finding of this.current) {
       if (finding.line < edit.startLine) before.push(finding);
-      else if (finding.line > edit.oldEndLine) after.push(delta === 0 ? finding : { ...finding, line: finding.line + delta, endLine: finding.endLine + delta });
+      else if (finding.line > oldEndLine) after.push(delta === 0 ? finding : { ...finding, line: finding.line + delta, endLine: finding.endLine + delta });
     }
-    const lines: string[] = [];
-    for (let i = edit.startLine; i <= edit.newEndLine; i++) lines.push(line(i));
-    const rescanned = scanText(lines.join('\n'), this.options).map((finding) => ({ ...finding, line: finding.line + edit.startLine, endLine: finding.endLine + edit.startLine }));
+    const lines: string[] = context === undefined ? [] : [context];
+    const skip = lines.length;
+    for (let i = edit.startLine; i <= newEndLine; i++) lines.push(line(i) ?? '');
+    const rescanned = scanText(lines.join('\n'), this.options)
+      .filter((finding) => finding.line >= skip)
+      .map((finding) => ({ ...finding, line: finding.line + edit.startLine - skip, endLine: finding.endLine + edit.startLine - skip }));
     this.current = [...before, ...rescanned, ...after];
     return this.current;
   }

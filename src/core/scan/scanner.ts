@@ -48,6 +48,8 @@ export interface Finding {
 }
 
 const ALLOW_MARKERS = ['keyward-ignore', 'gitleaks:allow', 'pragma: allowlist secret', 'secretlint-disable-line'];
+/** On the line before a key: ignore the next line. */
+export const NEXT_LINE_MARKER = 'keyward-ignore-next-line';
 
 export function fingerprintOf(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 16);
@@ -105,7 +107,10 @@ function lineHasAllowMarker(text: string, offset: number): boolean {
   let end = text.indexOf('\n', offset);
   if (end === -1) end = text.length;
   const line = text.slice(start, end);
-  return ALLOW_MARKERS.some((marker) => line.includes(marker));
+  if (ALLOW_MARKERS.some((marker) => line.includes(marker))) return true;
+  // A dotenv value cannot carry a trailing comment (docker --env-file and systemd keep it as part of the value).
+  if (start === 0) return false;
+  return text.slice(text.lastIndexOf('\n', start - 2) + 1, start - 1).includes(NEXT_LINE_MARKER);
 }
 
 interface Hit {

@@ -4,6 +4,28 @@
 import { join } from 'node:path';
 import type { FrameLocator, Locator, Page } from './playwright.ts';
 
+/**
+ * The ceiling of every wait: waits follow state (they end as soon as what they
+ * wait for is there), and on a busy 2-core machine that can take minutes.
+ */
+export const PATIENCE = 300_000;
+
+/** Polls `probe` until it gives a value, for at most `ceilingMs`. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ceilingMs = PATIENCE, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + ceilingMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`gave up after ${Math.round(ceilingMs / 1000)} s waiting for ${what}${last ? ` (${(last as Error).message.split('\n')[0]})` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
 export class Workbench {
   readonly page: Page;
   private readonly resultsDir: string;
@@ -15,8 +37,8 @@ export class Workbench {
   }
 
   async open(url: string, folder: string): Promise<void> {
-    await this.page.goto(`${url}/?folder=${encodeURIComponent(folder)}`, { timeout: 60_000 });
-    await this.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await this.page.goto(`${url}/?folder=${encodeURIComponent(folder)}`, { timeout: PATIENCE });
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: PATIENCE });
     await this.page.evaluate(() => (window as unknown as { driver: { whenWorkbenchRestored(): Promise<void> } }).driver.whenWorkbenchRestored());
   }
 
@@ -24,7 +46,7 @@ export class Workbench {
    * Runs a command from the palette by its full title, e.g. "Keyward: Show Log".
    * Early in a session the palette may not list an extension's commands yet: try again.
    */
-  async runCommand(title: string, timeoutMs = 30_000): Promise<void> {
+  async runCommand(title: string, timeoutMs = PATIENCE): Promise<void> {
     const input = this.page.locator('.quick-input-widget input.input');
     const row = this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title });
     const deadline = Date.now() + timeoutMs;
@@ -47,7 +69,7 @@ export class Workbench {
   /** Types into the open quick input (an input box or a quick pick) and accepts. */
   async answerQuickInput(text: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget input.input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.waitFor({ state: 'visible', timeout: PATIENCE });
     await input.fill(text);
     await this.page.keyboard.press('Enter');
   }
@@ -56,11 +78,11 @@ export class Workbench {
   async openFile(name: string): Promise<void> {
     await this.page.keyboard.press('Control+P');
     const input = this.page.locator('.quick-input-widget input.input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.waitFor({ state: 'visible', timeout: PATIENCE });
     await input.fill(name);
-    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name.split('/').pop()! }).first().waitFor({ timeout: 10_000 });
+    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name.split('/').pop()! }).first().waitFor({ timeout: PATIENCE });
     await this.page.keyboard.press('Enter');
-    await this.page.locator('.tab.active', { hasText: name.split('/').pop()! }).waitFor({ timeout: 10_000 });
+    await this.page.locator('.tab.active', { hasText: name.split('/').pop()! }).waitFor({ timeout: PATIENCE });
   }
 
   /** The text of the active editor, as the view shows it. */
@@ -80,7 +102,7 @@ export class Workbench {
   async notifications(): Promise<string> {
     await this.runCommand('Notifications: Show Notifications');
     const center = this.page.locator('.notifications-center');
-    await center.waitFor({ timeout: 5_000 });
+    await center.waitFor({ timeout: PATIENCE });
     const text = await center.innerText();
     await this.page.keyboard.press('Escape');
     return text;

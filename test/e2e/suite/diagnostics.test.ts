@@ -3,62 +3,13 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { activateKeyward, e2eEnv } from './env.ts';
+import { actions, diagnosticsOf, folder, keyward, open, run, write } from './editor.ts';
+import { activateKeyward, e2eEnv, waitFor } from './env.ts';
 
-const folder = () => e2eEnv().workspace.folder;
 const routerKey = () => ['sk', 'or', 'v1', randomBytes(32).toString('hex')].join('-');
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function keyward(uri: vscode.Uri): vscode.Diagnostic[] {
-  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Keyward');
-}
-
-async function open(relative: string): Promise<vscode.TextEditor> {
-  const document = await vscode.workspace.openTextDocument(vscode.Uri.file(join(folder(), relative)));
-  return vscode.window.showTextDocument(document);
-}
-
-async function diagnosticsOf(relative: string, count = 1): Promise<vscode.Diagnostic[]> {
-  const editor = await open(relative);
-  return waitFor(`${count} diagnostic(s) in ${relative}`, () => {
-    const list = keyward(editor.document.uri);
-    return list.length === count ? list : undefined;
-  });
-}
-
-async function actions(uri: vscode.Uri, range: vscode.Range): Promise<vscode.CodeAction[]> {
-  // The API hands actions back without their diagnostics; Keyward's titles are its own.
-  // Markers can be between two publications when asked: ask again, as the light bulb does.
-  let all: vscode.CodeAction[] = [];
-  for (let attempt = 0; attempt < 30; attempt++) {
-    all = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, range);
-    if (all.some((a) => /keyward-ignore|Rotate this key/.test(a.title))) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return all;
-}
-
-async function run(action: vscode.CodeAction): Promise<void> {
-  if (action.edit) await vscode.workspace.applyEdit(action.edit);
-  if (action.command) await vscode.commands.executeCommand(action.command.command, ...(action.command.arguments ?? []));
-}
-
-function write(relative: string, text: string): vscode.Uri {
-  writeFileSync(join(folder(), relative), text);
-  return vscode.Uri.file(join(folder(), relative));
-}
 
 suite('key diagnostics', () => {
   suiteSetup(async () => {
@@ -109,6 +60,8 @@ suite('key diagnostics', () => {
   });
 
   test('quick fix: read from the environment, key moved to .env, .env git-ignored', async () => {
+    // The UI run may have moved another key to .env already: start from none (an existing value is a question).
+    rmSync(join(folder(), '.env'), { force: true });
     const key = routerKey();
     const uri = write('config.ts', `export const client = { apiKey: "${key}" };\n`);
     const [diagnostic] = await diagnosticsOf('config.ts');

@@ -1,10 +1,35 @@
 // What the e2e runner tells the in-host tests: the emulator and the workspace.
+import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 
 export interface E2eEnv {
   emulator: { routerBaseUrl: string; directBaseUrl: string; adminUrl: string };
   sandboxKeys: { routerFunded: string; routerFree: string; direct: string };
-  workspace: { folder: string; files: Record<string, string> };
+  workspace: { folder: string; files: Record<string, string>; keys: Record<string, string> };
+  /** This run's folder (user data, browser profile, workspace). */
+  runDir: string;
+  /** Keys listed here are looked for on disk after the run: none may be found. */
+  leakKeysFile: string;
+}
+
+/** The ceiling of every wait: waits follow state, and a busy 2-core machine can take minutes. */
+export const PATIENCE = 300_000;
+
+/** Polls `probe` until it gives a value, for at most `ceilingMs`. */
+export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ceilingMs = PATIENCE): Promise<T> {
+  const deadline = Date.now() + ceilingMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${Math.round(ceilingMs / 1000)} s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A key the test hands Keyward: the run's leak check makes sure it never reaches disk outside the workspace. */
+export function leakKey(key: string): string {
+  appendFileSync(e2eEnv().leakKeysFile, `${key}\n`);
+  return key;
 }
 
 export function e2eEnv(): E2eEnv {

@@ -28,7 +28,8 @@ async function settingsLoaded(): Promise<void> {
 
 export async function run(): Promise<void> {
   await settingsLoaded();
-  const mocha = new Mocha({ ui: 'tdd', timeout: 30_000, color: false, reporter: 'spec' });
+  // Waits inside the tests follow state with their own ceilings; this only stops a test that hangs.
+  const mocha = new Mocha({ ui: 'tdd', timeout: 600_000, color: false, reporter: 'spec' });
   const only = process.env.KEYWARD_E2E_GREP;
   if (only) mocha.grep(only);
   for (const file of readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort()) mocha.addFile(join(__dirname, file));

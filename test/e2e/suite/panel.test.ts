@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { KeywardTestApi } from '../../../src/extension.ts';
-import type { HostMessage } from '../../../src/shared/protocol.ts';
-import { activateKeyward, admin, e2eEnv } from './env.ts';
+import type { Attachment, HostMessage } from '../../../src/shared/protocol.ts';
+import { PROBES } from '../harness/leakCheck.ts';
+import { PATIENCE, activateKeyward, admin, e2eEnv, leakKey, waitFor } from './env.ts';
 
 let api: KeywardTestApi;
 const id = () => randomBytes(6).toString('hex');
@@ -16,9 +17,9 @@ function messages(requestId: string): HostMessage[] {
   return api.panel.sent.filter((m) => 'requestId' in m && m.requestId === requestId);
 }
 
-async function send(service: 'router' | 'direct', model: string, prompt: string): Promise<{ requestId: string; done: Promise<HostMessage> }> {
+async function send(service: 'router' | 'direct', model: string, prompt: string, attachments: Attachment[] = []): Promise<{ requestId: string; done: Promise<HostMessage> }> {
   const requestId = id();
-  api.panel.handleMessage({ type: 'chat/send', requestId, service, model, prompt, attachments: [] });
+  api.panel.handleMessage({ type: 'chat/send', requestId, service, model, prompt, attachments });
   const done = new Promise<HostMessage>((resolve, reject) => {
     const started = Date.now();
     const timer = setInterval(() => {
@@ -26,7 +27,7 @@ async function send(service: 'router' | 'direct', model: string, prompt: string)
       if (last) {
         clearInterval(timer);
         resolve(last);
-      } else if (Date.now() - started > 20_000) {
+      } else if (Date.now() - started > PATIENCE) {
         clearInterval(timer);
         reject(new Error(`no end for ${requestId}`));
       }
@@ -86,8 +87,7 @@ suite('prompt panel', () => {
     await admin('POST', '/config', { tokenDelayMs: 40, answerTokens: 200 });
     try {
       const { requestId, done } = await send('router', 'openai/gpt-4o-mini', 'long answer please');
-      const deadline = Date.now() + 10_000;
-      while (!messages(requestId).some((m) => m.type === 'chat/chunk') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await waitFor('the first chunk', () => (messages(requestId).some((m) => m.type === 'chat/chunk') ? true : undefined));
       api.panel.handleMessage({ type: 'chat/stop', requestId });
       const end = (await done) as Extract<HostMessage, { type: 'chat/error' }>;
       assert.equal(end.type, 'chat/error');
@@ -169,9 +169,53 @@ suite('prompt panel', () => {
     assert.equal(attachment.attachment.endLine, 1);
     assert.equal(attachment.attachment.text, '# Sample project\n');
     api.panel.handleMessage({ type: 'code/insert', code: '<!-- inserted -->\n', mode: 'below' });
-    await new Promise((r) => setTimeout(r, 300));
-    assert.equal(editor.document.lineAt(1).text, '<!-- inserted -->');
+    await waitFor('the inserted line', () => (editor.document.lineCount > 1 && editor.document.lineAt(1).text === '<!-- inserted -->' ? true : undefined));
     await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  test('Ask About Selection with nothing selected attaches nothing unless the whole file is chosen', async () => {
+    const file = join(e2eEnv().workspace.folder, e2eEnv().workspace.files.ignored!);
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    const before = api.panel.sent.length;
+    const asking = api.panel.askAboutSelection(editor);
+    let settled = false;
+    void asking.finally(() => { settled = true; });
+    // The question is a quick pick; dismissing it is "attach nothing".
+    await waitFor('the question to be dismissed', async () => {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await new Promise((r) => setTimeout(r, 200));
+      return settled ? true : undefined;
+    });
+    assert.equal(await asking, undefined);
+    assert.equal(api.panel.sent.slice(before).filter((m) => m.type === 'attachment/add').length, 0);
+    const whole = await api.panel.askAboutSelection(editor, 'wholeFile');
+    assert.equal(whole?.fileName, e2eEnv().workspace.files.ignored);
+    assert.ok(whole?.text.includes(e2eEnv().workspace.keys.ignored!));
+  });
+
+  test('a restored chip is sent by reference: the host reads the file again, and what is saved and exported holds no key', async () => {
+    const file = join(e2eEnv().workspace.folder, e2eEnv().workspace.files.ignored!);
+    const key = e2eEnv().workspace.keys.ignored!;
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
+    const attachment = (await api.panel.askAboutSelection(editor, 'wholeFile'))!;
+    // What the webview keeps across a reload: the reference, not the text.
+    const restored: Attachment = { ...attachment, text: '' };
+    api.panel.guardAnswer = 'redact';
+    try {
+      const end = (await (await send('router', 'openai/gpt-4o-mini', `${PROBES.turn}: what does this file set?`, [restored])).done) as Extract<HostMessage, { type: 'chat/done' }>;
+      assert.equal(end.type, 'chat/done');
+      const started = [...api.panel.sent].reverse().find((m) => m.type === 'chat/started') as Extract<HostMessage, { type: 'chat/started' }>;
+      assert.match(started.user.attachments![0]!.text, /^OPENAI_API_KEY=\[redacted key sk-proj-…/);
+    } finally {
+      api.panel.guardAnswer = undefined;
+    }
+    const target = vscode.Uri.file(join(e2eEnv().workspace.folder, 'exported-with-attachment.md'));
+    await vscode.commands.executeCommand('keyward.exportHistory', target);
+    const text = readFileSync(target.fsPath, 'utf8');
+    assert.match(text, new RegExp(PROBES.turn));
+    assert.ok(!text.includes(key), 'the export holds the key');
+    leakKey(key);
   });
 
   test('the conversation is kept and exported as Markdown', async () => {

@@ -1,5 +1,6 @@
 // UI steps: what a person sees and clicks. Each feature adds its steps here.
-import type { Workbench } from '../harness/workbench.ts';
+import { PROBES } from '../harness/leakCheck.ts';
+import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
 import type { E2eWorkspace } from '../harness/workspace.ts';
 import type { Emulator } from '../../emulator/server.ts';
 import { answerText } from '../../emulator/answers.ts';
@@ -10,6 +11,8 @@ export interface UiContext {
   wb: Workbench;
   workspace: E2eWorkspace;
   emulator: Emulator;
+  /** Names a key the step hands Keyward: the leak check makes sure it never reaches disk. */
+  leakKey(key: string): void;
 }
 
 export interface UiStep {
@@ -27,8 +30,8 @@ export const workbenchSteps: UiStep[] = [
     name: 'workbench shows the workspace',
     async run({ wb }) {
       const explorer = wb.page.locator('.explorer-folders-view');
-      await explorer.waitFor({ timeout: 30_000 });
-      await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' }).waitFor({ timeout: 30_000 });
+      await explorer.waitFor({ timeout: PATIENCE });
+      await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' }).waitFor({ timeout: PATIENCE });
     },
   },
   {
@@ -36,13 +39,12 @@ export const workbenchSteps: UiStep[] = [
     async run({ wb, emulator }) {
       await wb.runCommand('Keyward: Show Log');
       const output = wb.page.locator('.part.panel .monaco-editor .view-lines');
-      await output.first().waitFor({ timeout: 15_000 });
-      let text = '';
-      for (let i = 0; i < 50 && !text.includes('active'); i++) {
-        // The output editor wraps long lines; join them back before matching.
-        text = (await output.first().innerText()).replace(/\u00a0/g, ' ').replace(/\n/g, '');
-        if (!text.includes('active')) await wb.page.waitForTimeout(200);
-      }
+      await output.first().waitFor({ timeout: PATIENCE });
+      // The output editor wraps long lines; join them back before matching.
+      const text = await until('the Keyward log to say it is active', async () => {
+        const shown = (await output.first().innerText()).replace(/\u00a0/g, ' ').replace(/\n/g, '');
+        return shown.includes('active') ? shown : undefined;
+      });
       expectText(text, /Keyward \d+\.\d+\.\d+ active/, 'the Keyward log');
       expectText(text, emulator.routerBaseUrl, 'the Keyward log');
     },
@@ -51,29 +53,28 @@ export const workbenchSteps: UiStep[] = [
 
 async function statusText(wb: Workbench, id: string, expected: RegExp): Promise<string> {
   const item = wb.statusItem(id);
-  await item.waitFor({ timeout: 20_000 });
+  await item.waitFor({ timeout: PATIENCE });
   let text = '';
-  for (let i = 0; i < 100; i++) {
-    text = (await item.innerText()).replace(/\s+/g, ' ').trim();
-    if (expected.test(text)) return text;
-    await wb.page.waitForTimeout(200);
+  try {
+    return await until(`status item ${id} to show ${String(expected)}`, async () => {
+      text = (await item.innerText()).replace(/\s+/g, ' ').trim();
+      return expected.test(text) ? text : undefined;
+    });
+  } catch {
+    throw new Error(`status item ${id}: expected ${String(expected)}, saw ${JSON.stringify(text)}`);
   }
-  throw new Error(`status item ${id}: expected ${String(expected)}, saw ${JSON.stringify(text)}`);
 }
 
 export const keySteps: UiStep[] = [
   {
     name: 'set the router key in the password box: the status bar shows credit and free count',
-    async run({ wb, emulator }) {
+    async run({ wb, emulator, leakKey }) {
+      leakKey(emulator.sandbox!.keys.routerFunded);
       await wb.runCommand('Keyward: Set Router Key');
       const input = wb.page.locator('.quick-input-widget input.input');
-      await input.waitFor({ state: 'visible', timeout: 10_000 });
-      let type: string | null = null;
-      for (let i = 0; i < 20 && type !== 'password'; i++) {
-        type = await input.getAttribute('type');
-        if (type !== 'password') await wb.page.waitForTimeout(100);
-      }
-      if (type !== 'password') throw new Error(`the key input is not a password box (type ${type})`);
+      await input.waitFor({ state: 'visible', timeout: PATIENCE });
+      // The box turns into a password box as the command sets its options.
+      await until('the key input to be a password box', async () => ((await input.getAttribute('type')) === 'password' ? true : undefined), 20_000, 100);
       await wb.screenshot('router-key-password-box');
       await wb.answerQuickInput(emulator.sandbox!.keys.routerFunded);
       await statusText(wb, 'router', /\$10\.00 · free 0\/1000/);
@@ -92,7 +93,7 @@ export const keySteps: UiStep[] = [
     async run({ wb }) {
       await wb.statusItem('router').hover();
       const hover = wb.page.locator('.monaco-hover, .workbench-hover').first();
-      await hover.waitFor({ timeout: 10_000 });
+      await hover.waitFor({ timeout: PATIENCE });
       expectText(await hover.innerText(), /Free models today: 0\/1000/, 'the router tooltip');
     },
   },
@@ -102,7 +103,7 @@ export const keySteps: UiStep[] = [
       await wb.page.mouse.move(10, 10);
       await wb.statusItem('router').click();
       const list = wb.page.locator('.quick-input-widget .quick-input-list');
-      await list.waitFor({ timeout: 10_000 });
+      await list.waitFor({ timeout: PATIENCE });
       const text = (await list.innerText()).replace(/\s+/g, ' ');
       for (const action of ['Refresh', 'Verify Key', 'Rotate Key', 'Open Credits Page']) expectText(text, action, 'the router actions');
       await wb.screenshot('router-actions');
@@ -116,14 +117,14 @@ export const diagnosticSteps: UiStep[] = [
     name: 'a key in a tracked file is squiggled as an error',
     async run({ wb, workspace }) {
       await wb.openFile(workspace.files.trackedSource);
-      await wb.page.locator('.editor-instance .squiggly-error').first().waitFor({ timeout: 15_000 });
+      await wb.page.locator('.editor-instance .squiggly-error').first().waitFor({ timeout: PATIENCE });
     },
   },
   {
     name: 'a key in an untracked file is squiggled as a warning',
     async run({ wb, workspace }) {
       await wb.openFile(workspace.files.untracked);
-      await wb.page.locator('.editor-instance .squiggly-warning').first().waitFor({ timeout: 15_000 });
+      await wb.page.locator('.editor-instance .squiggly-warning').first().waitFor({ timeout: PATIENCE });
     },
   },
   {
@@ -131,7 +132,7 @@ export const diagnosticSteps: UiStep[] = [
     async run({ wb }) {
       await wb.runCommand('View: Focus Problems (Errors, Warnings, Infos)');
       const rows = wb.page.locator('.markers-panel .monaco-list-row');
-      await rows.first().waitFor({ timeout: 10_000 });
+      await rows.first().waitFor({ timeout: PATIENCE });
       const text = (await rows.allInnerTexts()).join('\n');
       expectText(text, /routing service key, sk-or-v1-…[0-9a-f]{4}\. This file is not ignored by git: the key would be committed\./, 'the Problems panel');
       expectText(text, /direct service key, sk-proj-…/, 'the Problems panel');
@@ -141,24 +142,33 @@ export const diagnosticSteps: UiStep[] = [
     name: 'the light bulb offers the quick fixes, and the first moves the key to .env',
     async run({ wb, workspace }) {
       await wb.openFile(workspace.files.untracked);
-      await wb.page.locator('.editor-instance .squiggly-warning').first().waitFor({ timeout: 15_000 });
+      await wb.page.locator('.editor-instance .squiggly-warning').first().waitFor({ timeout: PATIENCE });
       await wb.runCommand('Go to Next Problem (Error, Warning, Info)');
       await wb.page.keyboard.press('Escape');
       await wb.page.keyboard.press('Escape');
-      await wb.runCommand('Quick Fix...');
-      const menu = wb.page.locator('.action-widget', { hasText: 'keyward-ignore' }).first();
-      await menu.waitFor({ timeout: 10_000 });
+      // The menu opens once every provider has answered, the language server's too, which on a busy
+      // machine takes a while: wait for it (never run the command again while it may still open, or
+      // the palette's Enter would pick a fix). Should it open without Keyward's fixes, ask again.
+      const menu = wb.page.locator('.action-widget').first();
+      await until('the quick-fix menu with Keyward\'s fixes', async () => {
+        await wb.runCommand('Quick Fix...');
+        await menu.waitFor({ timeout: PATIENCE });
+        if ((await menu.innerText()).includes('keyward-ignore')) return true;
+        await wb.page.keyboard.press('Escape');
+        await menu.waitFor({ state: 'hidden', timeout: PATIENCE });
+        return undefined;
+      });
       const text = (await menu.innerText()).replace(/\s+/g, ' ');
       for (const fix of ['Read OPENROUTER_API_KEY from the environment and move the key to .env', 'Store the key in Keyward and remove it from this file', 'Add scratch.js to .gitignore', 'Ignore this line (keyward-ignore)', 'Rotate this key at the routing service']) expectText(text, fix, 'the quick-fix menu');
       await wb.screenshot('quick-fix-menu');
       await wb.page.locator('.action-widget .monaco-list-row', { hasText: 'Read OPENROUTER_API_KEY from the environment' }).click();
-      for (let i = 0; i < 50 && !(await wb.editorText()).includes('process.env.OPENROUTER_API_KEY'); i++) await wb.page.waitForTimeout(200);
+      await until('the line to read the environment', async () => ((await wb.editorText()).includes('process.env.OPENROUTER_API_KEY') ? true : undefined));
       expectText(await wb.editorText(), "const key = process.env.OPENROUTER_API_KEY;", 'the fixed line');
     },
   },
 ];
 
-async function waitText(read: () => Promise<string>, expected: string | RegExp, what: string, timeoutMs = 20_000): Promise<string> {
+async function waitText(read: () => Promise<string>, expected: string | RegExp, what: string, timeoutMs = PATIENCE): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let text = '';
   while (Date.now() < deadline) {
@@ -181,7 +191,7 @@ export const panelSteps: UiStep[] = [
     async run({ wb }) {
       await wb.runCommand('Keyward: Open Prompt Panel');
       const view = wb.webview();
-      await view.locator('#prompt').waitFor({ timeout: 20_000 });
+      await view.locator('#prompt').waitFor({ timeout: PATIENCE });
       await waitText(() => view.locator('#model').innerText(), 'Free Models Router', 'the model list');
       await view.locator('#service-router').click();
       await ask(wb, 'hello from the panel');
@@ -207,7 +217,7 @@ export const panelSteps: UiStep[] = [
       try {
         const view = wb.webview();
         await ask(wb, 'a very long answer');
-        await view.locator('#stop').waitFor({ state: 'visible', timeout: 10_000 });
+        await view.locator('#stop').waitFor({ state: 'visible', timeout: PATIENCE });
         await waitText(() => view.locator('.turn.assistant.streaming .answer').last().innerText(), /\w+ \w+ \w+/, 'the first words');
         await view.locator('#stop').click();
         await waitText(() => view.locator('.turn.assistant.cancelled').last().innerText(), 'Stopped.', 'the stopped answer');
@@ -219,12 +229,13 @@ export const panelSteps: UiStep[] = [
   },
   {
     name: 'the secret guard stops a prompt that holds a key, and the prompt stays',
-    async run({ wb }) {
+    async run({ wb, leakKey }) {
       const view = wb.webview();
       const key = routerKey();
+      leakKey(key);
       await ask(wb, `why is ${key} refused?`);
       const dialog = wb.page.locator('.monaco-dialog-box');
-      await dialog.waitFor({ timeout: 10_000 });
+      await dialog.waitFor({ timeout: PATIENCE });
       expectText(await dialog.innerText(), /The prompt contains a key: sk-or-v1-…[0-9a-f]{4}/, 'the guard dialog');
       expectText(await dialog.innerText(), 'Send with the Key Redacted', 'the guard dialog');
       await wb.screenshot('secret-guard');
@@ -247,7 +258,7 @@ export const panelSteps: UiStep[] = [
       const card = view.locator('.error-card').last();
       await waitText(() => card.innerText(), 'The free allowance resets at', 'the error card');
       const resend = card.locator('button', { hasText: 'Resend to the paid model meta-llama/llama-3.3-70b-instruct' });
-      await resend.waitFor({ timeout: 5_000 });
+      await resend.waitFor({ timeout: PATIENCE });
       await wb.screenshot('free-limit-card');
       await resend.click();
       await waitText(() => view.locator('.turn.assistant.done .who').last().innerText(), 'meta-llama/llama-3.3-70b-instruct', 'the paid answer');
@@ -255,13 +266,45 @@ export const panelSteps: UiStep[] = [
     },
   },
   {
-    name: 'the panel and its conversation come back after a reload',
-    async run({ wb }) {
+    name: 'Ask About Selection with nothing selected asks first; the whole .env is attached only when chosen',
+    async run({ wb, workspace }) {
+      // Quick Open leaves out git-ignored files: open it from the Explorer, as a person would.
+      await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: workspace.files.ignored }).click();
+      await wb.page.locator('.tab.active', { hasText: workspace.files.ignored }).waitFor({ timeout: PATIENCE });
+      await wb.page.locator('.editor-instance .view-lines', { hasText: 'OPENAI_API_KEY=' }).first().click();
+      await wb.runCommand('Keyward: Ask About Selection');
+      const whole = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Attach the whole file' });
+      await whole.waitFor({ timeout: PATIENCE });
+      expectText(await wb.page.locator('.quick-input-list').innerText(), 'Attach nothing', 'the question');
+      await wb.screenshot('ask-about-nothing-selected');
+      await whole.click();
+      await wb.webview().locator('#attachments .chip', { hasText: 'local.env' }).waitFor({ timeout: PATIENCE });
+    },
+  },
+  {
+    name: 'a draft holding a key is kept for a reload with the key masked',
+    async run({ wb, leakKey }) {
+      const key = routerKey();
+      leakKey(key);
+      const box = wb.webview().locator('#prompt');
+      await box.fill(`${PROBES.draft}: is ${key} the one?`);
+      await box.press('End');
+    },
+  },
+  {
+    name: 'the panel, its conversation, the attachment chip and the draft come back after a reload; the key stays masked',
+    async run({ wb, workspace }) {
+      const reloaded = wb.page.waitForEvent('load', { timeout: PATIENCE });
       await wb.runCommand('Developer: Reload Window');
-      await wb.page.waitForTimeout(1000);
-      await wb.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await reloaded;
+      await wb.page.locator('.monaco-workbench').waitFor({ timeout: PATIENCE });
       const view = wb.webview();
-      await waitText(() => view.locator('#conversation').innerText(), answerText('hello from the panel', { tokens: 12 }), 'the restored conversation', 40_000);
+      await waitText(() => view.locator('#conversation').innerText(), answerText('hello from the panel', { tokens: 12 }), 'the restored conversation');
+      await view.locator('#attachments .chip', { hasText: 'local.env' }).waitFor({ timeout: PATIENCE });
+      const draft = await waitText(async () => (await view.locator('#prompt').evaluate((el) => (el as HTMLTextAreaElement).value)) as string, PROBES.draft, 'the restored draft');
+      expectText(draft, /is sk-or-v1-…[0-9a-f]{4} the one\?/, 'the restored draft');
+      if (draft.includes(workspace.keys.ignored)) throw new Error('the restored state holds the attached file\'s key');
+      await wb.screenshot('restored-after-reload');
     },
   },
 ];

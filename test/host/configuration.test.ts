@@ -1,0 +1,44 @@
+// A repository's .vscode/settings.json cannot weaken a privacy or safety setting:
+// the one host file that reads settings combines the levels (fake vscode).
+import { afterEach, describe, expect, it } from 'vitest';
+import { Configuration, readSetting } from '../../src/host/configuration.ts';
+import { Log } from '../../src/host/log.ts';
+import { fake } from './vscodeShim.ts';
+
+function clear(): void {
+  for (const name of Object.keys(fake.state.settings)) delete fake.state.settings[name];
+  for (const name of Object.keys(fake.state.workspaceSettings)) delete fake.state.workspaceSettings[name];
+}
+
+afterEach(clear);
+
+describe('Configuration: settings a workspace may only make stricter', () => {
+  it('keeps the user\'s data-collection opt-out when the workspace switches it off', () => {
+    fake.state.settings['keyward.router.denyDataCollection'] = true;
+    fake.state.workspaceSettings['keyward.router.denyDataCollection'] = false;
+    const configuration = new Configuration(new Log());
+    expect(configuration.value.router.denyDataCollection).toBe(true);
+    configuration.dispose();
+  });
+
+  it('lets the workspace opt out of data collection for itself', () => {
+    fake.state.workspaceSettings['keyward.router.denyDataCollection'] = true;
+    const configuration = new Configuration(new Log());
+    expect(configuration.value.router.denyDataCollection).toBe(true);
+    configuration.dispose();
+  });
+
+  it('does not let the workspace lower the scan size cap or hide keys in ignored files', () => {
+    fake.state.workspaceSettings['keyward.scan.maxFileSizeKb'] = 1;
+    fake.state.workspaceSettings['keyward.diagnostics.ignoredFiles'] = 'off';
+    expect(readSetting('scan.maxFileSizeKb')).toBe(1024);
+    expect(readSetting('diagnostics.ignoredFiles')).toBe('information');
+    fake.state.settings['keyward.diagnostics.ignoredFiles'] = 'off';
+    expect(readSetting('diagnostics.ignoredFiles')).toBe('off');
+  });
+
+  it('reads other settings as VS Code merges them', () => {
+    fake.state.workspaceSettings['keyward.network.idleTimeoutMs'] = 5000;
+    expect(readSetting('network.idleTimeoutMs')).toBe(5000);
+  });
+});
