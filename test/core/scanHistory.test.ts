@@ -88,7 +88,8 @@ describe('history scan', () => {
     const seen: number[] = [];
     const result = await scanHistory(repo.dir, {}, { signal: controller.signal, onProgress: (n) => { seen.push(n); controller.abort(); } });
     expect(result.cancelled).toBe(true);
-    expect(seen[0]).toBe(1);
+    // One pipe chunk may carry several commits: the first report counts at least one.
+    expect(seen[0]).toBeGreaterThanOrEqual(1);
   });
 
   it('an empty repository has no history and no error', async () => {

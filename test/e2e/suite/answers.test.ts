@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { KeywardTestApi } from '../../../src/extension.ts';
 import type { ChatTurn, HostMessage } from '../../../src/shared/protocol.ts';
-import { activateKeyward, admin, e2eEnv } from './env.ts';
+import { PATIENCE, activateKeyward, admin, e2eEnv } from './env.ts';
 
 let api: KeywardTestApi;
 const REFUSAL = "I'm sorry, but I can't assist with that request.";
@@ -18,7 +18,7 @@ async function ask(service: 'router' | 'direct', model: string, prompt: string):
   for (;;) {
     const end = api.panel.sent.find((m) => 'requestId' in m && m.requestId === requestId && (m.type === 'chat/done' || m.type === 'chat/error'));
     if (end) return end as Extract<HostMessage, { type: 'chat/done' | 'chat/error' }>;
-    if (Date.now() - started > 20_000) throw new Error(`no end for ${requestId}`);
+    if (Date.now() - started > PATIENCE) throw new Error(`no end for ${requestId}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

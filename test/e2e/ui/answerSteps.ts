@@ -3,10 +3,10 @@
 // status bar and on the error card, each with a screenshot to look at (dark
 // theme, then the light one).
 import type { Emulator } from '../../emulator/server.ts';
-import type { Workbench } from '../harness/workbench.ts';
+import { PATIENCE, type Workbench } from '../harness/workbench.ts';
 import type { UiStep } from './steps.ts';
 
-async function waitFor(read: () => Promise<string>, expected: string | RegExp, what: string, timeoutMs = 20_000): Promise<string> {
+async function waitFor(read: () => Promise<string>, expected: string | RegExp, what: string, timeoutMs = PATIENCE): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let text = '';
   while (Date.now() < deadline) {
@@ -36,7 +36,7 @@ async function ensurePanel(wb: Workbench): Promise<void> {
   // A menu or peek left open by an earlier step makes the command palette inert.
   for (let i = 0; i < 3; i++) await wb.page.keyboard.press('Escape');
   await wb.runCommand('Keyward: Open Prompt Panel');
-  await prompt.waitFor({ timeout: 40_000 });
+  await prompt.waitFor({ timeout: PATIENCE });
 }
 
 async function pickModel(wb: Workbench, service: 'router' | 'direct', filter: string, model: string): Promise<void> {
@@ -70,7 +70,7 @@ async function setTheme(wb: Workbench, theme: 'Dark Modern' | 'Light Modern'): P
   await wb.page.mouse.move(10, 10);
   await wb.page.keyboard.press('Control+K');
   await wb.page.keyboard.press('Control+T');
-  await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor({ timeout: 10_000 });
+  await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor({ timeout: PATIENCE });
   await wb.answerQuickInput(theme);
   const dark = theme.startsWith('Dark');
   await waitFor(async () => String(await wb.page.evaluate(() => document.querySelector('.monaco-workbench')?.classList.contains('vs-dark') ?? false)), String(dark), `the ${theme} theme`);
@@ -125,7 +125,7 @@ export const answerSteps: UiStep[] = [
         const card = wb.webview().locator('.error-card').last();
         await waitFor(() => card.innerText(), 'This key lacks:', 'the error card');
         await waitFor(() => card.locator('.error-scopes').innerText(), 'api.responses.write create responses (send prompts)', 'the missing scope');
-        await card.locator('button', { hasText: 'Open the keys page' }).waitFor({ timeout: 5_000 });
+        await card.locator('button', { hasText: 'Open the keys page' }).waitFor({ timeout: PATIENCE });
         await waitFor(() => wb.statusItem('direct').innerText(), 'direct: restricted · needs api.responses.write', 'the direct item');
         await wb.screenshot('restricted-key-error-card');
         await wb.statusItem('direct').hover();
