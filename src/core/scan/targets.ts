@@ -42,7 +42,7 @@ const toPosix = (path: string) => path.split(sep).join('/');
 /** A path git printed ('/'-separated), under a folder: once per file, so no normalising where it is not needed. */
 const under = (root: string, path: string) => (sep === '/' ? (root.endsWith('/') ? root + path : `${root}/${path}`) : join(root, path));
 
-/** A target as given (absolute, not resolved) and where it really is. */
+/** Lists what the targets hold; each target is an absolute path as given, read through its real path. */
 export async function listTargets(targets: readonly string[], options: ListOptions): Promise<Listing> {
   const listing: Listing = { files: [], skipped: [] };
   // Two targets can hold the same file; one cannot (folder links are not followed).
