@@ -42,7 +42,7 @@ describe('one way to run git', () => {
       GIT_DIR: '/elsewhere', GIT_WORK_TREE: '/elsewhere', GIT_EXTERNAL_DIFF: '/bin/evil', GIT_CONFIG_PARAMETERS: "'core.fsmonitor'='/bin/evil'", GIT_INDEX_FILE: '/i',
       LC_SECRET_TOKEN: 'g',
     });
-    expect(Object.keys(env).sort()).toEqual(['GIT_ASKPASS', 'GIT_CONFIG_NOSYSTEM', 'GIT_LITERAL_PATHSPECS', 'GIT_OPTIONAL_LOCKS', 'GIT_PAGER', 'GIT_TERMINAL_PROMPT', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'PAGER', 'PATH', 'SSH_ASKPASS', 'TMPDIR']);
+    expect(Object.keys(env).sort()).toEqual(['GIT_ASKPASS', 'GIT_CONFIG_NOSYSTEM', 'GIT_OPTIONAL_LOCKS', 'GIT_PAGER', 'GIT_TERMINAL_PROMPT', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'PAGER', 'PATH', 'SSH_ASKPASS', 'TMPDIR']);
     expect(env).toMatchObject({ GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat' });
     expect(gitEnv({ GIT_INDEX_FILE: '/i' }, { inheritIndexFile: true }).GIT_INDEX_FILE).toBe('/i');
   });
@@ -85,12 +85,17 @@ describe('every git entry point in a hostile repository', () => {
     repo.remove();
   });
 
-  it('the git status used for diagnostics', async () => {
+  it('the git status used for diagnostics: tracked, untracked, ignored', async () => {
+    repo.write('.gitignore', 'local.env\n*.secret\n');
     const git = new GitStatusCache();
     expect(await git.root(join(repo.dir, 'src'))).toBeTruthy();
     expect(await git.status(join(repo.dir, 'a.env'))).toBe('tracked');
     expect(await git.status(join(repo.dir, 'new.env'))).toBe('untracked');
-    expect([...(await git.statusMany(repo.dir, ['a.env', 'new.env'])).values()]).toEqual(['tracked', 'untracked']);
+    expect(await git.status(join(repo.dir, 'local.env'))).toBe('ignored');
+    expect(await git.status(join(repo.dir, 'src', 'x.secret'))).toBe('ignored');
+    // A name with pattern characters is that name, not a glob that matches a.env.
+    expect(await git.status(join(repo.dir, '*.env'))).toBe('untracked');
+    expect([...(await git.statusMany(repo.dir, ['a.env', 'new.env', 'local.env'])).values()]).toEqual(['tracked', 'untracked', 'ignored']);
   });
 
   it('listing, staged blobs, history and the commit count', async () => {

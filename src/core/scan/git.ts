@@ -65,13 +65,19 @@ export function gitEnv(parent: NodeJS.ProcessEnv = process.env, options: GitCall
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_TERMINAL_PROMPT: '0',
     GIT_OPTIONAL_LOCKS: '0',
-    // A file named "*.env" or ":(exclude)x" is a name, not a pattern.
-    GIT_LITERAL_PATHSPECS: '1',
     GIT_PAGER: 'cat',
     PAGER: 'cat',
     GIT_ASKPASS: '',
     SSH_ASKPASS: '',
   };
+}
+
+/**
+ * A path as a pathspec that means exactly that path: a file named "*.env" or
+ * ":(exclude)x" is a name, not a pattern. (Not GIT_LITERAL_PATHSPECS: check-ignore refuses it.)
+ */
+export function literalPath(path: string): string {
+  return `:(literal)${path}`;
 }
 
 /** The full argument list: neutral config first, then the subcommand with its safety flags. */

@@ -5,7 +5,7 @@
 // is the file git knows under its real name.
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { runGit as runSafeGit } from './git.ts';
+import { literalPath, runGit as runSafeGit } from './git.ts';
 
 export type GitState = 'tracked' | 'untracked' | 'ignored' | 'outside';
 
@@ -72,7 +72,7 @@ export class GitStatusCache {
     if (!root) return 'outside';
     const rel = relative(root, path).split(sep).join('/');
     if (rel.startsWith('..')) return 'outside';
-    const tracked = await this.run(['ls-files', '--error-unmatch', '--', rel], root);
+    const tracked = await this.run(['ls-files', '--error-unmatch', '--', literalPath(rel)], root);
     if (tracked.code === 0) return 'tracked';
     const ignored = await this.run(['check-ignore', '-q', '--', rel], root);
     return ignored.code === 0 ? 'ignored' : 'untracked';

@@ -6,7 +6,7 @@
 // files; paths are shown as the user named them. Everything not read is named.
 import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { runGit } from './git.ts';
+import { literalPath, runGit } from './git.ts';
 import { type GitStatusCache, realPathOf } from './gitStatus.ts';
 import type { GitField, Skipped } from './report.ts';
 import { failureOf, specialKind } from './fileScan.ts';
@@ -42,7 +42,7 @@ const toPosix = (path: string) => path.split(sep).join('/');
 /** A path git printed ('/'-separated), under a folder: once per file, so no normalising where it is not needed. */
 const under = (root: string, path: string) => (sep === '/' ? (root.endsWith('/') ? root + path : `${root}/${path}`) : join(root, path));
 
-/** A target as given (absolute, not resolved) and where it really is. */
+/** Lists what the targets hold; each target is an absolute path as given, read through its real path. */
 export async function listTargets(targets: readonly string[], options: ListOptions): Promise<Listing> {
   const listing: Listing = { files: [], skipped: [] };
   // Two targets can hold the same file; one cannot (folder links are not followed).
@@ -98,9 +98,9 @@ function unreadableFolders(stderr: string): { path: string; detail: string }[] {
 async function listRepository(root: string, real: string, shown: string, options: ListOptions, out: Listing, seen: Set<string> | null): Promise<void> {
   const rel = toPosix(relative(root, real)) || '.';
   const show = (path: string) => (shown === real ? under(root, path) : join(shown, relative(real, under(root, path))));
-  const tracked = await runGit(['ls-files', '-z', '--stage', '--', rel], root);
+  const tracked = await runGit(['ls-files', '-z', '--stage', '--', literalPath(rel)], root);
   if (tracked.code !== 0) throw new GitFailure(`git ls-files failed in ${root}: ${tracked.stderr.trim()}`);
-  const others = await runGit(['ls-files', '-z', '--others', '--exclude-standard', '--', rel], root);
+  const others = await runGit(['ls-files', '-z', '--others', '--exclude-standard', '--', literalPath(rel)], root);
   if (others.code !== 0) throw new GitFailure(`git ls-files failed in ${root}: ${others.stderr.trim()}`);
 
   let previous = '';
