@@ -203,7 +203,8 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
       if (plan.action !== 'reuse') await restoreTarget(env, existing).catch(() => undefined);
       return this.refuse(t('the editor did not accept the change to this line.'));
     }
-    await document.save();
+    // The key is in .env and out of the line; until the file is saved its old text is still on disk.
+    if (!(await document.save())) this.say('warning', t('The key is in .env and {0} reads it from the environment, but the file could not be saved yet: save it to take the key off the disk.', vscode.workspace.asRelativePath(uri)));
     return true;
   }
 

@@ -30,8 +30,9 @@ export async function diagnosticsOf(path: string, count = 1): Promise<vscode.Dia
 export async function actions(uri: vscode.Uri, range: vscode.Range): Promise<vscode.CodeAction[]> {
   // The API hands actions back without their diagnostics; Keyward's titles are its own.
   // Markers can be between two publications when asked: ask again, as the light bulb does.
+  // A request the editor cancels (the document changed under it) is asked again too.
   return waitFor('Keyward\'s code actions', async () => {
-    const all = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, range);
+    const all = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, range).then((list) => list, () => []);
     return all.some((a) => /keyward-ignore|Rotate this key/.test(a.title)) ? all : undefined;
   });
 }
