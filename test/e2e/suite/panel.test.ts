@@ -169,7 +169,8 @@ suite('prompt panel', () => {
     assert.equal(attachment.attachment.endLine, 1);
     assert.equal(attachment.attachment.text, '# Sample project\n');
     api.panel.handleMessage({ type: 'code/insert', code: '<!-- inserted -->\n', mode: 'below' });
-    await new Promise((r) => setTimeout(r, 300));
+    // The edit lands when the host gets to it: wait for the line, not for a fixed time.
+    for (const started = Date.now(); editor.document.lineAt(1).text !== '<!-- inserted -->' && Date.now() - started < 10_000;) await new Promise((r) => setTimeout(r, 50));
     assert.equal(editor.document.lineAt(1).text, '<!-- inserted -->');
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
