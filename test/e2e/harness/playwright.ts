@@ -38,6 +38,7 @@ export interface Page {
   evaluate<T>(fn: () => T | Promise<T>): Promise<T>;
   exposeFunction(name: string, fn: (...args: any[]) => unknown): Promise<void>;
   waitForTimeout(ms: number): Promise<void>;
+  setDefaultTimeout(ms: number): void;
   waitForEvent(event: 'load' | 'domcontentloaded', options?: { timeout?: number }): Promise<unknown>;
   on(event: 'console', listener: (message: { type(): string; text(): string }) => void): void;
   close(): Promise<void>;

@@ -34,6 +34,9 @@ export class Workbench {
   constructor(page: Page, resultsDir: string) {
     this.page = page;
     this.resultsDir = resultsDir;
+    // Every click, fill and wait without its own limit follows state up to the
+    // same ceiling: Playwright's 30 s default fails on a busy 2-core machine.
+    page.setDefaultTimeout(PATIENCE);
   }
 
   async open(url: string, folder: string): Promise<void> {
