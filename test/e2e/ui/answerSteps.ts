@@ -32,11 +32,16 @@ async function ask(wb: Workbench, prompt: string): Promise<void> {
 /** The panel, opened if an earlier step left it closed: these steps stand on their own. */
 async function ensurePanel(wb: Workbench): Promise<void> {
   const prompt = wb.webview().locator('#prompt');
-  if (await prompt.isVisible().catch(() => false)) return;
-  // A menu or peek left open by an earlier step makes the command palette inert.
-  for (let i = 0; i < 3; i++) await wb.page.keyboard.press('Escape');
-  await wb.runCommand('Keyward: Open Prompt Panel');
-  await prompt.waitFor({ timeout: PATIENCE });
+  if (!(await prompt.isVisible().catch(() => false))) {
+    // A menu or peek left open by an earlier step makes the command palette inert.
+    for (let i = 0; i < 3; i++) await wb.page.keyboard.press('Escape');
+    await wb.runCommand('Keyward: Open Prompt Panel');
+    await prompt.waitFor({ timeout: PATIENCE });
+  }
+  // An attachment an earlier step left (the restored .env chip holds a key) would
+  // stop every prompt here at the secret guard: these steps send the prompt alone.
+  const remove = wb.webview().locator('#attachments .chip-remove');
+  while ((await remove.count()) > 0) await remove.first().click();
 }
 
 async function pickModel(wb: Workbench, service: 'router' | 'direct', filter: string, model: string): Promise<void> {
