@@ -9,7 +9,8 @@ import { SERVICE_NAMES } from '../core/errors.ts';
 import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
 import { type GitState, GitStatusCache } from '../core/scan/gitStatus.ts';
 import { IncrementalScan } from '../core/scan/incremental.ts';
-import { type Finding, type ScanOptions, scanBuffer } from '../core/scan/scanner.ts';
+import { scanBytes } from '../core/scan/streamScan.ts';
+import type { Finding, ScanOptions } from '../core/scan/scanner.ts';
 import { readSetting } from './configuration.ts';
 
 export const DIAGNOSTIC_SOURCE = 'Keyward';
@@ -228,16 +229,19 @@ export class KeyDiagnostics implements vscode.Disposable {
     this.collection.delete(uri);
   }
 
-  /** Scans a file that is not open (workspace scan). */
-  async scanFile(uri: vscode.Uri, maxBytes: number): Promise<number> {
+  /**
+   * Scans a file that is not open (workspace scan). Binary files are searched
+   * too (a key compiled into a bundle is a real leak); a file over the size cap
+   * is not read and says so, so the caller can name it instead of calling the
+   * workspace clean.
+   */
+  async scanFile(uri: vscode.Uri, maxBytes: number): Promise<{ findings: number } | { skipped: 'too-large'; size: number }> {
     const stat = await vscode.workspace.fs.stat(uri);
-    if (stat.size > maxBytes) return 0;
-    const bytes = Buffer.from(await vscode.workspace.fs.readFile(uri));
-    if (bytes.subarray(0, 8000).includes(0)) return 0;
-    const findings = scanBuffer(bytes, this.options);
+    if (stat.size > maxBytes) return { skipped: 'too-large', size: stat.size };
+    const findings = scanBytes(Buffer.from(await vscode.workspace.fs.readFile(uri)), this.options);
     const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
     if (findings.length > 0 && !open) this.set(uri, findings, await this.fileState(uri));
-    return findings.length;
+    return { findings: findings.length };
   }
 
   scanOptions(): ScanOptions {

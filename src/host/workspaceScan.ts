@@ -12,28 +12,47 @@ import type { Log } from './log.ts';
 
 const t = vscode.l10n.t;
 
-export async function scanWorkspace(diagnostics: KeyDiagnostics, log: Log): Promise<{ files: number; findings: number; cancelled: boolean }> {
+export interface WorkspaceScanOutcome {
+  files: number;
+  findings: number;
+  cancelled: boolean;
+  /** Files not scanned, with why: never counted as clean. */
+  notScanned: { path: string; reason: string }[];
+}
+
+export async function scanWorkspace(diagnostics: KeyDiagnostics, log: Log): Promise<WorkspaceScanOutcome> {
   const maxKb = Number(readSetting('scan.maxFileSizeKb') ?? 1024);
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Keyward: scanning the workspace for keys'), cancellable: true }, async (progress, token) => {
     // Leaving exclude undefined applies files.exclude, as the user expects.
     const files = await vscode.workspace.findFiles('**/*', undefined, undefined, token);
     let findings = 0;
     let done = 0;
+    const notScanned: WorkspaceScanOutcome['notScanned'] = [];
     for (const uri of files) {
       if (token.isCancellationRequested) break;
+      const path = vscode.workspace.asRelativePath(uri);
       try {
-        findings += await diagnostics.scanFile(uri, maxKb * 1024);
+        const outcome = await diagnostics.scanFile(uri, maxKb * 1024);
+        if ('skipped' in outcome) notScanned.push({ path, reason: t('larger than keyward.scan.maxFileSizeKb ({0} KB)', String(maxKb)) });
+        else findings += outcome.findings;
       } catch (error) {
-        log.warn(`Could not scan ${vscode.workspace.asRelativePath(uri)}: ${(error as Error).message}`);
+        notScanned.push({ path, reason: redactSecrets((error as Error).message) });
       }
       done += 1;
       if (done % 50 === 0) progress.report({ message: t('{0} of {1} files', String(done), String(files.length)), increment: (50 / files.length) * 100 });
     }
     const cancelled = token.isCancellationRequested;
-    log.info(`Workspace scan: ${findings} key(s) in ${done} of ${files.length} files${cancelled ? ' (cancelled)' : ''}.`);
+    log.info(`Workspace scan: ${findings} key(s) in ${done - notScanned.length} of ${files.length} files${cancelled ? ' (cancelled)' : ''}.`);
+    for (const skipped of notScanned) log.warn(`Not scanned: ${skipped.path}: ${skipped.reason}`);
     if (findings > 0) void vscode.commands.executeCommand('workbench.actions.view.problems');
-    else if (!cancelled) void vscode.window.showInformationMessage(t('Keyward found no keys in {0} files.', String(done)));
-    return { files: done, findings, cancelled };
+    if (notScanned.length > 0) {
+      // Never a silent clean: what was not looked at is named, and the log lists every path.
+      const shown = notScanned.slice(0, 3).map((s) => `${s.path} (${s.reason})`).join(', ');
+      void vscode.window.showWarningMessage(t('Keyward could not scan {0} of {1} files, so it cannot call them clean: {2}{3}', String(notScanned.length), String(done), shown, notScanned.length > 3 ? t(' and more (see the log)') : ''), t('Show Log')).then((choice) => {
+        if (choice) log.show();
+      });
+    } else if (findings === 0 && !cancelled) void vscode.window.showInformationMessage(t('Keyward found no keys in {0} files.', String(done)));
+    return { files: done, findings, cancelled, notScanned };
   });
 }
 

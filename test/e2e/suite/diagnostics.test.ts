@@ -123,4 +123,20 @@ suite('key diagnostics', () => {
     assert.ok(result.findings >= 1);
     assert.equal(keyward(uri).length, 1);
   });
+
+  test('the workspace scan searches binary files and names a file over the size cap instead of calling it clean', async () => {
+    // NUL bytes around the key, as in a compiled bundle or an image's metadata.
+    const binary = write('bundle.bin', `\0\0\0${routerKey()}\0\0`);
+    const big = write('big.log', 'x'.repeat(1100 * 1024));
+    try {
+      const result = await vscode.commands.executeCommand<{ findings: number; notScanned: { path: string; reason: string }[] }>('keyward.scanWorkspace');
+      assert.equal(keyward(binary).length, 1);
+      const skipped = result.notScanned.find((s) => s.path.endsWith('big.log'));
+      assert.ok(skipped, `big.log is named as not scanned: ${JSON.stringify(result.notScanned)}`);
+      assert.match(skipped.reason, /maxFileSizeKb/);
+    } finally {
+      rmSync(big.fsPath, { force: true });
+      rmSync(binary.fsPath, { force: true });
+    }
+  });
 });
