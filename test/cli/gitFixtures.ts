@@ -4,6 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { afterAll } from 'vitest';
 
 // KEYWARD_TEST_CLI runs these tests against another build (to see them fail on an older one).
 export const CLI = process.env.KEYWARD_TEST_CLI ?? resolve('dist/cli.js');
@@ -17,8 +18,16 @@ export interface Repo {
 
 const IDENTITY = ['-c', 'user.email=t@keyward.test', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'protocol.file.allow=always'];
 
+const made: string[] = [];
+// Every temporary folder a test file made goes when the file is done, whatever the test forgot.
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 export function tempDir(prefix = 'keyward-t-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 export function makeRepo(dir = tempDir('keyward-repo-'), init = true): Repo {
@@ -57,7 +66,7 @@ function unprivilegedCli(): string | undefined {
   const readable = (cli: string) => spawnSync('setpriv', [...DROP, process.execPath, '-e', `require('fs').accessSync(${JSON.stringify(cli)}, 4)`], { stdio: 'ignore' }).status === 0;
   if (readable(CLI)) return CLI;
   if (!existsSync(CLI)) return undefined;
-  const copy = join(mkdtempSync(join(tmpdir(), 'keyward-cli-')), 'cli.js');
+  const copy = join(tempDir('keyward-cli-'), 'cli.js');
   copyFileSync(CLI, copy);
   chmodSync(dirname(copy), 0o755);
   chmodSync(copy, 0o644);
