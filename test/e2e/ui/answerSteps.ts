@@ -175,8 +175,13 @@ export const answerSteps: UiStep[] = [
     async run({ wb }) {
       await setTheme(wb, 'Light Modern');
       await clearToasts(wb);
-      // The filter note is the lower of the two: in view, the refusal above it is too.
-      await wb.webview().locator('.finish-note.content_filter').last().hover();
+      // The refusal at the top of the conversation, the filter note under it.
+      // Only the conversation scrolls; scrollIntoView would nudge the whole page too.
+      await wb.webview().locator('.turn.assistant.declined').last().evaluate((el) => {
+        const box = el.closest('main')!;
+        box.scrollTop += el.getBoundingClientRect().top - box.getBoundingClientRect().top;
+      });
+      await wb.webview().locator('.finish-note.content_filter').last().waitFor({ state: 'visible', timeout: PATIENCE });
       await wb.screenshot('refusal-and-filter-light');
     },
   },
