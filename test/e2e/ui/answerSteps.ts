@@ -158,7 +158,7 @@ export const answerSteps: UiStep[] = [
         await clearToasts(wb);
         await pickModel(wb, 'router', 'gpt-4o', 'openai/gpt-4o-mini');
         await ask(wb, 'One more question, please.');
-        await waitFor(() => wb.webview().locator('.error-card').last().innerText(), /insufficient credits \(HTTP 402\)/, 'the 402 card');
+        await waitFor(() => wb.webview().locator('.error-card').last().innerText(), /Not enough credits \(HTTP 402\)/, 'the 402 card');
         await waitFor(() => wb.statusItem('router').innerText(), 'balance below zero · calls fail', 'the router item');
         await wb.statusItem('router').hover();
         await waitFor(() => wb.page.locator('.monaco-hover, .workbench-hover').first().innerText(), 'To do: add credits on the credits page', 'the router tooltip');
