@@ -17,55 +17,67 @@ export default tseslint.config(
   {
     files: ['src/shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [noVscode],
-        patterns: [
-          { group: ['node:*'], message: 'shared/ runs in the webview too: no Node modules.' },
-          layer('core', 'shared/ must not depend on core/.'),
-          layer('host', 'shared/ must not depend on host/.'),
-          layer('webview', 'shared/ must not depend on webview/.'),
-          layer('cli', 'shared/ must not depend on cli/.'),
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noVscode],
+          patterns: [
+            { group: ['node:*'], message: 'shared/ runs in the webview too: no Node modules.' },
+            layer('core', 'shared/ must not depend on core/.'),
+            layer('host', 'shared/ must not depend on host/.'),
+            layer('webview', 'shared/ must not depend on webview/.'),
+            layer('cli', 'shared/ must not depend on cli/.'),
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [noVscode],
-        patterns: [
-          layer('host', 'core/ must not depend on host/.'),
-          layer('webview', 'core/ must not depend on webview/.'),
-          layer('cli', 'core/ must not depend on cli/.'),
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noVscode],
+          patterns: [
+            layer('host', 'core/ must not depend on host/.'),
+            layer('webview', 'core/ must not depend on webview/.'),
+            layer('cli', 'core/ must not depend on cli/.'),
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/webview/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [noVscode],
-        patterns: [
-          { group: ['node:*'], message: 'The webview is a browser bundle.' },
-          layer('core', 'webview/ may import only shared/.'),
-          layer('host', 'webview/ may import only shared/.'),
-          layer('cli', 'webview/ may import only shared/.'),
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noVscode],
+          patterns: [
+            { group: ['node:*'], message: 'The webview is a browser bundle.' },
+            layer('core', 'webview/ may import only shared/.'),
+            layer('host', 'webview/ may import only shared/.'),
+            layer('cli', 'webview/ may import only shared/.'),
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/cli/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [noVscode],
-        patterns: [
-          layer('host', 'cli/ stands on core/, not on host/.'),
-          layer('webview', 'cli/ stands on core/, not on webview/.'),
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noVscode],
+          patterns: [
+            layer('host', 'cli/ stands on core/, not on host/.'),
+            layer('webview', 'cli/ stands on core/, not on webview/.'),
+          ],
+        },
+      ],
     },
   },
   {

@@ -32,7 +32,10 @@ export function benchBundle(): string[] {
 
   const dir = mkdtempSync(join(tmpdir(), 'keyward-bench-'));
   const baseline = join(dir, 'baseline.js');
-  writeFileSync(baseline, "const vscode = require('vscode');\nexports.activate = (c) => { c.subscriptions.push(vscode.commands.registerCommand('x.y', () => 0)); };\nexports.deactivate = () => {};\n");
+  writeFileSync(
+    baseline,
+    "const vscode = require('vscode');\nexports.activate = (c) => { c.subscriptions.push(vscode.commands.registerCommand('x.y', () => 0)); };\nexports.deactivate = () => {};\n",
+  );
   timeActivation('dist/extension.js', 5);
   const runs = 41;
   const ours = median(timeActivation('dist/extension.js', runs));

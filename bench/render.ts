@@ -17,12 +17,26 @@ export async function benchRender(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'keyward-render-'));
   const html = join(dir, 'panel.html');
   const { buildPanelHtml } = await import('../src/host/panelHtml.ts');
-  const page = buildPanelHtml({ cspSource: 'file:', nonce: 'bench', scriptUri: pathToFileURL(resolve('dist/webview.js')).href, styleUri: pathToFileURL(resolve('media/panel.css')).href, lang: 'en', strings: {} })
+  const page = buildPanelHtml({
+    cspSource: 'file:',
+    nonce: 'bench',
+    scriptUri: pathToFileURL(resolve('dist/webview.js')).href,
+    styleUri: pathToFileURL(resolve('media/panel.css')).href,
+    lang: 'en',
+    strings: {},
+  })
     .replace('<meta http-equiv="Content-Security-Policy"', '<meta name="csp-off-for-file-bench"')
-    .replace('<script nonce', `<script>window.sent=[];window.acquireVsCodeApi=()=>({postMessage:(m)=>window.sent.push(m),getState:()=>undefined,setState:()=>undefined});</script><script nonce`);
+    .replace(
+      '<script nonce',
+      `<script>window.sent=[];window.acquireVsCodeApi=()=>({postMessage:(m)=>window.sent.push(m),getState:()=>undefined,setState:()=>undefined});</script><script nonce`,
+    );
   writeFileSync(html, page);
   const chromium = loadChromium(tools.playwrightCore);
-  const browser = await chromium.launchPersistentContext(mkdtempSync(join(dir, 'profile-')), { executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, '--allow-file-access-from-files'] });
+  const browser = await chromium.launchPersistentContext(mkdtempSync(join(dir, 'profile-')), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [...CHROMIUM_ARGS, '--allow-file-access-from-files'],
+  });
   try {
     const tab = browser.pages()[0] ?? (await browser.newPage());
     await tab.goto(pathToFileURL(html).href);
@@ -32,12 +46,36 @@ export async function benchRender(): Promise<string[]> {
       // Only tasks of the stream count, not loading the page and its script.
       w.from = Number.POSITIVE_INFINITY;
       new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) if (entry.startTime >= w.from) w.longest = Math.max(w.longest, entry.duration);
+        for (const entry of list.getEntries())
+          if (entry.startTime >= w.from) w.longest = Math.max(w.longest, entry.duration);
       }).observe({ type: 'longtask', buffered: true });
       const post = (data: unknown) => window.postMessage(data, '*');
-      const turn = (id: string, role: string, status: string) => ({ id, role, text: '', service: 'router', model: 'bench/model', status });
-      post({ type: 'panel/state', state: { service: 'router', models: { router: [], direct: [] }, canListModels: { router: true, direct: true }, selectedModel: { router: 'bench/model', direct: 'x' }, hasKey: { router: true, direct: true }, turns: [], strings: {} } });
-      post({ type: 'chat/started', requestId: 'bench', user: { ...turn('u', 'user', 'done'), text: 'go' }, assistant: turn('a', 'assistant', 'streaming') });
+      const turn = (id: string, role: string, status: string) => ({
+        id,
+        role,
+        text: '',
+        service: 'router',
+        model: 'bench/model',
+        status,
+      });
+      post({
+        type: 'panel/state',
+        state: {
+          service: 'router',
+          models: { router: [], direct: [] },
+          canListModels: { router: true, direct: true },
+          selectedModel: { router: 'bench/model', direct: 'x' },
+          hasKey: { router: true, direct: true },
+          turns: [],
+          strings: {},
+        },
+      });
+      post({
+        type: 'chat/started',
+        requestId: 'bench',
+        user: { ...turn('u', 'user', 'done'), text: 'go' },
+        assistant: turn('a', 'assistant', 'streaming'),
+      });
       await new Promise((r) => setTimeout(r, 50));
       const words = ['stream ', 'of ', '`code` ', 'and ', '**bold** ', 'text ', '\n\n', '- item\n'];
       const start = performance.now();
@@ -57,7 +95,11 @@ export async function benchRender(): Promise<string[]> {
       });
       const elapsed = performance.now() - start;
       await new Promise((r) => setTimeout(r, 200));
-      return { elapsed, longest: w.longest, length: document.querySelector('.turn.assistant.done .answer')!.textContent!.length };
+      return {
+        elapsed,
+        longest: w.longest,
+        length: document.querySelector('.turn.assistant.done .answer')!.textContent!.length,
+      };
     });
     const perSecond = DELTAS / (result.elapsed / 1000);
     return [

@@ -3,7 +3,16 @@
 // CLI wall time against ripgrep and secretlint on the same files in the same
 // run, one incremental update in an 8 MB document, precision and recall.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -38,7 +47,10 @@ function collectSources(): string[] {
   return out;
 }
 
-interface Label { file: string; key: string }
+interface Label {
+  file: string;
+  key: string;
+}
 
 /** Copies the sources into a flat folder and plants keys at line ends in every 40th file. */
 export function buildCorpus(dir: string): { files: string[]; labels: Label[]; bytes: number } {
@@ -79,8 +91,17 @@ function secretlintBinary(): string | undefined {
   const bin = join(folder, 'node_modules', '.bin', 'secretlint');
   if (existsSync(bin)) return bin;
   mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, 'package.json'), JSON.stringify({ private: true, dependencies: { secretlint: '*', '@secretlint/secretlint-rule-preset-recommend': '*' } }));
-  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock'], { cwd: folder, stdio: 'ignore' });
+  writeFileSync(
+    join(folder, 'package.json'),
+    JSON.stringify({
+      private: true,
+      dependencies: { secretlint: '*', '@secretlint/secretlint-rule-preset-recommend': '*' },
+    }),
+  );
+  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock'], {
+    cwd: folder,
+    stdio: 'ignore',
+  });
   return install.status === 0 && existsSync(bin) ? bin : undefined;
 }
 
@@ -90,7 +111,9 @@ export async function benchScanner(): Promise<string[]> {
   try {
     const { files, labels, bytes } = buildCorpus(dir);
     const buffers = files.map((file) => readFileSync(file));
-    lines.push(`corpus: ${files.length} files from node_modules, ${(bytes / 1024 / 1024).toFixed(1)} MB, ${labels.length} planted keys`);
+    lines.push(
+      `corpus: ${files.length} files from node_modules, ${(bytes / 1024 / 1024).toFixed(1)} MB, ${labels.length} planted keys`,
+    );
 
     // In-process: the CLI's path (bytes, literal precheck, decode only where "sk-" occurs).
     const found = new Map<string, string[]>();
@@ -99,12 +122,18 @@ export async function benchScanner(): Promise<string[]> {
       const start = performance.now();
       for (let i = 0; i < buffers.length; i++) {
         const findings = scanBuffer(buffers[i]!);
-        if (r === 0 && findings.length) found.set(files[i]!, findings.map((f) => f.fingerprint));
+        if (r === 0 && findings.length)
+          found.set(
+            files[i]!,
+            findings.map((f) => f.fingerprint),
+          );
       }
       runs.push(performance.now() - start);
     }
     const gibs = bytes / (median(runs) / 1000) / 1024 ** 3;
-    lines.push(`in-process scan (bytes): median ${formatMs(median(runs))} = ${gibs.toFixed(2)} GiB/s  target >= 2 GiB/s  ${verdict(gibs >= 2)}`);
+    lines.push(
+      `in-process scan (bytes): median ${formatMs(median(runs))} = ${gibs.toFixed(2)} GiB/s  target >= 2 GiB/s  ${verdict(gibs >= 2)}`,
+    );
 
     // The same bytes as one file, scanned in overlapping windows as the CLI reads a large file.
     const joined = Buffer.concat(buffers);
@@ -117,14 +146,18 @@ export async function benchScanner(): Promise<string[]> {
       windowedFound = stream.end().length;
       windowed.push(performance.now() - start);
     }
-    lines.push(`one ${(joined.length / 1024 / 1024).toFixed(0)} MB file in ${DEFAULT_WINDOW >> 20} MB windows: median ${formatMs(median(windowed))} = ${(joined.length / (median(windowed) / 1000) / 1024 ** 3).toFixed(2)} GiB/s, ${windowedFound} keys`);
+    lines.push(
+      `one ${(joined.length / 1024 / 1024).toFixed(0)} MB file in ${DEFAULT_WINDOW >> 20} MB windows: median ${formatMs(median(windowed))} = ${(joined.length / (median(windowed) / 1000) / 1024 ** 3).toFixed(2)} GiB/s, ${windowedFound} keys`,
+    );
 
     // Accuracy against the planted labels.
     const { fingerprintOf } = await import('../src/core/scan/scanner.ts');
     const expected = new Set(labels.map((l) => `${l.file}|${fingerprintOf(l.key)}`));
     const reported = new Set([...found].flatMap(([file, prints]) => prints.map((p) => `${file}|${p}`)));
     const truePositives = [...reported].filter((r) => expected.has(r)).length;
-    lines.push(`precision ${(truePositives / Math.max(1, reported.size)).toFixed(3)} (${truePositives}/${reported.size}), recall ${(truePositives / expected.size).toFixed(3)} (${truePositives}/${expected.size})`);
+    lines.push(
+      `precision ${(truePositives / Math.max(1, reported.size)).toFixed(3)} (${truePositives}/${reported.size}), recall ${(truePositives / expected.size).toFixed(3)} (${truePositives}/${expected.size})`,
+    );
 
     // CLI wall time against ripgrep with an equivalent pattern, same files, same run.
     execFileSync('node', ['esbuild.js', '--production'], { stdio: 'ignore' });
@@ -136,25 +169,41 @@ export async function benchScanner(): Promise<string[]> {
     const cliGit = timeCommand(process.execPath, [resolve('dist/cli.js'), 'scan', '--format', 'json', dir], 5);
     rmSync(join(dir, '.git'), { recursive: true, force: true });
     lines.push(`CLI keyward scan inside a git repository (${files.length} tracked files): median ${formatMs(cliGit)}`);
-    const pattern = '(?<![A-Za-z0-9_-])(sk-or-v1-[0-9a-f]{64}|sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})(?![A-Za-z0-9_-])';
+    const pattern =
+      '(?<![A-Za-z0-9_-])(sk-or-v1-[0-9a-f]{64}|sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})(?![A-Za-z0-9_-])';
     const rg = spawnSync('rg', ['--version'], { stdio: 'ignore' }).status === 0;
     if (rg) {
       const rgTime = timeCommand('rg', ['-P', '--no-ignore', '--hidden', '-c', pattern, dir], 5);
       const rgOne = timeCommand('rg', ['-P', '-j1', '--no-ignore', '--hidden', '-c', pattern, dir], 5);
-      lines.push(`CLI keyward scan ${formatMs(cli)} vs rg -P ${formatMs(rgTime)} (all cores): ratio ${(cli / rgTime).toFixed(2)}  target <= 2  ${verdict(cli / rgTime <= 2)}`);
-      lines.push(`  same, rg on one thread (-j1, as keyward reads): ${formatMs(rgOne)}, ratio ${(cli / rgOne).toFixed(2)}`);
+      lines.push(
+        `CLI keyward scan ${formatMs(cli)} vs rg -P ${formatMs(rgTime)} (all cores): ratio ${(cli / rgTime).toFixed(2)}  target <= 2  ${verdict(cli / rgTime <= 2)}`,
+      );
+      lines.push(
+        `  same, rg on one thread (-j1, as keyward reads): ${formatMs(rgOne)}, ratio ${(cli / rgOne).toFixed(2)}`,
+      );
     } else lines.push(`CLI keyward scan ${formatMs(cli)}; rg not installed (apt-get install -y ripgrep) so no ratio`);
     const secretlint = secretlintBinary();
     if (secretlint) {
-      writeFileSync(join(dir, '.secretlintrc.json'), JSON.stringify({ rules: [{ id: '@secretlint/secretlint-rule-preset-recommend' }] }));
+      writeFileSync(
+        join(dir, '.secretlintrc.json'),
+        JSON.stringify({ rules: [{ id: '@secretlint/secretlint-rule-preset-recommend' }] }),
+      );
       const start = performance.now();
-      spawnSync(secretlint, ['**/*', '--secretlintrc', join(dir, '.secretlintrc.json'), '--format', 'json'], { cwd: dir, stdio: 'ignore', env: { ...process.env, NODE_PATH: join(resolve('.vscode-test', 'bench-tools'), 'node_modules') } });
+      spawnSync(secretlint, ['**/*', '--secretlintrc', join(dir, '.secretlintrc.json'), '--format', 'json'], {
+        cwd: dir,
+        stdio: 'ignore',
+        env: { ...process.env, NODE_PATH: join(resolve('.vscode-test', 'bench-tools'), 'node_modules') },
+      });
       const secretlintTime = performance.now() - start;
-      lines.push(`secretlint (recommended preset, one run) ${formatMs(secretlintTime)}: keyward is ${(secretlintTime / cli).toFixed(1)}x faster`);
+      lines.push(
+        `secretlint (recommended preset, one run) ${formatMs(secretlintTime)}: keyward is ${(secretlintTime / cli).toFixed(1)}x faster`,
+      );
     } else lines.push('secretlint could not be installed from the registry; no ratio');
 
     // One incremental update after a one-character edit in an 8 MB document.
-    const doc = Buffer.concat(buffers).toString('utf8').slice(0, 8 * 1024 * 1024);
+    const doc = Buffer.concat(buffers)
+      .toString('utf8')
+      .slice(0, 8 * 1024 * 1024);
     const docLines = doc.split('\n');
     const scan = new IncrementalScan();
     scan.reset(doc);
@@ -169,7 +218,9 @@ export async function benchScanner(): Promise<string[]> {
     const fullStart = performance.now();
     new IncrementalScan().reset(doc);
     const full = performance.now() - fullStart;
-    lines.push(`incremental update after a one-character edit in an 8 MB document: median ${formatMs(median(edits))} (full rescan ${formatMs(full)})  target <= 1 ms  ${verdict(median(edits) <= 1)}`);
+    lines.push(
+      `incremental update after a one-character edit in an 8 MB document: median ${formatMs(median(edits))} (full rescan ${formatMs(full)})  target <= 1 ms  ${verdict(median(edits) <= 1)}`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
     execFileSync('node', ['esbuild.js'], { stdio: 'ignore' });

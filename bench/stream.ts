@@ -13,19 +13,35 @@ const RUNS = 15;
 export async function benchStream(): Promise<string[]> {
   // The emulator runs in its own process, as a real service would: its work must
   // not be billed to the client on this thread.
-  const child = spawn(process.execPath, ['test/emulator/main.ts', '--token-delay', '0', '--tokens', String(DELTAS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['test/emulator/main.ts', '--token-delay', '0', '--tokens', String(DELTAS)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
   const started = JSON.parse(line) as { router: { baseUrl: string }; admin: string; keys: { routerFunded: string } };
   const emulator = { routerBaseUrl: started.router.baseUrl };
   const key = started.keys.routerFunded;
-  const body = JSON.stringify({ model: 'openrouter/free', messages: [{ role: 'user', content: 'bench' }], stream: true });
+  const body = JSON.stringify({
+    model: 'openrouter/free',
+    messages: [{ role: 'user', content: 'bench' }],
+    stream: true,
+  });
   const agent = new Agent();
-  const client = new RouterClient({ baseUrl: emulator.routerBaseUrl, key, connectTimeoutMs: 5000, idleTimeoutMs: 30_000 });
+  const client = new RouterClient({
+    baseUrl: emulator.routerBaseUrl,
+    key,
+    connectTimeoutMs: 5000,
+    idleTimeoutMs: 30_000,
+  });
 
   async function raw(): Promise<{ total: number; first: number }> {
     const start = performance.now();
     let first = 0;
-    const response = await request(`${emulator.routerBaseUrl}/chat/completions`, { method: 'POST', dispatcher: agent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/event-stream' }, body });
+    const response = await request(`${emulator.routerBaseUrl}/chat/completions`, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body,
+    });
     for await (const chunk of response.body) {
       // The first chunk that carries a delta, not the keep-alive comment.
       if (first === 0 && (chunk as Buffer).includes('"content"')) first = performance.now() - start;
@@ -37,7 +53,10 @@ export async function benchStream(): Promise<string[]> {
     const start = performance.now();
     let first = 0;
     let text = '';
-    for await (const delta of client.chat({ model: 'openrouter/free', messages: [{ role: 'user', content: 'bench' }] })) {
+    for await (const delta of client.chat({
+      model: 'openrouter/free',
+      messages: [{ role: 'user', content: 'bench' }],
+    })) {
       if (text === '') first = performance.now() - start;
       text += delta;
     }
@@ -46,8 +65,19 @@ export async function benchStream(): Promise<string[]> {
   }
 
   // Free-model limits would stop a bench run: move the emulator's clock past the minute window.
-  const reset = async () => { await fetch(`${started.admin}/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance":"61s"}' }); };
-  for (let i = 0; i < 3; i++) { await reset(); await raw(); await reset(); await viaClient(); }
+  const reset = async () => {
+    await fetch(`${started.admin}/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"advance":"61s"}',
+    });
+  };
+  for (let i = 0; i < 3; i++) {
+    await reset();
+    await raw();
+    await reset();
+    await viaClient();
+  }
   const rawRuns: { total: number; first: number }[] = [];
   const clientRuns: { total: number; first: number; deltas: number }[] = [];
   for (let i = 0; i < RUNS; i++) {

@@ -3,16 +3,27 @@
 import { execFileSync } from 'node:child_process';
 
 const ALLOWED = [
-  /^package\.json$/, /^package\.nls(\.[a-z-]+)?\.json$/, /^README\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/,
-  /^dist\/(extension|webview|undici)\.js$/, /^dist\/package\.json$/, /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,
+  /^package\.json$/,
+  /^package\.nls(\.[a-z-]+)?\.json$/,
+  /^README\.md$/,
+  /^LICENSE$/,
+  /^CHANGELOG\.md$/,
+  /^dist\/(extension|webview|undici)\.js$/,
+  /^dist\/package\.json$/,
+  /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,
 ];
 
 const listing = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { encoding: 'utf8' });
-const files = listing.split('\n').map((line) => line.trim()).filter(Boolean);
+const files = listing
+  .split('\n')
+  .map((line) => line.trim())
+  .filter(Boolean);
 const unexpected = files.filter((file) => !ALLOWED.some((pattern) => pattern.test(file)));
 process.stdout.write(`VSIX contents (${files.length} files):\n${files.map((f) => `  ${f}`).join('\n')}\n`);
 if (unexpected.length > 0) {
-  process.stderr.write(`These files must not ship in the VSIX:\n${unexpected.map((f) => `  ${f}`).join('\n')}\nFix .vscodeignore.\n`);
+  process.stderr.write(
+    `These files must not ship in the VSIX:\n${unexpected.map((f) => `  ${f}`).join('\n')}\nFix .vscodeignore.\n`,
+  );
   process.exit(1);
 }
 if (!files.includes('dist/extension.js')) {

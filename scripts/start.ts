@@ -13,7 +13,9 @@ import { CACHE, ensureToolchain } from '../test/e2e/harness/install.ts';
 import { cleanupAll, onCleanup } from '../test/e2e/harness/processes.ts';
 import { createWorkspace } from '../test/e2e/harness/workspace.ts';
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, 'emulator-port': { type: 'string', default: '0' } } });
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: '0' }, 'emulator-port': { type: 'string', default: '0' } },
+});
 
 try {
   process.stdout.write('keyward: building the extension...\n');
@@ -22,7 +24,11 @@ try {
   mkdirSync(join(CACHE, 'sandbox'), { recursive: true });
   const runDir = mkdtempSync(join(CACHE, 'sandbox', 'run-'));
   onCleanup(() => rmSync(runDir, { recursive: true, force: true }));
-  const emulator = await startEmulator({ port: Number(values['emulator-port']), sandbox: true, config: { tokenDelayMs: 25, answerTokens: 40 } });
+  const emulator = await startEmulator({
+    port: Number(values['emulator-port']),
+    sandbox: true,
+    config: { tokenDelayMs: 25, answerTokens: 40 },
+  });
   onCleanup(() => emulator.close());
   const workspace = createWorkspace(runDir);
   const keys = emulator.sandbox!.keys;
@@ -30,14 +36,20 @@ try {
     runDir,
     port: Number(values.port),
     vsix: resolve('keyward.vsix'),
-    settings: { 'keyward.router.baseUrl': emulator.routerBaseUrl, 'keyward.direct.baseUrl': emulator.directBaseUrl, 'workbench.colorTheme': 'Default Dark Modern' },
+    settings: {
+      'keyward.router.baseUrl': emulator.routerBaseUrl,
+      'keyward.direct.baseUrl': emulator.directBaseUrl,
+      'workbench.colorTheme': 'Default Dark Modern',
+    },
     // Keyward offers to import keys it finds in the environment: the sandbox keys arrive that way.
     env: { OPENROUTER_API_KEY: keys.routerFunded, OPENAI_API_KEY: keys.direct },
   });
   onCleanup(() => server.stop());
   const url = `${server.url}/?folder=${encodeURIComponent(workspace.folder)}`;
   process.stdout.write(`\nKeyward sandbox is ready: ${url}\n`);
-  process.stdout.write(`  emulator ${emulator.url} (admin ${emulator.adminUrl}); accept the key import offers, then run "Keyward: Open Prompt Panel".\n`);
+  process.stdout.write(
+    `  emulator ${emulator.url} (admin ${emulator.adminUrl}); accept the key import offers, then run "Keyward: Open Prompt Panel".\n`,
+  );
   process.stdout.write('  Press Ctrl-C to stop everything.\n');
   process.stdout.write(JSON.stringify({ sandbox: url, emulator: emulator.url }) + '\n');
   await new Promise(() => undefined);

@@ -23,7 +23,9 @@ import { StatusBar } from './host/statusBar.ts';
 
 /** Returned from activate() only when VS Code runs Keyward's own tests. */
 export interface KeywardTestApi {
-  statusView(service: ServiceId): { text: string; tooltip: string; severity: string; accessibility: string } | undefined;
+  statusView(
+    service: ServiceId,
+  ): { text: string; tooltip: string; severity: string; accessibility: string } | undefined;
   refresh(): Promise<void>;
   keyMetadata(service: ServiceId): unknown;
   logLines(): readonly string[];
@@ -38,7 +40,9 @@ export interface KeywardTestApi {
   fixes: KeyFixes;
   /** The settings as Keyward obeys them. */
   config(): KeywardConfig;
-  ask(request: PromptRequest): Promise<{ ok: true; text: string; model: string } | { ok: false; kind: string; partialText?: string }>;
+  ask(
+    request: PromptRequest,
+  ): Promise<{ ok: true; text: string; model: string } | { ok: false; kind: string; partialText?: string }>;
 }
 
 export function activate(context: vscode.ExtensionContext): KeywardTestApi | undefined {
@@ -47,7 +51,11 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   // Global state passes the one filter for disk; `keys` is read only when something is written.
   const globalState = new ScrubbedMemento(context.globalState, () => scannerKeys(keys));
   const keys: KeyStore = new KeyStore(secretPort(context.secrets), statePort(globalState));
-  const monitor = new AccountMonitor({ keys, config: () => configuration.value, tier: () => configuration.value.direct.usageTier });
+  const monitor = new AccountMonitor({
+    keys,
+    config: () => configuration.value,
+    tier: () => configuration.value.direct.usageTier,
+  });
   const keyCommands = new KeyCommands(keys, monitor, configuration, log, globalState);
   const statusBar = new StatusBar(monitor, keys, configuration);
   const diagnostics = new KeyDiagnostics(keys);
@@ -55,7 +63,8 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const historyView = new HistoryView();
   const fixes = new KeyFixes(diagnostics, configuration, keys);
 
-  const command = <A extends unknown[]>(id: string, run: (...args: A) => unknown) => vscode.commands.registerCommand(id, run as (...args: unknown[]) => unknown);
+  const command = <A extends unknown[]>(id: string, run: (...args: A) => unknown) =>
+    vscode.commands.registerCommand(id, run as (...args: unknown[]) => unknown);
   context.subscriptions.push(
     log,
     configuration,
@@ -99,7 +108,9 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
       });
     }),
   );
-  log.info(`Keyward ${context.extension.packageJSON.version as string} active; router ${configuration.value.router.baseUrl}, direct ${configuration.value.direct.baseUrl}.`);
+  log.info(
+    `Keyward ${context.extension.packageJSON.version as string} active; router ${configuration.value.router.baseUrl}, direct ${configuration.value.direct.baseUrl}.`,
+  );
 
   // Startup work must not delay activation.
   setTimeout(() => {
@@ -117,7 +128,10 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     keyMetadata: (service) => keys.metadata(service),
     logLines: () => log.lines(),
     historyView: () => historyView.snapshot(),
-    findings: (uri) => diagnostics.all(uri).map((d) => ({ ruleId: d.finding.ruleId, masked: d.finding.masked, git: d.git, line: d.finding.line })),
+    findings: (uri) =>
+      diagnostics
+        .all(uri)
+        .map((d) => ({ ruleId: d.finding.ruleId, masked: d.finding.masked, git: d.git, line: d.finding.line })),
     globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
     panel,
     fixes,

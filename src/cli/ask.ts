@@ -7,7 +7,19 @@ import { ServiceError } from '../core/errors.ts';
 import { RouterClient } from '../core/routerClient.ts';
 import type { CompletionResult, ReportedUsage, TextStream } from '../core/textStream.ts';
 import { type CliIo, EXIT } from './run.ts';
-import { BASE_URL_ENV, KEY_ENV, TIMEOUT_ENV, UsageError, baseUrlFor, errorJson, millisecondsOption, readAll, reportUsage, serviceOption, writeError } from './common.ts';
+import {
+  BASE_URL_ENV,
+  KEY_ENV,
+  TIMEOUT_ENV,
+  UsageError,
+  baseUrlFor,
+  errorJson,
+  millisecondsOption,
+  readAll,
+  reportUsage,
+  serviceOption,
+  writeError,
+} from './common.ts';
 
 export const ASK_HELP = `Usage: keyward ask --service router|direct --model ID [options] [PROMPT|-]
 
@@ -60,11 +72,28 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     service = serviceOption(values.service);
     if (!values.model) throw new UsageError('--model is required', 'missing_option');
     baseUrl = baseUrlFor(service, values['base-url'], io.env);
-    requestTimeoutMs = millisecondsOption(values.timeout, '--timeout', io.env, TIMEOUT_ENV.request, DEFAULT_CONFIG.network.requestTimeoutMs);
-    idleTimeoutMs = millisecondsOption(values['idle-timeout'], '--idle-timeout', io.env, TIMEOUT_ENV.idle, DEFAULT_CONFIG.network.idleTimeoutMs);
+    requestTimeoutMs = millisecondsOption(
+      values.timeout,
+      '--timeout',
+      io.env,
+      TIMEOUT_ENV.request,
+      DEFAULT_CONFIG.network.requestTimeoutMs,
+    );
+    idleTimeoutMs = millisecondsOption(
+      values['idle-timeout'],
+      '--idle-timeout',
+      io.env,
+      TIMEOUT_ENV.idle,
+      DEFAULT_CONFIG.network.idleTimeoutMs,
+    );
     key = io.env[KEY_ENV[service]] ?? '';
-    if (!key) throw new UsageError(`set ${KEY_ENV[service]} to the ${service === 'router' ? 'routing' : 'direct'} service key`, 'missing_key');
-    if (positionals.length > 1) throw new UsageError('give the prompt as one argument (quote it), or "-" to read standard input');
+    if (!key)
+      throw new UsageError(
+        `set ${KEY_ENV[service]} to the ${service === 'router' ? 'routing' : 'direct'} service key`,
+        'missing_key',
+      );
+    if (positionals.length > 1)
+      throw new UsageError('give the prompt as one argument (quote it), or "-" to read standard input');
     const source = positionals[0];
     const piped = !(io.stdin as { isTTY?: boolean }).isTTY;
     if (source === '-' || (source === undefined && piped)) prompt = await readAll(io.stdin);
@@ -79,14 +108,23 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
-  const connection = { baseUrl, key, connectTimeoutMs: DEFAULT_CONFIG.network.connectTimeoutMs, idleTimeoutMs, requestTimeoutMs };
+  const connection = {
+    baseUrl,
+    key,
+    connectTimeoutMs: DEFAULT_CONFIG.network.connectTimeoutMs,
+    idleTimeoutMs,
+    requestTimeoutMs,
+  };
   const router = service === 'router' ? new RouterClient(connection) : undefined;
   const direct = service === 'direct' ? new DirectClient(connection) : undefined;
   const callOptions = {
     signal: controller.signal,
     stream: !values['no-stream'],
     onRetry: (notice: { error: ServiceError; delayMs: number }) => {
-      if (!values.json) io.stderr.write(`keyward: ${notice.error.kind.replace(/_/g, ' ')}; trying again in ${Math.ceil(notice.delayMs / 1000)} s...\n`);
+      if (!values.json)
+        io.stderr.write(
+          `keyward: ${notice.error.kind.replace(/_/g, ' ')}; trying again in ${Math.ceil(notice.delayMs / 1000)} s...\n`,
+        );
     },
   };
   const stream: TextStream = router
@@ -100,24 +138,43 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     }
     const result = await stream.result;
     if (values.json) {
-      io.stdout.write(JSON.stringify({
-        ok: true, service, model: result.model, text: result.text, usage: usageJson(result),
-        finishReason: result.finishReason, nativeFinishReason: result.nativeFinishReason, refusal: result.refusal,
-      }) + '\n');
+      io.stdout.write(
+        JSON.stringify({
+          ok: true,
+          service,
+          model: result.model,
+          text: result.text,
+          usage: usageJson(result),
+          finishReason: result.finishReason,
+          nativeFinishReason: result.nativeFinishReason,
+          refusal: result.refusal,
+        }) + '\n',
+      );
     } else {
       if (!ended) io.stdout.write('\n');
       writeEnding(io, result);
     }
     return result.refusal !== null || result.finishReason === 'content_filter' ? EXIT.declined : EXIT.ok;
   } catch (error) {
-    const failure = error instanceof ServiceError ? error : new ServiceError({ kind: 'network', service, message: String((error as Error).message ?? error), secrets: [key] });
+    const failure =
+      error instanceof ServiceError
+        ? error
+        : new ServiceError({
+            kind: 'network',
+            service,
+            message: String((error as Error).message ?? error),
+            secrets: [key],
+          });
     // What the service reported before the answer failed was charged: say so.
     const reported = stream.reported;
     if (values.json) io.stdout.write(errorJson(failure, reported ? { usage: usageJson(reported) } : {}) + '\n');
     else {
       if (stream.text && !stream.text.endsWith('\n')) io.stdout.write('\n');
       writeError(io, failure);
-      if (reported?.usage) io.stderr.write(`  usage reported: ${reported.usage.inputTokens} input + ${reported.usage.outputTokens} output tokens${reported.costUsd !== null ? `, $${reported.costUsd.toFixed(6)}` : ''}\n`);
+      if (reported?.usage)
+        io.stderr.write(
+          `  usage reported: ${reported.usage.inputTokens} input + ${reported.usage.outputTokens} output tokens${reported.costUsd !== null ? `, $${reported.costUsd.toFixed(6)}` : ''}\n`,
+        );
     }
     return failure.kind === 'cancelled' ? EXIT.interrupted : EXIT.failure;
   } finally {
@@ -127,7 +184,12 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 function usageJson(reported: ReportedUsage | CompletionResult) {
-  return { inputTokens: reported.usage?.inputTokens ?? null, outputTokens: reported.usage?.outputTokens ?? null, totalTokens: reported.usage?.totalTokens ?? null, costUsd: reported.costUsd };
+  return {
+    inputTokens: reported.usage?.inputTokens ?? null,
+    outputTokens: reported.usage?.outputTokens ?? null,
+    totalTokens: reported.usage?.totalTokens ?? null,
+    costUsd: reported.costUsd,
+  };
 }
 
 /** A refusal is the answer (stdout), marked as one (stderr); a filtered or cut-off answer says so. */
@@ -137,9 +199,11 @@ function writeEnding(io: CliIo, result: CompletionResult): void {
     io.stderr.write('keyward: the model declined to answer (a refusal); its explanation is above.\n');
   }
   if (result.finishReason === 'content_filter') {
-    io.stderr.write(result.text
-      ? 'keyward: the provider\'s content filter stopped the answer; what arrived is above.\n'
-      : 'keyward: the provider\'s content filter withheld the answer: no text arrived.\n');
+    io.stderr.write(
+      result.text
+        ? "keyward: the provider's content filter stopped the answer; what arrived is above.\n"
+        : "keyward: the provider's content filter withheld the answer: no text arrived.\n",
+    );
   } else if (result.finishReason === 'length') {
     io.stderr.write('keyward: the answer was cut off at the token limit.\n');
   }

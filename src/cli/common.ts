@@ -33,57 +33,92 @@ export const TIMEOUT_ENV = { request: 'KEYWARD_TIMEOUT_MS', idle: 'KEYWARD_IDLE_
 
 export function serviceOption(value: string | undefined): 'router' | 'direct' {
   if (value === 'router' || value === 'direct') return value;
-  throw new UsageError(value === undefined ? '--service is required (router or direct)' : `--service must be router or direct, not "${value}"`, value === undefined ? 'missing_option' : 'invalid_option');
+  throw new UsageError(
+    value === undefined
+      ? '--service is required (router or direct)'
+      : `--service must be router or direct, not "${value}"`,
+    value === undefined ? 'missing_option' : 'invalid_option',
+  );
 }
 
 /** --base-url, else the SDK's environment variable, else the real service; https only, except loopback. */
-export function baseUrlFor(service: 'router' | 'direct', flag: string | undefined, env: NodeJS.ProcessEnv = {}): string {
+export function baseUrlFor(
+  service: 'router' | 'direct',
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = {},
+): string {
   const fromEnv = env[BASE_URL_ENV[service]];
   const value = flag ?? (fromEnv === undefined || fromEnv.trim() === '' ? undefined : fromEnv.trim());
   if (value === undefined) return DEFAULT_CONFIG[service].baseUrl;
   const source = flag !== undefined ? '--base-url' : BASE_URL_ENV[service];
   const check = checkBaseUrl(value);
   if (!check.ok) {
-    throw new UsageError(check.reason === 'insecure'
-      ? `${source} ${value} uses http: a key would travel in clear text; use https (http is allowed only for localhost)`
-      : `${source} ${value} is not a valid https URL`, check.reason, 'insecure_url');
+    throw new UsageError(
+      check.reason === 'insecure'
+        ? `${source} ${value} uses http: a key would travel in clear text; use https (http is allowed only for localhost)`
+        : `${source} ${value} is not a valid https URL`,
+      check.reason,
+      'insecure_url',
+    );
   }
   return value.replace(/\/+$/, '');
 }
 
 /** A wait in milliseconds from a flag, else an environment variable, else the default. */
-export function millisecondsOption(flag: string | undefined, flagName: string, env: NodeJS.ProcessEnv, envName: string, fallback: number): number {
+export function millisecondsOption(
+  flag: string | undefined,
+  flagName: string,
+  env: NodeJS.ProcessEnv,
+  envName: string,
+  fallback: number,
+): number {
   const raw = flag ?? env[envName];
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw.trim());
   if (!Number.isInteger(value) || value < 100 || value > 86_400_000) {
-    throw new UsageError(`${flag !== undefined ? flagName : envName} must be a whole number of milliseconds from 100 to 86400000, not "${raw}"`);
+    throw new UsageError(
+      `${flag !== undefined ? flagName : envName} must be a whole number of milliseconds from 100 to 86400000, not "${raw}"`,
+    );
   }
   return value;
 }
 
 export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  for await (const chunk of stream as AsyncIterable<Buffer | string>)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
 
 export function errorJson(error: ServiceError, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ ok: false, error: error.toData(), ...(error.partialText ? { text: error.partialText } : {}), ...extra });
+  return JSON.stringify({
+    ok: false,
+    error: error.toData(),
+    ...(error.partialText ? { text: error.partialText } : {}),
+    ...extra,
+  });
 }
 
 /** A usage error in the JSON contract: the same fields as a service error. */
 export function usageJson(error: UsageError, command: string): string {
   return JSON.stringify({
     ok: false,
-    error: { kind: error.kind, status: null, code: error.code, message: error.message, action: `Run "keyward ${command} --help" for the options.`, retryAfterSeconds: null },
+    error: {
+      kind: error.kind,
+      status: null,
+      code: error.code,
+      message: error.message,
+      action: `Run "keyward ${command} --help" for the options.`,
+      retryAfterSeconds: null,
+    },
   });
 }
 
 export function writeError(io: CliIo, error: ServiceError): void {
   const status = error.status === null ? '' : ` (HTTP ${error.status}${error.code ? `, ${error.code}` : ''})`;
   io.stderr.write(`keyward: ${error.kind}${status}: ${error.message}\n  what to do: ${error.action}\n`);
-  if (error.retryAfterSeconds !== null && error.kind !== 'cancelled') io.stderr.write(`  retry after: ${Math.ceil(error.retryAfterSeconds)} s\n`);
+  if (error.retryAfterSeconds !== null && error.kind !== 'cancelled')
+    io.stderr.write(`  retry after: ${Math.ceil(error.retryAfterSeconds)} s\n`);
 }
 
 /** Prints a usage error the way the command was asked to print (JSON on stdout, or text on stderr) and gives exit status 2. */

@@ -9,10 +9,18 @@ if (problem) {
   process.exit(2);
 }
 
-void runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, stdin: process.stdin }).then((code) => {
-  process.exitCode = code;
-}, (error: unknown) => {
-  // A failure no command expected: one line, never a stack trace that could quote a key.
-  process.stderr.write(`keyward: ${redactSecrets(String((error as Error)?.message ?? error))}\n`);
-  process.exitCode = 1;
-});
+void runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  stdin: process.stdin,
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    // A failure no command expected: one line, never a stack trace that could quote a key.
+    process.stderr.write(`keyward: ${redactSecrets(String((error as Error)?.message ?? error))}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -8,7 +8,15 @@ import { scanFile } from '../core/scan/fileScan.ts';
 import { runGit as runSafeGit } from '../core/scan/git.ts';
 import { GitStatusCache } from '../core/scan/gitStatus.ts';
 import { scanHistory } from '../core/scan/history.ts';
-import { type FileFinding, type Skipped, isIncomplete, jsonReport, sarifReport, skippedText, textReport } from '../core/scan/report.ts';
+import {
+  type FileFinding,
+  type Skipped,
+  isIncomplete,
+  jsonReport,
+  sarifReport,
+  skippedText,
+  textReport,
+} from '../core/scan/report.ts';
 import { scanStaged } from '../core/scan/staged.ts';
 import { type Listed, listTargets } from '../core/scan/targets.ts';
 import { type CliIo, EXIT } from './run.ts';
@@ -49,10 +57,21 @@ function display(cwd: string, path: string): string {
 }
 
 /** Reads every listed file; what cannot be read joins the skipped list. */
-export function scanFiles(files: readonly Listed[], maxSize: number, cwd: string, out: FileFinding[], skipped: Skipped[] = []): void {
+export function scanFiles(
+  files: readonly Listed[],
+  maxSize: number,
+  cwd: string,
+  out: FileFinding[],
+  skipped: Skipped[] = [],
+): void {
   for (const { path, shown, state, regular } of files) {
     const outcome = scanFile(path, {}, maxSize, regular);
-    if ('skipped' in outcome) skipped.push({ path: display(cwd, shown), reason: outcome.skipped, ...(outcome.detail ? { detail: outcome.detail } : {}) });
+    if ('skipped' in outcome)
+      skipped.push({
+        path: display(cwd, shown),
+        reason: outcome.skipped,
+        ...(outcome.detail ? { detail: outcome.detail } : {}),
+      });
     else for (const finding of outcome.findings) out.push({ path: display(cwd, shown), finding, git: state });
   }
 }
@@ -61,10 +80,15 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
-      args, allowPositionals: true,
+      args,
+      allowPositionals: true,
       options: {
-        format: { type: 'string', default: 'text' }, staged: { type: 'boolean', default: false }, history: { type: 'boolean', default: false },
-        'no-git': { type: 'boolean', default: false }, 'max-size': { type: 'string' }, 'include-dir': { type: 'string', multiple: true, default: [] },
+        format: { type: 'string', default: 'text' },
+        staged: { type: 'boolean', default: false },
+        history: { type: 'boolean', default: false },
+        'no-git': { type: 'boolean', default: false },
+        'max-size': { type: 'string' },
+        'include-dir': { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -102,12 +126,19 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
       }
       if (values.staged) {
         const staged = await scanStaged(root);
-        for (const hit of staged.findings) findings.push({ path: display(cwd, join(root, hit.path)), finding: hit.finding, git: 'staged' });
+        for (const hit of staged.findings)
+          findings.push({ path: display(cwd, join(root, hit.path)), finding: hit.finding, git: 'staged' });
         for (const skip of staged.skipped) skipped.push({ ...skip, path: display(cwd, join(root, skip.path)) });
       }
       if (values.history) {
         const history = await scanHistory(root);
-        for (const hit of history.findings) findings.push({ path: display(cwd, join(root, hit.path)), finding: hit.finding, git: hit.git, ...(hit.commit ? { commit: hit.commit } : {}) });
+        for (const hit of history.findings)
+          findings.push({
+            path: display(cwd, join(root, hit.path)),
+            finding: hit.finding,
+            git: hit.git,
+            ...(hit.commit ? { commit: hit.commit } : {}),
+          });
       }
     } else {
       const targets = (positionals.length > 0 ? positionals : ['.']).map((p) => resolve(p));
@@ -128,7 +159,13 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
 
   const version = typeof KEYWARD_VERSION === 'string' ? KEYWARD_VERSION : 'dev';
   if (format === 'text') io.stderr.write(skippedText(skipped));
-  io.stdout.write(format === 'json' ? jsonReport(findings, skipped) : format === 'sarif' ? sarifReport(findings, version, skipped) : textReport(findings, skipped));
+  io.stdout.write(
+    format === 'json'
+      ? jsonReport(findings, skipped)
+      : format === 'sarif'
+        ? sarifReport(findings, version, skipped)
+        : textReport(findings, skipped),
+  );
   return findings.length > 0 ? EXIT.failure : isIncomplete(skipped) ? EXIT.usage : EXIT.ok;
 }
 
@@ -137,7 +174,9 @@ const HOOK_MARK = '# installed by keyward install-hook';
 export async function installHookCommand(args: string[], io: CliIo): Promise<number> {
   const force = args.includes('--force');
   if (args.includes('--help') || args.includes('-h')) {
-    io.stdout.write('Usage: keyward install-hook [--force]\n  Installs a git pre-commit hook that runs "keyward scan --staged".\n');
+    io.stdout.write(
+      'Usage: keyward install-hook [--force]\n  Installs a git pre-commit hook that runs "keyward scan --staged".\n',
+    );
     return EXIT.ok;
   }
   const hooksDir = await runSafeGit(['rev-parse', '--git-path', 'hooks'], process.cwd(), { keepHooksPath: true });
@@ -151,7 +190,10 @@ export async function installHookCommand(args: string[], io: CliIo): Promise<num
     return EXIT.usage;
   }
   const cli = resolve(process.argv[1] ?? 'keyward');
-  writeFileSync(hook, `#!/bin/sh\n${HOOK_MARK}\n# Refuses a commit that would add a routing- or direct-service key.\nif command -v keyward >/dev/null 2>&1; then exec keyward scan --staged; fi\nexec node "${cli}" scan --staged\n`);
+  writeFileSync(
+    hook,
+    `#!/bin/sh\n${HOOK_MARK}\n# Refuses a commit that would add a routing- or direct-service key.\nif command -v keyward >/dev/null 2>&1; then exec keyward scan --staged; fi\nexec node "${cli}" scan --staged\n`,
+  );
   chmodSync(hook, 0o755);
   io.stdout.write(`keyward: installed the pre-commit hook at ${hook}\n`);
   return EXIT.ok;

@@ -7,7 +7,16 @@ import { redactSecrets } from '../core/redact.ts';
 import { nextUtcMidnight } from '../core/freeGuard.ts';
 import { type RouterCredits, type RouterKeyInfo, RouterClient } from '../core/routerClient.ts';
 import { type CliIo, EXIT } from './run.ts';
-import { BASE_URL_ENV, KEY_ENV, UsageError, baseUrlFor, errorJson, reportUsage, serviceOption, writeError } from './common.ts';
+import {
+  BASE_URL_ENV,
+  KEY_ENV,
+  UsageError,
+  baseUrlFor,
+  errorJson,
+  reportUsage,
+  serviceOption,
+  writeError,
+} from './common.ts';
 
 export const STATUS_HELP = `Usage: keyward status --service router|direct [--base-url URL] [--json]
 
@@ -44,8 +53,14 @@ function routerText(info: RouterKeyInfo, credits: RouterCredits | null, now: num
     `free today ${free ? `${Math.min(free.used, free.limit)}/${free.limit} (resets ${new Date(nextUtcMidnight(now)).toISOString()})` : 'unknown'}`,
     `balance    ${credits ? money(credits.balance) : 'not readable with this key (management keys only)'}`,
   ];
-  if (credits && credits.balance < 0) lines.push(`warning    the balance is below zero: every call fails, free models included, until at least ${money(-credits.balance)} of credits are added`);
-  if (info.limit === null) lines.push('warning    this key has no credit limit: set one in the key settings so a leak cannot spend the whole balance');
+  if (credits && credits.balance < 0)
+    lines.push(
+      `warning    the balance is below zero: every call fails, free models included, until at least ${money(-credits.balance)} of credits are added`,
+    );
+  if (info.limit === null)
+    lines.push(
+      'warning    this key has no credit limit: set one in the key settings so a leak cannot spend the whole balance',
+    );
   if (info.expiresAt === null) lines.push('warning    this key has no expiry: create keys with an expiry date');
   return lines.join('\n') + '\n';
 }
@@ -58,7 +73,9 @@ function directText(canList: boolean, models: number, limits: RateLimits | null)
     'responses  not checked: only a prompt shows whether the key may create responses (api.responses.write)',
   ];
   if (limits) {
-    lines.push(`requests   ${limits.remainingRequests ?? '?'}/${limits.limitRequests ?? '?'} left this minute (resets in ${limits.resetRequestsSeconds ?? '?'} s)`);
+    lines.push(
+      `requests   ${limits.remainingRequests ?? '?'}/${limits.limitRequests ?? '?'} left this minute (resets in ${limits.resetRequestsSeconds ?? '?'} s)`,
+    );
     lines.push(`tokens     ${limits.remainingTokens ?? '?'}/${limits.limitTokens ?? '?'} left this minute`);
   } else lines.push('rate limits not reported');
   return lines.join('\n') + '\n';
@@ -67,9 +84,22 @@ function directText(canList: boolean, models: number, limits: RateLimits | null)
 export async function statusCommand(args: string[], io: CliIo): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args, options: { service: { type: 'string' }, 'base-url': { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } }));
+    ({ values } = parseArgs({
+      args,
+      options: {
+        service: { type: 'string' },
+        'base-url': { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
   } catch (error) {
-    return reportUsage(io, 'status', args.includes('--json'), new UsageError((error as Error).message, 'unknown_option'));
+    return reportUsage(
+      io,
+      'status',
+      args.includes('--json'),
+      new UsageError((error as Error).message, 'unknown_option'),
+    );
   }
   if (values.help) {
     io.stdout.write(STATUS_HELP);
@@ -82,12 +112,21 @@ export async function statusCommand(args: string[], io: CliIo): Promise<number> 
     service = serviceOption(values.service);
     baseUrl = baseUrlFor(service, values['base-url'], io.env);
     key = io.env[KEY_ENV[service]] ?? '';
-    if (!key) throw new UsageError(`set ${KEY_ENV[service]} to the ${service === 'router' ? 'routing' : 'direct'} service key`, 'missing_key');
+    if (!key)
+      throw new UsageError(
+        `set ${KEY_ENV[service]} to the ${service === 'router' ? 'routing' : 'direct'} service key`,
+        'missing_key',
+      );
   } catch (error) {
     if (error instanceof UsageError) return reportUsage(io, 'status', values.json, error);
     throw error;
   }
-  const connection = { baseUrl, key, connectTimeoutMs: DEFAULT_CONFIG.network.connectTimeoutMs, idleTimeoutMs: DEFAULT_CONFIG.network.idleTimeoutMs };
+  const connection = {
+    baseUrl,
+    key,
+    connectTimeoutMs: DEFAULT_CONFIG.network.connectTimeoutMs,
+    idleTimeoutMs: DEFAULT_CONFIG.network.idleTimeoutMs,
+  };
   // The key check echoes fields of the service's choosing (the key's label): nothing key-shaped is printed.
   const out = { write: (text: string) => io.stdout.write(redactSecrets(text, [key])) };
   if (service === 'router') {
@@ -96,11 +135,18 @@ export async function statusCommand(args: string[], io: CliIo): Promise<number> 
       const [info, credits] = await Promise.all([client.keyInfo(), client.credits()]);
       const now = Date.now();
       if (values.json) {
-        out.write(JSON.stringify({
-          ok: true, service, key: info, credits,
-          free: info.freeModelDailyRequests ? { ...info.freeModelDailyRequests, resetsAt: new Date(nextUtcMidnight(now)).toISOString() } : null,
-          warnings: routerWarnings(info),
-        }) + '\n');
+        out.write(
+          JSON.stringify({
+            ok: true,
+            service,
+            key: info,
+            credits,
+            free: info.freeModelDailyRequests
+              ? { ...info.freeModelDailyRequests, resetsAt: new Date(nextUtcMidnight(now)).toISOString() }
+              : null,
+            warnings: routerWarnings(info),
+          }) + '\n',
+        );
       } else out.write(routerText(info, credits, now));
       return EXIT.ok;
     } catch (error) {
@@ -120,7 +166,18 @@ export async function statusCommand(args: string[], io: CliIo): Promise<number> 
       canList = false;
     }
     // canCreateResponses: null = not checked (a check that spends no tokens cannot tell).
-    if (values.json) out.write(JSON.stringify({ ok: true, service, recognised: true, canListModels: canList, models: canList ? models : null, canCreateResponses: null, rateLimits: client.lastRateLimits }) + '\n');
+    if (values.json)
+      out.write(
+        JSON.stringify({
+          ok: true,
+          service,
+          recognised: true,
+          canListModels: canList,
+          models: canList ? models : null,
+          canCreateResponses: null,
+          rateLimits: client.lastRateLimits,
+        }) + '\n',
+      );
     else out.write(directText(canList, models, client.lastRateLimits));
     return EXIT.ok;
   } catch (error) {

@@ -34,7 +34,14 @@ export type Verification =
 
 export class AccountMonitor {
   readonly freeGuard: FreeModelGuard;
-  private router: RouterSnapshot = { keyInfo: null, credits: null, free: null, lastError: null, refreshedAt: null, stale: false };
+  private router: RouterSnapshot = {
+    keyInfo: null,
+    credits: null,
+    free: null,
+    lastError: null,
+    refreshedAt: null,
+    stale: false,
+  };
   private direct: DirectSnapshot;
   private readonly options: MonitorOptions;
   private readonly now: () => number;
@@ -49,7 +56,17 @@ export class AccountMonitor {
       this.router = { ...this.router, free };
       this.emit('router');
     });
-    this.direct = { verified: null, lastError: null, lastErrorAt: null, rateLimits: null, tier: options.tier(), refreshedAt: null, stale: false, missingScopes: [], respondedAt: null };
+    this.direct = {
+      verified: null,
+      lastError: null,
+      lastErrorAt: null,
+      rateLimits: null,
+      tier: options.tier(),
+      refreshedAt: null,
+      stale: false,
+      missingScopes: [],
+      respondedAt: null,
+    };
   }
 
   routerSnapshot(): RouterSnapshot {
@@ -67,15 +84,25 @@ export class AccountMonitor {
 
   /** A client for the stored key and the configured base URL, or undefined without a key. */
   routerClient(): Promise<RouterClient | undefined> {
-    return this.client('router', (baseUrl, key, network) => new RouterClient({ baseUrl, key, ...network, freeGuard: this.freeGuard, now: this.now }));
+    return this.client(
+      'router',
+      (baseUrl, key, network) =>
+        new RouterClient({ baseUrl, key, ...network, freeGuard: this.freeGuard, now: this.now }),
+    );
   }
 
   directClient(): Promise<DirectClient | undefined> {
-    return this.client('direct', (baseUrl, key, network) => new DirectClient({ baseUrl, key, ...network, now: this.now }));
+    return this.client(
+      'direct',
+      (baseUrl, key, network) => new DirectClient({ baseUrl, key, ...network, now: this.now }),
+    );
   }
 
   /** One client per service, made again when the key (read from secret storage) or the settings change. */
-  private async client<S extends ServiceId>(service: S, make: (baseUrl: string, key: string, network: KeywardConfig['network']) => Clients[S]): Promise<Clients[S] | undefined> {
+  private async client<S extends ServiceId>(
+    service: S,
+    make: (baseUrl: string, key: string, network: KeywardConfig['network']) => Clients[S],
+  ): Promise<Clients[S] | undefined> {
     const key = await this.options.keys.getKey(service);
     if (!key) return undefined;
     const config = this.options.config();
@@ -84,7 +111,10 @@ export class AccountMonitor {
     if (cached?.id === id) return cached.client;
     void cached?.client.close();
     const client = make(config[service].baseUrl, key, config.network);
-    (this.clients as Record<ServiceId, { id: string; client: Clients[ServiceId] } | undefined>)[service] = { id, client };
+    (this.clients as Record<ServiceId, { id: string; client: Clients[ServiceId] } | undefined>)[service] = {
+      id,
+      client,
+    };
     return client;
   }
 
@@ -93,7 +123,18 @@ export class AccountMonitor {
     if (service === 'router') {
       this.router = { keyInfo: null, credits: null, free: null, lastError: null, refreshedAt: null, stale: false };
       this.freeGuard.updateFromKeyCheck(null);
-    } else this.direct = { ...this.direct, verified: null, lastError: null, lastErrorAt: null, rateLimits: null, refreshedAt: null, stale: false, missingScopes: [], respondedAt: null };
+    } else
+      this.direct = {
+        ...this.direct,
+        verified: null,
+        lastError: null,
+        lastErrorAt: null,
+        rateLimits: null,
+        refreshedAt: null,
+        stale: false,
+        missingScopes: [],
+        respondedAt: null,
+      };
     this.emit(service);
   }
 
@@ -104,10 +145,22 @@ export class AccountMonitor {
 
   private async verifyRouter(signal?: AbortSignal): Promise<Verification> {
     const client = await this.routerClient();
-    if (!client) return { service: 'router', ok: false, error: new ServiceError({ kind: 'auth', service: 'router', message: 'No routing service key is stored.' }) };
+    if (!client)
+      return {
+        service: 'router',
+        ok: false,
+        error: new ServiceError({ kind: 'auth', service: 'router', message: 'No routing service key is stored.' }),
+      };
     try {
       const [keyInfo, credits] = await Promise.all([client.keyInfo(signal), client.credits(signal)]);
-      this.router = { keyInfo, credits, free: this.freeGuard.status(), lastError: this.keepRouterBillingError(credits), refreshedAt: this.now(), stale: false };
+      this.router = {
+        keyInfo,
+        credits,
+        free: this.freeGuard.status(),
+        lastError: this.keepRouterBillingError(credits),
+        refreshedAt: this.now(),
+        stale: false,
+      };
       this.emit('router');
       const warnings: ('no_credit_limit' | 'no_expiry')[] = [];
       if (keyInfo.limit === null) warnings.push('no_credit_limit');
@@ -116,7 +169,11 @@ export class AccountMonitor {
     } catch (thrown) {
       const error = asServiceError(thrown, 'router');
       const transient = ['network', 'timeout', 'server', 'rate_limit', 'cancelled'].includes(error.kind);
-      this.router = { ...this.router, lastError: transient ? this.router.lastError : error.toData(), stale: transient ? this.router.refreshedAt !== null : false };
+      this.router = {
+        ...this.router,
+        lastError: transient ? this.router.lastError : error.toData(),
+        stale: transient ? this.router.refreshedAt !== null : false,
+      };
       if (!transient) this.router.keyInfo = error.kind === 'auth' ? null : this.router.keyInfo;
       this.emit('router');
       return { service: 'router', ok: false, error };
@@ -125,22 +182,49 @@ export class AccountMonitor {
 
   private async verifyDirect(signal?: AbortSignal): Promise<Verification> {
     const client = await this.directClient();
-    if (!client) return { service: 'direct', ok: false, error: new ServiceError({ kind: 'auth', service: 'direct', message: 'No direct service key is stored.' }) };
+    if (!client)
+      return {
+        service: 'direct',
+        ok: false,
+        error: new ServiceError({ kind: 'auth', service: 'direct', message: 'No direct service key is stored.' }),
+      };
     try {
       await client.models(signal);
       const missingScopes = this.direct.missingScopes.filter((scope) => scope !== 'api.model.read');
-      this.direct = { ...this.direct, verified: missingScopes.length > 0 ? 'restricted' : 'ok', missingScopes, rateLimits: client.lastRateLimits ?? this.direct.rateLimits, refreshedAt: this.now(), stale: false, lastError: this.keepBillingError() };
+      this.direct = {
+        ...this.direct,
+        verified: missingScopes.length > 0 ? 'restricted' : 'ok',
+        missingScopes,
+        rateLimits: client.lastRateLimits ?? this.direct.rateLimits,
+        refreshedAt: this.now(),
+        stale: false,
+        lastError: this.keepBillingError(),
+      };
       this.emit('direct');
       return { service: 'direct', ok: true, restricted: missingScopes.length > 0, canListModels: true, missingScopes };
     } catch (thrown) {
       const error = asServiceError(thrown, 'direct');
       if (error.kind === 'permission') {
         const missingScopes = union(this.direct.missingScopes, scopesOf(error, 'api.model.read'));
-        this.direct = { ...this.direct, verified: 'restricted', missingScopes, refreshedAt: this.now(), stale: false, lastError: this.keepBillingError() };
+        this.direct = {
+          ...this.direct,
+          verified: 'restricted',
+          missingScopes,
+          refreshedAt: this.now(),
+          stale: false,
+          lastError: this.keepBillingError(),
+        };
         this.emit('direct');
         return { service: 'direct', ok: true, restricted: true, canListModels: false, missingScopes };
       }
-      if (error.kind === 'auth') this.direct = { ...this.direct, verified: 'invalid', lastError: error.toData(), lastErrorAt: this.now(), stale: false };
+      if (error.kind === 'auth')
+        this.direct = {
+          ...this.direct,
+          verified: 'invalid',
+          lastError: error.toData(),
+          lastErrorAt: this.now(),
+          stale: false,
+        };
       else this.direct = { ...this.direct, stale: this.direct.refreshedAt !== null };
       this.emit('direct');
       return { service: 'direct', ok: false, error };
@@ -150,7 +234,9 @@ export class AccountMonitor {
   /** A billing state seen on a request stays until a request succeeds: the model list is free and cannot tell. */
   private keepBillingError(): ServiceErrorData | null {
     const kind = this.direct.lastError?.kind;
-    return kind === 'credit_exhausted' || kind === 'spend_limit' || kind === 'usage_limit' ? this.direct.lastError : null;
+    return kind === 'credit_exhausted' || kind === 'spend_limit' || kind === 'usage_limit'
+      ? this.direct.lastError
+      : null;
   }
 
   /**
@@ -168,8 +254,12 @@ export class AccountMonitor {
   recordOutcome(service: ServiceId, error: ServiceError | null, rateLimits?: RateLimits | null): void {
     if (service === 'direct') {
       // A response that names missing scopes says what the key lacks; one that works proves it may prompt.
-      const missingScopes = error?.kind === 'permission' ? union(this.direct.missingScopes, scopesOf(error, null))
-        : error ? this.direct.missingScopes : this.direct.missingScopes.filter((scope) => scope === 'api.model.read');
+      const missingScopes =
+        error?.kind === 'permission'
+          ? union(this.direct.missingScopes, scopesOf(error, null))
+          : error
+            ? this.direct.missingScopes
+            : this.direct.missingScopes.filter((scope) => scope === 'api.model.read');
       const previous = this.direct.verified;
       this.direct = {
         ...this.direct,
@@ -178,9 +268,14 @@ export class AccountMonitor {
         rateLimits: rateLimits ?? this.direct.rateLimits,
         missingScopes,
         respondedAt: error ? this.direct.respondedAt : this.now(),
-        verified: error?.kind === 'auth' ? 'invalid'
-          : missingScopes.length > 0 ? 'restricted'
-            : previous === 'restricted' ? 'ok' : previous ?? (error ? null : 'ok'),
+        verified:
+          error?.kind === 'auth'
+            ? 'invalid'
+            : missingScopes.length > 0
+              ? 'restricted'
+              : previous === 'restricted'
+                ? 'ok'
+                : (previous ?? (error ? null : 'ok')),
       };
     } else if (error && ['auth', 'insufficient_credits', 'key_limit'].includes(error.kind)) {
       this.router = { ...this.router, lastError: error.toData() };
@@ -214,5 +309,7 @@ function union(a: readonly string[], b: readonly string[]): string[] {
 }
 
 function asServiceError(error: unknown, service: ServiceId): ServiceError {
-  return error instanceof ServiceError ? error : new ServiceError({ kind: 'network', service, message: (error as Error)?.message ?? String(error) });
+  return error instanceof ServiceError
+    ? error
+    : new ServiceError({ kind: 'network', service, message: (error as Error)?.message ?? String(error) });
 }

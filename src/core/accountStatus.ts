@@ -72,11 +72,17 @@ function untilText(at: number, now: number): string {
 }
 
 /** The spendable credit: the key's remaining limit, else the account balance, else nothing made up. */
-export function spendable(snapshot: RouterSnapshot): { amount: number | null; source: 'key limit' | 'balance' | 'none' } {
+export function spendable(snapshot: RouterSnapshot): {
+  amount: number | null;
+  source: 'key limit' | 'balance' | 'none';
+} {
   const info = snapshot.keyInfo;
   if (info && info.limit !== null && info.limitRemaining !== null) {
     const balance = snapshot.credits?.balance;
-    return { amount: balance !== undefined && balance < info.limitRemaining ? balance : info.limitRemaining, source: 'key limit' };
+    return {
+      amount: balance !== undefined && balance < info.limitRemaining ? balance : info.limitRemaining,
+      source: 'key limit',
+    };
   }
   if (snapshot.credits) return { amount: snapshot.credits.balance, source: 'balance' };
   return { amount: null, source: 'none' };
@@ -89,16 +95,29 @@ export function isNegativeBalance(snapshot: RouterSnapshot): boolean {
 
 export function routerStatusView(snapshot: RouterSnapshot, meta: KeyMetadata | undefined, now: number): StatusView {
   const info = snapshot.keyInfo;
-  const lines: string[] = [`**Routing service** key "${meta?.label ?? 'Router key'}" \`${meta?.masked ?? ''}\` (fingerprint ${meta?.fingerprint.slice(0, 8) ?? '?'})`, ''];
+  const lines: string[] = [
+    `**Routing service** key "${meta?.label ?? 'Router key'}" \`${meta?.masked ?? ''}\` (fingerprint ${meta?.fingerprint.slice(0, 8) ?? '?'})`,
+    '',
+  ];
   const stale = snapshot.stale && snapshot.refreshedAt !== null ? ` (${ageText(snapshot.refreshedAt, now)})` : '';
 
   if (snapshot.lastError?.kind === 'auth') {
     lines.push('$(error) The service does not accept this key. Set a new one.');
-    return { text: '$(key) router: key invalid', tooltip: lines.join('\n'), severity: 'error', accessibility: 'Routing service: key invalid' };
+    return {
+      text: '$(key) router: key invalid',
+      tooltip: lines.join('\n'),
+      severity: 'error',
+      accessibility: 'Routing service: key invalid',
+    };
   }
   if (!info) {
     lines.push(snapshot.lastError ? `Could not check the key: ${snapshot.lastError.message}` : 'Checking the key...');
-    return { text: `$(key) router${snapshot.lastError ? ': unchecked' : ' …'}`, tooltip: lines.join('\n'), severity: snapshot.lastError ? 'warning' : 'normal', accessibility: 'Routing service: not checked yet' };
+    return {
+      text: `$(key) router${snapshot.lastError ? ': unchecked' : ' …'}`,
+      tooltip: lines.join('\n'),
+      severity: snapshot.lastError ? 'warning' : 'normal',
+      accessibility: 'Routing service: not checked yet',
+    };
   }
 
   const negative = isNegativeBalance(snapshot);
@@ -129,28 +148,56 @@ export function routerStatusView(snapshot: RouterSnapshot, meta: KeyMetadata | u
   text += stale;
 
   if (negative) {
-    lines.push(balance !== null
-      ? `$(warning) **The balance is ${signedDollars(balance)}: every call fails, free models included, until credits are added.**`
-      : '$(warning) **The last request was refused because the account balance is below zero: every call fails, free models included, until credits are added.** (Only a management key can read the balance itself.)', '');
-    lines.push(balance !== null
-      ? `To do: add at least ${formatDollars(-balance)} of credits on the credits page to get back to zero, more to prompt again (click this item: Add Credits).`
-      : 'To do: add credits on the credits page (click this item: Add Credits). The figures below are the key\'s own limit, not the account balance.', '');
+    lines.push(
+      balance !== null
+        ? `$(warning) **The balance is ${signedDollars(balance)}: every call fails, free models included, until credits are added.**`
+        : '$(warning) **The last request was refused because the account balance is below zero: every call fails, free models included, until credits are added.** (Only a management key can read the balance itself.)',
+      '',
+    );
+    lines.push(
+      balance !== null
+        ? `To do: add at least ${formatDollars(-balance)} of credits on the credits page to get back to zero, more to prompt again (click this item: Add Credits).`
+        : "To do: add credits on the credits page (click this item: Add Credits). The figures below are the key's own limit, not the account balance.",
+      '',
+    );
   }
-  lines.push(`- Credit limit: ${info.limit === null ? '**none** $(warning)' : `${formatDollars(info.limit)}${info.limitReset ? ` (resets ${info.limitReset})` : ''}, remaining ${formatDollars(info.limitRemaining ?? 0)}`}`);
+  lines.push(
+    `- Credit limit: ${info.limit === null ? '**none** $(warning)' : `${formatDollars(info.limit)}${info.limitReset ? ` (resets ${info.limitReset})` : ''}, remaining ${formatDollars(info.limitRemaining ?? 0)}`}`,
+  );
   lines.push(`- Usage: ${formatDollars(info.usage)} (today ${formatDollars(info.usageDaily)})`);
-  lines.push(`- Balance: ${snapshot.credits ? formatDollars(snapshot.credits.balance) : 'not readable with this key (management keys only)'}`);
+  lines.push(
+    `- Balance: ${snapshot.credits ? formatDollars(snapshot.credits.balance) : 'not readable with this key (management keys only)'}`,
+  );
   const days = daysUntil(info.expiresAt ?? meta?.expiresAt ?? null, new Date(now));
-  lines.push(`- Expires: ${info.expiresAt ? `${info.expiresAt.slice(0, 10)}${days !== null ? ` (in ${days} days)` : ''}` : '**never** $(warning)'}`);
+  lines.push(
+    `- Expires: ${info.expiresAt ? `${info.expiresAt.slice(0, 10)}${days !== null ? ` (in ${days} days)` : ''}` : '**never** $(warning)'}`,
+  );
   if (free && free.limit !== null) {
-    lines.push(`- Free models today: ${freeUsed}/${free.limit}${free.used > free.limit ? ' (the account is past its allowance)' : ''}, resets at 00:00 UTC (in ${untilText(free.resetsAt, now)})`);
+    lines.push(
+      `- Free models today: ${freeUsed}/${free.limit}${free.used > free.limit ? ' (the account is past its allowance)' : ''}, resets at 00:00 UTC (in ${untilText(free.resetsAt, now)})`,
+    );
     const upgrade = allowanceUpgradeCost(free.limit);
-    lines.push(upgrade
-      ? `- Fewer than 10 credits bought: ${free.limit} free requests a day. Buying ${upgrade.credits} credits raises it to 1,000 a day: ${formatDollars(upgrade.card)} by card (fee 5.5%, at least ${formatDollars(CARD_FEE_MIN)}) or ${formatDollars(upgrade.crypto)} by crypto (fee 5%).`
-      : '- At least 10 credits bought: 1,000 free requests a day.');
+    lines.push(
+      upgrade
+        ? `- Fewer than 10 credits bought: ${free.limit} free requests a day. Buying ${upgrade.credits} credits raises it to 1,000 a day: ${formatDollars(upgrade.card)} by card (fee 5.5%, at least ${formatDollars(CARD_FEE_MIN)}) or ${formatDollars(upgrade.crypto)} by crypto (fee 5%).`
+        : '- At least 10 credits bought: 1,000 free requests a day.',
+    );
   }
-  if (info.limit === null) lines.push('', '$(warning) This key has no credit limit: a leaked key could spend the whole balance. Set a limit in the key settings.');
-  if (info.expiresAt === null) lines.push('', '$(warning) This key has no expiry date. Keys can get one only when created: create a new key with an expiry and rotate.');
-  if (snapshot.refreshedAt !== null) lines.push('', `_Checked ${ageText(snapshot.refreshedAt, now)}${snapshot.stale ? '; the last check failed, figures may be out of date' : ''}._`);
+  if (info.limit === null)
+    lines.push(
+      '',
+      '$(warning) This key has no credit limit: a leaked key could spend the whole balance. Set a limit in the key settings.',
+    );
+  if (info.expiresAt === null)
+    lines.push(
+      '',
+      '$(warning) This key has no expiry date. Keys can get one only when created: create a new key with an expiry and rotate.',
+    );
+  if (snapshot.refreshedAt !== null)
+    lines.push(
+      '',
+      `_Checked ${ageText(snapshot.refreshedAt, now)}${snapshot.stale ? '; the last check failed, figures may be out of date' : ''}._`,
+    );
   return { text, tooltip: lines.join('\n'), severity, accessibility: spoken };
 }
 
@@ -162,14 +209,19 @@ const DIRECT_ERROR_TEXT: Partial<Record<ServiceErrorData['kind'], string>> = {
 };
 
 export function directStatusView(snapshot: DirectSnapshot, meta: KeyMetadata | undefined, now: number): StatusView {
-  const lines: string[] = [`**Direct service** key "${meta?.label ?? 'Direct key'}" \`${meta?.masked ?? ''}\` (fingerprint ${meta?.fingerprint.slice(0, 8) ?? '?'})`, ''];
+  const lines: string[] = [
+    `**Direct service** key "${meta?.label ?? 'Direct key'}" \`${meta?.masked ?? ''}\` (fingerprint ${meta?.fingerprint.slice(0, 8) ?? '?'})`,
+    '',
+  ];
   const error = snapshot.lastError;
   const missing = snapshot.missingScopes;
   const blocking = missing.filter(blocksPrompting);
   let state: string;
   let severity: Severity = 'normal';
-  const retryLeft = error?.kind === 'rate_limit' && error.retryAfterSeconds !== null && snapshot.lastErrorAt !== null
-    ? Math.ceil(snapshot.lastErrorAt / 1000 + error.retryAfterSeconds - now / 1000) : 0;
+  const retryLeft =
+    error?.kind === 'rate_limit' && error.retryAfterSeconds !== null && snapshot.lastErrorAt !== null
+      ? Math.ceil(snapshot.lastErrorAt / 1000 + error.retryAfterSeconds - now / 1000)
+      : 0;
   if (error && DIRECT_ERROR_TEXT[error.kind]) {
     state = DIRECT_ERROR_TEXT[error.kind]!;
     severity = error.kind === 'auth' ? 'error' : 'warning';
@@ -185,28 +237,50 @@ export function directStatusView(snapshot: DirectSnapshot, meta: KeyMetadata | u
     state = blocking.length > 0 ? `restricted · needs ${blocking.join(', ')}` : 'restricted';
     severity = blocking.length > 0 ? 'warning' : 'normal';
     lines.push(`$(${blocking.length > 0 ? 'warning' : 'info'}) **A Restricted key.** The service said it lacks:`);
-    for (const scope of missing.length > 0 ? missing : ['api.model.read']) lines.push(`- \`${scope}\`: may not ${scopeMeaning(scope)}`);
+    for (const scope of missing.length > 0 ? missing : ['api.model.read'])
+      lines.push(`- \`${scope}\`: may not ${scopeMeaning(scope)}`);
     lines.push('');
-    lines.push(blocking.length > 0
-      ? 'To do: give the key these permissions on the API keys page (a Restricted key needs each scope), or use a key with All permissions.'
-      : 'It may still prompt: type a model id in the panel.', '');
+    lines.push(
+      blocking.length > 0
+        ? 'To do: give the key these permissions on the API keys page (a Restricted key needs each scope), or use a key with All permissions.'
+        : 'It may still prompt: type a model id in the panel.',
+      '',
+    );
   } else if (snapshot.verified === 'ok') state = 'ok';
   else state = '…';
   const stale = snapshot.stale && snapshot.refreshedAt !== null ? ` (${ageText(snapshot.refreshedAt, now)})` : '';
   const tier = tierInfo(snapshot.tier);
   if (snapshot.verified !== null && snapshot.verified !== 'invalid') {
     // A key check lists models and spends nothing; it cannot show that the key may create responses.
-    lines.push(`- Checked: ${missing.includes('api.model.read') ? 'the key is recognised; it may not list models' : 'the key is recognised and may list models'}`);
-    lines.push(snapshot.respondedAt !== null
-      ? `- Creating responses: works (last prompt ${ageText(snapshot.respondedAt, now)})`
-      : blocking.length > 0 ? `- Creating responses: refused (missing ${blocking.join(', ')})` : '- Creating responses: not checked yet; only a prompt shows it (`api.responses.write`)');
+    lines.push(
+      `- Checked: ${missing.includes('api.model.read') ? 'the key is recognised; it may not list models' : 'the key is recognised and may list models'}`,
+    );
+    lines.push(
+      snapshot.respondedAt !== null
+        ? `- Creating responses: works (last prompt ${ageText(snapshot.respondedAt, now)})`
+        : blocking.length > 0
+          ? `- Creating responses: refused (missing ${blocking.join(', ')})`
+          : '- Creating responses: not checked yet; only a prompt shows it (`api.responses.write`)',
+    );
   }
   lines.push(`- Usage tier: ${snapshot.tier} (monthly usage limit ${formatDollars(tier.monthlyLimit)})`);
-  lines.push(tier.next ? `- Next tier: ${tier.next.tier} once ${formatDollars(tier.next.purchased)} of credit has been bought in all (limit ${formatDollars(tier.next.monthlyLimit)} a month).` : '- Highest tier.');
+  lines.push(
+    tier.next
+      ? `- Next tier: ${tier.next.tier} once ${formatDollars(tier.next.purchased)} of credit has been bought in all (limit ${formatDollars(tier.next.monthlyLimit)} a month).`
+      : '- Highest tier.',
+  );
   const limits = snapshot.rateLimits;
-  if (limits) lines.push(`- Rate limits: ${limits.remainingRequests ?? '?'}/${limits.limitRequests ?? '?'} requests and ${limits.remainingTokens ?? '?'}/${limits.limitTokens ?? '?'} tokens left this minute`);
+  if (limits)
+    lines.push(
+      `- Rate limits: ${limits.remainingRequests ?? '?'}/${limits.limitRequests ?? '?'} requests and ${limits.remainingTokens ?? '?'}/${limits.limitTokens ?? '?'} tokens left this minute`,
+    );
   if (meta?.expiresAt) lines.push(`- Expires: ${meta.expiresAt.slice(0, 10)}`);
   else lines.push('- Expires: not recorded. Keys should carry an expiry date and be rotated.');
   if (snapshot.refreshedAt !== null) lines.push('', `_Checked ${ageText(snapshot.refreshedAt, now)}._`);
-  return { text: `$(key) direct: ${state}${stale}`, tooltip: lines.join('\n'), severity, accessibility: `Direct service: ${state.replace(' · ', ', ')}` };
+  return {
+    text: `$(key) direct: ${state}${stale}`,
+    tooltip: lines.join('\n'),
+    severity,
+    accessibility: `Direct service: ${state.replace(' · ', ', ')}`,
+  };
 }

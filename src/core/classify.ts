@@ -66,23 +66,45 @@ function tooLargeAction(budget: { limit: number; requested: number }): string {
 
 function fallback(service: 'router' | 'direct', response: FailedResponse): ServiceError {
   const title = /<title>([^<]{1,300})<\/title>/i.exec(response.text)?.[1]?.trim();
-  const message = title ? `The service answered ${response.status} (${title}) instead of JSON.` : `The service answered HTTP ${response.status}.`;
-  return new ServiceError({ service, kind: statusKind(response.status), status: response.status, message, shouldRetry: shouldRetryHeader(response), secrets: response.secrets });
+  const message = title
+    ? `The service answered ${response.status} (${title}) instead of JSON.`
+    : `The service answered HTTP ${response.status}.`;
+  return new ServiceError({
+    service,
+    kind: statusKind(response.status),
+    status: response.status,
+    message,
+    shouldRetry: shouldRetryHeader(response),
+    secrets: response.secrets,
+  });
 }
 
 /** The routing service's moderation 403: `metadata.reasons`, `flagged_input`, "... requires moderation on X. Your input was flagged ...". */
-function routerModeration(error: Json, metadata: Json, message: string): { by: string | undefined; model: string | undefined; reasons: string[] } | undefined {
-  const reasons = Array.isArray(metadata.reasons) ? metadata.reasons.filter((r): r is string => typeof r === 'string') : [];
-  const flagged = Array.isArray(metadata.reasons) || str(metadata.flagged_input) !== undefined || /\bflagged\b|requires moderation/i.test(message);
+function routerModeration(
+  error: Json,
+  metadata: Json,
+  message: string,
+): { by: string | undefined; model: string | undefined; reasons: string[] } | undefined {
+  const reasons = Array.isArray(metadata.reasons)
+    ? metadata.reasons.filter((r): r is string => typeof r === 'string')
+    : [];
+  const flagged =
+    Array.isArray(metadata.reasons) ||
+    str(metadata.flagged_input) !== undefined ||
+    /\bflagged\b|requires moderation/i.test(message);
   if (!flagged) return undefined;
   const said = /^(\S+) requires moderation on ([^.]+)\./.exec(message);
-  return { by: str(metadata.provider_name) ?? said?.[2]?.trim(), model: str(metadata.model_slug) ?? said?.[1], reasons };
+  return {
+    by: str(metadata.provider_name) ?? said?.[2]?.trim(),
+    model: str(metadata.model_slug) ?? said?.[1],
+    reasons,
+  };
 }
 
 function privacyAction(request: ResponseContext['request'], message: string): string {
   const page = /https:\/\/\S+\/settings\/privacy/.exec(message)?.[0] ?? ROUTER_PRIVACY_PAGE;
   if (request?.denyDataCollection === true) {
-    return 'This request carried Keyward\'s training opt-out (keyward.router.denyDataCollection), and it ruled out every provider of this model, free models included. Pick a model with a provider that does not collect data, or turn the setting off.';
+    return "This request carried Keyward's training opt-out (keyward.router.denyDataCollection), and it ruled out every provider of this model, free models included. Pick a model with a provider that does not collect data, or turn the setting off.";
   }
   if (request?.denyDataCollection === false) {
     return `This request did not carry Keyward's training opt-out, so the account's own privacy settings ruled out every provider of this model. Allow more providers on the routing service's privacy settings page (${page}), or pick another model.`;
@@ -90,7 +112,8 @@ function privacyAction(request: ResponseContext['request'], message: string): st
   return `Either Keyward's training opt-out (keyward.router.denyDataCollection) or the account's privacy settings (${page}) ruled out every provider of this model. Pick another model, or relax one of them.`;
 }
 
-const FUNDED_FREE_DAY_ACTION = 'Today\'s 1,000 free-model requests (UTC), the highest free allowance, are used up. Wait for the reset at UTC midnight, or use the paid version of the model.';
+const FUNDED_FREE_DAY_ACTION =
+  "Today's 1,000 free-model requests (UTC), the highest free allowance, are used up. Wait for the reset at UTC midnight, or use the paid version of the model.";
 
 /** A routing-service error object ({code, message, metadata}) from a body, a 200 body or a stream chunk. */
 export function classifyRouterError(error: Json, status: number, response: ResponseContext): ServiceError {
@@ -102,29 +125,52 @@ export function classifyRouterError(error: Json, status: number, response: Respo
   const raw = str(metadata.raw) ?? '';
   // "Provider returned error" says nothing; the upstream's own words are in metadata.raw.
   const said = str(error.message) ?? `The routing service answered ${status}.`;
-  const message = raw && !said.includes(raw) ? `${said} (${str(metadata.provider_name) ?? 'the provider'}: ${raw})` : said;
-  const code = reason ?? source ?? str(availability?.code) ?? errorType ?? (error.code === undefined || error.code === null ? null : String(error.code));
+  const message =
+    raw && !said.includes(raw) ? `${said} (${str(metadata.provider_name) ?? 'the provider'}: ${raw})` : said;
+  const code =
+    reason ??
+    source ??
+    str(availability?.code) ??
+    errorType ??
+    (error.code === undefined || error.code === null ? null : String(error.code));
   const headers = asObject(metadata.headers) ?? {};
-  const header = (name: string) => response.header(name) ?? str(headers[name]) ?? str(Object.entries(headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1]);
-  const retryAfter = parseRetryAfter(header('retry-after'), response.now) ?? (typeof metadata.retry_after_seconds === 'number' ? metadata.retry_after_seconds : undefined);
+  const header = (name: string) =>
+    response.header(name) ??
+    str(headers[name]) ??
+    str(Object.entries(headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1]);
+  const retryAfter =
+    parseRetryAfter(header('retry-after'), response.now) ??
+    (typeof metadata.retry_after_seconds === 'number' ? metadata.retry_after_seconds : undefined);
   const resetIn = parseRateLimitReset(header('x-ratelimit-reset'), response.now);
-  const base = { service: 'router' as const, status, code, message, shouldRetry: shouldRetryHeader(response), secrets: response.secrets };
+  const base = {
+    service: 'router' as const,
+    status,
+    code,
+    message,
+    shouldRetry: shouldRetryHeader(response),
+    secrets: response.secrets,
+  };
 
   if (status === 402) {
     if (reason === 'in_flight_budget_exhausted' || source === 'openrouter_in_flight_budget') {
       return new ServiceError({ ...base, kind: 'in_flight_budget', retryAfterSeconds: retryAfter ?? null });
     }
-    if (source === 'openrouter_key_limit' || /settings\/keys|key limit/i.test(message)) return new ServiceError({ ...base, kind: 'key_limit' });
+    if (source === 'openrouter_key_limit' || /settings\/keys|key limit/i.test(message))
+      return new ServiceError({ ...base, kind: 'key_limit' });
     return new ServiceError({ ...base, kind: 'insufficient_credits' });
   }
   if (status === 403 && source === 'openrouter_key_limit') return new ServiceError({ ...base, kind: 'key_limit' });
   if (status === 403) {
     const moderation = routerModeration(error, metadata, message);
     if (moderation) {
-      const who = moderation.by ? `${moderation.by}'s moderation` : 'a provider\'s moderation';
+      const who = moderation.by ? `${moderation.by}'s moderation` : "a provider's moderation";
       const what = moderation.reasons.length > 0 ? ` for ${moderation.reasons.join(', ')}` : '';
       const model = moderation.model ? ` (model ${moderation.model})` : '';
-      return new ServiceError({ ...base, kind: 'moderation', message: `The prompt was flagged by ${who}${what}${model}; the routing service refused it. (${message})` });
+      return new ServiceError({
+        ...base,
+        kind: 'moderation',
+        message: `The prompt was flagged by ${who}${what}${model}; the routing service refused it. (${message})`,
+      });
     }
   }
   if (status === 429) {
@@ -135,14 +181,30 @@ export function classifyRouterError(error: Json, status: number, response: Respo
     if (/free-models-per-day/.test(text) || source === 'openrouter_free_tier_daily') {
       // An account already on the 1,000-a-day tier cannot buy its way higher: no "buy 10 credits" for it.
       const funded = /per-day-high-balance/.test(text) || Number(header('x-ratelimit-limit')) >= 1000;
-      return new ServiceError({ ...base, kind: 'free_limit_day', retryAfterSeconds: resetIn ?? null, ...(funded ? { action: FUNDED_FREE_DAY_ACTION } : {}) });
+      return new ServiceError({
+        ...base,
+        kind: 'free_limit_day',
+        retryAfterSeconds: resetIn ?? null,
+        ...(funded ? { action: FUNDED_FREE_DAY_ACTION } : {}),
+      });
     }
     const budget = exceedsRateBudget(text);
-    if (budget) return new ServiceError({ ...base, kind: 'rate_limit', shouldRetry: base.shouldRetry ?? false, action: tooLargeAction(budget) });
+    if (budget)
+      return new ServiceError({
+        ...base,
+        kind: 'rate_limit',
+        shouldRetry: base.shouldRetry ?? false,
+        action: tooLargeAction(budget),
+      });
     return new ServiceError({ ...base, kind: 'rate_limit', retryAfterSeconds: retryAfter ?? resetIn ?? null });
   }
   if (status === 404 && (availability?.code === 'privacy_restricted' || /data.?policy/i.test(message))) {
-    return new ServiceError({ ...base, kind: 'bad_request', code: 'privacy_restricted', action: privacyAction(response.request, message) });
+    return new ServiceError({
+      ...base,
+      kind: 'bad_request',
+      code: 'privacy_restricted',
+      action: privacyAction(response.request, message),
+    });
   }
   if (error.code === 'server_error') return new ServiceError({ ...base, kind: 'server' });
   return new ServiceError({ ...base, kind: statusKind(status), retryAfterSeconds: retryAfter ?? null });
@@ -167,23 +229,56 @@ export function classifyDirectError(error: Json, status: number | null, response
   const message = str(error.message) ?? `The direct service answered ${status ?? 'with an error'}.`;
   const code = str(error.code) ?? null;
   const type = str(error.type);
-  const base = { service: 'direct' as const, status, code, message, shouldRetry: shouldRetryHeader(response), secrets: response.secrets };
-  if (message.includes('Missing scopes:')) return new ServiceError({ ...base, kind: 'permission', code: code ?? /Missing scopes: (\w+(?:\.\w+)*)/.exec(message)?.[1] ?? null });
-  if (code === 'unsupported_country_region_territory' || /country, region,? or territory/i.test(message)) return new ServiceError({ ...base, kind: 'region' });
+  const base = {
+    service: 'direct' as const,
+    status,
+    code,
+    message,
+    shouldRetry: shouldRetryHeader(response),
+    secrets: response.secrets,
+  };
+  if (message.includes('Missing scopes:'))
+    return new ServiceError({
+      ...base,
+      kind: 'permission',
+      code: code ?? /Missing scopes: (\w+(?:\.\w+)*)/.exec(message)?.[1] ?? null,
+    });
+  if (code === 'unsupported_country_region_territory' || /country, region,? or territory/i.test(message))
+    return new ServiceError({ ...base, kind: 'region' });
   const quota = (code && QUOTA_CODES[code]) || (type === 'insufficient_quota' ? 'credit_exhausted' : undefined);
   if (quota) return new ServiceError({ ...base, kind: quota });
-  const retry = parseRetryAfter(response.header('retry-after-ms') !== undefined ? String(Number(response.header('retry-after-ms')) / 1000) : response.header('retry-after'), response.now)
-    ?? parseGoDuration(response.header('x-ratelimit-reset-requests'))
-    ?? parseGoDuration(response.header('x-ratelimit-reset-tokens'))
-    ?? (() => { const s = /try again in (\d+(?:\.\d+)?)(ms|s)/i.exec(message); return s ? Number(s[1]) / (s[2] === 'ms' ? 1000 : 1) : undefined; })();
+  const retry =
+    parseRetryAfter(
+      response.header('retry-after-ms') !== undefined
+        ? String(Number(response.header('retry-after-ms')) / 1000)
+        : response.header('retry-after'),
+      response.now,
+    ) ??
+    parseGoDuration(response.header('x-ratelimit-reset-requests')) ??
+    parseGoDuration(response.header('x-ratelimit-reset-tokens')) ??
+    (() => {
+      const s = /try again in (\d+(?:\.\d+)?)(ms|s)/i.exec(message);
+      return s ? Number(s[1]) / (s[2] === 'ms' ? 1000 : 1) : undefined;
+    })();
   if (code === 'rate_limit_exceeded' || code === 'slow_down' || status === 429) {
     const budget = exceedsRateBudget(message);
-    if (budget) return new ServiceError({ ...base, kind: 'rate_limit', shouldRetry: base.shouldRetry ?? false, action: tooLargeAction(budget) });
+    if (budget)
+      return new ServiceError({
+        ...base,
+        kind: 'rate_limit',
+        shouldRetry: base.shouldRetry ?? false,
+        action: tooLargeAction(budget),
+      });
     return new ServiceError({ ...base, kind: 'rate_limit', retryAfterSeconds: retry ?? null });
   }
-  if (code === 'server_error' || code === 'server_is_overloaded' || type === 'server_error') return new ServiceError({ ...base, kind: 'server', retryAfterSeconds: retry ?? null });
+  if (code === 'server_error' || code === 'server_is_overloaded' || type === 'server_error')
+    return new ServiceError({ ...base, kind: 'server', retryAfterSeconds: retry ?? null });
   if (code === 'invalid_api_key') return new ServiceError({ ...base, kind: 'auth' });
-  return new ServiceError({ ...base, kind: status === null ? 'server' : statusKind(status), retryAfterSeconds: retry ?? null });
+  return new ServiceError({
+    ...base,
+    kind: status === null ? 'server' : statusKind(status),
+    retryAfterSeconds: retry ?? null,
+  });
 }
 
 export function classifyDirectResponse(response: FailedResponse): ServiceError {

@@ -11,8 +11,18 @@ export interface KeywardConfig {
 }
 
 export const DEFAULT_CONFIG: KeywardConfig = {
-  router: { baseUrl: 'https://openrouter.ai/api/v1', keysUrl: 'https://openrouter.ai/settings/keys', creditsUrl: 'https://openrouter.ai/settings/credits', denyDataCollection: false },
-  direct: { baseUrl: 'https://api.openai.com/v1', keysUrl: 'https://platform.openai.com/api-keys', billingUrl: 'https://platform.openai.com/settings/organization/billing/overview', usageTier: 'Free' },
+  router: {
+    baseUrl: 'https://openrouter.ai/api/v1',
+    keysUrl: 'https://openrouter.ai/settings/keys',
+    creditsUrl: 'https://openrouter.ai/settings/credits',
+    denyDataCollection: false,
+  },
+  direct: {
+    baseUrl: 'https://api.openai.com/v1',
+    keysUrl: 'https://platform.openai.com/api-keys',
+    billingUrl: 'https://platform.openai.com/settings/organization/billing/overview',
+    usageTier: 'Free',
+  },
   network: { connectTimeoutMs: 10_000, idleTimeoutMs: 60_000, requestTimeoutMs: 600_000 },
   status: { refreshMinutes: 5 },
 };
@@ -37,9 +47,10 @@ function baseUrl(read: Reader, setting: string, fallback: string, problems: Conf
   if (!check.ok) {
     problems.push({
       setting: `keyward.${setting}`,
-      message: check.reason === 'insecure'
-        ? `"${value}" uses http: a key would travel in clear text; use https (http is allowed only for localhost)`
-        : `"${value}" is not a valid https URL`,
+      message:
+        check.reason === 'insecure'
+          ? `"${value}" uses http: a key would travel in clear text; use https (http is allowed only for localhost)`
+          : `"${value}" is not a valid https URL`,
     });
     return fallback;
   }
@@ -68,7 +79,14 @@ function bool(read: Reader, setting: string, fallback: boolean, problems: Config
   return fallback;
 }
 
-function milliseconds(read: Reader, setting: string, fallback: number, min: number, max: number, problems: ConfigProblem[]): number {
+function milliseconds(
+  read: Reader,
+  setting: string,
+  fallback: number,
+  min: number,
+  max: number,
+  problems: ConfigProblem[],
+): number {
   const value = read(setting);
   if (value === undefined || value === null) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
@@ -82,7 +100,10 @@ function minutes(read: Reader, problems: ConfigProblem[]): number {
   const value = read('status.refreshMinutes');
   if (value === undefined || value === null) return DEFAULT_CONFIG.status.refreshMinutes;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1440) {
-    problems.push({ setting: 'keyward.status.refreshMinutes', message: 'must be a number of minutes from 0 (off) to 1440' });
+    problems.push({
+      setting: 'keyward.status.refreshMinutes',
+      message: 'must be a number of minutes from 0 (off) to 1440',
+    });
     return DEFAULT_CONFIG.status.refreshMinutes;
   }
   return value;
@@ -103,14 +124,22 @@ export interface SettingLayers {
  */
 const STRICTER = {
   'router.denyDataCollection': (value: unknown, workspace: unknown) => (workspace === true ? true : value),
-  'scan.maxFileSizeKb': (value: unknown, workspace: unknown) => (typeof workspace === 'number' && Number.isFinite(workspace) && (typeof value !== 'number' || workspace > value) ? workspace : value),
-  'diagnostics.ignoredFiles': (value: unknown, workspace: unknown) => (workspace === 'information' ? 'information' : value),
+  'scan.maxFileSizeKb': (value: unknown, workspace: unknown) =>
+    typeof workspace === 'number' && Number.isFinite(workspace) && (typeof value !== 'number' || workspace > value)
+      ? workspace
+      : value,
+  'diagnostics.ignoredFiles': (value: unknown, workspace: unknown) =>
+    workspace === 'information' ? 'information' : value,
 } satisfies Record<string, (value: unknown, workspace: unknown) => unknown>;
 
 export type GuardedSetting = keyof typeof STRICTER;
 
 /** The defaults package.json declares, for a host that does not say. */
-const GUARDED_DEFAULTS: Record<GuardedSetting, unknown> = { 'router.denyDataCollection': false, 'scan.maxFileSizeKb': 1024, 'diagnostics.ignoredFiles': 'information' };
+const GUARDED_DEFAULTS: Record<GuardedSetting, unknown> = {
+  'router.denyDataCollection': false,
+  'scan.maxFileSizeKb': 1024,
+  'diagnostics.ignoredFiles': 'information',
+};
 export const GUARDED_SETTINGS = Object.keys(STRICTER) as GuardedSetting[];
 
 export function isGuardedSetting(name: string): name is GuardedSetting {
@@ -130,7 +159,8 @@ export function guardedValue(setting: GuardedSetting, layers: SettingLayers): un
 export function normalizeConfig(read: Reader): { config: KeywardConfig; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
   const tier = read('direct.usageTier');
-  if (tier !== undefined && tier !== null && !TIER_NAMES.includes(tier as Tier)) problems.push({ setting: 'keyward.direct.usageTier', message: `must be one of ${TIER_NAMES.join(', ')}` });
+  if (tier !== undefined && tier !== null && !TIER_NAMES.includes(tier as Tier))
+    problems.push({ setting: 'keyward.direct.usageTier', message: `must be one of ${TIER_NAMES.join(', ')}` });
   const config: KeywardConfig = {
     router: {
       baseUrl: baseUrl(read, 'router.baseUrl', DEFAULT_CONFIG.router.baseUrl, problems),
@@ -146,9 +176,30 @@ export function normalizeConfig(read: Reader): { config: KeywardConfig; problems
     },
     status: { refreshMinutes: minutes(read, problems) },
     network: {
-      connectTimeoutMs: milliseconds(read, 'network.connectTimeoutMs', DEFAULT_CONFIG.network.connectTimeoutMs, 100, 300_000, problems),
-      idleTimeoutMs: milliseconds(read, 'network.idleTimeoutMs', DEFAULT_CONFIG.network.idleTimeoutMs, 100, 3_600_000, problems),
-      requestTimeoutMs: milliseconds(read, 'network.requestTimeoutMs', DEFAULT_CONFIG.network.requestTimeoutMs, 1000, 3_600_000, problems),
+      connectTimeoutMs: milliseconds(
+        read,
+        'network.connectTimeoutMs',
+        DEFAULT_CONFIG.network.connectTimeoutMs,
+        100,
+        300_000,
+        problems,
+      ),
+      idleTimeoutMs: milliseconds(
+        read,
+        'network.idleTimeoutMs',
+        DEFAULT_CONFIG.network.idleTimeoutMs,
+        100,
+        3_600_000,
+        problems,
+      ),
+      requestTimeoutMs: milliseconds(
+        read,
+        'network.requestTimeoutMs',
+        DEFAULT_CONFIG.network.requestTimeoutMs,
+        1000,
+        3_600_000,
+        problems,
+      ),
     },
   };
   return { config, problems };

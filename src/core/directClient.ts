@@ -7,7 +7,14 @@ import { responseFinish } from './finishReason.ts';
 import { type Json, num, obj, parseObject } from './json.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy.ts';
 import { sseEvents } from './sse.ts';
-import { type CompletionResult, type Piece, type ReportedUsage, type RetryNotice, TextStream, answerBody } from './textStream.ts';
+import {
+  type CompletionResult,
+  type Piece,
+  type ReportedUsage,
+  type RetryNotice,
+  TextStream,
+  answerBody,
+} from './textStream.ts';
 import { type HttpResponse, Transport, type TransportOptions } from './transport.ts';
 import { parseGoDuration } from './waitTimes.ts';
 
@@ -48,7 +55,6 @@ export interface DirectClientOptions extends TransportOptions {
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
-
 
 function messageParts(response: Json, type: string, field: string): string {
   const output = Array.isArray(response.output) ? response.output : [];
@@ -98,7 +104,11 @@ export class DirectClient {
       const value = response.header(name);
       return value === undefined || value === '' || Number.isNaN(Number(value)) ? null : Number(value);
     };
-    if (response.header('x-ratelimit-limit-requests') === undefined && response.header('x-ratelimit-limit-tokens') === undefined) return;
+    if (
+      response.header('x-ratelimit-limit-requests') === undefined &&
+      response.header('x-ratelimit-limit-tokens') === undefined
+    )
+      return;
     this.rateLimits = {
       limitRequests: n('x-ratelimit-limit-requests'),
       remainingRequests: n('x-ratelimit-remaining-requests'),
@@ -111,7 +121,13 @@ export class DirectClient {
   }
 
   private fail(response: HttpResponse, text: string): ServiceError {
-    return classifyDirectResponse({ status: response.status, text, header: response.header, now: this.now(), secrets: [this.options.key] });
+    return classifyDirectResponse({
+      status: response.status,
+      text,
+      header: response.header,
+      now: this.now(),
+      secrets: [this.options.key],
+    });
   }
 
   /** Model ids the key may use. Free: it spends no tokens. */
@@ -121,7 +137,13 @@ export class DirectClient {
     const text = await response.text();
     if (response.status >= 400) throw this.fail(response, text);
     const body = parseObject(text);
-    if (!body || !Array.isArray(body.data)) throw new ServiceError({ kind: 'server', service: 'direct', status: response.status, message: 'The direct service sent a model list that is not JSON.' });
+    if (!body || !Array.isArray(body.data))
+      throw new ServiceError({
+        kind: 'server',
+        service: 'direct',
+        status: response.status,
+        message: 'The direct service sent a model list that is not JSON.',
+      });
     return body.data.map((m) => obj(m)?.id).filter((id): id is string => typeof id === 'string');
   }
 
@@ -131,12 +153,27 @@ export class DirectClient {
     if (request.instructions) body.instructions = request.instructions;
     if (request.previousResponseId) body.previous_response_id = request.previousResponseId;
     if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
-    return new TextStream('direct', () => this.respondAttempt(body, stream, options),
-      { signal: options.signal, retry: this.options.retry ?? DEFAULT_RETRY_POLICY, onRetry: options.onRetry, sleep: this.options.sleep });
+    return new TextStream('direct', () => this.respondAttempt(body, stream, options), {
+      signal: options.signal,
+      retry: this.options.retry ?? DEFAULT_RETRY_POLICY,
+      onRetry: options.onRetry,
+      sleep: this.options.sleep,
+    });
   }
 
-  private async *respondAttempt(body: Json, stream: boolean, options: DirectCallOptions): AsyncGenerator<Piece, CompletionResult> {
-    const response = await this.transport.send({ method: 'POST', path: '/responses', key: this.options.key, body, signal: options.signal, accept: stream ? 'text/event-stream' : 'application/json' });
+  private async *respondAttempt(
+    body: Json,
+    stream: boolean,
+    options: DirectCallOptions,
+  ): AsyncGenerator<Piece, CompletionResult> {
+    const response = await this.transport.send({
+      method: 'POST',
+      path: '/responses',
+      key: this.options.key,
+      body,
+      signal: options.signal,
+      accept: stream ? 'text/event-stream' : 'application/json',
+    });
     this.observe(response);
     if (response.status >= 400) throw this.fail(response, await response.text());
     return stream ? yield* this.readStream(response, options.signal) : yield* this.readWhole(response);
@@ -148,7 +185,13 @@ export class DirectClient {
 
   private async *readWhole(response: HttpResponse): AsyncGenerator<Piece, CompletionResult> {
     const body = parseObject(await response.text());
-    if (!body) throw new ServiceError({ kind: 'server', service: 'direct', status: response.status, message: 'The direct service sent a response that is not JSON.' });
+    if (!body)
+      throw new ServiceError({
+        kind: 'server',
+        service: 'direct',
+        status: response.status,
+        message: 'The direct service sent a response that is not JSON.',
+      });
     const text = outputText(body);
     const refusal = outputRefusal(body);
     const reported = reportedUsage(obj(body.usage));
@@ -159,7 +202,10 @@ export class DirectClient {
     return this.result(body, text, refusal, 0);
   }
 
-  private async *readStream(response: HttpResponse, signal: AbortSignal | undefined): AsyncGenerator<Piece, CompletionResult> {
+  private async *readStream(
+    response: HttpResponse,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<Piece, CompletionResult> {
     let text = '';
     let refusal = '';
     /** response.refusal.done's text: the whole refusal, whatever deltas were missed. */
@@ -198,7 +244,10 @@ export class DirectClient {
           const error = classifyDirectError(obj(data.error) ?? data, null, this.context(response));
           // The response.failed that follows may say what the failed answer used; it comes in the
           // same network chunk or not at all, so nothing waits for it.
-          const failed = events.slice(index + 1).map((e) => parseObject(e.data)).find((d) => d?.type === 'response.failed');
+          const failed = events
+            .slice(index + 1)
+            .map((e) => parseObject(e.data))
+            .find((d) => d?.type === 'response.failed');
           const reported = reportedUsage(obj(obj(failed?.response)?.usage));
           if (reported) yield { reported };
           throw error;
@@ -212,13 +261,18 @@ export class DirectClient {
         if (type === 'response.completed' || type === 'response.incomplete') {
           const final = obj(data.response) ?? {};
           const whole = refusalDone ?? (refusal || outputRefusal(final));
-          if (whole.length > refusal.length && whole.startsWith(refusal)) yield { refusal: whole.slice(refusal.length) };
+          if (whole.length > refusal.length && whole.startsWith(refusal))
+            yield { refusal: whole.slice(refusal.length) };
           return this.result(final, text || outputText(final), whole, skipped);
         }
       }
       if (batch) yield batch;
     }
-    throw new ServiceError({ kind: 'network', service: 'direct', message: 'The direct service closed the stream before the answer was complete.' });
+    throw new ServiceError({
+      kind: 'network',
+      service: 'direct',
+      message: 'The direct service closed the stream before the answer was complete.',
+    });
   }
 
   private result(body: Json, text: string, refusal: string, skipped: number): CompletionResult {
@@ -249,5 +303,12 @@ function reportedUsage(usage: Json | undefined): ReportedUsage | null {
   const output = num(usage.output_tokens);
   if (input === null && output === null) return null;
   // The direct service reports tokens, not dollars.
-  return { usage: { inputTokens: input ?? 0, outputTokens: output ?? 0, totalTokens: num(usage.total_tokens) ?? (input ?? 0) + (output ?? 0) }, costUsd: null };
+  return {
+    usage: {
+      inputTokens: input ?? 0,
+      outputTokens: output ?? 0,
+      totalTokens: num(usage.total_tokens) ?? (input ?? 0) + (output ?? 0),
+    },
+    costUsd: null,
+  };
 }

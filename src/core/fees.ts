@@ -18,7 +18,9 @@ export function cryptoFee(credits: number): number {
 }
 
 /** What buying enough credits to reach the 1,000-a-day free allowance costs, or null when it is reached. */
-export function allowanceUpgradeCost(dailyLimit: number | null): { credits: number; card: number; crypto: number } | null {
+export function allowanceUpgradeCost(
+  dailyLimit: number | null,
+): { credits: number; card: number; crypto: number } | null {
   if (dailyLimit !== null && dailyLimit >= FREE_PER_DAY_HIGH) return null;
   const credits = FREE_ALLOWANCE_THRESHOLD;
   return { credits, card: cents(credits + cardFee(credits)), crypto: cents(credits + cryptoFee(credits)) };
@@ -33,7 +35,10 @@ export const TIERS: { tier: Tier; purchased: number; monthlyLimit: number }[] = 
   { tier: 'Grow', purchased: 500, monthlyLimit: 200_000 },
 ];
 
-export function tierInfo(tier: Tier): { monthlyLimit: number; next: { tier: Tier; purchased: number; monthlyLimit: number } | null } {
+export function tierInfo(tier: Tier): {
+  monthlyLimit: number;
+  next: { tier: Tier; purchased: number; monthlyLimit: number } | null;
+} {
   const index = TIERS.findIndex((t) => t.tier === tier);
   return { monthlyLimit: TIERS[index]!.monthlyLimit, next: TIERS[index + 1] ?? null };
 }

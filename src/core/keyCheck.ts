@@ -44,6 +44,12 @@ export async function checkKey(service: ServiceId, key: string, config: KeywardC
     await CHECKERS[service].check(config[service].baseUrl, key, config.network);
     return { ok: true };
   } catch (thrown) {
-    return { ok: false, error: thrown instanceof ServiceError ? thrown : new ServiceError({ kind: 'network', service, message: String((thrown as Error)?.message ?? thrown) }) };
+    return {
+      ok: false,
+      error:
+        thrown instanceof ServiceError
+          ? thrown
+          : new ServiceError({ kind: 'network', service, message: String((thrown as Error)?.message ?? thrown) }),
+    };
   }
 }

@@ -8,7 +8,9 @@ const INFIX = 'T3BlbkFJ';
 const SEGMENT = '(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})';
 
 export const ROUTER_KEY = /^sk-or-v1-[0-9a-f]{64}$/;
-const DIRECT_STRICT = new RegExp(`^sk-(?:proj|svcacct|admin)-${SEGMENT}${INFIX}${SEGMENT}$|^sk-[A-Za-z0-9]{20}${INFIX}[A-Za-z0-9]{20}$`);
+const DIRECT_STRICT = new RegExp(
+  `^sk-(?:proj|svcacct|admin)-${SEGMENT}${INFIX}${SEGMENT}$|^sk-[A-Za-z0-9]{20}${INFIX}[A-Za-z0-9]{20}$`,
+);
 const DIRECT_LOOSE = new RegExp(`^sk-(?:proj|svcacct|admin|service)-[A-Za-z0-9_-]+${INFIX}[A-Za-z0-9_-]+$`);
 
 /** Other providers' prefixes: a key like these "probably belongs to another provider". */
@@ -44,24 +46,63 @@ export function directKeyKind(key: string): 'project' | 'service account' | 'adm
 export function checkKeyForSlot(slot: ServiceId, raw: string): KeyCheck {
   const key = raw.trim();
   if (key.length === 0) return { verdict: 'refuse', message: 'The key is empty.' };
-  if (/\s/.test(key)) return { verdict: 'refuse', message: 'The key contains spaces or line breaks; paste the key alone.' };
+  if (/\s/.test(key))
+    return { verdict: 'refuse', message: 'The key contains spaces or line breaks; paste the key alone.' };
   const isRouter = ROUTER_KEY.test(key);
   const direct = directKeyKind(key);
   if (slot === 'router') {
     if (isRouter) return { verdict: 'ok', kind: 'router' };
-    if (direct) return { verdict: 'other_service', service: 'direct', message: `This looks like a ${SERVICE_NAMES.direct} key (${direct}), not a ${SERVICE_NAMES.router} key.` };
+    if (direct)
+      return {
+        verdict: 'other_service',
+        service: 'direct',
+        message: `This looks like a ${SERVICE_NAMES.direct} key (${direct}), not a ${SERVICE_NAMES.router} key.`,
+      };
     const other = OTHER_PROVIDERS.find(([pattern]) => pattern.test(key));
-    if (other) return { verdict: 'refuse', message: `This key probably belongs to another provider (${other[1]}). A ${SERVICE_NAMES.router} key starts with sk-or-v1- followed by 64 lowercase hex characters.` };
-    if (/^sk-or-/i.test(key)) return { verdict: 'refuse', message: `This is not a whole ${SERVICE_NAMES.router} key: it must be sk-or-v1- followed by exactly 64 lowercase hex characters (this has ${key.length - 9} characters after the prefix${/[A-F]/.test(key) ? ', with uppercase letters' : ''}).` };
-    return { verdict: 'refuse', message: `A ${SERVICE_NAMES.router} key starts with sk-or-v1- followed by 64 lowercase hex characters; this key has another prefix and probably belongs to another provider.` };
+    if (other)
+      return {
+        verdict: 'refuse',
+        message: `This key probably belongs to another provider (${other[1]}). A ${SERVICE_NAMES.router} key starts with sk-or-v1- followed by 64 lowercase hex characters.`,
+      };
+    if (/^sk-or-/i.test(key))
+      return {
+        verdict: 'refuse',
+        message: `This is not a whole ${SERVICE_NAMES.router} key: it must be sk-or-v1- followed by exactly 64 lowercase hex characters (this has ${key.length - 9} characters after the prefix${/[A-F]/.test(key) ? ', with uppercase letters' : ''}).`,
+      };
+    return {
+      verdict: 'refuse',
+      message: `A ${SERVICE_NAMES.router} key starts with sk-or-v1- followed by 64 lowercase hex characters; this key has another prefix and probably belongs to another provider.`,
+    };
   }
-  if (direct === 'admin') return { verdict: 'refuse', message: 'This is an admin key: it manages the organisation and cannot be used for prompting. Create a project key (sk-proj-) with the permissions you need.' };
+  if (direct === 'admin')
+    return {
+      verdict: 'refuse',
+      message:
+        'This is an admin key: it manages the organisation and cannot be used for prompting. Create a project key (sk-proj-) with the permissions you need.',
+    };
   if (direct) return { verdict: 'ok', kind: direct };
-  if (isRouter || /^sk-or-/.test(key)) return { verdict: 'other_service', service: 'router', message: `This looks like a ${SERVICE_NAMES.router} key (sk-or-v1-), not a ${SERVICE_NAMES.direct} key.` };
+  if (isRouter || /^sk-or-/.test(key))
+    return {
+      verdict: 'other_service',
+      service: 'router',
+      message: `This looks like a ${SERVICE_NAMES.router} key (sk-or-v1-), not a ${SERVICE_NAMES.direct} key.`,
+    };
   const other = OTHER_PROVIDERS.find(([pattern, name]) => pattern.test(key) && name !== 'the direct service');
-  if (other) return { verdict: 'refuse', message: `This key probably belongs to another provider (${other[1]}), not to the ${SERVICE_NAMES.direct}.` };
-  if (key.startsWith('sk-')) return { verdict: 'warn', kind: 'unknown', message: `This key does not have a known ${SERVICE_NAMES.direct} shape (sk-proj-…${INFIX}…). It may still work; verify it after storing.` };
-  return { verdict: 'refuse', message: `A ${SERVICE_NAMES.direct} key starts with sk-; this key has another prefix and probably belongs to another provider.` };
+  if (other)
+    return {
+      verdict: 'refuse',
+      message: `This key probably belongs to another provider (${other[1]}), not to the ${SERVICE_NAMES.direct}.`,
+    };
+  if (key.startsWith('sk-'))
+    return {
+      verdict: 'warn',
+      kind: 'unknown',
+      message: `This key does not have a known ${SERVICE_NAMES.direct} shape (sk-proj-…${INFIX}…). It may still work; verify it after storing.`,
+    };
+  return {
+    verdict: 'refuse',
+    message: `A ${SERVICE_NAMES.direct} key starts with sk-; this key has another prefix and probably belongs to another provider.`,
+  };
 }
 
 /** A short SHA-256 fingerprint: recognises the key elsewhere without holding it. */

@@ -42,7 +42,10 @@ export interface RetiredKey {
 
 export class SecretStorageUnavailable extends Error {
   constructor(cause: unknown) {
-    super(`VS Code could not use its secret storage (${(cause as Error)?.message ?? String(cause)}). On Linux this usually means no keyring (gnome-keyring or KWallet) is running. Keyward will not store the key anywhere else.`, { cause });
+    super(
+      `VS Code could not use its secret storage (${(cause as Error)?.message ?? String(cause)}). On Linux this usually means no keyring (gnome-keyring or KWallet) is running. Keyward will not store the key anywhere else.`,
+      { cause },
+    );
     this.name = 'SecretStorageUnavailable';
   }
 }
@@ -81,7 +84,11 @@ export class KeyStore {
   }
 
   /** Stores the key (replacing and retiring any other) and its metadata. */
-  async setKey(service: ServiceId, key: string, options: { label?: string; expiresAt?: string | null; retirePrevious?: boolean } = {}): Promise<KeyMetadata> {
+  async setKey(
+    service: ServiceId,
+    key: string,
+    options: { label?: string; expiresAt?: string | null; retirePrevious?: boolean } = {},
+  ): Promise<KeyMetadata> {
     const value = key.trim();
     const previous = this.metadata(service);
     try {
@@ -99,13 +106,17 @@ export class KeyStore {
       expiresAt: options.expiresAt ?? null,
       lastVerifiedAt: null,
     };
-    if (previous && previous.fingerprint !== meta.fingerprint && options.retirePrevious !== false) await this.retire(previous);
+    if (previous && previous.fingerprint !== meta.fingerprint && options.retirePrevious !== false)
+      await this.retire(previous);
     await this.writeMeta(service, meta);
     this.emit(service);
     return meta;
   }
 
-  async updateMetadata(service: ServiceId, patch: Partial<Pick<KeyMetadata, 'label' | 'expiresAt' | 'lastVerifiedAt'>>): Promise<void> {
+  async updateMetadata(
+    service: ServiceId,
+    patch: Partial<Pick<KeyMetadata, 'label' | 'expiresAt' | 'lastVerifiedAt'>>,
+  ): Promise<void> {
     const meta = this.metadata(service);
     if (!meta) return;
     await this.writeMeta(service, { ...meta, ...patch });
@@ -132,7 +143,16 @@ export class KeyStore {
     const meta = this.metadata(service);
     if (!key && meta) await this.writeMeta(service, undefined);
     else if (key && meta?.fingerprint !== fingerprint(key)) {
-      await this.writeMeta(service, { service, label: meta?.label ?? (service === 'router' ? 'Router key' : 'Direct key'), masked: maskKey(key), fingerprint: fingerprint(key), length: key.length, addedAt: this.now().toISOString(), expiresAt: null, lastVerifiedAt: null });
+      await this.writeMeta(service, {
+        service,
+        label: meta?.label ?? (service === 'router' ? 'Router key' : 'Direct key'),
+        masked: maskKey(key),
+        fingerprint: fingerprint(key),
+        length: key.length,
+        addedAt: this.now().toISOString(),
+        expiresAt: null,
+        lastVerifiedAt: null,
+      });
     }
     this.emit(service);
     return service;
@@ -149,7 +169,13 @@ export class KeyStore {
 
   private async retire(meta: KeyMetadata): Promise<void> {
     const list = this.retired().filter((r) => r.fingerprint !== meta.fingerprint);
-    list.unshift({ service: meta.service, fingerprint: meta.fingerprint, masked: meta.masked, length: meta.length, retiredAt: this.now().toISOString() });
+    list.unshift({
+      service: meta.service,
+      fingerprint: meta.fingerprint,
+      masked: meta.masked,
+      length: meta.length,
+      retiredAt: this.now().toISOString(),
+    });
     await this.state.update(RETIRED, list.slice(0, MAX_RETIRED));
   }
 
@@ -162,16 +188,22 @@ export class KeyStore {
 }
 
 /** The scanner's view of keys Keyward holds or held: values of the active ones, descriptors of rotated-out ones. */
-export async function scannerKeys(store: KeyStore): Promise<{ known: { value: string; service: ServiceId }[]; retired: { service: ServiceId; fingerprint: string; prefix: string; suffix: string; length: number }[] }> {
+export async function scannerKeys(store: KeyStore): Promise<{
+  known: { value: string; service: ServiceId }[];
+  retired: { service: ServiceId; fingerprint: string; prefix: string; suffix: string; length: number }[];
+}> {
   const known: { value: string; service: ServiceId }[] = [];
   for (const service of ['router', 'direct'] as const) {
     const value = await store.getKey(service).catch(() => undefined);
     if (value) known.push({ value, service });
   }
-  const retired = store.retired().filter((r) => r.length > 0).map((r) => {
-    const [prefix, suffix] = r.masked.split('…') as [string, string];
-    return { service: r.service, fingerprint: r.fingerprint, prefix, suffix, length: r.length };
-  });
+  const retired = store
+    .retired()
+    .filter((r) => r.length > 0)
+    .map((r) => {
+      const [prefix, suffix] = r.masked.split('…') as [string, string];
+      return { service: r.service, fingerprint: r.fingerprint, prefix, suffix, length: r.length };
+    });
   return { known, retired };
 }
 

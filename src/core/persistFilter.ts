@@ -22,7 +22,10 @@ export function maskKeys(text: string, options: ScanOptions = {}): string {
     }
     out += text.slice(last);
   }
-  return redactSecrets(out, (options.known ?? []).map((k) => k.value));
+  return redactSecrets(
+    out,
+    (options.known ?? []).map((k) => k.value),
+  );
 }
 
 /** A copy of a JSON-like value fit to be written to disk. */

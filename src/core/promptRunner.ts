@@ -31,32 +31,67 @@ export interface PromptCallbacks {
   onReported?: (reported: ReportedUsage) => void;
 }
 
-export async function runPrompt(monitor: AccountMonitor, request: PromptRequest, callbacks: PromptCallbacks = {}): Promise<CompletionResult> {
+export async function runPrompt(
+  monitor: AccountMonitor,
+  request: PromptRequest,
+  callbacks: PromptCallbacks = {},
+): Promise<CompletionResult> {
   const { service } = request;
   let stream: TextStream;
   if (service === 'router') {
     const client = await monitor.routerClient();
     if (!client) throw new ServiceError({ kind: 'auth', service, message: 'No routing service key is stored.' });
-    stream = client.chat({ model: request.model, messages: request.instructions ? [{ role: 'system', content: request.instructions }, ...request.turns] : request.turns, denyDataCollection: request.denyDataCollection === true },
-      { signal: callbacks.signal, onRetry: callbacks.onRetry, onFreeWait: callbacks.onFreeWait });
+    stream = client.chat(
+      {
+        model: request.model,
+        messages: request.instructions
+          ? [{ role: 'system', content: request.instructions }, ...request.turns]
+          : request.turns,
+        denyDataCollection: request.denyDataCollection === true,
+      },
+      { signal: callbacks.signal, onRetry: callbacks.onRetry, onFreeWait: callbacks.onFreeWait },
+    );
   } else {
     const client = await monitor.directClient();
     if (!client) throw new ServiceError({ kind: 'auth', service, message: 'No direct service key is stored.' });
     const last = request.turns.at(-1);
     const input = request.previousResponseId && last ? last.content : request.turns;
-    stream = client.respond({ model: request.model, input, ...(request.previousResponseId ? { previousResponseId: request.previousResponseId } : {}), ...(request.instructions ? { instructions: request.instructions } : {}) },
-      { signal: callbacks.signal, onRetry: callbacks.onRetry });
+    stream = client.respond(
+      {
+        model: request.model,
+        input,
+        ...(request.previousResponseId ? { previousResponseId: request.previousResponseId } : {}),
+        ...(request.instructions ? { instructions: request.instructions } : {}),
+      },
+      { signal: callbacks.signal, onRetry: callbacks.onRetry },
+    );
   }
   try {
     const result = await stream.collect(callbacks.onDelta);
-    monitor.recordOutcome(service, null, service === 'direct' ? (await monitor.directClient())?.lastRateLimits : undefined);
+    monitor.recordOutcome(
+      service,
+      null,
+      service === 'direct' ? (await monitor.directClient())?.lastRateLimits : undefined,
+    );
     // The credit left changed: the status bar checks the key again (the key check spends nothing).
     if (service === 'router') void monitor.verify('router').catch(() => undefined);
     return result;
   } catch (error) {
-    const failure = error instanceof ServiceError ? error : new ServiceError({ kind: 'network', service, message: String((error as Error)?.message ?? error), partialText: stream.text });
+    const failure =
+      error instanceof ServiceError
+        ? error
+        : new ServiceError({
+            kind: 'network',
+            service,
+            message: String((error as Error)?.message ?? error),
+            partialText: stream.text,
+          });
     if (stream.reported) callbacks.onReported?.(stream.reported);
-    monitor.recordOutcome(service, failure, service === 'direct' ? (await monitor.directClient())?.lastRateLimits : undefined);
+    monitor.recordOutcome(
+      service,
+      failure,
+      service === 'direct' ? (await monitor.directClient())?.lastRateLimits : undefined,
+    );
     throw failure;
   }
 }

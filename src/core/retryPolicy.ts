@@ -28,7 +28,12 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   random: Math.random,
 };
 
-export const NO_RETRY: RetryPolicy = { ...DEFAULT_RETRY_POLICY, maxRetries: 0, maxInFlightRetries: 0, maxFreeMinuteRetries: 0 };
+export const NO_RETRY: RetryPolicy = {
+  ...DEFAULT_RETRY_POLICY,
+  maxRetries: 0,
+  maxInFlightRetries: 0,
+  maxFreeMinuteRetries: 0,
+};
 
 /** How many earlier retries of each family one request has had. */
 export interface RetryHistory {
@@ -47,7 +52,14 @@ export function emptyHistory(): RetryHistory {
  * that would leave in clear text or follow a redirect, a prompt a moderator
  * refused, and a region the service's terms say may get the account blocked.
  */
-const NEVER: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['cancelled', 'insecure_url', 'redirected', 'moderation', 'region', 'stream_interrupted']);
+const NEVER: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
+  'cancelled',
+  'insecure_url',
+  'redirected',
+  'moderation',
+  'region',
+  'stream_interrupted',
+]);
 
 /** Milliseconds to wait before the next attempt, or undefined to give up and report the error. */
 export function retryDelayMs(error: ServiceError, history: RetryHistory, policy: RetryPolicy): number | undefined {

@@ -8,7 +8,15 @@ import { type Json, num, obj, parseObject } from './json.ts';
 import type { FreeModelGuard, FreeDailyRequests } from './freeGuard.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy.ts';
 import { sseEvents } from './sse.ts';
-import { type CompletionResult, type Piece, type ReportedUsage, type RetryNotice, TextStream, abortableSleep, answerBody } from './textStream.ts';
+import {
+  type CompletionResult,
+  type Piece,
+  type ReportedUsage,
+  type RetryNotice,
+  TextStream,
+  abortableSleep,
+  answerBody,
+} from './textStream.ts';
 import { type HttpResponse, Transport, type TransportOptions } from './transport.ts';
 
 export const FREE_ROUTER_MODEL = 'openrouter/free';
@@ -72,7 +80,6 @@ export interface RouterClientOptions extends TransportOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-
 export function isFreeModelId(id: string): boolean {
   return id === FREE_ROUTER_MODEL || id.endsWith(':free');
 }
@@ -108,7 +115,14 @@ export class RouterClient {
 
   /** `request`: what a chat request sent, so an error whose cause depends on it (a 404 data policy) can say which applies. */
   private fail(response: HttpResponse, text: string, request?: { denyDataCollection: boolean }): ServiceError {
-    return classifyRouterResponse({ status: response.status, text, header: response.header, now: this.now(), secrets: [this.options.key], request });
+    return classifyRouterResponse({
+      status: response.status,
+      text,
+      header: response.header,
+      now: this.now(),
+      secrets: [this.options.key],
+      request,
+    });
   }
 
   private now(): number {
@@ -120,7 +134,13 @@ export class RouterClient {
     const text = await response.text();
     if (response.status >= 400) throw this.fail(response, text);
     const body = parseObject(text);
-    if (!body) throw new ServiceError({ kind: 'server', service: 'router', status: response.status, message: 'The routing service sent a response that is not JSON.' });
+    if (!body)
+      throw new ServiceError({
+        kind: 'server',
+        service: 'router',
+        status: response.status,
+        message: 'The routing service sent a response that is not JSON.',
+      });
     return body;
   }
 
@@ -137,7 +157,10 @@ export class RouterClient {
       isFreeTier: data.is_free_tier === true,
       isManagementKey: data.is_management_key === true || data.is_provisioning_key === true,
       expiresAt: typeof data.expires_at === 'string' ? data.expires_at : null,
-      freeModelDailyRequests: free && num(free.limit) !== null ? { used: num(free.used) ?? 0, limit: num(free.limit)!, remaining: num(free.remaining) ?? 0 } : null,
+      freeModelDailyRequests:
+        free && num(free.limit) !== null
+          ? { used: num(free.used) ?? 0, limit: num(free.limit)!, remaining: num(free.remaining) ?? 0 }
+          : null,
     };
     this.options.freeGuard?.updateFromKeyCheck(info.freeModelDailyRequests);
     return info;
@@ -159,7 +182,11 @@ export class RouterClient {
   async models(signal?: AbortSignal): Promise<RouterModelInfo[]> {
     const data = (await this.getJson('/models', signal)).data;
     if (!Array.isArray(data)) return [];
-    return data.map((m) => obj(m)).filter((m): m is Json => m !== undefined).map(parseRouterModel).filter((m): m is RouterModelInfo => m !== undefined);
+    return data
+      .map((m) => obj(m))
+      .filter((m): m is Json => m !== undefined)
+      .map(parseRouterModel)
+      .filter((m): m is RouterModelInfo => m !== undefined);
   }
 
   /** A chat completion as a stream of text deltas (stream: false still yields the whole text once). */
@@ -169,11 +196,20 @@ export class RouterClient {
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
     if (request.denyDataCollection) body.provider = { data_collection: 'deny' };
     const sleep = this.options.sleep ?? abortableSleep;
-    return new TextStream('router', () => this.chatAttempt(body, stream, isFreeModelId(request.model), options, sleep),
-      { signal: options.signal, retry: this.options.retry ?? DEFAULT_RETRY_POLICY, onRetry: options.onRetry, sleep });
+    return new TextStream(
+      'router',
+      () => this.chatAttempt(body, stream, isFreeModelId(request.model), options, sleep),
+      { signal: options.signal, retry: this.options.retry ?? DEFAULT_RETRY_POLICY, onRetry: options.onRetry, sleep },
+    );
   }
 
-  private async *chatAttempt(body: Json, stream: boolean, free: boolean, options: CallOptions, sleep: (ms: number, signal?: AbortSignal) => Promise<void>): AsyncGenerator<Piece, CompletionResult> {
+  private async *chatAttempt(
+    body: Json,
+    stream: boolean,
+    free: boolean,
+    options: CallOptions,
+    sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
+  ): AsyncGenerator<Piece, CompletionResult> {
     const guard = this.options.freeGuard;
     if (free && guard) {
       const wait = guard.delayBeforeFreeRequest();
@@ -182,9 +218,18 @@ export class RouterClient {
         await sleep(wait, options.signal);
       }
     }
-    const response = await this.transport.send({ method: 'POST', path: '/chat/completions', key: this.options.key, body, signal: options.signal, accept: stream ? 'text/event-stream' : 'application/json' });
+    const response = await this.transport.send({
+      method: 'POST',
+      path: '/chat/completions',
+      key: this.options.key,
+      body,
+      signal: options.signal,
+      accept: stream ? 'text/event-stream' : 'application/json',
+    });
     if (response.status >= 400) {
-      const error = this.fail(response, await response.text(), { denyDataCollection: obj(body.provider)?.data_collection === 'deny' });
+      const error = this.fail(response, await response.text(), {
+        denyDataCollection: obj(body.provider)?.data_collection === 'deny',
+      });
       if (error.kind === 'free_limit_day') {
         const limit = Number(response.header('x-ratelimit-limit'));
         guard?.markDayExhausted(Number.isInteger(limit) && limit > 0 ? limit : undefined);
@@ -198,10 +243,17 @@ export class RouterClient {
   private async *readWhole(response: HttpResponse): AsyncGenerator<Piece, CompletionResult> {
     const text = await response.text();
     const body = parseObject(text);
-    if (!body) throw new ServiceError({ kind: 'server', service: 'router', status: response.status, message: 'The routing service sent a response that is not JSON.' });
+    if (!body)
+      throw new ServiceError({
+        kind: 'server',
+        service: 'router',
+        status: response.status,
+        message: 'The routing service sent a response that is not JSON.',
+      });
     const error = obj(body.error);
     // HTTP 200 with an error object instead of choices happens.
-    if (error) throw classifyRouterError(error, typeof error.code === 'number' ? error.code : 500, this.context(response));
+    if (error)
+      throw classifyRouterError(error, typeof error.code === 'number' ? error.code : 500, this.context(response));
     const choice = obj(Array.isArray(body.choices) ? body.choices[0] : undefined);
     const message = obj(choice?.message);
     const content = typeof message?.content === 'string' ? message.content : '';
@@ -211,7 +263,11 @@ export class RouterClient {
     const choiceError = obj(choice?.error);
     if (choiceError) {
       if (content) yield content;
-      throw classifyRouterError(choiceError, typeof choiceError.code === 'number' ? choiceError.code : 502, this.context(response));
+      throw classifyRouterError(
+        choiceError,
+        typeof choiceError.code === 'number' ? choiceError.code : 502,
+        this.context(response),
+      );
     }
     if (content) yield content;
     if (refusal) yield { refusal };
@@ -220,7 +276,10 @@ export class RouterClient {
     return this.result(body, content, refusal, choice, 0);
   }
 
-  private async *readStream(response: HttpResponse, signal: AbortSignal | undefined): AsyncGenerator<Piece, CompletionResult> {
+  private async *readStream(
+    response: HttpResponse,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<Piece, CompletionResult> {
     let text = '';
     let refusal = '';
     let last: Json = {};
@@ -273,7 +332,11 @@ export class RouterClient {
       if (done) break;
     }
     if (!done && finishChoice === undefined && usage === undefined) {
-      throw new ServiceError({ kind: 'network', service: 'router', message: 'The routing service closed the stream before the answer was complete.' });
+      throw new ServiceError({
+        kind: 'network',
+        service: 'router',
+        message: 'The routing service closed the stream before the answer was complete.',
+      });
     }
     if (chatFinishReason(finishChoice?.finish_reason) === 'error') throw providerEnded(text);
     return this.result({ ...last, usage }, text, refusal, finishChoice, skipped);
@@ -283,7 +346,13 @@ export class RouterClient {
     return { header: response.header, now: this.now(), secrets: [this.options.key] };
   }
 
-  private result(body: Json, text: string, refusal: string, choice: Json | undefined, skipped: number): CompletionResult {
+  private result(
+    body: Json,
+    text: string,
+    refusal: string,
+    choice: Json | undefined,
+    skipped: number,
+  ): CompletionResult {
     const reported = reportedUsage(obj(body.usage));
     return {
       service: 'router',
@@ -311,7 +380,14 @@ function reportedUsage(usage: Json | undefined): ReportedUsage | null {
   const cost = num(usage.cost);
   if (input === null && output === null && cost === null) return null;
   return {
-    usage: input === null && output === null ? null : { inputTokens: input ?? 0, outputTokens: output ?? 0, totalTokens: num(usage.total_tokens) ?? (input ?? 0) + (output ?? 0) },
+    usage:
+      input === null && output === null
+        ? null
+        : {
+            inputTokens: input ?? 0,
+            outputTokens: output ?? 0,
+            totalTokens: num(usage.total_tokens) ?? (input ?? 0) + (output ?? 0),
+          },
     costUsd: cost,
   };
 }
@@ -319,7 +395,9 @@ function reportedUsage(usage: Json | undefined): ReportedUsage | null {
 /** finish_reason "error" without an error object: the provider gave up, whatever arrived before. */
 function providerEnded(text: string): ServiceError {
   return new ServiceError({
-    kind: 'server', service: 'router', code: 'error',
+    kind: 'server',
+    service: 'router',
+    code: 'error',
     message: 'The provider ended the answer with an error (finish_reason "error") and gave no reason.',
     ...(text ? { partialText: text } : {}),
   });

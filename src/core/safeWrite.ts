@@ -103,7 +103,10 @@ export async function writeTarget(target: SafeTarget, text: string, newFileMode 
     await writeExclusive(target.path, text, newFileMode);
     return;
   }
-  const temporary = join(dirname(target.path), `.${basename(target.path)}.keyward-${randomBytes(6).toString('hex')}.tmp`);
+  const temporary = join(
+    dirname(target.path),
+    `.${basename(target.path)}.keyward-${randomBytes(6).toString('hex')}.tmp`,
+  );
   try {
     await writeExclusive(temporary, text, target.mode ?? 0o600);
     await rename(temporary, target.path);
@@ -118,4 +121,3 @@ export async function restoreTarget(target: SafeTarget, previous: string): Promi
   if (!target.exists) await unlink(target.path);
   else await writeTarget(target, previous);
 }
-

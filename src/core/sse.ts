@@ -49,12 +49,17 @@ function breaks(chunk: Uint8Array): { first: number; last: number } {
  * Yields the events of each network chunk together: a burst of thousands of
  * small events then costs one async step per chunk, not one per event.
  */
-export async function* sseEvents(body: AsyncIterable<Uint8Array>, limits: SseLimits = SSE_LIMITS): AsyncGenerator<SseEvent[]> {
+export async function* sseEvents(
+  body: AsyncIterable<Uint8Array>,
+  limits: SseLimits = SSE_LIMITS,
+): AsyncGenerator<SseEvent[]> {
   let pending: SseEvent[] = [];
   let overflow = false;
   const parser = createParser({
     onEvent: (event) => pending.push(event),
-    onError: (error) => { if (error.type === 'max-buffer-size-exceeded') overflow = true; },
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') overflow = true;
+    },
     maxBufferSize: limits.maxEventChars,
   });
   // Invalid UTF-8 becomes U+FFFD instead of breaking the stream.
@@ -67,8 +72,12 @@ export async function* sseEvents(body: AsyncIterable<Uint8Array>, limits: SseLim
     openLine = last < 0 ? openLine + chunk.length : chunk.length - last - 1;
     // The chunk is fed either way (it is in memory already), so the events it completes before the fault are not lost.
     parser.feed(decoder.decode(chunk, { stream: true }));
-    const failure = longest > limits.maxLineBytes ? new SseLimitError('line', limits.maxLineBytes)
-      : overflow ? new SseLimitError('event', limits.maxEventChars) : undefined;
+    const failure =
+      longest > limits.maxLineBytes
+        ? new SseLimitError('line', limits.maxLineBytes)
+        : overflow
+          ? new SseLimitError('event', limits.maxEventChars)
+          : undefined;
     if (pending.length > 0) {
       const ready = pending;
       pending = [];

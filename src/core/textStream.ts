@@ -88,7 +88,9 @@ export class TextStream implements AsyncIterable<string> {
 
   constructor(service: ServiceId, attempt: Attempt, options: StreamOptions) {
     this.service = service;
-    this.result = new Promise((resolve, reject) => { this.settle = { resolve, reject }; });
+    this.result = new Promise((resolve, reject) => {
+      this.settle = { resolve, reject };
+    });
     // A caller that only iterates must not see an unhandled rejection here.
     this.result.catch(() => undefined);
     this.generator = this.run(service, attempt, options);
@@ -109,7 +111,11 @@ export class TextStream implements AsyncIterable<string> {
     return this.reportedUsage;
   }
 
-  private async *run(service: ServiceId, attempt: Attempt, options: StreamOptions): AsyncGenerator<string, CompletionResult> {
+  private async *run(
+    service: ServiceId,
+    attempt: Attempt,
+    options: StreamOptions,
+  ): AsyncGenerator<string, CompletionResult> {
     const history: RetryHistory = emptyHistory();
     const sleep = options.sleep ?? abortableSleep;
     for (let attemptNumber = 1; ; attemptNumber++) {
@@ -128,14 +134,19 @@ export class TextStream implements AsyncIterable<string> {
       } catch (thrown) {
         const error = transportError(thrown, service, options.signal, 'the stream');
         // A refusal under way is an answer too: sending again would be charged again.
-        if (this.received.length > 0 || this.refused.length > 0) throw interrupted(error, service, this.received || this.refused);
+        if (this.received.length > 0 || this.refused.length > 0)
+          throw interrupted(error, service, this.received || this.refused);
         const delay = retryDelayMs(error, history, options.retry);
         if (delay === undefined || options.signal?.aborted) throw error;
         options.onRetry?.({ error, attempt: attemptNumber, delayMs: delay });
         try {
           await sleep(delay, options.signal);
         } catch {
-          throw new ServiceError({ kind: 'cancelled', service, message: 'The request was cancelled while waiting to retry.' });
+          throw new ServiceError({
+            kind: 'cancelled',
+            service,
+            message: 'The request was cancelled while waiting to retry.',
+          });
         }
         recordRetry(error, history, delay);
         this.reportedUsage = null;
@@ -164,7 +175,14 @@ export class TextStream implements AsyncIterable<string> {
       },
       return: async () => {
         await generator.return(undefined as never).catch(() => undefined);
-        settle.reject(new ServiceError({ kind: 'cancelled', service: this.service, message: 'The stream was not read to its end.', partialText: this.received }));
+        settle.reject(
+          new ServiceError({
+            kind: 'cancelled',
+            service: this.service,
+            message: 'The stream was not read to its end.',
+            partialText: this.received,
+          }),
+        );
         return { done: true, value: undefined };
       },
     };
@@ -180,8 +198,13 @@ export class TextStream implements AsyncIterable<string> {
 function interrupted(error: ServiceError, service: ServiceId, text: string): ServiceError {
   if (error.kind === 'cancelled') return error.withPartialText(text);
   return new ServiceError({
-    kind: 'stream_interrupted', service, status: error.status, code: error.code ?? error.kind,
-    message: `The answer broke off: ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}`, partialText: text, cause: error,
+    kind: 'stream_interrupted',
+    service,
+    status: error.status,
+    code: error.code ?? error.kind,
+    message: `The answer broke off: ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}`,
+    partialText: text,
+    cause: error,
   });
 }
 
@@ -202,14 +225,22 @@ export function afterAnswerBegan(thrown: unknown, service: ServiceId, signal: Ab
   if (error.kind !== 'network') return error;
   const what = (error.code && BROKEN[error.code]) ?? 'the connection broke';
   return new ServiceError({
-    kind: 'network', service, status: error.status, code: error.code, cause: error,
+    kind: 'network',
+    service,
+    status: error.status,
+    code: error.code,
+    cause: error,
     message: `The ${SERVICE_NAMES[service]} started answering, then ${what}${error.code ? ` (${error.code})` : ''}.`,
     action: 'The service was reached and the connection dropped while the answer was on its way; send again.',
   });
 }
 
 /** A response body whose read failures say the service was reached. */
-export async function* answerBody(body: AsyncIterable<Uint8Array>, service: ServiceId, signal: AbortSignal | undefined): AsyncIterable<Uint8Array> {
+export async function* answerBody(
+  body: AsyncIterable<Uint8Array>,
+  service: ServiceId,
+  signal: AbortSignal | undefined,
+): AsyncIterable<Uint8Array> {
   try {
     for await (const chunk of body) yield chunk;
   } catch (thrown) {

@@ -56,8 +56,23 @@ interface Waits {
   setting: 'request' | 'idle';
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+]);
 const SETTING_NAMES = {
   request: 'the request timeout: keyward.network.requestTimeoutMs, or --timeout',
   idle: 'the idle timeout: keyward.network.idleTimeoutMs, or --idle-timeout',
@@ -80,10 +95,16 @@ function duration(ms: number): string {
 
 function timeoutMessage(name: string, code: string, where: string, waits: Waits | undefined): string {
   if (!waits) {
-    const phase = code === 'UND_ERR_CONNECT_TIMEOUT' ? 'connecting' : code === 'UND_ERR_BODY_TIMEOUT' ? 'the answer stalled' : 'waiting for an answer';
+    const phase =
+      code === 'UND_ERR_CONNECT_TIMEOUT'
+        ? 'connecting'
+        : code === 'UND_ERR_BODY_TIMEOUT'
+          ? 'the answer stalled'
+          : 'waiting for an answer';
     return `The ${name} timed out (${phase}) at ${where}.`;
   }
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return `The ${name} did not accept a connection within ${duration(waits.connectMs)} at ${where}.`;
+  if (code === 'UND_ERR_CONNECT_TIMEOUT')
+    return `The ${name} did not accept a connection within ${duration(waits.connectMs)} at ${where}.`;
   if (code === 'UND_ERR_BODY_TIMEOUT') {
     return `The answer stalled: the ${name} sent nothing for ${duration(waits.bodyMs)} (${SETTING_NAMES[waits.setting]}) at ${where}.`;
   }
@@ -95,21 +116,45 @@ function tooLarge(service: ServiceId, code: string, message: string, status: num
 }
 
 /** A failure below HTTP (or our own abort) in the shared error language. */
-export function transportError(error: unknown, service: ServiceId, signal: AbortSignal | undefined, where: string, waits?: Waits): ServiceError {
+export function transportError(
+  error: unknown,
+  service: ServiceId,
+  signal: AbortSignal | undefined,
+  where: string,
+  waits?: Waits,
+): ServiceError {
   if (error instanceof ServiceError) return error;
   const name = SERVICE_NAMES[service];
-  if (signal?.aborted) return new ServiceError({ kind: 'cancelled', service, message: 'The request was cancelled.', cause: error });
+  if (signal?.aborted)
+    return new ServiceError({ kind: 'cancelled', service, message: 'The request was cancelled.', cause: error });
   if (error instanceof SseLimitError) {
-    return tooLarge(service, error.limit === 'line' ? 'sse_line_too_long' : 'sse_event_too_large',
-      `The ${name} sent a stream ${error.limit} longer than ${error.max / (1024 * 1024)} MiB; Keyward stopped reading it.`, null);
+    return tooLarge(
+      service,
+      error.limit === 'line' ? 'sse_line_too_long' : 'sse_event_too_large',
+      `The ${name} sent a stream ${error.limit} longer than ${error.max / (1024 * 1024)} MiB; Keyward stopped reading it.`,
+      null,
+    );
   }
   const code = errorCode(error);
-  if (code && TIMEOUT_CODES.has(code)) return new ServiceError({ kind: 'timeout', service, code, message: timeoutMessage(name, code, where, waits), cause: error });
+  if (code && TIMEOUT_CODES.has(code))
+    return new ServiceError({
+      kind: 'timeout',
+      service,
+      code,
+      message: timeoutMessage(name, code, where, waits),
+      cause: error,
+    });
   if (code === 'UND_ERR_ABORTED' || (error as { name?: string })?.name === 'AbortError') {
     return new ServiceError({ kind: 'cancelled', service, message: 'The request was cancelled.', cause: error });
   }
-  const detail = code && NETWORK_CODES.has(code) ? code : (error as Error)?.message ?? String(error);
-  return new ServiceError({ kind: 'network', service, code: code ?? null, message: `Could not reach the ${name} at ${where} (${detail}).`, cause: error });
+  const detail = code && NETWORK_CODES.has(code) ? code : ((error as Error)?.message ?? String(error));
+  return new ServiceError({
+    kind: 'network',
+    service,
+    code: code ?? null,
+    message: `Could not reach the ${name} at ${where} (${detail}).`,
+    cause: error,
+  });
 }
 
 /** Where a redirect pointed, without what could carry a secret (credentials, query, fragment). */
@@ -136,7 +181,9 @@ let undici: Promise<Undici> | undefined;
  * extension's weight (the extension bundle loads it from its own file).
  */
 function loadUndici(): Promise<Undici> {
-  undici ??= import('undici').then((module) => ((module as Partial<Undici>).request ? module : (module as unknown as { default: Undici }).default));
+  undici ??= import('undici').then((module) =>
+    (module as Partial<Undici>).request ? module : (module as unknown as { default: Undici }).default,
+  );
   return undici;
 }
 
@@ -186,17 +233,23 @@ export class Transport {
     const check = checkBaseUrl(this.baseUrl);
     if (!check.ok) {
       throw new ServiceError({
-        kind: 'insecure_url', service: this.service, code: check.reason,
-        message: check.reason === 'insecure'
-          ? `Refusing to send a key over plain http to ${new URL(this.baseUrl).host}.`
-          : `The ${SERVICE_NAMES[this.service]} base URL "${this.baseUrl}" is not a valid https URL.`,
+        kind: 'insecure_url',
+        service: this.service,
+        code: check.reason,
+        message:
+          check.reason === 'insecure'
+            ? `Refusing to send a key over plain http to ${new URL(this.baseUrl).host}.`
+            : `The ${SERVICE_NAMES[this.service]} base URL "${this.baseUrl}" is not a valid https URL.`,
       });
     }
     const url = endpointUrl(this.baseUrl, options.path);
     const waits = this.waits(options);
     const fail = (error: unknown) => transportError(error, this.service, options.signal, url, waits);
     if (options.signal?.aborted) throw fail(new Error('aborted'));
-    const headers: Record<string, string> = { authorization: `Bearer ${options.key}`, accept: options.accept ?? 'application/json' };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${options.key}`,
+      accept: options.accept ?? 'application/json',
+    };
     let body: string | undefined;
     if (options.body !== undefined) {
       headers['content-type'] = 'application/json';
@@ -228,7 +281,11 @@ export class Transport {
     if (status >= 300 && status < 400) {
       discard();
       throw new ServiceError({
-        kind: 'redirected', service: this.service, status, code: null, secrets: [options.key],
+        kind: 'redirected',
+        service: this.service,
+        status,
+        code: null,
+        secrets: [options.key],
         message: `The ${SERVICE_NAMES[this.service]} redirected to ${redirectTarget(header('location'), url)} (HTTP ${status}); Keyward does not follow redirects with your key.`,
       });
     }

@@ -43,7 +43,9 @@ export class Configuration implements vscode.Disposable {
     const { config, problems } = normalizeConfig(readSetting);
     for (const problem of problems) {
       this.log.warn(`${problem.setting} ${problem.message}; using the default.`);
-      void vscode.window.showWarningMessage(vscode.l10n.t('Keyward setting {0} {1}. The default is used instead.', problem.setting, problem.message));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('Keyward setting {0} {1}. The default is used instead.', problem.setting, problem.message),
+      );
     }
     return config;
   }

@@ -30,5 +30,8 @@ export function errorKindStrings(): Record<`kind.${ErrorKind}`, string> {
     redirected: t('Redirect not followed'),
     response_too_large: t('Response too large'),
   } satisfies Record<ErrorKind, string>;
-  return Object.fromEntries(Object.entries(labels).map(([kind, label]) => [`kind.${kind}`, label])) as Record<`kind.${ErrorKind}`, string>;
+  return Object.fromEntries(Object.entries(labels).map(([kind, label]) => [`kind.${kind}`, label])) as Record<
+    `kind.${ErrorKind}`,
+    string
+  >;
 }

@@ -16,7 +16,10 @@ export const HISTORY_VIEW_ID = 'keyward.historyFindings';
 const SCANNED_CONTEXT = 'keyward.historyScanned';
 
 /** Where each service's key is rotated. */
-const ROTATE_COMMAND = { router: CommandId.rotateRouterKey, direct: CommandId.rotateDirectKey } satisfies Record<ServiceId, string>;
+const ROTATE_COMMAND = { router: CommandId.rotateRouterKey, direct: CommandId.rotateDirectKey } satisfies Record<
+  ServiceId,
+  string
+>;
 
 export interface HistoryHit {
   root: string;
@@ -47,8 +50,14 @@ export type HistoryNode =
 
 export function historyHit(root: string, finding: FileFinding): HistoryHit {
   return {
-    root, path: finding.path, line: finding.finding.line, commit: finding.commit ?? '', subject: finding.subject ?? '',
-    masked: finding.finding.masked, fingerprint: finding.finding.fingerprint, service: finding.finding.service,
+    root,
+    path: finding.path,
+    line: finding.finding.line,
+    commit: finding.commit ?? '',
+    subject: finding.subject ?? '',
+    masked: finding.finding.masked,
+    fingerprint: finding.finding.fingerprint,
+    service: finding.finding.service,
   };
 }
 
@@ -70,10 +79,15 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
 
   private summary(results: HistoryResults): string {
     const keys = this.roots.filter((n) => n.kind === 'key').length;
-    const read = results.total === undefined ? String(results.commits) : t('{0} of {1}', String(results.commits), String(results.total));
+    const read =
+      results.total === undefined
+        ? String(results.commits)
+        : t('{0} of {1}', String(results.commits), String(results.total));
     if (results.failure) return t('The scan failed after {0} commits: the list is incomplete.', read);
     if (results.cancelled) return t('Cancelled after {0} commits: the list is incomplete.', read);
-    return keys === 0 ? t('No key was ever committed ({0} commits read).', read) : t('{0} key(s) ever committed ({1} commits read). Rotate each: it stays in history.', String(keys), read);
+    return keys === 0
+      ? t('No key was ever committed ({0} commits read).', read)
+      : t('{0} key(s) ever committed ({1} commits read). Rotate each: it stays in history.', String(keys), read);
   }
 
   private nodes(results: HistoryResults): HistoryNode[] {
@@ -86,15 +100,26 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
       }
       node.hits.push(hit);
     }
-    const notes: HistoryNode[] = results.failure ? [{ kind: 'note', text: t('Could not read the git history: {0}', results.failure), problem: true }] : [];
+    const notes: HistoryNode[] = results.failure
+      ? [{ kind: 'note', text: t('Could not read the git history: {0}', results.failure), problem: true }]
+      : [];
     return [...notes, ...byKey.values()];
   }
 
   /** What the view shows, as text (for tests and the log). */
-  snapshot(): { label: string; description: string; contextValue: string; children: { label: string; description: string; contextValue: string }[] }[] {
+  snapshot(): {
+    label: string;
+    description: string;
+    contextValue: string;
+    children: { label: string; description: string; contextValue: string }[];
+  }[] {
     const flat = (node: HistoryNode) => {
       const item = this.getTreeItem(node);
-      return { label: String(item.label ?? ''), description: String(item.description ?? ''), contextValue: item.contextValue ?? '' };
+      return {
+        label: String(item.label ?? ''),
+        description: String(item.description ?? ''),
+        contextValue: item.contextValue ?? '',
+      };
     };
     return this.roots.map((node) => ({ ...flat(node), children: this.getChildren(node).map(flat) }));
   }
@@ -115,7 +140,10 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
       const item = new vscode.TreeItem(node.masked, vscode.TreeItemCollapsibleState.Expanded);
       const commits = new Set(node.hits.map((h) => h.commit)).size;
       item.description = t('{0} key · {1} commit(s)', SERVICE_NAMES[node.service], String(commits));
-      item.tooltip = t('A {0} key that was committed. Deleting it from the files does not remove it from history: rotate it at the service.', SERVICE_NAMES[node.service]);
+      item.tooltip = t(
+        'A {0} key that was committed. Deleting it from the files does not remove it from history: rotate it at the service.',
+        SERVICE_NAMES[node.service],
+      );
       item.iconPath = new vscode.ThemeIcon('key');
       item.contextValue = 'keyward.historyKey';
       return item;
@@ -125,7 +153,14 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
     const path = redactSecrets(hit.path);
     const item = new vscode.TreeItem(`${hit.commit.slice(0, 7)} ${hit.subject}`, vscode.TreeItemCollapsibleState.None);
     item.description = `${path}:${hit.line + 1}`;
-    item.tooltip = t('Commit {0}\n{1}\nadded {2} at {3}:{4}', hit.commit, hit.subject, hit.masked, path, String(hit.line + 1));
+    item.tooltip = t(
+      'Commit {0}\n{1}\nadded {2} at {3}:{4}',
+      hit.commit,
+      hit.subject,
+      hit.masked,
+      path,
+      String(hit.line + 1),
+    );
     item.iconPath = new vscode.ThemeIcon('git-commit');
     item.contextValue = 'keyward.historyCommit';
     item.command = { command: CommandId.historyOpen, title: t('Open'), arguments: [node] };
@@ -158,9 +193,18 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
     const { hit } = node;
     try {
       const line = new vscode.Range(hit.line, 0, hit.line, 0);
-      await vscode.window.showTextDocument(vscode.Uri.file(join(hit.root, hit.path)), { selection: line, preview: true });
+      await vscode.window.showTextDocument(vscode.Uri.file(join(hit.root, hit.path)), {
+        selection: line,
+        preview: true,
+      });
     } catch {
-      void vscode.window.showInformationMessage(t('{0} is no longer in the working tree; the key is still in commit {1}. Rotate it.', redactSecrets(hit.path), hit.commit.slice(0, 12)));
+      void vscode.window.showInformationMessage(
+        t(
+          '{0} is no longer in the working tree; the key is still in commit {1}. Rotate it.',
+          redactSecrets(hit.path),
+          hit.commit.slice(0, 12),
+        ),
+      );
     }
   }
 

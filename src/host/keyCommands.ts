@@ -53,13 +53,18 @@ export class KeyCommands {
 
   /** Returns the slot the key ended up in, or undefined when nothing was stored. */
   async setKey(slot: ServiceId, args: SetKeyArgs = {}): Promise<ServiceId | undefined> {
-    const key = args.key ?? await vscode.window.showInputBox({
-      title: t('Set {0} key', title(slot)),
-      prompt: slot === 'router' ? t('Paste the routing service key (sk-or-v1-...). It is kept in VS Code\'s secret storage only.') : t('Paste the direct service key (sk-proj-...). It is kept in VS Code\'s secret storage only.'),
-      password: true,
-      ignoreFocusOut: true,
-      placeHolder: slot === 'router' ? 'sk-or-v1-…' : 'sk-proj-…',
-    });
+    const key =
+      args.key ??
+      (await vscode.window.showInputBox({
+        title: t('Set {0} key', title(slot)),
+        prompt:
+          slot === 'router'
+            ? t("Paste the routing service key (sk-or-v1-...). It is kept in VS Code's secret storage only.")
+            : t("Paste the direct service key (sk-proj-...). It is kept in VS Code's secret storage only."),
+        password: true,
+        ignoreFocusOut: true,
+        placeHolder: slot === 'router' ? 'sk-or-v1-…' : 'sk-proj-…',
+      }));
     if (!key) return undefined;
     const check = checkKeyForSlot(slot, key);
     let target = slot;
@@ -69,7 +74,13 @@ export class KeyCommands {
     }
     if (check.verdict === 'other_service') {
       const store = t('Store as {0} key', title(check.service));
-      const answer = args.acceptOtherSlot ? store : await vscode.window.showWarningMessage(t('{0} Store it in the {1} slot instead?', check.message, title(check.service)), { modal: true }, store);
+      const answer = args.acceptOtherSlot
+        ? store
+        : await vscode.window.showWarningMessage(
+            t('{0} Store it in the {1} slot instead?', check.message, title(check.service)),
+            { modal: true },
+            store,
+          );
       if (answer !== store) return undefined;
       target = check.service;
     }
@@ -94,7 +105,8 @@ export class KeyCommands {
     if (!this.keys.metadata(service) && !(await this.keys.getKey(service).catch(() => undefined))) {
       if (!quiet) {
         const set = t('Set Key');
-        if ((await vscode.window.showInformationMessage(t('No {0} key is stored.', title(service)), set)) === set) await this.setKey(service);
+        if ((await vscode.window.showInformationMessage(t('No {0} key is stored.', title(service)), set)) === set)
+          await this.setKey(service);
       }
       return undefined;
     }
@@ -107,14 +119,22 @@ export class KeyCommands {
     const service = verification.service;
     const config = this.configuration.value;
     if (verification.ok) {
-      await this.keys.updateMetadata(service, { lastVerifiedAt: new Date().toISOString(), ...(verification.service === 'router' && verification.expiresAt ? { expiresAt: verification.expiresAt } : {}) });
+      await this.keys.updateMetadata(service, {
+        lastVerifiedAt: new Date().toISOString(),
+        ...(verification.service === 'router' && verification.expiresAt ? { expiresAt: verification.expiresAt } : {}),
+      });
     }
     if (quiet) return;
     if (!verification.ok) {
       const error = verification.error;
       this.log.warn(`Verifying the ${SERVICE_NAMES[service]} key: ${error.kind}: ${error.message}`);
       const setKey = t('Set Key');
-      const answer = await vscode.window.showErrorMessage(error.kind === 'auth' ? t('The {0} does not accept this key: {1}', SERVICE_NAMES[service], error.message) : t('Could not verify the {0} key: {1}', SERVICE_NAMES[service], error.message), setKey);
+      const answer = await vscode.window.showErrorMessage(
+        error.kind === 'auth'
+          ? t('The {0} does not accept this key: {1}', SERVICE_NAMES[service], error.message)
+          : t('Could not verify the {0} key: {1}', SERVICE_NAMES[service], error.message),
+        setKey,
+      );
       if (answer === setKey) await this.setKey(service);
       return;
     }
@@ -123,22 +143,46 @@ export class KeyCommands {
       const blocking = verification.missingScopes.filter(blocksPrompting);
       if (blocking.length > 0) {
         const open = t('Open Keys Page');
-        const answer = await vscode.window.showWarningMessage(t('The direct service key is recognised but restricted: it lacks {0}, so it cannot send prompts. Give it that permission on the API keys page, or use a key with All permissions.', blocking.join(', ')), open);
+        const answer = await vscode.window.showWarningMessage(
+          t(
+            'The direct service key is recognised but restricted: it lacks {0}, so it cannot send prompts. Give it that permission on the API keys page, or use a key with All permissions.',
+            blocking.join(', '),
+          ),
+          open,
+        );
         if (answer === open) await vscode.env.openExternal(vscode.Uri.parse(config.direct.keysUrl));
       } else if (!verification.canListModels) {
-        void vscode.window.showInformationMessage(t('The direct service key is valid but restricted: it may not list models. It can still prompt; type a model id in the prompt panel.'));
+        void vscode.window.showInformationMessage(
+          t(
+            'The direct service key is valid but restricted: it may not list models. It can still prompt; type a model id in the prompt panel.',
+          ),
+        );
       } else {
-        void vscode.window.showInformationMessage(t('The direct service key is valid and may list models. Whether it may create responses (api.responses.write) cannot be checked without spending tokens: the first prompt will show it.'));
+        void vscode.window.showInformationMessage(
+          t(
+            'The direct service key is valid and may list models. Whether it may create responses (api.responses.write) cannot be checked without spending tokens: the first prompt will show it.',
+          ),
+        );
       }
       return;
     }
     if (verification.warnings.length === 0) {
-      void vscode.window.showInformationMessage(t('The routing service key is valid, with a credit limit and an expiry date.'));
+      void vscode.window.showInformationMessage(
+        t('The routing service key is valid, with a credit limit and an expiry date.'),
+      );
       return;
     }
-    const problems = verification.warnings.map((w) => (w === 'no_credit_limit' ? t('no credit limit') : t('no expiry date'))).join(t(' and '));
+    const problems = verification.warnings
+      .map((w) => (w === 'no_credit_limit' ? t('no credit limit') : t('no expiry date')))
+      .join(t(' and '));
     const open = t('Open Key Settings');
-    const answer = await vscode.window.showWarningMessage(t('The routing service key is valid, but it has {0}. The service recommends a credit limit and an expiry on every key.', problems), open);
+    const answer = await vscode.window.showWarningMessage(
+      t(
+        'The routing service key is valid, but it has {0}. The service recommends a credit limit and an expiry on every key.',
+        problems,
+      ),
+      open,
+    );
     if (answer === open) await vscode.env.openExternal(vscode.Uri.parse(config.router.keysUrl));
   }
 
@@ -146,12 +190,16 @@ export class KeyCommands {
     const config = this.configuration.value;
     const page = service === 'router' ? config.router.keysUrl : config.direct.keysUrl;
     if (newKey === undefined) await vscode.env.openExternal(vscode.Uri.parse(page));
-    const key = newKey ?? await vscode.window.showInputBox({
-      title: t('Rotate {0} key', title(service)),
-      prompt: t('Create a new key on the page that just opened (with a credit limit and an expiry), then paste it here.'),
-      password: true,
-      ignoreFocusOut: true,
-    });
+    const key =
+      newKey ??
+      (await vscode.window.showInputBox({
+        title: t('Rotate {0} key', title(service)),
+        prompt: t(
+          'Create a new key on the page that just opened (with a credit limit and an expiry), then paste it here.',
+        ),
+        password: true,
+        ignoreFocusOut: true,
+      }));
     if (!key) return false;
     const check = checkKeyForSlot(service, key);
     if (check.verdict === 'refuse' || check.verdict === 'other_service') {
@@ -172,20 +220,40 @@ export class KeyCommands {
     if (!verification.ok && verification.error.kind === 'auth') {
       // The new key does not work: put the old one back rather than leave the user with none.
       // The refused key never served, so it is not remembered as rotated out.
-      if (previousKey) await this.keys.setKey(service, previousKey, { retirePrevious: false, ...(old ? { label: old.label, expiresAt: old.expiresAt } : {}) });
+      if (previousKey)
+        await this.keys.setKey(service, previousKey, {
+          retirePrevious: false,
+          ...(old ? { label: old.label, expiresAt: old.expiresAt } : {}),
+        });
       else await this.keys.deleteKey(service, { retire: false });
       this.monitor.reset(service);
       void this.monitor.verify(service);
-      await vscode.window.showErrorMessage(t('The new {0} key was not accepted ({1}); the old key stays in place.', SERVICE_NAMES[service], verification.error.message));
+      await vscode.window.showErrorMessage(
+        t(
+          'The new {0} key was not accepted ({1}); the old key stays in place.',
+          SERVICE_NAMES[service],
+          verification.error.message,
+        ),
+      );
       return false;
     }
     await this.afterVerify(verification, true);
-    this.log.info(`Rotated the ${SERVICE_NAMES[service]} key: ${old?.masked ?? 'none'} -> ${this.keys.metadata(service)?.masked}.`);
+    this.log.info(
+      `Rotated the ${SERVICE_NAMES[service]} key: ${old?.masked ?? 'none'} -> ${this.keys.metadata(service)?.masked}.`,
+    );
     const openPage = t('Open Keys Page');
-    void vscode.window.showWarningMessage(
-      old ? t('Key rotated. Now delete the old key {0} at the {1}: until then it still works for anyone who has it. Keyward will flag it if it still appears in your files.', old.masked, SERVICE_NAMES[service]) : t('Key stored.'),
-      openPage,
-    ).then((answer) => (answer === openPage ? vscode.env.openExternal(vscode.Uri.parse(page)) : undefined));
+    void vscode.window
+      .showWarningMessage(
+        old
+          ? t(
+              'Key rotated. Now delete the old key {0} at the {1}: until then it still works for anyone who has it. Keyward will flag it if it still appears in your files.',
+              old.masked,
+              SERVICE_NAMES[service],
+            )
+          : t('Key stored.'),
+        openPage,
+      )
+      .then((answer) => (answer === openPage ? vscode.env.openExternal(vscode.Uri.parse(page)) : undefined));
     return true;
   }
 
@@ -197,7 +265,15 @@ export class KeyCommands {
     }
     if (!confirmed) {
       const remove = t('Delete Key');
-      const answer = await vscode.window.showWarningMessage(t('Delete the {0} key {1} from VS Code\'s secret storage? The key itself stays valid at the service until you delete it there.', title(service), meta.masked), { modal: true }, remove);
+      const answer = await vscode.window.showWarningMessage(
+        t(
+          "Delete the {0} key {1} from VS Code's secret storage? The key itself stays valid at the service until you delete it there.",
+          title(service),
+          meta.masked,
+        ),
+        { modal: true },
+        remove,
+      );
       if (answer !== remove) return false;
     }
     try {
@@ -214,20 +290,28 @@ export class KeyCommands {
   async setExpiry(service?: ServiceId, date?: string): Promise<void> {
     const slot = service ?? (await this.pickService());
     if (!slot || !this.keys.metadata(slot)) return;
-    const value = date ?? await vscode.window.showInputBox({
-      title: t('Expiry date of the {0} key', title(slot)),
-      prompt: t('The date the key stops working (YYYY-MM-DD). Keyward reminds you a week before.'),
-      validateInput: (text) => (/^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text)) ? undefined : t('Use the form YYYY-MM-DD')),
-    });
+    const value =
+      date ??
+      (await vscode.window.showInputBox({
+        title: t('Expiry date of the {0} key', title(slot)),
+        prompt: t('The date the key stops working (YYYY-MM-DD). Keyward reminds you a week before.'),
+        validateInput: (text) =>
+          /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text))
+            ? undefined
+            : t('Use the form YYYY-MM-DD'),
+      }));
     if (!value) return;
     await this.keys.updateMetadata(slot, { expiresAt: new Date(`${value}T00:00:00Z`).toISOString() });
   }
 
   async pickService(): Promise<ServiceId | undefined> {
-    const pick = await vscode.window.showQuickPick([
-      { label: t('Routing service'), service: 'router' as const },
-      { label: t('Direct service'), service: 'direct' as const },
-    ], { title: t('Which service?') });
+    const pick = await vscode.window.showQuickPick(
+      [
+        { label: t('Routing service'), service: 'router' as const },
+        { label: t('Direct service'), service: 'direct' as const },
+      ],
+      { title: t('Which service?') },
+    );
     return pick?.service;
   }
 
@@ -246,7 +330,11 @@ export class KeyCommands {
       if (stored) continue;
       await this.state.update(asked, true);
       const importKey = t('Import');
-      const answer = await vscode.window.showInformationMessage(t('{0} is set in the environment. Import it into VS Code\'s secret storage for Keyward?', ENV_VARS[service]), importKey, t('Not Now'));
+      const answer = await vscode.window.showInformationMessage(
+        t("{0} is set in the environment. Import it into VS Code's secret storage for Keyward?", ENV_VARS[service]),
+        importKey,
+        t('Not Now'),
+      );
       if (answer === importKey) await this.setKey(service, { key: value, label: `${ENV_VARS[service]} (imported)` });
     }
   }
@@ -262,8 +350,13 @@ export class KeyCommands {
       if (this.state.get<string>(stamp) === today) continue;
       await this.state.update(stamp, today);
       const rotate = t('Rotate Key');
-      const text = days < 0 ? t('The {0} key {1} has expired.', title(service), meta.masked) : t('The {0} key {1} expires in {2} days.', title(service), meta.masked, String(days));
-      void vscode.window.showWarningMessage(text, rotate).then((answer) => (answer === rotate ? this.rotate(service) : undefined));
+      const text =
+        days < 0
+          ? t('The {0} key {1} has expired.', title(service), meta.masked)
+          : t('The {0} key {1} expires in {2} days.', title(service), meta.masked, String(days));
+      void vscode.window
+        .showWarningMessage(text, rotate)
+        .then((answer) => (answer === rotate ? this.rotate(service) : undefined));
     }
   }
 }

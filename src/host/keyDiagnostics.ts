@@ -39,12 +39,20 @@ export async function realFilePath(path: string): Promise<string> {
 
 function gitText(state: FileState): string {
   switch (state) {
-    case 'tracked': return t('This file is tracked by git: the key is in its history, so rotating the key is the only fix.');
-    case 'untracked': return t('This file is not ignored by git: the key would be committed.');
-    case 'ignored': return t('This file is ignored by git.');
-    case 'outside': return t('This file is not in a git repository.');
-    case 'restricted': return t('Restricted Mode: Keyward does not run git here, so it cannot tell whether the file is tracked or ignored.');
-    default: return t('This file is not saved yet.');
+    case 'tracked':
+      return t('This file is tracked by git: the key is in its history, so rotating the key is the only fix.');
+    case 'untracked':
+      return t('This file is not ignored by git: the key would be committed.');
+    case 'ignored':
+      return t('This file is ignored by git.');
+    case 'outside':
+      return t('This file is not in a git repository.');
+    case 'restricted':
+      return t(
+        'Restricted Mode: Keyward does not run git here, so it cannot tell whether the file is tracked or ignored.',
+      );
+    default:
+      return t('This file is not saved yet.');
   }
 }
 
@@ -57,8 +65,15 @@ function severity(state: FileState, ignoredLevel: 'information' | 'off'): vscode
 export function describeFinding(finding: Finding): string {
   const service = SERVICE_NAMES[finding.service];
   if (finding.stored === 'active') return t('Your {0} key {1}, the one stored in Keyward.', service, finding.masked);
-  if (finding.stored === 'retired') return t('A {0} key Keyward rotated out, {1}: it works until it is deleted at the service.', service, finding.masked);
-  return finding.confidence === 'high' ? t('A {0} key, {1}.', service, finding.masked) : t('Probably a {0} key, {1}.', service, finding.masked);
+  if (finding.stored === 'retired')
+    return t(
+      'A {0} key Keyward rotated out, {1}: it works until it is deleted at the service.',
+      service,
+      finding.masked,
+    );
+  return finding.confidence === 'high'
+    ? t('A {0} key, {1}.', service, finding.masked)
+    : t('Probably a {0} key, {1}.', service, finding.masked);
 }
 
 export class KeyDiagnostics implements vscode.Disposable {
@@ -93,7 +108,12 @@ export class KeyDiagnostics implements vscode.Disposable {
     this.disposables.push(new vscode.Disposable(unsubscribe));
     for (const pattern of ['**/.gitignore', '**/.git/index', '**/.git/HEAD']) {
       const watcher = vscode.workspace.createFileSystemWatcher(pattern);
-      this.disposables.push(watcher, watcher.onDidChange(() => this.gitChanged()), watcher.onDidCreate(() => this.gitChanged()), watcher.onDidDelete(() => this.gitChanged()));
+      this.disposables.push(
+        watcher,
+        watcher.onDidChange(() => this.gitChanged()),
+        watcher.onDidCreate(() => this.gitChanged()),
+        watcher.onDidDelete(() => this.gitChanged()),
+      );
     }
     this.watchGitExtension();
     void this.reloadKeys();
@@ -102,15 +122,24 @@ export class KeyDiagnostics implements vscode.Disposable {
   /** The built-in git extension tells about commits and staging sooner than the file watcher. */
   private watchGitExtension(): void {
     if (!vscode.workspace.isTrusted) return;
-    const git = vscode.extensions.getExtension<{ getAPI(version: 1): { repositories: { state: { onDidChange: vscode.Event<void> } }[]; onDidOpenRepository: vscode.Event<{ state: { onDidChange: vscode.Event<void> } }> } }>('vscode.git');
+    const git = vscode.extensions.getExtension<{
+      getAPI(version: 1): {
+        repositories: { state: { onDidChange: vscode.Event<void> } }[];
+        onDidOpenRepository: vscode.Event<{ state: { onDidChange: vscode.Event<void> } }>;
+      };
+    }>('vscode.git');
     if (!git) return;
-    void Promise.resolve(git.isActive ? git.exports : git.activate()).then((exports) => {
-      const api = exports?.getAPI(1);
-      if (!api) return;
-      const watch = (repo: { state: { onDidChange: vscode.Event<void> } }) => this.disposables.push(repo.state.onDidChange(() => this.gitChanged()));
-      api.repositories.forEach(watch);
-      this.disposables.push(api.onDidOpenRepository(watch));
-    }, () => undefined);
+    void Promise.resolve(git.isActive ? git.exports : git.activate()).then(
+      (exports) => {
+        const api = exports?.getAPI(1);
+        if (!api) return;
+        const watch = (repo: { state: { onDidChange: vscode.Event<void> } }) =>
+          this.disposables.push(repo.state.onDidChange(() => this.gitChanged()));
+        api.repositories.forEach(watch);
+        this.disposables.push(api.onDidOpenRepository(watch));
+      },
+      () => undefined,
+    );
   }
 
   onDidChange(listener: () => void): vscode.Disposable {
@@ -120,7 +149,9 @@ export class KeyDiagnostics implements vscode.Disposable {
 
   /** Findings at a document position (for hovers and quick fixes). */
   at(uri: vscode.Uri, range: vscode.Range | vscode.Position): KeyDiagnostic[] {
-    return (this.byUri.get(uri.toString()) ?? []).filter((d) => (range instanceof vscode.Position ? d.range.contains(range) : d.range.intersection(range) !== undefined));
+    return (this.byUri.get(uri.toString()) ?? []).filter((d) =>
+      range instanceof vscode.Position ? d.range.contains(range) : d.range.intersection(range) !== undefined,
+    );
   }
 
   all(uri: vscode.Uri): readonly KeyDiagnostic[] {
@@ -168,7 +199,10 @@ export class KeyDiagnostics implements vscode.Disposable {
     list.push(...event.contentChanges);
     this.pending.set(key, list);
     clearTimeout(this.timers.get(key));
-    this.timers.set(key, setTimeout(() => this.flush(doc), 150));
+    this.timers.set(
+      key,
+      setTimeout(() => this.flush(doc), 150),
+    );
   }
 
   /** Rescans only the lines the edits touched since the last pass. */
@@ -186,7 +220,10 @@ export class KeyDiagnostics implements vscode.Disposable {
     const change = changes[0]!;
     const addedLines = change.text.split('\n').length - 1;
     const startLine = change.range.start.line;
-    const findings = scan.applyEdit({ startLine, oldEndLine: change.range.end.line, newEndLine: startLine + addedLines }, (i) => (i < doc.lineCount ? doc.lineAt(i).text : undefined));
+    const findings = scan.applyEdit(
+      { startLine, oldEndLine: change.range.end.line, newEndLine: startLine + addedLines },
+      (i) => (i < doc.lineCount ? doc.lineAt(i).text : undefined),
+    );
     void this.publish(doc, findings);
   }
 
@@ -235,7 +272,10 @@ export class KeyDiagnostics implements vscode.Disposable {
    * is not read and says so, so the caller can name it instead of calling the
    * workspace clean.
    */
-  async scanFile(uri: vscode.Uri, maxBytes: number): Promise<{ findings: number } | { skipped: 'too-large'; size: number }> {
+  async scanFile(
+    uri: vscode.Uri,
+    maxBytes: number,
+  ): Promise<{ findings: number } | { skipped: 'too-large'; size: number }> {
     const stat = await vscode.workspace.fs.stat(uri);
     if (stat.size > maxBytes) return { skipped: 'too-large', size: stat.size };
     const findings = scanBytes(Buffer.from(await vscode.workspace.fs.readFile(uri)), this.options);

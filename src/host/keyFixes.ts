@@ -11,7 +11,16 @@ import { fingerprint } from '../core/keyFormats.ts';
 import type { KeyStore } from '../core/keyStore.ts';
 import { maskKey, redactSecrets } from '../core/redact.ts';
 import { type SafeTarget, UnsafePath, readTarget, restoreTarget, safeTarget, writeTarget } from '../core/safeWrite.ts';
-import { ENV_VAR, appendDotenv, appendGitignore, envReplacement, ignoreComment, ignoreNextLine, isDotenvFile, planDotenv } from '../core/scan/fixes.ts';
+import {
+  ENV_VAR,
+  appendDotenv,
+  appendGitignore,
+  envReplacement,
+  ignoreComment,
+  ignoreNextLine,
+  isDotenvFile,
+  planDotenv,
+} from '../core/scan/fixes.ts';
 import { CommandId } from './commandIds.ts';
 import type { Configuration } from './configuration.ts';
 import { DIAGNOSTIC_SOURCE, type KeyDiagnostic, type KeyDiagnostics, realFilePath } from './keyDiagnostics.ts';
@@ -29,10 +38,14 @@ export type Ask = (message: string, ...items: string[]) => Thenable<string | und
 
 function unsafeText(error: UnsafePath): string {
   switch (error.reason) {
-    case 'symlink': return t('{0} is a symbolic link, and Keyward does not write through one.', error.path);
-    case 'outside': return t('{0} would land outside the workspace folder.', error.path);
-    case 'not_a_file': return t('{0} is not a regular file.', error.path);
-    default: return t('{0} is not a folder of the workspace.', error.path);
+    case 'symlink':
+      return t('{0} is a symbolic link, and Keyward does not write through one.', error.path);
+    case 'outside':
+      return t('{0} would land outside the workspace folder.', error.path);
+    case 'not_a_file':
+      return t('{0} is not a regular file.', error.path);
+    default:
+      return t('{0} is not a folder of the workspace.', error.path);
   }
 }
 
@@ -52,13 +65,21 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
     this.keys = keys;
     this.disposables.push(
       vscode.languages.registerCodeActionsProvider({ scheme: '*' }, this, { providedCodeActionKinds: KeyFixes.kinds }),
-      vscode.commands.registerCommand(FixCommand.moveToEnv, (uri: vscode.Uri, range: vscode.Range) => this.moveToEnv(uri, range)),
-      vscode.commands.registerCommand(FixCommand.storeAndRemove, (uri: vscode.Uri, range: vscode.Range) => this.storeAndRemove(uri, range)),
+      vscode.commands.registerCommand(FixCommand.moveToEnv, (uri: vscode.Uri, range: vscode.Range) =>
+        this.moveToEnv(uri, range),
+      ),
+      vscode.commands.registerCommand(FixCommand.storeAndRemove, (uri: vscode.Uri, range: vscode.Range) =>
+        this.storeAndRemove(uri, range),
+      ),
       vscode.commands.registerCommand(FixCommand.gitignoreFile, (uri: vscode.Uri) => this.gitignoreFile(uri)),
     );
   }
 
-  provideCodeActions(document: vscode.TextDocument, range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    document: vscode.TextDocument,
+    range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     const actions: vscode.CodeAction[] = [];
     // Restricted Mode: no fix that writes a file or stores a key, only the way to rotate it.
     const trusted = vscode.workspace.isTrusted;
@@ -77,14 +98,26 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
       const lineNumber = entry.range.start.line;
       const line = document.lineAt(lineNumber).text;
       const dotenv = isDotenvFile(document.fileName);
-      if (trusted && !dotenv && envReplacement(document.languageId, line, entry.range.start.character, entry.range.end.character, name)) {
+      if (
+        trusted &&
+        !dotenv &&
+        envReplacement(document.languageId, line, entry.range.start.character, entry.range.end.character, name)
+      ) {
         const action = make(t('Read {0} from the environment and move the key to .env', name), true);
         action.command = { title: action.title, command: FixCommand.moveToEnv, arguments: [document.uri, entry.range] };
         actions.push(action);
       }
       if (trusted && entry.finding.stored !== 'retired') {
-        const action = make(entry.finding.stored === 'active' ? t('Remove the key from this file (it is stored in Keyward)') : t('Store the key in Keyward and remove it from this file'));
-        action.command = { title: action.title, command: FixCommand.storeAndRemove, arguments: [document.uri, entry.range] };
+        const action = make(
+          entry.finding.stored === 'active'
+            ? t('Remove the key from this file (it is stored in Keyward)')
+            : t('Store the key in Keyward and remove it from this file'),
+        );
+        action.command = {
+          title: action.title,
+          command: FixCommand.storeAndRemove,
+          arguments: [document.uri, entry.range],
+        };
         actions.push(action);
       }
       if (trusted && entry.git === 'untracked' && document.uri.scheme === 'file') {
@@ -94,18 +127,36 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
       }
       const comment = dotenv ? ignoreNextLine(line) : ignoreComment(document.languageId);
       if (trusted && comment) {
-        const base = dotenv ? t('Ignore this line (keyward-ignore-next-line above it)') : t('Ignore this line (keyward-ignore)');
+        const base = dotenv
+          ? t('Ignore this line (keyward-ignore-next-line above it)')
+          : t('Ignore this line (keyward-ignore)');
         // Ignoring hides the finding; a committed key stays in every clone of the history.
-        const action = make(entry.git === 'tracked' ? t('{0}: the key stays in git history, so rotate it too', base) : base);
+        const action = make(
+          entry.git === 'tracked' ? t('{0}: the key stays in git history, so rotate it too', base) : base,
+        );
         action.edit = new vscode.WorkspaceEdit();
         if (dotenv) action.edit.insert(document.uri, new vscode.Position(lineNumber, 0), comment);
         else action.edit.insert(document.uri, document.lineAt(lineNumber).range.end, comment);
         actions.push(action);
       }
       const rotate = make(t('Rotate this key at the {0}', SERVICE_NAMES[service]));
-      rotate.command = entry.finding.stored === 'active'
-        ? { title: rotate.title, command: service === 'router' ? CommandId.rotateRouterKey : CommandId.rotateDirectKey }
-        : { title: rotate.title, command: 'vscode.open', arguments: [vscode.Uri.parse(service === 'router' ? this.configuration.value.router.keysUrl : this.configuration.value.direct.keysUrl)] };
+      rotate.command =
+        entry.finding.stored === 'active'
+          ? {
+              title: rotate.title,
+              command: service === 'router' ? CommandId.rotateRouterKey : CommandId.rotateDirectKey,
+            }
+          : {
+              title: rotate.title,
+              command: 'vscode.open',
+              arguments: [
+                vscode.Uri.parse(
+                  service === 'router'
+                    ? this.configuration.value.router.keysUrl
+                    : this.configuration.value.direct.keysUrl,
+                ),
+              ],
+            };
       actions.push(rotate);
     }
     return actions;
@@ -124,7 +175,12 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
   /** The fixes that write are refused in Restricted Mode, however they are invoked. */
   private trusted(): boolean {
     if (vscode.workspace.isTrusted) return true;
-    this.say('warning', t('Restricted Mode: Keyward does not change files or store keys for an untrusted folder. Trust the folder to use this fix.'));
+    this.say(
+      'warning',
+      t(
+        'Restricted Mode: Keyward does not change files or store keys for an untrusted folder. Trust the folder to use this fix.',
+      ),
+    );
     return false;
   }
 
@@ -147,7 +203,11 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
     const line = document.lineAt(entry.range.start.line).text;
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const base = ENV_VAR[entry.finding.service];
-    if (!folder || folder.uri.scheme !== 'file' || !envReplacement(document.languageId, line, entry.range.start.character, entry.range.end.character, base)) {
+    if (
+      !folder ||
+      folder.uri.scheme !== 'file' ||
+      !envReplacement(document.languageId, line, entry.range.start.character, entry.range.end.character, base)
+    ) {
       this.say('warning', t('Keyward cannot rewrite this line for the environment; use another fix.'));
       return false;
     }
@@ -162,7 +222,11 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
     this.diagnostics.git.invalidate();
     let state = await this.diagnostics.git.status(env.path);
     if (state === 'tracked') {
-      return this.refuse(t('.env is tracked by git, so a key written there would be committed. Untrack it ("git rm --cached .env") or store the key in Keyward instead.'));
+      return this.refuse(
+        t(
+          '.env is tracked by git, so a key written there would be committed. Untrack it ("git rm --cached .env") or store the key in Keyward instead.',
+        ),
+      );
     }
 
     const existing = await readTarget(env);
@@ -170,7 +234,15 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
     let name = plan.name;
     if (plan.action === 'conflict') {
       const use = t('Use {0}', plan.alternative);
-      const answer = await this.ask(t('.env already sets {0} to another value ({1}), and Keyward does not overwrite it. Add this key as {2} instead?', base, maskKey(plan.existing), plan.alternative), use);
+      const answer = await this.ask(
+        t(
+          '.env already sets {0} to another value ({1}), and Keyward does not overwrite it. Add this key as {2} instead?',
+          base,
+          maskKey(plan.existing),
+          plan.alternative,
+        ),
+        use,
+      );
       if (answer !== use) return false;
       name = plan.alternative;
     }
@@ -179,7 +251,12 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
       const ignored = await this.ignoreInGit(folder.uri.fsPath, '.env');
       if (ignored !== true) return this.refuse(ignored);
       state = await this.diagnostics.git.status(env.path);
-      if (state !== 'ignored') return this.refuse(t('git still does not ignore .env after adding it to .gitignore (another rule brings it back), so the key would be committed.'));
+      if (state !== 'ignored')
+        return this.refuse(
+          t(
+            'git still does not ignore .env after adding it to .gitignore (another rule brings it back), so the key would be committed.',
+          ),
+        );
     }
 
     if (plan.action !== 'reuse') {
@@ -190,21 +267,35 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
       }
     }
 
-    const replacement = envReplacement(document.languageId, line, entry.range.start.character, entry.range.end.character, name)!;
+    const replacement = envReplacement(
+      document.languageId,
+      line,
+      entry.range.start.character,
+      entry.range.end.character,
+      name,
+    )!;
     const edit = new vscode.WorkspaceEdit();
     const unchanged = document.getText(entry.range) === key;
     const lineNumber = entry.range.start.line;
     edit.replace(uri, new vscode.Range(lineNumber, replacement.start, lineNumber, replacement.end), replacement.text);
-    if (document.languageId === 'python' && !/^\s*(import\s+os\b|from\s+os\s+import)/m.test(document.getText())) edit.insert(uri, new vscode.Position(0, 0), 'import os\n');
+    if (document.languageId === 'python' && !/^\s*(import\s+os\b|from\s+os\s+import)/m.test(document.getText()))
+      edit.insert(uri, new vscode.Position(0, 0), 'import os\n');
     // The line may have been edited while a question was open: then it is not rewritten blind.
-    const applied = unchanged && await vscode.workspace.applyEdit(edit);
+    const applied = unchanged && (await vscode.workspace.applyEdit(edit));
     if (!applied) {
       // The line kept its key: take it back out of .env rather than leave it in two places.
       if (plan.action !== 'reuse') await restoreTarget(env, existing).catch(() => undefined);
       return this.refuse(t('the editor did not accept the change to this line.'));
     }
     // The key is in .env and out of the line; until the file is saved its old text is still on disk.
-    if (!(await document.save())) this.say('warning', t('The key is in .env and {0} reads it from the environment, but the file could not be saved yet: save it to take the key off the disk.', vscode.workspace.asRelativePath(uri)));
+    if (!(await document.save()))
+      this.say(
+        'warning',
+        t(
+          'The key is in .env and {0} reads it from the environment, but the file could not be saved yet: save it to take the key off the disk.',
+          vscode.workspace.asRelativePath(uri),
+        ),
+      );
     return true;
   }
 
@@ -246,9 +337,18 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
     if (document.getText(entry.range) !== key) return false;
     const edit = new vscode.WorkspaceEdit();
     const line = document.lineAt(entry.range.start.line).text;
-    const replacement = isDotenvFile(document.fileName) ? undefined : envReplacement(document.languageId, line, entry.range.start.character, entry.range.end.character, ENV_VAR[service]);
+    const replacement = isDotenvFile(document.fileName)
+      ? undefined
+      : envReplacement(
+          document.languageId,
+          line,
+          entry.range.start.character,
+          entry.range.end.character,
+          ENV_VAR[service],
+        );
     const lineNumber = entry.range.start.line;
-    if (replacement) edit.replace(uri, new vscode.Range(lineNumber, replacement.start, lineNumber, replacement.end), replacement.text);
+    if (replacement)
+      edit.replace(uri, new vscode.Range(lineNumber, replacement.start, lineNumber, replacement.end), replacement.text);
     else edit.delete(uri, entry.range);
     return vscode.workspace.applyEdit(edit);
   }
@@ -258,21 +358,48 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
     const masked = maskKey(key);
     const check = await checkKey(service, key, this.configuration.value);
     if (!check.ok && check.error.kind === 'auth') {
-      this.say('error', t('The {0} refuses the key {1} ({2}), so Keyward did not store it and left the file as it is. Rotate it: a refused key in a file is still worth removing.', name, masked, redactSecrets(check.error.message, [key])));
+      this.say(
+        'error',
+        t(
+          'The {0} refuses the key {1} ({2}), so Keyward did not store it and left the file as it is. Rotate it: a refused key in a file is still worth removing.',
+          name,
+          masked,
+          redactSecrets(check.error.message, [key]),
+        ),
+      );
       return false;
     }
     if (!check.ok) {
       const anyway = t('Store Without Checking');
-      const answer = await this.ask(t('Keyward could not check the key {0} with the {1} ({2}). Store it anyway?', masked, name, redactSecrets(check.error.message, [key])), anyway);
+      const answer = await this.ask(
+        t(
+          'Keyward could not check the key {0} with the {1} ({2}). Store it anyway?',
+          masked,
+          name,
+          redactSecrets(check.error.message, [key]),
+        ),
+        anyway,
+      );
       if (answer !== anyway) return false;
     }
     const current = this.keys.metadata(service);
     if (current && current.fingerprint !== fingerprint(key)) {
       const replace = t('Replace Stored Key');
-      const answer = await this.ask(t('Keyward already stores a {0} key, {1}. Replace it with the key from this file, {2}? The stored key is then remembered as rotated out.', name, current.masked, masked), replace);
+      const answer = await this.ask(
+        t(
+          'Keyward already stores a {0} key, {1}. Replace it with the key from this file, {2}? The stored key is then remembered as rotated out.',
+          name,
+          current.masked,
+          masked,
+        ),
+        replace,
+      );
       if (answer !== replace) return false;
     }
-    const slot = await vscode.commands.executeCommand<ServiceId | undefined>(service === 'router' ? CommandId.setRouterKey : CommandId.setDirectKey, { key, quiet: false });
+    const slot = await vscode.commands.executeCommand<ServiceId | undefined>(
+      service === 'router' ? CommandId.setRouterKey : CommandId.setDirectKey,
+      { key, quiet: false },
+    );
     // The file changes only when the key is really in secret storage.
     if (!slot) return false;
     return (await this.keys.getKey(slot).catch(() => undefined)) === key.trim();
@@ -285,7 +412,8 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
     if (!folder || uri.scheme !== 'file' || folder.uri.scheme !== 'file') return false;
     const root = await realFilePath(folder.uri.fsPath);
     const rel = relative(root, await realFilePath(uri.fsPath));
-    if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`)) return this.refuse(unsafeText(new UnsafePath('outside', vscode.workspace.asRelativePath(uri))));
+    if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`))
+      return this.refuse(unsafeText(new UnsafePath('outside', vscode.workspace.asRelativePath(uri))));
     const ignored = await this.ignoreInGit(root, `/${rel.split(sep).join('/')}`);
     if (ignored !== true) {
       this.say('error', t('Keyward did not change .gitignore: {0}', ignored));

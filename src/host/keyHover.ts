@@ -7,12 +7,24 @@ const t = vscode.l10n.t;
 
 function advice(state: FileState): string {
   switch (state) {
-    case 'tracked': return t('git tracks this file, so the key is in its history: rotate the key at the service and delete the old one; removing it from the file is not enough.');
-    case 'untracked': return t('git would commit this file: move the key out (to .env or Keyward\'s secret storage) before the next commit, or ignore the file.');
-    case 'ignored': return t('git ignores this file, so it will not be committed; still, keep keys in a secret store when you can.');
-    case 'outside': return t('this file is not in a git repository.');
-    case 'restricted': return t('Restricted Mode: Keyward runs no git here. Move the key out (to Keyward\'s secret storage), or trust the folder to learn whether git tracks it.');
-    default: return t('this document is not saved yet.');
+    case 'tracked':
+      return t(
+        'git tracks this file, so the key is in its history: rotate the key at the service and delete the old one; removing it from the file is not enough.',
+      );
+    case 'untracked':
+      return t(
+        "git would commit this file: move the key out (to .env or Keyward's secret storage) before the next commit, or ignore the file.",
+      );
+    case 'ignored':
+      return t('git ignores this file, so it will not be committed; still, keep keys in a secret store when you can.');
+    case 'outside':
+      return t('this file is not in a git repository.');
+    case 'restricted':
+      return t(
+        "Restricted Mode: Keyward runs no git here. Move the key out (to Keyward's secret storage), or trust the folder to learn whether git tracks it.",
+      );
+    default:
+      return t('this document is not saved yet.');
   }
 }
 
@@ -31,10 +43,16 @@ export class KeyHover implements vscode.HoverProvider, vscode.Disposable {
     const { finding } = entry;
     const markdown = new vscode.MarkdownString();
     markdown.appendMarkdown(`**Keyward** · ${describeFinding(finding)}\n\n`);
-    markdown.appendMarkdown(`- ${t('Service')}: ${finding.service === 'router' ? t('routing service') : t('direct service')}\n`);
-    markdown.appendMarkdown(`- ${t('Key')}: \`${finding.masked}\` (${t('fingerprint')} ${finding.fingerprint.slice(0, 8)})\n`);
+    markdown.appendMarkdown(
+      `- ${t('Service')}: ${finding.service === 'router' ? t('routing service') : t('direct service')}\n`,
+    );
+    markdown.appendMarkdown(
+      `- ${t('Key')}: \`${finding.masked}\` (${t('fingerprint')} ${finding.fingerprint.slice(0, 8)})\n`,
+    );
     markdown.appendMarkdown(`- ${t('Git')}: ${entry.git}\n`);
-    markdown.appendMarkdown(`- ${t('Stored in Keyward')}: ${finding.stored === 'active' ? t('yes, this is your key') : finding.stored === 'retired' ? t('it was, before a rotation') : t('no')}\n\n`);
+    markdown.appendMarkdown(
+      `- ${t('Stored in Keyward')}: ${finding.stored === 'active' ? t('yes, this is your key') : finding.stored === 'retired' ? t('it was, before a rotation') : t('no')}\n\n`,
+    );
     markdown.appendMarkdown(t('What to do: {0}', advice(entry.git)));
     return new vscode.Hover(markdown, entry.range);
   }

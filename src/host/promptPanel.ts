@@ -6,7 +6,16 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
-import { type Attachment, type ChatTurn, type HostMessage, type ModelOption, type PanelState, type WebviewHandlers, type WebviewMessage, isWebviewMessage } from '../shared/protocol.ts';
+import {
+  type Attachment,
+  type ChatTurn,
+  type HostMessage,
+  type ModelOption,
+  type PanelState,
+  type WebviewHandlers,
+  type WebviewMessage,
+  isWebviewMessage,
+} from '../shared/protocol.ts';
 import type { AccountMonitor } from '../core/accountMonitor.ts';
 import { ServiceError } from '../core/errors.ts';
 import { FREE_ROUTER_MODEL, isFreeModelId } from '../core/routerClient.ts';
@@ -46,12 +55,23 @@ const newId = () => randomBytes(9).toString('hex');
 
 /** Prompt text with the attached code, as the service receives it. */
 export function composePrompt(prompt: string, attachments: readonly Attachment[]): string {
-  const blocks = attachments.map((a) => `File ${a.fileName} (${a.languageId}), lines ${a.startLine}-${a.endLine}:\n\`\`\`${a.languageId}\n${a.text}\n\`\`\``);
+  const blocks = attachments.map(
+    (a) =>
+      `File ${a.fileName} (${a.languageId}), lines ${a.startLine}-${a.endLine}:\n\`\`\`${a.languageId}\n${a.text}\n\`\`\``,
+  );
   return [prompt, ...blocks].join('\n\n');
 }
 
-export function routerOptions(models: { id: string; name: string; free: boolean; promptPrice: number | null; completionPrice: number | null }[]): ModelOption[] {
-  const options = models.map((m) => ({ id: m.id, name: m.name, free: m.free, inputPerMillion: m.promptPrice === null ? null : m.promptPrice * 1e6, outputPerMillion: m.completionPrice === null ? null : m.completionPrice * 1e6 }));
+export function routerOptions(
+  models: { id: string; name: string; free: boolean; promptPrice: number | null; completionPrice: number | null }[],
+): ModelOption[] {
+  const options = models.map((m) => ({
+    id: m.id,
+    name: m.name,
+    free: m.free,
+    inputPerMillion: m.promptPrice === null ? null : m.promptPrice * 1e6,
+    outputPerMillion: m.completionPrice === null ? null : m.completionPrice * 1e6,
+  }));
   const rank = (m: ModelOption) => (m.id === FREE_ROUTER_MODEL ? 0 : m.free ? 1 : 2);
   return options.sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
 }
@@ -79,7 +99,13 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
   private readonly configuration: Configuration;
   private readonly log: Log;
 
-  constructor(context: vscode.ExtensionContext, monitor: AccountMonitor, keys: KeyStore, configuration: Configuration, log: Log) {
+  constructor(
+    context: vscode.ExtensionContext,
+    monitor: AccountMonitor,
+    keys: KeyStore,
+    configuration: Configuration,
+    log: Log,
+  ) {
     this.context = context;
     this.state = new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys));
     this.monitor = monitor;
@@ -114,7 +140,12 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
   }
 
   private choice(): Choice {
-    return this.state.get<Choice>(CHOICE_KEY) ?? { service: 'router', selectedModel: { router: FREE_ROUTER_MODEL, direct: 'gpt-5.4-mini' } };
+    return (
+      this.state.get<Choice>(CHOICE_KEY) ?? {
+        service: 'router',
+        selectedModel: { router: FREE_ROUTER_MODEL, direct: 'gpt-5.4-mini' },
+      }
+    );
   }
 
   open(): vscode.WebviewPanel {
@@ -122,7 +153,12 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
       this.panel.reveal(undefined, false);
       return this.panel;
     }
-    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, t('Keyward'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, this.webviewOptions());
+    const panel = vscode.window.createWebviewPanel(
+      PANEL_VIEW_TYPE,
+      t('Keyward'),
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      this.webviewOptions(),
+    );
     this.attach(panel);
     return panel;
   }
@@ -131,7 +167,10 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     return {
       enableScripts: true,
       retainContextWhenHidden: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.context.extensionUri, 'dist'), vscode.Uri.joinPath(this.context.extensionUri, 'media')],
+      localResourceRoots: [
+        vscode.Uri.joinPath(this.context.extensionUri, 'dist'),
+        vscode.Uri.joinPath(this.context.extensionUri, 'media'),
+      ],
     };
   }
 
@@ -182,11 +221,15 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
   /** Every message from the webview enters here and is validated before use. */
   handleMessage(raw: unknown): void {
     if (!isWebviewMessage(raw)) {
-      this.log.warn(`Dropped a malformed message from the prompt panel (${typeof raw === 'object' && raw ? String((raw as { type?: unknown }).type) : typeof raw}).`);
+      this.log.warn(
+        `Dropped a malformed message from the prompt panel (${typeof raw === 'object' && raw ? String((raw as { type?: unknown }).type) : typeof raw}).`,
+      );
       return;
     }
     const handler = this.handlers[raw.type] as (message: WebviewMessage) => unknown;
-    void Promise.resolve(handler(raw)).catch((error: unknown) => this.log.error(`Prompt panel: ${(error as Error).message}`));
+    void Promise.resolve(handler(raw)).catch((error: unknown) =>
+      this.log.error(`Prompt panel: ${(error as Error).message}`),
+    );
   }
 
   private readonly handlers: WebviewHandlers = {
@@ -198,7 +241,11 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
       return this.loadModels(m.service);
     },
     'service/select': (m) => this.state.update(CHOICE_KEY, { ...this.choice(), service: m.service }),
-    'model/select': (m) => this.state.update(CHOICE_KEY, { ...this.choice(), selectedModel: { ...this.choice().selectedModel, [m.service]: m.model } }),
+    'model/select': (m) =>
+      this.state.update(CHOICE_KEY, {
+        ...this.choice(),
+        selectedModel: { ...this.choice().selectedModel, [m.service]: m.model },
+      }),
     'link/open': (m) => (/^https:\/\//i.test(m.url) ? vscode.env.openExternal(vscode.Uri.parse(m.url)) : undefined),
     'code/insert': (m) => this.insertCode(m.code, m.mode),
     'code/copy': (m) => vscode.env.clipboard.writeText(m.code),
@@ -240,7 +287,9 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
       } else {
         const client = await this.monitor.directClient();
         if (!client) return;
-        this.models.direct = (await client.models()).sort().map((id) => ({ id, name: id, free: false, inputPerMillion: null, outputPerMillion: null }));
+        this.models.direct = (await client.models())
+          .sort()
+          .map((id) => ({ id, name: id, free: false, inputPerMillion: null, outputPerMillion: null }));
         this.canList.direct = true;
       }
       this.post({ type: 'models/list', service, models: this.models[service], canList: true });
@@ -248,7 +297,13 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
       const failure = error instanceof ServiceError ? error : undefined;
       // A Restricted key may prompt yet not list models: the person types a model id.
       this.canList[service] = failure?.kind !== 'permission';
-      this.post({ type: 'models/list', service, models: null, canList: this.canList[service], ...(failure ? { error: failure.toData() } : {}) });
+      this.post({
+        type: 'models/list',
+        service,
+        models: null,
+        canList: this.canList[service],
+        ...(failure ? { error: failure.toData() } : {}),
+      });
     }
   }
 
@@ -257,7 +312,10 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
    * With nothing selected it asks: the whole file (a .env, say) is attached only
    * when the person chooses it, or when `scope` says so.
    */
-  async askAboutSelection(editor = vscode.window.activeTextEditor, scope: 'ask' | 'wholeFile' = 'ask'): Promise<Attachment | undefined> {
+  async askAboutSelection(
+    editor = vscode.window.activeTextEditor,
+    scope: 'ask' | 'wholeFile' = 'ask',
+  ): Promise<Attachment | undefined> {
     if (!editor) {
       this.open();
       return undefined;
@@ -266,10 +324,25 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     let selection: vscode.Range = editor.selection;
     if (selection.isEmpty) {
       if (scope !== 'wholeFile') {
-        const pick = await vscode.window.showQuickPick([
-          { label: t('Attach the whole file ({0} lines)', String(document.lineCount - (document.lineAt(document.lineCount - 1).isEmptyOrWhitespace && document.lineCount > 1 ? 1 : 0))), whole: true },
-          { label: t('Attach nothing'), whole: false },
-        ], { title: t('Nothing is selected in {0}', vscode.workspace.asRelativePath(document.uri)), placeHolder: t('Select the code to ask about, or attach the whole file') });
+        const pick = await vscode.window.showQuickPick(
+          [
+            {
+              label: t(
+                'Attach the whole file ({0} lines)',
+                String(
+                  document.lineCount -
+                    (document.lineAt(document.lineCount - 1).isEmptyOrWhitespace && document.lineCount > 1 ? 1 : 0),
+                ),
+              ),
+              whole: true,
+            },
+            { label: t('Attach nothing'), whole: false },
+          ],
+          {
+            title: t('Nothing is selected in {0}', vscode.workspace.asRelativePath(document.uri)),
+            placeHolder: t('Select the code to ask about, or attach the whole file'),
+          },
+        );
         if (!pick?.whole) {
           this.open();
           return undefined;
@@ -284,12 +357,25 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
       fileName: vscode.workspace.asRelativePath(document.uri),
       languageId: document.languageId,
       startLine: range.start.line + 1,
-      endLine: Math.max(range.start.line + 1, range.end.character === 0 && range.end.line > range.start.line ? range.end.line : range.end.line + 1),
+      endLine: Math.max(
+        range.start.line + 1,
+        range.end.character === 0 && range.end.line > range.start.line ? range.end.line : range.end.line + 1,
+      ),
       text: document.getText(range),
     };
     this.lastEditor = editor;
     const refs = this.state.get<AttachmentRef[]>(REFS_KEY) ?? [];
-    await this.state.update(REFS_KEY, [...refs, { id: attachment.id, uri: document.uri.toString(), range: [range.start.line, range.start.character, range.end.line, range.end.character] }].slice(-MAX_REFS));
+    await this.state.update(
+      REFS_KEY,
+      [
+        ...refs,
+        {
+          id: attachment.id,
+          uri: document.uri.toString(),
+          range: [range.start.line, range.start.character, range.end.line, range.end.character],
+        },
+      ].slice(-MAX_REFS),
+    );
     this.post({ type: 'attachment/add', attachment });
     return attachment;
   }
@@ -311,9 +397,14 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
       try {
         if (!ref) throw new Error('no longer known');
         const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(ref.uri));
-        resolved.push({ ...attachment, text: document.getText(document.validateRange(new vscode.Range(...ref.range))) });
+        resolved.push({
+          ...attachment,
+          text: document.getText(document.validateRange(new vscode.Range(...ref.range))),
+        });
       } catch (error) {
-        this.log.warn(`Left out the attachment ${attachment.fileName}:${attachment.startLine}-${attachment.endLine}: ${(error as Error).message}.`);
+        this.log.warn(
+          `Left out the attachment ${attachment.fileName}:${attachment.startLine}-${attachment.endLine}: ${(error as Error).message}.`,
+        );
       }
     }
     return resolved;
@@ -323,7 +414,10 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
    * The secret guard: a key in the prompt or the attached code never leaves the
    * editor. Returns the texts to send (keys redacted) or undefined to cancel.
    */
-  private async guard(prompt: string, attachments: Attachment[]): Promise<{ prompt: string; attachments: Attachment[] } | undefined> {
+  private async guard(
+    prompt: string,
+    attachments: Attachment[],
+  ): Promise<{ prompt: string; attachments: Attachment[] } | undefined> {
     const options = await scannerKeys(this.keys).catch(() => ({}));
     const pieces = [prompt, ...attachments.map((a) => a.text)];
     const found = pieces.map((text) => scanText(text, options));
@@ -331,7 +425,15 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     if (all.length === 0) return { prompt, attachments };
     const names = [...new Set(all.map((f) => `${f.masked} (${f.description})`))].join(', ');
     const redact = t('Send with the Key Redacted');
-    const answer = this.guardAnswer ?? ((await vscode.window.showWarningMessage(t('The prompt contains a key: {0}. Keyward will not send it.', names), { modal: true }, redact)) === redact ? 'redact' : 'cancel');
+    const answer =
+      this.guardAnswer ??
+      ((await vscode.window.showWarningMessage(
+        t('The prompt contains a key: {0}. Keyward will not send it.', names),
+        { modal: true },
+        redact,
+      )) === redact
+        ? 'redact'
+        : 'cancel');
     if (answer !== 'redact') return undefined;
     const redacted = pieces.map((text, i) => {
       const lines = text.split('\n');
@@ -344,7 +446,13 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     return { prompt: redacted[0]!, attachments: attachments.map((a, i) => ({ ...a, text: redacted[i + 1]! })) };
   }
 
-  async send(requestId: string, service: ServiceId, model: string, rawPrompt: string, rawAttachments: Attachment[]): Promise<void> {
+  async send(
+    requestId: string,
+    service: ServiceId,
+    model: string,
+    rawPrompt: string,
+    rawAttachments: Attachment[],
+  ): Promise<void> {
     const guarded = await this.guard(rawPrompt, await this.resolveAttachments(rawAttachments));
     if (guarded === undefined) {
       // The prompt is still in the webview's box; it is not echoed back.
@@ -356,47 +464,81 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     const user: ChatTurn = { id: newId(), role: 'user', text: prompt, service, model, status: 'done', attachments };
     const assistant: ChatTurn = { id: newId(), role: 'assistant', text: '', service, model, status: 'streaming' };
     this.post({ type: 'chat/started', requestId, user, assistant });
-    const previous = history.filter((turn) => turn.service === service && (turn.role === 'user' || turn.status === 'done' || turn.status === 'interrupted'));
-    const turns: Turn[] = previous.map((turn) => ({ role: turn.role, content: turn.role === 'user' ? composePrompt(turn.text, turn.attachments ?? []) : turn.text || turn.refusal || '' }));
+    const previous = history.filter(
+      (turn) =>
+        turn.service === service && (turn.role === 'user' || turn.status === 'done' || turn.status === 'interrupted'),
+    );
+    const turns: Turn[] = previous.map((turn) => ({
+      role: turn.role,
+      content:
+        turn.role === 'user' ? composePrompt(turn.text, turn.attachments ?? []) : turn.text || turn.refusal || '',
+    }));
     turns.push({ role: 'user', content: composePrompt(prompt, attachments) });
-    const lastDirect = [...history].reverse().find((turn) => turn.service === 'direct' && turn.role === 'assistant' && turn.responseId);
+    const lastDirect = [...history]
+      .reverse()
+      .find((turn) => turn.service === 'direct' && turn.role === 'assistant' && turn.responseId);
     const controller = new AbortController();
     this.running.set(requestId, controller);
     let text = '';
     let reported: ReportedUsage | undefined;
     try {
-      const result = await runPrompt(this.monitor, {
-        service, model, turns,
-        ...(service === 'direct' && lastDirect?.responseId ? { previousResponseId: lastDirect.responseId } : {}),
-        denyDataCollection: this.configuration.value.router.denyDataCollection,
-      }, {
-        signal: controller.signal,
-        onDelta: (delta) => {
-          text += delta;
-          this.post({ type: 'chat/chunk', requestId, text: delta });
+      const result = await runPrompt(
+        this.monitor,
+        {
+          service,
+          model,
+          turns,
+          ...(service === 'direct' && lastDirect?.responseId ? { previousResponseId: lastDirect.responseId } : {}),
+          denyDataCollection: this.configuration.value.router.denyDataCollection,
         },
-        onRetry: (notice) => this.post({ type: 'chat/retrying', requestId, kind: notice.error.kind, delayMs: notice.delayMs }),
-        onFreeWait: (delayMs) => this.post({ type: 'chat/retrying', requestId, kind: 'free_limit_minute', delayMs }),
-        onReported: (usage) => { reported = usage; },
-      });
-      const free = service === 'router' && (isFreeModelId(model) || result.costUsd === 0) ? this.monitor.freeGuard.status() : null;
+        {
+          signal: controller.signal,
+          onDelta: (delta) => {
+            text += delta;
+            this.post({ type: 'chat/chunk', requestId, text: delta });
+          },
+          onRetry: (notice) =>
+            this.post({ type: 'chat/retrying', requestId, kind: notice.error.kind, delayMs: notice.delayMs }),
+          onFreeWait: (delayMs) => this.post({ type: 'chat/retrying', requestId, kind: 'free_limit_minute', delayMs }),
+          onReported: (usage) => {
+            reported = usage;
+          },
+        },
+      );
+      const free =
+        service === 'router' && (isFreeModelId(model) || result.costUsd === 0) ? this.monitor.freeGuard.status() : null;
       const done: ChatTurn = {
-        ...assistant, text: result.text, model: result.model || model, status: 'done', usage: result.usage, costUsd: result.costUsd,
-        free: free ? { used: free.used, limit: free.limit } : null, responseId: service === 'direct' ? result.id : null,
-        refusal: result.refusal, finishReason: result.finishReason,
+        ...assistant,
+        text: result.text,
+        model: result.model || model,
+        status: 'done',
+        usage: result.usage,
+        costUsd: result.costUsd,
+        free: free ? { used: free.used, limit: free.limit } : null,
+        responseId: service === 'direct' ? result.id : null,
+        refusal: result.refusal,
+        finishReason: result.finishReason,
       };
       await this.saveTurns([...history, user, done]);
       this.post({ type: 'chat/done', requestId, turn: done });
     } catch (thrown) {
-      const error = thrown instanceof ServiceError ? thrown : new ServiceError({ kind: 'network', service, message: String((thrown as Error)?.message ?? thrown) });
+      const error =
+        thrown instanceof ServiceError
+          ? thrown
+          : new ServiceError({ kind: 'network', service, message: String((thrown as Error)?.message ?? thrown) });
       const partial = error.partialText ?? text;
-      const status: ChatTurn['status'] = error.kind === 'cancelled' ? 'cancelled' : error.kind === 'stream_interrupted' ? 'interrupted' : 'error';
+      const status: ChatTurn['status'] =
+        error.kind === 'cancelled' ? 'cancelled' : error.kind === 'stream_interrupted' ? 'interrupted' : 'error';
       const failed: ChatTurn = {
-        ...assistant, text: partial, status, error: error.toData(),
+        ...assistant,
+        text: partial,
+        status,
+        error: error.toData(),
         // What the service charged for a stopped or broken answer, when it said.
         ...(reported ? { usage: reported.usage, costUsd: reported.costUsd } : {}),
         // The reset is a moment, not "in N seconds from whenever the card is drawn".
-        retryAt: error.retryAfterSeconds !== null ? new Date(Date.now() + error.retryAfterSeconds * 1000).toISOString() : null,
+        retryAt:
+          error.retryAfterSeconds !== null ? new Date(Date.now() + error.retryAfterSeconds * 1000).toISOString() : null,
       };
       await this.saveTurns([...history, user, failed]);
       this.post({ type: 'chat/error', requestId, turn: failed, prompt });
@@ -416,7 +558,10 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     const edit = new vscode.WorkspaceEdit();
     if (mode === 'replace') edit.replace(document.uri, selection, code);
     else if (mode === 'below') {
-      const line = selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line - 1 : selection.end.line;
+      const line =
+        selection.end.character === 0 && selection.end.line > selection.start.line
+          ? selection.end.line - 1
+          : selection.end.line;
       edit.insert(document.uri, document.lineAt(line).range.end, `\n${code.replace(/\n$/, '')}`);
     } else edit.insert(document.uri, selection.active, code);
     return vscode.workspace.applyEdit(edit);
@@ -429,7 +574,15 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
 
   /** Writes the conversation as Markdown; `target` skips the save dialog (tests, scripts). */
   async exportHistory(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
-    const uri = target ?? await vscode.window.showSaveDialog({ filters: { Markdown: ['md'] }, defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? this.context.globalStorageUri, 'keyward-conversation.md') });
+    const uri =
+      target ??
+      (await vscode.window.showSaveDialog({
+        filters: { Markdown: ['md'] },
+        defaultUri: vscode.Uri.joinPath(
+          vscode.workspace.workspaceFolders?.[0]?.uri ?? this.context.globalStorageUri,
+          'keyward-conversation.md',
+        ),
+      }));
     if (!uri) return undefined;
     const parts = ['# Keyward conversation', ''];
     for (const turn of this.turns()) {
@@ -438,7 +591,11 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
       } else {
         parts.push(`## ${turn.model}${turn.status !== 'done' ? ` (${turn.status})` : ''}`, '', turn.text, '');
         if (turn.refusal) parts.push(`> ${t('The model declined')}: ${turn.refusal}`, '');
-        if (turn.finishReason === 'length' || turn.finishReason === 'content_filter') parts.push(`_${turn.finishReason === 'length' ? t('Cut off at the token limit.') : t('Filtered by the provider.')}_`, '');
+        if (turn.finishReason === 'length' || turn.finishReason === 'content_filter')
+          parts.push(
+            `_${turn.finishReason === 'length' ? t('Cut off at the token limit.') : t('Filtered by the provider.')}_`,
+            '',
+          );
         if (turn.error) parts.push(`> ${turn.error.kind}: ${turn.error.message}`, '');
       }
     }
@@ -447,12 +604,25 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     return uri;
   }
 
-  private async runAction(action: 'setKey' | 'verifyKey' | 'openCredits' | 'openKeys', service: ServiceId): Promise<void> {
+  private async runAction(
+    action: 'setKey' | 'verifyKey' | 'openCredits' | 'openKeys',
+    service: ServiceId,
+  ): Promise<void> {
     const config = this.configuration.value;
-    if (action === 'setKey') await vscode.commands.executeCommand(service === 'router' ? CommandId.setRouterKey : CommandId.setDirectKey);
-    else if (action === 'verifyKey') await vscode.commands.executeCommand(service === 'router' ? CommandId.verifyRouterKey : CommandId.verifyDirectKey);
-    else if (action === 'openCredits') await vscode.env.openExternal(vscode.Uri.parse(service === 'router' ? config.router.creditsUrl : config.direct.billingUrl));
-    else await vscode.env.openExternal(vscode.Uri.parse(service === 'router' ? config.router.keysUrl : config.direct.keysUrl));
+    if (action === 'setKey')
+      await vscode.commands.executeCommand(service === 'router' ? CommandId.setRouterKey : CommandId.setDirectKey);
+    else if (action === 'verifyKey')
+      await vscode.commands.executeCommand(
+        service === 'router' ? CommandId.verifyRouterKey : CommandId.verifyDirectKey,
+      );
+    else if (action === 'openCredits')
+      await vscode.env.openExternal(
+        vscode.Uri.parse(service === 'router' ? config.router.creditsUrl : config.direct.billingUrl),
+      );
+    else
+      await vscode.env.openExternal(
+        vscode.Uri.parse(service === 'router' ? config.router.keysUrl : config.direct.keysUrl),
+      );
   }
 
   get isOpen(): boolean {

@@ -15,32 +15,72 @@ type Action = vscode.QuickPickItem & { run: () => Thenable<unknown> };
 function remedy(service: ServiceId, monitor: AccountMonitor, configuration: Configuration): Action | undefined {
   const config = configuration.value;
   if (service === 'router' && isNegativeBalance(monitor.routerSnapshot())) {
-    return { label: `$(credit-card) ${t('Add Credits')}`, description: t('the balance is below zero: every call fails until it is back above zero'), run: () => vscode.env.openExternal(vscode.Uri.parse(config.router.creditsUrl)) };
+    return {
+      label: `$(credit-card) ${t('Add Credits')}`,
+      description: t('the balance is below zero: every call fails until it is back above zero'),
+      run: () => vscode.env.openExternal(vscode.Uri.parse(config.router.creditsUrl)),
+    };
   }
   const missing = service === 'direct' ? monitor.directSnapshot().missingScopes.filter(blocksPrompting) : [];
   if (missing.length > 0) {
-    return { label: `$(shield) ${t('Give the Key {0}', missing.join(', '))}`, description: t('opens the API keys page'), run: () => vscode.env.openExternal(vscode.Uri.parse(config.direct.keysUrl)) };
+    return {
+      label: `$(shield) ${t('Give the Key {0}', missing.join(', '))}`,
+      description: t('opens the API keys page'),
+      run: () => vscode.env.openExternal(vscode.Uri.parse(config.direct.keysUrl)),
+    };
   }
   return undefined;
 }
 
-export async function showStatusActions(service: ServiceId, configuration: Configuration, monitor?: AccountMonitor): Promise<void> {
+export async function showStatusActions(
+  service: ServiceId,
+  configuration: Configuration,
+  monitor?: AccountMonitor,
+): Promise<void> {
   const config = configuration.value;
   const router = service === 'router';
   const first = monitor ? remedy(service, monitor, configuration) : undefined;
   const items: Action[] = [
     ...(first ? [first] : []),
     { label: `$(refresh) ${t('Refresh')}`, run: () => vscode.commands.executeCommand(CommandId.refreshStatus) },
-    { label: `$(comment-discussion) ${t('Open Prompt Panel')}`, run: () => vscode.commands.executeCommand(CommandId.openPanel) },
-    { label: `$(key) ${t('Set Key')}`, run: () => vscode.commands.executeCommand(router ? CommandId.setRouterKey : CommandId.setDirectKey) },
-    { label: `$(pass) ${t('Verify Key')}`, run: () => vscode.commands.executeCommand(router ? CommandId.verifyRouterKey : CommandId.verifyDirectKey) },
-    { label: `$(sync) ${t('Rotate Key')}`, run: () => vscode.commands.executeCommand(router ? CommandId.rotateRouterKey : CommandId.rotateDirectKey) },
-    { label: `$(calendar) ${t('Set Key Expiry Date')}`, run: () => vscode.commands.executeCommand(CommandId.setKeyExpiry, service) },
-    { label: `$(link-external) ${router ? t('Open Credits Page') : t('Open Billing Page')}`, run: () => vscode.env.openExternal(vscode.Uri.parse(router ? config.router.creditsUrl : config.direct.billingUrl)) },
-    { label: `$(link-external) ${t('Open Keys Page')}`, run: () => vscode.env.openExternal(vscode.Uri.parse(router ? config.router.keysUrl : config.direct.keysUrl)) },
+    {
+      label: `$(comment-discussion) ${t('Open Prompt Panel')}`,
+      run: () => vscode.commands.executeCommand(CommandId.openPanel),
+    },
+    {
+      label: `$(key) ${t('Set Key')}`,
+      run: () => vscode.commands.executeCommand(router ? CommandId.setRouterKey : CommandId.setDirectKey),
+    },
+    {
+      label: `$(pass) ${t('Verify Key')}`,
+      run: () => vscode.commands.executeCommand(router ? CommandId.verifyRouterKey : CommandId.verifyDirectKey),
+    },
+    {
+      label: `$(sync) ${t('Rotate Key')}`,
+      run: () => vscode.commands.executeCommand(router ? CommandId.rotateRouterKey : CommandId.rotateDirectKey),
+    },
+    {
+      label: `$(calendar) ${t('Set Key Expiry Date')}`,
+      run: () => vscode.commands.executeCommand(CommandId.setKeyExpiry, service),
+    },
+    {
+      label: `$(link-external) ${router ? t('Open Credits Page') : t('Open Billing Page')}`,
+      run: () =>
+        vscode.env.openExternal(vscode.Uri.parse(router ? config.router.creditsUrl : config.direct.billingUrl)),
+    },
+    {
+      label: `$(link-external) ${t('Open Keys Page')}`,
+      run: () => vscode.env.openExternal(vscode.Uri.parse(router ? config.router.keysUrl : config.direct.keysUrl)),
+    },
   ];
-  if (!router) items.push({ label: `$(list-ordered) ${t('Set Usage Tier')}`, run: () => vscode.commands.executeCommand(CommandId.setUsageTier) });
-  const pick = await vscode.window.showQuickPick(items, { title: router ? t('Keyward: routing service') : t('Keyward: direct service') });
+  if (!router)
+    items.push({
+      label: `$(list-ordered) ${t('Set Usage Tier')}`,
+      run: () => vscode.commands.executeCommand(CommandId.setUsageTier),
+    });
+  const pick = await vscode.window.showQuickPick(items, {
+    title: router ? t('Keyward: routing service') : t('Keyward: direct service'),
+  });
   await pick?.run();
 }
 
@@ -51,6 +91,11 @@ export async function pickUsageTier(): Promise<void> {
     { label: 'Launch', description: t('$5,000 a month; after $100 of purchases') },
     { label: 'Grow', description: t('$200,000 a month; after $500 of purchases') },
   ];
-  const pick = await vscode.window.showQuickPick(tiers, { title: t('The direct service usage tier of your organisation') });
-  if (pick) await vscode.workspace.getConfiguration('keyward').update('direct.usageTier', pick.label, vscode.ConfigurationTarget.Global);
+  const pick = await vscode.window.showQuickPick(tiers, {
+    title: t('The direct service usage tier of your organisation'),
+  });
+  if (pick)
+    await vscode.workspace
+      .getConfiguration('keyward')
+      .update('direct.usageTier', pick.label, vscode.ConfigurationTarget.Global);
 }

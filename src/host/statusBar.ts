@@ -55,7 +55,11 @@ export class StatusBar implements vscode.Disposable {
   }
 
   private createItem(id: string, name: string, command: string, priority: number): vscode.StatusBarItem {
-    const item = vscode.window.createStatusBarItem(ITEM_IDS[id as ServiceId], vscode.StatusBarAlignment.Right, priority);
+    const item = vscode.window.createStatusBarItem(
+      ITEM_IDS[id as ServiceId],
+      vscode.StatusBarAlignment.Right,
+      priority,
+    );
     item.name = name;
     item.command = command;
     this.disposables.push(item);
@@ -76,14 +80,22 @@ export class StatusBar implements vscode.Disposable {
       return;
     }
     const now = Date.now();
-    const view = service === 'router' ? routerStatusView(this.monitor.routerSnapshot(), meta, now) : directStatusView(this.monitor.directSnapshot(), meta, now);
+    const view =
+      service === 'router'
+        ? routerStatusView(this.monitor.routerSnapshot(), meta, now)
+        : directStatusView(this.monitor.directSnapshot(), meta, now);
     this.views[service] = view;
     item.text = view.text;
     const tooltip = new vscode.MarkdownString(view.tooltip, true);
     tooltip.isTrusted = false;
     item.tooltip = tooltip;
     item.accessibilityInformation = { label: view.accessibility, role: 'button' };
-    item.backgroundColor = view.severity === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : view.severity === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    item.backgroundColor =
+      view.severity === 'error'
+        ? new vscode.ThemeColor('statusBarItem.errorBackground')
+        : view.severity === 'warning'
+          ? new vscode.ThemeColor('statusBarItem.warningBackground')
+          : undefined;
     item.show();
   }
 
@@ -97,11 +109,13 @@ export class StatusBar implements vscode.Disposable {
   /** Checks both keys (without spending tokens); quietly, with backoff on failure. */
   async refresh(): Promise<void> {
     this.lastRefresh = Date.now();
-    const results = await Promise.all((['router', 'direct'] as const).map(async (service) => {
-      if (!this.keys.metadata(service)) return true;
-      const result = await this.monitor.verify(service);
-      return result.ok || !['network', 'timeout', 'server', 'rate_limit'].includes(result.error.kind);
-    }));
+    const results = await Promise.all(
+      (['router', 'direct'] as const).map(async (service) => {
+        if (!this.keys.metadata(service)) return true;
+        const result = await this.monitor.verify(service);
+        return result.ok || !['network', 'timeout', 'server', 'rate_limit'].includes(result.error.kind);
+      }),
+    );
     this.failures = results.every(Boolean) ? 0 : this.failures + 1;
     this.schedule();
   }

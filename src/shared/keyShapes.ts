@@ -15,7 +15,9 @@ export function maskShape(key: string): string {
 }
 
 export function maskKeyShapes(text: string): string {
-  return text.replace(KEY_SHAPED, maskShape).replace(BEARER, (_all, prefix: string, token: string) => prefix + maskShape(token));
+  return text
+    .replace(KEY_SHAPED, maskShape)
+    .replace(BEARER, (_all, prefix: string, token: string) => prefix + maskShape(token));
 }
 
 /** A copy of a JSON-like value with every string (keys of objects too) passed through `map`. */

@@ -70,7 +70,13 @@ export type HostMessage =
   /** Everything the panel shows, on ready and after a reload. */
   | { type: 'panel/state'; state: PanelState }
   /** A model list arrived (or could not be read). */
-  | { type: 'models/list'; service: ServiceId; models: ModelOption[] | null; canList: boolean; error?: ServiceErrorData }
+  | {
+      type: 'models/list';
+      service: ServiceId;
+      models: ModelOption[] | null;
+      canList: boolean;
+      error?: ServiceErrorData;
+    }
   /** The user turn was accepted (after the secret guard) and the answer starts. */
   | { type: 'chat/started'; requestId: string; user: ChatTurn; assistant: ChatTurn }
   /** A piece of the answer. */
@@ -88,7 +94,14 @@ export type HostMessage =
 /** Webview -> host. */
 export type WebviewMessage =
   | { type: 'webview/ready' }
-  | { type: 'chat/send'; requestId: string; service: ServiceId; model: string; prompt: string; attachments: Attachment[] }
+  | {
+      type: 'chat/send';
+      requestId: string;
+      service: ServiceId;
+      model: string;
+      prompt: string;
+      attachments: Attachment[];
+    }
   | { type: 'chat/stop'; requestId: string }
   | { type: 'models/refresh'; service: ServiceId }
   | { type: 'service/select'; service: ServiceId }
@@ -115,7 +128,14 @@ const isModel = (value: unknown): value is string => typeof value === 'string' &
 function isAttachment(value: unknown): value is Attachment {
   if (!value || typeof value !== 'object') return false;
   const a = value as Record<string, unknown>;
-  return isId(a.id) && isString(a.fileName, 1000) && isString(a.languageId, 100) && Number.isInteger(a.startLine) && Number.isInteger(a.endLine) && isString(a.text);
+  return (
+    isId(a.id) &&
+    isString(a.fileName, 1000) &&
+    isString(a.languageId, 100) &&
+    Number.isInteger(a.startLine) &&
+    Number.isInteger(a.endLine) &&
+    isString(a.text)
+  );
 }
 
 /** Validates a message from the webview; anything else is dropped. */
@@ -128,8 +148,16 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
     case 'history/export':
       return true;
     case 'chat/send':
-      return isId(m.requestId) && isService(m.service) && isModel(m.model) && isString(m.prompt) && (m.prompt as string).trim().length > 0
-        && Array.isArray(m.attachments) && m.attachments.length <= 20 && m.attachments.every(isAttachment);
+      return (
+        isId(m.requestId) &&
+        isService(m.service) &&
+        isModel(m.model) &&
+        isString(m.prompt) &&
+        (m.prompt as string).trim().length > 0 &&
+        Array.isArray(m.attachments) &&
+        m.attachments.length <= 20 &&
+        m.attachments.every(isAttachment)
+      );
     case 'chat/stop':
       return isId(m.requestId);
     case 'models/refresh':
@@ -144,7 +172,10 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
     case 'code/copy':
       return isString(m.code);
     case 'action/run':
-      return isService(m.service) && (m.action === 'setKey' || m.action === 'verifyKey' || m.action === 'openCredits' || m.action === 'openKeys');
+      return (
+        isService(m.service) &&
+        (m.action === 'setKey' || m.action === 'verifyKey' || m.action === 'openCredits' || m.action === 'openKeys')
+      );
     default:
       return false;
   }

@@ -1,13 +1,23 @@
 // The prompt panel's browser code. It holds no key and makes no request: it
 // speaks to the host only through postMessage, in the protocol of shared/.
 import type { ServiceErrorData } from '../shared/errorKinds.ts';
-import { type ChatTurn, type HostMessage, type ModelOption, type WebviewMessage, paidTwin } from '../shared/protocol.ts';
+import {
+  type ChatTurn,
+  type HostMessage,
+  type ModelOption,
+  type WebviewMessage,
+  paidTwin,
+} from '../shared/protocol.ts';
 import { splitBlocks } from './blocks.ts';
 import { createRenderer } from './markdown.ts';
 import { finishNote, metaLine, missingScopes, resetText } from './turnNotes.ts';
 import { type Action, type ViewState, initialState, persistedView, reduce, restoredView } from './viewState.ts';
 
-declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
+declare function acquireVsCodeApi(): {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+};
 
 const vscode = acquireVsCodeApi();
 const render = createRenderer();
@@ -19,7 +29,11 @@ const post = (message: WebviewMessage) => vscode.postMessage(message);
 const s = (key: string, fallback: string) => state.strings[key] ?? fallback;
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> & { className?: string } = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> & { className?: string } = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   Object.assign(node, props);
   for (const child of children) node.append(child);
@@ -65,7 +79,8 @@ function dispatch(action: Action): void {
 function price(model: ModelOption): string {
   if (model.free) return s('free', 'free');
   // The direct service's list carries no prices; a router's "-1" means the price varies.
-  if (model.inputPerMillion === null && model.outputPerMillion === null) return state.service === 'direct' ? '' : s('variablePrice', 'variable price');
+  if (model.inputPerMillion === null && model.outputPerMillion === null)
+    return state.service === 'direct' ? '' : s('variablePrice', 'variable price');
   if (model.inputPerMillion === null || model.outputPerMillion === null) return s('variablePrice', 'variable price');
   return `$${model.inputPerMillion.toFixed(2)} / $${model.outputPerMillion.toFixed(2)} ${s('perMillion', 'per M tokens')}`;
 }
@@ -82,15 +97,25 @@ function renderHeader(): void {
   const idInput = $<HTMLInputElement>('model-id');
   if (document.activeElement !== idInput) idInput.value = state.selectedModel[state.service];
   const filterInput = $<HTMLInputElement>('model-filter');
-  if (document.activeElement !== filterInput && filterInput.value !== state.modelFilter) filterInput.value = state.modelFilter;
+  if (document.activeElement !== filterInput && filterInput.value !== state.modelFilter)
+    filterInput.value = state.modelFilter;
   const select = $<HTMLSelectElement>('model');
   const filter = state.modelFilter.toLowerCase();
-  const list = (models ?? []).filter((m) => !filter || m.id.toLowerCase().includes(filter) || m.name.toLowerCase().includes(filter));
-  select.replaceChildren(...list.map((m) => {
-    const cost = price(m);
-    return element('option', { value: m.id, textContent: `${m.name}${m.name !== m.id ? ` (${m.id})` : ''}${cost ? ` · ${cost}` : ''}`, selected: m.id === state.selectedModel[state.service] });
-  }));
-  if (models === null) select.replaceChildren(element('option', { textContent: s('loadingModels', 'Loading models…'), disabled: true }));
+  const list = (models ?? []).filter(
+    (m) => !filter || m.id.toLowerCase().includes(filter) || m.name.toLowerCase().includes(filter),
+  );
+  select.replaceChildren(
+    ...list.map((m) => {
+      const cost = price(m);
+      return element('option', {
+        value: m.id,
+        textContent: `${m.name}${m.name !== m.id ? ` (${m.id})` : ''}${cost ? ` · ${cost}` : ''}`,
+        selected: m.id === state.selectedModel[state.service],
+      });
+    }),
+  );
+  if (models === null)
+    select.replaceChildren(element('option', { textContent: s('loadingModels', 'Loading models…'), disabled: true }));
   const selected = (models ?? []).find((m) => m.id === state.selectedModel[state.service]);
   const badge = $('free-badge');
   badge.hidden = !selected?.free;
@@ -98,19 +123,35 @@ function renderHeader(): void {
 }
 
 function renderAttachments(): void {
-  $('attachments').replaceChildren(...state.attachments.map((a) => {
-    const remove = element('button', { className: 'chip-remove', title: s('removeAttachment', 'Remove'), textContent: '×' });
-    remove.setAttribute('aria-label', `${s('removeAttachment', 'Remove')} ${a.fileName}`);
-    remove.addEventListener('click', () => dispatch({ type: 'attachment/remove', id: a.id }));
-    return element('span', { className: 'chip', title: a.fileName }, `${a.fileName.split(/[\\/]/).pop()}:${a.startLine}-${a.endLine} (${a.languageId})`, remove);
-  }));
+  $('attachments').replaceChildren(
+    ...state.attachments.map((a) => {
+      const remove = element('button', {
+        className: 'chip-remove',
+        title: s('removeAttachment', 'Remove'),
+        textContent: '×',
+      });
+      remove.setAttribute('aria-label', `${s('removeAttachment', 'Remove')} ${a.fileName}`);
+      remove.addEventListener('click', () => dispatch({ type: 'attachment/remove', id: a.id }));
+      return element(
+        'span',
+        { className: 'chip', title: a.fileName },
+        `${a.fileName.split(/[\\/]/).pop()}:${a.startLine}-${a.endLine} (${a.languageId})`,
+        remove,
+      );
+    }),
+  );
 }
 
 function errorCard(turn: ChatTurn): HTMLElement {
   const error = turn.error as ServiceErrorData;
   const card = element('div', { className: 'error-card' });
   card.setAttribute('role', 'alert');
-  card.append(element('div', { className: 'error-kind', textContent: `${s(`kind.${error.kind}`, error.kind.replace(/_/g, ' '))}${error.status ? ` (HTTP ${error.status})` : ''}` }));
+  card.append(
+    element('div', {
+      className: 'error-kind',
+      textContent: `${s(`kind.${error.kind}`, error.kind.replace(/_/g, ' '))}${error.status ? ` (HTTP ${error.status})` : ''}`,
+    }),
+  );
   card.append(element('div', { className: 'error-message', textContent: error.message }));
   card.append(element('div', { className: 'error-action', textContent: error.action }));
   const actions = element('div', { className: 'error-buttons' });
@@ -120,16 +161,27 @@ function errorCard(turn: ChatTurn): HTMLElement {
     actions.append(b);
   };
   const service = turn.service;
-  if (error.kind === 'auth') button(s('setKey', 'Set key'), () => post({ type: 'action/run', action: 'setKey', service }));
-  if (error.kind === 'auth' || error.kind === 'permission') button(s('verifyKey', 'Verify key'), () => post({ type: 'action/run', action: 'verifyKey', service }));
-  if (error.kind === 'insufficient_credits' || error.kind === 'credit_exhausted' || error.kind === 'usage_limit') button(service === 'router' ? s('addCredits', 'Add credits') : s('openBilling', 'Open billing'), () => post({ type: 'action/run', action: 'openCredits', service }));
-  if (error.kind === 'key_limit') button(s('raiseLimit', 'Raise the key limit'), () => post({ type: 'action/run', action: 'openKeys', service }));
-  if (error.kind === 'spend_limit') button(s('openLimits', 'Open limits'), () => post({ type: 'action/run', action: 'openCredits', service }));
+  if (error.kind === 'auth')
+    button(s('setKey', 'Set key'), () => post({ type: 'action/run', action: 'setKey', service }));
+  if (error.kind === 'auth' || error.kind === 'permission')
+    button(s('verifyKey', 'Verify key'), () => post({ type: 'action/run', action: 'verifyKey', service }));
+  if (error.kind === 'insufficient_credits' || error.kind === 'credit_exhausted' || error.kind === 'usage_limit')
+    button(service === 'router' ? s('addCredits', 'Add credits') : s('openBilling', 'Open billing'), () =>
+      post({ type: 'action/run', action: 'openCredits', service }),
+    );
+  if (error.kind === 'key_limit')
+    button(s('raiseLimit', 'Raise the key limit'), () => post({ type: 'action/run', action: 'openKeys', service }));
+  if (error.kind === 'spend_limit')
+    button(s('openLimits', 'Open limits'), () => post({ type: 'action/run', action: 'openCredits', service }));
   const scopes = missingScopes(turn, s);
   if (scopes.length > 0) {
     const list = element('ul', { className: 'error-scopes', ariaLabel: s('missingScopes', 'This key lacks:') });
-    for (const { scope, meaning } of scopes) list.append(element('li', {}, icon('lock'), element('code', { textContent: scope }), ` ${meaning}`));
-    card.append(element('div', { className: 'error-scopes-title', textContent: s('missingScopes', 'This key lacks:') }), list);
+    for (const { scope, meaning } of scopes)
+      list.append(element('li', {}, icon('lock'), element('code', { textContent: scope }), ` ${meaning}`));
+    card.append(
+      element('div', { className: 'error-scopes-title', textContent: s('missingScopes', 'This key lacks:') }),
+      list,
+    );
     button(s('openKeys', 'Open the keys page'), () => post({ type: 'action/run', action: 'openKeys', service }));
   }
   if (error.kind === 'free_limit_day') {
@@ -196,7 +248,13 @@ function turnNode(turn: ChatTurn): HTMLElement {
   if (turn.role === 'user') {
     node.append(element('div', { className: 'who', textContent: s('you', 'You') }));
     node.append(element('div', { className: 'user-text', textContent: turn.text }));
-    for (const a of turn.attachments ?? []) node.append(element('span', { className: 'chip', textContent: `${a.fileName.split(/[\\/]/).pop()}:${a.startLine}-${a.endLine}` }));
+    for (const a of turn.attachments ?? [])
+      node.append(
+        element('span', {
+          className: 'chip',
+          textContent: `${a.fileName.split(/[\\/]/).pop()}:${a.startLine}-${a.endLine}`,
+        }),
+      );
     return node;
   }
   node.append(element('div', { className: 'who', textContent: turn.model }));
@@ -205,12 +263,20 @@ function turnNode(turn: ChatTurn): HTMLElement {
   addCodeButtons(body);
   // A declined answer has no text of its own: no empty box above the refusal.
   if (turn.text !== '' || !turn.refusal) node.append(body);
-  if (turn.status === 'interrupted') node.append(element('div', { className: 'interrupted', textContent: s('interrupted', 'The answer broke off here; what arrived is kept.') }));
-  if (turn.status === 'cancelled') node.append(element('div', { className: 'interrupted', textContent: s('stopped', 'Stopped.') }));
+  if (turn.status === 'interrupted')
+    node.append(
+      element('div', {
+        className: 'interrupted',
+        textContent: s('interrupted', 'The answer broke off here; what arrived is kept.'),
+      }),
+    );
+  if (turn.status === 'cancelled')
+    node.append(element('div', { className: 'interrupted', textContent: s('stopped', 'Stopped.') }));
   if (turn.refusal) node.classList.add('declined');
   node.append(...answerExtras(turn));
   if (turn.error && turn.status === 'error') node.append(errorCard(turn));
-  else if (turn.error && turn.status === 'interrupted') node.append(element('div', { className: 'meta', textContent: turn.error.message }));
+  else if (turn.error && turn.status === 'interrupted')
+    node.append(element('div', { className: 'meta', textContent: turn.error.message }));
   return node;
 }
 
@@ -376,7 +442,9 @@ function flushChunks(): void {
 // ---- input -----------------------------------------------------------------
 
 function currentModel(): string {
-  return state.canListModels[state.service] ? state.selectedModel[state.service] : $<HTMLInputElement>('model-id').value.trim();
+  return state.canListModels[state.service]
+    ? state.selectedModel[state.service]
+    : $<HTMLInputElement>('model-id').value.trim();
 }
 
 function send(prompt: string, model = currentModel(), attachments = state.attachments): void {
@@ -394,7 +462,9 @@ function wire(): void {
       post({ type: 'service/select', service });
     });
   }
-  $<HTMLInputElement>('model-filter').addEventListener('input', (e) => dispatch({ type: 'model/filter', text: (e.target as HTMLInputElement).value }));
+  $<HTMLInputElement>('model-filter').addEventListener('input', (e) =>
+    dispatch({ type: 'model/filter', text: (e.target as HTMLInputElement).value }),
+  );
   $<HTMLSelectElement>('model').addEventListener('change', (e) => {
     const model = (e.target as HTMLSelectElement).value;
     dispatch({ type: 'model/local', model });

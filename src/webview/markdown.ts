@@ -10,7 +10,25 @@ markdown.validateLink = (url: string) => /^https:\/\//i.test(url.trim());
 
 const PURIFY_CONFIG = {
   ALLOWED_URI_REGEXP: /^https:\/\//i,
-  FORBID_TAGS: ['style', 'img', 'svg', 'math', 'iframe', 'object', 'embed', 'form', 'input', 'button', 'video', 'audio', 'source', 'picture', 'link', 'meta', 'base'],
+  FORBID_TAGS: [
+    'style',
+    'img',
+    'svg',
+    'math',
+    'iframe',
+    'object',
+    'embed',
+    'form',
+    'input',
+    'button',
+    'video',
+    'audio',
+    'source',
+    'picture',
+    'link',
+    'meta',
+    'base',
+  ],
   FORBID_ATTR: ['style', 'srcset', 'formaction', 'xlink:href', 'action'],
   ALLOW_DATA_ATTR: false,
 };

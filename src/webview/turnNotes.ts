@@ -8,13 +8,15 @@ export type Strings = (key: string, fallback: string) => string;
 /** The line under an answer that ended early: cut off at the token limit, or filtered. */
 export function finishNote(turn: ChatTurn, s: Strings): { kind: 'length' | 'content_filter'; text: string } | null {
   if (turn.role !== 'assistant' || turn.refusal) return null;
-  if (turn.finishReason === 'length') return { kind: 'length', text: s('finish.length', 'Cut off at the token limit.') };
+  if (turn.finishReason === 'length')
+    return { kind: 'length', text: s('finish.length', 'Cut off at the token limit.') };
   if (turn.finishReason === 'content_filter') {
     return {
       kind: 'content_filter',
-      text: turn.text.trim() === ''
-        ? s('finish.content_filter.empty', 'Filtered by the provider: its content filter withheld the whole answer.')
-        : s('finish.content_filter', 'Filtered by the provider: the rest of the answer was withheld.'),
+      text:
+        turn.text.trim() === ''
+          ? s('finish.content_filter.empty', 'Filtered by the provider: its content filter withheld the whole answer.')
+          : s('finish.content_filter', 'Filtered by the provider: the rest of the answer was withheld.'),
     };
   }
   return null;
@@ -29,7 +31,8 @@ export function metaLine(turn: ChatTurn, s: Strings): string | null {
   if (turn.usage) parts.push(`${turn.usage.inputTokens} + ${turn.usage.outputTokens} ${s('tokens', 'tokens')}`);
   if (turn.costUsd !== null && turn.costUsd !== undefined) parts.push(`$${turn.costUsd.toFixed(6)}`);
   // Capped: an account past its allowance must not read "1001/1000".
-  if (turn.free && turn.free.limit !== null) parts.push(`${s('freeToday', 'free today')} ${Math.min(turn.free.used, turn.free.limit)}/${turn.free.limit}`);
+  if (turn.free && turn.free.limit !== null)
+    parts.push(`${s('freeToday', 'free today')} ${Math.min(turn.free.used, turn.free.limit)}/${turn.free.limit}`);
   return parts.join(' · ');
 }
 
@@ -38,7 +41,11 @@ export function metaLine(turn: ChatTurn, s: Strings): string | null {
  * arrived. A turn saved before that moment was recorded says only "00:00 UTC",
  * never a time computed from whenever the card is drawn.
  */
-export function resetText(turn: ChatTurn, s: Strings, format: (date: Date) => string = (d) => d.toLocaleString()): string | null {
+export function resetText(
+  turn: ChatTurn,
+  s: Strings,
+  format: (date: Date) => string = (d) => d.toLocaleString(),
+): string | null {
   if (turn.error?.kind !== 'free_limit_day') return null;
   const at = turn.retryAt ? Date.parse(turn.retryAt) : NaN;
   if (Number.isNaN(at)) return s('resetsAtUtc', 'The free allowance resets at 00:00 UTC.');
@@ -49,6 +56,7 @@ export function resetText(turn: ChatTurn, s: Strings, format: (date: Date) => st
 export function missingScopes(turn: ChatTurn, s: Strings): { scope: string; meaning: string }[] {
   if (turn.error?.kind !== 'permission') return [];
   const named = missingScopesIn(turn.error.message);
-  const scopes = named.length > 0 ? named : turn.error.code && /^[a-z]+(\.[a-z_]+)+$/.test(turn.error.code) ? [turn.error.code] : [];
+  const scopes =
+    named.length > 0 ? named : turn.error.code && /^[a-z]+(\.[a-z_]+)+$/.test(turn.error.code) ? [turn.error.code] : [];
   return scopes.map((scope) => ({ scope, meaning: s(`scope.${scope}`, 'a permission this request needs') }));
 }

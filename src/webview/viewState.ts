@@ -57,7 +57,11 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
       // The host's conversation wins; what the person was typing is kept.
       return { ...state, ...action.state, pending: null };
     case 'models/list':
-      return { ...state, models: { ...state.models, [action.service]: action.models }, canListModels: { ...state.canListModels, [action.service]: action.canList } };
+      return {
+        ...state,
+        models: { ...state.models, [action.service]: action.models },
+        canListModels: { ...state.canListModels, [action.service]: action.canList },
+      };
     case 'chat/started':
       return {
         ...state,
@@ -76,16 +80,32 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
       if (state.pending?.requestId !== action.requestId) return state;
       return { ...state, pending: { ...state.pending, retryUntil: now + action.delayMs, retryKind: action.kind } };
     case 'chat/done':
-      return { ...state, turns: replaceTurn(state.turns, action.turn), pending: state.pending?.requestId === action.requestId ? null : state.pending };
+      return {
+        ...state,
+        turns: replaceTurn(state.turns, action.turn),
+        pending: state.pending?.requestId === action.requestId ? null : state.pending,
+      };
     case 'chat/error': {
       // A failed send keeps the prompt in the box (unless the person already typed something new).
       const draft = state.draft.trim() === '' ? action.prompt : state.draft;
-      return { ...state, turns: replaceTurn(state.turns, action.turn), draft, pending: state.pending?.requestId === action.requestId ? null : state.pending };
+      return {
+        ...state,
+        turns: replaceTurn(state.turns, action.turn),
+        draft,
+        pending: state.pending?.requestId === action.requestId ? null : state.pending,
+      };
     }
     case 'chat/blocked':
-      return { ...state, draft: state.draft.trim() === '' ? action.prompt : state.draft, pending: state.pending?.requestId === action.requestId ? null : state.pending };
+      return {
+        ...state,
+        draft: state.draft.trim() === '' ? action.prompt : state.draft,
+        pending: state.pending?.requestId === action.requestId ? null : state.pending,
+      };
     case 'attachment/add':
-      return { ...state, attachments: [...state.attachments.filter((a) => a.id !== action.attachment.id), action.attachment] };
+      return {
+        ...state,
+        attachments: [...state.attachments.filter((a) => a.id !== action.attachment.id), action.attachment],
+      };
     case 'attachment/remove':
       return { ...state, attachments: state.attachments.filter((a) => a.id !== action.id) };
     case 'keys/changed':
@@ -122,13 +142,23 @@ export interface PersistedView {
  * and anything key-shaped left in a string is masked.
  */
 export function persistedView(state: Pick<ViewState, keyof PersistedView>): PersistedView {
-  return mapStrings({
-    draft: state.draft,
-    attachments: state.attachments.map((a) => ({ id: a.id, fileName: a.fileName, languageId: a.languageId, startLine: a.startLine, endLine: a.endLine, text: '' })),
-    service: state.service,
-    selectedModel: state.selectedModel,
-    modelFilter: state.modelFilter,
-  }, maskKeyShapes);
+  return mapStrings(
+    {
+      draft: state.draft,
+      attachments: state.attachments.map((a) => ({
+        id: a.id,
+        fileName: a.fileName,
+        languageId: a.languageId,
+        startLine: a.startLine,
+        endLine: a.endLine,
+        text: '',
+      })),
+      service: state.service,
+      selectedModel: state.selectedModel,
+      modelFilter: state.modelFilter,
+    },
+    maskKeyShapes,
+  );
 }
 
 /** Reads saved state back, whatever an older version wrote there, through the same filter. */
@@ -138,15 +168,30 @@ export function restoredView(saved: unknown): Partial<PersistedView> {
   const base = initialState();
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
   const attachments = Array.isArray(raw.attachments)
-    ? raw.attachments.filter((a): a is Attachment => !!a && typeof a === 'object' && typeof (a as Attachment).id === 'string' && typeof (a as Attachment).fileName === 'string')
+    ? raw.attachments.filter(
+        (a): a is Attachment =>
+          !!a &&
+          typeof a === 'object' &&
+          typeof (a as Attachment).id === 'string' &&
+          typeof (a as Attachment).fileName === 'string',
+      )
     : [];
   const service = raw.service === 'direct' ? 'direct' : 'router';
-  const models = raw.selectedModel && typeof raw.selectedModel === 'object' ? raw.selectedModel as Record<string, unknown> : {};
+  const models =
+    raw.selectedModel && typeof raw.selectedModel === 'object' ? (raw.selectedModel as Record<string, unknown>) : {};
   return persistedView({
     draft: text(raw.draft),
-    attachments: attachments.map((a) => ({ ...a, languageId: text(a.languageId), startLine: Number(a.startLine) || 1, endLine: Number(a.endLine) || 1 })),
+    attachments: attachments.map((a) => ({
+      ...a,
+      languageId: text(a.languageId),
+      startLine: Number(a.startLine) || 1,
+      endLine: Number(a.endLine) || 1,
+    })),
     service,
-    selectedModel: { router: text(models.router) || base.selectedModel.router, direct: text(models.direct) || base.selectedModel.direct },
+    selectedModel: {
+      router: text(models.router) || base.selectedModel.router,
+      direct: text(models.direct) || base.selectedModel.direct,
+    },
     modelFilter: text(raw.modelFilter),
   });
 }

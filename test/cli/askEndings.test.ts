@@ -8,7 +8,9 @@ import { cli } from './cliSupport.ts';
 
 let bed: TestBed;
 let keys: { routerFunded: string; direct: string };
-beforeAll(async () => { bed = await startTestBed(); });
+beforeAll(async () => {
+  bed = await startTestBed();
+});
 afterAll(() => bed.close());
 beforeEach(async () => {
   await bed.admin('POST', '/reset', { sandbox: true });
@@ -17,14 +19,30 @@ beforeEach(async () => {
 
 const REFUSAL = REFUSAL_TOKENS.join('');
 const services = [
-  { service: 'router', model: 'openai/gpt-4o-mini', args: () => ['--service', 'router', '--base-url', bed.emulator.routerBaseUrl], env: () => ({ OPENROUTER_API_KEY: keys.routerFunded }) },
-  { service: 'direct', model: 'gpt-4o-mini', args: () => ['--service', 'direct', '--base-url', bed.emulator.directBaseUrl], env: () => ({ OPENAI_API_KEY: keys.direct }) },
+  {
+    service: 'router',
+    model: 'openai/gpt-4o-mini',
+    args: () => ['--service', 'router', '--base-url', bed.emulator.routerBaseUrl],
+    env: () => ({ OPENROUTER_API_KEY: keys.routerFunded }),
+  },
+  {
+    service: 'direct',
+    model: 'gpt-4o-mini',
+    args: () => ['--service', 'direct', '--base-url', bed.emulator.directBaseUrl],
+    env: () => ({ OPENAI_API_KEY: keys.direct }),
+  },
 ] as const;
-const modes = [{ flags: [], name: 'streamed' }, { flags: ['--no-stream'], name: 'whole' }] as const;
+const modes = [
+  { flags: [], name: 'streamed' },
+  { flags: ['--no-stream'], name: 'whole' },
+] as const;
 
 describe.each(services)('keyward ask --service $service', ({ model, args, env }) => {
   it.each(modes)('a refusal ($name): --json carries it as "refusal", never a bare empty success', async ({ flags }) => {
-    const run = await cli(['ask', ...args(), '--model', model, ...flags, '--json', '[[refuse]] how to pick a lock'], env());
+    const run = await cli(
+      ['ask', ...args(), '--model', model, ...flags, '--json', '[[refuse]] how to pick a lock'],
+      env(),
+    );
     expect(run.code).toBe(3);
     const json = JSON.parse(run.stdout) as Record<string, unknown>;
     expect(json).toMatchObject({ ok: true, text: '', refusal: REFUSAL, finishReason: 'stop' });
@@ -41,7 +59,12 @@ describe.each(services)('keyward ask --service $service', ({ model, args, env })
   it('a filtered answer with no text: finishReason content_filter, exit 3, and a plain sentence', async () => {
     const json = await cli(['ask', ...args(), '--model', model, '--json', '[[filter]] forbidden'], env());
     expect(json.code).toBe(3);
-    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, text: '', refusal: null, finishReason: 'content_filter' });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: true,
+      text: '',
+      refusal: null,
+      finishReason: 'content_filter',
+    });
     const text = await cli(['ask', ...args(), '--model', model, '[[filter]] forbidden'], env());
     expect(text).toMatchObject({ code: 3, stdout: '' });
     expect(text.stderr).toMatch(/content filter withheld the answer/);
@@ -50,33 +73,88 @@ describe.each(services)('keyward ask --service $service', ({ model, args, env })
   it('an ordinary answer says it ended with stop, and exits 0', async () => {
     const run = await cli(['ask', ...args(), '--model', model, '--json', 'plain answer'], env());
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, text: answerText('plain answer', { tokens: 12 }), finishReason: 'stop', refusal: null });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      ok: true,
+      text: answerText('plain answer', { tokens: 12 }),
+      finishReason: 'stop',
+      refusal: null,
+    });
   });
 });
 
 describe('keyward ask: partly filtered, and broken answers', () => {
   it('router: a partly filtered answer keeps what arrived and still exits 3', async () => {
-    const run = await cli(['ask', '--service', 'router', '--base-url', bed.emulator.routerBaseUrl, '--model', 'openai/gpt-4o-mini', '--json', '[[filter:5]] partial'], { OPENROUTER_API_KEY: keys.routerFunded });
+    const run = await cli(
+      [
+        'ask',
+        '--service',
+        'router',
+        '--base-url',
+        bed.emulator.routerBaseUrl,
+        '--model',
+        'openai/gpt-4o-mini',
+        '--json',
+        '[[filter:5]] partial',
+      ],
+      { OPENROUTER_API_KEY: keys.routerFunded },
+    );
     expect(run.code).toBe(3);
-    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, finishReason: 'content_filter', nativeFinishReason: 'content_filter' });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      ok: true,
+      finishReason: 'content_filter',
+      nativeFinishReason: 'content_filter',
+    });
     expect((JSON.parse(run.stdout) as { text: string }).text.split(' ')).toHaveLength(5);
-    const text = await cli(['ask', '--service', 'router', '--base-url', bed.emulator.routerBaseUrl, '--model', 'openai/gpt-4o-mini', '[[filter:5]] partial'], { OPENROUTER_API_KEY: keys.routerFunded });
+    const text = await cli(
+      [
+        'ask',
+        '--service',
+        'router',
+        '--base-url',
+        bed.emulator.routerBaseUrl,
+        '--model',
+        'openai/gpt-4o-mini',
+        '[[filter:5]] partial',
+      ],
+      { OPENROUTER_API_KEY: keys.routerFunded },
+    );
     expect(text.stdout.trim().split(' ')).toHaveLength(5);
     expect(text.stderr).toMatch(/content filter stopped the answer; what arrived is above/);
   });
 
   it('direct: an answer that broke off keeps its text and the usage the service reported', async () => {
     await bed.admin('POST', '/faults', { kind: 'error_event', service: 'direct', afterChunks: 7 });
-    const run = await cli(['ask', '--service', 'direct', '--base-url', bed.emulator.directBaseUrl, '--model', 'gpt-4o-mini', '--json', 'breaks'], { OPENAI_API_KEY: keys.direct });
+    const run = await cli(
+      [
+        'ask',
+        '--service',
+        'direct',
+        '--base-url',
+        bed.emulator.directBaseUrl,
+        '--model',
+        'gpt-4o-mini',
+        '--json',
+        'breaks',
+      ],
+      { OPENAI_API_KEY: keys.direct },
+    );
     expect(run.code).toBe(1);
-    const json = JSON.parse(run.stdout) as { ok: boolean; error: { kind: string }; text: string; usage: { outputTokens: number } };
+    const json = JSON.parse(run.stdout) as {
+      ok: boolean;
+      error: { kind: string };
+      text: string;
+      usage: { outputTokens: number };
+    };
     expect(json).toMatchObject({ ok: false, error: { kind: 'stream_interrupted' }, usage: { outputTokens: 3 } });
     expect(json.text.split(' ')).toHaveLength(3);
   });
 
   it('direct: a reset mid-stream is not "could not reach"', async () => {
     await bed.admin('POST', '/faults', { kind: 'reset', service: 'direct', afterChunks: 7 });
-    const run = await cli(['ask', '--service', 'direct', '--base-url', bed.emulator.directBaseUrl, '--model', 'gpt-4o-mini', 'resets'], { OPENAI_API_KEY: keys.direct });
+    const run = await cli(
+      ['ask', '--service', 'direct', '--base-url', bed.emulator.directBaseUrl, '--model', 'gpt-4o-mini', 'resets'],
+      { OPENAI_API_KEY: keys.direct },
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^keyward: stream_interrupted/);
     expect(run.stderr).not.toMatch(/Could not reach/i);

@@ -6,22 +6,42 @@ import { answerText } from '../emulator/answers.ts';
 
 let bed: TestBed;
 let keys: { routerFunded: string; routerFree: string; direct: string };
-beforeAll(async () => { bed = await startTestBed(); });
+beforeAll(async () => {
+  bed = await startTestBed();
+});
 afterAll(() => bed.close());
 beforeEach(async () => {
   await bed.admin('POST', '/reset', { sandbox: true });
   keys = bed.emulator.sandbox!.keys;
 });
 
-interface Run { code: number | null; stdout: string; stderr: string }
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
-function cli(args: string[], env: Record<string, string> = {}, input?: string, onStdout?: (text: string, child: ReturnType<typeof spawn>) => void, nodeArgs: string[] = []): Promise<Run> {
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+  input?: string,
+  onStdout?: (text: string, child: ReturnType<typeof spawn>) => void,
+  nodeArgs: string[] = [],
+): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...nodeArgs, 'dist/cli.js', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgs, 'dist/cli.js', ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); onStdout?.(stdout, child); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      onStdout?.(stdout, child);
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     if (input !== undefined) child.stdin.end(input);
     else child.stdin.end();
@@ -47,15 +67,26 @@ describe('keyward ask', () => {
   });
 
   it('reads the prompt from stdin with "-" and asks the direct service without streaming', async () => {
-    const run = await cli(['ask', ...direct(), '--model', 'gpt-4o-mini', '--no-stream', '-'], directEnv(), 'piped prompt');
+    const run = await cli(
+      ['ask', ...direct(), '--model', 'gpt-4o-mini', '--no-stream', '-'],
+      directEnv(),
+      'piped prompt',
+    );
     expect(run).toMatchObject({ code: 0, stdout: answerText('piped prompt', { tokens: 12 }) + '\n' });
   });
 
   it('prints one JSON object with --json', async () => {
-    const run = await cli(['ask', ...router(), '--model', 'openrouter/free', '--json', 'json please'], { OPENROUTER_API_KEY: keys.routerFree });
+    const run = await cli(['ask', ...router(), '--model', 'openrouter/free', '--json', 'json please'], {
+      OPENROUTER_API_KEY: keys.routerFree,
+    });
     expect(run.code).toBe(0);
     const json = JSON.parse(run.stdout) as Record<string, any>;
-    expect(json).toMatchObject({ ok: true, service: 'router', text: answerText('json please', { tokens: 12 }), usage: { outputTokens: 12, costUsd: 0 } });
+    expect(json).toMatchObject({
+      ok: true,
+      service: 'router',
+      text: answerText('json please', { tokens: 12 }),
+      usage: { outputTokens: 12, costUsd: 0 },
+    });
     expect(json.model).toMatch(/:free$/);
   });
 
@@ -65,7 +96,14 @@ describe('keyward ask', () => {
     expect(run.code).toBe(1);
     const json = JSON.parse(run.stdout) as { ok: boolean; error: Record<string, unknown> };
     expect(json.ok).toBe(false);
-    expect(Object.keys(json.error).sort()).toEqual(['action', 'code', 'kind', 'message', 'retryAfterSeconds', 'status']);
+    expect(Object.keys(json.error).sort()).toEqual([
+      'action',
+      'code',
+      'kind',
+      'message',
+      'retryAfterSeconds',
+      'status',
+    ]);
     expect(json.error).toMatchObject({ kind: 'insufficient_credits', status: 402 });
     const text = await cli(['ask', ...router(), '--model', 'openai/gpt-4o', 'x'], routerEnv());
     expect(text.code).toBe(1);
@@ -86,12 +124,17 @@ describe('keyward ask', () => {
   it('cancels cleanly on Ctrl-C and exits 130', async () => {
     await bed.admin('POST', '/config', { tokenDelayMs: 100, answerTokens: 200 });
     let sent = false;
-    const run = await cli(['ask', ...router(), '--model', 'openai/gpt-4o-mini', 'long one'], routerEnv(), undefined, (text, child) => {
-      if (!sent && text.length > 0) {
-        sent = true;
-        child.kill('SIGINT');
-      }
-    });
+    const run = await cli(
+      ['ask', ...router(), '--model', 'openai/gpt-4o-mini', 'long one'],
+      routerEnv(),
+      undefined,
+      (text, child) => {
+        if (!sent && text.length > 0) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      },
+    );
     expect(run.code).toBe(130);
     expect(run.stderr).toMatch(/cancelled/);
   });
@@ -138,99 +181,195 @@ describe('keyward ask --json: every failure is the JSON object', () => {
   it.each([
     [['ask', '--json'], 'usage', 'missing_option', /--service is required/],
     [['ask', '--json', '--service', 'router', 'x'], 'usage', 'missing_option', /--model is required/],
-    [['ask', '--json', '--service', 'router', '--model', 'm', '--bogus', 'x'], 'usage', 'unknown_option', /Unknown option '--bogus'/],
-    [['ask', '--json', '--service', 'router', '--model', 'm', '--base-url', 'http://example.com/v1', 'x'], 'insecure_url', 'insecure', /clear text/],
-    [['ask', '--json', '--service', 'router', '--model', 'm', '--base-url', 'ftp://example.com', 'x'], 'insecure_url', 'invalid', /not a valid https URL/],
-    [['ask', '--json', '--service', 'router', '--model', 'm', '--timeout', 'soon', 'x'], 'usage', 'invalid_option', /--timeout must be a whole number of milliseconds/],
-    [['status', '--json', '--service', 'router', '--base-url', 'http://example.com/v1'], 'insecure_url', 'insecure', /clear text/],
+    [
+      ['ask', '--json', '--service', 'router', '--model', 'm', '--bogus', 'x'],
+      'usage',
+      'unknown_option',
+      /Unknown option '--bogus'/,
+    ],
+    [
+      ['ask', '--json', '--service', 'router', '--model', 'm', '--base-url', 'http://example.com/v1', 'x'],
+      'insecure_url',
+      'insecure',
+      /clear text/,
+    ],
+    [
+      ['ask', '--json', '--service', 'router', '--model', 'm', '--base-url', 'ftp://example.com', 'x'],
+      'insecure_url',
+      'invalid',
+      /not a valid https URL/,
+    ],
+    [
+      ['ask', '--json', '--service', 'router', '--model', 'm', '--timeout', 'soon', 'x'],
+      'usage',
+      'invalid_option',
+      /--timeout must be a whole number of milliseconds/,
+    ],
+    [
+      ['status', '--json', '--service', 'router', '--base-url', 'http://example.com/v1'],
+      'insecure_url',
+      'insecure',
+      /clear text/,
+    ],
   ])('%j', async (args, kind, code, message) => {
     const run = await cli(args, routerEnv());
     expect(run.code).toBe(2);
     expect(run.stderr).toBe('');
     const json = parse(run);
     expect(json.ok).toBe(false);
-    expect(Object.keys(json.error).sort()).toEqual(['action', 'code', 'kind', 'message', 'retryAfterSeconds', 'status']);
-    expect(json.error).toMatchObject({ kind, code, status: null, retryAfterSeconds: null, message: expect.stringMatching(message) });
+    expect(Object.keys(json.error).sort()).toEqual([
+      'action',
+      'code',
+      'kind',
+      'message',
+      'retryAfterSeconds',
+      'status',
+    ]);
+    expect(json.error).toMatchObject({
+      kind,
+      code,
+      status: null,
+      retryAfterSeconds: null,
+      message: expect.stringMatching(message),
+    });
   });
 
   it('a missing key is a usage error in JSON too', async () => {
     const run = await cli(['ask', ...direct(), '--model', 'gpt-4o-mini', '--json', 'x']);
     expect(run.code).toBe(2);
-    expect(parse(run).error).toMatchObject({ kind: 'usage', code: 'missing_key', message: expect.stringMatching(/set OPENAI_API_KEY/) });
+    expect(parse(run).error).toMatchObject({
+      kind: 'usage',
+      code: 'missing_key',
+      message: expect.stringMatching(/set OPENAI_API_KEY/),
+    });
   });
 });
 
 describe('keyward ask: base URL and timeouts from flags and the environment', () => {
   it('honours OPENROUTER_BASE_URL and OPENAI_BASE_URL when --base-url is absent, and --base-url over them', async () => {
-    const router = await cli(['ask', '--service', 'router', '--model', 'openai/gpt-4o-mini', 'from env'], { ...routerEnv(), OPENROUTER_BASE_URL: bed.emulator.routerBaseUrl });
+    const router = await cli(['ask', '--service', 'router', '--model', 'openai/gpt-4o-mini', 'from env'], {
+      ...routerEnv(),
+      OPENROUTER_BASE_URL: bed.emulator.routerBaseUrl,
+    });
     expect(router).toMatchObject({ code: 0, stdout: answerText('from env', { tokens: 12 }) + '\n' });
-    const direct = await cli(['ask', '--service', 'direct', '--model', 'gpt-4o-mini', 'from env'], { ...directEnv(), OPENAI_BASE_URL: bed.emulator.directBaseUrl + '/' });
+    const direct = await cli(['ask', '--service', 'direct', '--model', 'gpt-4o-mini', 'from env'], {
+      ...directEnv(),
+      OPENAI_BASE_URL: bed.emulator.directBaseUrl + '/',
+    });
     expect(direct.code).toBe(0);
-    const flag = await cli(['ask', '--service', 'router', '--base-url', bed.emulator.routerBaseUrl, '--model', 'openai/gpt-4o-mini', 'x'], { ...routerEnv(), OPENROUTER_BASE_URL: 'https://unused.example.invalid/api/v1' });
+    const flag = await cli(
+      ['ask', '--service', 'router', '--base-url', bed.emulator.routerBaseUrl, '--model', 'openai/gpt-4o-mini', 'x'],
+      { ...routerEnv(), OPENROUTER_BASE_URL: 'https://unused.example.invalid/api/v1' },
+    );
     expect(flag.code).toBe(0);
   });
 
   it('applies the https rule to the environment variable, naming it', async () => {
-    const run = await cli(['ask', '--service', 'direct', '--model', 'gpt-4o-mini', '--json', 'x'], { ...directEnv(), OPENAI_BASE_URL: 'http://example.com/v1' });
+    const run = await cli(['ask', '--service', 'direct', '--model', 'gpt-4o-mini', '--json', 'x'], {
+      ...directEnv(),
+      OPENAI_BASE_URL: 'http://example.com/v1',
+    });
     expect(run.code).toBe(2);
-    expect(JSON.parse(run.stdout).error).toMatchObject({ kind: 'insecure_url', message: expect.stringMatching(/^OPENAI_BASE_URL http:\/\/example\.com\/v1 uses http/) });
-    const text = await cli(['status', '--service', 'router'], { ...routerEnv(), OPENROUTER_BASE_URL: 'http://example.com/v1' });
+    expect(JSON.parse(run.stdout).error).toMatchObject({
+      kind: 'insecure_url',
+      message: expect.stringMatching(/^OPENAI_BASE_URL http:\/\/example\.com\/v1 uses http/),
+    });
+    const text = await cli(['status', '--service', 'router'], {
+      ...routerEnv(),
+      OPENROUTER_BASE_URL: 'http://example.com/v1',
+    });
     expect(text.code).toBe(2);
     expect(text.stderr).toMatch(/OPENROUTER_BASE_URL http:\/\/example\.com\/v1 uses http/);
   });
 
   it('waits minutes for a whole answer but not for a silent stream; both configurable', async () => {
     await bed.admin('POST', '/faults', { kind: 'slow_headers', delayMs: 1500, count: 4 });
-    const whole = await cli(['ask', ...direct(), '--model', 'o3', '--no-stream', '--idle-timeout', '300', 'think'], directEnv());
+    const whole = await cli(
+      ['ask', ...direct(), '--model', 'o3', '--no-stream', '--idle-timeout', '300', 'think'],
+      directEnv(),
+    );
     expect(whole).toMatchObject({ code: 0, stdout: answerText('think', { tokens: 12 }) + '\n' });
-    const flag = await cli(['ask', ...direct(), '--model', 'o3', '--no-stream', '--timeout', '300', '--json', 'think'], directEnv());
+    const flag = await cli(
+      ['ask', ...direct(), '--model', 'o3', '--no-stream', '--timeout', '300', '--json', 'think'],
+      directEnv(),
+    );
     expect(flag.code).toBe(1);
-    expect(JSON.parse(flag.stdout).error).toMatchObject({ kind: 'timeout', message: expect.stringMatching(/after 300 ms \(the request timeout/) });
-    const env = await cli(['ask', ...direct(), '--model', 'o3', '--no-stream', '--json', 'think'], { ...directEnv(), KEYWARD_TIMEOUT_MS: '300' });
+    expect(JSON.parse(flag.stdout).error).toMatchObject({
+      kind: 'timeout',
+      message: expect.stringMatching(/after 300 ms \(the request timeout/),
+    });
+    const env = await cli(['ask', ...direct(), '--model', 'o3', '--no-stream', '--json', 'think'], {
+      ...directEnv(),
+      KEYWARD_TIMEOUT_MS: '300',
+    });
     expect(JSON.parse(env.stdout).error).toMatchObject({ kind: 'timeout' });
-    const stream = await cli(['ask', ...direct(), '--model', 'o3', '--json', 'think'], { ...directEnv(), KEYWARD_IDLE_TIMEOUT_MS: '300' });
-    expect(JSON.parse(stream.stdout).error).toMatchObject({ kind: 'timeout', message: expect.stringMatching(/the idle timeout/) });
+    const stream = await cli(['ask', ...direct(), '--model', 'o3', '--json', 'think'], {
+      ...directEnv(),
+      KEYWARD_IDLE_TIMEOUT_MS: '300',
+    });
+    expect(JSON.parse(stream.stdout).error).toMatchObject({
+      kind: 'timeout',
+      message: expect.stringMatching(/the idle timeout/),
+    });
   });
 });
 
 describe('keyward ask against a hostile or odd server', () => {
   // Prints the process's peak resident memory (KiB) as it exits.
-  const peakRss = ['--import', `data:text/javascript,${encodeURIComponent('process.on("exit",()=>process.stderr.write("maxrss="+process.resourceUsage().maxRSS+"\\n"))')}`];
+  const peakRss = [
+    '--import',
+    `data:text/javascript,${encodeURIComponent('process.on("exit",()=>process.stderr.write("maxrss="+process.resourceUsage().maxRSS+"\\n"))')}`,
+  ];
 
   it.each([
     ['endless_line', [], 'sse_line_too_long'],
     ['endless_event', [], 'sse_event_too_large'],
     ['endless_body', ['--no-stream'], 'body_too_large'],
-  ])('%s: stops soon with response_too_large and bounded memory', async (kind, extra, code) => {
-    await bed.admin('POST', '/faults', { kind, afterChunks: 0, count: 5 });
-    const started = Date.now();
-    const run = await cli(['ask', ...router(), '--model', 'openai/gpt-4o-mini', '--json', ...extra, 'x'], routerEnv(), undefined, undefined, peakRss);
-    const seconds = (Date.now() - started) / 1000;
-    expect(run.code).toBe(1);
-    expect(JSON.parse(run.stdout).error).toMatchObject({ kind: 'response_too_large', code });
-    const rssMiB = Number(/maxrss=(\d+)/.exec(run.stderr)![1]) / 1024;
-    console.info(`${kind}: exit after ${seconds.toFixed(1)} s, peak RSS ${rssMiB.toFixed(0)} MiB`);
-    expect(rssMiB).toBeLessThan(200);
-    expect(seconds).toBeLessThan(15);
-  }, 40_000);
+  ])(
+    '%s: stops soon with response_too_large and bounded memory',
+    async (kind, extra, code) => {
+      await bed.admin('POST', '/faults', { kind, afterChunks: 0, count: 5 });
+      const started = Date.now();
+      const run = await cli(
+        ['ask', ...router(), '--model', 'openai/gpt-4o-mini', '--json', ...extra, 'x'],
+        routerEnv(),
+        undefined,
+        undefined,
+        peakRss,
+      );
+      const seconds = (Date.now() - started) / 1000;
+      expect(run.code).toBe(1);
+      expect(JSON.parse(run.stdout).error).toMatchObject({ kind: 'response_too_large', code });
+      const rssMiB = Number(/maxrss=(\d+)/.exec(run.stderr)![1]) / 1024;
+      console.info(`${kind}: exit after ${seconds.toFixed(1)} s, peak RSS ${rssMiB.toFixed(0)} MiB`);
+      expect(rssMiB).toBeLessThan(200);
+      expect(seconds).toBeLessThan(15);
+    },
+    40_000,
+  );
 
-  it.each(['message', 'code', 'reason', 'raw', 'provider', 'title', 'stream'])('never prints the key the server echoes in %s', async (field) => {
-    // x-should-retry: false keeps the retried kinds (429, 502) to one request each.
-    await bed.admin('POST', '/faults', { kind: 'echo_key', field, shouldRetry: false, count: 2 });
-    const json = await cli(['ask', ...router(), '--model', 'openai/gpt-4o-mini', '--json', 'x'], routerEnv());
-    const text = await cli(['ask', ...router(), '--model', 'openai/gpt-4o-mini', 'x'], routerEnv());
-    expect(json.code).toBe(1);
-    expect(text.code).toBe(1);
-    noKeys(json);
-    noKeys(text);
-    expect(json.stdout).toContain('…' + keys.routerFunded.slice(-4));
-  });
+  it.each(['message', 'code', 'reason', 'raw', 'provider', 'title', 'stream'])(
+    'never prints the key the server echoes in %s',
+    async (field) => {
+      // x-should-retry: false keeps the retried kinds (429, 502) to one request each.
+      await bed.admin('POST', '/faults', { kind: 'echo_key', field, shouldRetry: false, count: 2 });
+      const json = await cli(['ask', ...router(), '--model', 'openai/gpt-4o-mini', '--json', 'x'], routerEnv());
+      const text = await cli(['ask', ...router(), '--model', 'openai/gpt-4o-mini', 'x'], routerEnv());
+      expect(json.code).toBe(1);
+      expect(text.code).toBe(1);
+      noKeys(json);
+      noKeys(text);
+      expect(json.stdout).toContain('…' + keys.routerFunded.slice(-4));
+    },
+  );
 
   it('reports a moderation 403, a region 403 and a redirect plainly, once', async () => {
     await bed.admin('POST', '/faults', { kind: 'moderation', service: 'router', count: 1 });
     const flagged = await cli(['ask', ...router(), '--model', 'openai/gpt-4o-mini', 'x'], routerEnv());
     expect(flagged.code).toBe(1);
-    expect(flagged.stderr).toMatch(/^keyward: moderation \(HTTP 403, 403\): The prompt was flagged by OpenAI's moderation for violence/);
+    expect(flagged.stderr).toMatch(
+      /^keyward: moderation \(HTTP 403, 403\): The prompt was flagged by OpenAI's moderation for violence/,
+    );
     await bed.admin('POST', '/faults', { kind: 'region', service: 'direct', count: 1 });
     const region = await cli(['ask', ...direct(), '--model', 'gpt-4o-mini', '--json', 'x'], directEnv());
     expect(JSON.parse(region.stdout).error).toMatchObject({ kind: 'region', status: 403 });
@@ -238,7 +377,9 @@ describe('keyward ask against a hostile or odd server', () => {
     const moved = await cli(['ask', ...router(), '--model', 'openai/gpt-4o-mini', 'x'], routerEnv());
     expect(moved.code).toBe(1);
     expect(moved.stderr).not.toMatch(/trying again/);
-    expect(moved.stderr).toMatch(/^keyward: redirected \(HTTP 307\): The routing service redirected to https:\/\/moved\.example\.invalid\/router\/api\/v1\/chat\/completions \(HTTP 307\); Keyward does not follow redirects with your key\./);
+    expect(moved.stderr).toMatch(
+      /^keyward: redirected \(HTTP 307\): The routing service redirected to https:\/\/moved\.example\.invalid\/router\/api\/v1\/chat\/completions \(HTTP 307\); Keyward does not follow redirects with your key\./,
+    );
   });
 });
 
@@ -247,7 +388,14 @@ describe('keyward status', () => {
     const funded = await cli(['status', ...router(), '--json'], routerEnv());
     expect(funded.code).toBe(0);
     const json = JSON.parse(funded.stdout) as Record<string, any>;
-    expect(json).toMatchObject({ ok: true, service: 'router', key: { limit: 10, limitRemaining: 10 }, free: { used: 0, limit: 1000 }, credits: null, warnings: [] });
+    expect(json).toMatchObject({
+      ok: true,
+      service: 'router',
+      key: { limit: 10, limitRemaining: 10 },
+      free: { used: 0, limit: 1000 },
+      credits: null,
+      warnings: [],
+    });
     const free = await cli(['status', ...router()], { OPENROUTER_API_KEY: keys.routerFree });
     expect(free.code).toBe(0);
     expect(free.stdout).toMatch(/free today 0\/50/);
@@ -260,7 +408,13 @@ describe('keyward status', () => {
   it('shows whether the direct key may list models, and the rate limits', async () => {
     const ok = await cli(['status', ...direct(), '--json'], directEnv());
     expect(JSON.parse(ok.stdout)).toMatchObject({ ok: true, recognised: true, canListModels: true, rateLimits: null });
-    const restricted = (await bed.admin<{ key: string }>('POST', '/direct/keys', { orgId: bed.emulator.sandbox!.directOrgId, permissions: 'Restricted', scopes: ['api.responses.write'] })).key;
+    const restricted = (
+      await bed.admin<{ key: string }>('POST', '/direct/keys', {
+        orgId: bed.emulator.sandbox!.directOrgId,
+        permissions: 'Restricted',
+        scopes: ['api.responses.write'],
+      })
+    ).key;
     const run = await cli(['status', ...direct()], { OPENAI_API_KEY: restricted });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/may not list models/);

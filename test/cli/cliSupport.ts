@@ -1,15 +1,26 @@
 // Runs the built `keyward` CLI as a terminal user does, with only the environment given.
 import { spawn } from 'node:child_process';
 
-export interface Run { code: number | null; stdout: string; stderr: string }
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 export function cli(args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['dist/cli.js', ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['dist/cli.js', ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }

@@ -1,7 +1,19 @@
 // Temporary git repositories for the scanner's tests, and a way to run the
 // built CLI as an unprivileged user (root reads a chmod 000 file anyway).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll } from 'vitest';
@@ -16,7 +28,22 @@ export interface Repo {
   remove(): void;
 }
 
-const IDENTITY = ['-c', 'user.email=t@keyward.test', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'protocol.file.allow=always'];
+const IDENTITY = [
+  '-c',
+  'user.email=t@keyward.test',
+  '-c',
+  'user.name=t',
+  '-c',
+  'init.defaultBranch=main',
+  '-c',
+  'commit.gpgsign=false',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'protocol.file.allow=always',
+];
 
 const made: string[] = [];
 // Every temporary folder a test file made goes when the file is done, whatever the test forgot.
@@ -33,7 +60,12 @@ export function tempDir(prefix = 'keyward-t-'): string {
 export function makeRepo(dir = tempDir('keyward-repo-'), init = true): Repo {
   const repo: Repo = {
     dir,
-    git: (...args) => execFileSync('git', [...IDENTITY, ...args], { cwd: dir, stdio: 'pipe', env: { PATH: process.env.PATH ?? '', HOME: dir, GIT_CONFIG_NOSYSTEM: '1' } }).toString(),
+    git: (...args) =>
+      execFileSync('git', [...IDENTITY, ...args], {
+        cwd: dir,
+        stdio: 'pipe',
+        env: { PATH: process.env.PATH ?? '', HOME: dir, GIT_CONFIG_NOSYSTEM: '1' },
+      }).toString(),
     write: (path, content) => {
       const full = join(dir, path);
       mkdirSync(dirname(full), { recursive: true });
@@ -53,7 +85,12 @@ export interface Run {
 }
 
 export function scanCli(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Run {
-  const run = spawnSync(process.execPath, [CLI, 'scan', ...args], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, timeout: 60_000 });
+  const run = spawnSync(process.execPath, [CLI, 'scan', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
+    timeout: 60_000,
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -63,7 +100,10 @@ const DROP = ['--reuid=nobody', '--regid=nogroup', '--clear-groups'];
 /** The CLI where nobody can read it (a checkout under /root is not). */
 function unprivilegedCli(): string | undefined {
   if (!isRoot) return CLI;
-  const readable = (cli: string) => spawnSync('setpriv', [...DROP, process.execPath, '-e', `require('fs').accessSync(${JSON.stringify(cli)}, 4)`], { stdio: 'ignore' }).status === 0;
+  const readable = (cli: string) =>
+    spawnSync('setpriv', [...DROP, process.execPath, '-e', `require('fs').accessSync(${JSON.stringify(cli)}, 4)`], {
+      stdio: 'ignore',
+    }).status === 0;
   if (readable(CLI)) return CLI;
   if (!existsSync(CLI)) return undefined;
   const copy = join(tempDir('keyward-cli-'), 'cli.js');
@@ -80,7 +120,8 @@ const asNobody = unprivilegedCli();
  * as root only when setpriv can drop to nobody and nobody can run node and the CLI.
  */
 export const canTestPermissions = asNobody !== undefined;
-export const permissionSkipReason = 'SKIPPED LOUDLY: running as root and cannot run the CLI as nobody (setpriv missing, or node not executable by nobody); root reads chmod 000 files, so these tests would prove nothing';
+export const permissionSkipReason =
+  'SKIPPED LOUDLY: running as root and cannot run the CLI as nobody (setpriv missing, or node not executable by nobody); root reads chmod 000 files, so these tests would prove nothing';
 
 /** Hands a tree to nobody, so git (which refuses a repository another user owns) and the CLI run as that user. */
 export function giveToNobody(dir: string): void {
@@ -96,14 +137,28 @@ export function giveToNobody(dir: string): void {
 export function scanCliUnprivileged(cwd: string, args: string[]): Run {
   const env = { PATH: process.env.PATH ?? '', HOME: '/nonexistent' };
   const run = isRoot
-    ? spawnSync('setpriv', [...DROP, process.execPath, asNobody!, 'scan', ...args], { cwd, encoding: 'utf8', env, timeout: 60_000 })
+    ? spawnSync('setpriv', [...DROP, process.execPath, asNobody!, 'scan', ...args], {
+        cwd,
+        encoding: 'utf8',
+        env,
+        timeout: 60_000,
+      })
     : spawnSync(process.execPath, [CLI, 'scan', ...args], { cwd, encoding: 'utf8', env, timeout: 60_000 });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
 export interface JsonReport {
   version: number;
-  findings: { path: string; line: number; column: number; endColumn: number; fingerprint: string; git: string; commit?: string; ruleId: string }[];
+  findings: {
+    path: string;
+    line: number;
+    column: number;
+    endColumn: number;
+    fingerprint: string;
+    git: string;
+    commit?: string;
+    ruleId: string;
+  }[];
   skipped: { path: string; reason: string; message: string; incomplete: boolean }[];
   complete: boolean;
 }
@@ -133,10 +188,23 @@ export function makeHostileRepo(content: Record<string, string>, staged: Record<
   const outside = tempDir('keyward-hostile-');
   const marker = join(outside, 'marker');
   const script = join(outside, 'evil.sh');
-  writeFileSync(script, `#!/bin/sh\necho "ran: $0 $*" >> '${marker}'\nenv >> '${marker}.env'\nif [ -f "$1" ]; then cat "$1"; fi\nexit 0\n`, { mode: 0o755 });
+  writeFileSync(
+    script,
+    `#!/bin/sh\necho "ran: $0 $*" >> '${marker}'\nenv >> '${marker}.env'\nif [ -f "$1" ]; then cat "$1"; fi\nexit 0\n`,
+    { mode: 0o755 },
+  );
   const hooks = join(outside, 'hooks');
   mkdirSync(hooks);
-  for (const hook of ['pre-commit', 'post-checkout', 'post-index-change', 'reference-transaction', 'pre-auto-gc', 'post-commit', 'fsmonitor-watchman']) writeFileSync(join(hooks, hook), readFileSync(script), { mode: 0o755 });
+  for (const hook of [
+    'pre-commit',
+    'post-checkout',
+    'post-index-change',
+    'reference-transaction',
+    'pre-auto-gc',
+    'post-commit',
+    'fsmonitor-watchman',
+  ])
+    writeFileSync(join(hooks, hook), readFileSync(script), { mode: 0o755 });
   const repo = makeRepo();
   for (const [path, text] of Object.entries(content)) repo.write(path, text);
   repo.write('.gitattributes', '* diff=evil filter=evil\n');
@@ -146,7 +214,9 @@ export function makeHostileRepo(content: Record<string, string>, staged: Record<
   const tree = repo.git('rev-parse', 'HEAD^{tree}').trim();
   const parent = repo.git('rev-parse', 'HEAD').trim();
   const commit = `tree ${tree}\nparent ${parent}\nauthor t <t@keyward.test> 1700000000 +0000\ncommitter t <t@keyward.test> 1700000000 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----\n\nsigned\n`;
-  const signed = execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], { cwd: repo.dir, input: commit }).toString().trim();
+  const signed = execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], { cwd: repo.dir, input: commit })
+    .toString()
+    .trim();
   repo.git('update-ref', 'refs/heads/main', signed);
   for (const [path, text] of Object.entries(staged)) repo.write(path, text);
   if (Object.keys(staged).length > 0) repo.git('add', '--', ...Object.keys(staged));
@@ -172,7 +242,10 @@ export function makeHostileRepo(content: Record<string, string>, staged: Record<
   const hostile: HostileRepo = {
     ...repo,
     marker,
-    ran: () => (existsSync(marker) ? readFileSync(marker, 'utf8') + (existsSync(`${marker}.env`) ? readFileSync(`${marker}.env`, 'utf8') : '') : ''),
+    ran: () =>
+      existsSync(marker)
+        ? readFileSync(marker, 'utf8') + (existsSync(`${marker}.env`) ? readFileSync(`${marker}.env`, 'utf8') : '')
+        : '',
     reset: () => {
       rmSync(marker, { force: true });
       rmSync(`${marker}.env`, { force: true });
@@ -187,5 +260,10 @@ export function makeHostileRepo(content: Record<string, string>, staged: Record<
 
 /** Plain git, as a user would run it in the repository: proves the fixture is armed. */
 export function plainGit(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): void {
-  spawnSync('git', args, { cwd: dir, stdio: 'ignore', env: { PATH: process.env.PATH ?? '', HOME: dir, ...env }, timeout: 30_000 });
+  spawnSync('git', args, {
+    cwd: dir,
+    stdio: 'ignore',
+    env: { PATH: process.env.PATH ?? '', HOME: dir, ...env },
+    timeout: 30_000,
+  });
 }

@@ -11,12 +11,18 @@ const CLI = resolve('dist/cli.js');
 let repo: string;
 let keys: { tracked: string; untracked: string; ignored: string; staged: string };
 
-const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@keyward.test', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args], { cwd: repo, stdio: 'pipe' }).toString();
+const git = (...args: string[]) =>
+  execFileSync(
+    'git',
+    ['-c', 'user.email=t@keyward.test', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args],
+    { cwd: repo, stdio: 'pipe' },
+  ).toString();
 const write = (path: string, text: string) => {
   mkdirSync(join(repo, path, '..'), { recursive: true });
   writeFileSync(join(repo, path), text);
 };
-const scan = (...args: string[]) => spawnSync(process.execPath, [CLI, 'scan', ...args], { cwd: repo, encoding: 'utf8' });
+const scan = (...args: string[]) =>
+  spawnSync(process.execPath, [CLI, 'scan', ...args], { cwd: repo, encoding: 'utf8' });
 
 beforeEach(() => {
   repo = mkdtempSync(join(tmpdir(), 'keyward-scan-'));
@@ -39,15 +45,39 @@ describe('keyward scan', () => {
     const report = JSON.parse(run.stdout) as { version: number; findings: Record<string, unknown>[] };
     expect(report.version).toBe(1);
     expect(report.findings).toEqual([
-      { path: 'src/app.ts', line: 2, column: 21, endLine: 2, endColumn: 94, ruleId: 'router-key', service: 'router', masked: `sk-or-v1-…${keys.tracked.slice(-4)}`, fingerprint: fingerprint(keys.tracked), git: 'tracked' },
-      { path: 'notes.md', line: 1, column: 6, endLine: 1, endColumn: 6 + keys.untracked.length, ruleId: 'direct-key', service: 'direct', masked: `sk-proj-…${keys.untracked.slice(-4)}`, fingerprint: fingerprint(keys.untracked), git: 'untracked' },
+      {
+        path: 'src/app.ts',
+        line: 2,
+        column: 21,
+        endLine: 2,
+        endColumn: 94,
+        ruleId: 'router-key',
+        service: 'router',
+        masked: `sk-or-v1-…${keys.tracked.slice(-4)}`,
+        fingerprint: fingerprint(keys.tracked),
+        git: 'tracked',
+      },
+      {
+        path: 'notes.md',
+        line: 1,
+        column: 6,
+        endLine: 1,
+        endColumn: 6 + keys.untracked.length,
+        ruleId: 'direct-key',
+        service: 'direct',
+        masked: `sk-proj-…${keys.untracked.slice(-4)}`,
+        fingerprint: fingerprint(keys.untracked),
+        git: 'untracked',
+      },
     ]);
     for (const key of Object.values(keys)) expect(run.stdout + run.stderr).not.toContain(key);
   });
 
   it('walks every file with --no-git, ignored ones included', () => {
     const run = scan('--no-git', '--format', 'json', '.');
-    const paths = (JSON.parse(run.stdout) as { findings: { path: string; git: string }[] }).findings.map((f) => `${f.path}:${f.git}`).sort();
+    const paths = (JSON.parse(run.stdout) as { findings: { path: string; git: string }[] }).findings
+      .map((f) => `${f.path}:${f.git}`)
+      .sort();
     expect(paths).toEqual(['notes.md:unknown', 'secret.env:unknown', 'src/app.ts:unknown']);
   });
 
@@ -57,7 +87,9 @@ describe('keyward scan', () => {
     expect(clean.stdout).toBe('keyward scan: no keys found\n');
     const text = scan('src');
     expect(text.status).toBe(1);
-    expect(text.stdout).toMatch(/^src\/app\.ts:2:21: routing service key sk-or-v1-…[0-9a-f]{4} \(tracked by git: the key is in history; rotate it\)$/m);
+    expect(text.stdout).toMatch(
+      /^src\/app\.ts:2:21: routing service key sk-or-v1-…[0-9a-f]{4} \(tracked by git: the key is in history; rotate it\)$/m,
+    );
   });
 
   it('writes SARIF 2.1.0 with 1-based UTF-16 regions and fingerprints', () => {
@@ -66,7 +98,18 @@ describe('keyward scan', () => {
     const run = sarif.runs[0];
     expect(run.tool.driver.name).toBe('keyward');
     expect(run.columnKind).toBe('utf16CodeUnits');
-    expect(run.results[0]).toMatchObject({ ruleId: 'router-key', level: 'error', locations: [{ physicalLocation: { artifactLocation: { uri: 'src/app.ts' }, region: { startLine: 2, startColumn: 21, endColumn: 94 } } }] });
+    expect(run.results[0]).toMatchObject({
+      ruleId: 'router-key',
+      level: 'error',
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: 'src/app.ts' },
+            region: { startLine: 2, startColumn: 21, endColumn: 94 },
+          },
+        },
+      ],
+    });
     expect(run.results[0].partialFingerprints['keyward/v1']).toBe(fingerprint(keys.tracked));
     for (const result of run.results) expect(run.tool.driver.rules[result.ruleIndex].id).toBe(result.ruleId);
   });
@@ -75,15 +118,22 @@ describe('keyward scan', () => {
     expect(scan('--staged').status).toBe(0);
     write('staged.py', `KEY = "${keys.staged}"\n`);
     git('add', 'staged.py');
-    const staged = JSON.parse(scan('--staged', '--format', 'json').stdout) as { findings: { path: string; git: string }[] };
+    const staged = JSON.parse(scan('--staged', '--format', 'json').stdout) as {
+      findings: { path: string; git: string }[];
+    };
     expect(staged.findings.map((f) => [f.path, f.git])).toEqual([['staged.py', 'staged']]);
     git('commit', '-q', '-m', 'two');
     write('src/app.ts', 'export const key = process.env.OPENROUTER_API_KEY;\n');
     git('commit', '-q', '-am', 'three');
-    const history = JSON.parse(scan('--history', '--format', 'json').stdout) as { findings: { path: string; line: number; commit: string; git: string; fingerprint: string }[] };
-    expect(history.findings.map((f) => [f.path, f.line, f.git, f.fingerprint]).sort()).toEqual([
-      ['src/app.ts', 2, 'history', fingerprint(keys.tracked)], ['staged.py', 1, 'history', fingerprint(keys.staged)],
-    ].sort());
+    const history = JSON.parse(scan('--history', '--format', 'json').stdout) as {
+      findings: { path: string; line: number; commit: string; git: string; fingerprint: string }[];
+    };
+    expect(history.findings.map((f) => [f.path, f.line, f.git, f.fingerprint]).sort()).toEqual(
+      [
+        ['src/app.ts', 2, 'history', fingerprint(keys.tracked)],
+        ['staged.py', 1, 'history', fingerprint(keys.staged)],
+      ].sort(),
+    );
     expect(history.findings[0]!.commit).toMatch(/^[0-9a-f]{40}$/);
   });
 
@@ -95,11 +145,19 @@ describe('keyward scan', () => {
 
 describe('keyward install-hook', () => {
   it('installs a pre-commit hook that refuses a commit adding a key', () => {
-    const install = spawnSync(process.execPath, [CLI, 'install-hook'], { cwd: repo, encoding: 'utf8', env: { ...process.env, PATH: `${resolve(process.execPath, '..')}:/usr/bin:/bin` } });
+    const install = spawnSync(process.execPath, [CLI, 'install-hook'], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${resolve(process.execPath, '..')}:/usr/bin:/bin` },
+    });
     expect(install.status).toBe(0);
     write('leak.js', `const k = "${routerKey()}";\n`);
     git('add', 'leak.js');
-    const commit = spawnSync('git', ['-c', 'user.email=t@keyward.test', '-c', 'user.name=t', 'commit', '-m', 'leak'], { cwd: repo, encoding: 'utf8', env: { ...process.env, PATH: `${resolve(process.execPath, '..')}:/usr/bin:/bin` } });
+    const commit = spawnSync('git', ['-c', 'user.email=t@keyward.test', '-c', 'user.name=t', 'commit', '-m', 'leak'], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${resolve(process.execPath, '..')}:/usr/bin:/bin` },
+    });
     expect(commit.status).not.toBe(0);
     expect(commit.stdout + commit.stderr).toMatch(/leak\.js:1:12: routing service key/);
     writeFileSync(join(repo, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nexit 0\n');
@@ -107,7 +165,7 @@ describe('keyward install-hook', () => {
   });
 });
 
-describe('Keyward\'s own repository', () => {
+describe("Keyward's own repository", () => {
   it('scans clean', () => {
     const run = spawnSync(process.execPath, [CLI, 'scan', '--format', 'json'], { cwd: resolve('.'), encoding: 'utf8' });
     expect(JSON.parse(run.stdout)).toEqual({ version: 1, findings: [], skipped: [], complete: true });

@@ -8,7 +8,17 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/core/keyFormats.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
-import { type Repo, canTestPermissions, giveToNobody, json, makeRepo, permissionSkipReason, scanCli, scanCliUnprivileged, tempDir } from './gitFixtures.ts';
+import {
+  type Repo,
+  canTestPermissions,
+  giveToNobody,
+  json,
+  makeRepo,
+  permissionSkipReason,
+  scanCli,
+  scanCliUnprivileged,
+  tempDir,
+} from './gitFixtures.ts';
 
 let repo: Repo;
 beforeEach(() => {
@@ -27,7 +37,10 @@ const sarifOf = (stdout: string) => (JSON.parse(stdout) as any).runs[0];
 if (!canTestPermissions) console.warn(`scanCompleteness: ${permissionSkipReason}`);
 
 describe.skipIf(!canTestPermissions)('unreadable folders and files (run as an unprivileged user)', () => {
-  it.each([['inside a git repository', []], ['with --no-git', ['--no-git']]] as const)('%s: scans the rest, names them, and exits 2 when nothing was found', (_name, mode) => {
+  it.each([
+    ['inside a git repository', []],
+    ['with --no-git', ['--no-git']],
+  ] as const)('%s: scans the rest, names them, and exits 2 when nothing was found', (_name, mode) => {
     repo.write('locked/inner.env', 'nothing\n');
     repo.write('noread.env', 'nothing\n');
     chmodSync(join(repo.dir, 'locked'), 0);
@@ -37,7 +50,15 @@ describe.skipIf(!canTestPermissions)('unreadable folders and files (run as an un
     expect(run.status).toBe(2);
     const report = json(run);
     expect(report.complete).toBe(false);
-    expect(report.skipped.filter((s) => s.incomplete).map((s) => [s.path, s.reason]).sort()).toEqual([['locked', 'unreadable-folder'], ['noread.env', 'unreadable']]);
+    expect(
+      report.skipped
+        .filter((s) => s.incomplete)
+        .map((s) => [s.path, s.reason])
+        .sort(),
+    ).toEqual([
+      ['locked', 'unreadable-folder'],
+      ['noread.env', 'unreadable'],
+    ]);
     const text = scanCliUnprivileged(repo.dir, [...mode]);
     expect(text.status).toBe(2);
     expect(text.stderr).toMatch(/NOT SCANNED: locked: folder could not be read \(permission denied\)/);
@@ -45,7 +66,12 @@ describe.skipIf(!canTestPermissions)('unreadable folders and files (run as an un
     expect(text.stdout).toMatch(/no keys found in what could be read; 2 paths could not be scanned/);
     const sarif = sarifOf(scanCliUnprivileged(repo.dir, [...mode, '--format', 'sarif']).stdout);
     expect(sarif.invocations[0].executionSuccessful).toBe(false);
-    expect(sarif.invocations[0].toolExecutionNotifications.filter((n: any) => n.level === 'error').map((n: any) => n.locations[0].physicalLocation.artifactLocation.uri).sort()).toEqual(['locked', 'noread.env']);
+    expect(
+      sarif.invocations[0].toolExecutionNotifications
+        .filter((n: any) => n.level === 'error')
+        .map((n: any) => n.locations[0].physicalLocation.artifactLocation.uri)
+        .sort(),
+    ).toEqual(['locked', 'noread.env']);
   });
 
   it('still reports the keys in what it could read, and exits 1', () => {
@@ -67,12 +93,19 @@ describe('special files, links, submodules', () => {
     for (const mode of [[], ['--no-git']]) {
       const run = scanCli(repo.dir, [...mode, '--format', 'json']);
       expect(run.status).toBe(0);
-      expect(json(run).skipped.filter((s) => s.reason !== 'excluded-folder').map((s) => [s.path, s.reason]).sort()).toEqual(mode.length ? [['pipe', 'special-file']] : []);
+      expect(
+        json(run)
+          .skipped.filter((s) => s.reason !== 'excluded-folder')
+          .map((s) => [s.path, s.reason])
+          .sort(),
+      ).toEqual(mode.length ? [['pipe', 'special-file']] : []);
     }
     // Named explicitly, it is reported, not opened.
     const named = scanCli(repo.dir, ['pipe', '--format', 'json']);
     expect(named.status).toBe(0);
-    expect(json(named).skipped).toEqual([expect.objectContaining({ path: 'pipe', reason: 'special-file', message: expect.stringMatching(/FIFO/) })]);
+    expect(json(named).skipped).toEqual([
+      expect.objectContaining({ path: 'pipe', reason: 'special-file', message: expect.stringMatching(/FIFO/) }),
+    ]);
   });
 
   it('a tracked symlink to a folder and a submodule do not crash; the submodule is scanned', () => {
@@ -90,8 +123,12 @@ describe('special files, links, submodules', () => {
     expect(run.stderr).not.toMatch(/EISDIR/);
     expect(run.status).toBe(1);
     const report = json(run);
-    expect(report.findings.map((f) => [f.path, f.git, f.fingerprint])).toEqual([['vendor/sub/deep/secret.env', 'tracked', fingerprint(key)]]);
-    expect(report.skipped).toEqual([expect.objectContaining({ path: 'linked-folder', reason: 'symlink', incomplete: false })]);
+    expect(report.findings.map((f) => [f.path, f.git, f.fingerprint])).toEqual([
+      ['vendor/sub/deep/secret.env', 'tracked', fingerprint(key)],
+    ]);
+    expect(report.skipped).toEqual([
+      expect.objectContaining({ path: 'linked-folder', reason: 'symlink', incomplete: false }),
+    ]);
     sub.remove();
   });
 
@@ -105,7 +142,9 @@ describe('special files, links, submodules', () => {
     repo.git('submodule', '--quiet', 'deinit', '-f', 'vendor/sub');
     const run = scanCli(repo.dir, ['--format', 'json']);
     expect(run.status).toBe(0);
-    expect(json(run).skipped).toEqual([expect.objectContaining({ path: 'vendor/sub', reason: 'submodule-not-checked-out' })]);
+    expect(json(run).skipped).toEqual([
+      expect.objectContaining({ path: 'vendor/sub', reason: 'submodule-not-checked-out' }),
+    ]);
     sub.remove();
   });
 });
@@ -120,7 +159,9 @@ describe('symlinked paths (item 8)', () => {
     symlinkSync(repo.dir, join(outside, 'repo-link'));
     const run = scanCli(outside, ['repo-link', '--format', 'json']);
     expect(run.status).toBe(1);
-    expect(json(run).findings.map((f) => [f.path, f.git, f.fingerprint])).toEqual([['repo-link/config/app.env', 'tracked', fingerprint(key)]]);
+    expect(json(run).findings.map((f) => [f.path, f.git, f.fingerprint])).toEqual([
+      ['repo-link/config/app.env', 'tracked', fingerprint(key)],
+    ]);
   });
 
   it('scanning a symlinked folder inside a repository grades its files by the real path', () => {
@@ -144,7 +185,7 @@ describe('large, binary and UTF-16 files', () => {
     const lines = Math.ceil((24 << 20) / line.length);
     const first = `A=${keys[0]}\n`;
     const boundaryLine = Math.floor(((8 << 20) - first.length) / line.length);
-    const prefix = 'é'.repeat((((8 << 20) - 60) - first.length - (boundaryLine - 1) * line.length) / 2);
+    const prefix = 'é'.repeat(((8 << 20) - 60 - first.length - (boundaryLine - 1) * line.length) / 2);
     const parts: string[] = [];
     for (let i = 0; i < lines; i++) parts.push(i === 0 ? first : i === boundaryLine ? `${prefix}${keys[1]}\n` : line);
     parts.push(`Z=${keys[2]}`);
@@ -162,24 +203,45 @@ describe('large, binary and UTF-16 files', () => {
     repo.write('big.txt', 'y'.repeat(5000));
     const run = scanCli(repo.dir, ['--no-git', '--max-size', '1000', '--format', 'json']);
     expect(run.status).toBe(2);
-    expect(json(run).skipped.filter((s) => s.incomplete)).toEqual([expect.objectContaining({ path: 'big.txt', reason: 'too-large' })]);
+    expect(json(run).skipped.filter((s) => s.incomplete)).toEqual([
+      expect.objectContaining({ path: 'big.txt', reason: 'too-large' }),
+    ]);
   });
 
   it('searches binary files (a NUL byte early on) and UTF-16 text for keys', () => {
     const keys = [routerKey(), directKey('proj')];
-    repo.write('app.bin', Buffer.concat([Buffer.from([0, 1, 2, 0, 255]), Buffer.from(`\u0000${keys[0]}\u0000`), Buffer.alloc(100)]));
-    repo.write('win.env', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`OPENAI_API_KEY=${keys[1]}\r\n`, 'utf16le')]));
+    repo.write(
+      'app.bin',
+      Buffer.concat([Buffer.from([0, 1, 2, 0, 255]), Buffer.from(`\u0000${keys[0]}\u0000`), Buffer.alloc(100)]),
+    );
+    repo.write(
+      'win.env',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`OPENAI_API_KEY=${keys[1]}\r\n`, 'utf16le')]),
+    );
     const run = scanCli(repo.dir, ['--format', 'json']);
     expect(run.status).toBe(1);
-    expect(json(run).findings.map((f) => [f.path, f.line, f.column, f.fingerprint]).sort()).toEqual([
-      ['app.bin', 1, 7, fingerprint(keys[0]!)], ['win.env', 1, 16, fingerprint(keys[1]!)],
-    ].sort());
+    expect(
+      json(run)
+        .findings.map((f) => [f.path, f.line, f.column, f.fingerprint])
+        .sort(),
+    ).toEqual(
+      [
+        ['app.bin', 1, 7, fingerprint(keys[0]!)],
+        ['win.env', 1, 16, fingerprint(keys[1]!)],
+      ].sort(),
+    );
   });
 });
 
 describe('--no-git (item 11)', () => {
   it('scans build output, skips and names .git and node_modules, and --include-dir walks them', () => {
-    const keys = { dist: routerKey(), out: routerKey(), coverage: routerKey(), vscodeTest: routerKey(), modules: directKey('proj') };
+    const keys = {
+      dist: routerKey(),
+      out: routerKey(),
+      coverage: routerKey(),
+      vscodeTest: routerKey(),
+      modules: directKey('proj'),
+    };
     repo.write('dist/app.js', `k="${keys.dist}"\n`);
     repo.write('out/app.js', `k="${keys.out}"\n`);
     repo.write('coverage/lcov.js', `k="${keys.coverage}"\n`);
@@ -189,10 +251,21 @@ describe('--no-git (item 11)', () => {
     const run = scanCli(repo.dir, ['--no-git', '--format', 'json']);
     expect(run.status).toBe(1);
     const report = json(run);
-    expect(report.findings.map((f) => f.path).sort()).toEqual(['.vscode-test/x.js', 'coverage/lcov.js', 'dist/app.js', 'out/app.js']);
-    expect(report.skipped.map((s) => [s.path, s.reason]).sort()).toEqual([['.git', 'excluded-folder'], ['node_modules', 'excluded-folder'], ['packages/a/node_modules', 'excluded-folder']]);
+    expect(report.findings.map((f) => f.path).sort()).toEqual([
+      '.vscode-test/x.js',
+      'coverage/lcov.js',
+      'dist/app.js',
+      'out/app.js',
+    ]);
+    expect(report.skipped.map((s) => [s.path, s.reason]).sort()).toEqual([
+      ['.git', 'excluded-folder'],
+      ['node_modules', 'excluded-folder'],
+      ['packages/a/node_modules', 'excluded-folder'],
+    ]);
     expect(report.complete).toBe(true);
-    expect(scanCli(repo.dir, ['--no-git']).stderr).toMatch(/skipped: node_modules: skipped by default; --include-dir NAME scans it/);
+    expect(scanCli(repo.dir, ['--no-git']).stderr).toMatch(
+      /skipped: node_modules: skipped by default; --include-dir NAME scans it/,
+    );
     const all = json(scanCli(repo.dir, ['--no-git', '--include-dir', 'node_modules', '--format', 'json']));
     expect(all.findings.map((f) => f.path)).toContain('node_modules/pkg/index.js');
     expect(all.skipped.map((s) => s.path)).toEqual(['.git']);

@@ -18,19 +18,28 @@ describe('keyward scan --history', () => {
     repo.git('commit', '-q', '-m', 'one');
     const run = scanCli(repo.dir, ['--history', '--format', 'json']);
     expect(run.status).toBe(1);
-    expect(json(run).findings.map((f) => [f.path, f.line, f.fingerprint]).sort()).toEqual([
-      ['app.bin', 1, fingerprint(keys[0]!)], ['notes.md', 2, fingerprint(keys[2]!)], ['ünï code.env', 1, fingerprint(keys[1]!)],
-    ].sort());
+    expect(
+      json(run)
+        .findings.map((f) => [f.path, f.line, f.fingerprint])
+        .sort(),
+    ).toEqual(
+      [
+        ['app.bin', 1, fingerprint(keys[0]!)],
+        ['notes.md', 2, fingerprint(keys[2]!)],
+        ['ünï code.env', 1, fingerprint(keys[1]!)],
+      ].sort(),
+    );
     repo.remove();
   });
 
-  it('exits 2 with git\'s reason when git log fails', () => {
+  it("exits 2 with git's reason when git log fails", () => {
     const repo = makeRepo();
     repo.write('a.txt', 'a\n');
     repo.git('add', '.');
     repo.git('commit', '-q', '-m', 'a');
     const objects = join(repo.dir, '.git', 'objects');
-    for (const dir of readdirSync(objects).filter((d) => /^[0-9a-f]{2}$/.test(d))) rmSync(join(objects, dir), { recursive: true });
+    for (const dir of readdirSync(objects).filter((d) => /^[0-9a-f]{2}$/.test(d)))
+      rmSync(join(objects, dir), { recursive: true });
     const run = scanCli(repo.dir, ['--history']);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/git log failed \(exit \d+\): .+/);

@@ -9,10 +9,18 @@ import { type HostileRepo, json, makeHostileRepo, plainGit, scanCli } from './gi
 
 let repo: HostileRepo;
 const keys = { committed: routerKey(), staged: directKey('proj') };
-const secrets = { OPENROUTER_API_KEY: routerKey(), OPENAI_API_KEY: directKey('proj'), GITHUB_TOKEN: 'ghp_notreal', AWS_SECRET_ACCESS_KEY: 'notreal' };
+const secrets = {
+  OPENROUTER_API_KEY: routerKey(),
+  OPENAI_API_KEY: directKey('proj'),
+  GITHUB_TOKEN: 'ghp_notreal',
+  AWS_SECRET_ACCESS_KEY: 'notreal',
+};
 
 beforeAll(() => {
-  repo = makeHostileRepo({ 'config.env': `OPENROUTER_API_KEY=${keys.committed}\n` }, { 'staged.env': `OPENAI_API_KEY=${keys.staged}\n` });
+  repo = makeHostileRepo(
+    { 'config.env': `OPENROUTER_API_KEY=${keys.committed}\n` },
+    { 'staged.env': `OPENAI_API_KEY=${keys.staged}\n` },
+  );
 });
 afterAll(() => repo.remove());
 
@@ -29,17 +37,34 @@ describe('a hostile repository', () => {
   });
 
   it.each([
-    ['keyward scan', [], [['config.env', 'tracked', keys.committed], ['staged.env', 'tracked', keys.staged]]],
+    [
+      'keyward scan',
+      [],
+      [
+        ['config.env', 'tracked', keys.committed],
+        ['staged.env', 'tracked', keys.staged],
+      ],
+    ],
     ['keyward scan --staged', ['--staged'], [['staged.env', 'staged', keys.staged]]],
     ['keyward scan --history', ['--history'], [['config.env', 'history', keys.committed]]],
-    ['keyward scan --no-git', ['--no-git'], [['config.env', 'unknown', keys.committed], ['staged.env', 'unknown', keys.staged]]],
+    [
+      'keyward scan --no-git',
+      ['--no-git'],
+      [
+        ['config.env', 'unknown', keys.committed],
+        ['staged.env', 'unknown', keys.staged],
+      ],
+    ],
   ] as const)('%s runs nothing the repository names and still finds the keys', (_name, args, expected) => {
     repo.reset();
     const run = scanCli(repo.dir, ['--format', 'json', ...args], secrets);
     expect(repo.ran()).toBe('');
     expect(run.status).toBe(1);
-    const found = json(run).findings.map((f) => [f.path, f.git, f.fingerprint]).sort();
+    const found = json(run)
+      .findings.map((f) => [f.path, f.git, f.fingerprint])
+      .sort();
     expect(found).toEqual(expected.map(([path, git, key]) => [path, git, fingerprint(key)]).sort());
-    for (const key of [...Object.values(keys), ...Object.values(secrets)]) expect(run.stdout + run.stderr).not.toContain(key);
+    for (const key of [...Object.values(keys), ...Object.values(secrets)])
+      expect(run.stdout + run.stderr).not.toContain(key);
   });
 });

@@ -35,7 +35,9 @@ describe('keyward scan --staged', () => {
     expect(repo.git('diff', '--cached', '--name-status')).toMatch(/^T\tprod\.env$/m);
     const { run, report } = staged();
     expect(run.status).toBe(1);
-    expect(report.findings.map((f) => [f.path, f.git, f.fingerprint])).toEqual([['prod.env', 'staged', fingerprint(key)]]);
+    expect(report.findings.map((f) => [f.path, f.git, f.fingerprint])).toEqual([
+      ['prod.env', 'staged', fingerprint(key)],
+    ]);
   });
 
   it('reads odd names by object id: "0:prod.env", spaces, a newline, a leading dash, unicode', () => {
@@ -45,7 +47,9 @@ describe('keyward scan --staged', () => {
     repo.git('--literal-pathspecs', 'add', '--', ...names);
     const { run, report } = staged();
     expect(run.status).toBe(1);
-    expect(report.findings.map((f) => [f.path, f.fingerprint]).sort()).toEqual(names.map((name, i) => [name, fingerprint(keys[i]!)]).sort());
+    expect(report.findings.map((f) => [f.path, f.fingerprint]).sort()).toEqual(
+      names.map((name, i) => [name, fingerprint(keys[i]!)]).sort(),
+    );
     expect(run.stdout + run.stderr).not.toContain(keys[0]);
   });
 
@@ -59,7 +63,11 @@ describe('keyward scan --staged', () => {
     repo.git('mv', 'a.env', 'b.env');
     repo.write('c.env', `KEY=${key}\n`);
     repo.git('add', 'c.env');
-    expect(staged().report.findings.map((f) => f.path).sort()).toEqual(['b.env', 'c.env']);
+    expect(
+      staged()
+        .report.findings.map((f) => f.path)
+        .sort(),
+    ).toEqual(['b.env', 'c.env']);
   });
 
   it('ignores deletions, works before the first commit, and finds a key at the end of a large blob', () => {
@@ -68,7 +76,9 @@ describe('keyward scan --staged', () => {
     fresh.write('big.bin', Buffer.concat([Buffer.alloc(20 << 20, 'a\n'), Buffer.from(`\u0000KEY=${key}\n`)]));
     fresh.git('add', '.');
     const run = scanCli(fresh.dir, ['--staged', '--format', 'json']);
-    expect(json(run).findings.map((f) => [f.path, f.line, f.fingerprint])).toEqual([['big.bin', (20 << 20) / 2 + 1, fingerprint(key)]]);
+    expect(json(run).findings.map((f) => [f.path, f.line, f.fingerprint])).toEqual([
+      ['big.bin', (20 << 20) / 2 + 1, fingerprint(key)],
+    ]);
     fresh.remove();
     repo.git('rm', '-q', 'README.md');
     expect(staged().run.status).toBe(0);
@@ -82,14 +92,21 @@ describe('keyward scan --staged', () => {
     repo.git('submodule', '--quiet', 'add', sub.dir, 'vendor/sub');
     const { run, report } = staged();
     expect(run.status).toBe(0);
-    expect(report.skipped).toEqual([expect.objectContaining({ path: 'vendor/sub', reason: 'submodule', incomplete: false })]);
+    expect(report.skipped).toEqual([
+      expect.objectContaining({ path: 'vendor/sub', reason: 'submodule', incomplete: false }),
+    ]);
     sub.remove();
   });
 
   it('the pre-commit hook refuses `git commit -a` and `git commit PATH` (a temporary index)', () => {
     const env = { PATH: `${resolve(process.execPath, '..')}:/usr/bin:/bin`, HOME: repo.dir };
     expect(spawnSync(process.execPath, [CLI, 'install-hook'], { cwd: repo.dir, encoding: 'utf8', env }).status).toBe(0);
-    const commit = (...args: string[]) => spawnSync('git', ['-c', 'user.email=t@keyward.test', '-c', 'user.name=t', 'commit', '-q', '-m', 'x', ...args], { cwd: repo.dir, encoding: 'utf8', env });
+    const commit = (...args: string[]) =>
+      spawnSync('git', ['-c', 'user.email=t@keyward.test', '-c', 'user.name=t', 'commit', '-q', '-m', 'x', ...args], {
+        cwd: repo.dir,
+        encoding: 'utf8',
+        env,
+      });
     repo.write('README.md', `hello ${routerKey()}\n`);
     const all = commit('-a');
     expect(all.status).not.toBe(0);

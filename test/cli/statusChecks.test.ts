@@ -5,7 +5,9 @@ import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
 import { cli } from './cliSupport.ts';
 
 let bed: TestBed;
-beforeAll(async () => { bed = await startTestBed(); });
+beforeAll(async () => {
+  bed = await startTestBed();
+});
 afterAll(() => bed.close());
 beforeEach(() => bed.admin('POST', '/reset', { sandbox: true }));
 
@@ -14,11 +16,17 @@ const direct = () => ['status', '--service', 'direct', '--base-url', bed.emulato
 
 describe('keyward status', () => {
   it('direct: listing models is said not to prove the key may create responses', async () => {
-    const { key } = await bed.admin<{ key: string }>('POST', '/direct/keys', { orgId: bed.emulator.sandbox!.directOrgId, permissions: 'Restricted', scopes: ['api.model.read'] });
+    const { key } = await bed.admin<{ key: string }>('POST', '/direct/keys', {
+      orgId: bed.emulator.sandbox!.directOrgId,
+      permissions: 'Restricted',
+      scopes: ['api.model.read'],
+    });
     const text = await cli(direct(), { OPENAI_API_KEY: key });
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/may list models/);
-    expect(text.stdout).toMatch(/responses {2}not checked: only a prompt shows whether the key may create responses \(api\.responses\.write\)/);
+    expect(text.stdout).toMatch(
+      /responses {2}not checked: only a prompt shows whether the key may create responses \(api\.responses\.write\)/,
+    );
     const json = await cli([...direct(), '--json'], { OPENAI_API_KEY: key });
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, canListModels: true, canCreateResponses: null });
   });
@@ -33,10 +41,17 @@ describe('keyward status', () => {
 
   it('router: a negative balance is named with what to add', async () => {
     const { routerFundedAccountId } = bed.emulator.sandbox!;
-    const { key } = await bed.admin<{ key: string }>('POST', '/router/keys', { accountId: routerFundedAccountId, name: 'mgmt', management: true, limit: 10 });
+    const { key } = await bed.admin<{ key: string }>('POST', '/router/keys', {
+      accountId: routerFundedAccountId,
+      name: 'mgmt',
+      management: true,
+      limit: 10,
+    });
     await bed.admin('POST', `/router/accounts/${routerFundedAccountId}/spend`, { amount: 25 });
     const run = await cli(router(), { OPENROUTER_API_KEY: key });
     expect(run.stdout).toMatch(/balance {4}\$-5\.00/);
-    expect(run.stdout).toMatch(/the balance is below zero: every call fails, free models included, until at least \$5\.00 of credits are added/);
+    expect(run.stdout).toMatch(
+      /the balance is below zero: every call fails, free models included, until at least \$5\.00 of credits are added/,
+    );
   });
 });

@@ -11,15 +11,30 @@ import { runPrompt } from '../../src/core/promptRunner.ts';
 import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
 
 let bed: TestBed;
-beforeAll(async () => { bed = await startTestBed(); });
+beforeAll(async () => {
+  bed = await startTestBed();
+});
 afterAll(() => bed.close());
 beforeEach(() => bed.admin('POST', '/reset', { sandbox: true }));
 
 async function monitorWith(keys: { router?: string; direct?: string }) {
   const secrets = new Map<string, string>();
   const state = new Map<string, unknown>();
-  const secretPort: SecretPort = { get: async (n) => secrets.get(n), store: async (n, v) => { secrets.set(n, v); }, delete: async (n) => { secrets.delete(n); } };
-  const statePort: StatePort = { get: <T>(n: string) => state.get(n) as T | undefined, update: async (n, v) => { state.set(n, v); } };
+  const secretPort: SecretPort = {
+    get: async (n) => secrets.get(n),
+    store: async (n, v) => {
+      secrets.set(n, v);
+    },
+    delete: async (n) => {
+      secrets.delete(n);
+    },
+  };
+  const statePort: StatePort = {
+    get: <T>(n: string) => state.get(n) as T | undefined,
+    update: async (n, v) => {
+      state.set(n, v);
+    },
+  };
   const store = new KeyStore(secretPort, statePort);
   if (keys.router) await store.setKey('router', keys.router);
   if (keys.direct) await store.setKey('direct', keys.direct);
@@ -29,7 +44,12 @@ async function monitorWith(keys: { router?: string; direct?: string }) {
     direct: { ...DEFAULT_CONFIG.direct, baseUrl: bed.emulator.directBaseUrl },
     network: { ...DEFAULT_CONFIG.network, connectTimeoutMs: 2_000, idleTimeoutMs: 5_000 },
   };
-  const monitor = new AccountMonitor({ keys: store, config: () => config, tier: () => 'Build', now: () => bed.emulator.clock.now() });
+  const monitor = new AccountMonitor({
+    keys: store,
+    config: () => config,
+    tier: () => 'Build',
+    now: () => bed.emulator.clock.now(),
+  });
   const now = () => bed.emulator.clock.now();
   return {
     monitor,
@@ -38,45 +58,81 @@ async function monitorWith(keys: { router?: string; direct?: string }) {
   };
 }
 
-const prompt = (service: 'router' | 'direct', model: string, text = 'hello') => ({ service, model, turns: [{ role: 'user' as const, content: text }] });
+const prompt = (service: 'router' | 'direct', model: string, text = 'hello') => ({
+  service,
+  model,
+  turns: [{ role: 'user' as const, content: text }],
+});
 async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!(error instanceof ServiceError)) throw new Error(`expected a ServiceError, got ${String(error)}`);
   return error;
 }
 
 describe('a restricted direct key', () => {
-  it.each([401, 403] as const)('missing api.responses.write (%s): Verify cannot see it, the first prompt records it, the status bar keeps it', async (status) => {
-    await bed.admin('POST', '/config', { missingScopesStatus: status });
-    const orgId = bed.emulator.sandbox!.directOrgId;
-    const { id, key } = await bed.admin<{ id: string; key: string }>('POST', '/direct/keys', { orgId, permissions: 'Restricted', scopes: ['api.model.read'] });
-    const m = await monitorWith({ direct: key });
+  it.each([401, 403] as const)(
+    'missing api.responses.write (%s): Verify cannot see it, the first prompt records it, the status bar keeps it',
+    async (status) => {
+      await bed.admin('POST', '/config', { missingScopesStatus: status });
+      const orgId = bed.emulator.sandbox!.directOrgId;
+      const { id, key } = await bed.admin<{ id: string; key: string }>('POST', '/direct/keys', {
+        orgId,
+        permissions: 'Restricted',
+        scopes: ['api.model.read'],
+      });
+      const m = await monitorWith({ direct: key });
 
-    // Listing models works: the check can only say so, and that it did not check responses.
-    expect(await m.monitor.verify('direct')).toMatchObject({ ok: true, restricted: false, canListModels: true, missingScopes: [] });
-    expect(m.direct().text).toBe('$(key) direct: ok');
-    expect(m.direct().tooltip).toContain('Creating responses: not checked yet');
+      // Listing models works: the check can only say so, and that it did not check responses.
+      expect(await m.monitor.verify('direct')).toMatchObject({
+        ok: true,
+        restricted: false,
+        canListModels: true,
+        missingScopes: [],
+      });
+      expect(m.direct().text).toBe('$(key) direct: ok');
+      expect(m.direct().tooltip).toContain('Creating responses: not checked yet');
 
-    const error = await failure(runPrompt(m.monitor, prompt('direct', 'gpt-4o-mini')));
-    expect(error).toMatchObject({ kind: 'permission', status });
-    expect(m.monitor.directSnapshot().missingScopes).toEqual(['api.responses.write']);
-    expect(m.direct()).toMatchObject({ text: '$(key) direct: restricted · needs api.responses.write', severity: 'warning' });
+      const error = await failure(runPrompt(m.monitor, prompt('direct', 'gpt-4o-mini')));
+      expect(error).toMatchObject({ kind: 'permission', status });
+      expect(m.monitor.directSnapshot().missingScopes).toEqual(['api.responses.write']);
+      expect(m.direct()).toMatchObject({
+        text: '$(key) direct: restricted · needs api.responses.write',
+        severity: 'warning',
+      });
 
-    // A later key check lists models again; that does not prove the key may prompt.
-    expect(await m.monitor.verify('direct')).toMatchObject({ ok: true, restricted: true, canListModels: true, missingScopes: ['api.responses.write'] });
-    expect(m.direct().text).toBe('$(key) direct: restricted · needs api.responses.write');
+      // A later key check lists models again; that does not prove the key may prompt.
+      expect(await m.monitor.verify('direct')).toMatchObject({
+        ok: true,
+        restricted: true,
+        canListModels: true,
+        missingScopes: ['api.responses.write'],
+      });
+      expect(m.direct().text).toBe('$(key) direct: restricted · needs api.responses.write');
 
-    // Granted on the keys page: the next prompt works and the restriction goes.
-    await bed.admin('PATCH', `/direct/keys/${id}`, { scopes: ['api.model.read', 'api.responses.write'] });
-    await runPrompt(m.monitor, prompt('direct', 'gpt-4o-mini'));
-    expect(m.direct().text).toBe('$(key) direct: ok');
-    expect(m.direct().tooltip).toMatch(/Creating responses: works \(last prompt \d+s ago\)/);
-  });
+      // Granted on the keys page: the next prompt works and the restriction goes.
+      await bed.admin('PATCH', `/direct/keys/${id}`, { scopes: ['api.model.read', 'api.responses.write'] });
+      await runPrompt(m.monitor, prompt('direct', 'gpt-4o-mini'));
+      expect(m.direct().text).toBe('$(key) direct: ok');
+      expect(m.direct().tooltip).toMatch(/Creating responses: works \(last prompt \d+s ago\)/);
+    },
+  );
 
   it('missing api.model.read only: restricted, and it may still prompt', async () => {
-    const { key } = await bed.admin<{ key: string }>('POST', '/direct/keys', { orgId: bed.emulator.sandbox!.directOrgId, permissions: 'Restricted', scopes: ['api.responses.write'] });
+    const { key } = await bed.admin<{ key: string }>('POST', '/direct/keys', {
+      orgId: bed.emulator.sandbox!.directOrgId,
+      permissions: 'Restricted',
+      scopes: ['api.responses.write'],
+    });
     const m = await monitorWith({ direct: key });
-    expect(await m.monitor.verify('direct')).toMatchObject({ ok: true, restricted: true, canListModels: false, missingScopes: ['api.model.read'] });
+    expect(await m.monitor.verify('direct')).toMatchObject({
+      ok: true,
+      restricted: true,
+      canListModels: false,
+      missingScopes: ['api.model.read'],
+    });
     expect(m.direct()).toMatchObject({ text: '$(key) direct: restricted', severity: 'normal' });
     await runPrompt(m.monitor, prompt('direct', 'gpt-4o-mini'));
     expect(m.direct().text).toBe('$(key) direct: restricted');
@@ -100,7 +156,12 @@ describe('a negative router balance', () => {
 
   it('with a key that may read credits, shows the negative figure', async () => {
     const { routerFundedAccountId } = bed.emulator.sandbox!;
-    const { key } = await bed.admin<{ key: string }>('POST', '/router/keys', { accountId: routerFundedAccountId, name: 'mgmt', management: true, limit: 10 });
+    const { key } = await bed.admin<{ key: string }>('POST', '/router/keys', {
+      accountId: routerFundedAccountId,
+      name: 'mgmt',
+      management: true,
+      limit: 10,
+    });
     await bed.admin('POST', `/router/accounts/${routerFundedAccountId}/spend`, { amount: 25 });
     const m = await monitorWith({ router: key });
     await failure(runPrompt(m.monitor, prompt('router', 'openai/gpt-4o-mini')));

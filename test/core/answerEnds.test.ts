@@ -10,7 +10,9 @@ import { directClient, routerClient, settle } from './clientSupport.ts';
 let bed: TestBed;
 let routerKey: string;
 let directKey: string;
-beforeAll(async () => { bed = await startTestBed(); });
+beforeAll(async () => {
+  bed = await startTestBed();
+});
 afterAll(() => bed.close());
 beforeEach(async () => {
   await bed.admin('POST', '/reset', { sandbox: true });
@@ -18,8 +20,15 @@ beforeEach(async () => {
 });
 
 const REFUSAL = REFUSAL_TOKENS.join('');
-const chat = (prompt: string, maxTokens = 64) => ({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user' as const, content: prompt }], maxTokens });
-const modes = [{ stream: true, name: 'streamed' }, { stream: false, name: 'whole' }] as const;
+const chat = (prompt: string, maxTokens = 64) => ({
+  model: 'openai/gpt-4o-mini',
+  messages: [{ role: 'user' as const, content: prompt }],
+  maxTokens,
+});
+const modes = [
+  { stream: true, name: 'streamed' },
+  { stream: false, name: 'whole' },
+] as const;
 
 describe.each(modes)('router client, $name: how the answer ended', ({ stream }) => {
   it('a refusal is the answer, marked as one, and never answer text', async () => {
@@ -32,7 +41,12 @@ describe.each(modes)('router client, $name: how the answer ended', ({ stream }) 
 
   it('a content filter says so, with what arrived before it', async () => {
     const empty = await routerClient(bed, routerKey).chat(chat('[[filter]] forbidden'), { stream }).collect();
-    expect(empty).toMatchObject({ text: '', refusal: null, finishReason: 'content_filter', nativeFinishReason: 'content_filter' });
+    expect(empty).toMatchObject({
+      text: '',
+      refusal: null,
+      finishReason: 'content_filter',
+      nativeFinishReason: 'content_filter',
+    });
     const partial = await routerClient(bed, routerKey).chat(chat('[[filter:3]] half'), { stream }).collect();
     expect(partial).toMatchObject({ finishReason: 'content_filter' });
     expect(partial.text.split(' ')).toHaveLength(3);
@@ -40,30 +54,46 @@ describe.each(modes)('router client, $name: how the answer ended', ({ stream }) 
 
   it('max_tokens cuts the answer: finish_reason length', async () => {
     const result = await routerClient(bed, routerKey).chat(chat('cut me short', 5), { stream }).collect();
-    expect(result).toMatchObject({ finishReason: 'length', text: answerText('cut me short', { tokens: 12 }).split(' ').slice(0, 5).join(' ') });
+    expect(result).toMatchObject({
+      finishReason: 'length',
+      text: answerText('cut me short', { tokens: 12 }).split(' ').slice(0, 5).join(' '),
+    });
   });
 
   it('an ordinary answer ends with stop', async () => {
-    expect(await routerClient(bed, routerKey).chat(chat('plain'), { stream }).collect()).toMatchObject({ finishReason: 'stop', refusal: null });
+    expect(await routerClient(bed, routerKey).chat(chat('plain'), { stream }).collect()).toMatchObject({
+      finishReason: 'stop',
+      refusal: null,
+    });
   });
 });
 
 describe.each(modes)('direct client, $name: how the answer ended', ({ stream }) => {
   it('a refusal content part is the answer, marked as one', async () => {
-    const result = await directClient(bed, directKey).respond({ model: 'gpt-4o-mini', input: '[[refuse]] how to pick a lock' }, { stream }).collect();
+    const result = await directClient(bed, directKey)
+      .respond({ model: 'gpt-4o-mini', input: '[[refuse]] how to pick a lock' }, { stream })
+      .collect();
     expect(result).toMatchObject({ text: '', refusal: REFUSAL, finishReason: 'stop', nativeFinishReason: 'completed' });
     expect(result.usage!.outputTokens).toBe(REFUSAL_TOKENS.length);
   });
 
   it('incomplete because of the content filter', async () => {
-    const result = await directClient(bed, directKey).respond({ model: 'gpt-4o-mini', input: '[[filter:2]] forbidden' }, { stream }).collect();
-    expect(result).toMatchObject({ finishReason: 'content_filter', nativeFinishReason: 'content_filter', refusal: null });
+    const result = await directClient(bed, directKey)
+      .respond({ model: 'gpt-4o-mini', input: '[[filter:2]] forbidden' }, { stream })
+      .collect();
+    expect(result).toMatchObject({
+      finishReason: 'content_filter',
+      nativeFinishReason: 'content_filter',
+      refusal: null,
+    });
     expect(result.text.split(' ')).toHaveLength(2);
   });
 
   it('incomplete at max_output_tokens', async () => {
     await bed.admin('POST', '/config', { answerTokens: 30 });
-    const result = await directClient(bed, directKey).respond({ model: 'gpt-4o-mini', input: 'long', maxOutputTokens: 16 }, { stream }).collect();
+    const result = await directClient(bed, directKey)
+      .respond({ model: 'gpt-4o-mini', input: 'long', maxOutputTokens: 16 }, { stream })
+      .collect();
     expect(result).toMatchObject({ finishReason: 'length', nativeFinishReason: 'max_output_tokens' });
   });
 });
@@ -81,10 +111,14 @@ describe('a broken answer: what the service reported, and an accurate name', () 
 
   it('direct: a reset mid-stream says the service was reached, not that it could not be', async () => {
     await bed.admin('POST', '/faults', { kind: 'reset', service: 'direct', afterChunks: 7 });
-    const { error } = await settle(directClient(bed, directKey, { retry: NO_RETRY }).respond({ model: 'gpt-4o-mini', input: 'reset' }));
+    const { error } = await settle(
+      directClient(bed, directKey, { retry: NO_RETRY }).respond({ model: 'gpt-4o-mini', input: 'reset' }),
+    );
     expect(error!.kind).toBe('stream_interrupted');
     expect(error!.message).not.toMatch(/could not reach/i);
-    expect(error!.message).toMatch(/direct service started answering, then the connection (was reset|was closed|broke)/);
+    expect(error!.message).toMatch(
+      /direct service started answering, then the connection (was reset|was closed|broke)/,
+    );
   });
 
   it('router: a reset after the first chunks, before any text, is not "could not reach" either', async () => {

@@ -19,15 +19,31 @@ export function recordingSleep(bed: TestBed) {
 }
 
 export function routerClient(bed: TestBed, key: string, extra: Partial<RouterClientOptions> = {}): RouterClient {
-  return new RouterClient({ baseUrl: bed.emulator.routerBaseUrl, key, ...FAST, retry: { ...DEFAULT_RETRY_POLICY, random: () => 0 }, now: () => bed.emulator.clock.now(), ...extra });
+  return new RouterClient({
+    baseUrl: bed.emulator.routerBaseUrl,
+    key,
+    ...FAST,
+    retry: { ...DEFAULT_RETRY_POLICY, random: () => 0 },
+    now: () => bed.emulator.clock.now(),
+    ...extra,
+  });
 }
 
 export function directClient(bed: TestBed, key: string, extra: Partial<DirectClientOptions> = {}): DirectClient {
-  return new DirectClient({ baseUrl: bed.emulator.directBaseUrl, key, ...FAST, retry: { ...DEFAULT_RETRY_POLICY, random: () => 0 }, now: () => bed.emulator.clock.now(), ...extra });
+  return new DirectClient({
+    baseUrl: bed.emulator.directBaseUrl,
+    key,
+    ...FAST,
+    retry: { ...DEFAULT_RETRY_POLICY, random: () => 0 },
+    now: () => bed.emulator.clock.now(),
+    ...extra,
+  });
 }
 
 /** Reads a stream to its end; returns the error (a ServiceError) or the result. */
-export async function settle(stream: TextStream): Promise<{ text: string; error?: ServiceError; result?: Awaited<TextStream['result']> }> {
+export async function settle(
+  stream: TextStream,
+): Promise<{ text: string; error?: ServiceError; result?: Awaited<TextStream['result']> }> {
   let text = '';
   try {
     for await (const delta of stream) text += delta;

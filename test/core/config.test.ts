@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_CONFIG, GUARDED_SETTINGS, guardedValue, isGuardedSetting, normalizeConfig } from '../../src/core/config.ts';
+import {
+  DEFAULT_CONFIG,
+  GUARDED_SETTINGS,
+  guardedValue,
+  isGuardedSetting,
+  normalizeConfig,
+} from '../../src/core/config.ts';
 import { checkBaseUrl, endpointUrl, isLoopbackHost } from '../../src/core/urlPolicy.ts';
 
 const reader = (values: Record<string, unknown>) => (name: string) => values[name];
@@ -11,12 +17,23 @@ describe('normalizeConfig', () => {
   });
 
   it('waits ten minutes for an answer that is not streamed, one for a silent stream', () => {
-    expect(DEFAULT_CONFIG.network).toEqual({ connectTimeoutMs: 10_000, idleTimeoutMs: 60_000, requestTimeoutMs: 600_000 });
-    expect(normalizeConfig(reader({ 'network.requestTimeoutMs': 1_200_000 })).config.network.requestTimeoutMs).toBe(1_200_000);
+    expect(DEFAULT_CONFIG.network).toEqual({
+      connectTimeoutMs: 10_000,
+      idleTimeoutMs: 60_000,
+      requestTimeoutMs: 600_000,
+    });
+    expect(normalizeConfig(reader({ 'network.requestTimeoutMs': 1_200_000 })).config.network.requestTimeoutMs).toBe(
+      1_200_000,
+    );
   });
 
   it('accepts https and loopback http base URLs, trimming a trailing slash', () => {
-    const { config, problems } = normalizeConfig(reader({ 'router.baseUrl': 'http://127.0.0.1:8080/router/api/v1/', 'direct.baseUrl': 'https://proxy.example/v1' }));
+    const { config, problems } = normalizeConfig(
+      reader({
+        'router.baseUrl': 'http://127.0.0.1:8080/router/api/v1/',
+        'direct.baseUrl': 'https://proxy.example/v1',
+      }),
+    );
     expect(problems).toEqual([]);
     expect(config.router.baseUrl).toBe('http://127.0.0.1:8080/router/api/v1');
     expect(config.direct.baseUrl).toBe('https://proxy.example/v1');
@@ -41,8 +58,13 @@ describe('normalizeConfig', () => {
 
 describe('url policy', () => {
   it.each([
-    ['localhost', true], ['127.0.0.1', true], ['127.10.0.2', true], ['[::1]', true],
-    ['10.0.0.1', false], ['localhost.example.com', false], ['127.0.0.1.nip.io', false],
+    ['localhost', true],
+    ['127.0.0.1', true],
+    ['127.10.0.2', true],
+    ['[::1]', true],
+    ['10.0.0.1', false],
+    ['localhost.example.com', false],
+    ['127.0.0.1.nip.io', false],
   ])('loopback(%s) = %s', (host, expected) => {
     expect(isLoopbackHost(host)).toBe(expected);
   });
@@ -59,8 +81,10 @@ describe('url policy', () => {
 });
 
 describe('privacy and safety settings a workspace can only make stricter', () => {
-  it('keeps the user\'s data-collection opt-out whatever the workspace says, and lets a workspace opt out', () => {
-    expect(guardedValue('router.denyDataCollection', { defaultValue: false, globalValue: true, workspaceValue: false })).toBe(true);
+  it("keeps the user's data-collection opt-out whatever the workspace says, and lets a workspace opt out", () => {
+    expect(
+      guardedValue('router.denyDataCollection', { defaultValue: false, globalValue: true, workspaceValue: false }),
+    ).toBe(true);
     expect(guardedValue('router.denyDataCollection', { defaultValue: false, workspaceValue: true })).toBe(true);
     expect(guardedValue('router.denyDataCollection', { defaultValue: false, workspaceFolderValue: 'yes' })).toBe(false);
     expect(guardedValue('router.denyDataCollection', { globalValue: false })).toBe(false);
@@ -69,18 +93,38 @@ describe('privacy and safety settings a workspace can only make stricter', () =>
   it('lets a workspace raise the scan size cap, never lower it', () => {
     expect(guardedValue('scan.maxFileSizeKb', { defaultValue: 1024, workspaceValue: 1 })).toBe(1024);
     expect(guardedValue('scan.maxFileSizeKb', { workspaceValue: 1 })).toBe(1024);
-    expect(guardedValue('scan.maxFileSizeKb', { defaultValue: 1024, globalValue: 4096, workspaceValue: 8192 })).toBe(8192);
-    expect(guardedValue('scan.maxFileSizeKb', { defaultValue: 1024, globalValue: 4096, workspaceValue: 2048, workspaceFolderValue: 10 })).toBe(4096);
+    expect(guardedValue('scan.maxFileSizeKb', { defaultValue: 1024, globalValue: 4096, workspaceValue: 8192 })).toBe(
+      8192,
+    );
+    expect(
+      guardedValue('scan.maxFileSizeKb', {
+        defaultValue: 1024,
+        globalValue: 4096,
+        workspaceValue: 2048,
+        workspaceFolderValue: 10,
+      }),
+    ).toBe(4096);
   });
 
   it('lets a workspace show keys in ignored files, never hide them', () => {
-    expect(guardedValue('diagnostics.ignoredFiles', { defaultValue: 'information', workspaceValue: 'off' })).toBe('information');
-    expect(guardedValue('diagnostics.ignoredFiles', { defaultValue: 'information', globalValue: 'off', workspaceValue: 'information' })).toBe('information');
+    expect(guardedValue('diagnostics.ignoredFiles', { defaultValue: 'information', workspaceValue: 'off' })).toBe(
+      'information',
+    );
+    expect(
+      guardedValue('diagnostics.ignoredFiles', {
+        defaultValue: 'information',
+        globalValue: 'off',
+        workspaceValue: 'information',
+      }),
+    ).toBe('information');
     expect(guardedValue('diagnostics.ignoredFiles', { defaultValue: 'information', globalValue: 'off' })).toBe('off');
   });
 
   it('covers every privacy and safety setting package.json declares, and none of them is window-scoped without the guard', () => {
-    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { contributes: { configuration: { properties: Record<string, { scope?: string }> } }; capabilities: { untrustedWorkspaces: { supported: string; restrictedConfigurations: string[] } } };
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+      capabilities: { untrustedWorkspaces: { supported: string; restrictedConfigurations: string[] } };
+    };
     const guarded = GUARDED_SETTINGS.map((name) => `keyward.${name}`);
     for (const name of guarded) {
       expect(manifest.contributes.configuration.properties[name], name).toBeDefined();
@@ -89,7 +133,14 @@ describe('privacy and safety settings a workspace can only make stricter', () =>
     expect(manifest.capabilities.untrustedWorkspaces.supported).toBe('limited');
     expect([...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort()).toEqual([...guarded].sort());
     // Where requests go and which pages open is the user's alone.
-    for (const name of ['keyward.router.baseUrl', 'keyward.direct.baseUrl', 'keyward.router.keysUrl', 'keyward.router.creditsUrl', 'keyward.direct.keysUrl', 'keyward.direct.billingUrl']) {
+    for (const name of [
+      'keyward.router.baseUrl',
+      'keyward.direct.baseUrl',
+      'keyward.router.keysUrl',
+      'keyward.router.creditsUrl',
+      'keyward.direct.keysUrl',
+      'keyward.direct.billingUrl',
+    ]) {
       expect(manifest.contributes.configuration.properties[name]!.scope, name).toBe('application');
     }
   });

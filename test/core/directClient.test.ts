@@ -9,7 +9,9 @@ import { directClient, recordingSleep, settle } from './clientSupport.ts';
 let bed: TestBed;
 let key: string;
 let orgId: string;
-beforeAll(async () => { bed = await startTestBed(); });
+beforeAll(async () => {
+  bed = await startTestBed();
+});
 afterAll(() => bed.close());
 beforeEach(async () => {
   await bed.admin('POST', '/reset', { sandbox: true });
@@ -18,38 +20,66 @@ beforeEach(async () => {
 });
 
 const expected = (prompt: string, tokens = 12) => answerText(prompt, { tokens });
-const newKey = async (extra: Record<string, unknown>) => (await bed.admin<{ key: string }>('POST', '/direct/keys', { orgId, ...extra })).key;
+const newKey = async (extra: Record<string, unknown>) =>
+  (await bed.admin<{ key: string }>('POST', '/direct/keys', { orgId, ...extra })).key;
 
 describe('direct client: answers', () => {
   it('streams deltas and a final result with the response id and usage', async () => {
-    const stream = directClient(bed, key).respond({ model: 'gpt-4o-mini', input: 'hello there', instructions: 'Be brief.' });
+    const stream = directClient(bed, key).respond({
+      model: 'gpt-4o-mini',
+      input: 'hello there',
+      instructions: 'Be brief.',
+    });
     let text = '';
     for await (const delta of stream) text += delta;
     const result = await stream.result;
     expect(text).toBe(expected('hello there'));
-    expect(result).toMatchObject({ service: 'direct', text, model: 'gpt-4o-mini', finishReason: 'stop', nativeFinishReason: 'completed', refusal: null, costUsd: null });
+    expect(result).toMatchObject({
+      service: 'direct',
+      text,
+      model: 'gpt-4o-mini',
+      finishReason: 'stop',
+      nativeFinishReason: 'completed',
+      refusal: null,
+      costUsd: null,
+    });
     expect(result.id).toMatch(/^resp_/);
     expect(result.usage).toMatchObject({ outputTokens: 12 });
   });
 
   it('assembles the text from output[] without streaming', async () => {
-    const result = await directClient(bed, key).respond({ model: 'gpt-4o-mini', input: 'whole' }, { stream: false }).collect();
+    const result = await directClient(bed, key)
+      .respond({ model: 'gpt-4o-mini', input: 'whole' }, { stream: false })
+      .collect();
     expect(result.text).toBe(expected('whole'));
   });
 
   it('continues a conversation with previous_response_id and with an input list', async () => {
     const client = directClient(bed, key);
     const first = await client.respond({ model: 'gpt-4o-mini', input: 'first' }).collect();
-    const second = await client.respond({ model: 'gpt-4o-mini', input: 'second', previousResponseId: first.id! }).collect();
+    const second = await client
+      .respond({ model: 'gpt-4o-mini', input: 'second', previousResponseId: first.id! })
+      .collect();
     expect(second.text).toBe(expected('second'));
     expect(second.usage!.inputTokens).toBeGreaterThan(first.usage!.inputTokens);
-    const listed = await client.respond({ model: 'gpt-4o-mini', input: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }, { role: 'user', content: 'c' }] }).collect();
+    const listed = await client
+      .respond({
+        model: 'gpt-4o-mini',
+        input: [
+          { role: 'user', content: 'a' },
+          { role: 'assistant', content: 'b' },
+          { role: 'user', content: 'c' },
+        ],
+      })
+      .collect();
     expect(listed.text).toBe(expected('c'));
   });
 
   it('reports an incomplete answer at max_output_tokens', async () => {
     await bed.admin('POST', '/config', { answerTokens: 30 });
-    const result = await directClient(bed, key).respond({ model: 'gpt-4o-mini', input: 'long', maxOutputTokens: 16 }).collect();
+    const result = await directClient(bed, key)
+      .respond({ model: 'gpt-4o-mini', input: 'long', maxOutputTokens: 16 })
+      .collect();
     expect(result).toMatchObject({ finishReason: 'length', nativeFinishReason: 'max_output_tokens' });
     expect(result.text).toBe(expected('long', 30).split(' ').slice(0, 16).join(' '));
   });
@@ -63,7 +93,21 @@ describe('direct client: answers', () => {
   });
 
   it('computes output_text from message items only', () => {
-    expect(outputText({ output: [{ type: 'reasoning', summary: [] }, { type: 'message', content: [{ type: 'output_text', text: 'a' }, { type: 'refusal', refusal: 'no' }] }, { type: 'message', content: [{ type: 'output_text', text: 'b' }] }] })).toBe('ab');
+    expect(
+      outputText({
+        output: [
+          { type: 'reasoning', summary: [] },
+          {
+            type: 'message',
+            content: [
+              { type: 'output_text', text: 'a' },
+              { type: 'refusal', refusal: 'no' },
+            ],
+          },
+          { type: 'message', content: [{ type: 'output_text', text: 'b' }] },
+        ],
+      }),
+    ).toBe('ab');
   });
 });
 
@@ -78,12 +122,20 @@ describe('direct client: error kinds', () => {
 
   it('permission: "Missing scopes" as 401 and as 403', async () => {
     const restricted = await newKey({ permissions: 'Restricted', scopes: ['api.responses.write'] });
-    await expect(directClient(bed, restricted).models()).rejects.toMatchObject({ kind: 'permission', status: 401, code: 'api.model.read' });
+    await expect(directClient(bed, restricted).models()).rejects.toMatchObject({
+      kind: 'permission',
+      status: 401,
+      code: 'api.model.read',
+    });
     await bed.admin('POST', '/config', { missingScopesStatus: 403 });
     await expect(directClient(bed, restricted).models()).rejects.toMatchObject({ kind: 'permission', status: 403 });
-    expect((await directClient(bed, restricted).respond({ model: 'gpt-4o-mini', input: 'x' }).collect()).text).toBe(expected('x'));
+    expect((await directClient(bed, restricted).respond({ model: 'gpt-4o-mini', input: 'x' }).collect()).text).toBe(
+      expected('x'),
+    );
     const readOnly = await newKey({ permissions: 'Read Only' });
-    expect((await settle(directClient(bed, readOnly).respond({ model: 'gpt-4o-mini', input: 'x' }))).error).toMatchObject({ kind: 'permission', code: 'api.responses.write' });
+    expect(
+      (await settle(directClient(bed, readOnly).respond({ model: 'gpt-4o-mini', input: 'x' }))).error,
+    ).toMatchObject({ kind: 'permission', code: 'api.responses.write' });
   });
 
   it('credit_exhausted, spend_limit and usage_limit: never retried', async () => {
@@ -91,14 +143,24 @@ describe('direct client: error kinds', () => {
     const client = directClient(bed, key, { sleep });
     const org = bed.emulator.direct.org(orgId);
     await bed.admin('POST', `/direct/orgs/${orgId}/spend`, { amount: bed.emulator.direct.balance(org) });
-    expect((await settle(client.respond({ model: 'gpt-4o-mini', input: 'x' }))).error).toMatchObject({ kind: 'credit_exhausted', status: 429, code: 'credit_balance_exhausted' });
+    expect((await settle(client.respond({ model: 'gpt-4o-mini', input: 'x' }))).error).toMatchObject({
+      kind: 'credit_exhausted',
+      status: 429,
+      code: 'credit_balance_exhausted',
+    });
     await bed.admin('POST', `/direct/orgs/${orgId}/purchase`, { amount: 10 });
     await bed.admin('PATCH', `/direct/orgs/${orgId}`, { spendLimit: 5 });
-    expect((await settle(client.respond({ model: 'gpt-4o-mini', input: 'x' }))).error).toMatchObject({ kind: 'spend_limit', code: 'organization_spend_limit_exceeded' });
+    expect((await settle(client.respond({ model: 'gpt-4o-mini', input: 'x' }))).error).toMatchObject({
+      kind: 'spend_limit',
+      code: 'organization_spend_limit_exceeded',
+    });
     await bed.admin('PATCH', `/direct/orgs/${orgId}`, { spendLimit: null });
     await bed.admin('POST', `/direct/orgs/${orgId}/free-credits`, { amount: 600 });
     await bed.admin('POST', `/direct/orgs/${orgId}/spend`, { amount: 500 });
-    expect((await settle(client.respond({ model: 'gpt-4o-mini', input: 'x' }))).error).toMatchObject({ kind: 'usage_limit', code: 'organization_usage_limit_exceeded' });
+    expect((await settle(client.respond({ model: 'gpt-4o-mini', input: 'x' }))).error).toMatchObject({
+      kind: 'usage_limit',
+      code: 'organization_usage_limit_exceeded',
+    });
     expect(waits).toEqual([]);
   });
 
@@ -110,7 +172,12 @@ describe('direct client: error kinds', () => {
     const client = directClient(bed, freeKey, { sleep });
     for (let i = 0; i < 3; i++) await client.respond({ model: 'gpt-4o-mini', input: 'x' }).collect();
     const notices: string[] = [];
-    const result = await client.respond({ model: 'gpt-4o-mini', input: 'fourth' }, { onRetry: (n) => notices.push(`${n.error.kind}:${n.error.retryAfterSeconds}`) }).collect();
+    const result = await client
+      .respond(
+        { model: 'gpt-4o-mini', input: 'fourth' },
+        { onRetry: (n) => notices.push(`${n.error.kind}:${n.error.retryAfterSeconds}`) },
+      )
+      .collect();
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatch(/^rate_limit:\d+$/);
     expect(waits[0]).toBeGreaterThan(50_000);
@@ -118,30 +185,49 @@ describe('direct client: error kinds', () => {
   });
 
   it('bad_request: an unknown model and an unknown previous response', async () => {
-    expect((await settle(directClient(bed, key).respond({ model: 'gpt-0', input: 'x' }))).error).toMatchObject({ kind: 'bad_request', status: 400, code: 'model_not_found' });
-    expect((await settle(directClient(bed, key).respond({ model: 'gpt-4o-mini', input: 'x', previousResponseId: 'resp_none' }))).error).toMatchObject({ kind: 'bad_request', code: 'previous_response_not_found' });
+    expect((await settle(directClient(bed, key).respond({ model: 'gpt-0', input: 'x' }))).error).toMatchObject({
+      kind: 'bad_request',
+      status: 400,
+      code: 'model_not_found',
+    });
+    expect(
+      (
+        await settle(
+          directClient(bed, key).respond({ model: 'gpt-4o-mini', input: 'x', previousResponseId: 'resp_none' }),
+        )
+      ).error,
+    ).toMatchObject({ kind: 'bad_request', code: 'previous_response_not_found' });
   });
 
   it('server: a 500 is retried; a 502 HTML page is reported', async () => {
     await bed.admin('POST', '/faults', { kind: 'http500', service: 'direct', count: 1 });
     const { sleep, waits } = recordingSleep(bed);
-    expect((await directClient(bed, key, { sleep }).respond({ model: 'gpt-4o-mini', input: 'again' }).collect()).text).toBe(expected('again'));
+    expect(
+      (await directClient(bed, key, { sleep }).respond({ model: 'gpt-4o-mini', input: 'again' }).collect()).text,
+    ).toBe(expected('again'));
     expect(waits).toEqual([500]);
     await bed.admin('POST', '/faults', { kind: 'http502_html', service: 'direct', count: 1 });
-    expect((await settle(directClient(bed, key, { retry: NO_RETRY }).respond({ model: 'gpt-4o-mini', input: 'x' }))).error).toMatchObject({ kind: 'server', status: 502 });
+    expect(
+      (await settle(directClient(bed, key, { retry: NO_RETRY }).respond({ model: 'gpt-4o-mini', input: 'x' }))).error,
+    ).toMatchObject({ kind: 'server', status: 502 });
   });
 
-  it.each(['nested', 'top'])('error events (%s shape): server before text (retried), stream_interrupted after', async (shape) => {
-    await bed.admin('POST', '/faults', { kind: 'error_event', service: 'direct', afterChunks: 2, shape, count: 1 });
-    const { sleep, waits } = recordingSleep(bed);
-    expect((await directClient(bed, key, { sleep }).respond({ model: 'gpt-4o-mini', input: 'early' }).collect()).text).toBe(expected('early'));
-    expect(waits).toHaveLength(1);
-    await bed.admin('POST', '/faults', { kind: 'error_event', service: 'direct', afterChunks: 7, shape, count: 1 });
-    const { text, error } = await settle(directClient(bed, key).respond({ model: 'gpt-4o-mini', input: 'late' }));
-    expect(error).toMatchObject({ kind: 'stream_interrupted', code: 'server_error' });
-    expect(error!.partialText).toBe(text);
-    expect(text.split(' ')).toHaveLength(3);
-  });
+  it.each(['nested', 'top'])(
+    'error events (%s shape): server before text (retried), stream_interrupted after',
+    async (shape) => {
+      await bed.admin('POST', '/faults', { kind: 'error_event', service: 'direct', afterChunks: 2, shape, count: 1 });
+      const { sleep, waits } = recordingSleep(bed);
+      expect(
+        (await directClient(bed, key, { sleep }).respond({ model: 'gpt-4o-mini', input: 'early' }).collect()).text,
+      ).toBe(expected('early'));
+      expect(waits).toHaveLength(1);
+      await bed.admin('POST', '/faults', { kind: 'error_event', service: 'direct', afterChunks: 7, shape, count: 1 });
+      const { text, error } = await settle(directClient(bed, key).respond({ model: 'gpt-4o-mini', input: 'late' }));
+      expect(error).toMatchObject({ kind: 'stream_interrupted', code: 'server_error' });
+      expect(error!.partialText).toBe(text);
+      expect(text.split(' ')).toHaveLength(3);
+    },
+  );
 
   it('stream_interrupted: a reset after text; cancelled mid-stream keeps the text', async () => {
     await bed.admin('POST', '/faults', { kind: 'reset', service: 'direct', afterChunks: 6, count: 1 });
@@ -154,7 +240,10 @@ describe('direct client: error kinds', () => {
     let text = '';
     let error: unknown;
     try {
-      for await (const delta of directClient(bed, key).respond({ model: 'gpt-4o-mini', input: 'cancel' }, { signal: controller.signal })) {
+      for await (const delta of directClient(bed, key).respond(
+        { model: 'gpt-4o-mini', input: 'cancel' },
+        { signal: controller.signal },
+      )) {
         text += delta;
         controller.abort();
       }
@@ -169,8 +258,12 @@ describe('direct client: error kinds', () => {
     const malformed = await directClient(bed, key).respond({ model: 'gpt-4o-mini', input: 'm' }).collect();
     expect(malformed).toMatchObject({ text: expected('m'), skippedEvents: 1 });
     await bed.admin('POST', '/faults', { kind: 'invalid_utf8', service: 'direct', afterChunks: 5, count: 1 });
-    expect((await directClient(bed, key).respond({ model: 'gpt-4o-mini', input: 'u' }).collect()).text).toContain('\ufffd');
+    expect((await directClient(bed, key).respond({ model: 'gpt-4o-mini', input: 'u' }).collect()).text).toContain(
+      '\ufffd',
+    );
     await bed.admin('POST', '/faults', { kind: 'long_line', service: 'direct', afterChunks: 5, count: 1 });
-    expect((await directClient(bed, key).respond({ model: 'gpt-4o-mini', input: 'l' }).collect()).text.length).toBeGreaterThan(512 * 1024);
+    expect(
+      (await directClient(bed, key).respond({ model: 'gpt-4o-mini', input: 'l' }).collect()).text.length,
+    ).toBeGreaterThan(512 * 1024);
   });
 });

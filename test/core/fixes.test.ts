@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { appendDotenv, appendGitignore, dotenvAssignments, envReplacement, ignoreComment, ignoreNextLine, isDotenvFile, planDotenv } from '../../src/core/scan/fixes.ts';
+import {
+  appendDotenv,
+  appendGitignore,
+  dotenvAssignments,
+  envReplacement,
+  ignoreComment,
+  ignoreNextLine,
+  isDotenvFile,
+  planDotenv,
+} from '../../src/core/scan/fixes.ts';
 import { scanText } from '../../src/core/scan/scanner.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
 
@@ -13,13 +22,21 @@ function replaced(languageId: string, line: string): string | undefined {
 
 describe('quick-fix text', () => {
   it.each([
-    ['typescript', `const c = new OpenAI({ apiKey: "${KEY}" });`, 'const c = new OpenAI({ apiKey: process.env.OPENROUTER_API_KEY });'],
+    [
+      'typescript',
+      `const c = new OpenAI({ apiKey: "${KEY}" });`,
+      'const c = new OpenAI({ apiKey: process.env.OPENROUTER_API_KEY });',
+    ],
     ['javascript', `key: '${KEY}',`, 'key: process.env.OPENROUTER_API_KEY,'],
     ['python', `KEY = "${KEY}"`, 'KEY = os.environ["OPENROUTER_API_KEY"]'],
     ['go', `c := New("${KEY}")`, 'c := New(os.Getenv("OPENROUTER_API_KEY"))'],
     ['java', `String k = "${KEY}";`, 'String k = System.getenv("OPENROUTER_API_KEY");'],
     ['csharp', `var k = @"${KEY}";`, 'var k = Environment.GetEnvironmentVariable("OPENROUTER_API_KEY");'],
-    ['rust', `let k = "${KEY}";`, 'let k = std::env::var("OPENROUTER_API_KEY").expect("OPENROUTER_API_KEY is not set");'],
+    [
+      'rust',
+      `let k = "${KEY}";`,
+      'let k = std::env::var("OPENROUTER_API_KEY").expect("OPENROUTER_API_KEY is not set");',
+    ],
     ['shellscript', `curl -H "Authorization: Bearer ${KEY}"`, 'curl -H "Authorization: Bearer ${OPENROUTER_API_KEY}"'],
     ['dockerfile', `ENV KEY=${KEY}`, 'ENV KEY=${OPENROUTER_API_KEY}'],
   ])('%s', (languageId, line, expected) => {
@@ -31,7 +48,7 @@ describe('quick-fix text', () => {
     expect(replaced('json', `{"k": "${KEY}"}`)).toBeUndefined();
   });
 
-  it('writes an ignore comment in the language\'s syntax, none for JSON', () => {
+  it("writes an ignore comment in the language's syntax, none for JSON", () => {
     expect(ignoreComment('python')).toBe(' # keyward-ignore');
     expect(ignoreComment('typescript')).toBe(' // keyward-ignore');
     expect(ignoreComment('markdown')).toBe(' <!-- keyward-ignore -->');
@@ -46,16 +63,32 @@ describe('quick-fix text', () => {
 
   it('reads .env assignments as loaders do: export, quotes, trailing comments, the last one wins', () => {
     const values = dotenvAssignments('# comment\nexport A=1\nB="two words"\nC=\'x\' \nD=plain # note\nA=3\n');
-    expect([...values]).toEqual([['A', '3'], ['B', 'two words'], ['C', 'x'], ['D', 'plain']]);
+    expect([...values]).toEqual([
+      ['A', '3'],
+      ['B', 'two words'],
+      ['C', 'x'],
+      ['D', 'plain'],
+    ]);
   });
 
   it('plans a .env move: add, reuse the same value under any name, never overwrite another value', () => {
     const [key, other] = [routerKey(), routerKey()];
     expect(planDotenv('', 'OPENROUTER_API_KEY', key)).toEqual({ action: 'add', name: 'OPENROUTER_API_KEY' });
-    expect(planDotenv(`OPENROUTER_API_KEY=${key}\n`, 'OPENROUTER_API_KEY', key)).toEqual({ action: 'reuse', name: 'OPENROUTER_API_KEY' });
+    expect(planDotenv(`OPENROUTER_API_KEY=${key}\n`, 'OPENROUTER_API_KEY', key)).toEqual({
+      action: 'reuse',
+      name: 'OPENROUTER_API_KEY',
+    });
     expect(planDotenv(`ROUTER="${key}"\n`, 'OPENROUTER_API_KEY', key)).toEqual({ action: 'reuse', name: 'ROUTER' });
-    expect(planDotenv(`OPENROUTER_API_KEY=${other}\nOPENROUTER_API_KEY_2=x\n`, 'OPENROUTER_API_KEY', key)).toEqual({ action: 'conflict', name: 'OPENROUTER_API_KEY', existing: other, alternative: 'OPENROUTER_API_KEY_3' });
-    expect(planDotenv('OPENROUTER_API_KEY=\n', 'OPENROUTER_API_KEY', key)).toMatchObject({ action: 'conflict', alternative: 'OPENROUTER_API_KEY_2' });
+    expect(planDotenv(`OPENROUTER_API_KEY=${other}\nOPENROUTER_API_KEY_2=x\n`, 'OPENROUTER_API_KEY', key)).toEqual({
+      action: 'conflict',
+      name: 'OPENROUTER_API_KEY',
+      existing: other,
+      alternative: 'OPENROUTER_API_KEY_3',
+    });
+    expect(planDotenv('OPENROUTER_API_KEY=\n', 'OPENROUTER_API_KEY', key)).toMatchObject({
+      action: 'conflict',
+      alternative: 'OPENROUTER_API_KEY_2',
+    });
   });
 
   it('puts the dotenv ignore marker on its own line above the key, which the scanner honours', () => {
@@ -72,7 +105,9 @@ describe('quick-fix text', () => {
   });
 
   it('knows dotenv files: .env, .env.*, *.env', () => {
-    expect(['.env', 'config/.env.local', 'x/.env.production', 'deploy/production.env', 'my.env'].every(isDotenvFile)).toBe(true);
+    expect(
+      ['.env', 'config/.env.local', 'x/.env.production', 'deploy/production.env', 'my.env'].every(isDotenvFile),
+    ).toBe(true);
     expect(['env.ts', '.envrc.js', 'env', 'x/.env/', 'envfile'].some(isDotenvFile)).toBe(false);
   });
 });

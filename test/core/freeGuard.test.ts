@@ -3,7 +3,12 @@ import { FreeModelGuard } from '../../src/core/freeGuard.ts';
 
 function clock(start: string) {
   let now = Date.parse(start);
-  return { now: () => now, advance: (ms: number) => { now += ms; } };
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 describe('free-model guard', () => {
@@ -13,7 +18,12 @@ describe('free-model guard', () => {
     expect(guard.status()).toMatchObject({ used: 0, limit: null, remaining: null });
     guard.updateFromKeyCheck({ used: 12, limit: 50, remaining: 38 });
     guard.recordFreeRequest();
-    expect(guard.status()).toMatchObject({ used: 13, limit: 50, remaining: 37, resetsAt: Date.parse('2026-11-22T00:00:00Z') });
+    expect(guard.status()).toMatchObject({
+      used: 13,
+      limit: 50,
+      remaining: 37,
+      resetsAt: Date.parse('2026-11-22T00:00:00Z'),
+    });
     guard.updateFromKeyCheck({ used: 20, limit: 1000, remaining: 980 });
     expect(guard.status()).toMatchObject({ used: 20, limit: 1000 });
   });
@@ -51,7 +61,7 @@ describe('free-model guard', () => {
 });
 
 describe('free-model guard: the count shown', () => {
-  it('never counts past the day\'s limit, whatever the key check said or the guard counted since', () => {
+  it("never counts past the day's limit, whatever the key check said or the guard counted since", () => {
     const guard = new FreeModelGuard(() => Date.parse('2026-11-21T10:00:00Z'));
     guard.updateFromKeyCheck({ used: 1000, limit: 1000, remaining: 0 });
     guard.recordFreeRequest();

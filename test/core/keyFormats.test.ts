@@ -46,7 +46,12 @@ describe('Set Key shape checks', () => {
   });
 
   it('tells the kinds of direct keys apart', () => {
-    expect([project, service, admin, legacy].map(directKeyKind)).toEqual(['project', 'service account', 'admin', 'legacy user']);
+    expect([project, service, admin, legacy].map(directKeyKind)).toEqual([
+      'project',
+      'service account',
+      'admin',
+      'legacy user',
+    ]);
     expect(directKeyKind(router)).toBeUndefined();
   });
 

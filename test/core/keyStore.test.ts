@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { KeyStore, SecretStorageUnavailable, daysUntil, type SecretPort, type StatePort } from '../../src/core/keyStore.ts';
+import {
+  KeyStore,
+  SecretStorageUnavailable,
+  daysUntil,
+  type SecretPort,
+  type StatePort,
+} from '../../src/core/keyStore.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
 
 function ports() {
@@ -7,12 +13,34 @@ function ports() {
   const state = new Map<string, unknown>();
   let failing = false;
   const secretPort: SecretPort = {
-    get: async (n) => { if (failing) throw new Error('no keyring'); return secrets.get(n); },
-    store: async (n, v) => { if (failing) throw new Error('no keyring'); secrets.set(n, v); },
-    delete: async (n) => { if (failing) throw new Error('no keyring'); secrets.delete(n); },
+    get: async (n) => {
+      if (failing) throw new Error('no keyring');
+      return secrets.get(n);
+    },
+    store: async (n, v) => {
+      if (failing) throw new Error('no keyring');
+      secrets.set(n, v);
+    },
+    delete: async (n) => {
+      if (failing) throw new Error('no keyring');
+      secrets.delete(n);
+    },
   };
-  const statePort: StatePort = { get: <T>(n: string) => state.get(n) as T | undefined, update: async (n, v) => { state.set(n, structuredClone(v)); } };
-  return { secrets, state, secretPort, statePort, fail: () => { failing = true; } };
+  const statePort: StatePort = {
+    get: <T>(n: string) => state.get(n) as T | undefined,
+    update: async (n, v) => {
+      state.set(n, structuredClone(v));
+    },
+  };
+  return {
+    secrets,
+    state,
+    secretPort,
+    statePort,
+    fail: () => {
+      failing = true;
+    },
+  };
 }
 
 describe('key store', () => {
@@ -22,7 +50,13 @@ describe('key store', () => {
     const key = routerKey();
     const meta = await store.setKey('router', ` ${key} `, { label: 'laptop' });
     expect(await store.getKey('router')).toBe(key);
-    expect(meta).toMatchObject({ service: 'router', label: 'laptop', masked: `sk-or-v1-…${key.slice(-4)}`, addedAt: '2026-11-21T10:00:00.000Z', expiresAt: null });
+    expect(meta).toMatchObject({
+      service: 'router',
+      label: 'laptop',
+      masked: `sk-or-v1-…${key.slice(-4)}`,
+      addedAt: '2026-11-21T10:00:00.000Z',
+      expiresAt: null,
+    });
     expect(JSON.stringify([...p.state])).not.toContain(key.slice(9, 30));
   });
 

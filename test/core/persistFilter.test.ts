@@ -10,7 +10,9 @@ describe('the filter for disk', () => {
     const text = `a ${router} b\nx = "${direct}" // keyward-ignore\nstored: ${odd}\n`;
     const out = maskKeys(text, { known: [{ value: odd, service: 'router' }] });
     for (const key of [router, direct, odd]) expect(out).not.toContain(key);
-    expect(out).toBe(`a sk-or-v1-…${router.slice(-4)} b\nx = "sk-proj-…${direct.slice(-4)}" // keyward-ignore\nstored: cus…${odd.slice(-4)}\n`);
+    expect(out).toBe(
+      `a sk-or-v1-…${router.slice(-4)} b\nx = "sk-proj-…${direct.slice(-4)}" // keyward-ignore\nstored: cus…${odd.slice(-4)}\n`,
+    );
   });
 
   it('masks key-shaped values the scanner calls fake, and bearer tokens', () => {
@@ -21,7 +23,15 @@ describe('the filter for disk', () => {
 
   it('rewrites every string of a nested value and leaves the rest alone', () => {
     const key = routerKey();
-    const turns = [{ id: 'u1', text: `use ${key}`, usage: { inputTokens: 3 }, attachments: [{ fileName: '.env', text: `K=${key}\n` }], free: null }];
+    const turns = [
+      {
+        id: 'u1',
+        text: `use ${key}`,
+        usage: { inputTokens: 3 },
+        attachments: [{ fileName: '.env', text: `K=${key}\n` }],
+        free: null,
+      },
+    ];
     const saved = scrubForDisk(turns);
     expect(JSON.stringify(saved)).not.toContain(key);
     expect(saved[0]!.usage).toEqual({ inputTokens: 3 });

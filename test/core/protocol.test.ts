@@ -6,7 +6,14 @@ const attachment = { id: 'a1', fileName: 'src/x.ts', languageId: 'typescript', s
 describe('webview message guard', () => {
   it.each([
     { type: 'webview/ready' },
-    { type: 'chat/send', requestId: 'r1', service: 'router', model: 'openrouter/free', prompt: 'hi', attachments: [attachment] },
+    {
+      type: 'chat/send',
+      requestId: 'r1',
+      service: 'router',
+      model: 'openrouter/free',
+      prompt: 'hi',
+      attachments: [attachment],
+    },
     { type: 'chat/send', requestId: 'r1', service: 'direct', model: 'gpt-5.4-mini', prompt: 'hi', attachments: [] },
     { type: 'chat/stop', requestId: 'abc123' },
     { type: 'model/select', service: 'router', model: 'meta-llama/llama-3.3-70b-instruct:free' },
@@ -19,13 +26,30 @@ describe('webview message guard', () => {
   });
 
   it.each([
-    null, 'chat/send', [], {},
+    null,
+    'chat/send',
+    [],
+    {},
     { type: 'chat/send', requestId: 'r1', service: 'evil', model: 'm', prompt: 'x', attachments: [] },
     { type: 'chat/send', requestId: 'r1', service: 'router', model: 'm', prompt: '   ', attachments: [] },
     { type: 'chat/send', requestId: '../../etc', service: 'router', model: 'm', prompt: 'x', attachments: [] },
     { type: 'chat/send', requestId: 'r1', service: 'router', model: 'm<script>', prompt: 'x', attachments: [] },
-    { type: 'chat/send', requestId: 'r1', service: 'router', model: 'm', prompt: 'x', attachments: [{ ...attachment, startLine: 'one' }] },
-    { type: 'chat/send', requestId: 'r1', service: 'router', model: 'm', prompt: 'x'.repeat(1_000_001), attachments: [] },
+    {
+      type: 'chat/send',
+      requestId: 'r1',
+      service: 'router',
+      model: 'm',
+      prompt: 'x',
+      attachments: [{ ...attachment, startLine: 'one' }],
+    },
+    {
+      type: 'chat/send',
+      requestId: 'r1',
+      service: 'router',
+      model: 'm',
+      prompt: 'x'.repeat(1_000_001),
+      attachments: [],
+    },
     { type: 'code/insert', code: 'x', mode: 'overwrite-everything' },
     { type: 'action/run', action: 'deleteKey', service: 'router' },
     { type: 'key/read', service: 'router' },

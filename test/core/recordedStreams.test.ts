@@ -26,8 +26,13 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const options = { key: 'test-key-not-a-secret', connectTimeoutMs: 2000, idleTimeoutMs: 5000, retry: NO_RETRY };
-const chat = (stream = true) => new RouterClient({ baseUrl: base, ...options }).chat({ model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'x' }] }, { stream });
-const respond = (stream = true) => new DirectClient({ baseUrl: base, ...options }).respond({ model: 'gpt-4o', input: 'x' }, { stream });
+const chat = (stream = true) =>
+  new RouterClient({ baseUrl: base, ...options }).chat(
+    { model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'x' }] },
+    { stream },
+  );
+const respond = (stream = true) =>
+  new DirectClient({ baseUrl: base, ...options }).respond({ model: 'gpt-4o', input: 'x' }, { stream });
 
 /** One JSON per line, as the vercel/ai fixtures store them, framed back as SSE with named events. */
 function framed(lines: string[]): string {
@@ -39,20 +44,31 @@ describe('chat completions, recorded', () => {
     // openai/openai-python@b22d0a6fc18998a9dad455f923e754493cea1eca
     // .inline-snapshot/external/ca015b8b1ebaac98be76f2f855f8694b77f608de5e2a3799276be06ce3fbb15b.bin
     // (tests/lib/chat/test_completions_streaming.py test_parse_pydantic_model_refusal; "auto-generated from the live API").
-    const head = '{"id":"chatcmpl-9tXmMGFPkLS0t0u0895fzYOblnfYa","object":"chat.completion.chunk","created":1723024914,"model":"gpt-4o-2024-08-06","system_fingerprint":"fp_845eaabc1f","choices":[{"index":0,"delta":';
-    const chunk = (delta: string, finish = 'null') => `data: ${head}${delta},"logprobs":null,"finish_reason":${finish}}]}\n\n`;
+    const head =
+      '{"id":"chatcmpl-9tXmMGFPkLS0t0u0895fzYOblnfYa","object":"chat.completion.chunk","created":1723024914,"model":"gpt-4o-2024-08-06","system_fingerprint":"fp_845eaabc1f","choices":[{"index":0,"delta":';
+    const chunk = (delta: string, finish = 'null') =>
+      `data: ${head}${delta},"logprobs":null,"finish_reason":${finish}}]}\n\n`;
     reply = {
       contentType: 'text/event-stream',
-      body: chunk('{"role":"assistant","content":null,"refusal":""}')
-        + ["I'm", ' sorry', ',', ' but', ' I', " can't", ' assist', ' with', ' that', ' request', '.'].map((t) => chunk(JSON.stringify({ refusal: t }))).join('')
-        + chunk('{}', '"stop"')
-        + 'data: {"id":"chatcmpl-9tXmMGFPkLS0t0u0895fzYOblnfYa","object":"chat.completion.chunk","created":1723024914,"model":"gpt-4o-2024-08-06","system_fingerprint":"fp_845eaabc1f","choices":[],"usage":{"prompt_tokens":17,"completion_tokens":12,"total_tokens":29}}\n\n'
-        + 'data: [DONE]\n\n',
+      body:
+        chunk('{"role":"assistant","content":null,"refusal":""}') +
+        ["I'm", ' sorry', ',', ' but', ' I', " can't", ' assist', ' with', ' that', ' request', '.']
+          .map((t) => chunk(JSON.stringify({ refusal: t })))
+          .join('') +
+        chunk('{}', '"stop"') +
+        'data: {"id":"chatcmpl-9tXmMGFPkLS0t0u0895fzYOblnfYa","object":"chat.completion.chunk","created":1723024914,"model":"gpt-4o-2024-08-06","system_fingerprint":"fp_845eaabc1f","choices":[],"usage":{"prompt_tokens":17,"completion_tokens":12,"total_tokens":29}}\n\n' +
+        'data: [DONE]\n\n',
     };
     const stream = chat();
     const { text, result } = await settle(stream);
     expect(text).toBe('');
-    expect(result).toMatchObject({ text: '', refusal: "I'm sorry, but I can't assist with that request.", finishReason: 'stop', model: 'gpt-4o-2024-08-06', usage: { inputTokens: 17, outputTokens: 12 } });
+    expect(result).toMatchObject({
+      text: '',
+      refusal: "I'm sorry, but I can't assist with that request.",
+      finishReason: 'stop',
+      model: 'gpt-4o-2024-08-06',
+      usage: { inputTokens: 17, outputTokens: 12 },
+    });
   });
 
   it('the same refusal in message.refusal without streaming, content null', async () => {
@@ -62,29 +78,42 @@ describe('chat completions, recorded', () => {
       contentType: 'application/json',
       body: '{"id":"chatcmpl-9tXmMGFPkLS0t0u0895fzYOblnfYa","object":"chat.completion","created":1723024914,"model":"gpt-4o-2024-08-06","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I\'m sorry, but I can\'t assist with that request."},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":17,"completion_tokens":12,"total_tokens":29}}',
     };
-    expect(await chat(false).collect()).toMatchObject({ text: '', refusal: "I'm sorry, but I can't assist with that request.", finishReason: 'stop' });
+    expect(await chat(false).collect()).toMatchObject({
+      text: '',
+      refusal: "I'm sorry, but I can't assist with that request.",
+      finishReason: 'stop',
+    });
   });
 
-  it('the routing service\'s usage accounting stream: finish and native reasons, then usage with cost', async () => {
+  it("the routing service's usage accounting stream: finish and native reasons, then usage with cost", async () => {
     // OpenRouterTeam/ai-sdk-provider@4247ab25 src/tests/stream-usage-accounting.test.ts with the doc's
     // keep-alive comment (api_reference/streaming.mdx), as wire-facts A2 assembles them.
     reply = {
       contentType: 'text/event-stream',
-      body: ': OPENROUTER PROCESSING\n\n'
-        + 'data: {"id":"gen-123","object":"chat.completion.chunk","created":1677652288,"model":"openai/gpt-4o","provider":"OpenAI","choices":[{"index":0,"delta":{"role":"assistant","content":"Hello"},"finish_reason":null}]}\n\n'
-        + 'data: {"id":"gen-123","object":"chat.completion.chunk","created":1677652288,"model":"openai/gpt-4o","provider":"OpenAI","choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop","native_finish_reason":"stop"}]}\n\n'
-        + 'data: {"id":"gen-123","object":"chat.completion.chunk","created":1677652288,"model":"openai/gpt-4o","choices":[],"usage":{"prompt_tokens":10,"prompt_tokens_details":{"cached_tokens":5},"completion_tokens":20,"completion_tokens_details":{"reasoning_tokens":8},"total_tokens":30,"cost":0.0015,"cost_details":{"upstream_inference_cost":0.0019}}}\n\n'
-        + 'data: [DONE]\n\n',
+      body:
+        ': OPENROUTER PROCESSING\n\n' +
+        'data: {"id":"gen-123","object":"chat.completion.chunk","created":1677652288,"model":"openai/gpt-4o","provider":"OpenAI","choices":[{"index":0,"delta":{"role":"assistant","content":"Hello"},"finish_reason":null}]}\n\n' +
+        'data: {"id":"gen-123","object":"chat.completion.chunk","created":1677652288,"model":"openai/gpt-4o","provider":"OpenAI","choices":[{"index":0,"delta":{"content":""},"finish_reason":"stop","native_finish_reason":"stop"}]}\n\n' +
+        'data: {"id":"gen-123","object":"chat.completion.chunk","created":1677652288,"model":"openai/gpt-4o","choices":[],"usage":{"prompt_tokens":10,"prompt_tokens_details":{"cached_tokens":5},"completion_tokens":20,"completion_tokens_details":{"reasoning_tokens":8},"total_tokens":30,"cost":0.0015,"cost_details":{"upstream_inference_cost":0.0019}}}\n\n' +
+        'data: [DONE]\n\n',
     };
-    expect(await chat().collect()).toMatchObject({ text: 'Hello', refusal: null, finishReason: 'stop', nativeFinishReason: 'stop', costUsd: 0.0015, usage: { outputTokens: 20 } });
+    expect(await chat().collect()).toMatchObject({
+      text: 'Hello',
+      refusal: null,
+      finishReason: 'stop',
+      nativeFinishReason: 'stop',
+      costUsd: 0.0015,
+      usage: { outputTokens: 20 },
+    });
   });
 
   it('a mid-stream provider error (finish_reason "error") keeps the text and is not an answer', async () => {
     // OpenRouterTeam/docs@c26125a api_reference/errors-and-debugging.mdx, the mid-stream error example.
     reply = {
       contentType: 'text/event-stream',
-      body: 'data: {"id":"gen-abc123","object":"chat.completion.chunk","created":1234567890,"model":"openai/gpt-4o","provider":"OpenAI","choices":[{"index":0,"delta":{"content":"Hello"},"finish_reason":null}]}\n\n'
-        + 'data: {"id":"gen-abc123","object":"chat.completion.chunk","created":1234567890,"model":"openai/gpt-4o","provider":"OpenAI","error":{"code":429,"message":"Rate limit exceeded","metadata":{"error_type":"rate_limit_exceeded"}},"choices":[{"index":0,"delta":{"content":""},"finish_reason":"error"}]}\n\n',
+      body:
+        'data: {"id":"gen-abc123","object":"chat.completion.chunk","created":1234567890,"model":"openai/gpt-4o","provider":"OpenAI","choices":[{"index":0,"delta":{"content":"Hello"},"finish_reason":null}]}\n\n' +
+        'data: {"id":"gen-abc123","object":"chat.completion.chunk","created":1234567890,"model":"openai/gpt-4o","provider":"OpenAI","error":{"code":429,"message":"Rate limit exceeded","metadata":{"error_type":"rate_limit_exceeded"}},"choices":[{"index":0,"delta":{"content":""},"finish_reason":"error"}]}\n\n',
     };
     const { text, error } = await settle(chat());
     expect(text).toBe('Hello');
@@ -116,7 +145,8 @@ describe('responses, recorded and specified', () => {
     // ResponseRefusalDoneEvent, the refusal content part) in place of output_text, and the routing service spec's
     // example refusal text (OpenRouterTeam/typescript-sdk .speakeasy/in.openapi.yaml RefusalDoneEvent).
     const refusal = "I'm sorry, but I can't assist with that request.";
-    const item = (status: string, text: string) => `{"id":"msg_sanitized_streaming","type":"message","status":"${status}","content":[{"type":"refusal","refusal":${JSON.stringify(text)}}],"role":"assistant"}`;
+    const item = (status: string, text: string) =>
+      `{"id":"msg_sanitized_streaming","type":"message","status":"${status}","content":[{"type":"refusal","refusal":${JSON.stringify(text)}}],"role":"assistant"}`;
     reply = {
       contentType: 'text/event-stream',
       body: framed([
@@ -136,7 +166,13 @@ describe('responses, recorded and specified', () => {
     const { text, result } = await settle(stream);
     expect(text).toBe('');
     expect(stream.refusal).toBe(refusal);
-    expect(result).toMatchObject({ text: '', refusal, finishReason: 'stop', nativeFinishReason: 'completed', usage: { outputTokens: 11 } });
+    expect(result).toMatchObject({
+      text: '',
+      refusal,
+      finishReason: 'stop',
+      nativeFinishReason: 'completed',
+      usage: { outputTokens: 11 },
+    });
   });
 
   it('response.incomplete as the spec\'s example has it (reason "max_tokens")', async () => {
@@ -149,6 +185,10 @@ describe('responses, recorded and specified', () => {
         '{"type":"response.incomplete","response":{"id":"resp_123","object":"response","created_at":1740855869,"status":"incomplete","completed_at":null,"error":null,"incomplete_details":{"reason":"max_tokens"},"instructions":null,"max_output_tokens":null,"model":"gpt-4.1-2025-04-14","output":[],"usage":null},"sequence_number":2}',
       ]),
     };
-    expect(await respond().collect()).toMatchObject({ text: 'Once upon a', finishReason: 'length', nativeFinishReason: 'max_tokens' });
+    expect(await respond().collect()).toMatchObject({
+      text: 'Once upon a',
+      finishReason: 'length',
+      nativeFinishReason: 'max_tokens',
+    });
   });
 });

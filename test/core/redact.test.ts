@@ -25,7 +25,9 @@ describe('redactSecrets', () => {
 
   it('masks a bearer token of any shape, and a known secret wherever it appears', () => {
     expect(redactSecrets('Authorization: Bearer abcdefghijklmnop')).toBe('Authorization: Bearer abc…mnop');
-    expect(redactSecrets('the value was xyzzy-secret-value-12345 here', ['xyzzy-secret-value-12345'])).not.toContain('xyzzy-secret-value-12345');
+    expect(redactSecrets('the value was xyzzy-secret-value-12345 here', ['xyzzy-secret-value-12345'])).not.toContain(
+      'xyzzy-secret-value-12345',
+    );
   });
 
   it('leaves ordinary text alone', () => {

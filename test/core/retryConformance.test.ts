@@ -9,7 +9,9 @@ import { directClient, recordingSleep, settle } from './clientSupport.ts';
 
 let bed: TestBed;
 let key: string;
-beforeAll(async () => { bed = await startTestBed(); });
+beforeAll(async () => {
+  bed = await startTestBed();
+});
 afterAll(() => bed.close());
 beforeEach(async () => {
   await bed.admin('POST', '/reset', { sandbox: true });
@@ -19,13 +21,19 @@ beforeEach(async () => {
 async function sdkRetried(fault: Record<string, unknown>): Promise<boolean> {
   await bed.admin('POST', '/faults', { ...fault, service: 'direct', count: 1 });
   const sdk = new OpenAI({ apiKey: key, baseURL: bed.emulator.directBaseUrl, maxRetries: 1 });
-  return sdk.responses.create({ model: 'gpt-4o-mini', input: 'x' }).then(() => true, () => false);
+  return sdk.responses.create({ model: 'gpt-4o-mini', input: 'x' }).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function keywardRetried(fault: Record<string, unknown>): Promise<boolean> {
   await bed.admin('POST', '/faults', { ...fault, service: 'direct', count: 1 });
   const { sleep } = recordingSleep(bed);
-  return (await settle(directClient(bed, key, { sleep }).respond({ model: 'gpt-4o-mini', input: 'x' }, { stream: false }))).error === undefined;
+  return (
+    (await settle(directClient(bed, key, { sleep }).respond({ model: 'gpt-4o-mini', input: 'x' }, { stream: false })))
+      .error === undefined
+  );
 }
 
 describe('retry decisions match the official SDK where the service says x-should-retry', () => {

@@ -4,13 +4,31 @@ import { ERROR_KINDS } from '../../src/shared/errorKinds.ts';
 import { ServiceError } from '../../src/core/errors.ts';
 import { DEFAULT_RETRY_POLICY, emptyHistory, recordRetry, retryDelayMs } from '../../src/core/retryPolicy.ts';
 
-const error = (kind: ErrorKind, retryAfterSeconds: number | null = null, shouldRetry: boolean | null = null) => new ServiceError({ kind, service: 'router', message: kind, retryAfterSeconds, shouldRetry });
+const error = (kind: ErrorKind, retryAfterSeconds: number | null = null, shouldRetry: boolean | null = null) =>
+  new ServiceError({ kind, service: 'router', message: kind, retryAfterSeconds, shouldRetry });
 const policy = { ...DEFAULT_RETRY_POLICY, random: () => 1 };
 
 describe('retry policy', () => {
   it('never retries what waiting cannot fix', () => {
-    const never: ErrorKind[] = ['auth', 'permission', 'insufficient_credits', 'key_limit', 'credit_exhausted', 'spend_limit', 'usage_limit', 'free_limit_day', 'bad_request', 'timeout', 'stream_interrupted', 'cancelled', 'insecure_url',
-      'moderation', 'region', 'redirected', 'response_too_large'];
+    const never: ErrorKind[] = [
+      'auth',
+      'permission',
+      'insufficient_credits',
+      'key_limit',
+      'credit_exhausted',
+      'spend_limit',
+      'usage_limit',
+      'free_limit_day',
+      'bad_request',
+      'timeout',
+      'stream_interrupted',
+      'cancelled',
+      'insecure_url',
+      'moderation',
+      'region',
+      'redirected',
+      'response_too_large',
+    ];
     for (const kind of never) expect(retryDelayMs(error(kind), emptyHistory(), policy)).toBeUndefined();
     const retried = ERROR_KINDS.filter((k) => !never.includes(k));
     expect(retried.sort()).toEqual(['free_limit_minute', 'in_flight_budget', 'network', 'rate_limit', 'server']);
@@ -40,7 +58,9 @@ describe('retry policy', () => {
     expect(retryDelayMs(error('in_flight_budget', 7), emptyHistory(), policy)).toBe(7000);
     expect(retryDelayMs(error('in_flight_budget'), emptyHistory(), policy)).toBe(2000);
     expect(retryDelayMs(error('free_limit_minute', 42), emptyHistory(), policy)).toBe(42_000);
-    expect(retryDelayMs(error('in_flight_budget', 120), { ...emptyHistory(), waitedMs: 100_000 }, policy)).toBeUndefined();
+    expect(
+      retryDelayMs(error('in_flight_budget', 120), { ...emptyHistory(), waitedMs: 100_000 }, policy),
+    ).toBeUndefined();
   });
 
   // openai-node src/client.ts shouldRetry(): "If the server explicitly says whether or not to retry, obey."
@@ -52,7 +72,14 @@ describe('retry policy', () => {
   });
 
   it('never sends again what the user stopped, a redirect, a flagged prompt or a refused region, whatever a header says', () => {
-    for (const kind of ['cancelled', 'insecure_url', 'redirected', 'moderation', 'region', 'stream_interrupted'] as const) {
+    for (const kind of [
+      'cancelled',
+      'insecure_url',
+      'redirected',
+      'moderation',
+      'region',
+      'stream_interrupted',
+    ] as const) {
       expect(retryDelayMs(error(kind, null, true), emptyHistory(), policy)).toBeUndefined();
     }
   });

@@ -10,14 +10,20 @@ import { recordingSleep, routerClient, settle } from './clientSupport.ts';
 let bed: TestBed;
 let funded: string;
 let free: string;
-beforeAll(async () => { bed = await startTestBed(); });
+beforeAll(async () => {
+  bed = await startTestBed();
+});
 afterAll(() => bed.close());
 beforeEach(async () => {
   await bed.admin('POST', '/reset', { sandbox: true });
   ({ routerFunded: funded, routerFree: free } = bed.emulator.sandbox!.keys);
 });
 
-const ask = (prompt: string) => ({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user' as const, content: prompt }], maxTokens: 64 });
+const ask = (prompt: string) => ({
+  model: 'openai/gpt-4o-mini',
+  messages: [{ role: 'user' as const, content: prompt }],
+  maxTokens: 64,
+});
 const expected = (prompt: string, tokens = 12) => answerText(prompt, { tokens });
 
 describe('router client: answers', () => {
@@ -28,7 +34,13 @@ describe('router client: answers', () => {
     expect(deltas.length).toBeGreaterThan(0);
     expect(deltas.join('')).toBe(expected('stream me'));
     const result = await stream.result;
-    expect(result).toMatchObject({ service: 'router', text: expected('stream me'), model: 'openai/gpt-4o-mini', finishReason: 'stop', skippedEvents: 0 });
+    expect(result).toMatchObject({
+      service: 'router',
+      text: expected('stream me'),
+      model: 'openai/gpt-4o-mini',
+      finishReason: 'stop',
+      skippedEvents: 0,
+    });
     expect(result.usage!.outputTokens).toBe(12);
     expect(result.costUsd).toBeGreaterThan(0);
   });
@@ -40,13 +52,21 @@ describe('router client: answers', () => {
   });
 
   it('names the model the free router picked', async () => {
-    const result = await routerClient(bed, free).chat({ model: 'openrouter/free', messages: [{ role: 'user', content: 'hi' }] }).collect();
+    const result = await routerClient(bed, free)
+      .chat({ model: 'openrouter/free', messages: [{ role: 'user', content: 'hi' }] })
+      .collect();
     expect(result.model).toMatch(/:free$/);
     expect(result.costUsd).toBe(0);
   });
 
   it('sends provider.data_collection deny when asked, and reports the 404 as a bad request that says why', async () => {
-    const { error } = await settle(routerClient(bed, free).chat({ model: 'openrouter/free', messages: [{ role: 'user', content: 'hi' }], denyDataCollection: true }));
+    const { error } = await settle(
+      routerClient(bed, free).chat({
+        model: 'openrouter/free',
+        messages: [{ role: 'user', content: 'hi' }],
+        denyDataCollection: true,
+      }),
+    );
     expect(error).toMatchObject({ kind: 'bad_request', status: 404, code: 'privacy_restricted' });
     expect(error!.action).toMatch(/training opt-out/);
   });
@@ -54,7 +74,11 @@ describe('router client: answers', () => {
   it('reads the key check, the model list and credits (null without a management key)', async () => {
     const client = routerClient(bed, funded);
     const info = await client.keyInfo();
-    expect(info).toMatchObject({ limit: 10, isFreeTier: false, freeModelDailyRequests: { used: 0, limit: 1000, remaining: 1000 } });
+    expect(info).toMatchObject({
+      limit: 10,
+      isFreeTier: false,
+      freeModelDailyRequests: { used: 0, limit: 1000, remaining: 1000 },
+    });
     expect(info.expiresAt).toMatch(/T/);
     const models = await client.models();
     const byId = new Map(models.map((m) => [m.id, m]));
@@ -63,14 +87,21 @@ describe('router client: answers', () => {
     expect(byId.get('google/gemma-3-27b-it:free')!.free).toBe(true);
     expect(byId.get('openai/gpt-4o')).toMatchObject({ free: false, promptPrice: 0.0000025 });
     expect(await client.credits()).toBeNull();
-    const { key } = await bed.admin<{ key: string }>('POST', '/router/keys', { accountId: bed.emulator.sandbox!.routerFundedAccountId, name: 'm', management: true });
+    const { key } = await bed.admin<{ key: string }>('POST', '/router/keys', {
+      accountId: bed.emulator.sandbox!.routerFundedAccountId,
+      name: 'm',
+      management: true,
+    });
     expect(await routerClient(bed, key).credits()).toEqual({ totalCredits: 20, totalUsage: 0, balance: 20 });
   });
 });
 
 describe('router client: error kinds', () => {
   it('auth: a deleted key', async () => {
-    const { id, key } = await bed.admin<{ id: string; key: string }>('POST', '/router/keys', { accountId: bed.emulator.sandbox!.routerFundedAccountId, name: 'x' });
+    const { id, key } = await bed.admin<{ id: string; key: string }>('POST', '/router/keys', {
+      accountId: bed.emulator.sandbox!.routerFundedAccountId,
+      name: 'x',
+    });
     await bed.admin('DELETE', `/router/keys/${id}`);
     const { error } = await settle(routerClient(bed, key).chat(ask('x')));
     expect(error).toMatchObject({ kind: 'auth', status: 401 });
@@ -80,13 +111,22 @@ describe('router client: error kinds', () => {
   it('insufficient_credits: negative balance, free models included; never retried', async () => {
     await bed.admin('POST', `/router/accounts/${bed.emulator.sandbox!.routerFundedAccountId}/spend`, { amount: 25 });
     const { sleep, waits } = recordingSleep(bed);
-    const { error } = await settle(routerClient(bed, funded, { sleep }).chat({ model: 'openrouter/free', messages: [{ role: 'user', content: 'x' }] }));
+    const { error } = await settle(
+      routerClient(bed, funded, { sleep }).chat({
+        model: 'openrouter/free',
+        messages: [{ role: 'user', content: 'x' }],
+      }),
+    );
     expect(error).toMatchObject({ kind: 'insufficient_credits', status: 402, retryAfterSeconds: null });
     expect(waits).toEqual([]);
   });
 
   it('key_limit: a key at its limit; never retried', async () => {
-    const { key } = await bed.admin<{ key: string }>('POST', '/router/keys', { accountId: bed.emulator.sandbox!.routerFundedAccountId, name: 'x', limit: 0 });
+    const { key } = await bed.admin<{ key: string }>('POST', '/router/keys', {
+      accountId: bed.emulator.sandbox!.routerFundedAccountId,
+      name: 'x',
+      limit: 0,
+    });
     const { sleep, waits } = recordingSleep(bed);
     const { error } = await settle(routerClient(bed, key, { sleep }).chat(ask('x')));
     expect(error).toMatchObject({ kind: 'key_limit', status: 402, code: 'openrouter_key_limit' });
@@ -101,8 +141,15 @@ describe('router client: error kinds', () => {
     const firstIterator = first[Symbol.asyncIterator]();
     await firstIterator.next();
     const notices: string[] = [];
-    const second = routerClient(bed, funded).chat(request, { onRetry: (n) => notices.push(`${n.error.kind}:${n.delayMs}`) });
-    const [secondResult] = await Promise.all([second.collect(), (async () => { while (!(await firstIterator.next()).done); })()]);
+    const second = routerClient(bed, funded).chat(request, {
+      onRetry: (n) => notices.push(`${n.error.kind}:${n.delayMs}`),
+    });
+    const [secondResult] = await Promise.all([
+      second.collect(),
+      (async () => {
+        while (!(await firstIterator.next()).done);
+      })(),
+    ]);
     expect(notices).toEqual(['in_flight_budget:1000']);
     expect(secondResult.text).toBe(expected('big', 10));
   });
@@ -122,7 +169,12 @@ describe('router client: error kinds', () => {
     const client = routerClient(bed, free, { freeGuard: guard, sleep });
     const waitsSeen: number[] = [];
     for (let i = 0; i < 21; i++) {
-      const { error } = await settle(client.chat({ model: 'google/gemma-3-27b-it:free', messages: [{ role: 'user', content: `q${i}` }] }, { onFreeWait: (ms) => waitsSeen.push(ms) }));
+      const { error } = await settle(
+        client.chat(
+          { model: 'google/gemma-3-27b-it:free', messages: [{ role: 'user', content: `q${i}` }] },
+          { onFreeWait: (ms) => waitsSeen.push(ms) },
+        ),
+      );
       expect(error).toBeUndefined();
     }
     expect(waitsSeen).toHaveLength(1);
@@ -132,10 +184,18 @@ describe('router client: error kinds', () => {
 
   it('free_limit_minute: without a guard, the 429 is retried after the window', async () => {
     await bed.admin('POST', `/router/accounts/${bed.emulator.sandbox!.routerFreeAccountId}/free-requests`, { used: 0 });
-    for (let i = 0; i < 20; i++) await routerClient(bed, free).chat({ model: 'google/gemma-3-27b-it:free', messages: [{ role: 'user', content: 'x' }] }).collect();
+    for (let i = 0; i < 20; i++)
+      await routerClient(bed, free)
+        .chat({ model: 'google/gemma-3-27b-it:free', messages: [{ role: 'user', content: 'x' }] })
+        .collect();
     const { sleep, waits } = recordingSleep(bed);
     const notices: string[] = [];
-    const result = await routerClient(bed, free, { sleep }).chat({ model: 'google/gemma-3-27b-it:free', messages: [{ role: 'user', content: 'late' }] }, { onRetry: (n) => notices.push(n.error.kind) }).collect();
+    const result = await routerClient(bed, free, { sleep })
+      .chat(
+        { model: 'google/gemma-3-27b-it:free', messages: [{ role: 'user', content: 'late' }] },
+        { onRetry: (n) => notices.push(n.error.kind) },
+      )
+      .collect();
     expect(notices).toEqual(['free_limit_minute']);
     expect(waits[0]).toBeGreaterThan(50_000);
     expect(waits[0]).toBeLessThanOrEqual(61_000);
@@ -143,11 +203,18 @@ describe('router client: error kinds', () => {
   });
 
   it('free_limit_day: reports the reset and is never retried', async () => {
-    await bed.admin('POST', `/router/accounts/${bed.emulator.sandbox!.routerFreeAccountId}/free-requests`, { used: 50 });
+    await bed.admin('POST', `/router/accounts/${bed.emulator.sandbox!.routerFreeAccountId}/free-requests`, {
+      used: 50,
+    });
     const guard = new FreeModelGuard(() => bed.emulator.clock.now());
     guard.updateFromKeyCheck({ used: 49, limit: 50, remaining: 1 });
     const { sleep, waits } = recordingSleep(bed);
-    const { error } = await settle(routerClient(bed, free, { sleep, freeGuard: guard }).chat({ model: 'meta-llama/llama-3.3-70b-instruct:free', messages: [{ role: 'user', content: 'x' }] }));
+    const { error } = await settle(
+      routerClient(bed, free, { sleep, freeGuard: guard }).chat({
+        model: 'meta-llama/llama-3.3-70b-instruct:free',
+        messages: [{ role: 'user', content: 'x' }],
+      }),
+    );
     expect(error).toMatchObject({ kind: 'free_limit_day', status: 429, code: 'openrouter_free_tier_daily' });
     expect(error!.retryAfterSeconds).toBeGreaterThan(0);
     expect(error!.retryAfterSeconds).toBeLessThanOrEqual(86_400);
@@ -163,7 +230,9 @@ describe('router client: error kinds', () => {
   it('server: a 500 is retried with backoff and then succeeds; a lasting one gives up after 3 retries', async () => {
     await bed.admin('POST', '/faults', { kind: 'http500', service: 'router', count: 1 });
     const once = recordingSleep(bed);
-    expect((await routerClient(bed, funded, { sleep: once.sleep }).chat(ask('after 500')).collect()).text).toBe(expected('after 500'));
+    expect((await routerClient(bed, funded, { sleep: once.sleep }).chat(ask('after 500')).collect()).text).toBe(
+      expected('after 500'),
+    );
     expect(once.waits).toEqual([500]);
     await bed.admin('POST', '/faults', { kind: 'http500', service: 'router', count: 10 });
     const lasting = recordingSleep(bed);
@@ -190,12 +259,22 @@ describe('router client: error kinds', () => {
   it('network: a connection reset before headers is retried', async () => {
     await bed.admin('POST', '/faults', { kind: 'reset', beforeHeaders: true, count: 1 });
     const { sleep, waits } = recordingSleep(bed);
-    expect((await routerClient(bed, funded, { sleep }).chat(ask('after reset')).collect()).text).toBe(expected('after reset'));
+    expect((await routerClient(bed, funded, { sleep }).chat(ask('after reset')).collect()).text).toBe(
+      expected('after reset'),
+    );
     expect(waits).toHaveLength(1);
   });
 
   it('network: nothing listening', async () => {
-    const { error } = await settle(new (await import('../../src/core/routerClient.ts')).RouterClient({ baseUrl: 'http://127.0.0.1:9/api/v1', key: funded, connectTimeoutMs: 1000, idleTimeoutMs: 1000, retry: NO_RETRY }).chat(ask('x')));
+    const { error } = await settle(
+      new (await import('../../src/core/routerClient.ts')).RouterClient({
+        baseUrl: 'http://127.0.0.1:9/api/v1',
+        key: funded,
+        connectTimeoutMs: 1000,
+        idleTimeoutMs: 1000,
+        retry: NO_RETRY,
+      }).chat(ask('x')),
+    );
     expect(error).toMatchObject({ kind: 'network', code: 'ECONNREFUSED' });
     expect(error!.message).not.toContain(funded);
   });
@@ -244,12 +323,16 @@ describe('router client: error kinds', () => {
   it('cancelled: before headers and mid-stream, keeping what arrived', async () => {
     const before = new AbortController();
     before.abort();
-    expect((await settle(routerClient(bed, funded).chat(ask('x'), { signal: before.signal }))).error).toMatchObject({ kind: 'cancelled' });
+    expect((await settle(routerClient(bed, funded).chat(ask('x'), { signal: before.signal }))).error).toMatchObject({
+      kind: 'cancelled',
+    });
 
     await bed.admin('POST', '/faults', { kind: 'stall', beforeHeaders: true, count: 1 });
     const waiting = new AbortController();
     setTimeout(() => waiting.abort(), 100);
-    expect((await settle(routerClient(bed, funded).chat(ask('x'), { signal: waiting.signal }))).error).toMatchObject({ kind: 'cancelled' });
+    expect((await settle(routerClient(bed, funded).chat(ask('x'), { signal: waiting.signal }))).error).toMatchObject({
+      kind: 'cancelled',
+    });
 
     await bed.admin('POST', '/config', { tokenDelayMs: 30 });
     const mid = new AbortController();
@@ -270,12 +353,20 @@ describe('router client: error kinds', () => {
   it('cancelled: while waiting to retry', async () => {
     await bed.admin('POST', '/faults', { kind: 'http500', count: 5 });
     const controller = new AbortController();
-    const stream = routerClient(bed, funded).chat(ask('x'), { signal: controller.signal, onRetry: () => controller.abort() });
+    const stream = routerClient(bed, funded).chat(ask('x'), {
+      signal: controller.signal,
+      onRetry: () => controller.abort(),
+    });
     expect((await settle(stream)).error).toMatchObject({ kind: 'cancelled' });
   });
 
   it('insecure_url: refuses plain http to a remote host before sending anything', async () => {
-    const client = new (await import('../../src/core/routerClient.ts')).RouterClient({ baseUrl: 'http://api.example.com/v1', key: funded, connectTimeoutMs: 100, idleTimeoutMs: 100 });
+    const client = new (await import('../../src/core/routerClient.ts')).RouterClient({
+      baseUrl: 'http://api.example.com/v1',
+      key: funded,
+      connectTimeoutMs: 100,
+      idleTimeoutMs: 100,
+    });
     const { error } = await settle(client.chat(ask('x')));
     expect(error).toMatchObject({ kind: 'insecure_url' });
     await expect(client.keyInfo()).rejects.toMatchObject({ kind: 'insecure_url' });

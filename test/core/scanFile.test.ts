@@ -23,12 +23,21 @@ describe('scanFile', () => {
     expect(scanFile(join(dir, 'gone'))).toEqual({ skipped: 'missing' });
   });
 
-  it.each([0, 1, (1 << 20) - 100, 1 << 20, (1 << 20) + 1, 9 << 20])('scans a file of %i bytes with a key at its end', (size) => {
-    const dir = tempDir();
-    const key = routerKey();
-    const tail = `\n${key}`;
-    writeFileSync(join(dir, 'f'), Buffer.concat([Buffer.alloc(Math.max(0, size - tail.length), 'a'), Buffer.from(size === 0 ? '' : size < tail.length ? 'x' : tail)]));
-    const outcome = scanFile(join(dir, 'f'));
-    expect('findings' in outcome && outcome.findings.length).toBe(size >= tail.length ? 1 : 0);
-  });
+  it.each([0, 1, (1 << 20) - 100, 1 << 20, (1 << 20) + 1, 9 << 20])(
+    'scans a file of %i bytes with a key at its end',
+    (size) => {
+      const dir = tempDir();
+      const key = routerKey();
+      const tail = `\n${key}`;
+      writeFileSync(
+        join(dir, 'f'),
+        Buffer.concat([
+          Buffer.alloc(Math.max(0, size - tail.length), 'a'),
+          Buffer.from(size === 0 ? '' : size < tail.length ? 'x' : tail),
+        ]),
+      );
+      const outcome = scanFile(join(dir, 'f'));
+      expect('findings' in outcome && outcome.findings.length).toBe(size >= tail.length ? 1 : 0);
+    },
+  );
 });

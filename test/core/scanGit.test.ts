@@ -22,28 +22,78 @@ function sources(dir: string): string[] {
 
 describe('one way to run git', () => {
   it('no module but src/core/scan/git.ts starts a process', () => {
-    const starters = sources('src').filter((file) => /node:child_process|['"]child_process['"]/.test(readFileSync(file, 'utf8')));
+    const starters = sources('src').filter((file) =>
+      /node:child_process|['"]child_process['"]/.test(readFileSync(file, 'utf8')),
+    );
     expect(starters.map((f) => relative('.', f).split('\\').join('/'))).toEqual(['src/core/scan/git.ts']);
   });
 
   it('turns off config-driven programs on every call, and the safety flags of log, show and diff', () => {
     const args = gitArgs(['log', '-p']);
     expect(args[0]).toBe('--no-pager');
-    for (const setting of ['core.fsmonitor=false', 'core.hooksPath=/dev/null', 'core.pager=cat', 'log.showSignature=false', 'color.ui=never']) expect(args).toContain(setting);
-    expect(args.slice(args.indexOf('log'))).toEqual(['log', '--no-textconv', '--no-ext-diff', '--no-show-signature', '--no-color', '-p']);
+    for (const setting of [
+      'core.fsmonitor=false',
+      'core.hooksPath=/dev/null',
+      'core.pager=cat',
+      'log.showSignature=false',
+      'color.ui=never',
+    ])
+      expect(args).toContain(setting);
+    expect(args.slice(args.indexOf('log'))).toEqual([
+      'log',
+      '--no-textconv',
+      '--no-ext-diff',
+      '--no-show-signature',
+      '--no-color',
+      '-p',
+    ]);
     expect(gitArgs(['diff', '--cached'])).toEqual(expect.arrayContaining(['--no-textconv', '--no-ext-diff']));
-    expect(gitArgs(['rev-parse', '--git-path', 'hooks'], { keepHooksPath: true })).not.toContain('core.hooksPath=/dev/null');
+    expect(gitArgs(['rev-parse', '--git-path', 'hooks'], { keepHooksPath: true })).not.toContain(
+      'core.hooksPath=/dev/null',
+    );
   });
 
   it('hands git an allow-list of the environment: no key, token or secret, no GIT_DIR', () => {
     const env = gitEnv({
-      PATH: '/usr/bin', HOME: '/home/u', LANG: 'de_DE.UTF-8', LC_CTYPE: 'C', TMPDIR: '/tmp',
-      OPENROUTER_API_KEY: 'a', OPENAI_API_KEY: 'b', GITHUB_TOKEN: 'c', AWS_SECRET_ACCESS_KEY: 'd', DB_PASSWORD: 'e', NPM_CONFIG_AUTH: 'f',
-      GIT_DIR: '/elsewhere', GIT_WORK_TREE: '/elsewhere', GIT_EXTERNAL_DIFF: '/bin/evil', GIT_CONFIG_PARAMETERS: "'core.fsmonitor'='/bin/evil'", GIT_INDEX_FILE: '/i',
+      PATH: '/usr/bin',
+      HOME: '/home/u',
+      LANG: 'de_DE.UTF-8',
+      LC_CTYPE: 'C',
+      TMPDIR: '/tmp',
+      OPENROUTER_API_KEY: 'a',
+      OPENAI_API_KEY: 'b',
+      GITHUB_TOKEN: 'c',
+      AWS_SECRET_ACCESS_KEY: 'd',
+      DB_PASSWORD: 'e',
+      NPM_CONFIG_AUTH: 'f',
+      GIT_DIR: '/elsewhere',
+      GIT_WORK_TREE: '/elsewhere',
+      GIT_EXTERNAL_DIFF: '/bin/evil',
+      GIT_CONFIG_PARAMETERS: "'core.fsmonitor'='/bin/evil'",
+      GIT_INDEX_FILE: '/i',
       LC_SECRET_TOKEN: 'g',
     });
-    expect(Object.keys(env).sort()).toEqual(['GIT_ASKPASS', 'GIT_CONFIG_NOSYSTEM', 'GIT_OPTIONAL_LOCKS', 'GIT_PAGER', 'GIT_TERMINAL_PROMPT', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'PAGER', 'PATH', 'SSH_ASKPASS', 'TMPDIR']);
-    expect(env).toMatchObject({ GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat' });
+    expect(Object.keys(env).sort()).toEqual([
+      'GIT_ASKPASS',
+      'GIT_CONFIG_NOSYSTEM',
+      'GIT_OPTIONAL_LOCKS',
+      'GIT_PAGER',
+      'GIT_TERMINAL_PROMPT',
+      'HOME',
+      'LANG',
+      'LC_ALL',
+      'LC_CTYPE',
+      'PAGER',
+      'PATH',
+      'SSH_ASKPASS',
+      'TMPDIR',
+    ]);
+    expect(env).toMatchObject({
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_OPTIONAL_LOCKS: '0',
+      GIT_PAGER: 'cat',
+    });
     expect(gitEnv({ GIT_INDEX_FILE: '/i' }, { inheritIndexFile: true }).GIT_INDEX_FILE).toBe('/i');
   });
 
@@ -52,7 +102,11 @@ describe('one way to run git', () => {
     const dump = join(tempDir(), 'env');
     repo.git('config', 'alias.envdump', `!env > '${dump}'`);
     const saved = { ...process.env };
-    Object.assign(process.env, { OPENROUTER_API_KEY: routerKey(), OPENAI_API_KEY: directKey('proj'), SOME_TOKEN: 'tok' });
+    Object.assign(process.env, {
+      OPENROUTER_API_KEY: routerKey(),
+      OPENAI_API_KEY: directKey('proj'),
+      SOME_TOKEN: 'tok',
+    });
     try {
       expect((await runGit(['envdump'], repo.dir)).code).toBe(0);
     } finally {
@@ -72,7 +126,10 @@ describe('every git entry point in a hostile repository', () => {
   let repo: HostileRepo;
   const saved = { ...process.env };
   beforeAll(() => {
-    repo = makeHostileRepo({ 'a.env': `KEY=${routerKey()}\n`, 'src/b.ts': 'export {};\n' }, { 'c.env': `KEY=${directKey('proj')}\n` });
+    repo = makeHostileRepo(
+      { 'a.env': `KEY=${routerKey()}\n`, 'src/b.ts': 'export {};\n' },
+      { 'c.env': `KEY=${directKey('proj')}\n` },
+    );
     process.env.OPENROUTER_API_KEY = routerKey();
     process.env.OPENAI_API_KEY = directKey('proj');
   });
@@ -95,11 +152,17 @@ describe('every git entry point in a hostile repository', () => {
     expect(await git.status(join(repo.dir, 'src', 'x.secret'))).toBe('ignored');
     // A name with pattern characters is that name, not a glob that matches a.env.
     expect(await git.status(join(repo.dir, '*.env'))).toBe('untracked');
-    expect([...(await git.statusMany(repo.dir, ['a.env', 'new.env', 'local.env'])).values()]).toEqual(['tracked', 'untracked', 'ignored']);
+    expect([...(await git.statusMany(repo.dir, ['a.env', 'new.env', 'local.env'])).values()]).toEqual([
+      'tracked',
+      'untracked',
+      'ignored',
+    ]);
   });
 
   it('listing, staged blobs, history and the commit count', async () => {
-    expect((await listTargets([repo.dir], { useGit: true, git: new GitStatusCache() })).files.length).toBeGreaterThan(2);
+    expect((await listTargets([repo.dir], { useGit: true, git: new GitStatusCache() })).files.length).toBeGreaterThan(
+      2,
+    );
     expect((await scanStaged(repo.dir)).findings.map((f) => f.path)).toEqual(['c.env']);
     expect((await scanHistory(repo.dir)).findings.map((f) => f.path)).toEqual(['a.env']);
     expect(await countCommits(repo.dir)).toBe(2);

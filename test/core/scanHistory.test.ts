@@ -7,12 +7,27 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/core/keyFormats.ts';
 import { runGitBuffer } from '../../src/core/scan/git.ts';
-import { HISTORY_LOG_ARGS, HistoryError, HistoryParser, countCommits, scanHistory, unquotePath } from '../../src/core/scan/history.ts';
+import {
+  HISTORY_LOG_ARGS,
+  HistoryError,
+  HistoryParser,
+  countCommits,
+  scanHistory,
+  unquotePath,
+} from '../../src/core/scan/history.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
 import { type Repo, makeRepo } from '../cli/gitFixtures.ts';
 
 let repo: Repo;
-const keys = { first: routerKey(), unicode: directKey('proj'), binary: routerKey(), long: routerKey(), plusplus: directKey('legacy'), second: routerKey(), subject: routerKey() };
+const keys = {
+  first: routerKey(),
+  unicode: directKey('proj'),
+  binary: routerKey(),
+  long: routerKey(),
+  plusplus: directKey('legacy'),
+  second: routerKey(),
+  subject: routerKey(),
+};
 
 beforeAll(() => {
   repo = makeRepo();
@@ -31,21 +46,28 @@ beforeAll(() => {
 });
 afterAll(() => repo.remove());
 
-const view = (f: { path: string; finding: { line: number; column: number; fingerprint: string } }) => [f.path, f.finding.line + 1, f.finding.column + 1, f.finding.fingerprint];
+const view = (f: { path: string; finding: { line: number; column: number; fingerprint: string } }) => [
+  f.path,
+  f.finding.line + 1,
+  f.finding.column + 1,
+  f.finding.fingerprint,
+];
 
 describe('history scan', () => {
   it('reports each key once, in the commit that added it, with its file and line', async () => {
     const result = await scanHistory(repo.dir);
     expect(result.cancelled).toBe(false);
     expect(result.commits).toBe(3);
-    expect(result.findings.map(view).sort()).toEqual([
-      ['app.env', 2, 5, fingerprint(keys.first)],
-      ['app.env', 4, 5, fingerprint(keys.second)],
-      ['bundle.bin', 1, 5, fingerprint(keys.binary)],
-      ['min.js', 1, (3 << 20) + 13, fingerprint(keys.long)],
-      ['notes.md', 3, 5, fingerprint(keys.plusplus)],
-      ['é dir/naïve.env', 1, 5, fingerprint(keys.unicode)],
-    ].sort());
+    expect(result.findings.map(view).sort()).toEqual(
+      [
+        ['app.env', 2, 5, fingerprint(keys.first)],
+        ['app.env', 4, 5, fingerprint(keys.second)],
+        ['bundle.bin', 1, 5, fingerprint(keys.binary)],
+        ['min.js', 1, (3 << 20) + 13, fingerprint(keys.long)],
+        ['notes.md', 3, 5, fingerprint(keys.plusplus)],
+        ['é dir/naïve.env', 1, 5, fingerprint(keys.unicode)],
+      ].sort(),
+    );
     const first = result.findings.find((f) => f.finding.fingerprint === fingerprint(keys.first))!;
     expect(first.subject).toBe('first');
     const second = result.findings.find((f) => f.path === 'notes.md')!;
@@ -59,16 +81,19 @@ describe('history scan', () => {
     const whole = new HistoryParser();
     whole.push(log);
     const expected = whole.end().map(view);
-    fc.assert(fc.property(fc.array(fc.nat(log.length), { maxLength: 40 }), (cuts) => {
-      const parser = new HistoryParser();
-      let at = 0;
-      for (const cut of [...cuts].sort((a, b) => a - b)) {
-        parser.push(log.subarray(at, cut));
-        at = cut;
-      }
-      parser.push(log.subarray(at));
-      expect(parser.end().map(view)).toEqual(expected);
-    }), { numRuns: 12 });
+    fc.assert(
+      fc.property(fc.array(fc.nat(log.length), { maxLength: 40 }), (cuts) => {
+        const parser = new HistoryParser();
+        let at = 0;
+        for (const cut of [...cuts].sort((a, b) => a - b)) {
+          parser.push(log.subarray(at, cut));
+          at = cut;
+        }
+        parser.push(log.subarray(at));
+        expect(parser.end().map(view)).toEqual(expected);
+      }),
+      { numRuns: 12 },
+    );
   });
 
   it('a git failure is an error, never "no key found"', async () => {
@@ -77,7 +102,8 @@ describe('history scan', () => {
     broken.git('add', '.');
     broken.git('commit', '-q', '-m', 'a');
     const objects = join(broken.dir, '.git', 'objects');
-    for (const dir of readdirSync(objects).filter((d) => /^[0-9a-f]{2}$/.test(d))) rmSync(join(objects, dir), { recursive: true });
+    for (const dir of readdirSync(objects).filter((d) => /^[0-9a-f]{2}$/.test(d)))
+      rmSync(join(objects, dir), { recursive: true });
     await expect(scanHistory(broken.dir)).rejects.toThrow(HistoryError);
     await expect(scanHistory(join(broken.dir, '.git', 'nowhere'))).rejects.toThrow();
     broken.remove();
@@ -86,7 +112,17 @@ describe('history scan', () => {
   it('stops when cancelled and says so', async () => {
     const controller = new AbortController();
     const seen: number[] = [];
-    const result = await scanHistory(repo.dir, {}, { signal: controller.signal, onProgress: (n) => { seen.push(n); controller.abort(); } });
+    const result = await scanHistory(
+      repo.dir,
+      {},
+      {
+        signal: controller.signal,
+        onProgress: (n) => {
+          seen.push(n);
+          controller.abort();
+        },
+      },
+    );
     expect(result.cancelled).toBe(true);
     // One pipe chunk may carry several commits: the first report counts at least one.
     expect(seen[0]).toBeGreaterThanOrEqual(1);

@@ -32,9 +32,17 @@ describe('scanner: positives', () => {
   });
 
   it('names the rule and service of each shape', () => {
-    const text = [routerKey(), directKey('proj'), directKey('legacy'), ['sk', 'proj', `${'a1B2c3D4e5'.repeat(2)}T3BlbkFJ${'Z9y8X7w6V5'.repeat(2)}`].join('-')].join('\n');
+    const text = [
+      routerKey(),
+      directKey('proj'),
+      directKey('legacy'),
+      ['sk', 'proj', `${'a1B2c3D4e5'.repeat(2)}T3BlbkFJ${'Z9y8X7w6V5'.repeat(2)}`].join('-'),
+    ].join('\n');
     expect(scanText(text).map((f) => [f.ruleId, f.service, f.confidence])).toEqual([
-      ['router-key', 'router', 'high'], ['direct-key', 'direct', 'high'], ['direct-key-legacy', 'direct', 'high'], ['direct-key-loose', 'direct', 'medium'],
+      ['router-key', 'router', 'high'],
+      ['direct-key', 'direct', 'high'],
+      ['direct-key-legacy', 'direct', 'high'],
+      ['direct-key-loose', 'direct', 'medium'],
     ]);
   });
 });
@@ -46,7 +54,9 @@ describe('scanner: negatives', () => {
 
   it('still flags a placeholder-looking or ignored value when it is the stored key', () => {
     const fake = ['sk', 'or', 'v1', '0'.repeat(64)].join('-');
-    expect(scanText(`k=${fake}\n`, { known: [{ value: fake, service: 'router' }] })).toMatchObject([{ stored: 'active' }]);
+    expect(scanText(`k=${fake}\n`, { known: [{ value: fake, service: 'router' }] })).toMatchObject([
+      { stored: 'active' },
+    ]);
   });
 
   it('stays linear on megabytes of adversarial input', () => {
@@ -64,34 +74,77 @@ describe('scanner: keys Keyward holds', () => {
     const old = ['legacyproxy', 'K3y9ZZq1w2e3r4t5'].join('-');
     const text = `a=${odd}\nb="${router}"\nc=${old}\nd=not${odd}\n`;
     const findings = scanText(text, {
-      known: [{ value: odd, service: 'direct' }, { value: router, service: 'router' }],
-      retired: [{ service: 'router', fingerprint: fingerprint(old), prefix: old.slice(0, 11), suffix: old.slice(-4), length: old.length }],
+      known: [
+        { value: odd, service: 'direct' },
+        { value: router, service: 'router' },
+      ],
+      retired: [
+        {
+          service: 'router',
+          fingerprint: fingerprint(old),
+          prefix: old.slice(0, 11),
+          suffix: old.slice(-4),
+          length: old.length,
+        },
+      ],
     });
-    expect(findings.map((f) => [f.ruleId, f.stored, f.line])).toEqual([['stored-key', 'active', 0], ['router-key', 'active', 1], ['retired-key', 'retired', 2]]);
+    expect(findings.map((f) => [f.ruleId, f.stored, f.line])).toEqual([
+      ['stored-key', 'active', 0],
+      ['router-key', 'active', 1],
+      ['retired-key', 'retired', 2],
+    ]);
     expect(findings[2]!.description).toMatch(/rotated out/);
   });
 });
 
 describe('scanner: properties', () => {
-  const noise = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\n', '\r', '"', "'", '=', ':', '-', 'é', '中', '😀', 'k', 's', '/', '\\', '.', ',') });
+  const noise = fc.string({
+    unit: fc.constantFrom(
+      'a',
+      'b',
+      ' ',
+      '\n',
+      '\r',
+      '"',
+      "'",
+      '=',
+      ':',
+      '-',
+      'é',
+      '中',
+      '😀',
+      'k',
+      's',
+      '/',
+      '\\',
+      '.',
+      ',',
+    ),
+  });
   it('finds a key planted anywhere in random text at its exact range', () => {
-    fc.assert(fc.property(noise, noise, fc.boolean(), (before, after, direct) => {
-      const key = direct ? directKey('proj') : routerKey();
-      // A planted key needs a boundary: a separator between it and the noise.
-      const text = `${before} ${key} ${after}`;
-      const findings = scanText(text).filter((f) => f.fingerprint === fingerprint(key));
-      expect(findings).toHaveLength(1);
-      const offset = text.indexOf(key);
-      expect({ line: findings[0]!.line, column: findings[0]!.column }).toEqual(utf16Position(text, offset));
-      expect(findings[0]!.startByte).toBe(Buffer.byteLength(text.slice(0, offset)));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(noise, noise, fc.boolean(), (before, after, direct) => {
+        const key = direct ? directKey('proj') : routerKey();
+        // A planted key needs a boundary: a separator between it and the noise.
+        const text = `${before} ${key} ${after}`;
+        const findings = scanText(text).filter((f) => f.fingerprint === fingerprint(key));
+        expect(findings).toHaveLength(1);
+        const offset = text.indexOf(key);
+        expect({ line: findings[0]!.line, column: findings[0]!.column }).toEqual(utf16Position(text, offset));
+        expect(findings[0]!.startByte).toBe(Buffer.byteLength(text.slice(0, offset)));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('finds nothing in random text without the literal', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 2000 }), (text) => {
-      fc.pre(!text.includes('sk-'));
-      expect(scanText(text)).toEqual([]);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 2000 }), (text) => {
+        fc.pre(!text.includes('sk-'));
+        expect(scanText(text)).toEqual([]);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('the buffer fast path agrees with the text scan', () => {
@@ -110,7 +163,16 @@ describe('incremental scan', () => {
     scan.reset(lines.join('\n'));
     expect(scan.findings.map((f) => f.line)).toEqual([1, 3, 5]);
     // Insert two lines after line 0, and break the key on (old) line 3.
-    const next = ['one', 'new 1', 'new 2', `a=${keys[0]}`, 'two', `b=${keys[1]!.slice(0, 20)}`, 'three', `c=${keys[2]}`];
+    const next = [
+      'one',
+      'new 1',
+      'new 2',
+      `a=${keys[0]}`,
+      'two',
+      `b=${keys[1]!.slice(0, 20)}`,
+      'three',
+      `c=${keys[2]}`,
+    ];
     scan.applyEdit({ startLine: 0, oldEndLine: 0, newEndLine: 2 }, (i) => next[i]!);
     expect(scan.findings.map((f) => f.line)).toEqual([3, 5, 7]);
     scan.applyEdit({ startLine: 5, oldEndLine: 5, newEndLine: 5 }, (i) => next[i]!);

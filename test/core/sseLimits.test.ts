@@ -8,7 +8,9 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 
 async function run(chunks: Uint8Array[], caps = limits): Promise<{ data: string[]; error?: unknown }> {
   const data: string[] = [];
-  async function* body() { yield* chunks; }
+  async function* body() {
+    yield* chunks;
+  }
   try {
     for await (const batch of sseEvents(body(), caps)) for (const event of batch) data.push(event.data);
     return { data };

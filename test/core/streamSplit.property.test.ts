@@ -38,35 +38,76 @@ function cut(bytes: Buffer, points: number[]): Buffer[] {
   return out;
 }
 
-const deltas = fc.array(fc.string({ unit: fc.constantFrom('a', 'é', '€', '😀', ' ', '\n', '"', '\\', 'z', '中'), minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 12 });
+const deltas = fc.array(
+  fc.string({
+    unit: fc.constantFrom('a', 'é', '€', '😀', ' ', '\n', '"', '\\', 'z', '中'),
+    minLength: 1,
+    maxLength: 6,
+  }),
+  { minLength: 1, maxLength: 12 },
+);
 
 describe('any split of a valid SSE stream yields the same answer', () => {
   it('routing service (data: lines, comments, [DONE], LF or CRLF)', async () => {
-    const client = new RouterClient({ baseUrl: base, key: 'test-key-not-a-secret', connectTimeoutMs: 2000, idleTimeoutMs: 5000 });
-    await fc.assert(fc.asyncProperty(deltas, fc.array(fc.nat(), { maxLength: 10 }), fc.boolean(), async (parts, points, crlf) => {
-      const eol = crlf ? '\r\n' : '\n';
-      const frames = [`: OPENROUTER PROCESSING${eol}${eol}`, ...parts.map((p) => `data: ${JSON.stringify({ id: 'g', model: 'm/x', choices: [{ index: 0, delta: { content: p }, finish_reason: null }] })}${eol}${eol}`),
-        `data: ${JSON.stringify({ id: 'g', model: 'm/x', choices: [], usage: { prompt_tokens: 1, completion_tokens: parts.length, total_tokens: parts.length + 1, cost: 0.5 } })}${eol}${eol}`, `data: [DONE]${eol}${eol}`];
-      chunks = cut(Buffer.from(frames.join('')), points);
-      const result = await client.chat({ model: 'm/x', messages: [{ role: 'user', content: 'x' }] }).collect();
-      expect(result.text).toBe(parts.join(''));
-      expect(result).toMatchObject({ model: 'm/x', costUsd: 0.5, skippedEvents: 0 });
-    }), { numRuns: 60 });
+    const client = new RouterClient({
+      baseUrl: base,
+      key: 'test-key-not-a-secret',
+      connectTimeoutMs: 2000,
+      idleTimeoutMs: 5000,
+    });
+    await fc.assert(
+      fc.asyncProperty(deltas, fc.array(fc.nat(), { maxLength: 10 }), fc.boolean(), async (parts, points, crlf) => {
+        const eol = crlf ? '\r\n' : '\n';
+        const frames = [
+          `: OPENROUTER PROCESSING${eol}${eol}`,
+          ...parts.map(
+            (p) =>
+              `data: ${JSON.stringify({ id: 'g', model: 'm/x', choices: [{ index: 0, delta: { content: p }, finish_reason: null }] })}${eol}${eol}`,
+          ),
+          `data: ${JSON.stringify({ id: 'g', model: 'm/x', choices: [], usage: { prompt_tokens: 1, completion_tokens: parts.length, total_tokens: parts.length + 1, cost: 0.5 } })}${eol}${eol}`,
+          `data: [DONE]${eol}${eol}`,
+        ];
+        chunks = cut(Buffer.from(frames.join('')), points);
+        const result = await client.chat({ model: 'm/x', messages: [{ role: 'user', content: 'x' }] }).collect();
+        expect(result.text).toBe(parts.join(''));
+        expect(result).toMatchObject({ model: 'm/x', costUsd: 0.5, skippedEvents: 0 });
+      }),
+      { numRuns: 60 },
+    );
     await client.close();
   });
 
   it('direct service (event: + data: lines, no [DONE])', async () => {
-    const client = new DirectClient({ baseUrl: base, key: 'test-key-not-a-secret', connectTimeoutMs: 2000, idleTimeoutMs: 5000 });
-    await fc.assert(fc.asyncProperty(deltas, fc.array(fc.nat(), { maxLength: 10 }), async (parts, points) => {
-      let n = 0;
-      const frame = (type: string, fields: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...fields, sequence_number: n++ })}\n\n`;
-      const frames = [frame('response.created', { response: { id: 'resp_1' } }), ...parts.map((delta) => frame('response.output_text.delta', { delta })),
-        frame('response.completed', { response: { id: 'resp_1', model: 'gpt-x', status: 'completed', usage: { input_tokens: 1, output_tokens: parts.length, total_tokens: parts.length + 1 } } })];
-      chunks = cut(Buffer.from(frames.join('')), points);
-      const result = await client.respond({ model: 'gpt-x', input: 'x' }).collect();
-      expect(result.text).toBe(parts.join(''));
-      expect(result).toMatchObject({ id: 'resp_1', model: 'gpt-x' });
-    }), { numRuns: 60 });
+    const client = new DirectClient({
+      baseUrl: base,
+      key: 'test-key-not-a-secret',
+      connectTimeoutMs: 2000,
+      idleTimeoutMs: 5000,
+    });
+    await fc.assert(
+      fc.asyncProperty(deltas, fc.array(fc.nat(), { maxLength: 10 }), async (parts, points) => {
+        let n = 0;
+        const frame = (type: string, fields: object) =>
+          `event: ${type}\ndata: ${JSON.stringify({ type, ...fields, sequence_number: n++ })}\n\n`;
+        const frames = [
+          frame('response.created', { response: { id: 'resp_1' } }),
+          ...parts.map((delta) => frame('response.output_text.delta', { delta })),
+          frame('response.completed', {
+            response: {
+              id: 'resp_1',
+              model: 'gpt-x',
+              status: 'completed',
+              usage: { input_tokens: 1, output_tokens: parts.length, total_tokens: parts.length + 1 },
+            },
+          }),
+        ];
+        chunks = cut(Buffer.from(frames.join('')), points);
+        const result = await client.respond({ model: 'gpt-x', input: 'x' }).collect();
+        expect(result.text).toBe(parts.join(''));
+        expect(result).toMatchObject({ id: 'resp_1', model: 'gpt-x' });
+      }),
+      { numRuns: 60 },
+    );
     await client.close();
   });
 });

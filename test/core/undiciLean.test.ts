@@ -8,18 +8,28 @@ const require = createRequire(import.meta.url);
 const lean = require('../../src/core/undiciLean.cjs') as typeof import('undici');
 
 let bed: TestBed;
-beforeAll(async () => { bed = await startTestBed({ sandbox: true }); });
+beforeAll(async () => {
+  bed = await startTestBed({ sandbox: true });
+});
 afterAll(() => bed.close());
 
 describe('lean undici', () => {
   it('sends a request with headers, a query string and a body, and streams the answer', async () => {
     const agent = new lean.Agent({ connect: { timeout: 1000 }, headersTimeout: 2000, bodyTimeout: 2000 });
-    const models = await lean.request(`${bed.emulator.directBaseUrl}/models?x=1`, { method: 'GET', headers: { authorization: `Bearer ${bed.emulator.sandbox!.keys.direct}` }, dispatcher: agent });
+    const models = await lean.request(`${bed.emulator.directBaseUrl}/models?x=1`, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${bed.emulator.sandbox!.keys.direct}` },
+      dispatcher: agent,
+    });
     expect(models.statusCode).toBe(200);
     expect(((await models.body.json()) as { object: string }).object).toBe('list');
     const chat = await lean.request(`${bed.emulator.routerBaseUrl}/chat/completions`, {
-      method: 'POST', dispatcher: agent,
-      headers: { authorization: `Bearer ${bed.emulator.sandbox!.keys.routerFunded}`, 'content-type': 'application/json' },
+      method: 'POST',
+      dispatcher: agent,
+      headers: {
+        authorization: `Bearer ${bed.emulator.sandbox!.keys.routerFunded}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ model: 'openrouter/free', messages: [{ role: 'user', content: 'lean' }], stream: true }),
     });
     let text = '';
@@ -31,11 +41,20 @@ describe('lean undici', () => {
   it('times out a stalled body', async () => {
     const agent = new lean.Agent({ connect: { timeout: 1000 }, headersTimeout: 2000, bodyTimeout: 200 });
     const response = await lean.request(`${bed.emulator.routerBaseUrl}/chat/completions`, {
-      method: 'POST', dispatcher: agent,
-      headers: { authorization: `Bearer ${bed.emulator.sandbox!.keys.routerFunded}`, 'content-type': 'application/json', 'x-emulator-fault': 'stall;afterChunks=1' },
+      method: 'POST',
+      dispatcher: agent,
+      headers: {
+        authorization: `Bearer ${bed.emulator.sandbox!.keys.routerFunded}`,
+        'content-type': 'application/json',
+        'x-emulator-fault': 'stall;afterChunks=1',
+      },
       body: JSON.stringify({ model: 'openrouter/free', messages: [{ role: 'user', content: 'x' }], stream: true }),
     });
-    await expect((async () => { for await (const _ of response.body); })()).rejects.toMatchObject({ code: 'UND_ERR_BODY_TIMEOUT' });
+    await expect(
+      (async () => {
+        for await (const _ of response.body);
+      })(),
+    ).rejects.toMatchObject({ code: 'UND_ERR_BODY_TIMEOUT' });
     await agent.close();
   });
 });

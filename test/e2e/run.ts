@@ -3,7 +3,18 @@
 // headless Chromium clicking through the workbench like a person. Screenshots
 // go to test-results/e2e/; a failing step also saves the code-server log.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { routerKey } from '../emulator/keyFactory.ts';
 import * as esbuild from 'esbuild';
@@ -25,10 +36,22 @@ const only = process.argv.includes('--ui-only') ? 'ui' : process.argv.includes('
 
 async function compileSuite(outdir: string): Promise<string> {
   rmSync(outdir, { recursive: true, force: true });
-  const entries = ['test/e2e/suite/index.ts', ...readdirSync('test/e2e/suite').filter((f) => f.endsWith('.test.ts')).map((f) => `test/e2e/suite/${f}`)];
+  const entries = [
+    'test/e2e/suite/index.ts',
+    ...readdirSync('test/e2e/suite')
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => `test/e2e/suite/${f}`),
+  ];
   await esbuild.build({
-    entryPoints: entries, outdir, bundle: true, platform: 'node', format: 'cjs', target: 'node22',
-    external: ['vscode', 'mocha'], sourcemap: 'inline', logLevel: 'warning',
+    entryPoints: entries,
+    outdir,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    external: ['vscode', 'mocha'],
+    sourcemap: 'inline',
+    logLevel: 'warning',
   });
   writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
   return join(outdir, 'index.js');
@@ -45,8 +68,16 @@ type Result = { suite: string; name: string; ok: boolean; error?: string };
  * webview and workspace state prove the scan reaches where that state is kept.
  */
 function leakCheck(runDir: string, workspace: ReturnType<typeof createWorkspace>, keys: string[]): Result[] {
-  const exported = readdirSync(workspace.folder).filter((f) => /^exported.*\.md$/.test(f)).map((f) => join(workspace.folder, f));
-  const roots = [join(runDir, 'user'), join(runDir, 'chromium'), join(runDir, 'xdg'), join(runDir, 'code-server.log'), ...exported];
+  const exported = readdirSync(workspace.folder)
+    .filter((f) => /^exported.*\.md$/.test(f))
+    .map((f) => join(workspace.folder, f));
+  const roots = [
+    join(runDir, 'user'),
+    join(runDir, 'chromium'),
+    join(runDir, 'xdg'),
+    join(runDir, 'code-server.log'),
+    ...exported,
+  ];
   const results: Result[] = [];
   const record = (name: string, problem: string | undefined) => {
     results.push({ suite: 'leak', name, ok: problem === undefined, ...(problem ? { error: problem } : {}) });
@@ -54,28 +85,55 @@ function leakCheck(runDir: string, workspace: ReturnType<typeof createWorkspace>
   };
 
   const canary = routerKey();
-  const planted = roots.filter((root) => existsSync(root)).map((root, i) => {
-    const path = statSync(root).isDirectory() ? join(root, `keyward-leak-canary-${i}.bin`) : `${root}.keyward-leak-canary`;
-    writeFileSync(path, Buffer.concat([Buffer.from('SQLite page\0'), Buffer.from(`{"draft":"${canary}"}`, i % 2 ? 'utf16le' : 'latin1')]));
-    return path;
-  });
+  const planted = roots
+    .filter((root) => existsSync(root))
+    .map((root, i) => {
+      const path = statSync(root).isDirectory()
+        ? join(root, `keyward-leak-canary-${i}.bin`)
+        : `${root}.keyward-leak-canary`;
+      writeFileSync(
+        path,
+        Buffer.concat([
+          Buffer.from('SQLite page\0'),
+          Buffer.from(`{"draft":"${canary}"}`, i % 2 ? 'utf16le' : 'latin1'),
+        ]),
+      );
+      return path;
+    });
   const self = scanForKeys([...roots, ...planted.filter((p) => p.endsWith('.keyward-leak-canary'))], [canary]);
   for (const path of planted) rmSync(path, { force: true });
   const missed = planted.filter((path) => !self.hits.some((hit) => hit.path === path));
-  record('the leak check finds a key planted in each place it reads', missed.length ? `missed ${missed.join(', ')}` : undefined);
+  record(
+    'the leak check finds a key planted in each place it reads',
+    missed.length ? `missed ${missed.join(', ')}` : undefined,
+  );
 
   const scan = scanForKeys(roots, keys);
   const empty = scan.roots.filter((r) => r.files === 0 && !r.path.endsWith('.md')).map((r) => r.path);
-  record(`every place was there to read (${scan.roots.map((r) => `${r.files} files in ${r.path.slice(runDir.length + 1) || r.path}`).join(', ')})`, empty.length ? `nothing to read in ${empty.join(', ')}` : undefined);
-  record(`no key (${new Set(keys).size} of them) in user data, logs, workspace or webview state, or the export`, scan.hits.length ? scan.hits.map((h) => `${h.key} in ${h.path} (${h.encoding})`).join('; ') : undefined);
+  record(
+    `every place was there to read (${scan.roots.map((r) => `${r.files} files in ${r.path.slice(runDir.length + 1) || r.path}`).join(', ')})`,
+    empty.length ? `nothing to read in ${empty.join(', ')}` : undefined,
+  );
+  record(
+    `no key (${new Set(keys).size} of them) in user data, logs, workspace or webview state, or the export`,
+    scan.hits.length ? scan.hits.map((h) => `${h.key} in ${h.path} (${h.encoding})`).join('; ') : undefined,
+  );
   const probes = [
     ...(only !== 'host' ? [{ what: 'the panel draft (webview state)', text: PROBES.draft }] : []),
     // The in-host panel tests leave the turn; a grep may leave them out.
-    ...(only !== 'ui' && !process.env.KEYWARD_E2E_GREP ? [{ what: 'a saved conversation turn (workspace state)', text: PROBES.turn }] : []),
+    ...(only !== 'ui' && !process.env.KEYWARD_E2E_GREP
+      ? [{ what: 'a saved conversation turn (workspace state)', text: PROBES.turn }]
+      : []),
   ];
-  const found = markersFound(roots, probes.map((p) => p.text));
+  const found = markersFound(
+    roots,
+    probes.map((p) => p.text),
+  );
   const missing = probes.filter((p) => !found.includes(p.text)).map((p) => p.what);
-  record('the scan reaches the webview and workspace state the run left', missing.length ? `not found on disk: ${missing.join(', ')}` : undefined);
+  record(
+    'the scan reaches the webview and workspace state the run left',
+    missing.length ? `not found on disk: ${missing.join(', ')}` : undefined,
+  );
   return results;
 }
 
@@ -106,7 +164,11 @@ async function main(): Promise<number> {
   const leakKeysFile = join(runDir, 'leak-keys.txt');
   writeFileSync(leakKeysFile, '');
   const env = {
-    emulator: { routerBaseUrl: emulator.routerBaseUrl, directBaseUrl: emulator.directBaseUrl, adminUrl: emulator.adminUrl },
+    emulator: {
+      routerBaseUrl: emulator.routerBaseUrl,
+      directBaseUrl: emulator.directBaseUrl,
+      adminUrl: emulator.adminUrl,
+    },
     sandboxKeys: emulator.sandbox!.keys,
     workspace: { folder: workspace.folder, files: workspace.files, keys: workspace.keys },
     runDir,
@@ -116,15 +178,25 @@ async function main(): Promise<number> {
     runDir,
     vsix,
     settings: { 'keyward.router.baseUrl': emulator.routerBaseUrl, 'keyward.direct.baseUrl': emulator.directBaseUrl },
-    env: { KEYWARD_E2E: JSON.stringify(env), ...(process.env.KEYWARD_E2E_GREP ? { KEYWARD_E2E_GREP: process.env.KEYWARD_E2E_GREP } : {}) },
+    env: {
+      KEYWARD_E2E: JSON.stringify(env),
+      ...(process.env.KEYWARD_E2E_GREP ? { KEYWARD_E2E_GREP: process.env.KEYWARD_E2E_GREP } : {}),
+    },
   });
   onCleanup(() => server.stop());
   process.stdout.write(`e2e: code-server at ${server.url}, emulator at ${emulator.url}\n`);
 
   const chromium = loadChromium(tools.playwrightCore);
   const browser: BrowserContext = await chromium.launchPersistentContext(join(runDir, 'chromium'), {
-    executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 900 },
-    env: { ...process.env, XDG_CONFIG_HOME: join(runDir, 'xdg', 'config'), XDG_CACHE_HOME: join(runDir, 'xdg', 'cache') },
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1400, height: 900 },
+    env: {
+      ...process.env,
+      XDG_CONFIG_HOME: join(runDir, 'xdg', 'config'),
+      XDG_CACHE_HOME: join(runDir, 'xdg', 'cache'),
+    },
   });
   onCleanup(() => browser.close());
 
@@ -135,7 +207,8 @@ async function main(): Promise<number> {
     // Errors in the workbench or a webview are evidence: keep them next to the screenshots.
     const consoleLines: string[] = [];
     page.on('console', (message) => {
-      if (message.type() === 'error' && !/open-vsx|vsda|Failed to load resource|ENOTFOUND/.test(message.text())) consoleLines.push(message.text());
+      if (message.type() === 'error' && !/open-vsx|vsda|Failed to load resource|ENOTFOUND/.test(message.text()))
+        consoleLines.push(message.text());
     });
     onCleanup(() => writeFileSync(join(RESULTS, 'console-errors.log'), consoleLines.join('\n') + '\n'));
     const wb = new Workbench(page, RESULTS);
@@ -159,15 +232,22 @@ async function main(): Promise<number> {
 
   if (only !== 'ui') {
     const hostResult = await runInHostSuite(browser, {
-      url: server.url, port: server.port, extensionFolder: ROOT, testsIndex, workspace: workspace.folder, timeoutMs: 900_000,
+      url: server.url,
+      port: server.port,
+      extensionFolder: ROOT,
+      testsIndex,
+      workspace: workspace.folder,
+      timeoutMs: 900_000,
     });
     const text = hostResult.log.join('\n');
     const passing = Number(/(\d+) passing/.exec(text)?.[1] ?? 0);
     const failing = Number(/(\d+) failing/.exec(text)?.[1] ?? 0);
     for (let i = 0; i < passing; i++) results.push({ suite: 'host', name: `passing ${i + 1}`, ok: true });
     for (let i = 0; i < failing; i++) results.push({ suite: 'host', name: `failing ${i + 1}`, ok: false });
-    if (hostResult.exitCode !== 0 && failing === 0) results.push({ suite: 'host', name: 'suite run', ok: false, error: `exit code ${hostResult.exitCode}` });
-    if (passing + failing === 0 && hostResult.exitCode === 0) results.push({ suite: 'host', name: 'suite run', ok: false, error: 'no in-host test ran' });
+    if (hostResult.exitCode !== 0 && failing === 0)
+      results.push({ suite: 'host', name: 'suite run', ok: false, error: `exit code ${hostResult.exitCode}` });
+    if (passing + failing === 0 && hostResult.exitCode === 0)
+      results.push({ suite: 'host', name: 'suite run', ok: false, error: 'no in-host test ran' });
     writeFileSync(join(RESULTS, 'in-host.log'), text + '\n');
     if (hostResult.exitCode !== 0) copyFileSync(server.logFile, join(RESULTS, 'code-server.log'));
   }
@@ -175,7 +255,13 @@ async function main(): Promise<number> {
   // The browser writes IndexedDB (workspace and webview state) as it closes: close it before looking.
   await browser.close();
   await server.stop();
-  results.push(...leakCheck(runDir, workspace, [...Object.values(emulator.sandbox!.keys), ...Object.values(workspace.keys), ...readFileSync(leakKeysFile, 'utf8').split('\n').filter(Boolean)]));
+  results.push(
+    ...leakCheck(runDir, workspace, [
+      ...Object.values(emulator.sandbox!.keys),
+      ...Object.values(workspace.keys),
+      ...readFileSync(leakKeysFile, 'utf8').split('\n').filter(Boolean),
+    ]),
+  );
 
   if (only === 'both' || process.argv.includes('--sandbox')) {
     try {
@@ -191,13 +277,19 @@ async function main(): Promise<number> {
   // Keyward's own log of the run, next to the screenshots.
   const logs = join(runDir, 'user', 'logs');
   if (existsSync(logs)) {
-    const keywardLogs = readdirSync(logs, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name === 'Keyward.log');
-    writeFileSync(join(RESULTS, 'keyward.log'), keywardLogs.map((e) => readFileSync(join(e.parentPath, e.name), 'utf8')).join('\n'));
+    const keywardLogs = readdirSync(logs, { recursive: true, withFileTypes: true }).filter(
+      (e) => e.isFile() && e.name === 'Keyward.log',
+    );
+    writeFileSync(
+      join(RESULTS, 'keyward.log'),
+      keywardLogs.map((e) => readFileSync(join(e.parentPath, e.name), 'utf8')).join('\n'),
+    );
   }
 
   const passed = results.filter((r) => r.ok).length;
   const failed = results.length - passed;
-  for (const failure of results.filter((r) => !r.ok && r.error)) process.stdout.write(`e2e failure [${failure.suite}] ${failure.name}: ${failure.error}\n`);
+  for (const failure of results.filter((r) => !r.ok && r.error))
+    process.stdout.write(`e2e failure [${failure.suite}] ${failure.name}: ${failure.error}\n`);
   process.stdout.write(`e2e: ${((Date.now() - started) / 1000).toFixed(1)} s, screenshots in ${RESULTS}\n`);
   process.stdout.write(`e2e: ${passed} passed, ${failed} failed\n`);
   return failed === 0 && results.length > 0 ? 0 : 1;

@@ -12,7 +12,11 @@ import { PATIENCE, Workbench, until } from './harness/workbench.ts';
 export async function driveSandbox(playwrightCore: string, results: string): Promise<void> {
   const child = spawn('npm', ['start'], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
   const stop = () => {
-    try { process.kill(-child.pid!, 'SIGINT'); } catch { /* gone */ }
+    try {
+      process.kill(-child.pid!, 'SIGINT');
+    } catch {
+      /* gone */
+    }
   };
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -28,7 +32,12 @@ export async function driveSandbox(playwrightCore: string, results: string): Pro
     });
     const chromium = loadChromium(playwrightCore);
     const profile = mkdtempSync(join(CACHE, 'sandbox-chromium-'));
-    const browser: BrowserContext = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 900 } });
+    const browser: BrowserContext = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1400, height: 900 },
+    });
     try {
       const page = browser.pages()[0] ?? (await browser.newPage());
       const wb = new Workbench(page, results);
@@ -39,15 +48,20 @@ export async function driveSandbox(playwrightCore: string, results: string): Pro
       // both are accepted, within the overall ceiling.
       const button = page.locator('.notifications-center .monaco-button', { hasText: 'Import' }).first();
       for (let imported = 0; imported < 2; imported++) {
-        await until(`import offer ${imported + 1} of 2`, async () => {
-          await wb.runCommand('Notifications: Show Notifications');
-          if (!(await button.isVisible())) {
-            await page.keyboard.press('Escape');
-            return undefined;
-          }
-          await button.click();
-          return true;
-        }, PATIENCE, 1000);
+        await until(
+          `import offer ${imported + 1} of 2`,
+          async () => {
+            await wb.runCommand('Notifications: Show Notifications');
+            if (!(await button.isVisible())) {
+              await page.keyboard.press('Escape');
+              return undefined;
+            }
+            await button.click();
+            return true;
+          },
+          PATIENCE,
+          1000,
+        );
       }
       await wb.statusItem('router').waitFor({ timeout: PATIENCE });
       await wb.statusItem('direct').waitFor({ timeout: PATIENCE });
@@ -55,7 +69,10 @@ export async function driveSandbox(playwrightCore: string, results: string): Pro
       await wb.runCommand('Keyward: Open Prompt Panel');
       const view = wb.webview();
       await view.locator('#prompt').waitFor({ timeout: PATIENCE });
-      for (const [service, prompt] of [['router', 'sandbox router'], ['direct', 'sandbox direct']] as const) {
+      for (const [service, prompt] of [
+        ['router', 'sandbox router'],
+        ['direct', 'sandbox direct'],
+      ] as const) {
         await view.locator(`#service-${service}`).click();
         await view.locator('#prompt').fill(prompt);
         await view.locator('#prompt').press('Control+Enter');
@@ -63,7 +80,11 @@ export async function driveSandbox(playwrightCore: string, results: string): Pro
         let text = '';
         try {
           await until(`the ${service} sandbox answer`, async () => {
-            text = await view.locator('.turn.assistant.done .answer').last().innerText().catch(() => '');
+            text = await view
+              .locator('.turn.assistant.done .answer')
+              .last()
+              .innerText()
+              .catch(() => '');
             return text.includes(expected) ? true : undefined;
           });
         } catch {

@@ -24,7 +24,8 @@ class AdminError extends Error {}
 function num(value: unknown, name: string, allowNull = false): number | null | undefined {
   if (value === undefined) return undefined;
   if (value === null && allowNull) return null;
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new AdminError(`${name} must be a number${allowNull ? ' or null' : ''}`);
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new AdminError(`${name} must be a number${allowNull ? ' or null' : ''}`);
   return value;
 }
 
@@ -54,17 +55,24 @@ const PERMISSIONS: Permission[] = ['all', 'restricted', 'read_only'];
 function permission(value: unknown): Permission | undefined {
   if (value === undefined) return undefined;
   const normal = typeof value === 'string' ? value.toLowerCase().replace(' ', '_') : value;
-  if (!PERMISSIONS.includes(normal as Permission)) throw new AdminError('permissions must be "All", "Restricted" or "Read Only"');
+  if (!PERMISSIONS.includes(normal as Permission))
+    throw new AdminError('permissions must be "All", "Restricted" or "Read Only"');
   return normal as Permission;
 }
 
 function scopes(value: unknown): string[] | undefined {
   if (value === undefined) return undefined;
-  if (!Array.isArray(value) || !value.every((s) => typeof s === 'string')) throw new AdminError('scopes must be an array of strings');
+  if (!Array.isArray(value) || !value.every((s) => typeof s === 'string'))
+    throw new AdminError('scopes must be an array of strings');
   return value;
 }
 
-export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function handleAdmin(
+  ctx: AdminContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<void> {
   const method = req.method ?? 'GET';
   let body: Record<string, unknown>;
   try {
@@ -74,7 +82,8 @@ export async function handleAdmin(ctx: AdminContext, req: IncomingMessage, res: 
   }
   try {
     const result = route(ctx, method, path.split('/').filter(Boolean), body);
-    if (result === undefined) return sendJson(res, 404, { error: `no admin route ${method} /__admin/${path.replace(/^\//, '')}` });
+    if (result === undefined)
+      return sendJson(res, 404, { error: `no admin route ${method} /__admin/${path.replace(/^\//, '')}` });
     sendJson(res, 200, result);
   } catch (error) {
     sendJson(res, 400, { error: (error as Error).message });
@@ -87,7 +96,14 @@ function route(ctx: AdminContext, method: string, parts: string[], body: Record<
   const [area, a, b, c, d] = parts;
   const is = (m: string, length: number) => method === m && parts.length === length;
 
-  if (area === 'state' && is('GET', 1)) return { now: new Date(now).toISOString(), config: ctx.config, router: router.snapshot(), direct: direct.snapshot(), faults: ctx.faults.pending() };
+  if (area === 'state' && is('GET', 1))
+    return {
+      now: new Date(now).toISOString(),
+      config: ctx.config,
+      router: router.snapshot(),
+      direct: direct.snapshot(),
+      faults: ctx.faults.pending(),
+    };
   if (area === 'reset' && is('POST', 1)) return ctx.reset(body.sandbox === true);
   if (area === 'config' && is('GET', 1)) return ctx.config;
   if (area === 'config' && is('POST', 1)) {
@@ -98,7 +114,8 @@ function route(ctx: AdminContext, method: string, parts: string[], body: Record<
     if (tokens !== undefined && tokens !== null) ctx.config.answerTokens = Math.max(1, Math.floor(tokens));
     if (retry !== undefined && retry !== null) ctx.config.inFlightRetryAfterSeconds = Math.max(0, retry);
     if (body.missingScopesStatus !== undefined) {
-      if (body.missingScopesStatus !== 401 && body.missingScopesStatus !== 403) throw new AdminError('missingScopesStatus must be 401 or 403');
+      if (body.missingScopesStatus !== 401 && body.missingScopesStatus !== 403)
+        throw new AdminError('missingScopesStatus must be 401 or 403');
       ctx.config.missingScopesStatus = body.missingScopesStatus;
     }
     return ctx.config;
@@ -135,7 +152,8 @@ function route(ctx: AdminContext, method: string, parts: string[], body: Record<
     if (a === 'accounts' && b && is('PATCH', 3)) {
       const account = router.account(b);
       if (body.denyDataCollection !== undefined) {
-        if (typeof body.denyDataCollection !== 'boolean') throw new AdminError('denyDataCollection must be true or false');
+        if (typeof body.denyDataCollection !== 'boolean')
+          throw new AdminError('denyDataCollection must be true or false');
         account.denyDataCollection = body.denyDataCollection;
       }
       return { id: account.id, denyDataCollection: account.denyDataCollection };
@@ -145,7 +163,12 @@ function route(ctx: AdminContext, method: string, parts: string[], body: Record<
       if (method !== 'card' && method !== 'crypto') throw new AdminError('method must be "card" or "crypto"');
       const account = router.account(b);
       const purchase = router.purchase(account, num(body.amount, 'amount') ?? 0, method);
-      return { purchase, balance: router.balance(account), totalPurchased: account.totalPurchased, freeDailyLimit: router.freeDailyLimit(account) };
+      return {
+        purchase,
+        balance: router.balance(account),
+        totalPurchased: account.totalPurchased,
+        freeDailyLimit: router.freeDailyLimit(account),
+      };
     }
     if (a === 'accounts' && b && c === 'spend' && is('POST', 4)) {
       const account = router.account(b);
@@ -160,7 +183,8 @@ function route(ctx: AdminContext, method: string, parts: string[], body: Record<
     }
     if (a === 'keys' && is('POST', 2)) {
       const limitReset = body.limitReset ?? null;
-      if (limitReset !== null && !['daily', 'weekly', 'monthly'].includes(limitReset as string)) throw new AdminError('limitReset must be daily, weekly, monthly or null');
+      if (limitReset !== null && !['daily', 'weekly', 'monthly'].includes(limitReset as string))
+        throw new AdminError('limitReset must be daily, weekly, monthly or null');
       const key = router.createKey({
         accountId: str(body.accountId, 'accountId'),
         name: str(body.name, 'name', 'key'),
@@ -172,7 +196,8 @@ function route(ctx: AdminContext, method: string, parts: string[], body: Record<
       return { id: key.id, key: key.value, name: key.name };
     }
     if (a === 'keys' && b && is('PATCH', 3)) {
-      if (body.expiresAt !== undefined || body.expiresIn !== undefined) throw new AdminError('a key\'s expiry can be set only when the key is created');
+      if (body.expiresAt !== undefined || body.expiresIn !== undefined)
+        throw new AdminError("a key's expiry can be set only when the key is created");
       const key = router.key(b);
       const limit = num(body.limit, 'limit', true);
       if (limit !== undefined) key.limit = limit;
@@ -197,7 +222,8 @@ function route(ctx: AdminContext, method: string, parts: string[], body: Record<
       if (body.autoReload !== undefined) {
         const reload = body.autoReload as Record<string, unknown>;
         const amount = num(reload.amount, 'autoReload.amount');
-        if (amount !== undefined && amount !== null && amount < 5) throw new AdminError('the minimum auto-reload recharge is 5 dollars');
+        if (amount !== undefined && amount !== null && amount < 5)
+          throw new AdminError('the minimum auto-reload recharge is 5 dollars');
         Object.assign(org.autoReload, reload);
       }
       return { id: org.id, spendLimit: org.spendLimit, autoReload: org.autoReload };
@@ -216,23 +242,30 @@ function route(ctx: AdminContext, method: string, parts: string[], body: Record<
       const org = direct.org(b);
       direct.purchase(org, num(body.amount, 'amount') ?? 10);
       const tier = direct.tier(org);
-      return { balance: direct.balance(org), totalPurchased: org.totalPurchased, tier: tier.tier, monthlyLimit: tier.monthlyLimit };
+      return {
+        balance: direct.balance(org),
+        totalPurchased: org.totalPurchased,
+        tier: tier.tier,
+        monthlyLimit: tier.monthlyLimit,
+      };
     }
     if (a === 'orgs' && b && c === 'free-credits' && is('POST', 4)) {
       const org = direct.org(b);
-      const expiresIn = body.expiresIn === undefined ? null : parseDuration(body.expiresIn) ?? null;
+      const expiresIn = body.expiresIn === undefined ? null : (parseDuration(body.expiresIn) ?? null);
       direct.grantFreeCredits(org, num(body.amount, 'amount') ?? 0, expiresIn);
       return { balance: direct.balance(org) };
     }
     if (a === 'orgs' && b && c === 'spend' && is('POST', 4)) {
       const org = direct.org(b);
-      const project = typeof body.projectId === 'string' ? direct.project(org, body.projectId) : direct.defaultProject(org);
+      const project =
+        typeof body.projectId === 'string' ? direct.project(org, body.projectId) : direct.defaultProject(org);
       direct.spend(org, project, num(body.amount, 'amount') ?? 0);
       return { balance: direct.balance(org), monthSpend: direct.monthSpend(org) };
     }
     if (a === 'keys' && is('POST', 2)) {
       const kind = body.kind;
-      if (kind !== undefined && kind !== 'proj' && kind !== 'svcacct' && kind !== 'admin') throw new AdminError('kind must be proj, svcacct or admin');
+      if (kind !== undefined && kind !== 'proj' && kind !== 'svcacct' && kind !== 'admin')
+        throw new AdminError('kind must be proj, svcacct or admin');
       const key = direct.createKey({
         orgId: str(body.orgId, 'orgId'),
         ...(typeof body.projectId === 'string' ? { projectId: body.projectId } : {}),

@@ -4,23 +4,39 @@ import { type Emulator, startEmulator, type EmulatorOptions } from './server.ts'
 export interface TestBed {
   emulator: Emulator;
   admin<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T>;
-  router(path: string, key: string | undefined, init?: { method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
-  direct(path: string, key: string | undefined, init?: { method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  router(
+    path: string,
+    key: string | undefined,
+    init?: { method?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Response>;
+  direct(
+    path: string,
+    key: string | undefined,
+    init?: { method?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 
 export async function startTestBed(options: EmulatorOptions = {}): Promise<TestBed> {
   const emulator = await startEmulator(options);
-  const call = (base: string) => (path: string, key: string | undefined, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
-    fetch(base + path, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: {
-        ...(key ? { authorization: `Bearer ${key}` } : {}),
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...init.headers,
-      },
-      ...(init.body === undefined ? {} : { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) }),
-    });
+  const call =
+    (base: string) =>
+    (
+      path: string,
+      key: string | undefined,
+      init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+    ) =>
+      fetch(base + path, {
+        method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+        headers: {
+          ...(key ? { authorization: `Bearer ${key}` } : {}),
+          ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...init.headers,
+        },
+        ...(init.body === undefined
+          ? {}
+          : { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) }),
+      });
   return {
     emulator,
     async admin(method, path, body) {
@@ -43,7 +59,12 @@ export async function startTestBed(options: EmulatorOptions = {}): Promise<TestB
 export function sseData(text: string): unknown[] {
   return text
     .split(/\r?\n\r?\n/)
-    .flatMap((frame) => frame.split(/\r?\n/).filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)))
+    .flatMap((frame) =>
+      frame
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6)),
+    )
     .filter((data) => data !== '[DONE]')
     .map((data) => JSON.parse(data) as unknown);
 }

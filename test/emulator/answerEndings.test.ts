@@ -9,7 +9,9 @@ import { REFUSAL_TOKENS, answerText } from './answers.ts';
 
 let bed: TestBed;
 let keys: { routerFunded: string; direct: string };
-beforeAll(async () => { bed = await startTestBed(); });
+beforeAll(async () => {
+  bed = await startTestBed();
+});
 afterAll(() => bed.close());
 beforeEach(async () => {
   await bed.admin('POST', '/reset', { sandbox: true });
@@ -20,11 +22,17 @@ const REFUSAL = REFUSAL_TOKENS.join('');
 type Json = Record<string, any>;
 
 describe('routing service', () => {
-  const chat = (content: string, extra: Json = {}) => bed.router('/chat/completions', keys.routerFunded, { body: { model: 'openai/gpt-4o-mini', messages: userMessage(content), ...extra } });
+  const chat = (content: string, extra: Json = {}) =>
+    bed.router('/chat/completions', keys.routerFunded, {
+      body: { model: 'openai/gpt-4o-mini', messages: userMessage(content), ...extra },
+    });
 
   it('a refusal: message.refusal with content null, charged like any output', async () => {
     const body = (await (await chat('[[refuse]] x')).json()) as Json;
-    expect(body.choices[0]).toMatchObject({ finish_reason: 'stop', message: { role: 'assistant', content: null, refusal: REFUSAL } });
+    expect(body.choices[0]).toMatchObject({
+      finish_reason: 'stop',
+      message: { role: 'assistant', content: null, refusal: REFUSAL },
+    });
     expect(body.usage).toMatchObject({ completion_tokens: REFUSAL_TOKENS.length });
     expect(body.usage.cost).toBeGreaterThan(0);
   });
@@ -34,7 +42,9 @@ describe('routing service', () => {
     expect(chunks[0]!.choices[0].delta).toEqual({ role: 'assistant', content: null, refusal: '' });
     const refusal = chunks.map((c) => c.choices[0]?.delta?.refusal ?? '').join('');
     expect(refusal).toBe(REFUSAL);
-    expect(chunks.some((c) => typeof c.choices[0]?.delta?.content === 'string' && c.choices[0].delta.content !== '')).toBe(false);
+    expect(
+      chunks.some((c) => typeof c.choices[0]?.delta?.content === 'string' && c.choices[0].delta.content !== ''),
+    ).toBe(false);
   });
 
   it('a content filter: finish_reason and native_finish_reason content_filter, after N tokens', async () => {
@@ -47,15 +57,23 @@ describe('routing service', () => {
 
   it('max_tokens cuts the answer with finish_reason length', async () => {
     const body = (await (await chat('cut', { max_tokens: 4 })).json()) as Json;
-    expect(body.choices[0]).toMatchObject({ finish_reason: 'length', message: { content: answerText('cut', { tokens: 12 }).split(' ').slice(0, 4).join(' ') } });
+    expect(body.choices[0]).toMatchObject({
+      finish_reason: 'length',
+      message: { content: answerText('cut', { tokens: 12 }).split(' ').slice(0, 4).join(' ') },
+    });
     expect(body.usage.completion_tokens).toBe(4);
   });
 
-  it('the openai SDK\'s stream helper reads the refusal', async () => {
+  it("the openai SDK's stream helper reads the refusal", async () => {
     const client = new OpenAI({ apiKey: keys.routerFunded, baseURL: bed.emulator.routerBaseUrl, maxRetries: 0 });
-    const stream = client.chat.completions.stream({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: '[[refuse]] sdk' }] });
+    const stream = client.chat.completions.stream({
+      model: 'openai/gpt-4o-mini',
+      messages: [{ role: 'user', content: '[[refuse]] sdk' }],
+    });
     let done = '';
-    stream.on('refusal.done', (event) => { done = event.refusal; });
+    stream.on('refusal.done', (event) => {
+      done = event.refusal;
+    });
     const final = await stream.finalChatCompletion();
     expect(done).toBe(REFUSAL);
     expect(final.choices[0]!.message).toMatchObject({ content: null, refusal: REFUSAL });
@@ -63,7 +81,8 @@ describe('routing service', () => {
 });
 
 describe('direct service', () => {
-  const respond = (input: string, extra: Json = {}) => bed.direct('/responses', keys.direct, { body: { model: 'gpt-4o-mini', input, ...extra } });
+  const respond = (input: string, extra: Json = {}) =>
+    bed.direct('/responses', keys.direct, { body: { model: 'gpt-4o-mini', input, ...extra } });
 
   it('a refusal: a refusal content part in the output message, status completed', async () => {
     const body = (await (await respond('[[refuse]] x')).json()) as Json;
@@ -74,25 +93,47 @@ describe('direct service', () => {
 
   it('a streamed refusal: response.refusal.delta events, then .done with the whole text', async () => {
     const events = sseData(await (await respond('[[refuse]] x', { stream: true })).text()) as Json[];
-    expect(events.find((e) => e.type === 'response.content_part.added')!.part).toEqual({ type: 'refusal', refusal: '' });
-    expect(events.filter((e) => e.type === 'response.refusal.delta').map((e) => e.delta).join('')).toBe(REFUSAL);
-    expect(events.find((e) => e.type === 'response.refusal.done')).toMatchObject({ refusal: REFUSAL, item_id: expect.stringMatching(/^msg_/), output_index: 0, content_index: 0 });
+    expect(events.find((e) => e.type === 'response.content_part.added')!.part).toEqual({
+      type: 'refusal',
+      refusal: '',
+    });
+    expect(
+      events
+        .filter((e) => e.type === 'response.refusal.delta')
+        .map((e) => e.delta)
+        .join(''),
+    ).toBe(REFUSAL);
+    expect(events.find((e) => e.type === 'response.refusal.done')).toMatchObject({
+      refusal: REFUSAL,
+      item_id: expect.stringMatching(/^msg_/),
+      output_index: 0,
+      content_index: 0,
+    });
     expect(events.some((e) => e.type === 'response.output_text.delta')).toBe(false);
-    expect(events.at(-1)).toMatchObject({ type: 'response.completed', response: { output: [{ content: [{ type: 'refusal', refusal: REFUSAL }] }] } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'response.completed',
+      response: { output: [{ content: [{ type: 'refusal', refusal: REFUSAL }] }] },
+    });
   });
 
   it('a content filter: status incomplete, incomplete_details.reason content_filter, response.incomplete', async () => {
     const body = (await (await respond('[[filter:3]] x')).json()) as Json;
     expect(body).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'content_filter' } });
     const events = sseData(await (await respond('[[filter]] x', { stream: true })).text()) as Json[];
-    expect(events.at(-1)).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'content_filter' } } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'response.incomplete',
+      response: { status: 'incomplete', incomplete_details: { reason: 'content_filter' } },
+    });
   });
 
   it('a failed stream reports in response.failed the usage of what it sent', async () => {
     await bed.admin('POST', '/faults', { kind: 'error_event', service: 'direct', afterChunks: 6 });
     const events = sseData(await (await respond('x', { stream: true })).text()) as Json[];
     expect(events.filter((e) => e.type === 'response.output_text.delta')).toHaveLength(2);
-    expect(events.at(-1)).toMatchObject({ type: 'response.failed', response: { status: 'failed', usage: { output_tokens: 2 } } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'response.failed',
+      response: { status: 'failed', usage: { output_tokens: 2 } },
+    });
   });
 
   it('the openai SDK reads the refusal events and the incomplete reason', async () => {

@@ -1,8 +1,26 @@
 // Deterministic model output: the same prompt always gives the same tokens, so
 // tests can assert the text a client assembles.
 const VOCABULARY = [
-  'the', 'key', 'model', 'stream', 'credit', 'token', 'editor', 'answer', 'request', 'limit',
-  'route', 'free', 'prompt', 'secret', 'budget', 'window', 'status', 'service', 'reply', 'test',
+  'the',
+  'key',
+  'model',
+  'stream',
+  'credit',
+  'token',
+  'editor',
+  'answer',
+  'request',
+  'limit',
+  'route',
+  'free',
+  'prompt',
+  'secret',
+  'budget',
+  'window',
+  'status',
+  'service',
+  'reply',
+  'test',
 ];
 
 export interface AnswerOptions {
@@ -57,12 +75,25 @@ export interface AnswerPlan {
 }
 
 /** Word for word the refusal in a recorded stream (openai/openai-python .inline-snapshot/external/ca015b8b1eba…bin). */
-export const REFUSAL_TOKENS = ["I'm", ' sorry', ',', ' but', ' I', " can't", ' assist', ' with', ' that', ' request', '.'];
+export const REFUSAL_TOKENS = [
+  "I'm",
+  ' sorry',
+  ',',
+  ' but',
+  ' I',
+  " can't",
+  ' assist',
+  ' with',
+  ' that',
+  ' request',
+  '.',
+];
 
 export function answerPlan(prompt: string, options: AnswerOptions): AnswerPlan {
   if (prompt.includes('[[refuse]]')) return { tokens: [], refusal: [...REFUSAL_TOKENS], filtered: false };
   const filter = /\[\[filter(?::(\d{1,6}))?\]\]/.exec(prompt);
-  if (filter) return { tokens: answerTokens(prompt, options).slice(0, Number(filter[1] ?? 0)), refusal: null, filtered: true };
+  if (filter)
+    return { tokens: answerTokens(prompt, options).slice(0, Number(filter[1] ?? 0)), refusal: null, filtered: true };
   return { tokens: answerTokens(prompt, options), refusal: null, filtered: false };
 }
 

@@ -18,7 +18,12 @@ async function routerError(body: string | object, headers: Record<string, string
 
 async function directError(body: string | object, headers: Record<string, string> = {}) {
   const response = await bed.direct('/responses', directKey, { method: 'POST', body, headers });
-  return { status: response.status, body: (await response.json()) as { error: { message: string; type: string; param: string | null; code: string | null } } };
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      error: { message: string; type: string; param: string | null; code: string | null };
+    },
+  };
 }
 
 describe('routing service', () => {
@@ -31,7 +36,11 @@ describe('routing service', () => {
     ['a message with a number as content', { messages: [{ role: 'user', content: 5 }] }, /content/],
     ['a non-string model', { model: 7, messages: [{ role: 'user', content: 'x' }] }, /"model"/],
     ['a bad max_tokens', { messages: [{ role: 'user', content: 'x' }], max_tokens: -1 }, /max_tokens/],
-    ['a bad data_collection', { messages: [{ role: 'user', content: 'x' }], provider: { data_collection: 'maybe' } }, /data_collection/],
+    [
+      'a bad data_collection',
+      { messages: [{ role: 'user', content: 'x' }], provider: { data_collection: 'maybe' } },
+      /data_collection/,
+    ],
   ])('answers 400 with {error:{code,message}} for %s', async (_name, body, message) => {
     const { status, body: json } = await routerError(body);
     expect(status).toBe(400);
@@ -67,7 +76,12 @@ describe('direct service', () => {
     ['no input', { model: 'gpt-4o-mini' }, 'input', /Missing required parameter: 'input'/],
     ['a number as input', { model: 'gpt-4o-mini', input: 5 }, 'input', /Invalid type for 'input'/],
     ['a bad input item', { model: 'gpt-4o-mini', input: [{ role: 'robot', content: 'x' }] }, 'input[0]', /input\[0\]/],
-    ['max_output_tokens under 16', { model: 'gpt-4o-mini', input: 'x', max_output_tokens: 3 }, 'max_output_tokens', /minimum value/],
+    [
+      'max_output_tokens under 16',
+      { model: 'gpt-4o-mini', input: 'x', max_output_tokens: 3 },
+      'max_output_tokens',
+      /minimum value/,
+    ],
     ['an unknown model', { model: 'gpt-0', input: 'x' }, 'model', /does not exist/],
   ])('answers 400 with {error:{message,type,param,code}} for %s', async (_name, body, param, message) => {
     const { status, body: json } = await directError(body);
@@ -94,10 +108,18 @@ describe('direct service', () => {
 describe('admin API', () => {
   it('answers 400 with a reason for bad admin input and 404 for unknown routes', async () => {
     await expect(bed.admin('POST', '/router/keys', { name: 'no account' })).rejects.toThrow(/accountId/);
-    await expect(bed.admin('POST', '/router/accounts/nope/purchase', { amount: 5 })).rejects.toThrow(/no router account/);
-    await expect(bed.admin('POST', '/direct/keys', { orgId: bed.emulator.sandbox!.directOrgId, permissions: 'god' })).rejects.toThrow(/permissions/);
+    await expect(bed.admin('POST', '/router/accounts/nope/purchase', { amount: 5 })).rejects.toThrow(
+      /no router account/,
+    );
+    await expect(
+      bed.admin('POST', '/direct/keys', { orgId: bed.emulator.sandbox!.directOrgId, permissions: 'god' }),
+    ).rejects.toThrow(/permissions/);
     await expect(bed.admin('GET', '/nothing')).rejects.toThrow(/404/);
-    const response = await fetch(bed.emulator.adminUrl + '/config', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{oops' });
+    const response = await fetch(bed.emulator.adminUrl + '/config', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{oops',
+    });
     expect(response.status).toBe(400);
   });
 

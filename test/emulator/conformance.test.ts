@@ -12,7 +12,13 @@ let managementKey: string;
 beforeAll(async () => {
   bed = await startTestBed({ sandbox: true });
   keys = bed.emulator.sandbox!.keys;
-  managementKey = (await bed.admin<{ key: string }>('POST', '/router/keys', { accountId: bed.emulator.sandbox!.routerFundedAccountId, name: 'mgmt', management: true })).key;
+  managementKey = (
+    await bed.admin<{ key: string }>('POST', '/router/keys', {
+      accountId: bed.emulator.sandbox!.routerFundedAccountId,
+      name: 'mgmt',
+      management: true,
+    })
+  ).key;
 });
 afterAll(() => bed.close());
 
@@ -22,13 +28,21 @@ describe('openai SDK against the routing service (chat completions)', () => {
   const client = () => new OpenAI({ apiKey: keys.routerFunded, baseURL: bed.emulator.routerBaseUrl, maxRetries: 0 });
 
   it('parses a chat completion', async () => {
-    const completion = await client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'sdk plain' }], max_tokens: 64 });
+    const completion = await client().chat.completions.create({
+      model: 'openai/gpt-4o-mini',
+      messages: [{ role: 'user', content: 'sdk plain' }],
+      max_tokens: 64,
+    });
     expect(completion.choices[0]!.message.content).toBe(expected('sdk plain'));
     expect(completion.usage?.total_tokens).toBeGreaterThan(12);
   });
 
   it('parses a chat completion stream, comments and [DONE] included', async () => {
-    const stream = await client().chat.completions.create({ model: 'openrouter/free', messages: [{ role: 'user', content: 'sdk stream' }], stream: true });
+    const stream = await client().chat.completions.create({
+      model: 'openrouter/free',
+      messages: [{ role: 'user', content: 'sdk stream' }],
+      stream: true,
+    });
     let text = '';
     let usage: unknown;
     for await (const chunk of stream) {
@@ -40,10 +54,14 @@ describe('openai SDK against the routing service (chat completions)', () => {
   });
 
   it('surfaces a 402 as an APIError with the status and message', async () => {
-    const { accountId } = { accountId: (await bed.admin<{ id: string }>('POST', '/router/accounts', { name: 'broke' })).id };
+    const { accountId } = {
+      accountId: (await bed.admin<{ id: string }>('POST', '/router/accounts', { name: 'broke' })).id,
+    };
     const { key } = await bed.admin<{ key: string }>('POST', '/router/keys', { accountId, name: 'broke' });
     const broke = new OpenAI({ apiKey: key, baseURL: bed.emulator.routerBaseUrl, maxRetries: 0 });
-    const error = await broke.chat.completions.create({ model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const error = await broke.chat.completions
+      .create({ model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(402);
   });
@@ -53,14 +71,22 @@ describe('openai SDK against the direct service (responses, models)', () => {
   const client = () => new OpenAI({ apiKey: keys.direct, baseURL: bed.emulator.directBaseUrl, maxRetries: 0 });
 
   it('parses a response and computes output_text from output[]', async () => {
-    const response = await client().responses.create({ model: 'gpt-5.4-mini', input: 'sdk response', instructions: 'Answer.' });
+    const response = await client().responses.create({
+      model: 'gpt-5.4-mini',
+      input: 'sdk response',
+      instructions: 'Answer.',
+    });
     expect(response.output_text).toBe(expected('sdk response'));
     expect(response.usage?.output_tokens).toBe(12);
     expect(response._request_id).toMatch(/^req_/);
   });
 
   it('parses a response stream with every event type', async () => {
-    const stream = await client().responses.create({ model: 'gpt-5.4-mini', input: 'sdk response stream', stream: true });
+    const stream = await client().responses.create({
+      model: 'gpt-5.4-mini',
+      input: 'sdk response stream',
+      stream: true,
+    });
     let text = '';
     const types = new Set<string>();
     for await (const event of stream) {
@@ -79,7 +105,11 @@ describe('openai SDK against the direct service (responses, models)', () => {
 
   it('continues with previous_response_id', async () => {
     const first = await client().responses.create({ model: 'gpt-4o-mini', input: 'turn one' });
-    const second = await client().responses.create({ model: 'gpt-4o-mini', input: 'turn two', previous_response_id: first.id });
+    const second = await client().responses.create({
+      model: 'gpt-4o-mini',
+      input: 'turn two',
+      previous_response_id: first.id,
+    });
     expect(second.output_text).toBe(expected('turn two'));
   });
 
@@ -93,7 +123,9 @@ describe('openai SDK against the direct service (responses, models)', () => {
     const { id } = await bed.admin<{ id: string }>('POST', '/direct/orgs', { name: 'empty' });
     const { key } = await bed.admin<{ key: string }>('POST', '/direct/keys', { orgId: id });
     const empty = new OpenAI({ apiKey: key, baseURL: bed.emulator.directBaseUrl, maxRetries: 0 });
-    const error = (await empty.responses.create({ model: 'gpt-4o-mini', input: 'x' }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+    const error = (await empty.responses
+      .create({ model: 'gpt-4o-mini', input: 'x' })
+      .catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
     expect(error).toBeInstanceOf(OpenAI.RateLimitError);
     expect(error.code).toBe('credit_balance_exhausted');
     expect(error.type).toBe('insufficient_quota');
@@ -122,14 +154,25 @@ describe('@openrouter/sdk against the routing service', () => {
   });
 
   it('sends a chat completion', async () => {
-    const result = await sdk(keys.routerFree).chat.send({ chatRequest: { model: 'openrouter/free', messages: [{ role: 'user', content: 'or sdk' }] } });
-    expect((result as { choices: { message: { content: unknown } }[] }).choices[0]!.message.content).toBe(expected('or sdk'));
+    const result = await sdk(keys.routerFree).chat.send({
+      chatRequest: { model: 'openrouter/free', messages: [{ role: 'user', content: 'or sdk' }] },
+    });
+    expect((result as { choices: { message: { content: unknown } }[] }).choices[0]!.message.content).toBe(
+      expected('or sdk'),
+    );
   });
 
   it('streams a chat completion', async () => {
-    const stream = await sdk(keys.routerFree).chat.send({ chatRequest: { model: 'google/gemma-3-27b-it:free', messages: [{ role: 'user', content: 'or sdk stream' }], stream: true } });
+    const stream = await sdk(keys.routerFree).chat.send({
+      chatRequest: {
+        model: 'google/gemma-3-27b-it:free',
+        messages: [{ role: 'user', content: 'or sdk stream' }],
+        stream: true,
+      },
+    });
     let text = '';
-    for await (const chunk of stream as AsyncIterable<{ choices: { delta: { content?: string | null } }[] }>) text += chunk.choices[0]?.delta.content ?? '';
+    for await (const chunk of stream as AsyncIterable<{ choices: { delta: { content?: string | null } }[] }>)
+      text += chunk.choices[0]?.delta.content ?? '';
     expect(text).toBe(expected('or sdk stream'));
   });
 });

@@ -4,7 +4,9 @@ import { type TestBed, startTestBed } from './adminClient.ts';
 import { answerText } from './answers.ts';
 
 let bed: TestBed;
-beforeAll(async () => { bed = await startTestBed(); });
+beforeAll(async () => {
+  bed = await startTestBed();
+});
 afterAll(() => bed.close());
 beforeEach(() => bed.admin('POST', '/reset', {}));
 
@@ -18,10 +20,13 @@ async function key(orgId: string, extra: Record<string, unknown> = {}) {
   return bed.admin<{ id: string; key: string }>('POST', '/direct/keys', { orgId, ...extra });
 }
 
-const respond = (k: string, extra: Record<string, unknown> = {}) => bed.direct('/responses', k, { body: { model: 'gpt-4o-mini', input: 'hello', ...extra } });
+const respond = (k: string, extra: Record<string, unknown> = {}) =>
+  bed.direct('/responses', k, { body: { model: 'gpt-4o-mini', input: 'hello', ...extra } });
 
 async function errorOf(response: Response) {
-  return ((await response.json()) as { error: { message: string; type: string; param: string | null; code: string | null } }).error;
+  return (
+    (await response.json()) as { error: { message: string; type: string; param: string | null; code: string | null } }
+  ).error;
 }
 
 const tierOf = (orgId: string) => bed.emulator.direct.tier(bed.emulator.direct.org(orgId)).tier;
@@ -30,9 +35,17 @@ describe('state: usage tiers by cumulative purchases', () => {
   it('starts at Free and upgrades automatically to Build at $5, Launch at $100 and Grow at $500', async () => {
     const { id } = await org();
     expect(tierOf(id)).toBe('Free');
-    const steps: [number, string, number][] = [[5, 'Build', 500], [90, 'Build', 500], [5, 'Launch', 5000], [395, 'Launch', 5000], [5, 'Grow', 200000]];
+    const steps: [number, string, number][] = [
+      [5, 'Build', 500],
+      [90, 'Build', 500],
+      [5, 'Launch', 5000],
+      [395, 'Launch', 5000],
+      [5, 'Grow', 200000],
+    ];
     for (const [amount, tier, monthlyLimit] of steps) {
-      const result = await bed.admin<{ tier: string; monthlyLimit: number }>('POST', `/direct/orgs/${id}/purchase`, { amount });
+      const result = await bed.admin<{ tier: string; monthlyLimit: number }>('POST', `/direct/orgs/${id}/purchase`, {
+        amount,
+      });
       expect(result).toMatchObject({ tier, monthlyLimit });
     }
   });
@@ -44,7 +57,10 @@ describe('state: usage tiers by cumulative purchases', () => {
     await bed.admin('POST', `/direct/orgs/${id}/spend`, { amount: 500 });
     const limited = await respond(k);
     expect(limited.status).toBe(429);
-    expect(await errorOf(limited)).toMatchObject({ type: 'insufficient_quota', code: 'organization_usage_limit_exceeded' });
+    expect(await errorOf(limited)).toMatchObject({
+      type: 'insufficient_quota',
+      code: 'organization_usage_limit_exceeded',
+    });
     await bed.admin('POST', `/direct/orgs/${id}/purchase`, { amount: 95 });
     expect(tierOf(id)).toBe('Launch');
     expect((await respond(k)).status).toBe(200);
@@ -104,7 +120,9 @@ describe('state: balance above zero -> balance exhausted', () => {
 
   it('reloads automatically when enabled, at least $5 a time', async () => {
     const { id } = await org(10);
-    await expect(bed.admin('PATCH', `/direct/orgs/${id}`, { autoReload: { enabled: true, threshold: 5, amount: 4 } })).rejects.toThrow(/minimum auto-reload/);
+    await expect(
+      bed.admin('PATCH', `/direct/orgs/${id}`, { autoReload: { enabled: true, threshold: 5, amount: 4 } }),
+    ).rejects.toThrow(/minimum auto-reload/);
     await bed.admin('PATCH', `/direct/orgs/${id}`, { autoReload: { enabled: true, threshold: 5, amount: 10 } });
     await bed.admin('POST', `/direct/orgs/${id}/spend`, { amount: 6 });
     expect(bed.emulator.direct.balance(bed.emulator.direct.org(id))).toBe(14);
@@ -149,7 +167,10 @@ describe('errors: 429 family', () => {
     const { key: k } = await key(id);
     await bed.admin('PATCH', `/direct/orgs/${id}/projects/${defaultProjectId}`, { spendLimit: 1 });
     await bed.admin('POST', `/direct/orgs/${id}/spend`, { amount: 1 });
-    expect(await errorOf(await respond(k))).toMatchObject({ type: 'insufficient_quota', code: 'project_spend_limit_exceeded' });
+    expect(await errorOf(await respond(k))).toMatchObject({
+      type: 'insufficient_quota',
+      code: 'project_spend_limit_exceeded',
+    });
     const other = await bed.admin<{ id: string }>('POST', `/direct/orgs/${id}/projects`, { name: 'Other' });
     const { key: otherKey } = await key(id, { projectId: other.id });
     expect((await respond(otherKey)).status).toBe(200);
@@ -210,7 +231,9 @@ describe('errors: permissions', () => {
 describe('limits and billing', () => {
   it('refuses a purchase under the $5 minimum', async () => {
     const { id } = await org();
-    await expect(bed.admin('POST', `/direct/orgs/${id}/purchase`, { amount: 4.99 })).rejects.toThrow(/minimum purchase is 5/);
+    await expect(bed.admin('POST', `/direct/orgs/${id}/purchase`, { amount: 4.99 })).rejects.toThrow(
+      /minimum purchase is 5/,
+    );
     const result = await bed.admin<{ balance: number }>('POST', `/direct/orgs/${id}/purchase`, {});
     expect(result.balance).toBe(10);
   });
@@ -230,7 +253,10 @@ describe('endpoints', () => {
     const response = await bed.direct('/models', k);
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toMatch(/^req_/);
-    const body = (await response.json()) as { object: string; data: { id: string; object: string; owned_by: string; created: number }[] };
+    const body = (await response.json()) as {
+      object: string;
+      data: { id: string; object: string; owned_by: string; created: number }[];
+    };
     expect(body.object).toBe('list');
     expect(body.data[0]).toMatchObject({ object: 'model', owned_by: 'openai' });
     expect(bed.emulator.direct.org(id).monthlySpend.size).toBe(0);
@@ -242,7 +268,12 @@ describe('endpoints', () => {
     const response = await respond(k, { instructions: 'Be brief.' });
     expect(response.headers.get('x-request-id')).toMatch(/^req_/);
     const body = (await response.json()) as Record<string, any>;
-    expect(body).toMatchObject({ object: 'response', status: 'completed', model: 'gpt-4o-mini', instructions: 'Be brief.' });
+    expect(body).toMatchObject({
+      object: 'response',
+      status: 'completed',
+      model: 'gpt-4o-mini',
+      instructions: 'Be brief.',
+    });
     expect(body.output_text).toBeUndefined();
     expect(body.output[0].content[0]).toMatchObject({ type: 'output_text', text: answerText('hello', { tokens: 12 }) });
     expect(body.usage.output_tokens).toBe(12);
@@ -256,39 +287,69 @@ describe('endpoints', () => {
     const response = await respond(k, { stream: true });
     const text = await response.text();
     expect(text).not.toContain('[DONE]');
-    const frames = text.trim().split('\n\n').map((frame) => {
-      const [eventLine, dataLine] = frame.split('\n') as [string, string];
-      return { event: eventLine.slice(7), data: JSON.parse(dataLine.slice(6)) as Record<string, any> };
-    });
+    const frames = text
+      .trim()
+      .split('\n\n')
+      .map((frame) => {
+        const [eventLine, dataLine] = frame.split('\n') as [string, string];
+        return { event: eventLine.slice(7), data: JSON.parse(dataLine.slice(6)) as Record<string, any> };
+      });
     expect(frames.map((f) => f.event).filter((e) => e !== 'response.output_text.delta')).toEqual([
-      'response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added',
-      'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed',
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
     ]);
     frames.forEach((frame, i) => {
       expect(frame.data.type).toBe(frame.event);
       expect(frame.data.sequence_number).toBe(i);
     });
-    expect(frames.filter((f) => f.event === 'response.output_text.delta').map((f) => f.data.delta).join('')).toBe(answerText('hello', { tokens: 12 }));
+    expect(
+      frames
+        .filter((f) => f.event === 'response.output_text.delta')
+        .map((f) => f.data.delta)
+        .join(''),
+    ).toBe(answerText('hello', { tokens: 12 }));
     expect(frames.at(-1)!.data.response.usage.output_tokens).toBe(12);
   });
 
   it('continues a conversation with previous_response_id, and refuses an unknown one', async () => {
     const { id } = await org(10);
     const { key: k } = await key(id);
-    const first = (await (await respond(k, { input: 'first question' })).json()) as { id: string; usage: { input_tokens: number } };
-    const second = (await (await respond(k, { input: 'second question', previous_response_id: first.id })).json()) as { previous_response_id: string; usage: { input_tokens: number }; output: any[] };
+    const first = (await (await respond(k, { input: 'first question' })).json()) as {
+      id: string;
+      usage: { input_tokens: number };
+    };
+    const second = (await (await respond(k, { input: 'second question', previous_response_id: first.id })).json()) as {
+      previous_response_id: string;
+      usage: { input_tokens: number };
+      output: any[];
+    };
     expect(second.previous_response_id).toBe(first.id);
     expect(second.usage.input_tokens).toBeGreaterThan(first.usage.input_tokens);
     expect(second.output[0].content[0].text).toBe(answerText('second question', { tokens: 12 }));
     const unknown = await respond(k, { previous_response_id: 'resp_nothing' });
     expect(unknown.status).toBe(400);
-    expect(await errorOf(unknown)).toMatchObject({ param: 'previous_response_id', code: 'previous_response_not_found' });
+    expect(await errorOf(unknown)).toMatchObject({
+      param: 'previous_response_id',
+      code: 'previous_response_not_found',
+    });
   });
 
   it('accepts input as an array of message items', async () => {
     const { id } = await org(10);
     const { key: k } = await key(id);
-    const response = await respond(k, { input: [{ role: 'user', content: 'one' }, { role: 'assistant', content: 'two' }, { role: 'user', content: [{ type: 'input_text', text: 'three' }] }] });
+    const response = await respond(k, {
+      input: [
+        { role: 'user', content: 'one' },
+        { role: 'assistant', content: 'two' },
+        { role: 'user', content: [{ type: 'input_text', text: 'three' }] },
+      ],
+    });
     const body = (await response.json()) as { output: any[] };
     expect(body.output[0].content[0].text).toBe(answerText('three', { tokens: 12 }));
   });

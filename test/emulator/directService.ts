@@ -33,25 +33,67 @@ export interface DirectContext {
   now: () => number;
 }
 
-export function directError(res: ServerResponse, status: number, message: string, type: string, code: string | null, param: string | null = null, headers: Record<string, string> = {}): void {
+export function directError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  type: string,
+  code: string | null,
+  param: string | null = null,
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, status, { error: { message, type, param, code } }, headers);
 }
 
-function authFailure(res: ServerResponse, reason: 'missing' | 'unknown' | 'revoked' | 'disabled' | 'expired', token: string | undefined): void {
+function authFailure(
+  res: ServerResponse,
+  reason: 'missing' | 'unknown' | 'revoked' | 'disabled' | 'expired',
+  token: string | undefined,
+): void {
   switch (reason) {
     case 'missing':
-      return directError(res, 401, "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).", 'invalid_request_error', null);
+      return directError(
+        res,
+        401,
+        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+        'invalid_request_error',
+        null,
+      );
     case 'disabled':
-      return directError(res, 401, 'This API key has been disabled because it was found in public code. Create a new key at https://platform.openai.com/api-keys.', 'invalid_request_error', 'invalid_api_key');
+      return directError(
+        res,
+        401,
+        'This API key has been disabled because it was found in public code. Create a new key at https://platform.openai.com/api-keys.',
+        'invalid_request_error',
+        'invalid_api_key',
+      );
     case 'expired':
-      return directError(res, 401, 'The API key provided has expired. Create a new key at https://platform.openai.com/api-keys.', 'invalid_request_error', 'invalid_api_key');
+      return directError(
+        res,
+        401,
+        'The API key provided has expired. Create a new key at https://platform.openai.com/api-keys.',
+        'invalid_request_error',
+        'invalid_api_key',
+      );
     default:
-      return directError(res, 401, `Incorrect API key provided: ${directKeyEcho(token ?? '')}. You can find your API key at https://platform.openai.com/account/api-keys.`, 'invalid_request_error', 'invalid_api_key');
+      return directError(
+        res,
+        401,
+        `Incorrect API key provided: ${directKeyEcho(token ?? '')}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+        'invalid_request_error',
+        'invalid_api_key',
+      );
   }
 }
 
 function missingScopes(ctx: DirectContext, res: ServerResponse, scope: string): void {
-  directError(res, ctx.config.missingScopesStatus, `You have insufficient permissions for this operation. Missing scopes: ${scope}. Check that you have the correct role in your organization (Reader, Writer, Owner) and project (Member, Owner), and if you're using a restricted API key, that it has the necessary scopes.`, 'invalid_request_error', null);
+  directError(
+    res,
+    ctx.config.missingScopesStatus,
+    `You have insufficient permissions for this operation. Missing scopes: ${scope}. Check that you have the correct role in your organization (Reader, Writer, Owner) and project (Member, Owner), and if you're using a restricted API key, that it has the necessary scopes.`,
+    'invalid_request_error',
+    null,
+  );
 }
 
 type InputItem = { role: string; content: string };
@@ -77,10 +119,15 @@ interface ResponsesRequest {
   store: boolean;
 }
 
-function validate(body: Record<string, unknown>): ResponsesRequest | { message: string; param: string; code: string | null } {
-  if (body.model === undefined) return { message: "Missing required parameter: 'model'.", param: 'model', code: 'missing_required_parameter' };
-  if (typeof body.model !== 'string') return { message: "Invalid type for 'model': expected a string.", param: 'model', code: 'invalid_type' };
-  if (body.input === undefined) return { message: "Missing required parameter: 'input'.", param: 'input', code: 'missing_required_parameter' };
+function validate(
+  body: Record<string, unknown>,
+): ResponsesRequest | { message: string; param: string; code: string | null } {
+  if (body.model === undefined)
+    return { message: "Missing required parameter: 'model'.", param: 'model', code: 'missing_required_parameter' };
+  if (typeof body.model !== 'string')
+    return { message: "Invalid type for 'model': expected a string.", param: 'model', code: 'invalid_type' };
+  if (body.input === undefined)
+    return { message: "Missing required parameter: 'input'.", param: 'input', code: 'missing_required_parameter' };
   let items: InputItem[];
   if (typeof body.input === 'string') items = [{ role: 'user', content: body.input }];
   else if (Array.isArray(body.input)) {
@@ -88,19 +135,53 @@ function validate(body: Record<string, unknown>): ResponsesRequest | { message: 
     for (const [i, item] of body.input.entries()) {
       const role = item && typeof item === 'object' ? (item as Record<string, unknown>).role : undefined;
       const content = item && typeof item === 'object' ? textOf((item as Record<string, unknown>).content) : undefined;
-      if (typeof role !== 'string' || !['user', 'assistant', 'system', 'developer'].includes(role) || content === undefined) {
-        return { message: `Invalid value for 'input[${i}]': expected a message with a role and text content.`, param: `input[${i}]`, code: 'invalid_value' };
+      if (
+        typeof role !== 'string' ||
+        !['user', 'assistant', 'system', 'developer'].includes(role) ||
+        content === undefined
+      ) {
+        return {
+          message: `Invalid value for 'input[${i}]': expected a message with a role and text content.`,
+          param: `input[${i}]`,
+          code: 'invalid_value',
+        };
       }
       items.push({ role, content });
     }
-  } else return { message: "Invalid type for 'input': expected a string or an array of input items.", param: 'input', code: 'invalid_type' };
-  if (body.instructions !== undefined && body.instructions !== null && typeof body.instructions !== 'string') return { message: "Invalid type for 'instructions': expected a string.", param: 'instructions', code: 'invalid_type' };
-  if (body.stream !== undefined && typeof body.stream !== 'boolean') return { message: "Invalid type for 'stream': expected a boolean.", param: 'stream', code: 'invalid_type' };
+  } else
+    return {
+      message: "Invalid type for 'input': expected a string or an array of input items.",
+      param: 'input',
+      code: 'invalid_type',
+    };
+  if (body.instructions !== undefined && body.instructions !== null && typeof body.instructions !== 'string')
+    return {
+      message: "Invalid type for 'instructions': expected a string.",
+      param: 'instructions',
+      code: 'invalid_type',
+    };
+  if (body.stream !== undefined && typeof body.stream !== 'boolean')
+    return { message: "Invalid type for 'stream': expected a boolean.", param: 'stream', code: 'invalid_type' };
   const max = body.max_output_tokens;
-  if (max !== undefined && max !== null && (typeof max !== 'number' || !Number.isInteger(max) || max < 16)) return { message: "Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16.", param: 'max_output_tokens', code: 'integer_below_min_value' };
-  if (body.previous_response_id !== undefined && body.previous_response_id !== null && typeof body.previous_response_id !== 'string') return { message: "Invalid type for 'previous_response_id': expected a string.", param: 'previous_response_id', code: 'invalid_type' };
+  if (max !== undefined && max !== null && (typeof max !== 'number' || !Number.isInteger(max) || max < 16))
+    return {
+      message: "Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16.",
+      param: 'max_output_tokens',
+      code: 'integer_below_min_value',
+    };
+  if (
+    body.previous_response_id !== undefined &&
+    body.previous_response_id !== null &&
+    typeof body.previous_response_id !== 'string'
+  )
+    return {
+      message: "Invalid type for 'previous_response_id': expected a string.",
+      param: 'previous_response_id',
+      code: 'invalid_type',
+    };
   return {
-    model: body.model, items,
+    model: body.model,
+    items,
     instructions: typeof body.instructions === 'string' ? body.instructions : undefined,
     stream: body.stream === true,
     previous: typeof body.previous_response_id === 'string' ? body.previous_response_id : undefined,
@@ -109,7 +190,13 @@ function validate(body: Record<string, unknown>): ResponsesRequest | { message: 
   };
 }
 
-export async function handleDirect(ctx: DirectContext, req: IncomingMessage, res: ServerResponse, path: string, fault: FaultSpec | undefined): Promise<void> {
+export async function handleDirect(
+  ctx: DirectContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  fault: FaultSpec | undefined,
+): Promise<void> {
   const method = req.method ?? 'GET';
   const requestId = `req_${randomBytes(16).toString('hex')}`;
   res.setHeader('x-request-id', requestId);
@@ -129,7 +216,16 @@ export async function handleDirect(ctx: DirectContext, req: IncomingMessage, res
   if (route === 'models') {
     const missing = ctx.state.missingScope(key, 'api.model.read');
     if (missing) return missingScopes(ctx, res, missing);
-    return sendJson(res, 200, { object: 'list', data: DIRECT_MODELS.map((m) => ({ id: m.id, object: 'model', created: m.created, owned_by: 'openai', shutdown_date: null })) });
+    return sendJson(res, 200, {
+      object: 'list',
+      data: DIRECT_MODELS.map((m) => ({
+        id: m.id,
+        object: 'model',
+        created: m.created,
+        owned_by: 'openai',
+        shutdown_date: null,
+      })),
+    });
   }
 
   const missing = ctx.state.missingScope(key, 'api.responses.write');
@@ -138,11 +234,13 @@ export async function handleDirect(ctx: DirectContext, req: IncomingMessage, res
   try {
     body = await readJsonObject(req);
   } catch (error) {
-    if (error instanceof BodyError) return directError(res, error.reason === 'too_large' ? 413 : 400, error.message, 'invalid_request_error', null);
+    if (error instanceof BodyError)
+      return directError(res, error.reason === 'too_large' ? 413 : 400, error.message, 'invalid_request_error', null);
     throw error;
   }
   const request = validate(body);
-  if ('message' in request) return directError(res, 400, request.message, 'invalid_request_error', request.code, request.param);
+  if ('message' in request)
+    return directError(res, 400, request.message, 'invalid_request_error', request.code, request.param);
   return respond(ctx, req, res, key, org, request, fault);
 }
 
@@ -150,24 +248,68 @@ function quota(res: ServerResponse, code: string, message: string): void {
   directError(res, 429, message, 'insufficient_quota', code);
 }
 
-async function respond(ctx: DirectContext, req: IncomingMessage, res: ServerResponse, key: DirectKey, org: DirectOrg, request: ResponsesRequest, fault: FaultSpec | undefined): Promise<void> {
+async function respond(
+  ctx: DirectContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  key: DirectKey,
+  org: DirectOrg,
+  request: ResponsesRequest,
+  fault: FaultSpec | undefined,
+): Promise<void> {
   const { state } = ctx;
   const model = DIRECT_MODELS.find((m) => m.id === request.model);
-  if (!model) return directError(res, 400, `The requested model '${request.model}' does not exist.`, 'invalid_request_error', 'model_not_found', 'model');
+  if (!model)
+    return directError(
+      res,
+      400,
+      `The requested model '${request.model}' does not exist.`,
+      'invalid_request_error',
+      'model_not_found',
+      'model',
+    );
   let transcript: InputItem[] = [];
   if (request.previous) {
     const previous = state.responses.get(request.previous);
-    if (!previous || previous.orgId !== org.id) return directError(res, 400, `Previous response with id '${request.previous}' not found.`, 'invalid_request_error', 'previous_response_not_found', 'previous_response_id');
+    if (!previous || previous.orgId !== org.id)
+      return directError(
+        res,
+        400,
+        `Previous response with id '${request.previous}' not found.`,
+        'invalid_request_error',
+        'previous_response_not_found',
+        'previous_response_id',
+      );
     transcript = [...previous.transcript];
   }
   transcript.push(...request.items);
 
   const project = state.project(org, key.projectId);
-  if (state.balance(org) <= 0) return quota(res, 'credit_balance_exhausted', 'You have no credits remaining. Add credits to continue using the API at https://platform.openai.com/settings/organization/billing/.');
-  if (project.spendLimit !== null && state.projectMonthSpend(project) >= project.spendLimit) return quota(res, 'project_spend_limit_exceeded', `Project ${project.name} has reached its monthly spend limit. Raise the limit in the project's limits settings.`);
-  if (org.spendLimit !== null && state.monthSpend(org) >= org.spendLimit) return quota(res, 'organization_spend_limit_exceeded', 'Your organization has reached its monthly spend limit. Raise the limit in the billing settings.');
+  if (state.balance(org) <= 0)
+    return quota(
+      res,
+      'credit_balance_exhausted',
+      'You have no credits remaining. Add credits to continue using the API at https://platform.openai.com/settings/organization/billing/.',
+    );
+  if (project.spendLimit !== null && state.projectMonthSpend(project) >= project.spendLimit)
+    return quota(
+      res,
+      'project_spend_limit_exceeded',
+      `Project ${project.name} has reached its monthly spend limit. Raise the limit in the project's limits settings.`,
+    );
+  if (org.spendLimit !== null && state.monthSpend(org) >= org.spendLimit)
+    return quota(
+      res,
+      'organization_spend_limit_exceeded',
+      'Your organization has reached its monthly spend limit. Raise the limit in the billing settings.',
+    );
   const tier = state.tier(org);
-  if (state.monthSpend(org) >= tier.monthlyLimit) return quota(res, 'organization_usage_limit_exceeded', `Your organization has reached its monthly usage limit of $${tier.monthlyLimit} for the ${tier.tier} usage tier. Buy more credits to move to the next tier.`);
+  if (state.monthSpend(org) >= tier.monthlyLimit)
+    return quota(
+      res,
+      'organization_usage_limit_exceeded',
+      `Your organization has reached its monthly usage limit of $${tier.monthlyLimit} for the ${tier.tier} usage tier. Buy more credits to move to the next tier.`,
+    );
 
   const promptTokens = promptTokenCount([request.instructions ?? '', ...transcript.map((t) => t.content)].join('\n'));
   const window = state.rateWindow(org, project.id);
@@ -184,23 +326,48 @@ async function respond(ctx: DirectContext, req: IncomingMessage, res: ServerResp
   });
   if (promptTokens > tier.tpm) {
     // One request bigger than the whole minute's budget: no wait makes it fit (wire facts B5, response.failed fixture).
-    return directError(res, 429, `Request too large for ${model.id} in organization ${org.id} on tokens per min (TPM): Limit ${tier.tpm}, Requested ${promptTokens}. The input or output tokens must be reduced in order to run successfully. Visit https://platform.openai.com/account/rate-limits to learn more.`, 'tokens', 'rate_limit_exceeded', null,
-      rateHeaders(tier.rpm - window.length, tier.tpm - tokensUsed));
+    return directError(
+      res,
+      429,
+      `Request too large for ${model.id} in organization ${org.id} on tokens per min (TPM): Limit ${tier.tpm}, Requested ${promptTokens}. The input or output tokens must be reduced in order to run successfully. Visit https://platform.openai.com/account/rate-limits to learn more.`,
+      'tokens',
+      'rate_limit_exceeded',
+      null,
+      rateHeaders(tier.rpm - window.length, tier.tpm - tokensUsed),
+    );
   }
   if (window.length >= tier.rpm) {
     const wait = Math.ceil(resetMs / 1000);
-    return directError(res, 429, `Rate limit reached for ${model.id} in organization ${org.id} on requests per min (RPM): Limit ${tier.rpm}, Used ${window.length}, Requested 1. Please try again in ${wait}s. Visit https://platform.openai.com/account/rate-limits to learn more.`, 'requests', 'rate_limit_exceeded', null,
-      { ...rateHeaders(0, tier.tpm - tokensUsed), 'retry-after': String(wait) });
+    return directError(
+      res,
+      429,
+      `Rate limit reached for ${model.id} in organization ${org.id} on requests per min (RPM): Limit ${tier.rpm}, Used ${window.length}, Requested 1. Please try again in ${wait}s. Visit https://platform.openai.com/account/rate-limits to learn more.`,
+      'requests',
+      'rate_limit_exceeded',
+      null,
+      { ...rateHeaders(0, tier.tpm - tokensUsed), 'retry-after': String(wait) },
+    );
   }
   if (tokensUsed + promptTokens > tier.tpm) {
     const wait = Math.ceil(resetMs / 1000);
-    return directError(res, 429, `Rate limit reached for ${model.id} in organization ${org.id} on tokens per min (TPM): Limit ${tier.tpm}, Used ${tokensUsed}, Requested ${promptTokens}. Please try again in ${wait}s. Visit https://platform.openai.com/account/rate-limits to learn more.`, 'tokens', 'rate_limit_exceeded', null,
-      { ...rateHeaders(tier.rpm - window.length, 0), 'retry-after': String(wait) });
+    return directError(
+      res,
+      429,
+      `Rate limit reached for ${model.id} in organization ${org.id} on tokens per min (TPM): Limit ${tier.tpm}, Used ${tokensUsed}, Requested ${promptTokens}. Please try again in ${wait}s. Visit https://platform.openai.com/account/rate-limits to learn more.`,
+      'tokens',
+      'rate_limit_exceeded',
+      null,
+      { ...rateHeaders(tier.rpm - window.length, 0), 'retry-after': String(wait) },
+    );
   }
   window.push({ at: now, tokens: promptTokens });
-  for (const [name, value] of Object.entries(rateHeaders(tier.rpm - window.length, tier.tpm - tokensUsed - promptTokens))) res.setHeader(name, value);
+  for (const [name, value] of Object.entries(
+    rateHeaders(tier.rpm - window.length, tier.tpm - tokensUsed - promptTokens),
+  ))
+    res.setHeader(name, value);
 
-  const lastUser = [...transcript].reverse().find((t) => t.role === 'user')?.content ?? transcript.at(-1)?.content ?? '';
+  const lastUser =
+    [...transcript].reverse().find((t) => t.role === 'user')?.content ?? transcript.at(-1)?.content ?? '';
   const plan = answerPlan(lastUser, { tokens: ctx.config.answerTokens });
   const refusal = plan.refusal;
   const cut = request.maxOutputTokens !== undefined && plan.tokens.length > request.maxOutputTokens;
@@ -216,22 +383,55 @@ async function respond(ctx: DirectContext, req: IncomingMessage, res: ServerResp
     state.spend(org, project, money(promptTokens * model.input + outputCount * model.output));
   };
   const usage = (outputCount: number) => ({
-    input_tokens: promptTokens, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
-    output_tokens: outputCount, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: promptTokens + outputCount,
+    input_tokens: promptTokens,
+    input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+    output_tokens: outputCount,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: promptTokens + outputCount,
   });
   // A refusal is its own content part: {"type":"refusal","refusal":"..."}.
-  const part = (text: string) => (refusal ? { type: 'refusal', refusal: text } : { type: 'output_text', text, annotations: [], logprobs: [] });
-  const message = (text: string, status: string) => ({ id: messageId, type: 'message', status, role: 'assistant', content: [part(text)] });
+  const part = (text: string) =>
+    refusal ? { type: 'refusal', refusal: text } : { type: 'output_text', text, annotations: [], logprobs: [] };
+  const message = (text: string, status: string) => ({
+    id: messageId,
+    type: 'message',
+    status,
+    role: 'assistant',
+    content: [part(text)],
+  });
   const responseObject = (status: string, output: unknown[], usageValue: unknown, error: unknown = null) => ({
-    id: responseId, object: 'response', created_at: createdAt, status, completed_at: status === 'completed' ? Math.floor(ctx.now() / 1000) : null,
-    error, incomplete_details: status === 'incomplete' ? { reason: incompleteReason } : null,
-    instructions: request.instructions ?? null, max_output_tokens: request.maxOutputTokens ?? null, model: model.id,
-    output, parallel_tool_calls: true, previous_response_id: request.previous ?? null, reasoning: { effort: null, summary: null },
-    store: request.store, temperature: 1, text: { format: { type: 'text' } }, tool_choice: 'auto', tools: [], top_p: 1,
-    truncation: 'disabled', usage: usageValue, user: null, metadata: {},
+    id: responseId,
+    object: 'response',
+    created_at: createdAt,
+    status,
+    completed_at: status === 'completed' ? Math.floor(ctx.now() / 1000) : null,
+    error,
+    incomplete_details: status === 'incomplete' ? { reason: incompleteReason } : null,
+    instructions: request.instructions ?? null,
+    max_output_tokens: request.maxOutputTokens ?? null,
+    model: model.id,
+    output,
+    parallel_tool_calls: true,
+    previous_response_id: request.previous ?? null,
+    reasoning: { effort: null, summary: null },
+    store: request.store,
+    temperature: 1,
+    text: { format: { type: 'text' } },
+    tool_choice: 'auto',
+    tools: [],
+    top_p: 1,
+    truncation: 'disabled',
+    usage: usageValue,
+    user: null,
+    metadata: {},
   });
   const finish = (text: string) => {
-    if (request.store) state.responses.set(responseId, { id: responseId, orgId: org.id, transcript: [...transcript, { role: 'assistant', content: text }] });
+    if (request.store)
+      state.responses.set(responseId, {
+        id: responseId,
+        orgId: org.id,
+        transcript: [...transcript, { role: 'assistant', content: text }],
+      });
   };
   const status = incompleteReason ? 'incomplete' : 'completed';
 
@@ -247,37 +447,91 @@ async function respond(ctx: DirectContext, req: IncomingMessage, res: ServerResp
 
   let sequence = 0;
   let sent = 0;
-  const event = (type: string, fields: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...fields, sequence_number: sequence++ })}\n\n`;
-  const writer = new SseWriter(res, fault, {
-    errorEvent: () => {
-      const fields = { code: 'server_error', message: 'The server had an error while processing your request. Sorry about that!', param: null };
-      const errorFrame = fault?.shape === 'top' ? event('error', fields) : event('error', { error: { type: 'server_error', ...fields } });
-      // The failed response says what the broken answer used: those tokens are charged.
-      return errorFrame + event('response.failed', { response: responseObject('failed', [], usage(sent), { code: 'server_error', message: fields.message }) });
+  const event = (type: string, fields: Record<string, unknown>) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, ...fields, sequence_number: sequence++ })}\n\n`;
+  const writer = new SseWriter(
+    res,
+    fault,
+    {
+      errorEvent: () => {
+        const fields = {
+          code: 'server_error',
+          message: 'The server had an error while processing your request. Sorry about that!',
+          param: null,
+        };
+        const errorFrame =
+          fault?.shape === 'top'
+            ? event('error', fields)
+            : event('error', { error: { type: 'server_error', ...fields } });
+        // The failed response says what the broken answer used: those tokens are charged.
+        return (
+          errorFrame +
+          event('response.failed', {
+            response: responseObject('failed', [], usage(sent), { code: 'server_error', message: fields.message }),
+          })
+        );
+      },
+      deltaFrame: (text) =>
+        event('response.output_text.delta', {
+          item_id: messageId,
+          output_index: 0,
+          content_index: 0,
+          delta: text,
+          logprobs: [],
+        }),
     },
-    deltaFrame: (text) => event('response.output_text.delta', { item_id: messageId, output_index: 0, content_index: 0, delta: text, logprobs: [] }),
-  }, signal);
+    signal,
+  );
   writer.open({});
   await writer.frame(event('response.created', { response: responseObject('in_progress', [], null) }));
   await writer.frame(event('response.in_progress', { response: responseObject('in_progress', [], null) }));
-  await writer.frame(event('response.output_item.added', { output_index: 0, item: { id: messageId, type: 'message', status: 'in_progress', role: 'assistant', content: [] } }));
-  await writer.frame(event('response.content_part.added', { item_id: messageId, output_index: 0, content_index: 0, part: part('') }));
+  await writer.frame(
+    event('response.output_item.added', {
+      output_index: 0,
+      item: { id: messageId, type: 'message', status: 'in_progress', role: 'assistant', content: [] },
+    }),
+  );
+  await writer.frame(
+    event('response.content_part.added', { item_id: messageId, output_index: 0, content_index: 0, part: part('') }),
+  );
   const deltaType = refusal ? 'response.refusal.delta' : 'response.output_text.delta';
   for (const [i, token] of outputTokens.entries()) {
     if (i > 0) await sleep(ctx.config.tokenDelayMs, signal);
-    await writer.frame(event(deltaType, { item_id: messageId, output_index: 0, content_index: 0, delta: token, ...(refusal ? {} : { logprobs: [] }) }));
+    await writer.frame(
+      event(deltaType, {
+        item_id: messageId,
+        output_index: 0,
+        content_index: 0,
+        delta: token,
+        ...(refusal ? {} : { logprobs: [] }),
+      }),
+    );
     if (!writer.live) break;
     sent += 1;
   }
   settle(sent);
   if (!writer.live) return;
   const text = outputTokens.join('');
-  await writer.frame(refusal
-    ? event('response.refusal.done', { item_id: messageId, output_index: 0, content_index: 0, refusal: text })
-    : event('response.output_text.done', { item_id: messageId, output_index: 0, content_index: 0, text, logprobs: [] }));
-  await writer.frame(event('response.content_part.done', { item_id: messageId, output_index: 0, content_index: 0, part: part(text) }));
+  await writer.frame(
+    refusal
+      ? event('response.refusal.done', { item_id: messageId, output_index: 0, content_index: 0, refusal: text })
+      : event('response.output_text.done', {
+          item_id: messageId,
+          output_index: 0,
+          content_index: 0,
+          text,
+          logprobs: [],
+        }),
+  );
+  await writer.frame(
+    event('response.content_part.done', { item_id: messageId, output_index: 0, content_index: 0, part: part(text) }),
+  );
   await writer.frame(event('response.output_item.done', { output_index: 0, item: message(text, status) }));
   finish(text);
-  await writer.frame(event(incompleteReason ? 'response.incomplete' : 'response.completed', { response: responseObject(status, [message(text, status)], usage(sent)) }));
+  await writer.frame(
+    event(incompleteReason ? 'response.incomplete' : 'response.completed', {
+      response: responseObject(status, [message(text, status)], usage(sent)),
+    }),
+  );
   writer.end();
 }

@@ -136,7 +136,13 @@ export class DirectState {
 
   grantFreeCredits(org: DirectOrg, amount: number, expiresInMs: number | null = null): void {
     const now = this.now();
-    org.freeLots.push({ amount, remaining: amount, at: now, expiresAt: expiresInMs === null ? null : now + expiresInMs, source: 'free' });
+    org.freeLots.push({
+      amount,
+      remaining: amount,
+      at: now,
+      expiresAt: expiresInMs === null ? null : now + expiresInMs,
+      source: 'free',
+    });
   }
 
   balance(org: DirectOrg): number {
@@ -179,7 +185,14 @@ export class DirectState {
     }
   }
 
-  createKey(options: { orgId: string; projectId?: string; permissions?: Permission; scopes?: string[]; expiresAt?: number | null; kind?: 'proj' | 'svcacct' | 'admin' }): DirectKey {
+  createKey(options: {
+    orgId: string;
+    projectId?: string;
+    permissions?: Permission;
+    scopes?: string[];
+    expiresAt?: number | null;
+    kind?: 'proj' | 'svcacct' | 'admin';
+  }): DirectKey {
     const org = this.org(options.orgId);
     const projectId = options.projectId ?? this.defaultProject(org).id;
     this.project(org, projectId);
@@ -206,7 +219,9 @@ export class DirectState {
     return key;
   }
 
-  authenticate(token: string | undefined): { key: DirectKey } | { error: 'missing' | 'unknown' | 'revoked' | 'disabled' | 'expired' } {
+  authenticate(
+    token: string | undefined,
+  ): { key: DirectKey } | { error: 'missing' | 'unknown' | 'revoked' | 'disabled' | 'expired' } {
     if (!token) return { error: 'missing' };
     const key = this.byValue.get(token);
     if (!key) return { error: 'unknown' };
@@ -243,11 +258,22 @@ export class DirectState {
         monthSpend: this.monthSpend(o),
         spendLimit: o.spendLimit,
         autoReload: o.autoReload,
-        projects: [...o.projects.values()].map((p) => ({ id: p.id, name: p.name, spendLimit: p.spendLimit, monthSpend: this.projectMonthSpend(p) })),
+        projects: [...o.projects.values()].map((p) => ({
+          id: p.id,
+          name: p.name,
+          spendLimit: p.spendLimit,
+          monthSpend: this.projectMonthSpend(p),
+        })),
       })),
       keys: [...this.keys.values()].map((k) => ({
-        id: k.id, orgId: k.orgId, projectId: k.projectId, key: k.value, permissions: k.permissions,
-        scopes: [...k.scopes], revoked: k.revoked, disabled: k.disabled,
+        id: k.id,
+        orgId: k.orgId,
+        projectId: k.projectId,
+        key: k.value,
+        permissions: k.permissions,
+        scopes: [...k.scopes],
+        revoked: k.revoked,
+        disabled: k.disabled,
         expiresAt: k.expiresAt === null ? null : new Date(k.expiresAt).toISOString(),
       })),
     };

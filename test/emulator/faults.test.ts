@@ -6,7 +6,9 @@ import { type TestBed, sseData, startTestBed, userMessage } from './adminClient.
 let bed: TestBed;
 let routerKey: string;
 let directKey: string;
-beforeAll(async () => { bed = await startTestBed(); });
+beforeAll(async () => {
+  bed = await startTestBed();
+});
 afterAll(() => bed.close());
 beforeEach(async () => {
   await bed.admin('POST', '/reset', { sandbox: true });
@@ -14,19 +16,35 @@ beforeEach(async () => {
 });
 
 const routerStream = (headers: Record<string, string> = {}) =>
-  bed.router('/chat/completions', routerKey, { body: { model: 'openai/gpt-4o-mini', messages: userMessage('fault'), stream: true, max_tokens: 64 }, headers });
+  bed.router('/chat/completions', routerKey, {
+    body: { model: 'openai/gpt-4o-mini', messages: userMessage('fault'), stream: true, max_tokens: 64 },
+    headers,
+  });
 const directStream = (headers: Record<string, string> = {}) =>
   bed.direct('/responses', directKey, { body: { model: 'gpt-4o-mini', input: 'fault', stream: true }, headers });
 
 /** Raw bytes of a response (redirects not followed), with how it ended. */
-function rawStream(url: string, key: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; bytes: Buffer; ended: 'end' | 'error' }> {
+function rawStream(
+  url: string,
+  key: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; bytes: Buffer; ended: 'end' | 'error' }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    const req = request(url, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers } }, (res) => {
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks), ended: 'end' }));
-      res.on('error', () => resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks), ended: 'error' }));
-    });
+    const req = request(
+      url,
+      { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers } },
+      (res) => {
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks), ended: 'end' }),
+        );
+        res.on('error', () =>
+          resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks), ended: 'error' }),
+        );
+      },
+    );
     req.on('error', () => resolve({ status: 0, headers: {}, bytes: Buffer.concat(chunks), ended: 'error' }));
     req.end(JSON.stringify(body));
   });
@@ -41,7 +59,7 @@ describe('faults', () => {
     expect((await routerStream()).status).toBe(200);
   });
 
-  it('500 carries each service\'s own error body', async () => {
+  it("500 carries each service's own error body", async () => {
     const router = await routerStream({ 'x-emulator-fault': 'http500' });
     expect(await router.json()).toEqual({ error: { code: 500, message: 'Internal Server Error' } });
     const direct = await directStream({ 'x-emulator-fault': 'http500' });
@@ -58,14 +76,21 @@ describe('faults', () => {
   it('resets the connection before headers, or mid-stream after N chunks', async () => {
     await expect(routerStream({ 'x-emulator-fault': 'reset;beforeHeaders' })).rejects.toThrow();
     await bed.admin('POST', '/faults', { kind: 'reset', afterChunks: 3 });
-    const result = await rawStream(`${bed.emulator.routerBaseUrl}/chat/completions`, routerKey, { model: 'openai/gpt-4o-mini', messages: userMessage('fault'), stream: true });
+    const result = await rawStream(`${bed.emulator.routerBaseUrl}/chat/completions`, routerKey, {
+      model: 'openai/gpt-4o-mini',
+      messages: userMessage('fault'),
+      stream: true,
+    });
     expect(result.ended).toBe('error');
     expect(sseData(result.bytes.toString().split('\n\n').slice(0, -1).join('\n\n') + '\n\n')).toHaveLength(3);
   });
 
   it('stalls mid-stream until the client gives up', async () => {
     const controller = new AbortController();
-    const response = await bed.router('/chat/completions', routerKey, { body: { model: 'openai/gpt-4o-mini', messages: userMessage('stall'), stream: true, max_tokens: 64 }, headers: { 'x-emulator-fault': 'stall;afterChunks=2' } });
+    const response = await bed.router('/chat/completions', routerKey, {
+      body: { model: 'openai/gpt-4o-mini', messages: userMessage('stall'), stream: true, max_tokens: 64 },
+      headers: { 'x-emulator-fault': 'stall;afterChunks=2' },
+    });
     const reader = response.body!.getReader();
     let text = '';
     const read = (async () => {
@@ -88,18 +113,24 @@ describe('faults', () => {
     expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
   });
 
-  it('sends a mid-stream error event in the routing service\'s shape and ends', async () => {
+  it("sends a mid-stream error event in the routing service's shape and ends", async () => {
     const text = await (await routerStream({ 'x-emulator-fault': 'error_event;afterChunks=2' })).text();
-    const chunks = sseData(text) as { error?: { code: number; metadata: { error_type: string } }; choices: { finish_reason: string | null }[] }[];
+    const chunks = sseData(text) as {
+      error?: { code: number; metadata: { error_type: string } };
+      choices: { finish_reason: string | null }[];
+    }[];
     expect(chunks).toHaveLength(3);
     expect(chunks[2]!.error).toMatchObject({ code: 502, metadata: { error_type: 'provider_unavailable' } });
     expect(chunks[2]!.choices[0]!.finish_reason).toBe('error');
     expect(text).not.toContain('[DONE]');
   });
 
-  it('sends the direct service\'s error event nested (as recorded) or top-level (as specified), then response.failed', async () => {
+  it("sends the direct service's error event nested (as recorded) or top-level (as specified), then response.failed", async () => {
     const nested = await (await directStream({ 'x-emulator-fault': 'error_event;afterChunks=5' })).text();
-    const events = nested.trim().split('\n\n').map((f) => f.split('\n')[0]!.slice(7));
+    const events = nested
+      .trim()
+      .split('\n\n')
+      .map((f) => f.split('\n')[0]!.slice(7));
     expect(events.slice(-2)).toEqual(['error', 'response.failed']);
     expect(nested).toMatch(/"type":"error","error":\{"type":"server_error","code":"server_error"/);
     const top = await (await directStream({ 'x-emulator-fault': 'error_event;afterChunks=5;shape=top' })).text();
@@ -112,15 +143,26 @@ describe('faults', () => {
   });
 
   it('sends bytes that are not UTF-8', async () => {
-    const result = await rawStream(`${bed.emulator.directBaseUrl}/responses`, directKey, { model: 'gpt-4o-mini', input: 'x', stream: true });
+    const result = await rawStream(`${bed.emulator.directBaseUrl}/responses`, directKey, {
+      model: 'gpt-4o-mini',
+      input: 'x',
+      stream: true,
+    });
     expect(result.bytes.includes(Buffer.from([0xff, 0xfe]))).toBe(false);
     await bed.admin('POST', '/faults', { kind: 'invalid_utf8', service: 'direct', afterChunks: 5 });
-    const broken = await rawStream(`${bed.emulator.directBaseUrl}/responses`, directKey, { model: 'gpt-4o-mini', input: 'x', stream: true });
+    const broken = await rawStream(`${bed.emulator.directBaseUrl}/responses`, directKey, {
+      model: 'gpt-4o-mini',
+      input: 'x',
+      stream: true,
+    });
     expect(broken.bytes.includes(Buffer.from([0xff, 0xfe]))).toBe(true);
   });
 
   it('answers HTTP 200 with an error body', async () => {
-    const response = await bed.router('/chat/completions', routerKey, { body: { model: 'openai/gpt-4o-mini', messages: userMessage('x'), max_tokens: 16 }, headers: { 'x-emulator-fault': 'error_in_200' } });
+    const response = await bed.router('/chat/completions', routerKey, {
+      body: { model: 'openai/gpt-4o-mini', messages: userMessage('x'), max_tokens: 16 },
+      headers: { 'x-emulator-fault': 'error_in_200' },
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ error: { code: 500, message: 'Internal Server Error' } });
   });
@@ -131,36 +173,71 @@ describe('faults', () => {
     expect(await response.text()).toContain(directKey);
   });
 
-  it.each(['message', 'code', 'reason', 'raw', 'provider', 'title', 'stream'])('echoes the key in the routing service\'s %s field', async (field) => {
-    const response = await routerStream({ 'x-emulator-fault': `echo_key;field=${field}`, accept: 'text/event-stream' });
-    expect(await response.text()).toContain(routerKey);
-  });
+  it.each(['message', 'code', 'reason', 'raw', 'provider', 'title', 'stream'])(
+    "echoes the key in the routing service's %s field",
+    async (field) => {
+      const response = await routerStream({
+        'x-emulator-fault': `echo_key;field=${field}`,
+        accept: 'text/event-stream',
+      });
+      expect(await response.text()).toContain(routerKey);
+    },
+  );
 
-  it.each(['message', 'code', 'title', 'stream'])('echoes the key in the direct service\'s %s field', async (field) => {
+  it.each(['message', 'code', 'title', 'stream'])("echoes the key in the direct service's %s field", async (field) => {
     const response = await directStream({ 'x-emulator-fault': `echo_key;field=${field}`, accept: 'text/event-stream' });
     expect(await response.text()).toContain(directKey);
   });
 
-  it('sends the routing service\'s moderation 403 with the documented metadata', async () => {
+  it("sends the routing service's moderation 403 with the documented metadata", async () => {
     const response = await routerStream({ 'x-emulator-fault': 'moderation' });
     expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({ error: {
-      code: 403, message: 'openai/gpt-4o-mini requires moderation on OpenAI. Your input was flagged for "violence". No credits were charged.',
-      metadata: { reasons: ['violence'], flagged_input: 'fault', provider_name: 'OpenAI', model_slug: 'openai/gpt-4o-mini' },
-    } });
+    expect(await response.json()).toEqual({
+      error: {
+        code: 403,
+        message:
+          'openai/gpt-4o-mini requires moderation on OpenAI. Your input was flagged for "violence". No credits were charged.',
+        metadata: {
+          reasons: ['violence'],
+          flagged_input: 'fault',
+          provider_name: 'OpenAI',
+          model_slug: 'openai/gpt-4o-mini',
+        },
+      },
+    });
   });
 
-  it('sends the direct service\'s region 403', async () => {
+  it("sends the direct service's region 403", async () => {
     const response = await directStream({ 'x-emulator-fault': 'region' });
     expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({ error: { message: 'Country, region, or territory not supported', type: 'request_forbidden', param: null, code: 'unsupported_country_region_territory' } });
+    expect(await response.json()).toEqual({
+      error: {
+        message: 'Country, region, or territory not supported',
+        type: 'request_forbidden',
+        param: null,
+        code: 'unsupported_country_region_territory',
+      },
+    });
   });
 
   it('redirects with the status and location asked for, and never follows up itself', async () => {
-    const result = await rawStream(`${bed.emulator.routerBaseUrl}/chat/completions`, routerKey, { model: 'openai/gpt-4o-mini', messages: userMessage('x') }, { 'x-emulator-fault': 'redirect;status=308;location=https://moved.example.invalid/v1' });
+    const result = await rawStream(
+      `${bed.emulator.routerBaseUrl}/chat/completions`,
+      routerKey,
+      { model: 'openai/gpt-4o-mini', messages: userMessage('x') },
+      { 'x-emulator-fault': 'redirect;status=308;location=https://moved.example.invalid/v1' },
+    );
     expect(result).toMatchObject({ status: 308, headers: { location: 'https://moved.example.invalid/v1' } });
-    const fallback = await rawStream(`${bed.emulator.directBaseUrl}/responses`, directKey, { model: 'gpt-4o-mini', input: 'x' }, { 'x-emulator-fault': 'redirect' });
-    expect(fallback).toMatchObject({ status: 307, headers: { location: 'https://moved.example.invalid/direct/v1/responses' } });
+    const fallback = await rawStream(
+      `${bed.emulator.directBaseUrl}/responses`,
+      directKey,
+      { model: 'gpt-4o-mini', input: 'x' },
+      { 'x-emulator-fault': 'redirect' },
+    );
+    expect(fallback).toMatchObject({
+      status: 307,
+      headers: { location: 'https://moved.example.invalid/direct/v1/responses' },
+    });
   });
 
   it('holds the headers for delayMs, then answers as usual', async () => {
@@ -185,9 +262,14 @@ describe('faults', () => {
     if (fault.startsWith('endless_body')) expect(response.status).toBe(502);
   });
 
-  it('sends x-should-retry with a fault, or on the service\'s own answer', async () => {
-    expect((await routerStream({ 'x-emulator-fault': 'http500;shouldRetry=false' })).headers.get('x-should-retry')).toBe('false');
-    const own = await bed.direct('/responses', directKey, { body: { model: 'gpt-0', input: 'x' }, headers: { 'x-emulator-fault': 'should_retry;shouldRetry=true' } });
+  it("sends x-should-retry with a fault, or on the service's own answer", async () => {
+    expect(
+      (await routerStream({ 'x-emulator-fault': 'http500;shouldRetry=false' })).headers.get('x-should-retry'),
+    ).toBe('false');
+    const own = await bed.direct('/responses', directKey, {
+      body: { model: 'gpt-0', input: 'x' },
+      headers: { 'x-emulator-fault': 'should_retry;shouldRetry=true' },
+    });
     expect(own.status).toBe(400);
     expect(own.headers.get('x-should-retry')).toBe('true');
   });

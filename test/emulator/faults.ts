@@ -4,24 +4,24 @@
 import type { IncomingMessage } from 'node:http';
 
 export const FAULT_KINDS = [
-  'reset',          // connection reset (before headers, or mid-stream after N chunks)
-  'stall',          // stop sending and keep the connection open
-  'http500',        // 500 with the service's own error body
-  'http502_html',   // 502 with an HTML body, as a proxy in front of the service sends
-  'malformed_sse',  // a data line that is not JSON, then the stream goes on
-  'error_event',    // a mid-stream error event in the service's shape, then the end
-  'long_line',      // one very long data line (a 512 KiB delta)
-  'invalid_utf8',   // a delta with bytes that are not UTF-8
-  'error_in_200',   // HTTP 200 with an error body instead of a result
-  'echo_key',       // the caller's full key echoed in an error field (`field`)
-  'moderation',     // routing service: 403, a provider's moderation flagged the input
-  'region',         // direct service: 403 unsupported_country_region_territory
-  'redirect',       // a 3xx (`status`, default 307) to `location`
-  'slow_headers',   // holds the headers `delayMs`, then answers as usual
-  'endless_line',   // a stream line that never ends (after N chunks)
-  'endless_event',  // a stream event of data lines that never ends (after N chunks)
-  'endless_body',   // an error body (`status`, default 500) that never ends
-  'should_retry',   // no fault of its own: the service's own answer carries `x-should-retry` (default false)
+  'reset', // connection reset (before headers, or mid-stream after N chunks)
+  'stall', // stop sending and keep the connection open
+  'http500', // 500 with the service's own error body
+  'http502_html', // 502 with an HTML body, as a proxy in front of the service sends
+  'malformed_sse', // a data line that is not JSON, then the stream goes on
+  'error_event', // a mid-stream error event in the service's shape, then the end
+  'long_line', // one very long data line (a 512 KiB delta)
+  'invalid_utf8', // a delta with bytes that are not UTF-8
+  'error_in_200', // HTTP 200 with an error body instead of a result
+  'echo_key', // the caller's full key echoed in an error field (`field`)
+  'moderation', // routing service: 403, a provider's moderation flagged the input
+  'region', // direct service: 403 unsupported_country_region_territory
+  'redirect', // a 3xx (`status`, default 307) to `location`
+  'slow_headers', // holds the headers `delayMs`, then answers as usual
+  'endless_line', // a stream line that never ends (after N chunks)
+  'endless_event', // a stream event of data lines that never ends (after N chunks)
+  'endless_body', // an error body (`status`, default 500) that never ends
+  'should_retry', // no fault of its own: the service's own answer carries `x-should-retry` (default false)
 ] as const;
 
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -63,19 +63,22 @@ export function isFaultKind(value: unknown): value is FaultKind {
 }
 
 export function parseFaultSpec(raw: Record<string, unknown>): FaultSpec {
-  if (!isFaultKind(raw.kind)) throw new Error(`unknown fault kind ${JSON.stringify(raw.kind)}; one of ${FAULT_KINDS.join(', ')}`);
+  if (!isFaultKind(raw.kind))
+    throw new Error(`unknown fault kind ${JSON.stringify(raw.kind)}; one of ${FAULT_KINDS.join(', ')}`);
   const spec: FaultSpec = { kind: raw.kind };
   if (raw.service === 'router' || raw.service === 'direct') spec.service = raw.service;
   else if (raw.service !== undefined) throw new Error('service must be "router" or "direct"');
   if (typeof raw.path === 'string') spec.path = raw.path;
   if (raw.afterChunks !== undefined) {
-    if (typeof raw.afterChunks !== 'number' || raw.afterChunks < 0) throw new Error('afterChunks must be a number >= 0');
+    if (typeof raw.afterChunks !== 'number' || raw.afterChunks < 0)
+      throw new Error('afterChunks must be a number >= 0');
     spec.afterChunks = raw.afterChunks;
   }
   if (raw.beforeHeaders !== undefined) spec.beforeHeaders = raw.beforeHeaders === true;
   if (raw.shape === 'nested' || raw.shape === 'top') spec.shape = raw.shape;
   if (raw.status !== undefined) {
-    if (typeof raw.status !== 'number' || !Number.isInteger(raw.status) || raw.status < 200 || raw.status > 599) throw new Error('status must be an HTTP status from 200 to 599');
+    if (typeof raw.status !== 'number' || !Number.isInteger(raw.status) || raw.status < 200 || raw.status > 599)
+      throw new Error('status must be an HTTP status from 200 to 599');
     spec.status = raw.status;
   }
   if (raw.location !== undefined) {
@@ -87,7 +90,8 @@ export function parseFaultSpec(raw: Record<string, unknown>): FaultSpec {
     spec.delayMs = raw.delayMs;
   }
   if (raw.field !== undefined) {
-    if (!(ECHO_FIELDS as readonly unknown[]).includes(raw.field)) throw new Error(`field must be one of ${ECHO_FIELDS.join(', ')}`);
+    if (!(ECHO_FIELDS as readonly unknown[]).includes(raw.field))
+      throw new Error(`field must be one of ${ECHO_FIELDS.join(', ')}`);
     spec.field = raw.field as EchoField;
   }
   if (raw.shouldRetry !== undefined) {
@@ -116,7 +120,9 @@ export class FaultQueue {
   take(req: IncomingMessage, service: 'router' | 'direct', path: string): FaultSpec | undefined {
     const header = req.headers['x-emulator-fault'];
     if (typeof header === 'string' && header.length > 0) return parseFaultHeader(header);
-    const index = this.queue.findIndex((f) => (!f.service || f.service === service) && (!f.path || path.endsWith(f.path)));
+    const index = this.queue.findIndex(
+      (f) => (!f.service || f.service === service) && (!f.path || path.endsWith(f.path)),
+    );
     if (index < 0) return undefined;
     const fault = this.queue[index]!;
     fault.remaining -= 1;

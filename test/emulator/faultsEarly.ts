@@ -7,7 +7,14 @@ import { bearerToken, clientGone, readBody, sendJson, sleep } from './http.ts';
 
 type Service = 'router' | 'direct';
 
-function directError(res: ServerResponse, status: number, message: string, type: string, code: string | null, param: string | null = null): void {
+function directError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  type: string,
+  code: string | null,
+  param: string | null = null,
+): void {
   sendJson(res, status, { error: { message, type, param, code } });
 }
 
@@ -41,9 +48,12 @@ export async function pump(res: ServerResponse, piece: string | Buffer, signal: 
 async function requestSummary(req: IncomingMessage): Promise<{ model: string; prompt: string }> {
   try {
     const body = JSON.parse((await readBody(req)).toString('utf8')) as Record<string, unknown>;
-    const messages = Array.isArray(body.messages) ? body.messages as { content?: unknown }[] : [];
+    const messages = Array.isArray(body.messages) ? (body.messages as { content?: unknown }[]) : [];
     const last = messages.at(-1)?.content ?? body.input;
-    return { model: typeof body.model === 'string' ? body.model : 'openai/gpt-4o-mini', prompt: typeof last === 'string' ? last : '' };
+    return {
+      model: typeof body.model === 'string' ? body.model : 'openai/gpt-4o-mini',
+      prompt: typeof last === 'string' ? last : '',
+    };
   } catch {
     return { model: 'openai/gpt-4o-mini', prompt: '' };
   }
@@ -55,7 +65,13 @@ async function requestSummary(req: IncomingMessage): Promise<{ model: string; pr
  * with the documented metadata (errors-and-debugging.mdx: reasons, flagged_input,
  * provider_name, model_slug).
  */
-function moderation(res: ServerResponse, model: string, prompt: string, provider = 'OpenAI', reasons = ['violence']): void {
+function moderation(
+  res: ServerResponse,
+  model: string,
+  prompt: string,
+  provider = 'OpenAI',
+  reasons = ['violence'],
+): void {
   sendJson(res, 403, {
     error: {
       code: 403,
@@ -74,40 +90,124 @@ function echoKey(fault: FaultSpec, service: Service, req: IncomingMessage, res: 
   if (service === 'direct') {
     if (field === 'code') return directError(res, 400, 'Invalid request.', 'invalid_request_error', token);
     if (field === 'stream') {
-      if (!streamed) return sendJson(res, 200, { id: 'resp_echo', object: 'response', status: 'failed', error: { code: 'server_error', message: `Upstream failed for ${token}` }, output: [] });
+      if (!streamed)
+        return sendJson(res, 200, {
+          id: 'resp_echo',
+          object: 'response',
+          status: 'failed',
+          error: { code: 'server_error', message: `Upstream failed for ${token}` },
+          output: [],
+        });
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const event = (type: string, fields: Record<string, unknown>, n: number) => `event: ${type}\ndata: ${JSON.stringify({ type, ...fields, sequence_number: n })}\n\n`;
-      res.write(event('response.output_text.delta', { item_id: 'msg_echo', output_index: 0, content_index: 0, delta: 'Hello', logprobs: [] }, 0));
-      res.write(event('error', { error: { type: 'server_error', code: token, message: `Upstream failed for ${token}`, param: null } }, 1));
-      return void res.end(event('response.failed', { response: { id: 'resp_echo', status: 'failed', error: { code: token, message: `Upstream failed for ${token}` }, output: [] } }, 2));
+      const event = (type: string, fields: Record<string, unknown>, n: number) =>
+        `event: ${type}\ndata: ${JSON.stringify({ type, ...fields, sequence_number: n })}\n\n`;
+      res.write(
+        event(
+          'response.output_text.delta',
+          { item_id: 'msg_echo', output_index: 0, content_index: 0, delta: 'Hello', logprobs: [] },
+          0,
+        ),
+      );
+      res.write(
+        event(
+          'error',
+          { error: { type: 'server_error', code: token, message: `Upstream failed for ${token}`, param: null } },
+          1,
+        ),
+      );
+      return void res.end(
+        event(
+          'response.failed',
+          {
+            response: {
+              id: 'resp_echo',
+              status: 'failed',
+              error: { code: token, message: `Upstream failed for ${token}` },
+              output: [],
+            },
+          },
+          2,
+        ),
+      );
     }
     return directError(res, 401, `Incorrect API key provided: ${token}.`, 'invalid_request_error', 'invalid_api_key');
   }
   switch (field) {
-    case 'label': return sendJson(res, 200, { data: { label: token, limit: null, limit_remaining: null, limit_reset: null, usage: 0, usage_daily: 0, is_free_tier: false, is_management_key: false, expires_at: null } });
-    case 'code': return sendJson(res, 401, { error: { code: token, message: 'User not found.' } });
-    case 'reason': return sendJson(res, 402, { error: { code: 402, message: 'Payment required.', metadata: { reason: token, limit_source: 'openrouter_credits' } } });
-    case 'raw': return sendJson(res, 429, { error: { code: 429, message: 'Provider returned error', metadata: { raw: `upstream said: ${token}`, provider_name: 'Venice' } } });
-    case 'provider': return moderation(res, token, token, token, [token]);
+    case 'label':
+      return sendJson(res, 200, {
+        data: {
+          label: token,
+          limit: null,
+          limit_remaining: null,
+          limit_reset: null,
+          usage: 0,
+          usage_daily: 0,
+          is_free_tier: false,
+          is_management_key: false,
+          expires_at: null,
+        },
+      });
+    case 'code':
+      return sendJson(res, 401, { error: { code: token, message: 'User not found.' } });
+    case 'reason':
+      return sendJson(res, 402, {
+        error: {
+          code: 402,
+          message: 'Payment required.',
+          metadata: { reason: token, limit_source: 'openrouter_credits' },
+        },
+      });
+    case 'raw':
+      return sendJson(res, 429, {
+        error: {
+          code: 429,
+          message: 'Provider returned error',
+          metadata: { raw: `upstream said: ${token}`, provider_name: 'Venice' },
+        },
+      });
+    case 'provider':
+      return moderation(res, token, token, token, [token]);
     case 'stream': {
-      const error = { code: 502, message: `Provider disconnected for ${token}`, metadata: { raw: token, provider_name: token } };
+      const error = {
+        code: 502,
+        message: `Provider disconnected for ${token}`,
+        metadata: { raw: token, provider_name: token },
+      };
       if (!streamed) return sendJson(res, 200, { error, user_id: 'user_echo' });
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(`data: ${JSON.stringify({ id: 'gen-echo', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: 'Hello' }, finish_reason: null }] })}\n\n`);
-      return void res.end(`data: ${JSON.stringify({ id: 'gen-echo', object: 'chat.completion.chunk', error, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: 'gen-echo', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: 'Hello' }, finish_reason: null }] })}\n\n`,
+      );
+      return void res.end(
+        `data: ${JSON.stringify({ id: 'gen-echo', object: 'chat.completion.chunk', error, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] })}\n\n`,
+      );
     }
-    default: return sendJson(res, 401, { error: { code: 401, message: `Invalid API key: ${token}` } });
+    default:
+      return sendJson(res, 401, { error: { code: 401, message: `Invalid API key: ${token}` } });
   }
 }
 
 /** Applies a fault that strikes before the service; true when it took the response over. */
-export async function strikeEarly(fault: FaultSpec, service: Service, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-  if (fault.shouldRetry !== undefined || fault.kind === 'should_retry') res.setHeader('x-should-retry', String(fault.shouldRetry ?? false));
+export async function strikeEarly(
+  fault: FaultSpec,
+  service: Service,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<boolean> {
+  if (fault.shouldRetry !== undefined || fault.kind === 'should_retry')
+    res.setHeader('x-should-retry', String(fault.shouldRetry ?? false));
   switch (fault.kind) {
     case 'http500':
       req.resume();
       if (service === 'router') sendJson(res, 500, { error: { code: 500, message: 'Internal Server Error' } });
-      else directError(res, 500, 'The server had an error while processing your request. Sorry about that!', 'server_error', null);
+      else
+        directError(
+          res,
+          500,
+          'The server had an error while processing your request. Sorry about that!',
+          'server_error',
+          null,
+        );
       return true;
     case 'http502_html':
       req.resume();
@@ -134,12 +234,22 @@ export async function strikeEarly(fault: FaultSpec, service: Service, req: Incom
       if (service !== 'direct') return false;
       req.resume();
       // The body users paste from live calls (home-assistant/core#120072, continuedev/continue#11449).
-      directError(res, 403, 'Country, region, or territory not supported', 'request_forbidden', 'unsupported_country_region_territory');
+      directError(
+        res,
+        403,
+        'Country, region, or territory not supported',
+        'request_forbidden',
+        'unsupported_country_region_territory',
+      );
       return true;
     case 'redirect': {
       req.resume();
       const body = '<html><body>Moved</body></html>';
-      res.writeHead(fault.status ?? 307, { location: fault.location ?? `https://moved.example.invalid${req.url ?? '/'}`, 'content-type': 'text/html', 'content-length': String(body.length) });
+      res.writeHead(fault.status ?? 307, {
+        location: fault.location ?? `https://moved.example.invalid${req.url ?? '/'}`,
+        'content-type': 'text/html',
+        'content-length': String(body.length),
+      });
       res.end(body);
       return true;
     }

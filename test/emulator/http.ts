@@ -33,9 +33,15 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
 /** Reads a JSON object body as the real services insist on: JSON content type, an object at the top. */
 export async function readJsonObject(req: IncomingMessage): Promise<Record<string, unknown>> {
   const body = await readBody(req);
-  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
   if (type !== 'application/json') {
-    throw new BodyError('content_type', `Unsupported content type: '${type || 'none'}'. This API method only accepts 'application/json' requests.`);
+    throw new BodyError(
+      'content_type',
+      `Unsupported content type: '${type || 'none'}'. This API method only accepts 'application/json' requests.`,
+    );
   }
   let parsed: unknown;
   try {
@@ -53,11 +59,17 @@ export async function readAdminJson(req: IncomingMessage): Promise<Record<string
   const body = await readBody(req);
   if (body.length === 0) return {};
   const parsed: unknown = JSON.parse(body.toString('utf8'));
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('body must be a JSON object');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new Error('body must be a JSON object');
   return parsed as Record<string, unknown>;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
   res.writeHead(status, {

@@ -27,12 +27,14 @@ const emulator = await startEmulator({
   sandbox: true,
   config: { tokenDelayMs: Number(values['token-delay']), answerTokens: Number(values.tokens) },
 });
-process.stdout.write(JSON.stringify({
-  router: { baseUrl: emulator.routerBaseUrl },
-  direct: { baseUrl: emulator.directBaseUrl },
-  admin: emulator.adminUrl,
-  keys: emulator.sandbox!.keys,
-}) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    router: { baseUrl: emulator.routerBaseUrl },
+    direct: { baseUrl: emulator.directBaseUrl },
+    admin: emulator.adminUrl,
+    keys: emulator.sandbox!.keys,
+  }) + '\n',
+);
 const stop = () => void emulator.close().then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -4,7 +4,9 @@ import { type TestBed, sseData, startTestBed, userMessage } from './adminClient.
 import { answerText } from './answers.ts';
 
 let bed: TestBed;
-beforeAll(async () => { bed = await startTestBed(); });
+beforeAll(async () => {
+  bed = await startTestBed();
+});
 afterAll(() => bed.close());
 beforeEach(() => bed.admin('POST', '/reset', {}));
 
@@ -32,7 +34,8 @@ async function keyCheck(k: string) {
 }
 
 async function errorOf(response: Response) {
-  return ((await response.json()) as { error: { code: number; message: string; metadata?: Record<string, any> } }).error;
+  return ((await response.json()) as { error: { code: number; message: string; metadata?: Record<string, any> } })
+    .error;
 }
 
 describe('state: free-model daily allowance by credits bought', () => {
@@ -43,7 +46,9 @@ describe('state: free-model daily allowance by credits bought', () => {
     await bed.admin('POST', `/router/accounts/${id}/purchase`, { amount: 5 });
     await bed.admin('POST', `/router/accounts/${id}/purchase`, { amount: 3.99 });
     expect((await keyCheck(k)).free_model_daily_requests.limit).toBe(50);
-    const result = await bed.admin<{ freeDailyLimit: number }>('POST', `/router/accounts/${id}/purchase`, { amount: 0.01 });
+    const result = await bed.admin<{ freeDailyLimit: number }>('POST', `/router/accounts/${id}/purchase`, {
+      amount: 0.01,
+    });
     expect(result.freeDailyLimit).toBe(1000);
     expect((await keyCheck(k)).free_model_daily_requests).toEqual({ used: 0, limit: 1000, remaining: 1000 });
   });
@@ -125,7 +130,9 @@ describe('state: key active -> key deleted', () => {
     const id = await account({ amount: 20 });
     const { id: keyId, key: k } = await key(id, { expiresIn: '2d' });
     expect((await keyCheck(k)).expires_at).toMatch(/T/);
-    await expect(bed.admin('PATCH', `/router/keys/${keyId}`, { expiresIn: '30d' })).rejects.toThrow(/only when the key is created/);
+    await expect(bed.admin('PATCH', `/router/keys/${keyId}`, { expiresIn: '30d' })).rejects.toThrow(
+      /only when the key is created/,
+    );
     await bed.admin('POST', '/clock', { advance: '2d1s' });
     expect((await bed.router('/key', k)).status).toBe(401);
   });
@@ -174,7 +181,10 @@ describe('errors: 402 in_flight_budget_exhausted', () => {
     expect(second.status).toBe(402);
     expect(second.headers.get('retry-after')).toBe('3');
     const error = await errorOf(second);
-    expect(error.metadata).toMatchObject({ reason: 'in_flight_budget_exhausted', limit_source: 'openrouter_in_flight_budget' });
+    expect(error.metadata).toMatchObject({
+      reason: 'in_flight_budget_exhausted',
+      limit_source: 'openrouter_in_flight_budget',
+    });
     await firstResponse.text();
     expect((await chat(k, PAID, { max_tokens: 3000 })).status).toBe(200);
   });
@@ -250,18 +260,31 @@ describe('limits: free models', () => {
     expect(response.status).toBe(404);
     const body = (await response.json()) as { error: { availability: { code: string } } };
     expect(body.error.availability.code).toBe('privacy_restricted');
-    expect((await chat(k, 'openai/gpt-4o-mini', { provider: { data_collection: 'deny' }, max_tokens: 16 })).status).toBe(402);
+    expect(
+      (await chat(k, 'openai/gpt-4o-mini', { provider: { data_collection: 'deny' }, max_tokens: 16 })).status,
+    ).toBe(402);
   });
 });
 
 describe('limits: credit purchases', () => {
   it('charges card purchases 5.5% with a minimum fee of $0.80, and crypto 5%', async () => {
     const id = await account();
-    const small = await bed.admin<{ purchase: { fee: number; charged: number } }>('POST', `/router/accounts/${id}/purchase`, { amount: 10, method: 'card' });
+    const small = await bed.admin<{ purchase: { fee: number; charged: number } }>(
+      'POST',
+      `/router/accounts/${id}/purchase`,
+      { amount: 10, method: 'card' },
+    );
     expect(small.purchase).toMatchObject({ fee: 0.8, charged: 10.8 });
-    const large = await bed.admin<{ purchase: { fee: number } }>('POST', `/router/accounts/${id}/purchase`, { amount: 100, method: 'card' });
+    const large = await bed.admin<{ purchase: { fee: number } }>('POST', `/router/accounts/${id}/purchase`, {
+      amount: 100,
+      method: 'card',
+    });
     expect(large.purchase.fee).toBeCloseTo(5.5, 10);
-    const crypto = await bed.admin<{ purchase: { fee: number }; balance: number }>('POST', `/router/accounts/${id}/purchase`, { amount: 100, method: 'crypto' });
+    const crypto = await bed.admin<{ purchase: { fee: number }; balance: number }>(
+      'POST',
+      `/router/accounts/${id}/purchase`,
+      { amount: 100, method: 'crypto' },
+    );
     expect(crypto.purchase.fee).toBeCloseTo(5, 10);
     expect(crypto.balance).toBe(210);
   });
@@ -286,7 +309,13 @@ describe('endpoints', () => {
     const data = await keyCheck(k);
     expect(data.label).toMatch(/^sk-or-v1-[0-9a-f]{2}\.\.\.[0-9a-f]{3}$/);
     expect(data.label).not.toContain(k.slice(12, -3));
-    expect(data).toMatchObject({ limit: 5, is_free_tier: false, is_management_key: false, limit_reset: null, include_byok_in_limit: false });
+    expect(data).toMatchObject({
+      limit: 5,
+      is_free_tier: false,
+      is_management_key: false,
+      limit_reset: null,
+      include_byok_in_limit: false,
+    });
     expect(data.usage).toBeGreaterThan(0);
     expect(data.usage_daily).toBe(data.usage);
     expect(data.limit_remaining).toBeCloseTo(5 - data.usage, 10);
@@ -299,7 +328,12 @@ describe('endpoints', () => {
   it('GET /key marks a key without limit or expiry with nulls, and a never-funded account as free tier', async () => {
     const id = await account();
     const { key: k } = await key(id);
-    expect(await keyCheck(k)).toMatchObject({ limit: null, limit_remaining: null, expires_at: null, is_free_tier: true });
+    expect(await keyCheck(k)).toMatchObject({
+      limit: null,
+      limit_remaining: null,
+      expires_at: null,
+      is_free_tier: true,
+    });
   });
 
   it('GET /credits answers management keys only (403 otherwise)', async () => {
@@ -315,7 +349,10 @@ describe('endpoints', () => {
 
   it('GET /models lists per-token price strings, :free models, the free router at zero and dynamic routers at -1', async () => {
     const response = await bed.router('/models', undefined);
-    const body = (await response.json()) as { data: { id: string; pricing: { prompt: string; completion: string } }[]; total_count: number };
+    const body = (await response.json()) as {
+      data: { id: string; pricing: { prompt: string; completion: string } }[];
+      total_count: number;
+    };
     expect(body.total_count).toBe(body.data.length);
     const byId = new Map(body.data.map((m) => [m.id, m]));
     expect(byId.get('openrouter/free')!.pricing).toMatchObject({ prompt: '0', completion: '0' });
@@ -329,7 +366,11 @@ describe('endpoints', () => {
     const { key: k } = await key(id);
     const response = await chat(k, PAID, { max_tokens: 64 });
     expect(response.headers.get('x-generation-id')).toMatch(/^gen-/);
-    const body = (await response.json()) as { model: string; choices: { message: { content: string }; finish_reason: string }[]; usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; cost: number } };
+    const body = (await response.json()) as {
+      model: string;
+      choices: { message: { content: string }; finish_reason: string }[];
+      usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; cost: number };
+    };
     expect(body.model).toBe(PAID);
     expect(body.choices[0]!.message.content).toBe(answerText('hello', { tokens: 12 }));
     expect(body.choices[0]!.finish_reason).toBe('stop');
@@ -347,7 +388,10 @@ describe('endpoints', () => {
     const text = await response.text();
     expect(text.startsWith(': OPENROUTER PROCESSING\n\n')).toBe(true);
     expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
-    const chunks = sseData(text) as { choices: { delta?: { content?: string }; finish_reason: string | null }[]; usage?: { cost: number } }[];
+    const chunks = sseData(text) as {
+      choices: { delta?: { content?: string }; finish_reason: string | null }[];
+      usage?: { cost: number };
+    }[];
     const deltas = chunks.flatMap((c) => c.choices.map((choice) => choice.delta?.content ?? '')).join('');
     expect(deltas).toBe(answerText('hello', { tokens: 12 }));
     const last = chunks.at(-1)!;

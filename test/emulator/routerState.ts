@@ -102,13 +102,26 @@ export class RouterState {
     if (!(credits > 0)) throw new Error('amount must be a positive number of dollars');
     const now = this.now();
     const fee = purchaseFee(credits, method);
-    const purchase: Purchase = { credits, fee, charged: money(credits + fee), method, at: now, expiresAt: now + YEAR_MS };
+    const purchase: Purchase = {
+      credits,
+      fee,
+      charged: money(credits + fee),
+      method,
+      at: now,
+      expiresAt: now + YEAR_MS,
+    };
     account.purchases.push(purchase);
     account.totalPurchased = money(account.totalPurchased + credits);
     // A purchase first settles any debt, so a negative balance returns toward zero.
     const settled = Math.min(account.debt, credits);
     account.debt = money(account.debt - settled);
-    account.lots.push({ amount: credits, remaining: money(credits - settled), at: now, expiresAt: purchase.expiresAt, source: method });
+    account.lots.push({
+      amount: credits,
+      remaining: money(credits - settled),
+      at: now,
+      expiresAt: purchase.expiresAt,
+      source: method,
+    });
     return purchase;
   }
 
@@ -125,7 +138,14 @@ export class RouterState {
     key?.spends.push({ at: this.now(), amount });
   }
 
-  createKey(options: { accountId: string; name: string; limit?: number | null; limitReset?: RouterKey['limitReset']; expiresAt?: number | null; management?: boolean }): RouterKey {
+  createKey(options: {
+    accountId: string;
+    name: string;
+    limit?: number | null;
+    limitReset?: RouterKey['limitReset'];
+    expiresAt?: number | null;
+    management?: boolean;
+  }): RouterKey {
     this.account(options.accountId);
     const value = routerKey();
     const key: RouterKey = {
@@ -154,7 +174,9 @@ export class RouterState {
   }
 
   /** The key a bearer token names, if it is usable: not deleted, not expired. */
-  authenticate(token: string | undefined): { key: RouterKey } | { error: 'missing' | 'unknown' | 'deleted' | 'expired' } {
+  authenticate(
+    token: string | undefined,
+  ): { key: RouterKey } | { error: 'missing' | 'unknown' | 'deleted' | 'expired' } {
     if (!token) return { error: 'missing' };
     const key = this.byValue.get(token);
     if (!key) return { error: 'unknown' };
@@ -172,10 +194,14 @@ export class RouterState {
     const now = this.now();
     const day = Date.parse(`${utcDay(now)}T00:00:00Z`);
     switch (key.limitReset) {
-      case 'daily': return day;
-      case 'weekly': return utcWeekStart(now);
-      case 'monthly': return Date.parse(`${utcMonth(now)}-01T00:00:00Z`);
-      default: return 0;
+      case 'daily':
+        return day;
+      case 'weekly':
+        return utcWeekStart(now);
+      case 'monthly':
+        return Date.parse(`${utcMonth(now)}-01T00:00:00Z`);
+      default:
+        return 0;
     }
   }
 
@@ -234,7 +260,11 @@ export class RouterState {
         freeLastMinute: this.freeMinuteWindow(a).length,
         inFlight: this.inFlightTotal(a),
         purchases: a.purchases,
-        creditsExpiringWithinDay: money(a.lots.filter((l) => l.expiresAt !== null && l.expiresAt > now && l.expiresAt - now < DAY_MS).reduce((s, l) => s + l.remaining, 0)),
+        creditsExpiringWithinDay: money(
+          a.lots
+            .filter((l) => l.expiresAt !== null && l.expiresAt > now && l.expiresAt - now < DAY_MS)
+            .reduce((s, l) => s + l.remaining, 0),
+        ),
       })),
       keys: [...this.keys.values()].map((k) => ({
         id: k.id,

@@ -14,7 +14,12 @@ export interface Sandbox {
 export function seedSandbox(router: RouterState, direct: DirectState, now: () => number): Sandbox {
   const funded = router.createAccount('Sandbox funded');
   router.purchase(funded, 20, 'card');
-  const fundedKey = router.createKey({ accountId: funded.id, name: 'sandbox funded', limit: 10, expiresAt: now() + 90 * DAY_MS });
+  const fundedKey = router.createKey({
+    accountId: funded.id,
+    name: 'sandbox funded',
+    limit: 10,
+    expiresAt: now() + 90 * DAY_MS,
+  });
   const freeOnly = router.createAccount('Sandbox free-only');
   const freeKey = router.createKey({ accountId: freeOnly.id, name: 'sandbox free-only' });
   const org = direct.createOrg('Sandbox Org');

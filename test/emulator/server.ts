@@ -41,7 +41,12 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-export const DEFAULT_CONFIG: ServiceConfig = { tokenDelayMs: 0, answerTokens: 12, inFlightRetryAfterSeconds: 2, missingScopesStatus: 401 };
+export const DEFAULT_CONFIG: ServiceConfig = {
+  tokenDelayMs: 0,
+  answerTokens: 12,
+  inFlightRetryAfterSeconds: 2,
+  missingScopesStatus: 401,
+};
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const clock = new EmulatorClock();
@@ -52,10 +57,23 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let direct = new DirectState(now);
 
   const emulator = {
-    clock, faults, config, sandbox: undefined as Sandbox | undefined,
-    get router() { return router; },
-    get direct() { return direct; },
-  } as Emulator & { url: string; routerBaseUrl: string; directBaseUrl: string; adminUrl: string; close(): Promise<void> };
+    clock,
+    faults,
+    config,
+    sandbox: undefined as Sandbox | undefined,
+    get router() {
+      return router;
+    },
+    get direct() {
+      return direct;
+    },
+  } as Emulator & {
+    url: string;
+    routerBaseUrl: string;
+    directBaseUrl: string;
+    adminUrl: string;
+    close(): Promise<void>;
+  };
 
   const reset = (sandbox: boolean) => {
     router = new RouterState(now);
@@ -71,7 +89,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const sockets = new Set<import('node:net').Socket>();
   const server: Server = createServer((req, res) => {
     void dispatch(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { error: { code: 500, message: `emulator error: ${(error as Error).message}` } });
+      if (!res.headersSent)
+        sendJson(res, 500, { error: { code: 500, message: `emulator error: ${(error as Error).message}` } });
       else res.destroy();
     });
   });
@@ -85,7 +104,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (path.startsWith(ADMIN_PREFIX + '/')) {
       return handleAdmin({ router, direct, clock, faults, config, reset }, req, res, path.slice(ADMIN_PREFIX.length));
     }
-    const service = path.startsWith(ROUTER_PREFIX + '/') ? 'router' : path.startsWith(DIRECT_PREFIX + '/') ? 'direct' : undefined;
+    const service = path.startsWith(ROUTER_PREFIX + '/')
+      ? 'router'
+      : path.startsWith(DIRECT_PREFIX + '/')
+        ? 'direct'
+        : undefined;
     if (!service) return sendJson(res, 404, { error: { code: 404, message: `Not Found: ${path}` } });
     const sub = path.slice((service === 'router' ? ROUTER_PREFIX : DIRECT_PREFIX).length);
     let fault: FaultSpec | undefined;
@@ -111,10 +134,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     routerBaseUrl: url + ROUTER_PREFIX,
     directBaseUrl: url + DIRECT_PREFIX,
     adminUrl: url + ADMIN_PREFIX,
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   });
   return emulator;
 }

@@ -114,13 +114,18 @@ export async function paced(delayMs: number, signal: AbortSignal): Promise<void>
  * Applies a reset or stall to a request that gets one plain JSON answer.
  * Returns true when the fault took the response over.
  */
-export async function strikeBeforeResponse(fault: FaultSpec | undefined, res: ServerResponse, signal: AbortSignal): Promise<boolean> {
+export async function strikeBeforeResponse(
+  fault: FaultSpec | undefined,
+  res: ServerResponse,
+  signal: AbortSignal,
+): Promise<boolean> {
   if (fault?.kind === 'reset') {
     res.socket?.resetAndDestroy();
     return true;
   }
   if (fault?.kind === 'stall') {
-    if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    if (!signal.aborted)
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     return true;
   }
   return false;

@@ -10,9 +10,13 @@ describe('activation (bundle, fake vscode)', () => {
     const { api, state } = createFakeVscode({ 'keyward.router.baseUrl': 'http://127.0.0.1:9/router/api/v1' });
     const context = fakeExtensionContext('9.9.9');
     loadExtension(api).activate(context);
-    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { contributes: { commands: { command: string }[] } };
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      contributes: { commands: { command: string }[] };
+    };
     // Quick-fix commands are internal: registered, not contributed to the palette.
-    expect([...state.commands.keys()].filter((id) => !id.startsWith('keyward.fix.')).sort()).toEqual(manifest.contributes.commands.map((c) => c.command).sort());
+    expect([...state.commands.keys()].filter((id) => !id.startsWith('keyward.fix.')).sort()).toEqual(
+      manifest.contributes.commands.map((c) => c.command).sort(),
+    );
     expect(state.logLines.join('\n')).toContain('router http://127.0.0.1:9/router/api/v1');
     context.dispose();
     expect(state.commands.size).toBe(0);
@@ -21,7 +25,9 @@ describe('activation (bundle, fake vscode)', () => {
   it('names a bad setting in a warning and keeps the default', () => {
     const { api, state } = createFakeVscode({ 'keyward.router.baseUrl': 'http://evil.example/v1' });
     loadExtension(api).activate(fakeExtensionContext());
-    expect(state.messages).toEqual([{ level: 'warning', text: expect.stringContaining('keyward.router.baseUrl'), items: [] }]);
+    expect(state.messages).toEqual([
+      { level: 'warning', text: expect.stringContaining('keyward.router.baseUrl'), items: [] },
+    ]);
     expect(state.logLines.join('\n')).toContain('router https://openrouter.ai/api/v1');
   });
 });

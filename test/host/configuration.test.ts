@@ -13,7 +13,7 @@ function clear(): void {
 afterEach(clear);
 
 describe('Configuration: settings a workspace may only make stricter', () => {
-  it('keeps the user\'s data-collection opt-out when the workspace switches it off', () => {
+  it("keeps the user's data-collection opt-out when the workspace switches it off", () => {
     fake.state.settings['keyward.router.denyDataCollection'] = true;
     fake.state.workspaceSettings['keyward.router.denyDataCollection'] = false;
     const configuration = new Configuration(new Log());

@@ -82,9 +82,15 @@ export class Diagnostic {
 
 export class WorkspaceEdit {
   readonly edits: { uri: unknown; at: Position | Range; text: string }[] = [];
-  insert(uri: unknown, at: Position, text: string): void { this.edits.push({ uri, at, text }); }
-  replace(uri: unknown, at: Range, text: string): void { this.edits.push({ uri, at, text }); }
-  delete(uri: unknown, at: Range): void { this.edits.push({ uri, at, text: '' }); }
+  insert(uri: unknown, at: Position, text: string): void {
+    this.edits.push({ uri, at, text });
+  }
+  replace(uri: unknown, at: Range, text: string): void {
+    this.edits.push({ uri, at, text });
+  }
+  delete(uri: unknown, at: Range): void {
+    this.edits.push({ uri, at, text: '' });
+  }
 }
 
 export class CodeAction {
@@ -124,16 +130,26 @@ export class FakeStatusBarItem {
   constructor(id: string) {
     this.id = id;
   }
-  show(): void { this.visible = true; }
-  hide(): void { this.visible = false; }
-  dispose(): void { this.visible = false; }
+  show(): void {
+    this.visible = true;
+  }
+  hide(): void {
+    this.visible = false;
+  }
+  dispose(): void {
+    this.visible = false;
+  }
 }
 
 /** A Memento over a map. */
 export class FakeMemento {
   readonly values = new Map<string, unknown>();
-  keys(): readonly string[] { return [...this.values.keys()]; }
-  get<T>(key: string, fallback?: T): T | undefined { return (this.values.has(key) ? this.values.get(key) : fallback) as T | undefined; }
+  keys(): readonly string[] {
+    return [...this.values.keys()];
+  }
+  get<T>(key: string, fallback?: T): T | undefined {
+    return (this.values.has(key) ? this.values.get(key) : fallback) as T | undefined;
+  }
   async update(key: string, value: unknown): Promise<void> {
     if (value === undefined) this.values.delete(key);
     else this.values.set(key, structuredClone(value));
@@ -146,11 +162,26 @@ export class FakeSecrets {
   failing = false;
   private readonly emitter = new EventEmitter<{ key: string }>();
   readonly onDidChange = this.emitter.event;
-  private check(): void { if (this.failing) throw new Error('Cannot create an item in a locked collection'); }
-  async get(key: string): Promise<string | undefined> { this.check(); return this.values.get(key); }
-  async store(key: string, value: string): Promise<void> { this.check(); this.values.set(key, value); this.emitter.fire({ key }); }
-  async delete(key: string): Promise<void> { this.check(); this.values.delete(key); this.emitter.fire({ key }); }
-  async keys(): Promise<string[]> { return [...this.values.keys()]; }
+  private check(): void {
+    if (this.failing) throw new Error('Cannot create an item in a locked collection');
+  }
+  async get(key: string): Promise<string | undefined> {
+    this.check();
+    return this.values.get(key);
+  }
+  async store(key: string, value: string): Promise<void> {
+    this.check();
+    this.values.set(key, value);
+    this.emitter.fire({ key });
+  }
+  async delete(key: string): Promise<void> {
+    this.check();
+    this.values.delete(key);
+    this.emitter.fire({ key });
+  }
+  async keys(): Promise<string[]> {
+    return [...this.values.keys()];
+  }
 }
 
 export interface FakeState {
@@ -182,11 +213,13 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     opened: [],
     configurationEmitter: new EventEmitter(),
   };
-  const message = (level: 'info' | 'warning' | 'error') => async (text: string, ...rest: unknown[]) => {
-    const items = rest.filter((r): r is string => typeof r === 'string');
-    state.messages.push({ level, text, items });
-    return items.length > 0 ? state.answers.shift() : undefined;
-  };
+  const message =
+    (level: 'info' | 'warning' | 'error') =>
+    async (text: string, ...rest: unknown[]) => {
+      const items = rest.filter((r): r is string => typeof r === 'string');
+      state.messages.push({ level, text, items });
+      return items.length > 0 ? state.answers.shift() : undefined;
+    };
   const logger = (level: string) => (message: string) => state.logLines.push(`[${level}] ${message}`);
   const api = {
     version: '1.139.0',
@@ -204,12 +237,28 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
     Uri: { parse: (value: string) => ({ toString: () => value }), file: fileUri },
     ViewColumn: { Active: -1, Beside: -2, One: 1 },
-    env: { language: 'en', clipboard: { writeText: async () => undefined }, openExternal: async (uri: { toString(): string }) => { state.opened.push(uri.toString()); return true; } },
-    l10n: { t: (message: string, ...args: unknown[]) => message.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)])) },
+    env: {
+      language: 'en',
+      clipboard: { writeText: async () => undefined },
+      openExternal: async (uri: { toString(): string }) => {
+        state.opened.push(uri.toString());
+        return true;
+      },
+    },
+    l10n: {
+      t: (message: string, ...args: unknown[]) =>
+        message.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)])),
+    },
     window: {
       createOutputChannel: (_name: string, _options?: unknown) => ({
-        info: logger('info'), warn: logger('warn'), error: logger('error'), debug: logger('debug'), trace: logger('trace'),
-        appendLine: logger('info'), show: () => undefined, dispose: () => undefined,
+        info: logger('info'),
+        warn: logger('warn'),
+        error: logger('error'),
+        debug: logger('debug'),
+        trace: logger('trace'),
+        appendLine: logger('info'),
+        show: () => undefined,
+        dispose: () => undefined,
       }),
       showInformationMessage: message('info'),
       showWarningMessage: message('warning'),
@@ -231,10 +280,14 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       getConfiguration: (section: string) => ({
         // As VS Code merges them: the workspace's value over the user's.
         get: (name: string) => state.workspaceSettings[`${section}.${name}`] ?? state.settings[`${section}.${name}`],
-        inspect: (name: string) => ({ key: `${section}.${name}`, globalValue: state.settings[`${section}.${name}`], workspaceValue: state.workspaceSettings[`${section}.${name}`] }),
+        inspect: (name: string) => ({
+          key: `${section}.${name}`,
+          globalValue: state.settings[`${section}.${name}`],
+          workspaceValue: state.workspaceSettings[`${section}.${name}`],
+        }),
       }),
       isTrusted: true,
-      asRelativePath: (uri: { fsPath?: string } | string) => (typeof uri === 'string' ? uri : uri.fsPath ?? ''),
+      asRelativePath: (uri: { fsPath?: string } | string) => (typeof uri === 'string' ? uri : (uri.fsPath ?? '')),
       onDidGrantWorkspaceTrust: new EventEmitter<void>().event,
       onDidChangeConfiguration: state.configurationEmitter.event,
       onDidOpenTextDocument: new EventEmitter<unknown>().event,
@@ -249,7 +302,12 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       },
     },
     languages: {
-      createDiagnosticCollection: () => ({ set: () => undefined, delete: () => undefined, clear: () => undefined, dispose: () => undefined }),
+      createDiagnosticCollection: () => ({
+        set: () => undefined,
+        delete: () => undefined,
+        clear: () => undefined,
+        dispose: () => undefined,
+      }),
       registerCodeActionsProvider: () => new Disposable(() => undefined),
       registerHoverProvider: () => new Disposable(() => undefined),
     },

@@ -15,7 +15,9 @@ import { FakeMemento, FakeSecrets } from './fakeVscode.ts';
 import { fake } from './vscodeShim.ts';
 
 let bed: TestBed;
-beforeAll(async () => { bed = await startTestBed(); });
+beforeAll(async () => {
+  bed = await startTestBed();
+});
 afterAll(() => bed.close());
 
 function setup() {
@@ -25,17 +27,38 @@ function setup() {
   fake.state.opened.length = 0;
   fake.state.statusItems.length = 0;
   fake.state.logLines.length = 0;
-  Object.assign(fake.state.settings, { 'keyward.router.baseUrl': bed.emulator.routerBaseUrl, 'keyward.direct.baseUrl': bed.emulator.directBaseUrl, 'keyward.status.refreshMinutes': 0 });
+  Object.assign(fake.state.settings, {
+    'keyward.router.baseUrl': bed.emulator.routerBaseUrl,
+    'keyward.direct.baseUrl': bed.emulator.directBaseUrl,
+    'keyward.status.refreshMinutes': 0,
+  });
   const secrets = new FakeSecrets();
   const memento = new FakeMemento();
   const log = new Log();
   const configuration = new Configuration(log);
   const keys = new KeyStore(secretPort(secrets as never), statePort(memento as never));
-  const monitor = new AccountMonitor({ keys, config: () => configuration.value, tier: () => configuration.value.direct.usageTier });
+  const monitor = new AccountMonitor({
+    keys,
+    config: () => configuration.value,
+    tier: () => configuration.value.direct.usageTier,
+  });
   const commands = new KeyCommands(keys, monitor, configuration, log, memento as never);
   const statusBar = new StatusBar(monitor, keys, configuration);
   const item = (id: string) => fake.state.statusItems.find((i) => i.id === id)!;
-  return { secrets, memento, keys, monitor, commands, statusBar, item, dispose: () => { statusBar.dispose(); monitor.dispose(); configuration.dispose(); } };
+  return {
+    secrets,
+    memento,
+    keys,
+    monitor,
+    commands,
+    statusBar,
+    item,
+    dispose: () => {
+      statusBar.dispose();
+      monitor.dispose();
+      configuration.dispose();
+    },
+  };
 }
 
 let s: ReturnType<typeof setup>;
@@ -51,21 +74,34 @@ describe('Set Key', () => {
     fake.state.inputs.push(bed.emulator.sandbox!.keys.routerFunded);
     expect(await s.commands.setKey('router')).toBe('router');
     expect(s.secrets.values.get('keyward.key.router')).toBe(bed.emulator.sandbox!.keys.routerFunded);
-    expect(s.item('router')).toMatchObject({ visible: true, text: '$(key) $10.00 · free 0/1000', name: 'Keyward: routing service', command: 'keyward.routerActions' });
-    expect(fake.state.messages.at(-1)).toMatchObject({ level: 'info', text: expect.stringMatching(/valid, with a credit limit and an expiry/) });
+    expect(s.item('router')).toMatchObject({
+      visible: true,
+      text: '$(key) $10.00 · free 0/1000',
+      name: 'Keyward: routing service',
+      command: 'keyward.routerActions',
+    });
+    expect(fake.state.messages.at(-1)).toMatchObject({
+      level: 'info',
+      text: expect.stringMatching(/valid, with a credit limit and an expiry/),
+    });
     expect(s.keys.metadata('router')!.expiresAt).toMatch(/T/);
   });
 
   it('offers to store a key of the other service in its own slot', async () => {
     fake.state.answers.push('Store as direct service key');
     expect(await s.commands.setKey('router', { key: bed.emulator.sandbox!.keys.direct })).toBe('direct');
-    expect(fake.state.messages[0]).toMatchObject({ level: 'warning', text: expect.stringContaining('looks like a direct service key') });
+    expect(fake.state.messages[0]).toMatchObject({
+      level: 'warning',
+      text: expect.stringContaining('looks like a direct service key'),
+    });
     expect(s.keys.metadata('router')).toBeUndefined();
     expect(s.item('direct').text).toBe('$(key) direct: ok');
   });
 
   it('refuses a key of another provider, and an admin key for prompting', async () => {
-    expect(await s.commands.setKey('direct', { key: ['sk', 'ant', 'api03', 'x'.repeat(40)].join('-') })).toBeUndefined();
+    expect(
+      await s.commands.setKey('direct', { key: ['sk', 'ant', 'api03', 'x'.repeat(40)].join('-') }),
+    ).toBeUndefined();
     expect(fake.state.messages[0]).toMatchObject({ level: 'error', text: expect.stringContaining('Anthropic') });
     expect(await s.commands.setKey('direct', { key: directKey('admin') })).toBeUndefined();
     expect(fake.state.messages[1]!.text).toMatch(/admin key/);
@@ -90,7 +126,11 @@ describe('Set Key', () => {
   });
 
   it('reports a restricted direct key as valid but unable to list models', async () => {
-    const { key } = await bed.admin<{ key: string }>('POST', '/direct/keys', { orgId: bed.emulator.sandbox!.directOrgId, permissions: 'Restricted', scopes: ['api.responses.write'] });
+    const { key } = await bed.admin<{ key: string }>('POST', '/direct/keys', {
+      orgId: bed.emulator.sandbox!.directOrgId,
+      permissions: 'Restricted',
+      scopes: ['api.responses.write'],
+    });
     await s.commands.setKey('direct', { key });
     expect(fake.state.messages.at(-1)!.text).toMatch(/valid but restricted/);
     expect(s.item('direct').text).toBe('$(key) direct: restricted');
@@ -115,7 +155,12 @@ describe('Rotate and Delete', () => {
     expect(s.keys.retired().map((r) => r.fingerprint)).not.toContain(fingerprint(refused));
     expect(fake.state.messages.at(-1)!.text).toMatch(/old key stays in place/);
 
-    const { key: fresh } = await bed.admin<{ key: string }>('POST', '/router/keys', { accountId: bed.emulator.sandbox!.routerFundedAccountId, name: 'new', limit: 5, expiresIn: '30d' });
+    const { key: fresh } = await bed.admin<{ key: string }>('POST', '/router/keys', {
+      accountId: bed.emulator.sandbox!.routerFundedAccountId,
+      name: 'new',
+      limit: 5,
+      expiresIn: '30d',
+    });
     const oldFingerprint = s.keys.metadata('router')!.fingerprint;
     expect(await s.commands.rotate('router', fresh)).toBe(true);
     expect(s.secrets.values.get('keyward.key.router')).toBe(fresh);
@@ -168,7 +213,12 @@ describe('status bar states', () => {
     expect(s.item('direct').text).toBe('$(key) direct: credit exhausted');
     await s.statusBar.refresh();
     expect(s.item('direct').text).toBe('$(key) direct: credit exhausted');
-    const everything = JSON.stringify({ log: fake.state.logLines, state: [...s.memento.values], items: fake.state.statusItems, messages: fake.state.messages });
+    const everything = JSON.stringify({
+      log: fake.state.logLines,
+      state: [...s.memento.values],
+      items: fake.state.statusItems,
+      messages: fake.state.messages,
+    });
     for (const key of Object.values(bed.emulator.sandbox!.keys)) expect(everything).not.toContain(key);
   });
 });

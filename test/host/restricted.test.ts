@@ -68,7 +68,9 @@ describe('Restricted Mode', () => {
     expect(entry!.git).toBe('restricted');
     const diagnostic = new Diagnostic(entry!.range as never, 'x', 1);
     diagnostic.source = 'Keyward';
-    const titles = parts.fixes.provideCodeActions(doc as never, entry!.range as never, { diagnostics: [diagnostic] } as never).map((a) => a.title);
+    const titles = parts.fixes
+      .provideCodeActions(doc as never, entry!.range as never, { diagnostics: [diagnostic] } as never)
+      .map((a) => a.title);
     expect(titles).toEqual(['Rotate this key at the routing service']);
     expect(gitCalls).toBe(0);
   });
@@ -83,13 +85,23 @@ describe('Restricted Mode', () => {
     expect(existsSync(join(folder, '.env'))).toBe(false);
     expect(existsSync(join(folder, '.gitignore'))).toBe(false);
     expect(readFileSync(uri.fsPath, 'utf8')).toMatch(/sk-or-v1-/);
-    expect(fake.state.messages.map((m) => m.text)).toEqual(Array(3).fill(expect.stringMatching(/^Restricted Mode: Keyward does not change files or store keys/)));
+    expect(fake.state.messages.map((m) => m.text)).toEqual(
+      Array(3).fill(expect.stringMatching(/^Restricted Mode: Keyward does not change files or store keys/)),
+    );
     expect(gitCalls).toBe(0);
   });
 
   it('declares limited support, and Scan Git History is off until the folder is trusted', () => {
-    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { capabilities: { untrustedWorkspaces: { supported: string; description: string } }; contributes: { commands: { command: string; enablement?: string }[] } };
-    expect(manifest.capabilities.untrustedWorkspaces).toMatchObject({ supported: 'limited', description: '%capabilities.untrustedWorkspaces%' });
-    expect(manifest.contributes.commands.find((c) => c.command === 'keyward.scanHistory')!.enablement).toBe('isWorkspaceTrusted');
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      capabilities: { untrustedWorkspaces: { supported: string; description: string } };
+      contributes: { commands: { command: string; enablement?: string }[] };
+    };
+    expect(manifest.capabilities.untrustedWorkspaces).toMatchObject({
+      supported: 'limited',
+      description: '%capabilities.untrustedWorkspaces%',
+    });
+    expect(manifest.contributes.commands.find((c) => c.command === 'keyward.scanHistory')!.enablement).toBe(
+      'isWorkspaceTrusted',
+    );
   });
 });

@@ -10,7 +10,9 @@ describe('ScrubbedMemento', () => {
   it('masks every key in what is written, the stored key of any shape included', async () => {
     const inner = new FakeMemento();
     const stored = ['tok', 'Zq8'.repeat(10)].join('_');
-    const memento = new ScrubbedMemento(inner as never, async () => ({ known: [{ value: stored, service: 'router' }] }));
+    const memento = new ScrubbedMemento(inner as never, async () => ({
+      known: [{ value: stored, service: 'router' }],
+    }));
     const key = routerKey();
     await memento.update('turns', [{ text: `a ${key}`, attachments: [{ text: `K=${stored}` }] }]);
     const raw = JSON.stringify([...inner.values]);
@@ -22,7 +24,9 @@ describe('ScrubbedMemento', () => {
   });
 
   it('is the only way Keyward writes workspace or global state', () => {
-    const files = readdirSync('src', { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => join(e.parentPath, e.name));
+    const files = readdirSync('src', { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+      .map((e) => join(e.parentPath, e.name));
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
       const raw = [...text.matchAll(/context\.(workspaceState|globalState)\b(?!\.keys\(\)|\.get\()/g)].map((m) => m[0]);

@@ -3,7 +3,10 @@ import { splitBlocks } from '../../src/webview/blocks.ts';
 
 describe('streamed markdown blocks', () => {
   it('finishes a block at a blank line and keeps the growing tail apart', () => {
-    expect(splitBlocks('para one\n\npara two\n\nthe ta')).toEqual({ done: ['para one\n', 'para two\n'], tail: 'the ta' });
+    expect(splitBlocks('para one\n\npara two\n\nthe ta')).toEqual({
+      done: ['para one\n', 'para two\n'],
+      tail: 'the ta',
+    });
   });
 
   it('does not split inside a code fence', () => {

@@ -35,7 +35,9 @@ const PAYLOADS = [
 describe('markdown sanitiser', () => {
   it.each(PAYLOADS)('neutralises %s', (payload) => {
     const doc = dom(render(payload));
-    expect(doc.querySelectorAll('script, iframe, svg, math, img, style, form, input, object, embed, base, meta').length).toBe(0);
+    expect(
+      doc.querySelectorAll('script, iframe, svg, math, img, style, form, input, object, embed, base, meta').length,
+    ).toBe(0);
     for (const el of Array.from(doc.querySelectorAll('*'))) {
       for (const attr of Array.from(el.attributes)) {
         expect(attr.name.startsWith('on')).toBe(false);
@@ -46,7 +48,9 @@ describe('markdown sanitiser', () => {
   });
 
   it('renders ordinary markdown: code blocks, lists, https links', () => {
-    const doc = dom(render('# Title\n\n- one\n- two\n\n```js\nconsole.log(1);\n```\n\n[docs](https://example.test/docs)'));
+    const doc = dom(
+      render('# Title\n\n- one\n- two\n\n```js\nconsole.log(1);\n```\n\n[docs](https://example.test/docs)'),
+    );
     expect(doc.querySelector('h1')!.textContent).toBe('Title');
     expect(doc.querySelectorAll('li')).toHaveLength(2);
     expect(doc.querySelector('pre code')!.textContent).toBe('console.log(1);\n');

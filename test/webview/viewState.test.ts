@@ -4,8 +4,22 @@ import type { ChatTurn } from '../../src/shared/protocol.ts';
 import { initialState, persistedView, reduce, restoredView } from '../../src/webview/viewState.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
 
-const user: ChatTurn = { id: 'u1', role: 'user', text: 'hi', service: 'router', model: 'openrouter/free', status: 'done' };
-const assistant: ChatTurn = { id: 'a1', role: 'assistant', text: '', service: 'router', model: 'openrouter/free', status: 'streaming' };
+const user: ChatTurn = {
+  id: 'u1',
+  role: 'user',
+  text: 'hi',
+  service: 'router',
+  model: 'openrouter/free',
+  status: 'done',
+};
+const assistant: ChatTurn = {
+  id: 'a1',
+  role: 'assistant',
+  text: '',
+  service: 'router',
+  model: 'openrouter/free',
+  status: 'streaming',
+};
 
 describe('panel state reducer', () => {
   it('streams chunks into the pending answer and settles on done', () => {
@@ -25,19 +39,35 @@ describe('panel state reducer', () => {
   it('keeps the prompt in the box when a send fails or is blocked, and keeps what the person typed since', () => {
     let s = reduce(initialState(), { type: 'send/begin', requestId: 'r1' });
     s = reduce(s, { type: 'chat/started', requestId: 'r1', user, assistant });
-    s = reduce(s, { type: 'chat/error', requestId: 'r1', prompt: 'hi', turn: { ...assistant, status: 'error', error: { kind: 'auth', status: 401, code: null, message: 'm', action: 'a', retryAfterSeconds: null } } });
+    s = reduce(s, {
+      type: 'chat/error',
+      requestId: 'r1',
+      prompt: 'hi',
+      turn: {
+        ...assistant,
+        status: 'error',
+        error: { kind: 'auth', status: 401, code: null, message: 'm', action: 'a', retryAfterSeconds: null },
+      },
+    });
     expect(s.draft).toBe('hi');
     expect(s.pending).toBeNull();
     s = reduce(s, { type: 'draft/set', text: 'new words' });
     s = reduce(s, { type: 'chat/blocked', requestId: 'r2', prompt: 'old' });
     expect(s.draft).toBe('new words');
-    expect(reduce(initialState(), { type: 'chat/blocked', requestId: 'r2', prompt: 'secret prompt' }).draft).toBe('secret prompt');
+    expect(reduce(initialState(), { type: 'chat/blocked', requestId: 'r2', prompt: 'secret prompt' }).draft).toBe(
+      'secret prompt',
+    );
   });
 
-  it('keeps an interrupted answer\'s text', () => {
+  it("keeps an interrupted answer's text", () => {
     let s = reduce(initialState(), { type: 'chat/started', requestId: 'r1', user, assistant });
     s = reduce(s, { type: 'chat/chunk', requestId: 'r1', text: 'partial' });
-    s = reduce(s, { type: 'chat/error', requestId: 'r1', prompt: 'hi', turn: { ...assistant, text: 'partial', status: 'interrupted' } });
+    s = reduce(s, {
+      type: 'chat/error',
+      requestId: 'r1',
+      prompt: 'hi',
+      turn: { ...assistant, text: 'partial', status: 'interrupted' },
+    });
     expect(s.turns[1]).toMatchObject({ text: 'partial', status: 'interrupted' });
   });
 
@@ -69,22 +99,52 @@ describe('saved webview state (written to disk by VS Code)', () => {
   const key = routerKey();
 
   it('keeps attachments as references only and masks anything key-shaped', () => {
-    let s = reduce(initialState(), { type: 'attachment/add', attachment: { id: 'x1', fileName: '.env', languageId: 'dotenv', startLine: 1, endLine: 3, text: `OPENROUTER_API_KEY=${key}\n` } });
+    let s = reduce(initialState(), {
+      type: 'attachment/add',
+      attachment: {
+        id: 'x1',
+        fileName: '.env',
+        languageId: 'dotenv',
+        startLine: 1,
+        endLine: 3,
+        text: `OPENROUTER_API_KEY=${key}\n`,
+      },
+    });
     s = reduce(s, { type: 'draft/set', text: `why is ${key} refused?` });
     s = reduce(s, { type: 'model/filter', text: key });
     const saved = persistedView(s);
     expect(JSON.stringify(saved)).not.toContain(key.slice(12));
-    expect(saved.attachments).toEqual([{ id: 'x1', fileName: '.env', languageId: 'dotenv', startLine: 1, endLine: 3, text: '' }]);
+    expect(saved.attachments).toEqual([
+      { id: 'x1', fileName: '.env', languageId: 'dotenv', startLine: 1, endLine: 3, text: '' },
+    ]);
     expect(saved.draft).toBe(`why is sk-or-v1-…${key.slice(-4)} refused?`);
   });
 
   it('filters what an older version saved when it is read back', () => {
-    const old = { draft: 'hello', attachments: [{ id: 'a', fileName: 'x.ts', languageId: 'typescript', startLine: 2, endLine: 4, text: `const k = "${key}";` }], service: 'direct', selectedModel: { router: 'openrouter/free', direct: 'gpt-4o-mini' }, modelFilter: '', turns: [{ text: key }] };
+    const old = {
+      draft: 'hello',
+      attachments: [
+        { id: 'a', fileName: 'x.ts', languageId: 'typescript', startLine: 2, endLine: 4, text: `const k = "${key}";` },
+      ],
+      service: 'direct',
+      selectedModel: { router: 'openrouter/free', direct: 'gpt-4o-mini' },
+      modelFilter: '',
+      turns: [{ text: key }],
+    };
     const restored = restoredView(old);
     expect(JSON.stringify(restored)).not.toContain(key.slice(12));
-    expect(restored).toEqual({ draft: 'hello', attachments: [{ id: 'a', fileName: 'x.ts', languageId: 'typescript', startLine: 2, endLine: 4, text: '' }], service: 'direct', selectedModel: { router: 'openrouter/free', direct: 'gpt-4o-mini' }, modelFilter: '' });
+    expect(restored).toEqual({
+      draft: 'hello',
+      attachments: [{ id: 'a', fileName: 'x.ts', languageId: 'typescript', startLine: 2, endLine: 4, text: '' }],
+      service: 'direct',
+      selectedModel: { router: 'openrouter/free', direct: 'gpt-4o-mini' },
+      modelFilter: '',
+    });
     expect(restoredView(undefined)).toEqual({});
-    expect(restoredView({ attachments: 'nope', selectedModel: 3 })).toMatchObject({ attachments: [], selectedModel: { router: 'openrouter/free', direct: 'gpt-5.4-mini' } });
+    expect(restoredView({ attachments: 'nope', selectedModel: 3 })).toMatchObject({
+      attachments: [],
+      selectedModel: { router: 'openrouter/free', direct: 'gpt-5.4-mini' },
+    });
   });
 
   it('the webview writes its state only through that filter', () => {

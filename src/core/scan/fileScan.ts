@@ -28,13 +28,19 @@ export function specialKind(stat: Pick<Stats, 'isFIFO' | 'isSocket' | 'isCharact
 export function failureOf(error: unknown): { skipped: SkipReason; detail?: string } {
   const code = (error as NodeJS.ErrnoException).code ?? 'error';
   switch (code) {
-    case 'ENOENT': return { skipped: 'missing' };
-    case 'ELOOP': return { skipped: 'broken-symlink', detail: 'symlink loop' };
-    case 'EISDIR': return { skipped: 'folder' };
-    case 'ENXIO': return { skipped: 'special-file', detail: 'socket' };
+    case 'ENOENT':
+      return { skipped: 'missing' };
+    case 'ELOOP':
+      return { skipped: 'broken-symlink', detail: 'symlink loop' };
+    case 'EISDIR':
+      return { skipped: 'folder' };
+    case 'ENXIO':
+      return { skipped: 'special-file', detail: 'socket' };
     case 'EACCES':
-    case 'EPERM': return { skipped: 'unreadable', detail: 'permission denied' };
-    default: return { skipped: 'unreadable', detail: code };
+    case 'EPERM':
+      return { skipped: 'unreadable', detail: 'permission denied' };
+    default:
+      return { skipped: 'unreadable', detail: code };
   }
 }
 
@@ -67,7 +73,12 @@ function notRegular(fd: number): FileOutcome | undefined {
  * against what the path really is, so a FIFO or a device is named, never taken
  * for an empty file or read forever.
  */
-export function scanFile(path: string, options: ScanOptions = {}, maxSize = Infinity, seenRegular = false): FileOutcome {
+export function scanFile(
+  path: string,
+  options: ScanOptions = {},
+  maxSize = Infinity,
+  seenRegular = false,
+): FileOutcome {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | NONBLOCK);

@@ -31,7 +31,13 @@ export interface Replacement {
 }
 
 /** How to replace the key on its line with a read of the environment variable, if the language allows it cleanly. */
-export function envReplacement(languageId: string, line: string, column: number, endColumn: number, name: string): Replacement | undefined {
+export function envReplacement(
+  languageId: string,
+  line: string,
+  column: number,
+  endColumn: number,
+  name: string,
+): Replacement | undefined {
   const read = READS[languageId];
   if (read) {
     const quote = line[column - 1];
@@ -45,10 +51,28 @@ export function envReplacement(languageId: string, line: string, column: number,
   return undefined;
 }
 
-
 /** The language's line comment, if it has one (JSON has none). */
 export function lineComment(languageId: string): { open: string; close: string } | undefined {
-  if (['python', 'shellscript', 'yaml', 'toml', 'dockerfile', 'makefile', 'ruby', 'perl', 'r', 'properties', 'dotenv', 'ini', 'powershell', 'dockercompose', 'plaintext-env'].includes(languageId)) return { open: '# ', close: '' };
+  if (
+    [
+      'python',
+      'shellscript',
+      'yaml',
+      'toml',
+      'dockerfile',
+      'makefile',
+      'ruby',
+      'perl',
+      'r',
+      'properties',
+      'dotenv',
+      'ini',
+      'powershell',
+      'dockercompose',
+      'plaintext-env',
+    ].includes(languageId)
+  )
+    return { open: '# ', close: '' };
   if (['markdown', 'html', 'xml', 'svg'].includes(languageId)) return { open: '<!-- ', close: ' -->' };
   if (['sql', 'lua', 'haskell'].includes(languageId)) return { open: '-- ', close: '' };
   if (['json', 'plaintext'].includes(languageId)) return undefined;
@@ -97,7 +121,9 @@ export function planDotenv(existing: string, name: string, value: string): Doten
   const values = dotenvAssignments(existing);
   for (const [candidate, held] of values) if (held === value) return { action: 'reuse', name: candidate };
   const current = values.get(name);
-  return current === undefined ? { action: 'add', name } : { action: 'conflict', name, existing: current, alternative: freeName(values, name) };
+  return current === undefined
+    ? { action: 'add', name }
+    : { action: 'conflict', name, existing: current, alternative: freeName(values, name) };
 }
 
 function freeName(values: Map<string, string>, name: string): string {

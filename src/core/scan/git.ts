@@ -29,7 +29,8 @@ const SUBCOMMAND_FLAGS: Record<string, readonly string[]> = {
 };
 
 /** What the parent environment may pass to git: where programs and home are, locale, temp. */
-const ALLOWED_ENV = /^(PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|TMP|TEMP|XDG_CONFIG_HOME|SYSTEMROOT|SystemRoot|WINDIR|windir|COMSPEC|ComSpec|PATHEXT|USERPROFILE|HOMEDRIVE|HOMEPATH)$/;
+const ALLOWED_ENV =
+  /^(PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|TMP|TEMP|XDG_CONFIG_HOME|SYSTEMROOT|SystemRoot|WINDIR|windir|COMSPEC|ComSpec|PATHEXT|USERPROFILE|HOMEDRIVE|HOMEPATH)$/;
 /** A name that looks like a secret is dropped even when the allow-list would pass it. */
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|COOKIE|SESSION/i;
 
@@ -84,7 +85,9 @@ export function literalPath(path: string): string {
 export function gitArgs(args: readonly string[], options: Pick<GitCallOptions, 'keepHooksPath'> = {}): string[] {
   const [subcommand, ...rest] = args;
   if (subcommand === undefined) throw new Error('git: no subcommand');
-  const config = options.keepHooksPath ? SAFE_CONFIG.filter((arg, i) => arg !== HOOKS_OFF && SAFE_CONFIG[i + 1] !== HOOKS_OFF) : SAFE_CONFIG;
+  const config = options.keepHooksPath
+    ? SAFE_CONFIG.filter((arg, i) => arg !== HOOKS_OFF && SAFE_CONFIG[i + 1] !== HOOKS_OFF)
+    : SAFE_CONFIG;
   return ['--no-pager', ...config, subcommand, ...(SUBCOMMAND_FLAGS[subcommand] ?? []), ...rest];
 }
 
@@ -115,7 +118,12 @@ export interface GitStream {
 }
 
 export function gitStream(args: readonly string[], cwd: string, options: GitCallOptions = {}): GitStream {
-  const child = spawn('git', gitArgs(args, options), { cwd, env: gitEnv(process.env, options), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  const child = spawn('git', gitArgs(args, options), {
+    cwd,
+    env: gitEnv(process.env, options),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => {
@@ -142,7 +150,11 @@ export function gitStream(args: readonly string[], cwd: string, options: GitCall
 }
 
 /** Runs git to the end and collects stdout as bytes. */
-export async function runGitBuffer(args: readonly string[], cwd: string, options: GitCallOptions = {}): Promise<GitBufferResult> {
+export async function runGitBuffer(
+  args: readonly string[],
+  cwd: string,
+  options: GitCallOptions = {},
+): Promise<GitBufferResult> {
   const stream = gitStream(args, cwd, options);
   const chunks: Buffer[] = [];
   stream.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -50,8 +50,12 @@ export class GitStatusCache {
   root(folder: string): Promise<string | null> {
     let root = this.roots.get(folder);
     if (!root) {
-      root = realPathOf(folder).then((real) => this.run(['rev-parse', '--show-toplevel'], real))
-        .then((r) => (r.code === 0 ? realPathOf(r.stdout.trim()) : null), () => null);
+      root = realPathOf(folder)
+        .then((real) => this.run(['rev-parse', '--show-toplevel'], real))
+        .then(
+          (r) => (r.code === 0 ? realPathOf(r.stdout.trim()) : null),
+          () => null,
+        );
       this.roots.set(folder, root);
     }
     return root;
@@ -84,9 +88,12 @@ export class GitStatusCache {
     if (relPaths.length === 0) return result;
     const tracked = new Set((await this.run(['ls-files', '-z'], root)).stdout.split('\0').filter(Boolean));
     const rest = relPaths.filter((p) => !tracked.has(p));
-    const ignoredOut = rest.length ? (await this.run(['check-ignore', '--no-index', '-z', '--stdin'], root, rest.join('\0') + '\0')).stdout : '';
+    const ignoredOut = rest.length
+      ? (await this.run(['check-ignore', '--no-index', '-z', '--stdin'], root, rest.join('\0') + '\0')).stdout
+      : '';
     const ignored = new Set(ignoredOut.split('\0').filter(Boolean));
-    for (const rel of relPaths) result.set(rel, tracked.has(rel) ? 'tracked' : ignored.has(rel) ? 'ignored' : 'untracked');
+    for (const rel of relPaths)
+      result.set(rel, tracked.has(rel) ? 'tracked' : ignored.has(rel) ? 'ignored' : 'untracked');
     return result;
   }
 

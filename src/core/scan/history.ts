@@ -16,7 +16,15 @@ const COMMIT_MARK = '\0commit ';
  * --no-show-signature and --no-color.
  */
 export const HISTORY_LOG_ARGS: readonly string[] = [
-  'log', '-p', '--all', '--reverse', '-U0', '--text', '--src-prefix=a/', '--dst-prefix=b/', `--format=%x00commit %H %s`,
+  'log',
+  '-p',
+  '--all',
+  '--reverse',
+  '-U0',
+  '--text',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
+  `--format=%x00commit %H %s`,
 ];
 
 /** An added line longer than this is scanned in windows instead of held whole. */
@@ -170,13 +178,23 @@ export class HistoryParser {
       }
       case 'added': {
         this.plusLeft--;
-        const found = stream ? stream.end() : mayContainKey(bytes, this.options) ? scanText(bytes.toString('utf8'), this.options) : [];
+        const found = stream
+          ? stream.end()
+          : mayContainKey(bytes, this.options)
+            ? scanText(bytes.toString('utf8'), this.options)
+            : [];
         for (const finding of found) {
           // The same key added in the same file once is enough to report.
           const id = `${finding.fingerprint}|${this.path}`;
           if (this.seen.has(id)) continue;
           this.seen.add(id);
-          this.findings.push({ path: this.path, finding: { ...finding, line: this.newLine, endLine: this.newLine }, git: 'history', commit: this.commit, subject: this.subject });
+          this.findings.push({
+            path: this.path,
+            finding: { ...finding, line: this.newLine, endLine: this.newLine },
+            git: 'history',
+            commit: this.commit,
+            subject: this.subject,
+          });
         }
         this.newLine++;
         return;
@@ -185,7 +203,7 @@ export class HistoryParser {
         this.minusLeft--;
         return;
       default:
-        // "\ No newline at end of file", or a header line we do not need.
+      // "\ No newline at end of file", or a header line we do not need.
     }
   }
 }
@@ -218,7 +236,11 @@ export async function countCommits(root: string): Promise<number | undefined> {
   return result.code === 0 ? Number(result.stdout.trim()) : undefined;
 }
 
-export async function scanHistory(root: string, options: ScanOptions = {}, control: HistoryControl = {}): Promise<HistoryScan> {
+export async function scanHistory(
+  root: string,
+  options: ScanOptions = {},
+  control: HistoryControl = {},
+): Promise<HistoryScan> {
   const parser = new HistoryParser(options);
   const git = gitStream(HISTORY_LOG_ARGS, root, control.signal ? { signal: control.signal } : {});
   let reported = 0;

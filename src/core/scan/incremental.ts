@@ -47,14 +47,21 @@ export class IncrementalScan {
     const after: Finding[] = [];
     for (const finding of this.current) {
       if (finding.line < edit.startLine) before.push(finding);
-      else if (finding.line > oldEndLine) after.push(delta === 0 ? finding : { ...finding, line: finding.line + delta, endLine: finding.endLine + delta });
+      else if (finding.line > oldEndLine)
+        after.push(
+          delta === 0 ? finding : { ...finding, line: finding.line + delta, endLine: finding.endLine + delta },
+        );
     }
     const lines: string[] = context === undefined ? [] : [context];
     const skip = lines.length;
     for (let i = edit.startLine; i <= newEndLine; i++) lines.push(line(i) ?? '');
     const rescanned = scanText(lines.join('\n'), this.options)
       .filter((finding) => finding.line >= skip)
-      .map((finding) => ({ ...finding, line: finding.line + edit.startLine - skip, endLine: finding.endLine + edit.startLine - skip }));
+      .map((finding) => ({
+        ...finding,
+        line: finding.line + edit.startLine - skip,
+        endLine: finding.endLine + edit.startLine - skip,
+      }));
     this.current = [...before, ...rescanned, ...after];
     return this.current;
   }

@@ -17,9 +17,19 @@ export interface FileFinding {
 
 /** Why a path was not scanned; `incomplete` ones make the scan exit 2 when no key was found. */
 export type SkipReason =
-  | 'unreadable' | 'unreadable-folder' | 'too-large'
-  | 'special-file' | 'folder' | 'symlink' | 'folder-symlink' | 'broken-symlink'
-  | 'submodule' | 'submodule-not-checked-out' | 'excluded-folder' | 'missing' | 'unmerged';
+  | 'unreadable'
+  | 'unreadable-folder'
+  | 'too-large'
+  | 'special-file'
+  | 'folder'
+  | 'symlink'
+  | 'folder-symlink'
+  | 'broken-symlink'
+  | 'submodule'
+  | 'submodule-not-checked-out'
+  | 'excluded-folder'
+  | 'missing'
+  | 'unmerged';
 
 export const SKIP_REASONS = {
   unreadable: { incomplete: true, text: 'could not be read' },
@@ -56,7 +66,12 @@ export function skipMessage(skip: Skipped): string {
 }
 
 export function toJsonSkipped(skip: Skipped): JsonSkipped {
-  return { path: skip.path, reason: skip.reason, message: skipMessage(skip), incomplete: SKIP_REASONS[skip.reason].incomplete };
+  return {
+    path: skip.path,
+    reason: skip.reason,
+    message: skipMessage(skip),
+    incomplete: SKIP_REASONS[skip.reason].incomplete,
+  };
 }
 
 /** Whether something that should have been read was not: exit 2 unless keys were found. */
@@ -100,7 +115,18 @@ export function toJsonFinding({ path, finding, git, commit }: FileFinding): Json
 }
 
 export function jsonReport(findings: FileFinding[], skipped: readonly Skipped[] = []): string {
-  return JSON.stringify({ version: 1, findings: findings.map(toJsonFinding), skipped: skipped.map(toJsonSkipped), complete: !isIncomplete(skipped) }, null, 2) + '\n';
+  return (
+    JSON.stringify(
+      {
+        version: 1,
+        findings: findings.map(toJsonFinding),
+        skipped: skipped.map(toJsonSkipped),
+        complete: !isIncomplete(skipped),
+      },
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 const GIT_TEXT: Record<GitField, string> = {
@@ -115,13 +141,22 @@ const GIT_TEXT: Record<GitField, string> = {
 
 /** The lines for stderr that name every path not scanned. */
 export function skippedText(skipped: readonly Skipped[]): string {
-  return skipped.map((s) => `keyward scan: ${SKIP_REASONS[s.reason].incomplete ? 'NOT SCANNED' : 'skipped'}: ${printablePath(s.path)}: ${skipMessage(s)}\n`).join('');
+  return skipped
+    .map(
+      (s) =>
+        `keyward scan: ${SKIP_REASONS[s.reason].incomplete ? 'NOT SCANNED' : 'skipped'}: ${printablePath(s.path)}: ${skipMessage(s)}\n`,
+    )
+    .join('');
 }
 
 export function textReport(findings: FileFinding[], skipped: readonly Skipped[] = []): string {
   const missed = skipped.filter((s) => SKIP_REASONS[s.reason].incomplete).length;
-  const unscanned = missed > 0 ? `; ${missed} path${missed === 1 ? '' : 's'} could not be scanned (named on stderr)` : '';
-  if (findings.length === 0) return missed > 0 ? `keyward scan: no keys found in what could be read${unscanned}\n` : 'keyward scan: no keys found\n';
+  const unscanned =
+    missed > 0 ? `; ${missed} path${missed === 1 ? '' : 's'} could not be scanned (named on stderr)` : '';
+  if (findings.length === 0)
+    return missed > 0
+      ? `keyward scan: no keys found in what could be read${unscanned}\n`
+      : 'keyward scan: no keys found\n';
   const lines = findings.map((f) => {
     const j = toJsonFinding(f);
     return `${printablePath(j.path)}:${j.line}:${j.column}: ${RULES[j.ruleId].description} ${j.masked}${f.commit ? ` in commit ${f.commit.slice(0, 12)}` : ''} (${GIT_TEXT[f.git]})`;
@@ -135,45 +170,66 @@ export function sarifReport(findings: FileFinding[], version: string, skipped: r
   const sarif = {
     version: '2.1.0',
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    runs: [{
-      tool: {
-        driver: {
-          name: 'keyward',
-          version,
-          informationUri: 'https://github.com/keyward/keyward',
-          rules: ruleIds.map((id) => ({
-            id,
-            name: id.replace(/(^|-)(\w)/g, (_m, _d: string, c: string) => c.toUpperCase()),
-            shortDescription: { text: `Exposed ${RULES[id].description}` },
-            fullDescription: { text: `A ${RULES[id].description} appears in the source. Anyone who reads it can spend the account's credit.` },
-            help: { text: 'Rotate the key at the service, delete the old one, and load the key from the environment or a secret store instead.' },
-            defaultConfiguration: { level: RULES[id].confidence === 'high' ? 'error' : 'warning' },
-            properties: { tags: ['security', 'secret'], precision: RULES[id].confidence === 'high' ? 'very-high' : 'medium', 'security-severity': '9.0' },
-          })),
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'keyward',
+            version,
+            informationUri: 'https://github.com/keyward/keyward',
+            rules: ruleIds.map((id) => ({
+              id,
+              name: id.replace(/(^|-)(\w)/g, (_m, _d: string, c: string) => c.toUpperCase()),
+              shortDescription: { text: `Exposed ${RULES[id].description}` },
+              fullDescription: {
+                text: `A ${RULES[id].description} appears in the source. Anyone who reads it can spend the account's credit.`,
+              },
+              help: {
+                text: 'Rotate the key at the service, delete the old one, and load the key from the environment or a secret store instead.',
+              },
+              defaultConfiguration: { level: RULES[id].confidence === 'high' ? 'error' : 'warning' },
+              properties: {
+                tags: ['security', 'secret'],
+                precision: RULES[id].confidence === 'high' ? 'very-high' : 'medium',
+                'security-severity': '9.0',
+              },
+            })),
+          },
         },
+        invocations: [
+          {
+            executionSuccessful: !isIncomplete(skipped),
+            toolExecutionNotifications: skipped.map((s) => ({
+              level: SKIP_REASONS[s.reason].incomplete ? 'error' : 'note',
+              descriptor: { id: s.reason },
+              message: { text: `Not scanned: ${skipMessage(s)}.` },
+              locations: [{ physicalLocation: { artifactLocation: { uri: s.path, uriBaseId: '%SRCROOT%' } } }],
+            })),
+          },
+        ],
+        columnKind: 'utf16CodeUnits',
+        results: findings.map((f) => {
+          const j = toJsonFinding(f);
+          return {
+            ruleId: j.ruleId,
+            ruleIndex: ruleIds.indexOf(j.ruleId),
+            level: RULES[j.ruleId].confidence === 'high' ? 'error' : 'warning',
+            message: {
+              text: `Exposed ${RULES[j.ruleId].description} ${j.masked} (${GIT_TEXT[f.git]}${f.commit ? `, commit ${f.commit}` : ''}).`,
+            },
+            locations: [
+              {
+                physicalLocation: {
+                  artifactLocation: { uri: j.path, uriBaseId: '%SRCROOT%' },
+                  region: { startLine: j.line, startColumn: j.column, endLine: j.endLine, endColumn: j.endColumn },
+                },
+              },
+            ],
+            partialFingerprints: { 'keyward/v1': j.fingerprint },
+          };
+        }),
       },
-      invocations: [{
-        executionSuccessful: !isIncomplete(skipped),
-        toolExecutionNotifications: skipped.map((s) => ({
-          level: SKIP_REASONS[s.reason].incomplete ? 'error' : 'note',
-          descriptor: { id: s.reason },
-          message: { text: `Not scanned: ${skipMessage(s)}.` },
-          locations: [{ physicalLocation: { artifactLocation: { uri: s.path, uriBaseId: '%SRCROOT%' } } }],
-        })),
-      }],
-      columnKind: 'utf16CodeUnits',
-      results: findings.map((f) => {
-        const j = toJsonFinding(f);
-        return {
-          ruleId: j.ruleId,
-          ruleIndex: ruleIds.indexOf(j.ruleId),
-          level: RULES[j.ruleId].confidence === 'high' ? 'error' : 'warning',
-          message: { text: `Exposed ${RULES[j.ruleId].description} ${j.masked} (${GIT_TEXT[f.git]}${f.commit ? `, commit ${f.commit}` : ''}).` },
-          locations: [{ physicalLocation: { artifactLocation: { uri: j.path, uriBaseId: '%SRCROOT%' }, region: { startLine: j.line, startColumn: j.column, endLine: j.endLine, endColumn: j.endColumn } } }],
-          partialFingerprints: { 'keyward/v1': j.fingerprint },
-        };
-      }),
-    }],
+    ],
   };
   return JSON.stringify(sarif, null, 2) + '\n';
 }

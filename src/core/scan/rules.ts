@@ -3,7 +3,8 @@
 // tokens is what makes boundaries exact (65 hex characters is not a key).
 import type { ServiceId } from '../../shared/errorKinds.ts';
 
-export type RuleId = 'router-key' | 'direct-key' | 'direct-key-legacy' | 'direct-key-loose' | 'stored-key' | 'retired-key';
+export type RuleId =
+  'router-key' | 'direct-key' | 'direct-key-legacy' | 'direct-key-loose' | 'stored-key' | 'retired-key';
 
 export interface Rule {
   id: RuleId;
@@ -15,14 +16,25 @@ export interface Rule {
 export const RULES: Record<RuleId, Rule> = {
   'router-key': { id: 'router-key', service: 'router', confidence: 'high', description: 'routing service key' },
   'direct-key': { id: 'direct-key', service: 'direct', confidence: 'high', description: 'direct service key' },
-  'direct-key-legacy': { id: 'direct-key-legacy', service: 'direct', confidence: 'high', description: 'direct service key (legacy user key)' },
-  'direct-key-loose': { id: 'direct-key-loose', service: 'direct', confidence: 'medium', description: 'probable direct service key (older or unusual shape)' },
+  'direct-key-legacy': {
+    id: 'direct-key-legacy',
+    service: 'direct',
+    confidence: 'high',
+    description: 'direct service key (legacy user key)',
+  },
+  'direct-key-loose': {
+    id: 'direct-key-loose',
+    service: 'direct',
+    confidence: 'medium',
+    description: 'probable direct service key (older or unusual shape)',
+  },
   'stored-key': { id: 'stored-key', service: 'router', confidence: 'high', description: 'the key stored in Keyward' },
   'retired-key': { id: 'retired-key', service: 'router', confidence: 'high', description: 'a key Keyward rotated out' },
 };
 
 const INFIX = 'T3BlbkFJ';
-const STRICT_DIRECT = /^sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})$/;
+const STRICT_DIRECT =
+  /^sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})$/;
 const LEGACY_DIRECT = /^sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}$/;
 const LOOSE_DIRECT = /^sk-(?:(?:proj|svcacct|service)-[A-Za-z0-9_-]+|[A-Za-z0-9]+)T3BlbkFJ[A-Za-z0-9_-]+$/;
 
@@ -70,7 +82,8 @@ export function looksFake(body: string): boolean {
   if (entropy(body) < 3) return true;
   for (let period = 1; period <= 16 && period * 2 <= body.length; period++) {
     let repeats = true;
-    for (let i = period; i < body.length && repeats; i++) if (body.charCodeAt(i) !== body.charCodeAt(i - period)) repeats = false;
+    for (let i = period; i < body.length && repeats; i++)
+      if (body.charCodeAt(i) !== body.charCodeAt(i - period)) repeats = false;
     if (repeats) return true;
   }
   return false;

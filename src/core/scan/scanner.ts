@@ -56,7 +56,13 @@ export function fingerprintOf(value: string): string {
 }
 
 function isKeyChar(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 45 || code === 95;
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 45 ||
+    code === 95
+  );
 }
 
 function isHex(code: number): boolean {
@@ -72,9 +78,24 @@ export function boundaryBefore(text: string, start: number): boolean {
   const before = text.charCodeAt(start - 1);
   if (!isKeyChar(before)) return true;
   if (start >= 2 && text.charCodeAt(start - 2) === 92 && 'nrtbfv0'.includes(text[start - 1]!)) return true;
-  if (start >= 3 && text.charCodeAt(start - 3) === 37 && isHex(before) && isHex(text.charCodeAt(start - 2))) return true;
-  if (start >= 6 && text.charCodeAt(start - 6) === 92 && text[start - 5] === 'u' && [2, 3, 4].every((i) => isHex(text.charCodeAt(start - i))) && isHex(before)) return true;
-  if (start >= 4 && text.charCodeAt(start - 4) === 92 && text[start - 3] === 'x' && isHex(text.charCodeAt(start - 2)) && isHex(before)) return true;
+  if (start >= 3 && text.charCodeAt(start - 3) === 37 && isHex(before) && isHex(text.charCodeAt(start - 2)))
+    return true;
+  if (
+    start >= 6 &&
+    text.charCodeAt(start - 6) === 92 &&
+    text[start - 5] === 'u' &&
+    [2, 3, 4].every((i) => isHex(text.charCodeAt(start - i))) &&
+    isHex(before)
+  )
+    return true;
+  if (
+    start >= 4 &&
+    text.charCodeAt(start - 4) === 92 &&
+    text[start - 3] === 'x' &&
+    isHex(text.charCodeAt(start - 2)) &&
+    isHex(before)
+  )
+    return true;
   return false;
 }
 
@@ -143,8 +164,13 @@ export function scanText(text: string, options: ScanOptions = {}): Finding[] {
       const ruleId = classifyToken(token);
       if (ruleId) {
         const fingerprint = fingerprintOf(token);
-        const stored = knownFingerprints.has(fingerprint) ? 'active' : retiredFingerprints.has(fingerprint) ? 'retired' : null;
-        if (stored || !looksFake(keyBody(token, ruleId))) hits.push({ start, end, ruleId, service: RULES[ruleId].service, fingerprint, stored });
+        const stored = knownFingerprints.has(fingerprint)
+          ? 'active'
+          : retiredFingerprints.has(fingerprint)
+            ? 'retired'
+            : null;
+        if (stored || !looksFake(keyBody(token, ruleId)))
+          hits.push({ start, end, ruleId, service: RULES[ruleId].service, fingerprint, stored });
       }
     }
     pos = text.indexOf('sk-', end);
@@ -155,7 +181,14 @@ export function scanText(text: string, options: ScanOptions = {}): Finding[] {
     if (classifyToken(key.value)) continue;
     for (let at = text.indexOf(key.value); at !== -1; at = text.indexOf(key.value, at + key.value.length)) {
       if (boundaryBefore(text, at) && boundaryAfter(text, at + key.value.length)) {
-        hits.push({ start: at, end: at + key.value.length, ruleId: 'stored-key', service: key.service, fingerprint: fingerprintOf(key.value), stored: 'active' });
+        hits.push({
+          start: at,
+          end: at + key.value.length,
+          ruleId: 'stored-key',
+          service: key.service,
+          fingerprint: fingerprintOf(key.value),
+          stored: 'active',
+        });
       }
     }
   }
@@ -167,7 +200,14 @@ export function scanText(text: string, options: ScanOptions = {}): Finding[] {
       if (!boundaryBefore(text, at) || !boundaryAfter(text, end)) continue;
       const value = text.slice(at, end);
       if (classifyToken(value) || fingerprintOf(value) !== old.fingerprint) continue;
-      hits.push({ start: at, end, ruleId: 'retired-key', service: old.service, fingerprint: old.fingerprint, stored: 'retired' });
+      hits.push({
+        start: at,
+        end,
+        ruleId: 'retired-key',
+        service: old.service,
+        fingerprint: old.fingerprint,
+        stored: 'retired',
+      });
     }
   }
   if (hits.length === 0) return [];
@@ -192,7 +232,12 @@ export function scanText(text: string, options: ScanOptions = {}): Finding[] {
       ruleId: hit.ruleId,
       service: hit.service,
       confidence: rule.confidence,
-      description: hit.stored === 'active' ? 'the key stored in Keyward' : hit.stored === 'retired' ? 'a key Keyward rotated out (still valid until deleted at the service)' : rule.description,
+      description:
+        hit.stored === 'active'
+          ? 'the key stored in Keyward'
+          : hit.stored === 'retired'
+            ? 'a key Keyward rotated out (still valid until deleted at the service)'
+            : rule.description,
       line,
       column: hit.start - lineStart,
       endLine: line,

@@ -43,7 +43,11 @@ export function parseRawDiff(raw: string): { path: string; newMode: string; oid:
 
 export async function scanStaged(root: string, options: ScanOptions = {}): Promise<StagedScan> {
   // GIT_INDEX_FILE is kept: `git commit -a` and `git commit PATH` run the hook on a temporary index.
-  const diff = await runGit(['diff', '--cached', '--raw', '-z', '--no-renames', '--no-abbrev', '--diff-filter=d'], root, { inheritIndexFile: true });
+  const diff = await runGit(
+    ['diff', '--cached', '--raw', '-z', '--no-renames', '--no-abbrev', '--diff-filter=d'],
+    root,
+    { inheritIndexFile: true },
+  );
   if (diff.code !== 0) throw new Error(`git diff --cached failed: ${gitMessage(diff.stderr)}`);
   const skipped: Skipped[] = [];
   const blobs: StagedBlob[] = [];
@@ -59,7 +63,10 @@ export async function scanStaged(root: string, options: ScanOptions = {}): Promi
 async function scanBlobs(root: string, blobs: StagedBlob[], options: ScanOptions): Promise<StagedFinding[]> {
   if (blobs.length === 0) return [];
   const findings: StagedFinding[] = [];
-  const git = gitStream(['cat-file', '--batch'], root, { inheritIndexFile: true, input: blobs.map((b) => b.oid).join('\n') + '\n' });
+  const git = gitStream(['cat-file', '--batch'], root, {
+    inheritIndexFile: true,
+    input: blobs.map((b) => b.oid).join('\n') + '\n',
+  });
   let index = 0;
   let header: Buffer[] = [];
   /** Bytes of the current blob still to come, then its trailing newline. */
@@ -109,6 +116,7 @@ async function scanBlobs(root: string, blobs: StagedBlob[], options: ScanOptions
     }
   }
   const { code, stderr } = await git.done;
-  if (code !== 0 || problem || index !== blobs.length) throw new Error(`could not read the staged blobs: ${gitMessage(problem ?? stderr) || `git exit ${code}`}`);
+  if (code !== 0 || problem || index !== blobs.length)
+    throw new Error(`could not read the staged blobs: ${gitMessage(problem ?? stderr) || `git exit ${code}`}`);
   return findings;
 }

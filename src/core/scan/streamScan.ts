@@ -133,7 +133,9 @@ export class StreamScan {
 
   private decode(data: Buffer, from: number, to: number): string {
     const bytes = data.subarray(from, to);
-    return this.encoding === 'utf8' ? bytes.toString('utf8') : decodeUtf16(bytes, this.encoding as 'utf16le' | 'utf16be');
+    return this.encoding === 'utf8'
+      ? bytes.toString('utf8')
+      : decodeUtf16(bytes, this.encoding as 'utf16le' | 'utf16be');
   }
 
   private scanWindow(data: Buffer, lo: number, hi: number, end: number): void {

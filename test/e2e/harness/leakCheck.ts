@@ -26,7 +26,10 @@ function needles(keys: readonly string[]): { key: string; bytes: Buffer; encodin
   const out: { key: string; bytes: Buffer; encoding: LeakHit['encoding'] }[] = [];
   for (const key of new Set(keys)) {
     for (const text of [key, key.slice(-24)]) {
-      out.push({ key, bytes: Buffer.from(text, 'latin1'), encoding: 'latin1' }, { key, bytes: Buffer.from(text, 'utf16le'), encoding: 'utf16le' });
+      out.push(
+        { key, bytes: Buffer.from(text, 'latin1'), encoding: 'latin1' },
+        { key, bytes: Buffer.from(text, 'utf16le'), encoding: 'utf16le' },
+      );
     }
   }
   return out;
@@ -38,7 +41,9 @@ function files(root: string): string[] {
   if (stat.isFile()) return [root];
   if (!stat.isDirectory()) return [];
   // Links are not followed: what a link points at is scanned where it lives, or is not ours.
-  return readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 /** Every file under each root (a root may be a single file), searched for every key. */
@@ -78,7 +83,8 @@ export function markersFound(roots: readonly string[], markers: readonly string[
         continue;
       }
       for (const marker of markers) {
-        if (bytes.indexOf(Buffer.from(marker, 'latin1')) !== -1 || bytes.indexOf(Buffer.from(marker, 'utf16le')) !== -1) found.add(marker);
+        if (bytes.indexOf(Buffer.from(marker, 'latin1')) !== -1 || bytes.indexOf(Buffer.from(marker, 'utf16le')) !== -1)
+          found.add(marker);
       }
     }
   }

@@ -29,15 +29,27 @@ export function stopGroup(child: ChildProcess, timeoutMs = 5000): Promise<void> 
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
-      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
     }, timeoutMs);
     child.once('exit', () => {
       clearTimeout(timer);
       // Children that outlive their parent in the group still get the signal.
-      try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* none left */ }
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* none left */
+      }
       resolve();
     });
-    try { process.kill(-child.pid!, 'SIGTERM'); } catch { resolve(); }
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      resolve();
+    }
   });
 }
 
@@ -57,7 +69,11 @@ export async function cleanupAll(): Promise<void> {
   cleanups = [];
   await stopAll();
   for (const cleanup of pending) {
-    try { await cleanup(); } catch { /* best effort */ }
+    try {
+      await cleanup();
+    } catch {
+      /* best effort */
+    }
   }
 }
 
@@ -68,7 +84,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number, intervalMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs: number,
+  intervalMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -80,5 +101,7 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
+  throw new Error(
+    `timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`,
+  );
 }

@@ -11,7 +11,12 @@ import type { FrameLocator, Locator, Page } from './playwright.ts';
 export const PATIENCE = 300_000;
 
 /** Polls `probe` until it gives a value, for at most `ceilingMs`. */
-export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ceilingMs = PATIENCE, everyMs = 200): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  ceilingMs = PATIENCE,
+  everyMs = 200,
+): Promise<T> {
   const deadline = Date.now() + ceilingMs;
   let last: unknown;
   for (;;) {
@@ -21,7 +26,10 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined>
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`gave up after ${Math.round(ceilingMs / 1000)} s waiting for ${what}${last ? ` (${(last as Error).message.split('\n')[0]})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `gave up after ${Math.round(ceilingMs / 1000)} s waiting for ${what}${last ? ` (${(last as Error).message.split('\n')[0]})` : ''}`,
+      );
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
@@ -42,7 +50,9 @@ export class Workbench {
   async open(url: string, folder: string): Promise<void> {
     await this.page.goto(`${url}/?folder=${encodeURIComponent(folder)}`, { timeout: PATIENCE });
     await this.page.locator('.monaco-workbench').waitFor({ timeout: PATIENCE });
-    await this.page.evaluate(() => (window as unknown as { driver: { whenWorkbenchRestored(): Promise<void> } }).driver.whenWorkbenchRestored());
+    await this.page.evaluate(() =>
+      (window as unknown as { driver: { whenWorkbenchRestored(): Promise<void> } }).driver.whenWorkbenchRestored(),
+    );
   }
 
   /**
@@ -83,14 +93,20 @@ export class Workbench {
     const input = this.page.locator('.quick-input-widget input.input');
     await input.waitFor({ state: 'visible', timeout: PATIENCE });
     await input.fill(name);
-    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name.split('/').pop()! }).first().waitFor({ timeout: PATIENCE });
+    await this.page
+      .locator('.quick-input-list .monaco-list-row', { hasText: name.split('/').pop()! })
+      .first()
+      .waitFor({ timeout: PATIENCE });
     await this.page.keyboard.press('Enter');
     await this.page.locator('.tab.active', { hasText: name.split('/').pop()! }).waitFor({ timeout: PATIENCE });
   }
 
   /** The text of the active editor, as the view shows it. */
   async editorText(): Promise<string> {
-    return (await this.page.locator('.editor-instance .monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+    return (await this.page.locator('.editor-instance .monaco-editor .view-lines').first().innerText()).replace(
+      /\u00a0/g,
+      ' ',
+    );
   }
 
   statusItem(id: string): Locator {

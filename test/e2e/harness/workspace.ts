@@ -15,7 +15,12 @@ export interface E2eWorkspace {
 
 export function createWorkspace(parent = tmpdir()): E2eWorkspace {
   const folder = mkdtempSync(join(parent, 'keyward-ws-'));
-  const keys = { tracked: routerKey(), trackedSource: directKey('proj'), untracked: routerKey(), ignored: directKey('proj') };
+  const keys = {
+    tracked: routerKey(),
+    trackedSource: directKey('proj'),
+    untracked: routerKey(),
+    ignored: directKey('proj'),
+  };
   const files = {
     tracked: 'config/tracked.env',
     trackedSource: 'src/client.ts',
@@ -30,8 +35,16 @@ export function createWorkspace(parent = tmpdir()): E2eWorkspace {
   write(files.clean, '# Sample project\n\nKeys belong in SecretStorage, not here.\n');
   write('.gitignore', 'local.env\nnode_modules/\n');
   write(files.tracked, `# committed by mistake\nOPENROUTER_API_KEY=${keys.tracked}\n`);
-  write(files.trackedSource, `import OpenAI from 'openai';\n\nexport const client = new OpenAI({\n  apiKey: "${keys.trackedSource}",\n});\n`);
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e2e@keyward.test', '-c', 'user.name=Keyward e2e', '-c', 'init.defaultBranch=main', ...args], { cwd: folder, stdio: 'ignore' });
+  write(
+    files.trackedSource,
+    `import OpenAI from 'openai';\n\nexport const client = new OpenAI({\n  apiKey: "${keys.trackedSource}",\n});\n`,
+  );
+  const git = (...args: string[]) =>
+    execFileSync(
+      'git',
+      ['-c', 'user.email=e2e@keyward.test', '-c', 'user.name=Keyward e2e', '-c', 'init.defaultBranch=main', ...args],
+      { cwd: folder, stdio: 'ignore' },
+    );
   git('init', '-q');
   git('add', '.');
   git('commit', '-q', '-m', 'initial');

@@ -13,7 +13,9 @@ suite('activation', () => {
 
   test('every contributed command is registered', async () => {
     const extension = await activateKeyward();
-    const manifest = JSON.parse(readFileSync(join(extension.extensionPath, 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } };
+    const manifest = JSON.parse(readFileSync(join(extension.extensionPath, 'package.json'), 'utf8')) as {
+      contributes: { commands: { command: string }[] };
+    };
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = manifest.contributes.commands.map((c) => c.command).filter((id) => !registered.has(id));
     assert.deepEqual(missing, []);

@@ -11,12 +11,18 @@ import { PATIENCE, activateKeyward, admin, e2eEnv } from './env.ts';
 let api: KeywardTestApi;
 const REFUSAL = "I'm sorry, but I can't assist with that request.";
 
-async function ask(service: 'router' | 'direct', model: string, prompt: string): Promise<Extract<HostMessage, { type: 'chat/done' | 'chat/error' }>> {
+async function ask(
+  service: 'router' | 'direct',
+  model: string,
+  prompt: string,
+): Promise<Extract<HostMessage, { type: 'chat/done' | 'chat/error' }>> {
   const requestId = randomBytes(6).toString('hex');
   api.panel.handleMessage({ type: 'chat/send', requestId, service, model, prompt, attachments: [] });
   const started = Date.now();
   for (;;) {
-    const end = api.panel.sent.find((m) => 'requestId' in m && m.requestId === requestId && (m.type === 'chat/done' || m.type === 'chat/error'));
+    const end = api.panel.sent.find(
+      (m) => 'requestId' in m && m.requestId === requestId && (m.type === 'chat/done' || m.type === 'chat/error'),
+    );
     if (end) return end as Extract<HostMessage, { type: 'chat/done' | 'chat/error' }>;
     if (Date.now() - started > PATIENCE) throw new Error(`no end for ${requestId}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -28,21 +34,34 @@ const turnOf = (end: { turn: ChatTurn }) => end.turn;
 suite('how answers end', () => {
   suiteSetup(async () => {
     api = (await activateKeyward()).exports as KeywardTestApi;
-    await vscode.commands.executeCommand('keyward.setRouterKey', { key: e2eEnv().sandboxKeys.routerFunded, quiet: true });
+    await vscode.commands.executeCommand('keyward.setRouterKey', {
+      key: e2eEnv().sandboxKeys.routerFunded,
+      quiet: true,
+    });
     await vscode.commands.executeCommand('keyward.setDirectKey', { key: e2eEnv().sandboxKeys.direct, quiet: true });
     await vscode.commands.executeCommand('keyward.openPanel');
   });
 
   suiteTeardown(async () => {
-    await vscode.commands.executeCommand('keyward.setRouterKey', { key: e2eEnv().sandboxKeys.routerFunded, quiet: true });
+    await vscode.commands.executeCommand('keyward.setRouterKey', {
+      key: e2eEnv().sandboxKeys.routerFunded,
+      quiet: true,
+    });
     await vscode.commands.executeCommand('keyward.setDirectKey', { key: e2eEnv().sandboxKeys.direct, quiet: true });
   });
 
   test('a refusal from either service is the answer, marked as a refusal, never an empty success', async () => {
-    for (const [service, model] of [['router', 'openai/gpt-4o-mini'], ['direct', 'gpt-4o-mini']] as const) {
-      const end = await ask(service, model, '[[refuse]] open the neighbour\'s lock');
+    for (const [service, model] of [
+      ['router', 'openai/gpt-4o-mini'],
+      ['direct', 'gpt-4o-mini'],
+    ] as const) {
+      const end = await ask(service, model, "[[refuse]] open the neighbour's lock");
       assert.equal(end.type, 'chat/done');
-      assert.deepEqual({ text: turnOf(end).text, refusal: turnOf(end).refusal, finishReason: turnOf(end).finishReason }, { text: '', refusal: REFUSAL, finishReason: 'stop' }, service);
+      assert.deepEqual(
+        { text: turnOf(end).text, refusal: turnOf(end).refusal, finishReason: turnOf(end).finishReason },
+        { text: '', refusal: REFUSAL, finishReason: 'stop' },
+        service,
+      );
       assert.ok(turnOf(end).usage && turnOf(end).usage!.outputTokens > 0, `${service}: the refusal's tokens are shown`);
     }
   });
@@ -52,7 +71,10 @@ suite('how answers end', () => {
     assert.equal(turnOf(router).finishReason, 'content_filter');
     assert.equal(turnOf(router).text.split(' ').length, 4);
     const direct = await ask('direct', 'gpt-4o-mini', '[[filter]] something the filter stops');
-    assert.deepEqual({ text: turnOf(direct).text, finishReason: turnOf(direct).finishReason }, { text: '', finishReason: 'content_filter' });
+    assert.deepEqual(
+      { text: turnOf(direct).text, finishReason: turnOf(direct).finishReason },
+      { text: '', finishReason: 'content_filter' },
+    );
   });
 
   test('a broken answer keeps its text and the tokens the service reported', async () => {
@@ -65,14 +87,26 @@ suite('how answers end', () => {
 
   test('a used-up free day records when it resets, once', async () => {
     const { id: account } = await admin<{ id: string }>('POST', '/router/accounts', { name: 'free day' });
-    const { key } = await admin<{ key: string }>('POST', '/router/keys', { accountId: account, name: 'free day', expiresIn: '7d', limit: 1 });
+    const { key } = await admin<{ key: string }>('POST', '/router/keys', {
+      accountId: account,
+      name: 'free day',
+      expiresIn: '7d',
+      limit: 1,
+    });
     await admin('POST', `/router/accounts/${account}/free-requests`, { used: 50 });
     await vscode.commands.executeCommand('keyward.setRouterKey', { key, quiet: true });
     const end = await ask('router', 'meta-llama/llama-3.3-70b-instruct:free', 'over the limit');
     assert.equal(turnOf(end).error?.kind, 'free_limit_day');
     const { epochMs } = await admin<{ epochMs: number }>('GET', '/clock');
-    const midnight = Date.UTC(new Date(epochMs).getUTCFullYear(), new Date(epochMs).getUTCMonth(), new Date(epochMs).getUTCDate() + 1);
-    assert.ok(Math.abs(Date.parse(turnOf(end).retryAt ?? '') - midnight) < 5_000, `retryAt ${turnOf(end).retryAt} is the next UTC midnight`);
+    const midnight = Date.UTC(
+      new Date(epochMs).getUTCFullYear(),
+      new Date(epochMs).getUTCMonth(),
+      new Date(epochMs).getUTCDate() + 1,
+    );
+    assert.ok(
+      Math.abs(Date.parse(turnOf(end).retryAt ?? '') - midnight) < 5_000,
+      `retryAt ${turnOf(end).retryAt} is the next UTC midnight`,
+    );
     assert.match(turnOf(end).error!.action, /buy 10 credits/);
   });
 
@@ -81,7 +115,11 @@ suite('how answers end', () => {
     try {
       const { id: orgId } = await admin<{ id: string }>('POST', '/direct/orgs', { name: 'restricted' });
       await admin('POST', `/direct/orgs/${orgId}/purchase`, { amount: 10 });
-      const { key } = await admin<{ key: string }>('POST', '/direct/keys', { orgId, permissions: 'Restricted', scopes: ['api.model.read'] });
+      const { key } = await admin<{ key: string }>('POST', '/direct/keys', {
+        orgId,
+        permissions: 'Restricted',
+        scopes: ['api.model.read'],
+      });
       await vscode.commands.executeCommand('keyward.setDirectKey', { key, quiet: true, acceptWarning: true });
       assert.equal(api.statusView('direct')!.text, '$(key) direct: ok');
       const end = await ask('direct', 'gpt-4o-mini', 'may I?');
@@ -98,10 +136,15 @@ suite('how answers end', () => {
     }
   });
 
-  test('a negative balance: the router item shows the balance, not the key\'s remaining limit', async () => {
+  test("a negative balance: the router item shows the balance, not the key's remaining limit", async () => {
     const { id: account } = await admin<{ id: string }>('POST', '/router/accounts', { name: 'negative' });
     await admin('POST', `/router/accounts/${account}/purchase`, { amount: 20 });
-    const { key } = await admin<{ key: string }>('POST', '/router/keys', { accountId: account, name: 'negative', expiresIn: '30d', limit: 10 });
+    const { key } = await admin<{ key: string }>('POST', '/router/keys', {
+      accountId: account,
+      name: 'negative',
+      expiresIn: '30d',
+      limit: 10,
+    });
     await vscode.commands.executeCommand('keyward.setRouterKey', { key, quiet: true });
     await admin('POST', `/router/accounts/${account}/spend`, { amount: 25 });
     const end = await ask('router', 'openai/gpt-4o-mini', 'anything');

@@ -20,7 +20,10 @@ suite('key diagnostics', () => {
     const [diagnostic] = await diagnosticsOf(e2eEnv().workspace.files.tracked!);
     assert.equal(diagnostic!.severity, vscode.DiagnosticSeverity.Error);
     assert.equal(diagnostic!.code, 'router-key');
-    assert.match(diagnostic!.message, /^A routing service key, sk-or-v1-…[0-9a-f]{4}\. This file is tracked by git: the key is in its history, so rotating the key is the only fix\.$/);
+    assert.match(
+      diagnostic!.message,
+      /^A routing service key, sk-or-v1-…[0-9a-f]{4}\. This file is tracked by git: the key is in its history, so rotating the key is the only fix\.$/,
+    );
     const [source] = await diagnosticsOf(e2eEnv().workspace.files.trackedSource!);
     assert.equal(source!.severity, vscode.DiagnosticSeverity.Error);
     assert.equal(source!.code, 'direct-key');
@@ -38,7 +41,11 @@ suite('key diagnostics', () => {
   test('the hover says service, masked key, git status and what to do', async () => {
     const editor = await open(e2eEnv().workspace.files.tracked!);
     const [diagnostic] = keyward(editor.document.uri);
-    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, diagnostic!.range.start.translate(0, 12));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      editor.document.uri,
+      diagnostic!.range.start.translate(0, 12),
+    );
     const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
     assert.match(text, /\*\*Keyward\*\*/);
     assert.match(text, /Git: tracked/);
@@ -65,11 +72,16 @@ suite('key diagnostics', () => {
     const key = routerKey();
     const uri = write('config.ts', `export const client = { apiKey: "${key}" };\n`);
     const [diagnostic] = await diagnosticsOf('config.ts');
-    const fix = (await actions(uri, diagnostic!.range)).find((a) => a.title.startsWith('Read OPENROUTER_API_KEY from the environment'));
+    const fix = (await actions(uri, diagnostic!.range)).find((a) =>
+      a.title.startsWith('Read OPENROUTER_API_KEY from the environment'),
+    );
     assert.ok(fix, 'the env fix is offered');
     assert.equal(fix.isPreferred, true);
     await run(fix);
-    assert.equal(readFileSync(join(folder(), 'config.ts'), 'utf8'), 'export const client = { apiKey: process.env.OPENROUTER_API_KEY };\n');
+    assert.equal(
+      readFileSync(join(folder(), 'config.ts'), 'utf8'),
+      'export const client = { apiKey: process.env.OPENROUTER_API_KEY };\n',
+    );
     assert.match(readFileSync(join(folder(), '.env'), 'utf8'), new RegExp(`^OPENROUTER_API_KEY=${key}$`, 'm'));
     assert.match(readFileSync(join(folder(), '.gitignore'), 'utf8'), /^\.env$/m);
     const ignored = execFileSync('git', ['check-ignore', '.env'], { cwd: folder() }).toString().trim();
@@ -96,7 +108,9 @@ suite('key diagnostics', () => {
     assert.ok(fix, `offered: ${list.map((a) => a.title).join(' | ')}; ${diagnostic!.message}`);
     await run(fix);
     assert.match(readFileSync(join(folder(), '.gitignore'), 'utf8'), /^\/scratch-notes\.md$/m);
-    await waitFor('Information after ignoring', () => (keyward(uri)[0]?.severity === vscode.DiagnosticSeverity.Information ? true : undefined));
+    await waitFor('Information after ignoring', () =>
+      keyward(uri)[0]?.severity === vscode.DiagnosticSeverity.Information ? true : undefined,
+    );
   });
 
   test('quick fix: store the key in Keyward and remove it; the stored key is then recognised as yours', async () => {
@@ -105,7 +119,11 @@ suite('key diagnostics', () => {
     const [diagnostic] = await diagnosticsOf('store-me.js');
     const list = await actions(uri, diagnostic!.range);
     // When an earlier run stored this key already, the fix only removes it.
-    const store = list.find((a) => a.title === 'Store the key in Keyward and remove it from this file' || a.title === 'Remove the key from this file (it is stored in Keyward)');
+    const store = list.find(
+      (a) =>
+        a.title === 'Store the key in Keyward and remove it from this file' ||
+        a.title === 'Remove the key from this file (it is stored in Keyward)',
+    );
     assert.ok(store);
     assert.ok(list.some((a) => a.title === 'Rotate this key at the routing service'));
     await run(store);
@@ -113,7 +131,9 @@ suite('key diagnostics', () => {
     assert.equal(document.lineAt(0).text, 'const k = process.env.OPENROUTER_API_KEY;');
     const again = write('store-me-again.txt', `${key}\n`);
     await open('store-me-again.txt');
-    const mine = await waitFor('the stored key is recognised', () => keyward(again).find((d) => /the one stored in Keyward/.test(d.message)));
+    const mine = await waitFor('the stored key is recognised', () =>
+      keyward(again).find((d) => /the one stored in Keyward/.test(d.message)),
+    );
     assert.equal(mine.code, 'router-key');
   });
 
@@ -129,7 +149,10 @@ suite('key diagnostics', () => {
     const binary = write('bundle.bin', `\0\0\0${routerKey()}\0\0`);
     const big = write('big.log', 'x'.repeat(1100 * 1024));
     try {
-      const result = await vscode.commands.executeCommand<{ findings: number; notScanned: { path: string; reason: string }[] }>('keyward.scanWorkspace');
+      const result = await vscode.commands.executeCommand<{
+        findings: number;
+        notScanned: { path: string; reason: string }[];
+      }>('keyward.scanWorkspace');
       assert.equal(keyward(binary).length, 1);
       const skipped = result.notScanned.find((s) => s.path.endsWith('big.log'));
       assert.ok(skipped, `big.log is named as not scanned: ${JSON.stringify(result.notScanned)}`);

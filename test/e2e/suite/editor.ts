@@ -31,8 +31,13 @@ export async function actions(uri: vscode.Uri, range: vscode.Range): Promise<vsc
   // The API hands actions back without their diagnostics; Keyward's titles are its own.
   // Markers can be between two publications when asked: ask again, as the light bulb does.
   // A request the editor cancels (the document changed under it) is asked again too.
-  return waitFor('Keyward\'s code actions', async () => {
-    const all = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, range).then((list) => list, () => []);
+  return waitFor("Keyward's code actions", async () => {
+    const all = await vscode.commands
+      .executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, range)
+      .then(
+        (list) => list,
+        () => [],
+      );
     return all.some((a) => /keyward-ignore|Rotate this key/.test(a.title)) ? all : undefined;
   });
 }
@@ -40,7 +45,9 @@ export async function actions(uri: vscode.Uri, range: vscode.Range): Promise<vsc
 /** Applies an action's edit and runs its command; gives the command's result. */
 export async function run(action: vscode.CodeAction): Promise<unknown> {
   if (action.edit) await vscode.workspace.applyEdit(action.edit);
-  return action.command ? vscode.commands.executeCommand(action.command.command, ...(action.command.arguments ?? [])) : undefined;
+  return action.command
+    ? vscode.commands.executeCommand(action.command.command, ...(action.command.arguments ?? []))
+    : undefined;
 }
 
 export function write(path: string, text: string): vscode.Uri {

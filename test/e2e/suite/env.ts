@@ -16,7 +16,11 @@ export interface E2eEnv {
 export const PATIENCE = 300_000;
 
 /** Polls `probe` until it gives a value, for at most `ceilingMs`. */
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ceilingMs = PATIENCE): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  ceilingMs = PATIENCE,
+): Promise<T> {
   const deadline = Date.now() + ceilingMs;
   for (;;) {
     const value = await probe();

@@ -23,11 +23,22 @@ suite('keys in git history', () => {
     const outcome = await vscode.commands.executeCommand<HistoryScanOutcome>('keyward.scanHistory');
     assert.equal(outcome.failure, undefined);
     assert.equal(outcome.cancelled, false);
-    assert.ok(outcome.commits >= 1 && outcome.commits === outcome.total, `${outcome.commits} of ${outcome.total} commits`);
+    assert.ok(
+      outcome.commits >= 1 && outcome.commits === outcome.total,
+      `${outcome.commits} of ${outcome.total} commits`,
+    );
     const initial = git('rev-list', '--max-parents=0', 'HEAD');
     const view = (await api()).historyView();
-    const router = view.find((node) => /^sk-or-v1-…[0-9a-f]{4}$/.test(node.label) && node.children.some((c) => c.description === `${e2eEnv().workspace.files.tracked}:2`));
-    const direct = view.find((node) => /^sk-proj-…/.test(node.label) && node.children.some((c) => c.description === `${e2eEnv().workspace.files.trackedSource}:4`));
+    const router = view.find(
+      (node) =>
+        /^sk-or-v1-…[0-9a-f]{4}$/.test(node.label) &&
+        node.children.some((c) => c.description === `${e2eEnv().workspace.files.tracked}:2`),
+    );
+    const direct = view.find(
+      (node) =>
+        /^sk-proj-…/.test(node.label) &&
+        node.children.some((c) => c.description === `${e2eEnv().workspace.files.trackedSource}:4`),
+    );
     assert.ok(router, `the tracked .env key is listed: ${JSON.stringify(view)}`);
     assert.ok(direct, `the tracked source key is listed: ${JSON.stringify(view)}`);
     assert.equal(router.contextValue, 'keyward.historyKey');
@@ -42,10 +53,25 @@ suite('keys in git history', () => {
 
   test('the commit actions copy the full commit id and open the file at the line', async () => {
     const initial = git('rev-list', '--max-parents=0', 'HEAD');
-    const node: HistoryNode = { kind: 'hit', hit: { root: folder(), path: e2eEnv().workspace.files.tracked!, line: 1, commit: initial, subject: 'initial', masked: 'sk-or-v1-…', fingerprint: 'x', service: 'router' } };
+    const node: HistoryNode = {
+      kind: 'hit',
+      hit: {
+        root: folder(),
+        path: e2eEnv().workspace.files.tracked!,
+        line: 1,
+        commit: initial,
+        subject: 'initial',
+        masked: 'sk-or-v1-…',
+        fingerprint: 'x',
+        service: 'router',
+      },
+    };
     const copied = await vscode.commands.executeCommand<string>('keyward.historyCopyCommit', node);
     assert.equal(copied, initial);
-    const clipboard = await vscode.env.clipboard.readText().then((text) => text, () => undefined);
+    const clipboard = await vscode.env.clipboard.readText().then(
+      (text) => text,
+      () => undefined,
+    );
     if (clipboard !== undefined && clipboard !== '') assert.equal(clipboard, initial);
     await vscode.commands.executeCommand('keyward.historyOpen', node);
     const editor = vscode.window.activeTextEditor;

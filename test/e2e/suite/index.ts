@@ -10,7 +10,9 @@ import { join } from 'node:path';
  */
 async function settingsLoaded(): Promise<void> {
   const vscode = await import('vscode');
-  const emulator = (JSON.parse(process.env.KEYWARD_E2E ?? '{}') as { emulator?: { routerBaseUrl?: string; directBaseUrl?: string } }).emulator;
+  const emulator = (
+    JSON.parse(process.env.KEYWARD_E2E ?? '{}') as { emulator?: { routerBaseUrl?: string; directBaseUrl?: string } }
+  ).emulator;
   const started = Date.now();
   const section = () => vscode.workspace.getConfiguration('keyward');
   while (emulator && section().get('router.baseUrl') !== emulator.routerBaseUrl) {
@@ -32,7 +34,10 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', timeout: 600_000, color: false, reporter: 'spec' });
   const only = process.env.KEYWARD_E2E_GREP;
   if (only) mocha.grep(only);
-  for (const file of readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort()) mocha.addFile(join(__dirname, file));
+  for (const file of readdirSync(__dirname)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort())
+    mocha.addFile(join(__dirname, file));
   return new Promise<void>((resolve, reject) => {
     mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} in-host test(s) failed`)) : resolve()));
   });

@@ -19,7 +19,12 @@ let realAsk: KeywardTestApi['fixes']['ask'];
 const routerKey = () => ['sk', 'or', 'v1', randomBytes(32).toString('hex')].join('-');
 const masked = (key: string) => `sk-or-v1-…${key.slice(-4)}`;
 const fingerprint = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 16);
-const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e2e@keyward.test', '-c', 'user.name=Keyward e2e', '-c', 'core.hooksPath=/dev/null', ...args], { cwd: folder(), encoding: 'utf8' });
+const git = (...args: string[]) =>
+  execFileSync(
+    'git',
+    ['-c', 'user.email=e2e@keyward.test', '-c', 'user.name=Keyward e2e', '-c', 'core.hooksPath=/dev/null', ...args],
+    { cwd: folder(), encoding: 'utf8' },
+  );
 const read = (path: string) => readFileSync(join(folder(), path), 'utf8');
 
 /** Scripts the fixes' questions: each answer in turn; the questions are kept. */
@@ -40,7 +45,9 @@ async function envFix(path: string, key: string): Promise<{ uri: vscode.Uri; fix
   const source = `export const client = { apiKey: "${key}" };\n`;
   const uri = write(path, source);
   const [diagnostic] = await diagnosticsOf(path);
-  const fix = (await actions(uri, diagnostic!.range)).find((a) => a.title.startsWith('Read OPENROUTER_API_KEY from the environment'));
+  const fix = (await actions(uri, diagnostic!.range)).find((a) =>
+    a.title.startsWith('Read OPENROUTER_API_KEY from the environment'),
+  );
   assert.ok(fix, 'the .env fix is offered');
   return { uri, fix, source };
 }
@@ -114,7 +121,10 @@ suite('moving keys out of files', () => {
     const asked = answer(undefined);
     assert.equal(await run(fix), false);
     assert.equal(asked.length, 1);
-    assert.match(asked[0]!, new RegExp(`OPENROUTER_API_KEY to another value \\(${masked(other)}\\).*OPENROUTER_API_KEY_2`));
+    assert.match(
+      asked[0]!,
+      new RegExp(`OPENROUTER_API_KEY to another value \\(${masked(other)}\\).*OPENROUTER_API_KEY_2`),
+    );
     assert.ok(!asked[0]!.includes(other) && !asked[0]!.includes(key), 'the question shows a key');
     assert.equal(read('.env'), `OPENROUTER_API_KEY=${other}\n`);
     assert.equal(read('moves/conflict.ts'), source);
@@ -122,7 +132,11 @@ suite('moving keys out of files', () => {
     answer('Use OPENROUTER_API_KEY_2');
     assert.equal(await run(fix), true);
     assert.equal(read('.env'), `OPENROUTER_API_KEY=${other}\nOPENROUTER_API_KEY_2=${key}\n`);
-    await waitFor('the fixed line on disk', () => (read('moves/conflict.ts') === 'export const client = { apiKey: process.env.OPENROUTER_API_KEY_2 };\n' ? true : undefined));
+    await waitFor('the fixed line on disk', () =>
+      read('moves/conflict.ts') === 'export const client = { apiKey: process.env.OPENROUTER_API_KEY_2 };\n'
+        ? true
+        : undefined,
+    );
     await waitFor('the diagnostic to go', () => (keyward(uri).length === 0 ? true : undefined));
   });
 
@@ -139,7 +153,11 @@ suite('moving keys out of files', () => {
     assert.equal(await run(second.fix), true);
     assert.equal(read('.env'), `OPENROUTER_API_KEY=${key}\n`);
     assert.ok(!api.fixes.said.some((m) => /could not be saved/.test(m)), api.fixes.said.join(' | '));
-    await waitFor('the fixed line on disk', () => (read('moves/second.ts') === 'export const client = { apiKey: process.env.OPENROUTER_API_KEY };\n' ? true : undefined));
+    await waitFor('the fixed line on disk', () =>
+      read('moves/second.ts') === 'export const client = { apiKey: process.env.OPENROUTER_API_KEY };\n'
+        ? true
+        : undefined,
+    );
     assert.deepEqual(asked, []);
   });
 
@@ -149,7 +167,9 @@ suite('moving keys out of files', () => {
     const refused = routerKey();
     const uri = write('moves/refused.js', `const k = '${refused}';\n`);
     const [diagnostic] = await diagnosticsOf('moves/refused.js');
-    const fix = (await actions(uri, diagnostic!.range)).find((a) => a.title === 'Store the key in Keyward and remove it from this file');
+    const fix = (await actions(uri, diagnostic!.range)).find(
+      (a) => a.title === 'Store the key in Keyward and remove it from this file',
+    );
     assert.ok(fix);
     const asked = answer('Replace Stored Key');
     assert.equal(await run(fix), false);
@@ -164,11 +184,22 @@ suite('moving keys out of files', () => {
     await vscode.commands.executeCommand('keyward.setRouterKey', { key: stored, quiet: true });
     const { id } = await admin<{ id: string }>('POST', '/router/accounts', { name: 'store-fix' });
     await admin('POST', `/router/accounts/${id}/purchase`, { amount: 5 });
-    const fresh = leakKey((await admin<{ key: string }>('POST', '/router/keys', { accountId: id, name: 'in a file', limit: 2, expiresIn: '30d' })).key);
+    const fresh = leakKey(
+      (
+        await admin<{ key: string }>('POST', '/router/keys', {
+          accountId: id,
+          name: 'in a file',
+          limit: 2,
+          expiresIn: '30d',
+        })
+      ).key,
+    );
     try {
       const uri = write('moves/fresh.js', `const k = '${fresh}';\n`);
       const [diagnostic] = await diagnosticsOf('moves/fresh.js');
-      const fix = (await actions(uri, diagnostic!.range)).find((a) => a.title === 'Store the key in Keyward and remove it from this file');
+      const fix = (await actions(uri, diagnostic!.range)).find(
+        (a) => a.title === 'Store the key in Keyward and remove it from this file',
+      );
       assert.ok(fix);
       const asked = answer(undefined);
       assert.equal(await run(fix), false);
@@ -181,7 +212,10 @@ suite('moving keys out of files', () => {
       answer('Replace Stored Key');
       assert.equal(await run(fix), true);
       assert.equal((api.keyMetadata('router') as { fingerprint: string }).fingerprint, fingerprint(fresh));
-      assert.equal((await vscode.workspace.openTextDocument(uri)).lineAt(0).text, 'const k = process.env.OPENROUTER_API_KEY;');
+      assert.equal(
+        (await vscode.workspace.openTextDocument(uri)).lineAt(0).text,
+        'const k = process.env.OPENROUTER_API_KEY;',
+      );
     } finally {
       await vscode.commands.executeCommand('keyward.setRouterKey', { key: stored, quiet: true });
     }
@@ -207,7 +241,10 @@ suite('moving keys out of files', () => {
     assert.ok(fix, list.map((a) => a.title).join(' | '));
     await run(fix);
     const document = await vscode.workspace.openTextDocument(uri);
-    assert.deepEqual([0, 1, 2].map((i) => document.lineAt(i).text), ['A=1', '# keyward-ignore-next-line', `OPENROUTER_API_KEY=${key}`]);
+    assert.deepEqual(
+      [0, 1, 2].map((i) => document.lineAt(i).text),
+      ['A=1', '# keyward-ignore-next-line', `OPENROUTER_API_KEY=${key}`],
+    );
     await waitFor('the ignored line is quiet', () => (keyward(uri).length === 0 ? true : undefined));
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
@@ -216,6 +253,13 @@ suite('moving keys out of files', () => {
     const editor = await open(e2eEnv().workspace.files.tracked!);
     const [diagnostic] = await diagnosticsOf(e2eEnv().workspace.files.tracked!);
     const list = await actions(editor.document.uri, diagnostic!.range);
-    assert.ok(list.some((a) => a.title === 'Ignore this line (keyward-ignore-next-line above it): the key stays in git history, so rotate it too'), list.map((a) => a.title).join(' | '));
+    assert.ok(
+      list.some(
+        (a) =>
+          a.title ===
+          'Ignore this line (keyward-ignore-next-line above it): the key stays in git history, so rotate it too',
+      ),
+      list.map((a) => a.title).join(' | '),
+    );
   });
 });

@@ -42,7 +42,10 @@ suite('keys and status bar', () => {
 
   test('funded key with a limit', async () => {
     const account = await routerAccount(20);
-    assert.equal(await setRouter(await routerKey(account, { limit: 7.5, expiresIn: '60d' })), '$(key) $7.50 · free 0/1000');
+    assert.equal(
+      await setRouter(await routerKey(account, { limit: 7.5, expiresIn: '60d' })),
+      '$(key) $7.50 · free 0/1000',
+    );
   });
 
   test('key without a limit: "no limit" with a warning', async () => {
@@ -54,13 +57,22 @@ suite('keys and status bar', () => {
   test('free-only account at 12/50', async () => {
     const account = await routerAccount();
     await admin('POST', `/router/accounts/${account}/free-requests`, { used: 12 });
-    assert.equal(await setRouter(await routerKey(account, { limit: 1, expiresIn: '30d' })), '$(key) $1.00 · free 12/50');
-    assert.match((await api()).statusView('router')!.tooltip, /Buying 10 credits raises it to 1,000 a day: \$10\.80 by card/);
+    assert.equal(
+      await setRouter(await routerKey(account, { limit: 1, expiresIn: '30d' })),
+      '$(key) $1.00 · free 12/50',
+    );
+    assert.match(
+      (await api()).statusView('router')!.tooltip,
+      /Buying 10 credits raises it to 1,000 a day: \$10\.80 by card/,
+    );
   });
 
   test('account past the 10-credit purchase threshold: 1,000 a day', async () => {
     const account = await routerAccount(9);
-    assert.equal(await setRouter(await routerKey(account, { limit: 2, expiresIn: '30d' })), '$(key) $2.00 · free 0/1000');
+    assert.equal(
+      await setRouter(await routerKey(account, { limit: 2, expiresIn: '30d' })),
+      '$(key) $2.00 · free 0/1000',
+    );
   });
 
   test('negative balance: the item warns that every call fails', async () => {
@@ -68,7 +80,9 @@ suite('keys and status bar', () => {
     const key = await routerKey(account, { expiresIn: '30d' });
     await setRouter(key);
     await admin('POST', `/router/accounts/${account}/spend`, { amount: 6 });
-    const result = await (await api()).ask({ service: 'router', model: 'openrouter/free', turns: [{ role: 'user', content: 'x' }] });
+    const result = await (
+      await api()
+    ).ask({ service: 'router', model: 'openrouter/free', turns: [{ role: 'user', content: 'x' }] });
     assert.deepEqual(result, { ok: false, kind: 'insufficient_credits' });
     const view = (await api()).statusView('router')!;
     assert.match(view.text, /^\$\(warning\) .*calls fail/);
@@ -80,16 +94,25 @@ suite('keys and status bar', () => {
     await admin('POST', `/direct/orgs/${id}/purchase`, { amount: 5 });
     const { key } = await admin<{ key: string }>('POST', '/direct/keys', { orgId: id });
     assert.equal(await setDirect(key), '$(key) direct: ok');
-    const answer = await (await api()).ask({ service: 'direct', model: 'gpt-4o-mini', turns: [{ role: 'user', content: 'hello' }] });
+    const answer = await (
+      await api()
+    ).ask({ service: 'direct', model: 'gpt-4o-mini', turns: [{ role: 'user', content: 'hello' }] });
     assert.equal(answer.ok, true);
     await admin('POST', `/direct/orgs/${id}/spend`, { amount: 100 });
-    assert.deepEqual(await (await api()).ask({ service: 'direct', model: 'gpt-4o-mini', turns: [{ role: 'user', content: 'x' }] }), { ok: false, kind: 'credit_exhausted' });
+    assert.deepEqual(
+      await (await api()).ask({ service: 'direct', model: 'gpt-4o-mini', turns: [{ role: 'user', content: 'x' }] }),
+      { ok: false, kind: 'credit_exhausted' },
+    );
     assert.equal((await api()).statusView('direct')!.text, '$(key) direct: credit exhausted');
   });
 
   test('direct: a restricted key', async () => {
     const { id } = await admin<{ id: string }>('POST', '/direct/orgs', { name: 'e2e' });
-    const { key } = await admin<{ key: string }>('POST', '/direct/keys', { orgId: id, permissions: 'Restricted', scopes: ['api.responses.write'] });
+    const { key } = await admin<{ key: string }>('POST', '/direct/keys', {
+      orgId: id,
+      permissions: 'Restricted',
+      scopes: ['api.responses.write'],
+    });
     assert.equal(await setDirect(key), '$(key) direct: restricted');
   });
 
@@ -101,7 +124,12 @@ suite('keys and status bar', () => {
 
   test('no key appears in log lines, global state or status text', async () => {
     const keysSeen = Object.values(e2eEnv().sandboxKeys);
-    const everything = JSON.stringify({ log: (await api()).logLines(), state: (await api()).globalState(), router: (await api()).statusView('router'), direct: (await api()).statusView('direct') });
+    const everything = JSON.stringify({
+      log: (await api()).logLines(),
+      state: (await api()).globalState(),
+      router: (await api()).statusView('router'),
+      direct: (await api()).statusView('direct'),
+    });
     for (const key of keysSeen) assert.ok(!everything.includes(key), 'a key leaked');
     assert.ok(!/sk-or-v1-[0-9a-f]{64}/.test(everything), 'a router key leaked');
     assert.ok(!/T3BlbkFJ/.test(everything), 'a direct key leaked');

@@ -17,13 +17,20 @@ function messages(requestId: string): HostMessage[] {
   return api.panel.sent.filter((m) => 'requestId' in m && m.requestId === requestId);
 }
 
-async function send(service: 'router' | 'direct', model: string, prompt: string, attachments: Attachment[] = []): Promise<{ requestId: string; done: Promise<HostMessage> }> {
+async function send(
+  service: 'router' | 'direct',
+  model: string,
+  prompt: string,
+  attachments: Attachment[] = [],
+): Promise<{ requestId: string; done: Promise<HostMessage> }> {
   const requestId = id();
   api.panel.handleMessage({ type: 'chat/send', requestId, service, model, prompt, attachments });
   const done = new Promise<HostMessage>((resolve, reject) => {
     const started = Date.now();
     const timer = setInterval(() => {
-      const last = messages(requestId).find((m) => m.type === 'chat/done' || m.type === 'chat/error' || m.type === 'chat/blocked');
+      const last = messages(requestId).find(
+        (m) => m.type === 'chat/done' || m.type === 'chat/error' || m.type === 'chat/blocked',
+      );
       if (last) {
         clearInterval(timer);
         resolve(last);
@@ -39,7 +46,10 @@ async function send(service: 'router' | 'direct', model: string, prompt: string,
 suite('prompt panel', () => {
   suiteSetup(async () => {
     api = (await activateKeyward()).exports as KeywardTestApi;
-    await vscode.commands.executeCommand('keyward.setRouterKey', { key: e2eEnv().sandboxKeys.routerFunded, quiet: true });
+    await vscode.commands.executeCommand('keyward.setRouterKey', {
+      key: e2eEnv().sandboxKeys.routerFunded,
+      quiet: true,
+    });
     await vscode.commands.executeCommand('keyward.setDirectKey', { key: e2eEnv().sandboxKeys.direct, quiet: true });
     await vscode.commands.executeCommand('keyward.clearHistory');
     await vscode.commands.executeCommand('keyward.openPanel');
@@ -47,7 +57,14 @@ suite('prompt panel', () => {
 
   test('a malformed message from the webview is dropped', () => {
     const before = api.panel.sent.length;
-    api.panel.handleMessage({ type: 'chat/send', requestId: 'x', service: 'evil', model: 'm', prompt: 'p', attachments: [] });
+    api.panel.handleMessage({
+      type: 'chat/send',
+      requestId: 'x',
+      service: 'evil',
+      model: 'm',
+      prompt: 'p',
+      attachments: [],
+    });
     api.panel.handleMessage({ type: 'key/read' });
     assert.equal(api.panel.sent.length, before);
     assert.ok(api.logLines().some((l) => /Dropped a malformed message/.test(l)));
@@ -68,17 +85,23 @@ suite('prompt panel', () => {
   });
 
   test('a free model reports the free count after the request', async () => {
-    const end = (await (await send('router', 'openrouter/free', 'free one')).done) as Extract<HostMessage, { type: 'chat/done' }>;
+    const end = (await (
+      await send('router', 'openrouter/free', 'free one')
+    ).done) as Extract<HostMessage, { type: 'chat/done' }>;
     assert.equal(end.type, 'chat/done');
     assert.match(end.turn.model, /:free$/);
     assert.ok(end.turn.free && end.turn.free.limit === 1000 && end.turn.free.used >= 1);
   });
 
   test('streams from the direct service and continues the conversation', async () => {
-    const first = (await (await send('direct', 'gpt-4o-mini', 'direct one')).done) as Extract<HostMessage, { type: 'chat/done' }>;
+    const first = (await (
+      await send('direct', 'gpt-4o-mini', 'direct one')
+    ).done) as Extract<HostMessage, { type: 'chat/done' }>;
     assert.equal(first.type, 'chat/done');
     assert.match(first.turn.responseId ?? '', /^resp_/);
-    const second = (await (await send('direct', 'gpt-4o-mini', 'direct two')).done) as Extract<HostMessage, { type: 'chat/done' }>;
+    const second = (await (
+      await send('direct', 'gpt-4o-mini', 'direct two')
+    ).done) as Extract<HostMessage, { type: 'chat/done' }>;
     assert.equal(second.type, 'chat/done');
     assert.ok(second.turn.usage!.inputTokens > first.turn.usage!.inputTokens);
   });
@@ -87,7 +110,9 @@ suite('prompt panel', () => {
     await admin('POST', '/config', { tokenDelayMs: 40, answerTokens: 200 });
     try {
       const { requestId, done } = await send('router', 'openai/gpt-4o-mini', 'long answer please');
-      await waitFor('the first chunk', () => (messages(requestId).some((m) => m.type === 'chat/chunk') ? true : undefined));
+      await waitFor('the first chunk', () =>
+        messages(requestId).some((m) => m.type === 'chat/chunk') ? true : undefined,
+      );
       api.panel.handleMessage({ type: 'chat/stop', requestId });
       const end = (await done) as Extract<HostMessage, { type: 'chat/error' }>;
       assert.equal(end.type, 'chat/error');
@@ -103,7 +128,12 @@ suite('prompt panel', () => {
     const { id: account } = await admin<{ id: string }>('POST', '/router/accounts', { name: 'panel' });
     await admin('POST', `/router/accounts/${account}/purchase`, { amount: 1 });
     await admin('POST', `/router/accounts/${account}/spend`, { amount: 0.75 });
-    const { key } = await admin<{ key: string }>('POST', '/router/keys', { accountId: account, name: 'panel', expiresIn: '7d', limit: 1 });
+    const { key } = await admin<{ key: string }>('POST', '/router/keys', {
+      accountId: account,
+      name: 'panel',
+      expiresIn: '7d',
+      limit: 1,
+    });
     await vscode.commands.executeCommand('keyward.setRouterKey', { key, quiet: true });
     await admin('POST', '/config', { tokenDelayMs: 25, answerTokens: 30, inFlightRetryAfterSeconds: 1 });
     try {
@@ -113,19 +143,28 @@ suite('prompt panel', () => {
       const [a, b] = await Promise.all([first.done, second.done]);
       assert.equal(a.type, 'chat/done');
       assert.equal(b.type, 'chat/done');
-      const retry = messages(second.requestId).find((m) => m.type === 'chat/retrying') as Extract<HostMessage, { type: 'chat/retrying' }> | undefined;
+      const retry = messages(second.requestId).find((m) => m.type === 'chat/retrying') as
+        Extract<HostMessage, { type: 'chat/retrying' }> | undefined;
       assert.ok(retry, 'a chat/retrying message');
       assert.equal(retry.kind, 'in_flight_budget');
       assert.equal(retry.delayMs, 1000);
     } finally {
       await admin('POST', '/config', { tokenDelayMs: 5, answerTokens: 12, inFlightRetryAfterSeconds: 2 });
-      await vscode.commands.executeCommand('keyward.setRouterKey', { key: e2eEnv().sandboxKeys.routerFunded, quiet: true });
+      await vscode.commands.executeCommand('keyward.setRouterKey', {
+        key: e2eEnv().sandboxKeys.routerFunded,
+        quiet: true,
+      });
     }
   });
 
   test('free_limit_day: an error card with the reset, never resent on its own', async () => {
     const { id: account } = await admin<{ id: string }>('POST', '/router/accounts', { name: 'free' });
-    const { key } = await admin<{ key: string }>('POST', '/router/keys', { accountId: account, name: 'free', expiresIn: '7d', limit: 1 });
+    const { key } = await admin<{ key: string }>('POST', '/router/keys', {
+      accountId: account,
+      name: 'free',
+      expiresIn: '7d',
+      limit: 1,
+    });
     await admin('POST', `/router/accounts/${account}/free-requests`, { used: 50 });
     await vscode.commands.executeCommand('keyward.setRouterKey', { key, quiet: true });
     try {
@@ -136,7 +175,10 @@ suite('prompt panel', () => {
       assert.equal(end.prompt, 'over the limit');
       assert.equal(messages(requestId).filter((m) => m.type === 'chat/started').length, 1);
     } finally {
-      await vscode.commands.executeCommand('keyward.setRouterKey', { key: e2eEnv().sandboxKeys.routerFunded, quiet: true });
+      await vscode.commands.executeCommand('keyward.setRouterKey', {
+        key: e2eEnv().sandboxKeys.routerFunded,
+        quiet: true,
+      });
     }
   });
 
@@ -163,13 +205,18 @@ suite('prompt panel', () => {
     const editor = await vscode.window.showTextDocument(uri);
     editor.selection = new vscode.Selection(0, 0, 1, 0);
     await vscode.commands.executeCommand('keyward.askAboutSelection');
-    const attachment = [...api.panel.sent].reverse().find((m) => m.type === 'attachment/add') as Extract<HostMessage, { type: 'attachment/add' }>;
+    const attachment = [...api.panel.sent].reverse().find((m) => m.type === 'attachment/add') as Extract<
+      HostMessage,
+      { type: 'attachment/add' }
+    >;
     assert.equal(attachment.attachment.fileName, 'README.md');
     assert.equal(attachment.attachment.startLine, 1);
     assert.equal(attachment.attachment.endLine, 1);
     assert.equal(attachment.attachment.text, '# Sample project\n');
     api.panel.handleMessage({ type: 'code/insert', code: '<!-- inserted -->\n', mode: 'below' });
-    await waitFor('the inserted line', () => (editor.document.lineCount > 1 && editor.document.lineAt(1).text === '<!-- inserted -->' ? true : undefined));
+    await waitFor('the inserted line', () =>
+      editor.document.lineCount > 1 && editor.document.lineAt(1).text === '<!-- inserted -->' ? true : undefined,
+    );
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
@@ -180,7 +227,9 @@ suite('prompt panel', () => {
     const before = api.panel.sent.length;
     const asking = api.panel.askAboutSelection(editor);
     let settled = false;
-    void asking.finally(() => { settled = true; });
+    void asking.finally(() => {
+      settled = true;
+    });
     // The question is a quick pick; dismissing it is "attach nothing".
     await waitFor('the question to be dismissed', async () => {
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
@@ -203,9 +252,14 @@ suite('prompt panel', () => {
     const restored: Attachment = { ...attachment, text: '' };
     api.panel.guardAnswer = 'redact';
     try {
-      const end = (await (await send('router', 'openai/gpt-4o-mini', `${PROBES.turn}: what does this file set?`, [restored])).done) as Extract<HostMessage, { type: 'chat/done' }>;
+      const end = (await (
+        await send('router', 'openai/gpt-4o-mini', `${PROBES.turn}: what does this file set?`, [restored])
+      ).done) as Extract<HostMessage, { type: 'chat/done' }>;
       assert.equal(end.type, 'chat/done');
-      const started = [...api.panel.sent].reverse().find((m) => m.type === 'chat/started') as Extract<HostMessage, { type: 'chat/started' }>;
+      const started = [...api.panel.sent].reverse().find((m) => m.type === 'chat/started') as Extract<
+        HostMessage,
+        { type: 'chat/started' }
+      >;
       assert.match(started.user.attachments![0]!.text, /^OPENAI_API_KEY=\[redacted key sk-proj-…/);
     } finally {
       api.panel.guardAnswer = undefined;

@@ -6,7 +6,12 @@ import type { Emulator } from '../../emulator/server.ts';
 import { PATIENCE, type Workbench } from '../harness/workbench.ts';
 import type { UiStep } from './steps.ts';
 
-async function waitFor(read: () => Promise<string>, expected: string | RegExp, what: string, timeoutMs = PATIENCE): Promise<string> {
+async function waitFor(
+  read: () => Promise<string>,
+  expected: string | RegExp,
+  what: string,
+  timeoutMs = PATIENCE,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let text = '';
   while (Date.now() < deadline) {
@@ -18,7 +23,11 @@ async function waitFor(read: () => Promise<string>, expected: string | RegExp, w
 }
 
 async function admin<T>(emulator: Emulator, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(emulator.adminUrl + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const response = await fetch(emulator.adminUrl + path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   if (!response.ok) throw new Error(`admin ${method} ${path}: ${response.status}`);
   return (await response.json()) as T;
 }
@@ -55,7 +64,10 @@ async function pickModel(wb: Workbench, service: 'router' | 'direct', filter: st
 
 /** Quick input from the previous command gone: a palette opened while it closes is closed with it. */
 async function quickInputClosed(wb: Workbench): Promise<void> {
-  await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+  await wb.page
+    .locator('.quick-input-widget')
+    .waitFor({ state: 'hidden', timeout: 10_000 })
+    .catch(() => undefined);
 }
 
 /** Toasts from the key commands would sit over the panel in the screenshots; cosmetic, so best effort. */
@@ -75,10 +87,22 @@ async function setTheme(wb: Workbench, theme: 'Dark Modern' | 'Light Modern'): P
   await wb.page.mouse.move(10, 10);
   await wb.page.keyboard.press('Control+K');
   await wb.page.keyboard.press('Control+T');
-  await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor({ timeout: PATIENCE });
+  await wb.page
+    .locator('.quick-input-list .monaco-list-row', { hasText: theme })
+    .first()
+    .waitFor({ timeout: PATIENCE });
   await wb.answerQuickInput(theme);
   const dark = theme.startsWith('Dark');
-  await waitFor(async () => String(await wb.page.evaluate(() => document.querySelector('.monaco-workbench')?.classList.contains('vs-dark') ?? false)), String(dark), `the ${theme} theme`);
+  await waitFor(
+    async () =>
+      String(
+        await wb.page.evaluate(
+          () => document.querySelector('.monaco-workbench')?.classList.contains('vs-dark') ?? false,
+        ),
+      ),
+    String(dark),
+    `the ${theme} theme`,
+  );
 }
 
 async function setKey(wb: Workbench, service: 'router' | 'direct', key: string): Promise<void> {
@@ -98,9 +122,17 @@ export const answerSteps: UiStep[] = [
       await pickModel(wb, 'router', 'gpt-4o', 'openai/gpt-4o-mini');
       await ask(wb, "[[refuse]] How do I get into my neighbour's flat without a key?");
       const turn = wb.webview().locator('.turn.assistant.declined').last();
-      await waitFor(() => turn.locator('.refusal-text').innerText(), "I'm sorry, but I can't assist with that request.", 'the refusal');
+      await waitFor(
+        () => turn.locator('.refusal-text').innerText(),
+        "I'm sorry, but I can't assist with that request.",
+        'the refusal',
+      );
       await waitFor(() => turn.locator('.refusal-label').innerText(), 'The model declined', 'the refusal label');
-      await waitFor(() => turn.locator('.meta').innerText(), /openai\/gpt-4o-mini · \d+ \+ 11 tokens/, 'the refusal footer');
+      await waitFor(
+        () => turn.locator('.meta').innerText(),
+        /openai\/gpt-4o-mini · \d+ \+ 11 tokens/,
+        'the refusal footer',
+      );
       if ((await turn.locator('.answer').count()) !== 0) throw new Error('a declined answer shows an empty answer box');
       await wb.screenshot('refusal-in-panel');
     },
@@ -111,7 +143,11 @@ export const answerSteps: UiStep[] = [
       await pickModel(wb, 'direct', 'mini', 'gpt-5.4-mini');
       await ask(wb, '[[filter:9]] Write out the full lyrics of a chart song.');
       const turn = wb.webview().locator('.turn.assistant.done').last();
-      await waitFor(() => turn.locator('.finish-note.content_filter').innerText(), 'Filtered by the provider: the rest of the answer was withheld.', 'the filter note');
+      await waitFor(
+        () => turn.locator('.finish-note.content_filter').innerText(),
+        'Filtered by the provider: the rest of the answer was withheld.',
+        'the filter note',
+      );
       await waitFor(() => turn.locator('.answer').innerText(), /^\w+( \w+){8}$/, 'the text that arrived');
       await wb.screenshot('filtered-answer-in-panel');
     },
@@ -120,7 +156,11 @@ export const answerSteps: UiStep[] = [
     name: 'a restricted key: the status bar and the error card name the missing scope',
     async run({ wb, emulator }) {
       const orgId = emulator.sandbox!.directOrgId;
-      const { key } = await admin<{ key: string }>(emulator, 'POST', '/direct/keys', { orgId, permissions: 'Restricted', scopes: ['api.model.read'] });
+      const { key } = await admin<{ key: string }>(emulator, 'POST', '/direct/keys', {
+        orgId,
+        permissions: 'Restricted',
+        scopes: ['api.model.read'],
+      });
       try {
         await setKey(wb, 'direct', key);
         await waitFor(() => wb.statusItem('direct').innerText(), 'direct: ok', 'the direct item after Verify');
@@ -129,14 +169,30 @@ export const answerSteps: UiStep[] = [
         await ask(wb, 'Summarise this repository in one line.');
         const card = wb.webview().locator('.error-card').last();
         await waitFor(() => card.innerText(), 'This key lacks:', 'the error card');
-        await waitFor(() => card.locator('.error-scopes').innerText(), 'api.responses.write create responses (send prompts)', 'the missing scope');
+        await waitFor(
+          () => card.locator('.error-scopes').innerText(),
+          'api.responses.write create responses (send prompts)',
+          'the missing scope',
+        );
         await card.locator('button', { hasText: 'Open the keys page' }).waitFor({ timeout: PATIENCE });
-        await waitFor(() => wb.statusItem('direct').innerText(), 'direct: restricted · needs api.responses.write', 'the direct item');
+        await waitFor(
+          () => wb.statusItem('direct').innerText(),
+          'direct: restricted · needs api.responses.write',
+          'the direct item',
+        );
         await wb.screenshot('restricted-key-error-card');
         await wb.statusItem('direct').hover();
         const hover = wb.page.locator('.monaco-hover, .workbench-hover').first();
-        await waitFor(() => hover.innerText(), 'api.responses.write: may not create responses (send prompts)', 'the direct tooltip');
-        await waitFor(() => hover.innerText(), 'Creating responses: refused (missing api.responses.write)', 'the direct tooltip');
+        await waitFor(
+          () => hover.innerText(),
+          'api.responses.write: may not create responses (send prompts)',
+          'the direct tooltip',
+        );
+        await waitFor(
+          () => hover.innerText(),
+          'Creating responses: refused (missing api.responses.write)',
+          'the direct tooltip',
+        );
         await wb.screenshot('restricted-key-status-tooltip');
         await wb.page.mouse.move(10, 10);
       } finally {
@@ -146,11 +202,16 @@ export const answerSteps: UiStep[] = [
     },
   },
   {
-    name: 'a negative balance: the router item shows it, not the key\'s remaining limit',
+    name: "a negative balance: the router item shows it, not the key's remaining limit",
     async run({ wb, emulator }) {
       const { id } = await admin<{ id: string }>(emulator, 'POST', '/router/accounts', { name: 'ui negative' });
       await admin(emulator, 'POST', `/router/accounts/${id}/purchase`, { amount: 20 });
-      const { key } = await admin<{ key: string }>(emulator, 'POST', '/router/keys', { accountId: id, name: 'ui negative', limit: 10, expiresIn: '30d' });
+      const { key } = await admin<{ key: string }>(emulator, 'POST', '/router/keys', {
+        accountId: id,
+        name: 'ui negative',
+        limit: 10,
+        expiresIn: '30d',
+      });
       try {
         await setKey(wb, 'router', key);
         await waitFor(() => wb.statusItem('router').innerText(), '$10.00', 'the router item');
@@ -158,10 +219,18 @@ export const answerSteps: UiStep[] = [
         await clearToasts(wb);
         await pickModel(wb, 'router', 'gpt-4o', 'openai/gpt-4o-mini');
         await ask(wb, 'One more question, please.');
-        await waitFor(() => wb.webview().locator('.error-card').last().innerText(), /Not enough credits \(HTTP 402\)/, 'the 402 card');
+        await waitFor(
+          () => wb.webview().locator('.error-card').last().innerText(),
+          /Not enough credits \(HTTP 402\)/,
+          'the 402 card',
+        );
         await waitFor(() => wb.statusItem('router').innerText(), 'balance below zero · calls fail', 'the router item');
         await wb.statusItem('router').hover();
-        await waitFor(() => wb.page.locator('.monaco-hover, .workbench-hover').first().innerText(), 'To do: add credits on the credits page', 'the router tooltip');
+        await waitFor(
+          () => wb.page.locator('.monaco-hover, .workbench-hover').first().innerText(),
+          'To do: add credits on the credits page',
+          'the router tooltip',
+        );
         await wb.screenshot('negative-balance-status');
         await wb.page.mouse.move(10, 10);
       } finally {
@@ -177,10 +246,14 @@ export const answerSteps: UiStep[] = [
       await clearToasts(wb);
       // The refusal at the top of the conversation, the filter note under it.
       // Only the conversation scrolls; scrollIntoView would nudge the whole page too.
-      await wb.webview().locator('.turn.assistant.declined').last().evaluate((el) => {
-        const box = el.closest('main')!;
-        box.scrollTop += el.getBoundingClientRect().top - box.getBoundingClientRect().top;
-      });
+      await wb
+        .webview()
+        .locator('.turn.assistant.declined')
+        .last()
+        .evaluate((el) => {
+          const box = el.closest('main')!;
+          box.scrollTop += el.getBoundingClientRect().top - box.getBoundingClientRect().top;
+        });
       await wb.webview().locator('.finish-note.content_filter').last().waitFor({ state: 'visible', timeout: PATIENCE });
       await wb.screenshot('refusal-and-filter-light');
     },

@@ -31,7 +31,9 @@ export const workbenchSteps: UiStep[] = [
     async run({ wb }) {
       const explorer = wb.page.locator('.explorer-folders-view');
       await explorer.waitFor({ timeout: PATIENCE });
-      await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' }).waitFor({ timeout: PATIENCE });
+      await wb.page
+        .locator('.explorer-folders-view .monaco-list-row', { hasText: 'README.md' })
+        .waitFor({ timeout: PATIENCE });
     },
   },
   {
@@ -74,7 +76,12 @@ export const keySteps: UiStep[] = [
       const input = wb.page.locator('.quick-input-widget input.input');
       await input.waitFor({ state: 'visible', timeout: PATIENCE });
       // The box turns into a password box as the command sets its options.
-      await until('the key input to be a password box', async () => ((await input.getAttribute('type')) === 'password' ? true : undefined), 20_000, 100);
+      await until(
+        'the key input to be a password box',
+        async () => ((await input.getAttribute('type')) === 'password' ? true : undefined),
+        20_000,
+        100,
+      );
       await wb.screenshot('router-key-password-box');
       await wb.answerQuickInput(emulator.sandbox!.keys.routerFunded);
       await statusText(wb, 'router', /\$10\.00 · free 0\/1000/);
@@ -105,7 +112,8 @@ export const keySteps: UiStep[] = [
       const list = wb.page.locator('.quick-input-widget .quick-input-list');
       await list.waitFor({ timeout: PATIENCE });
       const text = (await list.innerText()).replace(/\s+/g, ' ');
-      for (const action of ['Refresh', 'Verify Key', 'Rotate Key', 'Open Credits Page']) expectText(text, action, 'the router actions');
+      for (const action of ['Refresh', 'Verify Key', 'Rotate Key', 'Open Credits Page'])
+        expectText(text, action, 'the router actions');
       await wb.screenshot('router-actions');
       await wb.page.keyboard.press('Escape');
     },
@@ -134,7 +142,11 @@ export const diagnosticSteps: UiStep[] = [
       const rows = wb.page.locator('.markers-panel .monaco-list-row');
       await rows.first().waitFor({ timeout: PATIENCE });
       const text = (await rows.allInnerTexts()).join('\n');
-      expectText(text, /routing service key, sk-or-v1-…[0-9a-f]{4}\. This file is not ignored by git: the key would be committed\./, 'the Problems panel');
+      expectText(
+        text,
+        /routing service key, sk-or-v1-…[0-9a-f]{4}\. This file is not ignored by git: the key would be committed\./,
+        'the Problems panel',
+      );
       expectText(text, /direct service key, sk-proj-…/, 'the Problems panel');
     },
   },
@@ -150,7 +162,7 @@ export const diagnosticSteps: UiStep[] = [
       // machine takes a while: wait for it (never run the command again while it may still open, or
       // the palette's Enter would pick a fix). Should it open without Keyward's fixes, ask again.
       const menu = wb.page.locator('.action-widget').first();
-      await until('the quick-fix menu with Keyward\'s fixes', async () => {
+      await until("the quick-fix menu with Keyward's fixes", async () => {
         await wb.runCommand('Quick Fix...');
         await menu.waitFor({ timeout: PATIENCE });
         if ((await menu.innerText()).includes('keyward-ignore')) return true;
@@ -159,16 +171,32 @@ export const diagnosticSteps: UiStep[] = [
         return undefined;
       });
       const text = (await menu.innerText()).replace(/\s+/g, ' ');
-      for (const fix of ['Read OPENROUTER_API_KEY from the environment and move the key to .env', 'Store the key in Keyward and remove it from this file', 'Add scratch.js to .gitignore', 'Ignore this line (keyward-ignore)', 'Rotate this key at the routing service']) expectText(text, fix, 'the quick-fix menu');
+      for (const fix of [
+        'Read OPENROUTER_API_KEY from the environment and move the key to .env',
+        'Store the key in Keyward and remove it from this file',
+        'Add scratch.js to .gitignore',
+        'Ignore this line (keyward-ignore)',
+        'Rotate this key at the routing service',
+      ])
+        expectText(text, fix, 'the quick-fix menu');
       await wb.screenshot('quick-fix-menu');
-      await wb.page.locator('.action-widget .monaco-list-row', { hasText: 'Read OPENROUTER_API_KEY from the environment' }).click();
-      await until('the line to read the environment', async () => ((await wb.editorText()).includes('process.env.OPENROUTER_API_KEY') ? true : undefined));
-      expectText(await wb.editorText(), "const key = process.env.OPENROUTER_API_KEY;", 'the fixed line');
+      await wb.page
+        .locator('.action-widget .monaco-list-row', { hasText: 'Read OPENROUTER_API_KEY from the environment' })
+        .click();
+      await until('the line to read the environment', async () =>
+        (await wb.editorText()).includes('process.env.OPENROUTER_API_KEY') ? true : undefined,
+      );
+      expectText(await wb.editorText(), 'const key = process.env.OPENROUTER_API_KEY;', 'the fixed line');
     },
   },
 ];
 
-async function waitText(read: () => Promise<string>, expected: string | RegExp, what: string, timeoutMs = PATIENCE): Promise<string> {
+async function waitText(
+  read: () => Promise<string>,
+  expected: string | RegExp,
+  what: string,
+  timeoutMs = PATIENCE,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let text = '';
   while (Date.now() < deadline) {
@@ -196,8 +224,16 @@ export const panelSteps: UiStep[] = [
       await view.locator('#service-router').click();
       await ask(wb, 'hello from the panel');
       const expected = answerText('hello from the panel', { tokens: 12 });
-      await waitText(() => view.locator('.turn.assistant.done .answer').last().innerText(), expected, 'the streamed answer');
-      expectText(await view.locator('.turn.assistant.done .meta').last().innerText(), /:free · \d+ \+ 12 tokens · \$0\.000000 · free today \d+\/1000/, 'the answer meta line');
+      await waitText(
+        () => view.locator('.turn.assistant.done .answer').last().innerText(),
+        expected,
+        'the streamed answer',
+      );
+      expectText(
+        await view.locator('.turn.assistant.done .meta').last().innerText(),
+        /:free · \d+ \+ 12 tokens · \$0\.000000 · free today \d+\/1000/,
+        'the answer meta line',
+      );
     },
   },
   {
@@ -207,7 +243,11 @@ export const panelSteps: UiStep[] = [
       await view.locator('#service-direct').click();
       await waitText(() => view.locator('#model').innerText(), 'gpt-5.4-mini', 'the direct model list');
       await ask(wb, 'hello direct');
-      await waitText(() => view.locator('.turn.assistant.done .answer').last().innerText(), answerText('hello direct', { tokens: 12 }), 'the direct answer');
+      await waitText(
+        () => view.locator('.turn.assistant.done .answer').last().innerText(),
+        answerText('hello direct', { tokens: 12 }),
+        'the direct answer',
+      );
     },
   },
   {
@@ -218,9 +258,17 @@ export const panelSteps: UiStep[] = [
         const view = wb.webview();
         await ask(wb, 'a very long answer');
         await view.locator('#stop').waitFor({ state: 'visible', timeout: PATIENCE });
-        await waitText(() => view.locator('.turn.assistant.streaming .answer').last().innerText(), /\w+ \w+ \w+/, 'the first words');
+        await waitText(
+          () => view.locator('.turn.assistant.streaming .answer').last().innerText(),
+          /\w+ \w+ \w+/,
+          'the first words',
+        );
         await view.locator('#stop').click();
-        await waitText(() => view.locator('.turn.assistant.cancelled').last().innerText(), 'Stopped.', 'the stopped answer');
+        await waitText(
+          () => view.locator('.turn.assistant.cancelled').last().innerText(),
+          'Stopped.',
+          'the stopped answer',
+        );
         expectText(await view.locator('.turn.assistant.cancelled .answer').last().innerText(), /\w+/, 'the kept text');
       } finally {
         Object.assign(emulator.config, { tokenDelayMs: 5, answerTokens: 12 });
@@ -240,7 +288,11 @@ export const panelSteps: UiStep[] = [
       expectText(await dialog.innerText(), 'Send with the Key Redacted', 'the guard dialog');
       await wb.screenshot('secret-guard');
       await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
-      await waitText(async () => (await view.locator('#prompt').evaluate((el) => (el as HTMLTextAreaElement).value)) as string, key, 'the prompt box');
+      await waitText(
+        async () => (await view.locator('#prompt').evaluate((el) => (el as HTMLTextAreaElement).value)) as string,
+        key,
+        'the prompt box',
+      );
       await view.locator('#prompt').fill('');
     },
   },
@@ -261,7 +313,11 @@ export const panelSteps: UiStep[] = [
       await resend.waitFor({ timeout: PATIENCE });
       await wb.screenshot('free-limit-card');
       await resend.click();
-      await waitText(() => view.locator('.turn.assistant.done .who').last().innerText(), 'meta-llama/llama-3.3-70b-instruct', 'the paid answer');
+      await waitText(
+        () => view.locator('.turn.assistant.done .who').last().innerText(),
+        'meta-llama/llama-3.3-70b-instruct',
+        'the paid answer',
+      );
       account.freeUsedToday = 0;
     },
   },
@@ -299,11 +355,19 @@ export const panelSteps: UiStep[] = [
       await reloaded;
       await wb.page.locator('.monaco-workbench').waitFor({ timeout: PATIENCE });
       const view = wb.webview();
-      await waitText(() => view.locator('#conversation').innerText(), answerText('hello from the panel', { tokens: 12 }), 'the restored conversation');
+      await waitText(
+        () => view.locator('#conversation').innerText(),
+        answerText('hello from the panel', { tokens: 12 }),
+        'the restored conversation',
+      );
       await view.locator('#attachments .chip', { hasText: 'local.env' }).waitFor({ timeout: PATIENCE });
-      const draft = await waitText(async () => (await view.locator('#prompt').evaluate((el) => (el as HTMLTextAreaElement).value)) as string, PROBES.draft, 'the restored draft');
+      const draft = await waitText(
+        async () => (await view.locator('#prompt').evaluate((el) => (el as HTMLTextAreaElement).value)) as string,
+        PROBES.draft,
+        'the restored draft',
+      );
       expectText(draft, /is sk-or-v1-…[0-9a-f]{4} the one\?/, 'the restored draft');
-      if (draft.includes(workspace.keys.ignored)) throw new Error('the restored state holds the attached file\'s key');
+      if (draft.includes(workspace.keys.ignored)) throw new Error("the restored state holds the attached file's key");
       await wb.screenshot('restored-after-reload');
     },
   },
