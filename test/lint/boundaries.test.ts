@@ -3,6 +3,7 @@
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
+// Paths of existing files: the type-aware rules need the project to know the file (the text is ours).
 const eslint = new ESLint();
 
 async function restricted(filePath: string, code: string): Promise<string[]> {
@@ -12,23 +13,49 @@ async function restricted(filePath: string, code: string): Promise<string[]> {
 
 describe('import boundaries', () => {
   it.each([
-    ['src/core/x.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n"],
-    ['src/shared/x.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n"],
-    ['src/shared/x.ts', "import { readFile } from 'node:fs';\nexport const r = readFile;\n"],
-    ['src/core/x.ts', "import { Log } from '../host/log.ts';\nexport const l = Log;\n"],
-    ['src/webview/x.ts', "import { maskKey } from '../core/redact.ts';\nexport const m = maskKey;\n"],
-    ['src/webview/x.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n"],
-    ['src/cli/x.ts', "import { Log } from '../host/log.ts';\nexport const l = Log;\n"],
+    ['src/core/json.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n"],
+    ['src/shared/scopes.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n"],
+    ['src/shared/scopes.ts', "import { readFile } from 'node:fs';\nexport const r = readFile;\n"],
+    ['src/core/json.ts', "import { Log } from '../host/log.ts';\nexport const l = Log;\n"],
+    ['src/webview/blocks.ts', "import { maskKey } from '../core/redact.ts';\nexport const m = maskKey;\n"],
+    ['src/webview/blocks.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n"],
+    ['src/cli/main.ts', "import { Log } from '../host/log.ts';\nexport const l = Log;\n"],
   ])('refuses the import in %s', async (file, code) => {
     expect(await restricted(file, code)).not.toEqual([]);
   });
 
   it.each([
-    ['src/host/x.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n"],
-    ['src/host/x.ts', "import { maskKey } from '../core/redact.ts';\nexport const m = maskKey;\n"],
-    ['src/webview/x.ts', "import { ERROR_KINDS } from '../shared/errorKinds.ts';\nexport const e = ERROR_KINDS;\n"],
-    ['src/cli/x.ts', "import { maskKey } from '../core/redact.ts';\nexport const m = maskKey;\n"],
+    ['src/host/log.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n"],
+    ['src/host/log.ts', "import { maskKey } from '../core/redact.ts';\nexport const m = maskKey;\n"],
+    [
+      'src/webview/blocks.ts',
+      "import { ERROR_KINDS } from '../shared/errorKinds.ts';\nexport const e = ERROR_KINDS;\n",
+    ],
+    ['src/cli/main.ts', "import { maskKey } from '../core/redact.ts';\nexport const m = maskKey;\n"],
   ])('allows the import in %s', async (file, code) => {
     expect(await restricted(file, code)).toEqual([]);
+  });
+});
+
+describe('type-aware rules', () => {
+  async function ruleIds(code: string): Promise<string[]> {
+    // An existing file of the project, so the type checker knows it; its text is replaced by `code`.
+    const [result] = await eslint.lintText(code, { filePath: 'src/core/json.ts' });
+    return result!.messages.map((m) => m.ruleId ?? m.message);
+  }
+
+  it('refuses a promise nobody awaits', async () => {
+    const code = 'async function f(): Promise<void> {}\nexport function g(): void {\n  f();\n}\n';
+    expect(await ruleIds(code)).toContain('@typescript-eslint/no-floating-promises');
+    expect(await ruleIds(code.replace('  f();', '  void f();'))).toEqual([]);
+  });
+
+  it('refuses a switch that misses a member of the union', async () => {
+    const code =
+      "export function h(x: 'a' | 'b'): number {\n  switch (x) {\n    case 'a':\n      return 1;\n  }\n  return 0;\n}\n";
+    expect(await ruleIds(code)).toContain('@typescript-eslint/switch-exhaustiveness-check');
+    expect(
+      await ruleIds(code.replace('      return 1;\n', "      return 1;\n    case 'b':\n      return 2;\n")),
+    ).toEqual([]);
   });
 });
