@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONFIG } from '../core/config.ts';
 import { DirectClient } from '../core/directClient.ts';
-import { ServiceError } from '../core/errors.ts';
+import { ServiceError, toServiceError } from '../core/errors.ts';
 import { RouterClient } from '../core/routerClient.ts';
 import type { CompletionResult, ReportedUsage, TextStream } from '../core/textStream.ts';
 import { type CliIo, EXIT } from './run.ts';
@@ -156,15 +156,7 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     }
     return result.refusal !== null || result.finishReason === 'content_filter' ? EXIT.declined : EXIT.ok;
   } catch (error) {
-    const failure =
-      error instanceof ServiceError
-        ? error
-        : new ServiceError({
-            kind: 'network',
-            service,
-            message: String((error as Error).message ?? error),
-            secrets: [key],
-          });
+    const failure = toServiceError(error, service, { secrets: [key] });
     // What the service reported before the answer failed was charged: say so.
     const reported = stream.reported;
     if (values.json) io.stdout.write(errorJson(failure, reported ? { usage: usageJson(reported) } : {}) + '\n');

@@ -2,11 +2,12 @@
 // check, credits and free count; the direct key's state, last error and rate
 // limits. The status bar and the panel subscribe; nothing here knows VS Code.
 import type { ServiceErrorData, ServiceId } from '../shared/errorKinds.ts';
+import { errorKindRule } from '../shared/errorKindRules.ts';
 import { missingScopesIn } from '../shared/scopes.ts';
 import type { DirectSnapshot, RouterSnapshot } from './accountStatus.ts';
 import type { KeywardConfig } from './config.ts';
 import { DirectClient, type RateLimits } from './directClient.ts';
-import { ServiceError } from './errors.ts';
+import { ServiceError, toServiceError } from './errors.ts';
 import type { Tier } from './fees.ts';
 import { FreeModelGuard } from './freeGuard.ts';
 import { fingerprint } from './keyFormats.ts';
@@ -167,8 +168,9 @@ export class AccountMonitor {
       if (keyInfo.expiresAt === null) warnings.push('no_expiry');
       return { service: 'router', ok: true, warnings, expiresAt: keyInfo.expiresAt };
     } catch (thrown) {
-      const error = asServiceError(thrown, 'router');
-      const transient = ['network', 'timeout', 'server', 'rate_limit', 'cancelled'].includes(error.kind);
+      const error = toServiceError(thrown, 'router');
+      const rule = errorKindRule(error.kind);
+      const transient = rule.transient || rule.status === 'keep';
       this.router = {
         ...this.router,
         lastError: transient ? this.router.lastError : error.toData(),
@@ -203,7 +205,7 @@ export class AccountMonitor {
       this.emit('direct');
       return { service: 'direct', ok: true, restricted: missingScopes.length > 0, canListModels: true, missingScopes };
     } catch (thrown) {
-      const error = asServiceError(thrown, 'direct');
+      const error = toServiceError(thrown, 'direct');
       if (error.kind === 'permission') {
         const missingScopes = union(this.direct.missingScopes, scopesOf(error, 'api.model.read'));
         this.direct = {
@@ -263,7 +265,7 @@ export class AccountMonitor {
       const previous = this.direct.verified;
       this.direct = {
         ...this.direct,
-        lastError: error && error.kind !== 'cancelled' && error.kind !== 'stream_interrupted' ? error.toData() : null,
+        lastError: error && errorKindRule(error.kind).status !== 'keep' ? error.toData() : null,
         lastErrorAt: error ? this.now() : this.direct.lastErrorAt,
         rateLimits: rateLimits ?? this.direct.rateLimits,
         missingScopes,
@@ -306,10 +308,4 @@ function scopesOf(error: ServiceError, fallback: string | null): string[] {
 
 function union(a: readonly string[], b: readonly string[]): string[] {
   return [...new Set([...a, ...b])];
-}
-
-function asServiceError(error: unknown, service: ServiceId): ServiceError {
-  return error instanceof ServiceError
-    ? error
-    : new ServiceError({ kind: 'network', service, message: (error as Error)?.message ?? String(error) });
 }

@@ -1,6 +1,7 @@
 // What the status bar says about each service, as plain data: text, markdown
 // tooltip, severity. Pure functions of what the last checks and requests saw.
 import type { ServiceErrorData } from '../shared/errorKinds.ts';
+import { errorKindRule } from '../shared/errorKindRules.ts';
 import { blocksPrompting } from '../shared/scopes.ts';
 import type { RateLimits } from './directClient.ts';
 import { type Tier, allowanceUpgradeCost, formatDollars, tierInfo, CARD_FEE_MIN } from './fees.ts';
@@ -201,13 +202,6 @@ export function routerStatusView(snapshot: RouterSnapshot, meta: KeyMetadata | u
   return { text, tooltip: lines.join('\n'), severity, accessibility: spoken };
 }
 
-const DIRECT_ERROR_TEXT: Partial<Record<ServiceErrorData['kind'], string>> = {
-  credit_exhausted: 'credit exhausted',
-  spend_limit: 'spend limit reached',
-  usage_limit: 'usage limit reached',
-  auth: 'key invalid',
-};
-
 export function directStatusView(snapshot: DirectSnapshot, meta: KeyMetadata | undefined, now: number): StatusView {
   const lines: string[] = [
     `**Direct service** key "${meta?.label ?? 'Direct key'}" \`${meta?.masked ?? ''}\` (fingerprint ${meta?.fingerprint.slice(0, 8) ?? '?'})`,
@@ -222,9 +216,10 @@ export function directStatusView(snapshot: DirectSnapshot, meta: KeyMetadata | u
     error?.kind === 'rate_limit' && error.retryAfterSeconds !== null && snapshot.lastErrorAt !== null
       ? Math.ceil(snapshot.lastErrorAt / 1000 + error.retryAfterSeconds - now / 1000)
       : 0;
-  if (error && DIRECT_ERROR_TEXT[error.kind]) {
-    state = DIRECT_ERROR_TEXT[error.kind]!;
-    severity = error.kind === 'auth' ? 'error' : 'warning';
+  const named = error ? errorKindRule(error.kind).status : 'keep';
+  if (error && typeof named === 'object') {
+    state = named.state;
+    severity = named.severity;
     lines.push(`$(warning) ${error.message}`, '', error.action, '');
   } else if (retryLeft > 0) {
     state = `rate limited (${retryLeft}s)`;

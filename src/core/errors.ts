@@ -133,6 +133,21 @@ export class ServiceError extends Error {
   }
 }
 
-export function isServiceError(error: unknown): error is ServiceError {
-  return error instanceof ServiceError;
+/**
+ * Anything thrown while talking to a service, in the error language: a
+ * ServiceError as it is, anything else as a network failure (made safe by the
+ * constructor like every other error).
+ */
+export function toServiceError(
+  thrown: unknown,
+  service: ServiceId,
+  extra: Pick<ServiceErrorInit, 'partialText' | 'secrets'> = {},
+): ServiceError {
+  if (thrown instanceof ServiceError) return thrown;
+  return new ServiceError({
+    kind: 'network',
+    service,
+    message: String((thrown as Error | undefined)?.message ?? thrown),
+    ...extra,
+  });
 }

@@ -4,7 +4,7 @@
 import type { ServiceId } from '../shared/errorKinds.ts';
 import type { KeywardConfig } from './config.ts';
 import { DirectClient } from './directClient.ts';
-import { ServiceError } from './errors.ts';
+import { ServiceError, toServiceError } from './errors.ts';
 import { RouterClient } from './routerClient.ts';
 
 export type KeyCheck = { ok: true } | { ok: false; error: ServiceError };
@@ -46,10 +46,7 @@ export async function checkKey(service: ServiceId, key: string, config: KeywardC
   } catch (thrown) {
     return {
       ok: false,
-      error:
-        thrown instanceof ServiceError
-          ? thrown
-          : new ServiceError({ kind: 'network', service, message: String((thrown as Error)?.message ?? thrown) }),
+      error: toServiceError(thrown, service),
     };
   }
 }

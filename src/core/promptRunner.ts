@@ -3,7 +3,7 @@
 // reported to the account monitor so the status bar follows.
 import type { ServiceId } from '../shared/errorKinds.ts';
 import type { AccountMonitor } from './accountMonitor.ts';
-import { ServiceError } from './errors.ts';
+import { ServiceError, toServiceError } from './errors.ts';
 import type { RetryNotice, CompletionResult, ReportedUsage, TextStream } from './textStream.ts';
 
 export interface Turn {
@@ -77,15 +77,7 @@ export async function runPrompt(
     if (service === 'router') void monitor.verify('router').catch(() => undefined);
     return result;
   } catch (error) {
-    const failure =
-      error instanceof ServiceError
-        ? error
-        : new ServiceError({
-            kind: 'network',
-            service,
-            message: String((error as Error)?.message ?? error),
-            partialText: stream.text,
-          });
+    const failure = toServiceError(error, service, { partialText: stream.text });
     if (stream.reported) callbacks.onReported?.(stream.reported);
     monitor.recordOutcome(
       service,

@@ -15,7 +15,7 @@ import {
 } from '../shared/protocol.ts';
 import type { AccountMonitor } from '../core/accountMonitor.ts';
 import { lastResponseId, promptTurns } from '../core/conversation.ts';
-import { ServiceError } from '../core/errors.ts';
+import { toServiceError } from '../core/errors.ts';
 import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
 import { ModelCatalog } from '../core/modelCatalog.ts';
 import { runPrompt } from '../core/promptRunner.ts';
@@ -238,10 +238,7 @@ export class ChatSession implements vscode.Disposable {
       await store.saveTurns([...history, user, done]);
       this.post({ type: 'chat/done', requestId, turn: done });
     } catch (thrown) {
-      const error =
-        thrown instanceof ServiceError
-          ? thrown
-          : new ServiceError({ kind: 'network', service, message: String((thrown as Error)?.message ?? thrown) });
+      const error = toServiceError(thrown, service);
       const partial = error.partialText ?? text;
       const status: ChatTurn['status'] =
         error.kind === 'cancelled' ? 'cancelled' : error.kind === 'stream_interrupted' ? 'interrupted' : 'error';

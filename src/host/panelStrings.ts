@@ -44,6 +44,7 @@ export function panelStrings(): Record<string, string> {
     openBilling: t('Open billing'),
     raiseLimit: t('Raise the key limit'),
     openLimits: t('Open limits'),
+    sendAgain: t('Send again'),
     resetsAt: t('The free allowance resets at'),
     resendPaid: t('Resend to the paid model'),
     waiting: t('The service asked to wait;'),

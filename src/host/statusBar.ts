@@ -4,6 +4,7 @@
 // backing off on failure and showing a stale figure's age rather than a popup.
 import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
+import { errorKindRule } from '../shared/errorKindRules.ts';
 import type { AccountMonitor } from '../core/accountMonitor.ts';
 import { type StatusView, directStatusView, routerStatusView } from '../core/accountStatus.ts';
 import type { KeyStore } from '../core/keyStore.ts';
@@ -113,7 +114,7 @@ export class StatusBar implements vscode.Disposable {
       (['router', 'direct'] as const).map(async (service) => {
         if (!this.keys.metadata(service)) return true;
         const result = await this.monitor.verify(service);
-        return result.ok || !['network', 'timeout', 'server', 'rate_limit'].includes(result.error.kind);
+        return result.ok || !errorKindRule(result.error.kind).transient;
       }),
     );
     this.failures = results.every(Boolean) ? 0 : this.failures + 1;

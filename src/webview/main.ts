@@ -1,6 +1,7 @@
 // The prompt panel's browser code. It holds no key and makes no request: it
 // speaks to the host only through postMessage, in the protocol of shared/.
 import type { ServiceErrorData } from '../shared/errorKinds.ts';
+import { errorKindRule } from '../shared/errorKindRules.ts';
 import {
   type ChatTurn,
   type HostMessage,
@@ -161,18 +162,17 @@ function errorCard(turn: ChatTurn): HTMLElement {
     actions.append(b);
   };
   const service = turn.service;
-  if (error.kind === 'auth')
-    button(s('setKey', 'Set key'), () => post({ type: 'action/run', action: 'setKey', service }));
-  if (error.kind === 'auth' || error.kind === 'permission')
-    button(s('verifyKey', 'Verify key'), () => post({ type: 'action/run', action: 'verifyKey', service }));
-  if (error.kind === 'insufficient_credits' || error.kind === 'credit_exhausted' || error.kind === 'usage_limit')
-    button(service === 'router' ? s('addCredits', 'Add credits') : s('openBilling', 'Open billing'), () =>
-      post({ type: 'action/run', action: 'openCredits', service }),
-    );
-  if (error.kind === 'key_limit')
-    button(s('raiseLimit', 'Raise the key limit'), () => post({ type: 'action/run', action: 'openKeys', service }));
-  if (error.kind === 'spend_limit')
-    button(s('openLimits', 'Open limits'), () => post({ type: 'action/run', action: 'openCredits', service }));
+  // The kind's buttons come from the one error-kind table.
+  for (const { action, label, text } of errorKindRule(error.kind).buttons) {
+    const name =
+      label === 'creditsPage'
+        ? service === 'router'
+          ? s('addCredits', 'Add credits')
+          : s('openBilling', text)
+        : s(label, text);
+    if (action === 'retry') button(name, () => resend(turn, turn.model));
+    else button(name, () => post({ type: 'action/run', action, service }));
+  }
   const scopes = missingScopes(turn, s);
   if (scopes.length > 0) {
     const list = element('ul', { className: 'error-scopes', ariaLabel: s('missingScopes', 'This key lacks:') });
