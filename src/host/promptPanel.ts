@@ -30,6 +30,7 @@ import type { Log } from './log.ts';
 import { buildPanelHtml } from './panelHtml.ts';
 import { panelStrings } from './panelStrings.ts';
 import { ScrubbedMemento } from './scrubbedState.ts';
+import { disposeAll } from '../shared/dispose.ts';
 
 export const PANEL_VIEW_TYPE = 'keyward.prompt';
 const TURNS_KEY = 'keyward.panel.turns';
@@ -202,7 +203,7 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
         this.running.clear();
         this.panel = undefined;
         this.ready = false;
-        for (const d of this.panelDisposables) d.dispose();
+        disposeAll(this.panelDisposables);
       }),
     ];
   }
@@ -632,6 +633,6 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
   dispose(): void {
     for (const controller of this.running.values()) controller.abort();
     this.panel?.dispose();
-    for (const d of this.disposables) d.dispose();
+    disposeAll(this.disposables);
   }
 }
