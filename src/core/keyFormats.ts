@@ -1,6 +1,5 @@
 // The Set Key check: the service's shapes (shared/keyShapes.ts) and other providers'
 // prefixes. Unknown direct shapes get a warning, not a refusal.
-import { createHash } from 'node:crypto';
 import type { ServiceId } from '../shared/errorKinds.ts';
 import {
   DIRECT_INFIX,
@@ -107,7 +106,4 @@ export function checkKeyForSlot(slot: ServiceId, raw: string): KeyCheck {
   };
 }
 
-/** A short SHA-256 fingerprint: recognises the key elsewhere without holding it. */
-export function fingerprint(key: string): string {
-  return createHash('sha256').update(key.trim()).digest('hex').slice(0, 16);
-}
+export { fingerprint } from './fingerprint.ts';
