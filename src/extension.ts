@@ -58,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   });
   const keyCommands = new KeyCommands(keys, monitor, configuration, log, globalState);
   const statusBar = new StatusBar(monitor, keys, configuration);
-  const diagnostics = new KeyDiagnostics(keys);
+  const diagnostics = new KeyDiagnostics(keys, configuration);
   const panel = new PromptPanel(context, monitor, keys, configuration, log);
   const historyView = new HistoryView();
   const fixes = new KeyFixes(diagnostics, configuration, keys);

@@ -5,15 +5,16 @@
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
+import type { IgnoredFilesLevel } from '../core/config.ts';
 import { SERVICE_NAMES } from '../core/errors.ts';
 import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
 import { type GitState, GitStatusCache } from '../core/scan/gitStatus.ts';
 import { IncrementalScan } from '../core/scan/incremental.ts';
 import { scanBytes } from '../core/scan/streamScan.ts';
 import type { Finding, ScanOptions } from '../core/scan/scanner.ts';
-import { readSetting } from './configuration.ts';
 import { Disposable } from '../shared/dispose.ts';
 import { Emitter, type Subscription } from '../shared/event.ts';
+import type { Configuration } from './configuration.ts';
 
 export const DIAGNOSTIC_SOURCE = 'Keyward';
 const t = vscode.l10n.t;
@@ -58,7 +59,7 @@ function gitText(state: FileState): string {
   }
 }
 
-function severity(state: FileState, ignoredLevel: 'information' | 'off'): vscode.DiagnosticSeverity | undefined {
+function severity(state: FileState, ignoredLevel: IgnoredFilesLevel): vscode.DiagnosticSeverity | undefined {
   if (state === 'tracked') return vscode.DiagnosticSeverity.Error;
   if (state === 'ignored') return ignoredLevel === 'off' ? undefined : vscode.DiagnosticSeverity.Information;
   return vscode.DiagnosticSeverity.Warning;
@@ -89,9 +90,14 @@ export class KeyDiagnostics extends Disposable {
   private readonly keys: KeyStore;
   private readonly diagnosticsChanged = this._register(new Emitter<void>());
 
-  constructor(keys: KeyStore) {
+  /** Its settings, typed; the workspace scan reads its size cap here too. */
+  readonly configuration: Configuration;
+
+  constructor(keys: KeyStore, configuration: Configuration) {
     super();
     this.keys = keys;
+    this.configuration = configuration;
+    let ignoredFiles = configuration.value.diagnostics.ignoredFiles;
     for (const disposable of [
       vscode.workspace.onDidOpenTextDocument((doc) => void this.full(doc)),
       vscode.workspace.onDidCloseTextDocument((doc) => this.forget(doc.uri)),
@@ -101,8 +107,11 @@ export class KeyDiagnostics extends Disposable {
         this.watchGitExtension();
         this.gitChanged();
       }),
-      vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('keyward.diagnostics')) this.rescanAll();
+      // After Configuration has read the new value, which a listener of VS Code's own event may not see yet.
+      configuration.onDidChange((config) => {
+        if (config.diagnostics.ignoredFiles === ignoredFiles) return;
+        ignoredFiles = config.diagnostics.ignoredFiles;
+        this.rescanAll();
       }),
       keys.onDidChange(() => void this.reloadKeys()),
     ])
@@ -238,7 +247,7 @@ export class KeyDiagnostics extends Disposable {
 
   /** Publishes findings for a file, open or not (the workspace scan uses this too). */
   set(uri: vscode.Uri, findings: readonly Finding[], state: FileState): void {
-    const ignoredLevel = readSetting('diagnostics.ignoredFiles') === 'off' ? 'off' : 'information';
+    const ignoredLevel = this.configuration.value.diagnostics.ignoredFiles;
     const entries: KeyDiagnostic[] = [];
     const diagnostics: vscode.Diagnostic[] = [];
     for (const finding of findings) {
