@@ -61,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   });
   const keyCommands = new KeyCommands(keys, monitor, configuration, log, globalState);
   const statusBar = new StatusBar(monitor, keys, configuration);
-  const diagnostics = new KeyDiagnostics(keys);
+  const diagnostics = new KeyDiagnostics(keys, configuration);
   const probe = context.extensionMode === vscode.ExtensionMode.Test ? new PanelProbe() : undefined;
   const panel = new PromptPanel(context, monitor, keys, configuration, log, probe?.ports);
   const historyView = new HistoryView();

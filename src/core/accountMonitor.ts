@@ -4,6 +4,7 @@
 import type { ServiceErrorData, ServiceId } from '../shared/errorKinds.ts';
 import { errorKindRule } from '../shared/errorKindRules.ts';
 import { missingScopesIn } from '../shared/scopes.ts';
+import { Emitter, type Subscription } from '../shared/event.ts';
 import type { DirectSnapshot, RouterSnapshot } from './accountStatus.ts';
 import type { KeywardConfig } from './config.ts';
 import { DirectClient, type RateLimits } from './directClient.ts';
@@ -46,7 +47,7 @@ export class AccountMonitor {
   private direct: DirectSnapshot;
   private readonly options: MonitorOptions;
   private readonly now: () => number;
-  private readonly listeners = new Set<(service: ServiceId) => void>();
+  private readonly changed = new Emitter<ServiceId>();
   private clients: { [S in ServiceId]?: { id: string; client: Clients[S] } } = {};
 
   constructor(options: MonitorOptions) {
@@ -78,9 +79,8 @@ export class AccountMonitor {
     return { ...this.direct, tier: this.options.tier() };
   }
 
-  onDidChange(listener: (service: ServiceId) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  onDidChange(listener: (service: ServiceId) => void): Subscription {
+    return this.changed.event(listener);
   }
 
   /** A client for the stored key and the configured base URL, or undefined without a key. */
@@ -290,11 +290,11 @@ export class AccountMonitor {
   dispose(): void {
     void this.clients.router?.client.close();
     void this.clients.direct?.client.close();
-    this.listeners.clear();
+    this.changed.dispose();
   }
 
   private emit(service: ServiceId): void {
-    for (const listener of this.listeners) listener(service);
+    this.changed.fire(service);
   }
 }
 

@@ -8,7 +8,13 @@ export interface KeywardConfig {
   direct: { baseUrl: string; keysUrl: string; billingUrl: string; usageTier: Tier };
   network: { connectTimeoutMs: number; idleTimeoutMs: number; requestTimeoutMs: number };
   status: { refreshMinutes: number };
+  /** How files that git ignores are shown: as information, or not at all. */
+  diagnostics: { ignoredFiles: IgnoredFilesLevel };
+  scan: { maxFileSizeKb: number };
 }
+
+export type IgnoredFilesLevel = 'information' | 'off';
+const IGNORED_FILES_LEVELS: IgnoredFilesLevel[] = ['information', 'off'];
 
 export const DEFAULT_CONFIG: KeywardConfig = {
   router: {
@@ -25,6 +31,8 @@ export const DEFAULT_CONFIG: KeywardConfig = {
   },
   network: { connectTimeoutMs: 10_000, idleTimeoutMs: 60_000, requestTimeoutMs: 600_000 },
   status: { refreshMinutes: 5 },
+  diagnostics: { ignoredFiles: 'information' },
+  scan: { maxFileSizeKb: 1024 },
 };
 
 const TIER_NAMES: Tier[] = ['Free', 'Build', 'Launch', 'Grow'];
@@ -109,6 +117,28 @@ function minutes(read: Reader, problems: ConfigProblem[]): number {
   return value;
 }
 
+function ignoredFiles(read: Reader, problems: ConfigProblem[]): IgnoredFilesLevel {
+  const value = read('diagnostics.ignoredFiles');
+  if (value === undefined || value === null) return DEFAULT_CONFIG.diagnostics.ignoredFiles;
+  if (IGNORED_FILES_LEVELS.includes(value as IgnoredFilesLevel)) return value as IgnoredFilesLevel;
+  problems.push({
+    setting: 'keyward.diagnostics.ignoredFiles',
+    message: `must be one of ${IGNORED_FILES_LEVELS.join(', ')}`,
+  });
+  return DEFAULT_CONFIG.diagnostics.ignoredFiles;
+}
+
+// Not a number used to mean no cap at all (every size compares false with NaN).
+function kilobytes(read: Reader, problems: ConfigProblem[]): number {
+  const value = read('scan.maxFileSizeKb');
+  if (value === undefined || value === null) return DEFAULT_CONFIG.scan.maxFileSizeKb;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 1) {
+    problems.push({ setting: 'keyward.scan.maxFileSizeKb', message: 'must be a number of kilobytes, at least 1' });
+    return DEFAULT_CONFIG.scan.maxFileSizeKb;
+  }
+  return value;
+}
+
 /** One setting's values per level, as VS Code's `inspect()` gives them. */
 export interface SettingLayers {
   defaultValue?: unknown;
@@ -175,6 +205,8 @@ export function normalizeConfig(read: Reader): { config: KeywardConfig; problems
       usageTier: TIER_NAMES.includes(tier as Tier) ? (tier as Tier) : DEFAULT_CONFIG.direct.usageTier,
     },
     status: { refreshMinutes: minutes(read, problems) },
+    diagnostics: { ignoredFiles: ignoredFiles(read, problems) },
+    scan: { maxFileSizeKb: kilobytes(read, problems) },
     network: {
       connectTimeoutMs: milliseconds(
         read,

@@ -2,6 +2,8 @@
 // 50 (or 1,000) per UTC day, per account. The guard starts from the key check's
 // free_model_daily_requests and counts its own free requests since, so callers
 // can show "free 12/50" and wait out the minute window instead of collecting a 429.
+import { Emitter, type Subscription } from '../shared/event.ts';
+
 export const FREE_PER_MINUTE = 20;
 const MINUTE_MS = 60_000;
 
@@ -36,7 +38,7 @@ export class FreeModelGuard {
   private sinceCheck = 0;
   private day: string;
   private minute: number[] = [];
-  private listeners = new Set<(status: FreeStatus) => void>();
+  private readonly changed = new Emitter<FreeStatus>();
   private readonly now: () => number;
 
   constructor(now: () => number = Date.now) {
@@ -94,9 +96,8 @@ export class FreeModelGuard {
     };
   }
 
-  onDidChange(listener: (status: FreeStatus) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  onDidChange(listener: (status: FreeStatus) => void): Subscription {
+    return this.changed.event(listener);
   }
 
   private rollDay(): void {
@@ -116,7 +117,6 @@ export class FreeModelGuard {
   }
 
   private emit(): void {
-    const status = this.status();
-    for (const listener of this.listeners) listener(status);
+    this.changed.fire(this.status());
   }
 }

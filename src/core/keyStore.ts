@@ -3,6 +3,7 @@
 // plain state. Old fingerprints are remembered so the scanner can call out a
 // rotated key that still sits in a file.
 import type { ServiceId } from '../shared/errorKinds.ts';
+import { Emitter, type Subscription } from '../shared/event.ts';
 import { fingerprint } from './keyFormats.ts';
 import { maskKey } from './redact.ts';
 
@@ -59,7 +60,7 @@ export class KeyStore {
   private readonly secrets: SecretPort;
   private readonly state: StatePort;
   private readonly now: () => Date;
-  private readonly listeners = new Set<(service: ServiceId) => void>();
+  private readonly changed = new Emitter<ServiceId>();
 
   constructor(secrets: SecretPort, state: StatePort, now: () => Date = () => new Date()) {
     this.secrets = secrets;
@@ -158,13 +159,12 @@ export class KeyStore {
     return service;
   }
 
-  onDidChange(listener: (service: ServiceId) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  onDidChange(listener: (service: ServiceId) => void): Subscription {
+    return this.changed.event(listener);
   }
 
   private emit(service: ServiceId): void {
-    for (const listener of this.listeners) listener(service);
+    this.changed.fire(service);
   }
 
   private async retire(meta: KeyMetadata): Promise<void> {

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { type KeywardConfig, guardedValue, isGuardedSetting, normalizeConfig } from '../core/config.ts';
+import { Disposable } from '../shared/dispose.ts';
+import { Emitter, type Subscription } from '../shared/event.ts';
 import type { Log } from './log.ts';
 
 /**
@@ -14,29 +16,30 @@ export function readSetting(name: string): unknown {
 }
 
 /** The one place that reads Keyward's settings; bad values are named once per change. */
-export class Configuration implements vscode.Disposable {
+export class Configuration extends Disposable {
   private current: KeywardConfig;
-  private readonly listeners = new Set<(config: KeywardConfig) => void>();
-  private readonly subscription: vscode.Disposable;
+  private readonly changed = this._register(new Emitter<KeywardConfig>());
   private readonly log: Log;
 
   constructor(log: Log) {
+    super();
     this.log = log;
     this.current = this.read();
-    this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
-      if (!event.affectsConfiguration('keyward')) return;
-      this.current = this.read();
-      for (const listener of this.listeners) listener(this.current);
-    });
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (!event.affectsConfiguration('keyward')) return;
+        this.current = this.read();
+        this.changed.fire(this.current);
+      }),
+    );
   }
 
   get value(): KeywardConfig {
     return this.current;
   }
 
-  onDidChange(listener: (config: KeywardConfig) => void): vscode.Disposable {
-    this.listeners.add(listener);
-    return new vscode.Disposable(() => this.listeners.delete(listener));
+  onDidChange(listener: (config: KeywardConfig) => void): Subscription {
+    return this.changed.event(listener);
   }
 
   private read(): KeywardConfig {
@@ -48,10 +51,5 @@ export class Configuration implements vscode.Disposable {
       );
     }
     return config;
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.listeners.clear();
   }
 }

@@ -5,13 +5,16 @@
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
+import type { IgnoredFilesLevel } from '../core/config.ts';
 import { SERVICE_NAMES } from '../core/errors.ts';
 import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
 import { type GitState, GitStatusCache } from '../core/scan/gitStatus.ts';
 import { IncrementalScan } from '../core/scan/incremental.ts';
 import { scanBytes } from '../core/scan/streamScan.ts';
 import type { Finding, ScanOptions } from '../core/scan/scanner.ts';
-import { readSetting } from './configuration.ts';
+import { Disposable } from '../shared/dispose.ts';
+import { Emitter, type Subscription } from '../shared/event.ts';
+import type { Configuration } from './configuration.ts';
 
 export const DIAGNOSTIC_SOURCE = 'Keyward';
 const t = vscode.l10n.t;
@@ -56,7 +59,7 @@ function gitText(state: FileState): string {
   }
 }
 
-function severity(state: FileState, ignoredLevel: 'information' | 'off'): vscode.DiagnosticSeverity | undefined {
+function severity(state: FileState, ignoredLevel: IgnoredFilesLevel): vscode.DiagnosticSeverity | undefined {
   if (state === 'tracked') return vscode.DiagnosticSeverity.Error;
   if (state === 'ignored') return ignoredLevel === 'off' ? undefined : vscode.DiagnosticSeverity.Information;
   return vscode.DiagnosticSeverity.Warning;
@@ -76,22 +79,26 @@ export function describeFinding(finding: Finding): string {
     : t('Probably a {0} key, {1}.', service, finding.masked);
 }
 
-export class KeyDiagnostics implements vscode.Disposable {
-  readonly collection = vscode.languages.createDiagnosticCollection('keyward');
+export class KeyDiagnostics extends Disposable {
+  readonly collection = this._register(vscode.languages.createDiagnosticCollection('keyward'));
   readonly git = new GitStatusCache();
   private readonly scans = new Map<string, IncrementalScan>();
   private readonly byUri = new Map<string, KeyDiagnostic[]>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly pending = new Map<string, vscode.TextDocumentContentChangeEvent[]>();
-  private readonly disposables: vscode.Disposable[] = [];
   private options: ScanOptions = {};
   private readonly keys: KeyStore;
-  private readonly listeners = new Set<() => void>();
+  private readonly diagnosticsChanged = this._register(new Emitter<void>());
 
-  constructor(keys: KeyStore) {
+  /** Its settings, typed; the workspace scan reads its size cap here too. */
+  readonly configuration: Configuration;
+
+  constructor(keys: KeyStore, configuration: Configuration) {
+    super();
     this.keys = keys;
-    this.disposables.push(
-      this.collection,
+    this.configuration = configuration;
+    let ignoredFiles = configuration.value.diagnostics.ignoredFiles;
+    for (const disposable of [
       vscode.workspace.onDidOpenTextDocument((doc) => void this.full(doc)),
       vscode.workspace.onDidCloseTextDocument((doc) => this.forget(doc.uri)),
       vscode.workspace.onDidChangeTextDocument((event) => this.changed(event)),
@@ -100,20 +107,21 @@ export class KeyDiagnostics implements vscode.Disposable {
         this.watchGitExtension();
         this.gitChanged();
       }),
-      vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('keyward.diagnostics')) this.rescanAll();
+      // After Configuration has read the new value, which a listener of VS Code's own event may not see yet.
+      configuration.onDidChange((config) => {
+        if (config.diagnostics.ignoredFiles === ignoredFiles) return;
+        ignoredFiles = config.diagnostics.ignoredFiles;
+        this.rescanAll();
       }),
-    );
-    const unsubscribe = keys.onDidChange(() => void this.reloadKeys());
-    this.disposables.push(new vscode.Disposable(unsubscribe));
+      keys.onDidChange(() => void this.reloadKeys()),
+    ])
+      this._register(disposable);
     for (const pattern of ['**/.gitignore', '**/.git/index', '**/.git/HEAD']) {
       const watcher = vscode.workspace.createFileSystemWatcher(pattern);
-      this.disposables.push(
-        watcher,
-        watcher.onDidChange(() => this.gitChanged()),
-        watcher.onDidCreate(() => this.gitChanged()),
-        watcher.onDidDelete(() => this.gitChanged()),
-      );
+      this._register(watcher);
+      this._register(watcher.onDidChange(() => this.gitChanged()));
+      this._register(watcher.onDidCreate(() => this.gitChanged()));
+      this._register(watcher.onDidDelete(() => this.gitChanged()));
     }
     this.watchGitExtension();
     void this.reloadKeys();
@@ -134,17 +142,16 @@ export class KeyDiagnostics implements vscode.Disposable {
         const api = exports?.getAPI(1);
         if (!api) return;
         const watch = (repo: { state: { onDidChange: vscode.Event<void> } }) =>
-          this.disposables.push(repo.state.onDidChange(() => this.gitChanged()));
+          this._register(repo.state.onDidChange(() => this.gitChanged()));
         api.repositories.forEach(watch);
-        this.disposables.push(api.onDidOpenRepository(watch));
+        this._register(api.onDidOpenRepository(watch));
       },
       () => undefined,
     );
   }
 
-  onDidChange(listener: () => void): vscode.Disposable {
-    this.listeners.add(listener);
-    return new vscode.Disposable(() => this.listeners.delete(listener));
+  onDidChange(listener: () => void): Subscription {
+    return this.diagnosticsChanged.event(listener);
   }
 
   /** Findings at a document position (for hovers and quick fixes). */
@@ -240,7 +247,7 @@ export class KeyDiagnostics implements vscode.Disposable {
 
   /** Publishes findings for a file, open or not (the workspace scan uses this too). */
   set(uri: vscode.Uri, findings: readonly Finding[], state: FileState): void {
-    const ignoredLevel = readSetting('diagnostics.ignoredFiles') === 'off' ? 'off' : 'information';
+    const ignoredLevel = this.configuration.value.diagnostics.ignoredFiles;
     const entries: KeyDiagnostic[] = [];
     const diagnostics: vscode.Diagnostic[] = [];
     for (const finding of findings) {
@@ -255,7 +262,7 @@ export class KeyDiagnostics implements vscode.Disposable {
     }
     this.byUri.set(uri.toString(), entries);
     this.collection.set(uri, diagnostics);
-    for (const listener of this.listeners) listener();
+    this.diagnosticsChanged.fire();
   }
 
   private forget(uri: vscode.Uri): void {
@@ -288,9 +295,8 @@ export class KeyDiagnostics implements vscode.Disposable {
     return this.options;
   }
 
-  dispose(): void {
+  override dispose(): void {
     for (const timer of this.timers.values()) clearTimeout(timer);
-    for (const disposable of this.disposables) disposable.dispose();
-    this.listeners.clear();
+    super.dispose();
   }
 }

@@ -24,6 +24,7 @@ import {
 import { CommandId } from './commandIds.ts';
 import type { Configuration } from './configuration.ts';
 import { DIAGNOSTIC_SOURCE, type KeyDiagnostic, type KeyDiagnostics, realFilePath } from './keyDiagnostics.ts';
+import { Disposable } from '../shared/dispose.ts';
 
 const t = vscode.l10n.t;
 
@@ -49,21 +50,21 @@ function unsafeText(error: UnsafePath): string {
   }
 }
 
-export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
+export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
   private readonly diagnostics: KeyDiagnostics;
   private readonly configuration: Configuration;
   private readonly keys: KeyStore;
-  private readonly disposables: vscode.Disposable[] = [];
   ask: Ask = (message, ...items) => vscode.window.showWarningMessage(message, { modal: true }, ...items);
   /** What the fixes told the person, newest last (the in-host tests read why a fix refused). */
   readonly said: string[] = [];
 
   constructor(diagnostics: KeyDiagnostics, configuration: Configuration, keys: KeyStore) {
+    super();
     this.diagnostics = diagnostics;
     this.configuration = configuration;
     this.keys = keys;
-    this.disposables.push(
+    for (const disposable of [
       vscode.languages.registerCodeActionsProvider({ scheme: '*' }, this, { providedCodeActionKinds: KeyFixes.kinds }),
       vscode.commands.registerCommand(FixCommand.moveToEnv, (uri: vscode.Uri, range: vscode.Range) =>
         this.moveToEnv(uri, range),
@@ -72,7 +73,8 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
         this.storeAndRemove(uri, range),
       ),
       vscode.commands.registerCommand(FixCommand.gitignoreFile, (uri: vscode.Uri) => this.gitignoreFile(uri)),
-    );
+    ])
+      this._register(disposable);
   }
 
   provideCodeActions(
@@ -422,9 +424,5 @@ export class KeyFixes implements vscode.CodeActionProvider, vscode.Disposable {
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (document) await this.diagnostics.full(document);
     return true;
-  }
-
-  dispose(): void {
-    for (const disposable of this.disposables) disposable.dispose();
   }
 }

@@ -2,6 +2,7 @@
 // whether it is the stored key, and what to do.
 import * as vscode from 'vscode';
 import { type FileState, describeFinding, type KeyDiagnostics } from './keyDiagnostics.ts';
+import { Disposable } from '../shared/dispose.ts';
 
 const t = vscode.l10n.t;
 
@@ -28,13 +29,13 @@ function advice(state: FileState): string {
   }
 }
 
-export class KeyHover implements vscode.HoverProvider, vscode.Disposable {
+export class KeyHover extends Disposable implements vscode.HoverProvider {
   private readonly diagnostics: KeyDiagnostics;
-  private readonly registration: vscode.Disposable;
 
   constructor(diagnostics: KeyDiagnostics) {
+    super();
     this.diagnostics = diagnostics;
-    this.registration = vscode.languages.registerHoverProvider({ scheme: '*' }, this);
+    this._register(vscode.languages.registerHoverProvider({ scheme: '*' }, this));
   }
 
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
@@ -55,9 +56,5 @@ export class KeyHover implements vscode.HoverProvider, vscode.Disposable {
     );
     markdown.appendMarkdown(t('What to do: {0}', advice(entry.git)));
     return new vscode.Hover(markdown, entry.range);
-  }
-
-  dispose(): void {
-    this.registration.dispose();
   }
 }

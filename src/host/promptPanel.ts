@@ -13,6 +13,7 @@ import { ConversationStore } from './conversationStore.ts';
 import { exportConversation } from './historyExport.ts';
 import type { Log } from './log.ts';
 import { attachSelection } from './panelAttachments.ts';
+import { disposeAll } from '../shared/dispose.ts';
 import { ScrubbedMemento } from './scrubbedState.ts';
 import { promptWebviewOptions } from './webviewConnection.ts';
 
@@ -136,6 +137,6 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
 
   dispose(): void {
     this.panel?.dispose();
-    for (const d of this.disposables) d.dispose();
+    disposeAll(this.disposables);
   }
 }

@@ -10,6 +10,7 @@ import { type StatusView, directStatusView, routerStatusView } from '../core/acc
 import type { KeyStore } from '../core/keyStore.ts';
 import { CommandId } from './commandIds.ts';
 import type { Configuration } from './configuration.ts';
+import { disposeAll } from '../shared/dispose.ts';
 
 const ITEM_IDS: Record<ServiceId, string> = { router: 'router', direct: 'direct' };
 const MAX_BACKOFF_MS = 30 * 60_000;
@@ -137,6 +138,6 @@ export class StatusBar implements vscode.Disposable {
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     if (this.tick) clearInterval(this.tick);
-    for (const disposable of this.disposables) disposable.dispose();
+    disposeAll(this.disposables);
   }
 }

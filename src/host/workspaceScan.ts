@@ -6,7 +6,6 @@ import { redactSecrets } from '../core/redact.ts';
 import { GitStatusCache } from '../core/scan/gitStatus.ts';
 import { countCommits, scanHistory as scanGitHistory } from '../core/scan/history.ts';
 import { type HistoryResults, type HistoryView, historyHit } from './historyView.ts';
-import { readSetting } from './configuration.ts';
 import type { KeyDiagnostics } from './keyDiagnostics.ts';
 import type { Log } from './log.ts';
 
@@ -21,7 +20,7 @@ export interface WorkspaceScanOutcome {
 }
 
 export async function scanWorkspace(diagnostics: KeyDiagnostics, log: Log): Promise<WorkspaceScanOutcome> {
-  const maxKb = Number(readSetting('scan.maxFileSizeKb') ?? 1024);
+  const maxKb = diagnostics.configuration.value.scan.maxFileSizeKb;
   return vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,

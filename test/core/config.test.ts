@@ -47,12 +47,26 @@ describe('normalizeConfig', () => {
     ['network.connectTimeoutMs', -5, /milliseconds/],
     ['network.idleTimeoutMs', 'soon', /milliseconds/],
     ['network.requestTimeoutMs', 50, /milliseconds from 1000/],
+    ['scan.maxFileSizeKb', 'lots', /kilobytes/],
+    ['scan.maxFileSizeKb', 0, /at least 1/],
+    ['diagnostics.ignoredFiles', 'hidden', /one of information, off/],
   ])('names %s = %j and falls back to the default', (setting, value, message) => {
     const { config, problems } = normalizeConfig(reader({ [setting]: value }));
     expect(problems).toHaveLength(1);
     expect(problems[0]!.setting).toBe(`keyward.${setting}`);
     expect(problems[0]!.message).toMatch(message);
     expect(config).toEqual(DEFAULT_CONFIG);
+  });
+});
+
+describe('the settings that were read untyped', () => {
+  it('gives the size cap and the level for ignored files typed', () => {
+    const { config, problems } = normalizeConfig(
+      reader({ 'scan.maxFileSizeKb': 4096, 'diagnostics.ignoredFiles': 'off' }),
+    );
+    expect(problems).toEqual([]);
+    expect(config.scan.maxFileSizeKb).toBe(4096);
+    expect(config.diagnostics.ignoredFiles).toBe('off');
   });
 });
 

@@ -38,7 +38,7 @@ describe('Restricted Mode', () => {
     fake.state.messages.length = 0;
     const keys = new KeyStore(secretPort(new FakeSecrets() as never), statePort(new FakeMemento() as never));
     const configuration = new Configuration(new Log());
-    const diagnostics = new KeyDiagnostics(keys);
+    const diagnostics = new KeyDiagnostics(keys, configuration);
     gitCalls = 0;
     const count = () => {
       gitCalls++;

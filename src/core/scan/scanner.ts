@@ -1,8 +1,8 @@
 // Finds key strings in text, offline. The literal "sk-" comes first (indexOf
 // skips to it), then one bounded pass over the token: linear even on megabytes
 // of "sk-sk-sk-". Findings carry the masked key and a fingerprint, never the key.
-import { createHash } from 'node:crypto';
 import type { ServiceId } from '../../shared/errorKinds.ts';
+import { fingerprint as fingerprintOf } from '../fingerprint.ts';
 import { maskKey } from '../redact.ts';
 import { MAX_TOKEN, RULES, type RuleId, classifyToken, keyBody, looksFake } from './rules.ts';
 
@@ -51,9 +51,7 @@ const ALLOW_MARKERS = ['keyward-ignore', 'gitleaks:allow', 'pragma: allowlist se
 /** On the line before a key: ignore the next line. */
 export const NEXT_LINE_MARKER = 'keyward-ignore-next-line';
 
-export function fingerprintOf(value: string): string {
-  return createHash('sha256').update(value).digest('hex').slice(0, 16);
-}
+export { fingerprintOf };
 
 function isKeyChar(code: number): boolean {
   return (
