@@ -4,6 +4,7 @@
 // one chat/done or chat/error, keyed by request id.
 import type { FinishReason } from './answerEnd.ts';
 import type { ServiceErrorData, ServiceId } from './errorKinds.ts';
+import { isServiceId } from './serviceIds.ts';
 
 export interface ModelOption {
   id: string;
@@ -121,7 +122,7 @@ export type HostHandlers = { [K in HostMessage['type']]: (message: Extract<HostM
 
 const MAX_TEXT = 1_000_000;
 const isString = (value: unknown, max = MAX_TEXT): value is string => typeof value === 'string' && value.length <= max;
-const isService = (value: unknown): value is ServiceId => value === 'router' || value === 'direct';
+const isService = isServiceId;
 const isId = (value: unknown): value is string => typeof value === 'string' && /^[\w-]{1,64}$/.test(value);
 const isModel = (value: unknown): value is string => typeof value === 'string' && /^[\w./:@+-]{1,200}$/.test(value);
 
