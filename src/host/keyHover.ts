@@ -2,6 +2,7 @@
 // whether it is the stored key, and what to do.
 import * as vscode from 'vscode';
 import { type FileState, describeFinding, type KeyDiagnostics } from './keyDiagnostics.ts';
+import { serviceTitle } from './serviceNames.ts';
 
 const t = vscode.l10n.t;
 
@@ -43,9 +44,7 @@ export class KeyHover implements vscode.HoverProvider, vscode.Disposable {
     const { finding } = entry;
     const markdown = new vscode.MarkdownString();
     markdown.appendMarkdown(`**Keyward** · ${describeFinding(finding)}\n\n`);
-    markdown.appendMarkdown(
-      `- ${t('Service')}: ${finding.service === 'router' ? t('routing service') : t('direct service')}\n`,
-    );
+    markdown.appendMarkdown(`- ${t('Service')}: ${serviceTitle(finding.service)}\n`);
     markdown.appendMarkdown(
       `- ${t('Key')}: \`${finding.masked}\` (${t('fingerprint')} ${finding.fingerprint.slice(0, 8)})\n`,
     );

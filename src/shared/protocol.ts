@@ -55,8 +55,21 @@ export interface ChatTurn {
   responseId?: string | null;
 }
 
+/** A service the panel offers, as the host describes it (core/services.ts); the webview renders the switch from these. */
+export interface ServiceChoice {
+  id: ServiceId;
+  /** Localised, or the name the person gave the service. */
+  name: string;
+  /** Its model list carries prices; without them no "variable price" is shown. */
+  pricedModels: boolean;
+  /** Credits to add (an "Add credits" button), rather than a billing page. */
+  hasCredits: boolean;
+}
+
 export interface PanelState {
   service: ServiceId;
+  /** The services to switch between, in order; only those that are set up. */
+  services: ServiceChoice[];
   models: Record<ServiceId, ModelOption[] | null>;
   /** False when the key may not list models (a Restricted key): the user types an id. */
   canListModels: Record<ServiceId, boolean>;
