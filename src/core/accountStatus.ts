@@ -43,6 +43,16 @@ export interface DirectSnapshot {
   respondedAt: number | null;
 }
 
+export interface CompatibleSnapshot {
+  /** 'ok': the endpoint answered; 'invalid': it refused the key (or wants one); null: not known. */
+  verified: 'ok' | 'invalid' | null;
+  /** Whether GET /models works; null until checked. */
+  canListModels: boolean | null;
+  lastError: ServiceErrorData | null;
+  refreshedAt: number | null;
+  stale: boolean;
+}
+
 /** What each scope a Restricted key may lack lets it do. */
 const SCOPE_MEANINGS: Record<string, string> = {
   'api.responses.write': 'create responses (send prompts)',
@@ -277,5 +287,43 @@ export function directStatusView(snapshot: DirectSnapshot, meta: KeyMetadata | u
     tooltip: lines.join('\n'),
     severity,
     accessibility: `Direct service: ${state.replace(' · ', ', ')}`,
+  };
+}
+
+/**
+ * The compatible endpoint: its name, whether it answers, and whether a key is
+ * stored (a keyless local server is normal, not a warning).
+ */
+export function compatibleStatusView(
+  snapshot: CompatibleSnapshot,
+  meta: KeyMetadata | undefined,
+  name: string,
+  now: number,
+): StatusView {
+  const keyLine = meta ? `Key: ${meta.label} (${meta.masked})` : 'No key stored: requests are sent without one.';
+  const error = snapshot.lastError;
+  if (snapshot.verified === 'invalid' || error?.kind === 'auth')
+    return {
+      text: `$(error) ${name}: key refused`,
+      tooltip: `**${name}**\n\nThe endpoint refused ${meta ? 'the key' : 'a request without a key'}: ${error?.message ?? ''}\n\n${keyLine}`,
+      severity: 'error',
+      accessibility: `${name}: key refused`,
+    };
+  if (error && snapshot.verified !== 'ok')
+    return {
+      text: `$(warning) ${name}: ${error.kind.replace(/_/g, ' ')}`,
+      tooltip: `**${name}**\n\n${error.message}\n\n${error.action}\n\n${keyLine}`,
+      severity: 'warning',
+      accessibility: `${name}: ${error.kind.replace(/_/g, ' ')}`,
+    };
+  const age = snapshot.refreshedAt === null ? 'not checked yet' : `checked ${ageText(snapshot.refreshedAt, now)}`;
+  const stale = snapshot.stale ? ' (stale)' : '';
+  const models =
+    snapshot.canListModels === false ? 'It lists no models: type the model id in the panel.' : 'Models are listed.';
+  return {
+    text: `$(server) ${name}${snapshot.verified === 'ok' ? '' : ' ?'}${stale}`,
+    tooltip: `**${name}**\n\n${snapshot.verified === 'ok' ? 'Answering' : 'Not checked'} (${age}). ${models}\n\n${keyLine}`,
+    severity: 'normal',
+    accessibility: `${name}: ${snapshot.verified === 'ok' ? 'answering' : 'not checked'}${stale}`,
   };
 }

@@ -3,6 +3,7 @@
 import type { ServiceId } from '../shared/errorKinds.ts';
 import type { Attachment, ChatTurn } from '../shared/protocol.ts';
 import type { Turn } from './promptRunner.ts';
+import { SERVICES } from './services.ts';
 
 /** Prompt text with the attached code, as the service receives it. */
 export function composePrompt(prompt: string, attachments: readonly Attachment[]): string {
@@ -38,8 +39,11 @@ export function promptTurns(
 /** The stored response the direct service continues from, if the conversation has one. */
 export function lastResponseId(history: readonly ChatTurn[]): string | undefined {
   return (
-    [...history].reverse().find((turn) => turn.service === 'direct' && turn.role === 'assistant' && turn.responseId)
-      ?.responseId ?? undefined
+    [...history]
+      .reverse()
+      .find(
+        (turn) => SERVICES[turn.service].capabilities.chainsResponses && turn.role === 'assistant' && turn.responseId,
+      )?.responseId ?? undefined
   );
 }
 

@@ -5,6 +5,9 @@ import type { ModelOption } from '../shared/protocol.ts';
 import type { AccountMonitor } from './accountMonitor.ts';
 import { ServiceError } from './errors.ts';
 import { directOptions, routerOptions } from './modelOptions.ts';
+import { SERVICES, SERVICE_IDS } from './services.ts';
+
+const each = <T>(value: T) => Object.fromEntries(SERVICE_IDS.map((id) => [id, value])) as Record<ServiceId, T>;
 
 export interface ModelList {
   service: ServiceId;
@@ -14,8 +17,8 @@ export interface ModelList {
 }
 
 export class ModelCatalog {
-  private readonly lists: Record<ServiceId, ModelOption[] | null> = { router: null, direct: null };
-  private readonly listable: Record<ServiceId, boolean> = { router: true, direct: true };
+  private readonly lists: Record<ServiceId, ModelOption[] | null> = each<ModelOption[] | null>(null);
+  private readonly listable: Record<ServiceId, boolean> = each(true);
 
   private readonly monitor: AccountMonitor;
 
@@ -40,21 +43,27 @@ export class ModelCatalog {
     const known = this.lists[service];
     if (known) return { service, models: known, canList: this.listable[service] };
     try {
-      if (service === 'router') {
-        const client = await this.monitor.routerClient();
-        if (!client) return undefined;
-        this.lists.router = routerOptions(await client.models());
-      } else {
-        const client = await this.monitor.directClient();
-        if (!client) return undefined;
-        this.lists.direct = directOptions(await client.models());
+      switch (SERVICES[service].wire) {
+        case 'chat-completions': {
+          const client = await this.monitor.chatClient(service);
+          if (!client) return undefined;
+          this.lists[service] = routerOptions(await client.models());
+          break;
+        }
+        case 'responses': {
+          const client = await this.monitor.directClient();
+          if (!client) return undefined;
+          this.lists[service] = directOptions(await client.models());
+          break;
+        }
       }
       this.listable[service] = true;
       return { service, models: this.lists[service], canList: true };
     } catch (error) {
       const failure = error instanceof ServiceError ? error : undefined;
-      // A Restricted key may prompt yet not list models: the person types a model id.
-      this.listable[service] = failure?.kind !== 'permission';
+      // A Restricted key may prompt yet not list models, nor may a server without GET /models: the person types a model id.
+      this.listable[service] =
+        failure?.kind !== 'permission' && !(failure?.kind === 'bad_request' && failure.status === 404);
       return {
         service,
         models: null,

@@ -9,6 +9,7 @@ import {
   type ChatTurn,
   type HostMessage,
   type PanelState,
+  type ServiceChoice,
   type WebviewHandlers,
   type WebviewMessage,
   isWebviewMessage,
@@ -20,6 +21,7 @@ import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
 import { ModelCatalog } from '../core/modelCatalog.ts';
 import { runPrompt } from '../core/promptRunner.ts';
 import { isFreeModelId } from '../core/routerClient.ts';
+import { SERVICES, SERVICE_IDS, isConfigured } from '../core/services.ts';
 import { type GuardQuestion, guardPrompt } from '../core/secretGuard.ts';
 import type { ReportedUsage } from '../core/textStream.ts';
 import { type LastEditor, insertCode } from './codeInsert.ts';
@@ -30,6 +32,7 @@ import { newId, resolveAttachments } from './panelAttachments.ts';
 import { runPanelAction } from './panelActions.ts';
 import { panelStrings } from './panelStrings.ts';
 import { askToRedact } from './secretGuardPrompt.ts';
+import { serviceLabel } from './serviceNames.ts';
 import { WebviewConnection } from './webviewConnection.ts';
 
 /** What the session needs besides the core services; tests replace the question and watch what is posted. */
@@ -105,7 +108,21 @@ export class ChatSession implements vscode.Disposable {
   }
 
   private hasKeys(): Record<ServiceId, boolean> {
-    return { router: this.keys.metadata('router') !== undefined, direct: this.keys.metadata('direct') !== undefined };
+    // A service whose key is optional is ready without one.
+    return Object.fromEntries(
+      SERVICE_IDS.map((id) => [id, SERVICES[id].capabilities.keyOptional || this.keys.metadata(id) !== undefined]),
+    ) as Record<ServiceId, boolean>;
+  }
+
+  /** The services the switch offers: the hosted ones always, the compatible one once it has a base URL. */
+  private services(): ServiceChoice[] {
+    const config = this.configuration.value;
+    return SERVICE_IDS.filter((id) => isConfigured(config, id)).map((id) => ({
+      id,
+      name: serviceLabel(id, config),
+      pricedModels: SERVICES[id].capabilities.hasModelPrices,
+      hasCredits: SERVICES[id].capabilities.hasCredits,
+    }));
   }
 
   /** Every message from a webview enters here and is validated before use. */
@@ -145,8 +162,10 @@ export class ChatSession implements vscode.Disposable {
 
   private async onReady(from: WebviewConnection | undefined): Promise<void> {
     const choice = this.ports.store.choice();
+    const services = this.services();
     const state: PanelState = {
-      service: choice.service,
+      service: services.some((s) => s.id === choice.service) ? choice.service : 'router',
+      services,
       models: this.catalog.models,
       canListModels: this.catalog.canList,
       selectedModel: choice.selectedModel,
@@ -158,7 +177,7 @@ export class ChatSession implements vscode.Disposable {
     const message = { type: 'panel/state', state } satisfies HostMessage;
     from?.opened(message);
     this.ports.tap?.(message);
-    await Promise.all((['router', 'direct'] as const).map((service) => this.loadModels(service)));
+    await Promise.all(services.map((service) => this.loadModels(service.id)));
   }
 
   private async loadModels(service: ServiceId): Promise<void> {
@@ -192,7 +211,7 @@ export class ChatSession implements vscode.Disposable {
     const assistant: ChatTurn = { id: newId(), role: 'assistant', text: '', service, model, status: 'streaming' };
     this.post({ type: 'chat/started', requestId, user, assistant });
     const turns = promptTurns(history, service, prompt, attachments);
-    const previousResponseId = service === 'direct' ? lastResponseId(history) : undefined;
+    const previousResponseId = SERVICES[service].capabilities.chainsResponses ? lastResponseId(history) : undefined;
     const controller = new AbortController();
     this.running.set(requestId, { controller, from });
     let text = '';
@@ -222,7 +241,9 @@ export class ChatSession implements vscode.Disposable {
         },
       );
       const free =
-        service === 'router' && (isFreeModelId(model) || result.costUsd === 0) ? this.monitor.freeGuard.status() : null;
+        SERVICES[service].capabilities.hasFreeModels && (isFreeModelId(model) || result.costUsd === 0)
+          ? this.monitor.freeGuard.status()
+          : null;
       const done: ChatTurn = {
         ...assistant,
         text: result.text,
@@ -231,7 +252,7 @@ export class ChatSession implements vscode.Disposable {
         usage: result.usage,
         costUsd: result.costUsd,
         free: free ? { used: free.used, limit: free.limit } : null,
-        responseId: service === 'direct' ? result.id : null,
+        responseId: SERVICES[service].capabilities.chainsResponses ? result.id : null,
         refusal: result.refusal,
         finishReason: result.finishReason,
       };

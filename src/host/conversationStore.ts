@@ -43,7 +43,7 @@ export class ConversationStore {
     return (
       this.state.get<Choice>(CHOICE_KEY) ?? {
         service: 'router',
-        selectedModel: { router: FREE_ROUTER_MODEL, direct: 'gpt-5.4-mini' },
+        selectedModel: { router: FREE_ROUTER_MODEL, direct: 'gpt-5.4-mini', compatible: '' },
       }
     );
   }

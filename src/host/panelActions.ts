@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
 import type { PanelAction } from '../shared/protocol.ts';
-import { CommandId } from './commandIds.ts';
+import { SERVICES, pagesOf } from '../core/services.ts';
 import type { Configuration } from './configuration.ts';
 
 export async function runPanelAction(
@@ -11,17 +11,13 @@ export async function runPanelAction(
   service: ServiceId,
   configuration: Configuration,
 ): Promise<void> {
-  const config = configuration.value;
-  if (action === 'setKey')
-    await vscode.commands.executeCommand(service === 'router' ? CommandId.setRouterKey : CommandId.setDirectKey);
-  else if (action === 'verifyKey')
-    await vscode.commands.executeCommand(service === 'router' ? CommandId.verifyRouterKey : CommandId.verifyDirectKey);
-  else if (action === 'openCredits')
-    await vscode.env.openExternal(
-      vscode.Uri.parse(service === 'router' ? config.router.creditsUrl : config.direct.billingUrl),
-    );
-  else
-    await vscode.env.openExternal(
-      vscode.Uri.parse(service === 'router' ? config.router.keysUrl : config.direct.keysUrl),
-    );
+  const pages = pagesOf(configuration.value, service);
+  const commands = SERVICES[service].commands;
+  if (action === 'setKey') await vscode.commands.executeCommand(commands.setKey);
+  else if (action === 'verifyKey') await vscode.commands.executeCommand(commands.verifyKey);
+  else {
+    // A service without the page (a local server has no credits) offers no such button; nothing to open.
+    const page = action === 'openCredits' ? pages.credits : pages.keys;
+    if (page) await vscode.env.openExternal(vscode.Uri.parse(page));
+  }
 }

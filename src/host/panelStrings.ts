@@ -16,6 +16,7 @@ export function panelStrings(): Record<string, string> {
     refreshModels: t('Refresh the model list'),
     typeModel: t('This key may not list models; type a model id:'),
     noKey: t('No key is stored for this service.'),
+    pickModel: t('Pick a model'),
     setKey: t('Set key'),
     verifyKey: t('Verify key'),
     conversation: t('Conversation'),

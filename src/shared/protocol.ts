@@ -4,6 +4,7 @@
 // one chat/done or chat/error, keyed by request id.
 import type { FinishReason } from './answerEnd.ts';
 import type { ServiceErrorData, ServiceId } from './errorKinds.ts';
+import { isServiceId } from './serviceIds.ts';
 
 export interface ModelOption {
   id: string;
@@ -54,8 +55,21 @@ export interface ChatTurn {
   responseId?: string | null;
 }
 
+/** A service the panel offers, as the host describes it (core/services.ts); the webview renders the switch from these. */
+export interface ServiceChoice {
+  id: ServiceId;
+  /** Localised, or the name the person gave the service. */
+  name: string;
+  /** Its model list carries prices; without them no "variable price" is shown. */
+  pricedModels: boolean;
+  /** Credits to add (an "Add credits" button), rather than a billing page. */
+  hasCredits: boolean;
+}
+
 export interface PanelState {
   service: ServiceId;
+  /** The services to switch between, in order; only those that are set up. */
+  services: ServiceChoice[];
   models: Record<ServiceId, ModelOption[] | null>;
   /** False when the key may not list models (a Restricted key): the user types an id. */
   canListModels: Record<ServiceId, boolean>;
@@ -124,7 +138,7 @@ export type HostHandlers = { [K in HostMessage['type']]: (message: Extract<HostM
 
 const MAX_TEXT = 1_000_000;
 const isString = (value: unknown, max = MAX_TEXT): value is string => typeof value === 'string' && value.length <= max;
-const isService = (value: unknown): value is ServiceId => value === 'router' || value === 'direct';
+const isService = isServiceId;
 const isId = (value: unknown): value is string => typeof value === 'string' && /^[\w-]{1,64}$/.test(value);
 const isModel = (value: unknown): value is string => typeof value === 'string' && /^[\w./:@+-]{1,200}$/.test(value);
 const oneOf =

@@ -13,6 +13,7 @@ import { splitBlocks } from './blocks.ts';
 import { createRenderer } from './markdown.ts';
 import { finishNote, metaLine, missingScopes, resetText } from './turnNotes.ts';
 import { type Action, type ViewState, initialState, persistedView, reduce, restoredView } from './viewState.ts';
+import { isServiceId } from '../shared/serviceIds.ts';
 
 declare function acquireVsCodeApi(): {
   postMessage(message: unknown): void;
@@ -81,16 +82,32 @@ function price(model: ModelOption): string {
   if (model.free) return s('free', 'free');
   // The direct service's list carries no prices; a router's "-1" means the price varies.
   if (model.inputPerMillion === null && model.outputPerMillion === null)
-    return state.service === 'direct' ? '' : s('variablePrice', 'variable price');
+    return state.services.find((x) => x.id === state.service)?.pricedModels ? s('variablePrice', 'variable price') : '';
   if (model.inputPerMillion === null || model.outputPerMillion === null) return s('variablePrice', 'variable price');
   return `$${model.inputPerMillion.toFixed(2)} / $${model.outputPerMillion.toFixed(2)} ${s('perMillion', 'per M tokens')}`;
 }
 
-function renderHeader(): void {
-  for (const service of ['router', 'direct'] as const) {
-    const button = $<HTMLButtonElement>(`service-${service}`);
-    button.setAttribute('aria-pressed', String(state.service === service));
+/** The service switch, one button per service the host offers (built again only when that list changes). */
+let renderedServices = '';
+function renderServices(): void {
+  const group = $('services');
+  const key = JSON.stringify(state.services.map((x) => [x.id, x.name]));
+  if (key !== renderedServices) {
+    renderedServices = key;
+    group.replaceChildren(
+      ...state.services.map((x) => {
+        const button = element('button', { id: `service-${x.id}`, textContent: x.name });
+        button.dataset.service = x.id;
+        return button;
+      }),
+    );
   }
+  for (const x of state.services)
+    $<HTMLButtonElement>(`service-${x.id}`).setAttribute('aria-pressed', String(state.service === x.id));
+}
+
+function renderHeader(): void {
+  renderServices();
   const models = state.models[state.service];
   const canList = state.canListModels[state.service];
   $('model-list-row').hidden = !canList;
@@ -117,6 +134,9 @@ function renderHeader(): void {
   );
   if (models === null)
     select.replaceChildren(element('option', { textContent: s('loadingModels', 'Loading models…'), disabled: true }));
+  // No model chosen yet (a new compatible server): nothing looks picked that is not.
+  else if (list.length > 0 && !list.some((m) => m.id === state.selectedModel[state.service]))
+    select.prepend(element('option', { textContent: s('pickModel', 'Pick a model'), disabled: true, selected: true }));
   const selected = (models ?? []).find((m) => m.id === state.selectedModel[state.service]);
   const badge = $('free-badge');
   badge.hidden = !selected?.free;
@@ -166,7 +186,7 @@ function errorCard(turn: ChatTurn): HTMLElement {
   for (const { action, label, text } of errorKindRule(error.kind).buttons) {
     const name =
       label === 'creditsPage'
-        ? service === 'router'
+        ? state.services.find((x) => x.id === service)?.hasCredits
           ? s('addCredits', 'Add credits')
           : s('openBilling', text)
         : s(label, text);
@@ -456,12 +476,12 @@ function send(prompt: string, model = currentModel(), attachments = state.attach
 }
 
 function wire(): void {
-  for (const service of ['router', 'direct'] as const) {
-    $(`service-${service}`).addEventListener('click', () => {
-      dispatch({ type: 'service/local', service });
-      post({ type: 'service/select', service });
-    });
-  }
+  $('services').addEventListener('click', (event) => {
+    const service = (event.target as HTMLElement).closest('button')?.dataset.service;
+    if (!isServiceId(service)) return;
+    dispatch({ type: 'service/local', service });
+    post({ type: 'service/select', service });
+  });
   $<HTMLInputElement>('model-filter').addEventListener('input', (e) =>
     dispatch({ type: 'model/filter', text: (e.target as HTMLInputElement).value }),
   );
