@@ -2,6 +2,7 @@
 // whether it is the stored key, and what to do.
 import * as vscode from 'vscode';
 import { type FileState, describeFinding, type KeyDiagnostics } from './keyDiagnostics.ts';
+import { verificationText } from './keyLiveness.ts';
 
 const t = vscode.l10n.t;
 
@@ -51,8 +52,13 @@ export class KeyHover implements vscode.HoverProvider, vscode.Disposable {
     );
     markdown.appendMarkdown(`- ${t('Git')}: ${entry.git}\n`);
     markdown.appendMarkdown(
-      `- ${t('Stored in Keyward')}: ${finding.stored === 'active' ? t('yes, this is your key') : finding.stored === 'retired' ? t('it was, before a rotation') : t('no')}\n\n`,
+      `- ${t('Stored in Keyward')}: ${finding.stored === 'active' ? t('yes, this is your key') : finding.stored === 'retired' ? t('it was, before a rotation') : t('no')}\n`,
     );
+    markdown.appendMarkdown(
+      `- ${t('Live')}: ${entry.verification ? verificationText(entry.verification) : t('not checked (the "Check whether this key is live" action asks its service)')}\n\n`,
+    );
+    if (entry.verification?.status === 'live' && entry.git === 'tracked')
+      markdown.appendMarkdown(`**${t('Live key in git history: rotate now.')}** `);
     markdown.appendMarkdown(t('What to do: {0}', advice(entry.git)));
     return new vscode.Hover(markdown, entry.range);
   }
