@@ -13,6 +13,7 @@ import { KeyCommands, type SetKeyArgs } from './host/keyCommands.ts';
 import { KeyDiagnostics } from './host/keyDiagnostics.ts';
 import { KeyFixes } from './host/keyFixes.ts';
 import { KeyHover } from './host/keyHover.ts';
+import { KeyLiveness } from './host/keyLiveness.ts';
 import { HistoryView, type HistoryNode } from './host/historyView.ts';
 import { scanHistory, scanWorkspace } from './host/workspaceScan.ts';
 import { Log } from './host/log.ts';
@@ -67,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const panel = new PromptPanel(context, monitor, keys, configuration, log, probe?.ports);
   const historyView = new HistoryView();
   const fixes = new KeyFixes(diagnostics, configuration, keys);
+  const liveness = new KeyLiveness(diagnostics, configuration);
 
   const command = <A extends unknown[]>(id: string, run: (...args: A) => unknown) =>
     vscode.commands.registerCommand(id, run as (...args: unknown[]) => unknown);
@@ -77,6 +79,8 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     diagnostics,
     fixes,
     new KeyHover(diagnostics),
+    liveness,
+    command(CommandId.checkKeyLive, (uri?: vscode.Uri, range?: vscode.Range) => liveness.check(uri, range)),
     { dispose: () => monitor.dispose() },
     panel,
     command(CommandId.openPanel, () => void panel.open()),

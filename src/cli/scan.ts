@@ -1,4 +1,5 @@
 // keyward scan [PATH...] [--format text|json|sarif] [--staged] [--history] [--no-git] [--include-dir NAME] [--max-size BYTES]
+//              [--verify]
 // keyward install-hook [--force]
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -18,13 +19,15 @@ import {
   textReport,
 } from '../core/scan/report.ts';
 import { scanStaged } from '../core/scan/staged.ts';
+import type { ScanOptions } from '../core/scan/scanner.ts';
 import { type Listed, listTargets } from '../core/scan/targets.ts';
+import { BASE_URL_ENV, TIMEOUT_ENV, UsageError, baseUrlFor, millisecondsOption } from './common.ts';
 import { type CliIo, EXIT } from './run.ts';
 
 declare const KEYWARD_VERSION: string | undefined;
 
 export const SCAN_HELP = `Usage: keyward scan [PATH...] [--format text|json|sarif] [--staged] [--history] [--no-git]
-                    [--include-dir NAME] [--max-size BYTES]
+                    [--include-dir NAME] [--max-size BYTES] [--verify]
 
 Finds routing- and direct-service keys in files. Exit status: 1 keys found;
 else 2 when a file or folder could not be read (or on a usage or git error);
@@ -40,6 +43,12 @@ else 2 when a file or folder could not be read (or on a usage or git error);
                      repeatable
   --max-size BYTES   skip larger files, and report them as not scanned (default:
                      no limit; large files are scanned in overlapping windows)
+  --verify           ask each key's own service whether the key is live, at no
+                     cost: routing keys GET <router base>/key, direct keys GET
+                     <direct base>/models, each key only to its own service
+                     (${BASE_URL_ENV.router} / ${BASE_URL_ENV.direct}; https or
+                     localhost). Reports live, inactive or unknown; the exit
+                     status does not change. Never done without this flag.
 
 Inside a git repository the files git tracks or would commit are scanned; ignored
 files are skipped. Binary files are searched too. Every path not scanned is named
@@ -63,9 +72,10 @@ export function scanFiles(
   cwd: string,
   out: FileFinding[],
   skipped: Skipped[] = [],
+  options: ScanOptions = {},
 ): void {
   for (const { path, shown, state, regular } of files) {
-    const outcome = scanFile(path, {}, maxSize, regular);
+    const outcome = scanFile(path, options, maxSize, regular);
     if ('skipped' in outcome)
       skipped.push({
         path: display(cwd, shown),
@@ -89,6 +99,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
         'no-git': { type: 'boolean', default: false },
         'max-size': { type: 'string' },
         'include-dir': { type: 'string', multiple: true, default: [] },
+        verify: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -111,6 +122,21 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
     io.stderr.write('keyward scan: --max-size must be a positive number of bytes\n');
     return EXIT.usage;
   }
+  let services: Record<'router' | 'direct', string> | undefined;
+  let timeoutMs = 0;
+  if (values.verify) {
+    try {
+      services = { router: baseUrlFor('router', undefined, io.env), direct: baseUrlFor('direct', undefined, io.env) };
+      timeoutMs = millisecondsOption(undefined, '', io.env, TIMEOUT_ENV.idle, 15_000);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      io.stderr.write(`keyward scan: ${error.message}\n`);
+      return EXIT.usage;
+    }
+  }
+  // Keys stay in this process, by fingerprint, and only when --verify asks for them.
+  const keys = new Map<string, string>();
+  const options: ScanOptions = services ? { onKey: (fingerprint, key) => keys.set(fingerprint, key) } : {};
   const cwd = process.cwd();
   const useGit = !values['no-git'];
   const git = new GitStatusCache();
@@ -125,13 +151,13 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
         return EXIT.usage;
       }
       if (values.staged) {
-        const staged = await scanStaged(root);
+        const staged = await scanStaged(root, options);
         for (const hit of staged.findings)
           findings.push({ path: display(cwd, join(root, hit.path)), finding: hit.finding, git: 'staged' });
         for (const skip of staged.skipped) skipped.push({ ...skip, path: display(cwd, join(root, skip.path)) });
       }
       if (values.history) {
-        const history = await scanHistory(root);
+        const history = await scanHistory(root, options);
         for (const hit of history.findings)
           findings.push({
             path: display(cwd, join(root, hit.path)),
@@ -150,11 +176,30 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
       }
       const listing = await listTargets(targets, { useGit, git, includeDirs: new Set(values['include-dir']) });
       for (const skip of listing.skipped) skipped.push({ ...skip, path: display(cwd, skip.path) });
-      scanFiles(listing.files, maxSize, cwd, findings, skipped);
+      scanFiles(listing.files, maxSize, cwd, findings, skipped, options);
     }
   } catch (error) {
     io.stderr.write(`keyward scan: ${redactSecrets((error as Error).message)}\n`);
     return EXIT.usage;
+  }
+
+  if (services && findings.length > 0) {
+    // Loaded only here: a scan without --verify never loads the network stack.
+    const { KeyVerifier } = await import('../core/scan/verify.ts');
+    const verifier = new KeyVerifier({ baseUrls: services, timeoutMs });
+    if (format === 'text')
+      io.stderr.write(
+        `keyward scan: --verify: asking each key's own service (${services.router}, ${services.direct}) whether it is live\n`,
+      );
+    await Promise.all(
+      findings.map(async (f) => {
+        const key = keys.get(f.finding.fingerprint);
+        f.verification = key
+          ? await verifier.verify(f.finding.service, key)
+          : { status: 'unknown', reason: 'the key could not be read back' };
+      }),
+    );
+    keys.clear();
   }
 
   const version = typeof KEYWARD_VERSION === 'string' ? KEYWARD_VERSION : 'dev';

@@ -30,6 +30,7 @@ export const CommandId = {
   historyRotateKey: 'keyward.historyRotateKey',
   historyCopyCommit: 'keyward.historyCopyCommit',
   historyOpen: 'keyward.historyOpen',
+  checkKeyLive: 'keyward.checkKeyLive',
 } as const;
 
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];

@@ -15,6 +15,7 @@ import type { Finding, ScanOptions } from '../core/scan/scanner.ts';
 import { Disposable } from '../shared/dispose.ts';
 import { Emitter, type Subscription } from '../shared/event.ts';
 import type { Configuration } from './configuration.ts';
+import type { Verification } from '../core/scan/verify.ts';
 
 export const DIAGNOSTIC_SOURCE = 'Keyward';
 const t = vscode.l10n.t;
@@ -26,6 +27,8 @@ export interface KeyDiagnostic {
   finding: Finding;
   range: vscode.Range;
   git: FileState;
+  /** What the key's service said, once someone asked (never asked on its own). */
+  verification?: Verification;
 }
 
 /**
@@ -59,8 +62,14 @@ function gitText(state: FileState): string {
   }
 }
 
-function severity(state: FileState, ignoredLevel: IgnoredFilesLevel): vscode.DiagnosticSeverity | undefined {
+function severity(
+  state: FileState,
+  ignoredLevel: IgnoredFilesLevel,
+  live: boolean,
+): vscode.DiagnosticSeverity | undefined {
   if (state === 'tracked') return vscode.DiagnosticSeverity.Error;
+  // A live key in an ignored file (a .env) is where keys belong; anywhere else it is an error.
+  if (live && state !== 'ignored') return vscode.DiagnosticSeverity.Error;
   if (state === 'ignored') return ignoredLevel === 'off' ? undefined : vscode.DiagnosticSeverity.Information;
   return vscode.DiagnosticSeverity.Warning;
 }
@@ -79,6 +88,22 @@ export function describeFinding(finding: Finding): string {
     : t('Probably a {0} key, {1}.', service, finding.masked);
 }
 
+function message(finding: Finding, state: FileState, verification: Verification | undefined): string {
+  const text = `${describeFinding(finding)} ${gitText(state)}`;
+  switch (verification?.status) {
+    case undefined:
+      return text;
+    case 'live':
+      return state === 'tracked'
+        ? `${t('Live key in git history: rotate now.')} ${text}`
+        : `${text} ${t('The service says the key is live.')}`;
+    case 'inactive':
+      return `${text} ${t('The service refused the key: it is no longer live.')}`;
+    case 'unknown':
+      return `${text} ${t('Whether the key is live is unknown: {0}', verification.reason)}`;
+  }
+}
+
 export class KeyDiagnostics extends Disposable {
   readonly collection = this._register(vscode.languages.createDiagnosticCollection('keyward'));
   readonly git = new GitStatusCache();
@@ -89,6 +114,8 @@ export class KeyDiagnostics extends Disposable {
   private options: ScanOptions = {};
   private readonly keys: KeyStore;
   private readonly diagnosticsChanged = this._register(new Emitter<void>());
+  /** Liveness answers by fingerprint, set by the "Check whether this key is live" action. */
+  verificationOf: (fingerprint: string) => Verification | undefined = () => undefined;
 
   /** Its settings, typed; the workspace scan reads its size cap here too. */
   readonly configuration: Configuration;
@@ -251,18 +278,31 @@ export class KeyDiagnostics extends Disposable {
     const entries: KeyDiagnostic[] = [];
     const diagnostics: vscode.Diagnostic[] = [];
     for (const finding of findings) {
-      const level = severity(state, ignoredLevel);
+      const verification = this.verificationOf(finding.fingerprint);
+      const level = severity(state, ignoredLevel, verification?.status === 'live');
       if (level === undefined) continue;
       const range = new vscode.Range(finding.line, finding.column, finding.endLine, finding.endColumn);
-      const diagnostic = new vscode.Diagnostic(range, `${describeFinding(finding)} ${gitText(state)}`, level);
+      const diagnostic = new vscode.Diagnostic(range, message(finding, state, verification), level);
       diagnostic.source = DIAGNOSTIC_SOURCE;
       diagnostic.code = finding.ruleId;
-      entries.push({ finding, range, git: state });
+      entries.push({ finding, range, git: state, ...(verification ? { verification } : {}) });
       diagnostics.push(diagnostic);
     }
     this.byUri.set(uri.toString(), entries);
     this.collection.set(uri, diagnostics);
     this.diagnosticsChanged.fire();
+  }
+
+  /** Words every published finding again (a liveness answer arrived); nothing is rescanned. */
+  reword(): void {
+    for (const [key, entries] of [...this.byUri]) {
+      if (entries.length > 0)
+        this.set(
+          vscode.Uri.parse(key),
+          entries.map((e) => e.finding),
+          entries[0]!.git,
+        );
+    }
   }
 
   private forget(uri: vscode.Uri): void {

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { type FileState, describeFinding, type KeyDiagnostics } from './keyDiagnostics.ts';
 import { Disposable } from '../shared/dispose.ts';
 import { serviceTitle } from './serviceNames.ts';
+import { verificationText } from './keyLiveness.ts';
 
 const t = vscode.l10n.t;
 
@@ -51,8 +52,13 @@ export class KeyHover extends Disposable implements vscode.HoverProvider {
     );
     markdown.appendMarkdown(`- ${t('Git')}: ${entry.git}\n`);
     markdown.appendMarkdown(
-      `- ${t('Stored in Keyward')}: ${finding.stored === 'active' ? t('yes, this is your key') : finding.stored === 'retired' ? t('it was, before a rotation') : t('no')}\n\n`,
+      `- ${t('Stored in Keyward')}: ${finding.stored === 'active' ? t('yes, this is your key') : finding.stored === 'retired' ? t('it was, before a rotation') : t('no')}\n`,
     );
+    markdown.appendMarkdown(
+      `- ${t('Live')}: ${entry.verification ? verificationText(entry.verification) : t('not checked (the "Check whether this key is live" action asks its service)')}\n\n`,
+    );
+    if (entry.verification?.status === 'live' && entry.git === 'tracked')
+      markdown.appendMarkdown(`**${t('Live key in git history: rotate now.')}** `);
     markdown.appendMarkdown(t('What to do: {0}', advice(entry.git)));
     return new vscode.Hover(markdown, entry.range);
   }

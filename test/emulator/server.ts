@@ -43,7 +43,18 @@ export interface Emulator {
   readonly faults: FaultQueue;
   readonly config: ServiceConfig;
   sandbox: Sandbox | undefined;
+  /** Every service request since the last reset (admin calls excluded): a test can prove where a key went. */
+  readonly requests: ServiceRequest[];
   close(): Promise<void>;
+}
+
+export interface ServiceRequest {
+  service: 'router' | 'direct';
+  method: string;
+  /** The path below the service's base URL. */
+  path: string;
+  /** The bearer token sent, if any. */
+  key: string | undefined;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -68,6 +79,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults,
     config,
     sandbox: undefined as Sandbox | undefined,
+    requests: [] as ServiceRequest[],
     get router() {
       return router;
     },
@@ -87,6 +99,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     router = new RouterState(now);
     direct = new DirectState(now);
     faults.clear();
+    emulator.requests.length = 0;
     clock.reset();
     Object.assign(config, DEFAULT_CONFIG, options.config);
     emulator.sandbox = sandbox ? seedSandbox(router, direct, now) : undefined;
@@ -130,6 +143,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         : undefined;
     if (!service) return sendJson(res, 404, { error: { code: 404, message: `Not Found: ${path}` } });
     const sub = path.slice((service === 'router' ? ROUTER_PREFIX : DIRECT_PREFIX).length);
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    emulator.requests.push({ service, method: req.method ?? '', path: sub, key: bearer });
+    // A long sandbox session must not grow without bound.
+    if (emulator.requests.length > 1000) emulator.requests.shift();
     let fault: FaultSpec | undefined;
     try {
       fault = faults.take(req, service, sub);

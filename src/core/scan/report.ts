@@ -3,6 +3,7 @@
 // 1-based there, end column exclusive.
 import type { Finding } from './scanner.ts';
 import { RULES, type RuleId } from './rules.ts';
+import type { Verification } from './verify.ts';
 
 export type GitField = 'tracked' | 'untracked' | 'ignored' | 'outside' | 'staged' | 'history' | 'unknown';
 
@@ -13,6 +14,8 @@ export interface FileFinding {
   commit?: string;
   /** The commit's subject line, redacted (history scans only; not part of the JSON contract). */
   subject?: string;
+  /** What the key's service said, with `--verify` only. */
+  verification?: Verification;
 }
 
 /** Why a path was not scanned; `incomplete` ones make the scan exit 2 when no key was found. */
@@ -96,9 +99,10 @@ export interface JsonFinding {
   fingerprint: string;
   git: GitField;
   commit?: string;
+  verification?: Verification;
 }
 
-export function toJsonFinding({ path, finding, git, commit }: FileFinding): JsonFinding {
+export function toJsonFinding({ path, finding, git, commit, verification }: FileFinding): JsonFinding {
   return {
     path,
     line: finding.line + 1,
@@ -111,6 +115,7 @@ export function toJsonFinding({ path, finding, git, commit }: FileFinding): Json
     fingerprint: finding.fingerprint,
     git,
     ...(commit ? { commit } : {}),
+    ...(verification ? { verification: { status: verification.status, reason: verification.reason } } : {}),
   };
 }
 
@@ -139,6 +144,18 @@ const GIT_TEXT: Record<GitField, string> = {
   unknown: '',
 };
 
+/** A live key that git already holds can only be rotated: said first, in words that stand out. */
+export function inGitHistory(f: FileFinding): boolean {
+  return f.verification?.status === 'live' && (f.git === 'tracked' || f.git === 'history');
+}
+
+const LIVE_IN_HISTORY = 'live key in git history: rotate now';
+
+function gitNote(f: FileFinding): string {
+  if (inGitHistory(f)) return `${LIVE_IN_HISTORY}; ${f.verification!.reason}`;
+  return GIT_TEXT[f.git] + (f.verification ? `; ${f.verification.status}: ${f.verification.reason}` : '');
+}
+
 /** The lines for stderr that name every path not scanned. */
 export function skippedText(skipped: readonly Skipped[]): string {
   return skipped
@@ -159,7 +176,7 @@ export function textReport(findings: FileFinding[], skipped: readonly Skipped[] 
       : 'keyward scan: no keys found\n';
   const lines = findings.map((f) => {
     const j = toJsonFinding(f);
-    return `${printablePath(j.path)}:${j.line}:${j.column}: ${RULES[j.ruleId].description} ${j.masked}${f.commit ? ` in commit ${f.commit.slice(0, 12)}` : ''} (${GIT_TEXT[f.git]})`;
+    return `${printablePath(j.path)}:${j.line}:${j.column}: ${RULES[j.ruleId].description} ${j.masked}${f.commit ? ` in commit ${f.commit.slice(0, 12)}` : ''} (${gitNote(f)})`;
   });
   return `${lines.join('\n')}\nkeyward scan: ${findings.length} key${findings.length === 1 ? '' : 's'} found${unscanned}\n`;
 }
@@ -213,9 +230,9 @@ export function sarifReport(findings: FileFinding[], version: string, skipped: r
           return {
             ruleId: j.ruleId,
             ruleIndex: ruleIds.indexOf(j.ruleId),
-            level: RULES[j.ruleId].confidence === 'high' ? 'error' : 'warning',
+            level: RULES[j.ruleId].confidence === 'high' || j.verification?.status === 'live' ? 'error' : 'warning',
             message: {
-              text: `Exposed ${RULES[j.ruleId].description} ${j.masked} (${GIT_TEXT[f.git]}${f.commit ? `, commit ${f.commit}` : ''}).`,
+              text: `Exposed ${RULES[j.ruleId].description} ${j.masked} (${gitNote(f)}${f.commit ? `, commit ${f.commit}` : ''}).`,
             },
             locations: [
               {
@@ -226,6 +243,7 @@ export function sarifReport(findings: FileFinding[], version: string, skipped: r
               },
             ],
             partialFingerprints: { 'keyward/v1': j.fingerprint },
+            ...(j.verification ? { properties: { verification: j.verification } } : {}),
           };
         }),
       },

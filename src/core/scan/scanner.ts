@@ -26,6 +26,11 @@ export interface ScanOptions {
   retired?: readonly RetiredKey[];
   /** Honour keyward-ignore, gitleaks:allow, "pragma: allowlist secret", secretlint-disable-line. Default true. */
   allowComments?: boolean;
+  /**
+   * Hands each reported key to the caller, in this process only: `--verify`
+   * needs the key itself to ask its service, and findings never carry it.
+   */
+  onKey?: (fingerprint: string, key: string) => void;
 }
 
 export interface Finding {
@@ -226,6 +231,7 @@ export function scanText(text: string, options: ScanOptions = {}): Finding[] {
     counted = hit.start;
     const rule = RULES[hit.ruleId];
     const value = text.slice(hit.start, hit.end);
+    options.onKey?.(hit.fingerprint, value);
     findings.push({
       ruleId: hit.ruleId,
       service: hit.service,

@@ -1,0 +1,113 @@
+// "Check whether this key is live": on a flagged key, and only when the person
+// asks, the key's own service is asked at no cost (core/scan/verify.ts). The
+// answer is kept in memory by fingerprint, never with the key, and words the
+// diagnostic and the hover of every place the same key appears.
+import * as vscode from 'vscode';
+import { fingerprintOf } from '../core/scan/scanner.ts';
+import { KeyVerifier, type Verification } from '../core/scan/verify.ts';
+import { SERVICE_NAMES } from '../core/errors.ts';
+import { CommandId } from './commandIds.ts';
+import type { Configuration } from './configuration.ts';
+import { DIAGNOSTIC_SOURCE, type KeyDiagnostics } from './keyDiagnostics.ts';
+
+const t = vscode.l10n.t;
+
+export function verificationText(verification: Verification): string {
+  switch (verification.status) {
+    case 'live':
+      return t('live: the service accepts it ({0})', verification.reason);
+    case 'inactive':
+      return t('inactive: {0}', verification.reason);
+    case 'unknown':
+      return t('unknown: {0}', verification.reason);
+  }
+}
+
+export class KeyLiveness implements vscode.CodeActionProvider, vscode.Disposable {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+  private readonly diagnostics: KeyDiagnostics;
+  private readonly configuration: Configuration;
+  private readonly disposables: vscode.Disposable[] = [];
+  private verifier: KeyVerifier | undefined;
+  private verifierFor = '';
+
+  constructor(diagnostics: KeyDiagnostics, configuration: Configuration) {
+    this.diagnostics = diagnostics;
+    this.configuration = configuration;
+    diagnostics.verificationOf = (fingerprint) => this.verifier?.known(fingerprint);
+    this.disposables.push(
+      vscode.languages.registerCodeActionsProvider({ scheme: '*' }, this, {
+        providedCodeActionKinds: KeyLiveness.kinds,
+      }),
+    );
+  }
+
+  provideCodeActions(
+    document: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
+    return context.diagnostics
+      .filter((d) => d.source === DIAGNOSTIC_SOURCE)
+      .map((diagnostic) => {
+        const action = new vscode.CodeAction(t('Check whether this key is live'), vscode.CodeActionKind.QuickFix);
+        action.diagnostics = [diagnostic];
+        action.command = {
+          command: CommandId.checkKeyLive,
+          title: action.title,
+          arguments: [document.uri, diagnostic.range],
+        };
+        return action;
+      });
+  }
+
+  /** The verifier for the base URLs now set: another service is another cache. */
+  private current(): KeyVerifier {
+    const { router, direct } = this.configuration.value;
+    const wanted = `${router.baseUrl} ${direct.baseUrl}`;
+    if (!this.verifier || this.verifierFor !== wanted) {
+      this.verifier = new KeyVerifier({ baseUrls: { router: router.baseUrl, direct: direct.baseUrl } });
+      this.verifierFor = wanted;
+    }
+    return this.verifier;
+  }
+
+  /** The command: a flagged key at the given place, or at the cursor. Returns the answer (tests read it). */
+  async check(uri?: vscode.Uri, range?: vscode.Range): Promise<Verification | undefined> {
+    if (!uri || !range) {
+      const editor = vscode.window.activeTextEditor;
+      if (editor) {
+        uri = editor.document.uri;
+        range = editor.selection;
+      }
+    }
+    const entry = uri && range ? this.diagnostics.at(uri, range)[0] : undefined;
+    if (!uri || !entry) {
+      void vscode.window.showInformationMessage(t('No key flagged by Keyward here: put the cursor on a marked key.'));
+      return undefined;
+    }
+    const document = await vscode.workspace.openTextDocument(uri);
+    const key = document.getText(entry.range);
+    if (fingerprintOf(key) !== entry.finding.fingerprint) {
+      void vscode.window.showInformationMessage(t('The key changed since it was flagged; try again in a moment.'));
+      return undefined;
+    }
+    const service = SERVICE_NAMES[entry.finding.service];
+    const verification = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: t('Asking the {0} whether the key is live', service) },
+      () => this.current().verify(entry.finding.service, key, true),
+    );
+    this.diagnostics.reword();
+    const said = t('{0} key {1}: {2}', service, entry.finding.masked, verificationText(verification));
+    if (verification.status === 'live')
+      void vscode.window.showWarningMessage(
+        entry.git === 'tracked' ? `${t('Live key in git history: rotate now.')} ${said}` : said,
+      );
+    else void vscode.window.showInformationMessage(said);
+    return verification;
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}
