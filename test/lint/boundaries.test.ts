@@ -11,7 +11,8 @@ async function restricted(filePath: string, code: string): Promise<string[]> {
   return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
 }
 
-describe('import boundaries', () => {
+// Type-aware lint starts a TypeScript program: a minute or more on a loaded 2-core machine.
+describe('import boundaries', { timeout: 300_000 }, () => {
   it.each([
     ['src/core/json.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n"],
     ['src/shared/scopes.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n"],
@@ -37,7 +38,7 @@ describe('import boundaries', () => {
   });
 });
 
-describe('type-aware rules', () => {
+describe('type-aware rules', { timeout: 300_000 }, () => {
   async function ruleIds(code: string): Promise<string[]> {
     // An existing file of the project, so the type checker knows it; its text is replaced by `code`.
     const [result] = await eslint.lintText(code, { filePath: 'src/core/json.ts' });
