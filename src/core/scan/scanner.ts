@@ -5,6 +5,9 @@ import { createHash } from 'node:crypto';
 import type { ServiceId } from '../../shared/errorKinds.ts';
 import { maskKey } from '../redact.ts';
 import { MAX_TOKEN, RULES, type RuleId, classifyToken, keyBody, looksFake } from './rules.ts';
+import { DisabledRegions, NEXT_LINE_MARKER, lineAllows } from './allowComments.ts';
+
+export { NEXT_LINE_MARKER };
 
 /** A key Keyward holds: matched wherever it appears exactly, whatever its shape. */
 export interface KnownKey {
@@ -24,8 +27,22 @@ export interface RetiredKey {
 export interface ScanOptions {
   known?: readonly KnownKey[];
   retired?: readonly RetiredKey[];
-  /** Honour keyward-ignore, gitleaks:allow, "pragma: allowlist secret", secretlint-disable-line. Default true. */
+  /** Honour the allow comments of allowComments.ts (keyward, secretlint, detect-secrets, gitleaks). Default true. */
   allowComments?: boolean;
+  /**
+   * At most this many medium-confidence findings per text (default LOOSE_CAP);
+   * the rest are counted, not listed, so generated near-misses cannot flood a report.
+   */
+  looseCap?: number;
+}
+
+/** Medium-confidence findings listed per file; more are summarised as a count. */
+export const LOOSE_CAP = 20;
+
+export interface ScanResult {
+  findings: Finding[];
+  /** Medium-confidence findings past the cap: counted, not listed. */
+  omitted: number;
 }
 
 export interface Finding {
@@ -46,10 +63,6 @@ export interface Finding {
   /** This is the key stored in Keyward, or one it rotated out. */
   stored: 'active' | 'retired' | null;
 }
-
-const ALLOW_MARKERS = ['keyward-ignore', 'gitleaks:allow', 'pragma: allowlist secret', 'secretlint-disable-line'];
-/** On the line before a key: ignore the next line. */
-export const NEXT_LINE_MARKER = 'keyward-ignore-next-line';
 
 export function fingerprintOf(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 16);
@@ -123,17 +136,6 @@ function jsUtf8Length(text: string, from: number, to: number): number {
   return bytes;
 }
 
-function lineHasAllowMarker(text: string, offset: number): boolean {
-  const start = text.lastIndexOf('\n', offset - 1) + 1;
-  let end = text.indexOf('\n', offset);
-  if (end === -1) end = text.length;
-  const line = text.slice(start, end);
-  if (ALLOW_MARKERS.some((marker) => line.includes(marker))) return true;
-  // A dotenv value cannot carry a trailing comment (docker --env-file and systemd keep it as part of the value).
-  if (start === 0) return false;
-  return text.slice(text.lastIndexOf('\n', start - 2) + 1, start - 1).includes(NEXT_LINE_MARKER);
-}
-
 interface Hit {
   start: number;
   end: number;
@@ -145,6 +147,11 @@ interface Hit {
 
 /** Scans a text; findings come in order of position. */
 export function scanText(text: string, options: ScanOptions = {}): Finding[] {
+  return scanTextCounted(text, options).findings;
+}
+
+/** Scans a text, and says how many medium-confidence findings the cap left out. */
+export function scanTextCounted(text: string, options: ScanOptions = {}): ScanResult {
   const known = options.known ?? [];
   const retired = options.retired ?? [];
   const knownFingerprints = new Map(known.map((k) => [fingerprintOf(k.value), k]));
@@ -210,23 +217,36 @@ export function scanText(text: string, options: ScanOptions = {}): Finding[] {
       });
     }
   }
-  if (hits.length === 0) return [];
+  if (hits.length === 0) return { findings: [], omitted: 0 };
   hits.sort((a, b) => a.start - b.start);
 
+  const allow = options.allowComments !== false;
+  const regions = allow ? new DisabledRegions(text) : undefined;
+  const looseCap = options.looseCap ?? LOOSE_CAP;
+  let loose = 0;
+  let omitted = 0;
   const findings: Finding[] = [];
   let line = 0;
   let lineStart = 0;
   let counted = 0;
   let bytes = 0;
   for (const hit of hits) {
-    if (options.allowComments !== false && lineHasAllowMarker(text, hit.start)) continue;
+    if (
+      allow &&
+      (lineAllows(text, hit.start, hit.service) || (!regions!.empty && regions!.covers(hit.start, hit.service)))
+    )
+      continue;
+    const rule = RULES[hit.ruleId];
+    if (rule.confidence === 'medium' && !hit.stored && ++loose > looseCap) {
+      omitted++;
+      continue;
+    }
     for (let i = text.indexOf('\n', counted); i !== -1 && i < hit.start; i = text.indexOf('\n', i + 1)) {
       line++;
       lineStart = i + 1;
     }
     bytes += utf8Length(text, counted, hit.start);
     counted = hit.start;
-    const rule = RULES[hit.ruleId];
     const value = text.slice(hit.start, hit.end);
     findings.push({
       ruleId: hit.ruleId,
@@ -249,7 +269,7 @@ export function scanText(text: string, options: ScanOptions = {}): Finding[] {
       stored: hit.stored,
     });
   }
-  return findings;
+  return { findings, omitted };
 }
 
 const K = 0x6b;
