@@ -1,17 +1,19 @@
-// Key shapes of both services and of other providers, for the Set Key check.
-// The shapes follow the wire facts; unknown direct shapes get a warning, not a refusal.
+// The Set Key check: the service's shapes (shared/keyShapes.ts) and other providers'
+// prefixes. Unknown direct shapes get a warning, not a refusal.
 import { createHash } from 'node:crypto';
 import type { ServiceId } from '../shared/errorKinds.ts';
+import {
+  DIRECT_INFIX,
+  DIRECT_KEY,
+  DIRECT_LEGACY_KEY,
+  DIRECT_PREFIXES,
+  ROUTER_KEY,
+  looseDirectKey,
+} from '../shared/keyShapes.ts';
 import { SERVICE_NAMES } from './errors.ts';
 
-const INFIX = 'T3BlbkFJ';
-const SEGMENT = '(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})';
-
-export const ROUTER_KEY = /^sk-or-v1-[0-9a-f]{64}$/;
-const DIRECT_STRICT = new RegExp(
-  `^sk-(?:proj|svcacct|admin)-${SEGMENT}${INFIX}${SEGMENT}$|^sk-[A-Za-z0-9]{20}${INFIX}[A-Za-z0-9]{20}$`,
-);
-const DIRECT_LOOSE = new RegExp(`^sk-(?:proj|svcacct|admin|service)-[A-Za-z0-9_-]+${INFIX}[A-Za-z0-9_-]+$`);
+// Admin keys are accepted as a shape so that the check can refuse them by name.
+const DIRECT_LOOSE = looseDirectKey(DIRECT_PREFIXES, false);
 
 /** Other providers' prefixes: a key like these "probably belongs to another provider". */
 const OTHER_PROVIDERS: [RegExp, string][] = [
@@ -35,7 +37,7 @@ export type KeyCheck =
   | { verdict: 'refuse'; message: string };
 
 export function directKeyKind(key: string): 'project' | 'service account' | 'admin' | 'legacy user' | undefined {
-  if (!DIRECT_STRICT.test(key) && !DIRECT_LOOSE.test(key)) return undefined;
+  if (!DIRECT_KEY.test(key) && !DIRECT_LEGACY_KEY.test(key) && !DIRECT_LOOSE.test(key)) return undefined;
   if (key.startsWith('sk-proj-')) return 'project';
   if (key.startsWith('sk-svcacct-') || key.startsWith('sk-service-')) return 'service account';
   if (key.startsWith('sk-admin-')) return 'admin';
@@ -97,7 +99,7 @@ export function checkKeyForSlot(slot: ServiceId, raw: string): KeyCheck {
     return {
       verdict: 'warn',
       kind: 'unknown',
-      message: `This key does not have a known ${SERVICE_NAMES.direct} shape (sk-proj-…${INFIX}…). It may still work; verify it after storing.`,
+      message: `This key does not have a known ${SERVICE_NAMES.direct} shape (sk-proj-…${DIRECT_INFIX}…). It may still work; verify it after storing.`,
     };
   return {
     verdict: 'refuse',

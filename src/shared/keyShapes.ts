@@ -1,23 +1,58 @@
-// What is written to disk (webview state, workspace and global state, the
-// exported conversation) passes a filter built on these: every string in a
-// value is rewritten, and anything key-shaped is masked. Shared, so the panel's
-// browser code and the host mask the same shapes.
+// The one definition of what a key looks like. The Set Key check (core/keyFormats.ts),
+// the scanner (core/scan/rules.ts), the redactor (core/redact.ts) and the panel's
+// persist filter all derive from here; shared, so the browser code masks the same
+// shapes as the host. The shapes follow the wire facts.
 
-// Any `sk-`/`rk-` token long enough to be a key of either service, and whatever
-// follows "Bearer ", as the redactor in core sees them.
+/** Every routing service key starts with this, followed by 64 lowercase hex characters. */
+export const ROUTER_PREFIX = 'sk-or-v1-';
+export const ROUTER_KEY_LENGTH = ROUTER_PREFIX.length + 64;
+export const ROUTER_KEY = new RegExp(`^${ROUTER_PREFIX}[0-9a-f]{64}$`);
+
+/** Every direct service key carries this infix (base64 of "OpenAI") in its body. */
+export const DIRECT_INFIX = 'T3BlbkFJ';
+const SEGMENT = '(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})';
+const BODY = '[A-Za-z0-9_-]+';
+
+/** Project, service-account and admin keys of the documented lengths. */
+export const DIRECT_KEY = new RegExp(`^sk-(?:proj|svcacct|admin)-${SEGMENT}${DIRECT_INFIX}${SEGMENT}$`);
+/** Legacy user keys: 20 characters, the infix, 20 characters. */
+export const DIRECT_LEGACY_KEY = new RegExp(`^sk-[A-Za-z0-9]{20}${DIRECT_INFIX}[A-Za-z0-9]{20}$`);
+
+/** The prefixes a direct key can carry after `sk-` (`service-` is the older spelling of `svcacct-`). */
+export type DirectPrefix = 'proj' | 'svcacct' | 'admin' | 'service';
+export const DIRECT_PREFIXES: readonly DirectPrefix[] = ['proj', 'svcacct', 'admin', 'service'];
+
+/**
+ * Older or unusual direct shapes: one of `prefixes`, then the infix somewhere in the body;
+ * with `bare`, also a prefix-less user key of any length. The Set Key check and the scanner
+ * each take the tier they need (see their call sites): the check accepts admin keys so it
+ * can refuse them by name, the scanner's medium tier takes bare user keys.
+ */
+export function looseDirectKey(prefixes: readonly DirectPrefix[], bare: boolean): RegExp {
+  const prefixed = `(?:${prefixes.join('|')})-${BODY}`;
+  const head = bare ? `(?:${prefixed}|[A-Za-z0-9]+)` : prefixed;
+  return new RegExp(`^sk-${head}${DIRECT_INFIX}${BODY}$`);
+}
+
+/** `sk-proj-` for a project key, `sk-` for a legacy one: what precedes the random part. */
+export const DIRECT_PREFIX_RE = new RegExp(`^sk-(?:${DIRECT_PREFIXES.join('-|')}-)?`);
+
+// Masking. Any `sk-`/`rk-` token long enough to be a key of either service, and whatever
+// follows "Bearer " in an echoed header (unless it is masked already).
 const KEY_SHAPED = /\b(?:sk|rk)-[A-Za-z0-9_-]{16,}/g;
-const BEARER = /(\bBearer\s+)([^\s"',;…]{8,})/gi;
+const BEARER = /(\bBearer\s+)([^\s"',;]{8,})/gi;
 
 /** `sk-or-v1-…3fa9`: the prefix up to its last dash, an ellipsis, the last four characters. */
-export function maskShape(key: string): string {
-  const match = /^((?:sk|rk)-(?:[a-z]+-){0,2}(?:v\d+-)?)/.exec(key);
+export function maskKey(key: string): string {
+  const match = /^((?:sk|pk|rk)-(?:[a-z]+-){0,2}(?:v\d+-)?)/.exec(key);
   return `${match ? match[1]! : key.slice(0, 3)}…${key.slice(-4)}`;
 }
 
+/** Every key-shaped run in `text` masked; the redactor in core adds the keys it knows. */
 export function maskKeyShapes(text: string): string {
   return text
-    .replace(KEY_SHAPED, maskShape)
-    .replace(BEARER, (_all, prefix: string, token: string) => prefix + maskShape(token));
+    .replace(KEY_SHAPED, maskKey)
+    .replace(BEARER, (_all, prefix: string, token: string) => prefix + (token.includes('…') ? token : maskKey(token)));
 }
 
 /** A copy of a JSON-like value with every string (keys of objects too) passed through `map`. */

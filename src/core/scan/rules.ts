@@ -2,6 +2,15 @@
 // of the key alphabet [A-Za-z0-9_-] that starts with "sk-"; checking whole
 // tokens is what makes boundaries exact (65 hex characters is not a key).
 import type { ServiceId } from '../../shared/errorKinds.ts';
+import {
+  DIRECT_INFIX,
+  DIRECT_KEY,
+  DIRECT_LEGACY_KEY,
+  DIRECT_PREFIX_RE,
+  ROUTER_KEY_LENGTH,
+  ROUTER_PREFIX,
+  looseDirectKey,
+} from '../../shared/keyShapes.ts';
 
 export type RuleId =
   'router-key' | 'direct-key' | 'direct-key-legacy' | 'direct-key-loose' | 'stored-key' | 'retired-key';
@@ -32,11 +41,9 @@ export const RULES: Record<RuleId, Rule> = {
   'retired-key': { id: 'retired-key', service: 'router', confidence: 'high', description: 'a key Keyward rotated out' },
 };
 
-const INFIX = 'T3BlbkFJ';
-const STRICT_DIRECT =
-  /^sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})$/;
-const LEGACY_DIRECT = /^sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}$/;
-const LOOSE_DIRECT = /^sk-(?:(?:proj|svcacct|service)-[A-Za-z0-9_-]+|[A-Za-z0-9]+)T3BlbkFJ[A-Za-z0-9_-]+$/;
+// The medium tier: odd lengths of prefixed keys and bare user keys; an admin key of an
+// odd shape is not reported (as before the shapes were shared).
+const LOOSE_DIRECT = looseDirectKey(['proj', 'svcacct', 'service'], true);
 
 /** Longest token that can still be a key (a service-account key is 167 characters). */
 export const MAX_TOKEN = 256;
@@ -47,21 +54,23 @@ function isLowerHex(code: number): boolean {
 
 /** Which rule a whole token matches, if any. */
 export function classifyToken(token: string): RuleId | undefined {
-  if (token.length === 73 && token.startsWith('sk-or-v1-')) {
-    for (let i = 9; i < 73; i++) if (!isLowerHex(token.charCodeAt(i))) return undefined;
+  // The router shape (ROUTER_KEY) checked by hand: this runs on every token of every file.
+  if (token.length === ROUTER_KEY_LENGTH && token.startsWith(ROUTER_PREFIX)) {
+    for (let i = ROUTER_PREFIX.length; i < ROUTER_KEY_LENGTH; i++)
+      if (!isLowerHex(token.charCodeAt(i))) return undefined;
     return 'router-key';
   }
-  if (!token.includes(INFIX)) return undefined;
-  if (STRICT_DIRECT.test(token)) return 'direct-key';
-  if (LEGACY_DIRECT.test(token)) return 'direct-key-legacy';
+  if (!token.includes(DIRECT_INFIX)) return undefined;
+  if (DIRECT_KEY.test(token)) return 'direct-key';
+  if (DIRECT_LEGACY_KEY.test(token)) return 'direct-key-legacy';
   if (LOOSE_DIRECT.test(token)) return 'direct-key-loose';
   return undefined;
 }
 
 /** The random part of a key, where placeholders and test values show. */
 export function keyBody(token: string, rule: RuleId): string {
-  if (rule === 'router-key') return token.slice(9);
-  return token.replace(/^sk-(?:proj-|svcacct-|admin-|service-)?/, '').replace(INFIX, '');
+  if (rule === 'router-key') return token.slice(ROUTER_PREFIX.length);
+  return token.replace(DIRECT_PREFIX_RE, '').replace(DIRECT_INFIX, '');
 }
 
 /** Shannon entropy in bits per character. */
