@@ -170,7 +170,8 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
       const token = text.slice(start, end);
       const ruleId = classifyToken(token);
       if (ruleId) {
-        const fingerprint = fingerprintOf(token);
+        // Hashed later, for listed findings only, unless it decides whether the key is one Keyward holds.
+        const fingerprint = knownFingerprints.size > 0 || retiredFingerprints.size > 0 ? fingerprintOf(token) : '';
         const stored = knownFingerprints.has(fingerprint)
           ? 'active'
           : retiredFingerprints.has(fingerprint)
@@ -265,7 +266,7 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
       startByte: bytes,
       endByte: bytes + utf8Length(text, hit.start, hit.end),
       masked: maskKey(value),
-      fingerprint: hit.fingerprint,
+      fingerprint: hit.fingerprint || fingerprintOf(value),
       stored: hit.stored,
     });
   }
