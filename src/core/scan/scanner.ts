@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { ServiceId } from '../../shared/errorKinds.ts';
 import { maskKey } from '../redact.ts';
 import { MAX_TOKEN, RULES, type RuleId, classifyToken, keyBody, looksFake } from './rules.ts';
+import { DIRECT_INFIX, ROUTER_KEY_LENGTH } from '../../shared/keyShapes.ts';
 import { DisabledRegions, NEXT_LINE_MARKER, lineAllows } from './allowComments.ts';
 
 export { NEXT_LINE_MARKER };
@@ -277,13 +278,48 @@ const K = 0x6b;
 const S = 0x73;
 const DASH = 0x2d;
 
+const INFIX = Buffer.from(DIRECT_INFIX, 'latin1');
+const INFIX_LAST = INFIX[INFIX.length - 1]!;
+
+function isKeyByte(byte: number | undefined): boolean {
+  return byte !== undefined && isKeyChar(byte);
+}
+
+/** Whether the infix ends at `last`. */
+function endsInfix(bytes: Buffer, last: number): boolean {
+  for (let j = 0; j < INFIX.length; j++) if (bytes[last - INFIX.length + 1 + j] !== INFIX[j]) return false;
+  return true;
+}
+
 /**
- * Whether "sk-" occurs in the bytes. A one-byte search for the rare "k" runs at
- * memchr speed; checking its neighbours is cheaper than a three-byte search.
+ * Whether an "sk-" that could start a key occurs in the bytes. A one-byte
+ * search for "k" runs at memchr speed; checking its neighbours is cheaper than
+ * a three-byte search, and checking the token after it at byte level means a
+ * file that only mentions "sk-" ("task-", "desk-", a flag) is never decoded.
+ * A token is the rest of its run of key characters (all ASCII, so bytes and
+ * text agree); each run is measured once, so "sk-sk-sk-…" stays linear.
  */
 function containsLiteral(bytes: Buffer): boolean {
+  let runEnd = -1;
+  /** Start of the last direct-service infix in the current run, or -1. */
+  let lastInfix = -1;
   for (let at = bytes.indexOf(K, 1); at !== -1; at = bytes.indexOf(K, at + 1)) {
-    if (bytes[at + 1] === DASH && bytes[at - 1] === S) return true;
+    if (bytes[at + 1] !== DASH || bytes[at - 1] !== S) continue;
+    const start = at - 1;
+    if (start >= runEnd) {
+      runEnd = start + 3;
+      lastInfix = -1;
+      while (runEnd < bytes.length && isKeyByte(bytes[runEnd])) {
+        if (bytes[runEnd] === INFIX_LAST && runEnd - start >= INFIX.length + 2 && endsInfix(bytes, runEnd))
+          lastInfix = runEnd - INFIX.length + 1;
+        runEnd++;
+      }
+    }
+    const length = runEnd - start;
+    if (length === ROUTER_KEY_LENGTH) return true;
+    if (length <= MAX_TOKEN && lastInfix >= start + 3) return true;
+    // Only the run's last MAX_TOKEN characters can start a token short enough to be a key.
+    if (length > MAX_TOKEN) at = Math.max(at, runEnd - MAX_TOKEN - 1);
   }
   return false;
 }
