@@ -5,19 +5,23 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { redactSecrets } from '../core/redact.ts';
+import { archiveKind, scanArchiveFile } from '../core/scan/archive.ts';
 import { scanFile } from '../core/scan/fileScan.ts';
 import { runGit as runSafeGit } from '../core/scan/git.ts';
 import { GitStatusCache } from '../core/scan/gitStatus.ts';
 import { scanHistory } from '../core/scan/history.ts';
 import {
   type FileFinding,
+  type Omitted,
   type Skipped,
   isIncomplete,
   jsonReport,
+  omittedText,
   sarifReport,
   skippedText,
   textReport,
 } from '../core/scan/report.ts';
+import { isSourceMap, scanShippedText } from '../core/scan/sourceMap.ts';
 import { scanStaged } from '../core/scan/staged.ts';
 import type { ScanOptions } from '../core/scan/scanner.ts';
 import { type Listed, listTargets } from '../core/scan/targets.ts';
@@ -51,10 +55,22 @@ else 2 when a file or folder could not be read (or on a usage or git error);
                      status does not change. Never done without this flag.
 
 Inside a git repository the files git tracks or would commit are scanned; ignored
-files are skipped. Binary files are searched too. Every path not scanned is named
-on stderr (text), in "skipped" (json) or as a tool notification (sarif). Lines
-with keyward-ignore, gitleaks:allow, "pragma: allowlist secret" or
-secretlint-disable-line are not reported. Keys are never printed.
+files are skipped. Binary files are searched too, and so is what ships: inside
+.vsix, .zip, .jar, .tgz and .tar archives (nested up to 3 deep; reported as
+archive.vsix!extension/dist/x.js) and in source maps' original sources
+(x.js.map!src/x.ts). Entry count, unpacked bytes and compression ratio are
+capped; whatever a cap leaves unread is named, like every path not scanned, on
+stderr (text), in "skipped" (json) or as a tool notification (sarif).
+Past 20 probable (medium-confidence) keys in one file the rest are counted, not
+listed ("omitted" in json). Keys are never printed.
+
+Allow comments: on the key's line keyward-ignore, gitleaks:allow,
+"pragma: allowlist secret" (or whitelist), secretlint-disable-line [RULE...];
+on the line before it keyward-ignore-next-line, secretlint-disable-next-line
+[RULE...], "pragma: allowlist nextline secret"; around lines keyward-disable ...
+keyward-enable or secretlint-disable [RULE...] ... secretlint-enable, in any
+comment syntax. A secretlint comment naming rules hides only the keys they find
+(@secretlint/secretlint-rule-openai for direct-service keys).
 
 Usage: keyward install-hook [--force]
   Installs a git pre-commit hook that runs "keyward scan --staged".
@@ -65,24 +81,54 @@ function display(cwd: string, path: string): string {
   return (rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? path : rel).split(sep).join('/');
 }
 
-/** Reads every listed file; what cannot be read joins the skipped list. */
-export function scanFiles(
+/**
+ * Reads every listed file; what cannot be read joins the skipped list. An
+ * archive is looked inside (`a.vsix!extension/dist/x.js`), a source map by its
+ * original sources (`x.js.map!src/x.ts`); medium-confidence findings past the
+ * per-file cap are counted in `omitted`.
+ */
+export async function scanFiles(
   files: readonly Listed[],
   maxSize: number,
   cwd: string,
   out: FileFinding[],
   skipped: Skipped[] = [],
+  omitted: Omitted[] = [],
   options: ScanOptions = {},
-): void {
+): Promise<void> {
   for (const { path, shown, state, regular } of files) {
+    const name = display(cwd, shown);
+    const kind = archiveKind(path);
+    if (kind) {
+      const result = await scanArchiveFile(path, kind, options, undefined, maxSize);
+      if (!('findings' in result)) {
+        skipped.push({ path: name, reason: result.skipped, ...(result.detail ? { detail: result.detail } : {}) });
+        continue;
+      }
+      const at = (inner: string) => (inner === '' ? name : `${name}!${inner}`);
+      for (const hit of result.findings) out.push({ path: at(hit.inner), finding: hit.finding, git: state });
+      for (const skip of result.skipped)
+        skipped.push({ path: at(skip.inner), reason: skip.reason, ...(skip.detail ? { detail: skip.detail } : {}) });
+      for (const o of result.omitted) omitted.push({ path: at(o.inner), count: o.count });
+      continue;
+    }
     const outcome = scanFile(path, options, maxSize, regular);
-    if ('skipped' in outcome)
-      skipped.push({
-        path: display(cwd, shown),
-        reason: outcome.skipped,
-        ...(outcome.detail ? { detail: outcome.detail } : {}),
-      });
-    else for (const finding of outcome.findings) out.push({ path: display(cwd, shown), finding, git: state });
+    if ('skipped' in outcome) {
+      skipped.push({ path: name, reason: outcome.skipped, ...(outcome.detail ? { detail: outcome.detail } : {}) });
+      continue;
+    }
+    if (isSourceMap(path) && outcome.findings.length > 0) {
+      // Read again, whole, for its sources: only maps that hold a key at all pay for this.
+      const parts = scanShippedText(readFileSync(path), path, options);
+      for (const part of parts) {
+        const where = part.source === undefined ? name : `${name}!${part.source}`;
+        for (const finding of part.findings) out.push({ path: where, finding, git: state });
+        if (part.omitted > 0) omitted.push({ path: where, count: part.omitted });
+      }
+      continue;
+    }
+    for (const finding of outcome.findings) out.push({ path: name, finding, git: state });
+    if (outcome.omitted) omitted.push({ path: name, count: outcome.omitted });
   }
 }
 
@@ -142,6 +188,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
   const git = new GitStatusCache();
   const findings: FileFinding[] = [];
   const skipped: Skipped[] = [];
+  const omitted: Omitted[] = [];
 
   try {
     if (values.staged || values.history) {
@@ -176,7 +223,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
       }
       const listing = await listTargets(targets, { useGit, git, includeDirs: new Set(values['include-dir']) });
       for (const skip of listing.skipped) skipped.push({ ...skip, path: display(cwd, skip.path) });
-      scanFiles(listing.files, maxSize, cwd, findings, skipped, options);
+      await scanFiles(listing.files, maxSize, cwd, findings, skipped, omitted, options);
     }
   } catch (error) {
     io.stderr.write(`keyward scan: ${redactSecrets((error as Error).message)}\n`);
@@ -204,9 +251,10 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
 
   const version = typeof KEYWARD_VERSION === 'string' ? KEYWARD_VERSION : 'dev';
   if (format === 'text') io.stderr.write(skippedText(skipped));
+  if (format === 'text') io.stdout.write(omittedText(omitted));
   io.stdout.write(
     format === 'json'
-      ? jsonReport(findings, skipped)
+      ? jsonReport(findings, skipped, omitted)
       : format === 'sarif'
         ? sarifReport(findings, version, skipped)
         : textReport(findings, skipped),

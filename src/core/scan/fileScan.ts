@@ -5,9 +5,10 @@
 import { type Stats, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { SkipReason } from './report.ts';
 import type { Finding, ScanOptions } from './scanner.ts';
-import { StreamScan, scanBytes } from './streamScan.ts';
+import { StreamScan, scanBytesCounted } from './streamScan.ts';
 
-export type FileOutcome = { findings: Finding[] } | { skipped: SkipReason; detail?: string };
+/** `omitted`: medium-confidence findings past the per-file cap, counted and not listed. */
+export type FileOutcome = { findings: Finding[]; omitted?: number } | { skipped: SkipReason; detail?: string };
 
 // One buffer reused for every file that fits: no allocation per file, which is
 // most of the cost of a tree of small files.
@@ -99,8 +100,8 @@ export function scanFile(
       return notRegular(fd) ?? failureOf(error);
     }
     if (first > 0 && first < SHARED.length) {
-      const findings = scanBytes(SHARED.subarray(0, first), options);
-      return findings.length > 0 ? { findings } : NOTHING;
+      const { findings, omitted } = scanBytesCounted(SHARED.subarray(0, first), options);
+      return findings.length > 0 ? (omitted > 0 ? { findings, omitted } : { findings }) : NOTHING;
     }
     const special = notRegular(fd);
     if (special) return special;
@@ -113,7 +114,8 @@ export function scanFile(
       if (n > 0) stream.push(chunk.subarray(0, n));
       if (n < CHUNK) break;
     }
-    return { findings: stream.end() };
+    const findings = stream.end();
+    return stream.omitted > 0 ? { findings, omitted: stream.omitted } : { findings };
   } catch (error) {
     return failureOf(error);
   } finally {

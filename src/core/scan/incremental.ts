@@ -1,5 +1,6 @@
 // Findings of an open document kept current by rescanning only the lines an
 // edit touched: a key never spans lines, so the rest only shifts.
+import { hasBlockComment } from './allowComments.ts';
 import { type Finding, type ScanOptions, scanText } from './scanner.ts';
 
 export interface LineEdit {
@@ -12,6 +13,8 @@ export interface LineEdit {
 export class IncrementalScan {
   private current: Finding[] = [];
   private options: ScanOptions;
+  /** The text has a disable/enable comment: an edit anywhere can change what lines far below allow. */
+  private blocks = false;
 
   constructor(options: ScanOptions = {}) {
     this.options = options;
@@ -27,6 +30,7 @@ export class IncrementalScan {
 
   /** Scans the whole text again (on open, or when the known keys change). */
   reset(text: string): readonly Finding[] {
+    this.blocks = hasBlockComment(text);
     this.current = scanText(text, this.options);
     return this.current;
   }
@@ -36,6 +40,11 @@ export class IncrementalScan {
    * undefined past the end. Byte offsets of findings are only kept exact by full scans.
    */
   applyEdit(edit: LineEdit, line: (index: number) => string | undefined): readonly Finding[] {
+    if (this.blocks || this.editAddsBlock(edit, line)) {
+      const all: string[] = [];
+      for (let i = 0, text = line(0); text !== undefined; text = line(++i)) all.push(text);
+      return this.reset(all.join('\n'));
+    }
     // A line's findings depend on the line before it (keyward-ignore-next-line): the line after
     // the edit is rescanned too, and the line before it is read as context only.
     const context = edit.startLine > 0 ? line(edit.startLine - 1) : undefined;
@@ -64,5 +73,10 @@ export class IncrementalScan {
       }));
     this.current = [...before, ...rescanned, ...after];
     return this.current;
+  }
+
+  private editAddsBlock(edit: LineEdit, line: (index: number) => string | undefined): boolean {
+    for (let i = edit.startLine; i <= edit.newEndLine; i++) if (hasBlockComment(line(i) ?? '')) return true;
+    return false;
   }
 }

@@ -32,7 +32,10 @@ export type SkipReason =
   | 'submodule-not-checked-out'
   | 'excluded-folder'
   | 'missing'
-  | 'unmerged';
+  | 'unmerged'
+  | 'archive-limit'
+  | 'archive-too-deep'
+  | 'archive-unreadable';
 
 export const SKIP_REASONS = {
   unreadable: { incomplete: true, text: 'could not be read' },
@@ -48,6 +51,12 @@ export const SKIP_REASONS = {
   'excluded-folder': { incomplete: false, text: 'skipped by default; --include-dir NAME scans it' },
   missing: { incomplete: false, text: 'tracked but missing from the working tree; --history scans what was committed' },
   unmerged: { incomplete: false, text: 'unmerged (a conflict to resolve): git refuses to commit it as it is' },
+  'archive-limit': {
+    incomplete: true,
+    text: 'not unpacked: past a limit on entries, unpacked bytes or compression ratio',
+  },
+  'archive-too-deep': { incomplete: true, text: 'an archive nested too deep: not unpacked' },
+  'archive-unreadable': { incomplete: true, text: 'could not be unpacked' },
 } as const satisfies Record<SkipReason, { incomplete: boolean; text: string }>;
 
 export interface Skipped {
@@ -55,6 +64,32 @@ export interface Skipped {
   reason: SkipReason;
   /** What the system said (an error code), when there is more to say than the reason. */
   detail?: string;
+}
+
+/** A file where medium-confidence findings past the cap were counted, not listed. */
+export interface Omitted {
+  path: string;
+  count: number;
+}
+
+export interface JsonOmitted {
+  path: string;
+  count: number;
+  confidence: 'medium';
+  message: string;
+}
+
+function omittedMessage(o: Omitted): string {
+  return `${o.count} more probable key${o.count === 1 ? '' : 's'} (medium confidence) not listed: a file of many near-misses is summarised`;
+}
+
+export function toJsonOmitted(o: Omitted): JsonOmitted {
+  return { path: o.path, count: o.count, confidence: 'medium', message: omittedMessage(o) };
+}
+
+/** The lines for stdout that say where findings were counted rather than listed. */
+export function omittedText(omitted: readonly Omitted[]): string {
+  return omitted.map((o) => `${printablePath(o.path)}: ${omittedMessage(o)}\n`).join('');
 }
 
 export interface JsonSkipped {
@@ -119,7 +154,11 @@ export function toJsonFinding({ path, finding, git, commit, verification }: File
   };
 }
 
-export function jsonReport(findings: FileFinding[], skipped: readonly Skipped[] = []): string {
+export function jsonReport(
+  findings: FileFinding[],
+  skipped: readonly Skipped[] = [],
+  omitted: readonly Omitted[] = [],
+): string {
   return (
     JSON.stringify(
       {
@@ -127,6 +166,7 @@ export function jsonReport(findings: FileFinding[], skipped: readonly Skipped[] 
         findings: findings.map(toJsonFinding),
         skipped: skipped.map(toJsonSkipped),
         complete: !isIncomplete(skipped),
+        ...(omitted.length > 0 ? { omitted: omitted.map(toJsonOmitted) } : {}),
       },
       null,
       2,

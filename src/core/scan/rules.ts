@@ -76,13 +76,21 @@ export function keyBody(token: string, rule: RuleId): string {
 /** Shannon entropy in bits per character. */
 export function entropy(text: string): number {
   if (text.length === 0) return 0;
-  const counts = new Map<number, number>();
-  for (let i = 0; i < text.length; i++) counts.set(text.charCodeAt(i), (counts.get(text.charCodeAt(i)) ?? 0) + 1);
+  // Counts in a typed array, not a Map: this runs once per candidate, and a flood of near-misses has many.
+  const counts = new Uint32Array(128);
+  let other: Map<number, number> | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 128) counts[code]!++;
+    else (other ??= new Map()).set(code, (other.get(code) ?? 0) + 1);
+  }
   let bits = 0;
-  for (const count of counts.values()) {
+  const add = (count: number) => {
     const p = count / text.length;
     bits -= p * Math.log2(p);
-  }
+  };
+  for (let code = 0; code < 128; code++) if (counts[code]! > 0) add(counts[code]!);
+  if (other) for (const count of other.values()) add(count);
   return bits;
 }
 

@@ -5,6 +5,10 @@ import type { ServiceId } from '../../shared/errorKinds.ts';
 import { fingerprint as fingerprintOf } from '../fingerprint.ts';
 import { maskKey } from '../redact.ts';
 import { MAX_TOKEN, RULES, type RuleId, classifyToken, keyBody, looksFake } from './rules.ts';
+import { DIRECT_INFIX, ROUTER_KEY_LENGTH } from '../../shared/keyShapes.ts';
+import { DisabledRegions, NEXT_LINE_MARKER, lineAllows } from './allowComments.ts';
+
+export { NEXT_LINE_MARKER };
 
 /** A key Keyward holds: matched wherever it appears exactly, whatever its shape. */
 export interface KnownKey {
@@ -24,13 +28,27 @@ export interface RetiredKey {
 export interface ScanOptions {
   known?: readonly KnownKey[];
   retired?: readonly RetiredKey[];
-  /** Honour keyward-ignore, gitleaks:allow, "pragma: allowlist secret", secretlint-disable-line. Default true. */
+  /** Honour the allow comments of allowComments.ts (keyward, secretlint, detect-secrets, gitleaks). Default true. */
   allowComments?: boolean;
   /**
    * Hands each reported key to the caller, in this process only: `--verify`
    * needs the key itself to ask its service, and findings never carry it.
    */
   onKey?: (fingerprint: string, key: string) => void;
+  /**
+   * At most this many medium-confidence findings per text (default LOOSE_CAP);
+   * the rest are counted, not listed, so generated near-misses cannot flood a report.
+   */
+  looseCap?: number;
+}
+
+/** Medium-confidence findings listed per file; more are summarised as a count. */
+export const LOOSE_CAP = 20;
+
+export interface ScanResult {
+  findings: Finding[];
+  /** Medium-confidence findings past the cap: counted, not listed. */
+  omitted: number;
 }
 
 export interface Finding {
@@ -51,10 +69,6 @@ export interface Finding {
   /** This is the key stored in Keyward, or one it rotated out. */
   stored: 'active' | 'retired' | null;
 }
-
-const ALLOW_MARKERS = ['keyward-ignore', 'gitleaks:allow', 'pragma: allowlist secret', 'secretlint-disable-line'];
-/** On the line before a key: ignore the next line. */
-export const NEXT_LINE_MARKER = 'keyward-ignore-next-line';
 
 export { fingerprintOf };
 
@@ -126,17 +140,6 @@ function jsUtf8Length(text: string, from: number, to: number): number {
   return bytes;
 }
 
-function lineHasAllowMarker(text: string, offset: number): boolean {
-  const start = text.lastIndexOf('\n', offset - 1) + 1;
-  let end = text.indexOf('\n', offset);
-  if (end === -1) end = text.length;
-  const line = text.slice(start, end);
-  if (ALLOW_MARKERS.some((marker) => line.includes(marker))) return true;
-  // A dotenv value cannot carry a trailing comment (docker --env-file and systemd keep it as part of the value).
-  if (start === 0) return false;
-  return text.slice(text.lastIndexOf('\n', start - 2) + 1, start - 1).includes(NEXT_LINE_MARKER);
-}
-
 interface Hit {
   start: number;
   end: number;
@@ -148,6 +151,11 @@ interface Hit {
 
 /** Scans a text; findings come in order of position. */
 export function scanText(text: string, options: ScanOptions = {}): Finding[] {
+  return scanTextCounted(text, options).findings;
+}
+
+/** Scans a text, and says how many medium-confidence findings the cap left out. */
+export function scanTextCounted(text: string, options: ScanOptions = {}): ScanResult {
   const known = options.known ?? [];
   const retired = options.retired ?? [];
   const knownFingerprints = new Map(known.map((k) => [fingerprintOf(k.value), k]));
@@ -166,7 +174,8 @@ export function scanText(text: string, options: ScanOptions = {}): Finding[] {
       const token = text.slice(start, end);
       const ruleId = classifyToken(token);
       if (ruleId) {
-        const fingerprint = fingerprintOf(token);
+        // Hashed later, for listed findings only, unless it decides whether the key is one Keyward holds.
+        const fingerprint = knownFingerprints.size > 0 || retiredFingerprints.size > 0 ? fingerprintOf(token) : '';
         const stored = knownFingerprints.has(fingerprint)
           ? 'active'
           : retiredFingerprints.has(fingerprint)
@@ -213,23 +222,36 @@ export function scanText(text: string, options: ScanOptions = {}): Finding[] {
       });
     }
   }
-  if (hits.length === 0) return [];
+  if (hits.length === 0) return { findings: [], omitted: 0 };
   hits.sort((a, b) => a.start - b.start);
 
+  const allow = options.allowComments !== false;
+  const regions = allow ? new DisabledRegions(text) : undefined;
+  const looseCap = options.looseCap ?? LOOSE_CAP;
+  let loose = 0;
+  let omitted = 0;
   const findings: Finding[] = [];
   let line = 0;
   let lineStart = 0;
   let counted = 0;
   let bytes = 0;
   for (const hit of hits) {
-    if (options.allowComments !== false && lineHasAllowMarker(text, hit.start)) continue;
+    if (
+      allow &&
+      (lineAllows(text, hit.start, hit.service) || (!regions!.empty && regions!.covers(hit.start, hit.service)))
+    )
+      continue;
+    const rule = RULES[hit.ruleId];
+    if (rule.confidence === 'medium' && !hit.stored && ++loose > looseCap) {
+      omitted++;
+      continue;
+    }
     for (let i = text.indexOf('\n', counted); i !== -1 && i < hit.start; i = text.indexOf('\n', i + 1)) {
       line++;
       lineStart = i + 1;
     }
     bytes += utf8Length(text, counted, hit.start);
     counted = hit.start;
-    const rule = RULES[hit.ruleId];
     const value = text.slice(hit.start, hit.end);
     options.onKey?.(hit.fingerprint, value);
     findings.push({
@@ -249,24 +271,59 @@ export function scanText(text: string, options: ScanOptions = {}): Finding[] {
       startByte: bytes,
       endByte: bytes + utf8Length(text, hit.start, hit.end),
       masked: maskKey(value),
-      fingerprint: hit.fingerprint,
+      fingerprint: hit.fingerprint || fingerprintOf(value),
       stored: hit.stored,
     });
   }
-  return findings;
+  return { findings, omitted };
 }
 
 const K = 0x6b;
 const S = 0x73;
 const DASH = 0x2d;
 
+const INFIX = Buffer.from(DIRECT_INFIX, 'latin1');
+const INFIX_LAST = INFIX[INFIX.length - 1]!;
+
+function isKeyByte(byte: number | undefined): boolean {
+  return byte !== undefined && isKeyChar(byte);
+}
+
+/** Whether the infix ends at `last`. */
+function endsInfix(bytes: Buffer, last: number): boolean {
+  for (let j = 0; j < INFIX.length; j++) if (bytes[last - INFIX.length + 1 + j] !== INFIX[j]) return false;
+  return true;
+}
+
 /**
- * Whether "sk-" occurs in the bytes. A one-byte search for the rare "k" runs at
- * memchr speed; checking its neighbours is cheaper than a three-byte search.
+ * Whether an "sk-" that could start a key occurs in the bytes. A one-byte
+ * search for "k" runs at memchr speed; checking its neighbours is cheaper than
+ * a three-byte search, and checking the token after it at byte level means a
+ * file that only mentions "sk-" ("task-", "desk-", a flag) is never decoded.
+ * A token is the rest of its run of key characters (all ASCII, so bytes and
+ * text agree); each run is measured once, so "sk-sk-sk-…" stays linear.
  */
 function containsLiteral(bytes: Buffer): boolean {
+  let runEnd = -1;
+  /** Start of the last direct-service infix in the current run, or -1. */
+  let lastInfix = -1;
   for (let at = bytes.indexOf(K, 1); at !== -1; at = bytes.indexOf(K, at + 1)) {
-    if (bytes[at + 1] === DASH && bytes[at - 1] === S) return true;
+    if (bytes[at + 1] !== DASH || bytes[at - 1] !== S) continue;
+    const start = at - 1;
+    if (start >= runEnd) {
+      runEnd = start + 3;
+      lastInfix = -1;
+      while (runEnd < bytes.length && isKeyByte(bytes[runEnd])) {
+        if (bytes[runEnd] === INFIX_LAST && runEnd - start >= INFIX.length + 2 && endsInfix(bytes, runEnd))
+          lastInfix = runEnd - INFIX.length + 1;
+        runEnd++;
+      }
+    }
+    const length = runEnd - start;
+    if (length === ROUTER_KEY_LENGTH) return true;
+    if (length <= MAX_TOKEN && lastInfix >= start + 3) return true;
+    // Only the run's last MAX_TOKEN characters can start a token short enough to be a key.
+    if (length > MAX_TOKEN) at = Math.max(at, runEnd - MAX_TOKEN - 1);
   }
   return false;
 }

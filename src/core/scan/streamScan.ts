@@ -5,7 +5,15 @@
 // no size limit has to hide a file. UTF-16 text (a BOM, as PowerShell and
 // Notepad write) is decoded as such; anything else is read as UTF-8, binary
 // included, so a key compiled into a bundle is still found.
-import { type Finding, type ScanOptions, mayContainKey, scanText } from './scanner.ts';
+import {
+  type Finding,
+  LOOSE_CAP,
+  type ScanOptions,
+  type ScanResult,
+  mayContainKey,
+  scanTextCounted,
+} from './scanner.ts';
+import { RULES } from './rules.ts';
 import { MAX_TOKEN } from './rules.ts';
 
 export type TextEncoding = 'utf8' | 'utf16le' | 'utf16be';
@@ -25,10 +33,20 @@ function decodeUtf16(bytes: Buffer, encoding: 'utf16le' | 'utf16be'): string {
 
 /** Scans a whole buffer, whatever its encoding; the fast path for files that fit in memory. */
 export function scanBytes(bytes: Buffer, options: ScanOptions = {}): Finding[] {
+  return scanBytesCounted(bytes, options).findings;
+}
+
+const NONE: ScanResult = { findings: [], omitted: 0 };
+
+/** scanBytes, with the count of medium-confidence findings the cap left out. */
+export function scanBytesCounted(bytes: Buffer, options: ScanOptions = {}): ScanResult {
   const encoding = encodingOf(bytes);
-  if (encoding === 'utf8') return mayContainKey(bytes, options) ? scanText(bytes.toString('utf8'), options) : [];
+  if (encoding === 'utf8')
+    return mayContainKey(bytes, options) ? scanTextCounted(bytes.toString('utf8'), options) : NONE;
   const text = decodeUtf16(bytes.subarray(2), encoding);
-  return text.includes('sk-') || options.known?.length || options.retired?.length ? scanText(text, options) : [];
+  return text.includes('sk-') || options.known?.length || options.retired?.length
+    ? scanTextCounted(text, options)
+    : NONE;
 }
 
 /** UTF-16 code units in UTF-8 bytes: one per lead byte, two for a four-byte sequence. */
@@ -65,9 +83,15 @@ export class StreamScan {
   private lines = 0;
   private column = 0;
   private readonly found: Finding[] = [];
+  private readonly looseCap: number;
+  private loose = 0;
+  /** Medium-confidence findings past the cap, over the whole input. */
+  omitted = 0;
 
   constructor(options: ScanOptions = {}, window = DEFAULT_WINDOW) {
-    this.options = options;
+    // Each window lists all it finds; the cap applies once, to the whole input.
+    this.options = { ...options, looseCap: Infinity };
+    this.looseCap = options.looseCap ?? LOOSE_CAP;
     const longestKnown = Math.max(0, ...(options.known ?? []).map((k) => Buffer.byteLength(k.value) * 2));
     this.margin = Math.max(4096, MAX_TOKEN * 8, longestKnown + 64);
     this.step = Math.max(window, this.margin * 4) & ~1;
@@ -143,7 +167,7 @@ export class StreamScan {
     // One decode of the whole window (a flat string: scanning a concatenation is many times slower);
     // the margins, small, are decoded again on their own to know where the owned part starts and ends.
     const text = this.decode(data, 0, end);
-    const findings = scanText(text, this.options);
+    const { findings } = scanTextCounted(text, this.options);
     if (findings.length === 0) return;
     const loIndex = this.decode(data, 0, lo).length;
     const hiIndex = text.length - this.decode(data, hi, end).length;
@@ -153,6 +177,10 @@ export class StreamScan {
       for (; line < finding.line; line++) lineStart = text.indexOf('\n', lineStart) + 1;
       const index = lineStart + finding.column;
       if (index < loIndex || index >= hiIndex) continue;
+      if (RULES[finding.ruleId].confidence === 'medium' && !finding.stored && ++this.loose > this.looseCap) {
+        this.omitted++;
+        continue;
+      }
       const shift = finding.line === 0 ? this.column : 0;
       this.found.push({
         ...finding,
