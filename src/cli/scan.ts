@@ -19,7 +19,7 @@ import {
 } from '../core/scan/report.ts';
 import { scanStaged } from '../core/scan/staged.ts';
 import { type Listed, listTargets } from '../core/scan/targets.ts';
-import { type CliIo, EXIT } from './run.ts';
+import { type CliIo, EXIT } from './io.ts';
 
 declare const KEYWARD_VERSION: string | undefined;
 

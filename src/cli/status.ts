@@ -6,7 +6,7 @@ import { ServiceError } from '../core/errors.ts';
 import { redactSecrets } from '../core/redact.ts';
 import { nextUtcMidnight } from '../core/freeGuard.ts';
 import { type RouterCredits, type RouterKeyInfo, RouterClient } from '../core/routerClient.ts';
-import { type CliIo, EXIT } from './run.ts';
+import { type CliIo, EXIT } from './io.ts';
 import {
   BASE_URL_ENV,
   KEY_ENV,
