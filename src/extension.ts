@@ -6,6 +6,7 @@ import { AccountMonitor } from './core/accountMonitor.ts';
 import type { KeywardConfig } from './core/config.ts';
 import { KeyStore, scannerKeys } from './core/keyStore.ts';
 import { type PromptRequest, runPrompt } from './core/promptRunner.ts';
+import { SERVICES, SERVICE_IDS } from './core/services.ts';
 import { CommandId } from './host/commandIds.ts';
 import { Configuration } from './host/configuration.ts';
 import { KeyCommands, type SetKeyArgs } from './host/keyCommands.ts';
@@ -15,6 +16,7 @@ import { KeyHover } from './host/keyHover.ts';
 import { HistoryView, type HistoryNode } from './host/historyView.ts';
 import { scanHistory, scanWorkspace } from './host/workspaceScan.ts';
 import { Log } from './host/log.ts';
+import { PanelProbe } from './host/panelProbe.ts';
 import { PromptPanel } from './host/promptPanel.ts';
 import { ScrubbedMemento } from './host/scrubbedState.ts';
 import { secretPort, statePort } from './host/secretPorts.ts';
@@ -36,6 +38,8 @@ export interface KeywardTestApi {
   globalState(): Record<string, unknown>;
   /** The prompt panel, for driving the send path the webview uses. */
   panel: PromptPanel;
+  /** Answers the panel's secret guard and keeps what the panel posted. */
+  panelProbe: PanelProbe;
   /** The quick fixes, whose questions the tests answer. */
   fixes: KeyFixes;
   /** The settings as Keyward obeys them. */
@@ -59,7 +63,8 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const keyCommands = new KeyCommands(keys, monitor, configuration, log, globalState);
   const statusBar = new StatusBar(monitor, keys, configuration);
   const diagnostics = new KeyDiagnostics(keys, configuration);
-  const panel = new PromptPanel(context, monitor, keys, configuration, log);
+  const probe = context.extensionMode === vscode.ExtensionMode.Test ? new PanelProbe() : undefined;
+  const panel = new PromptPanel(context, monitor, keys, configuration, log, probe?.ports);
   const historyView = new HistoryView();
   const fixes = new KeyFixes(diagnostics, configuration, keys);
 
@@ -85,31 +90,32 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.historyCopyCommit, (node?: HistoryNode) => historyView.copyCommit(node)),
     command(CommandId.historyOpen, (node?: HistoryNode) => historyView.open(node)),
     command(CommandId.showLog, () => log.show()),
-    command(CommandId.setRouterKey, (args?: SetKeyArgs) => keyCommands.setKey('router', args)),
-    command(CommandId.setDirectKey, (args?: SetKeyArgs) => keyCommands.setKey('direct', args)),
-    command(CommandId.verifyRouterKey, () => keyCommands.verify('router')),
-    command(CommandId.verifyDirectKey, () => keyCommands.verify('direct')),
-    command(CommandId.rotateRouterKey, (key?: string) => keyCommands.rotate('router', key)),
-    command(CommandId.rotateDirectKey, (key?: string) => keyCommands.rotate('direct', key)),
-    command(CommandId.deleteRouterKey, (confirmed?: boolean) => keyCommands.delete('router', confirmed === true)),
-    command(CommandId.deleteDirectKey, (confirmed?: boolean) => keyCommands.delete('direct', confirmed === true)),
+    // Each service's key commands, as its row in core/services.ts names them.
+    ...SERVICE_IDS.flatMap((service) => {
+      const ids = SERVICES[service].commands;
+      return [
+        command(ids.setKey, (args?: SetKeyArgs) => keyCommands.setKey(service, args)),
+        command(ids.verifyKey, () => keyCommands.verify(service)),
+        command(ids.rotateKey, (key?: string) => keyCommands.rotate(service, key)),
+        command(ids.deleteKey, (confirmed?: boolean) => keyCommands.delete(service, confirmed === true)),
+        command(ids.actions, () => showStatusActions(service, configuration, monitor)),
+      ];
+    }),
     command(CommandId.setKeyExpiry, (service?: ServiceId, date?: string) => keyCommands.setExpiry(service, date)),
     command(CommandId.setUsageTier, () => pickUsageTier()),
     command(CommandId.refreshStatus, () => statusBar.refresh()),
-    command(CommandId.routerActions, () => showStatusActions('router', configuration, monitor)),
-    command(CommandId.directActions, () => showStatusActions('direct', configuration, monitor)),
     context.secrets.onDidChange((event) => {
       // Other windows share SecretStorage: follow what they stored or deleted.
       void keys.secretChanged(event.key).then((service) => {
         if (service) {
           monitor.reset(service);
-          if (keys.metadata(service)) void monitor.verify(service);
+          if (keys.metadata(service) || SERVICES[service].capabilities.keyOptional) void monitor.verify(service);
         }
       });
     }),
   );
   log.info(
-    `Keyward ${context.extension.packageJSON.version as string} active; router ${configuration.value.router.baseUrl}, direct ${configuration.value.direct.baseUrl}.`,
+    `Keyward ${context.extension.packageJSON.version as string} active; ${SERVICE_IDS.map((id) => `${id} ${configuration.value[id].baseUrl ?? '(not set)'}`).join(', ')}.`,
   );
 
   // Startup work must not delay activation.
@@ -121,7 +127,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const daily = setInterval(() => void keyCommands.remindExpiry(), 6 * 3_600_000);
   context.subscriptions.push({ dispose: () => clearInterval(daily) });
 
-  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
+  if (!probe) return undefined;
   return {
     statusView: (service) => statusBar.view(service),
     refresh: () => statusBar.refresh(),
@@ -134,6 +140,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
         .map((d) => ({ ruleId: d.finding.ruleId, masked: d.finding.masked, git: d.git, line: d.finding.line })),
     globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
     panel,
+    panelProbe: probe,
     fixes,
     config: () => configuration.value,
     ask: async (request) => {

@@ -1,19 +1,22 @@
-// keyward ask --service router|direct --model ID [--base-url URL] [--json] [--no-stream]
+// keyward ask --service router|direct|compatible --model ID [--base-url URL] [--json] [--no-stream]
 //             [--timeout MS] [--idle-timeout MS] [PROMPT|-]
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONFIG } from '../core/config.ts';
 import { DirectClient } from '../core/directClient.ts';
-import { ServiceError } from '../core/errors.ts';
+import { SERVICES, type ServiceId } from '../core/services.ts';
+import { ServiceError, toServiceError } from '../core/errors.ts';
 import { RouterClient } from '../core/routerClient.ts';
 import type { CompletionResult, ReportedUsage, TextStream } from '../core/textStream.ts';
 import { type CliIo, EXIT } from './io.ts';
 import {
   BASE_URL_ENV,
   KEY_ENV,
+  SERVICE_CHOICES,
   TIMEOUT_ENV,
   UsageError,
   baseUrlFor,
   errorJson,
+  keyFor,
   millisecondsOption,
   readAll,
   reportUsage,
@@ -21,16 +24,19 @@ import {
   writeError,
 } from './common.ts';
 
-export const ASK_HELP = `Usage: keyward ask --service router|direct --model ID [options] [PROMPT|-]
+export const ASK_HELP = `Usage: keyward ask --service ${SERVICE_CHOICES} --model ID [options] [PROMPT|-]
 
 Sends PROMPT (or standard input, with "-" or when no prompt is given and input is piped)
 to the service and streams the answer to standard output.
 
 Options:
-  --service router|direct  which service (required)
+  --service router|direct|compatible
+                           which service (required); compatible is any OpenAI-compatible
+                           chat-completions server (Ollama, LM Studio, vLLM, llama.cpp)
   --model ID               model id, e.g. openrouter/free or gpt-5.4-mini (required)
   --base-url URL           the service's base URL (https, or http on localhost); default
-                           ${BASE_URL_ENV.router} / ${BASE_URL_ENV.direct}, else the real service
+                           ${BASE_URL_ENV.router} / ${BASE_URL_ENV.direct} / ${BASE_URL_ENV.compatible},
+                           else the real service (compatible has none: required)
   --json                   print one JSON object at the end instead of streaming
                            (every failure too, usage errors included)
   --no-stream              ask for the whole answer at once
@@ -40,7 +46,8 @@ Options:
                            (default ${DEFAULT_CONFIG.network.idleTimeoutMs}; ${TIMEOUT_ENV.idle})
   -h, --help               show this help
 
-The key comes from ${KEY_ENV.router} (router) or ${KEY_ENV.direct} (direct).
+The key comes from ${KEY_ENV.router} (router), ${KEY_ENV.direct} (direct) or
+${KEY_ENV.compatible} (compatible: optional; without it no Authorization header is sent).
 A refusal is printed as the answer, marked on standard error; --json gives it as
 "refusal", and why the answer ended as "finishReason" (stop, length,
 content_filter, tool_calls, error, other).
@@ -63,7 +70,7 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   let prompt: string;
-  let service: 'router' | 'direct';
+  let service: ServiceId;
   let baseUrl: string;
   let key: string;
   let requestTimeoutMs: number;
@@ -86,12 +93,7 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
       TIMEOUT_ENV.idle,
       DEFAULT_CONFIG.network.idleTimeoutMs,
     );
-    key = io.env[KEY_ENV[service]] ?? '';
-    if (!key)
-      throw new UsageError(
-        `set ${KEY_ENV[service]} to the ${service === 'router' ? 'routing' : 'direct'} service key`,
-        'missing_key',
-      );
+    key = keyFor(service, io.env);
     if (positionals.length > 1)
       throw new UsageError('give the prompt as one argument (quote it), or "-" to read standard input');
     const source = positionals[0];
@@ -115,8 +117,8 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     idleTimeoutMs,
     requestTimeoutMs,
   };
-  const router = service === 'router' ? new RouterClient(connection) : undefined;
-  const direct = service === 'direct' ? new DirectClient(connection) : undefined;
+  const chat = SERVICES[service].wire === 'chat-completions' ? new RouterClient({ ...connection, service }) : undefined;
+  const direct = SERVICES[service].wire === 'responses' ? new DirectClient(connection) : undefined;
   const callOptions = {
     signal: controller.signal,
     stream: !values['no-stream'],
@@ -127,8 +129,8 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
         );
     },
   };
-  const stream: TextStream = router
-    ? router.chat({ model: values.model, messages: [{ role: 'user', content: prompt }] }, callOptions)
+  const stream: TextStream = chat
+    ? chat.chat({ model: values.model, messages: [{ role: 'user', content: prompt }] }, callOptions)
     : direct!.respond({ model: values.model, input: prompt }, callOptions);
   try {
     let ended = true;
@@ -156,15 +158,7 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     }
     return result.refusal !== null || result.finishReason === 'content_filter' ? EXIT.declined : EXIT.ok;
   } catch (error) {
-    const failure =
-      error instanceof ServiceError
-        ? error
-        : new ServiceError({
-            kind: 'network',
-            service,
-            message: String((error as Error).message ?? error),
-            secrets: [key],
-          });
+    const failure = toServiceError(error, service, { secrets: key ? [key] : [] });
     // What the service reported before the answer failed was charged: say so.
     const reported = stream.reported;
     if (values.json) io.stdout.write(errorJson(failure, reported ? { usage: usageJson(reported) } : {}) + '\n');
@@ -179,7 +173,7 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     return failure.kind === 'cancelled' ? EXIT.interrupted : EXIT.failure;
   } finally {
     process.removeListener('SIGINT', onSignal);
-    await Promise.all([router?.close(), direct?.close()]);
+    await Promise.all([chat?.close(), direct?.close()]);
   }
 }
 

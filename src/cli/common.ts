@@ -1,11 +1,11 @@
 // What the CLI's commands share: options, keys and base URLs from the
 // environment, and the one way errors are printed (text on stderr, or the JSON
 // contract). With --json every failure prints the JSON object, usage errors too.
-import { DEFAULT_CONFIG } from '../core/config.ts';
 import type { ServiceError } from '../core/errors.ts';
 import { redactSecrets } from '../core/redact.ts';
+import { SERVICES, SERVICE_IDS } from '../core/services.ts';
 import { checkBaseUrl } from '../core/urlPolicy.ts';
-import type { ErrorKind } from '../shared/errorKinds.ts';
+import type { ErrorKind, ServiceId } from '../shared/errorKinds.ts';
 import type { CliIo } from './io.ts';
 
 /**
@@ -26,30 +26,38 @@ export class UsageError extends Error {
   }
 }
 
-export const KEY_ENV = { router: 'OPENROUTER_API_KEY', direct: 'OPENAI_API_KEY' } as const;
-/** The official SDKs' base-URL variables, honoured when --base-url is absent. */
-export const BASE_URL_ENV = { router: 'OPENROUTER_BASE_URL', direct: 'OPENAI_BASE_URL' } as const;
+const byService = <T>(pick: (id: ServiceId) => T) =>
+  Object.fromEntries(SERVICE_IDS.map((id) => [id, pick(id)])) as Record<ServiceId, T>;
+
+export const KEY_ENV = byService((id) => SERVICES[id].env.key);
+/** The official SDKs' base-URL variables (and Keyward's own for compatible), honoured when --base-url is absent. */
+export const BASE_URL_ENV = byService((id) => SERVICES[id].env.baseUrl);
+export const SERVICE_CHOICES = SERVICE_IDS.join('|');
 export const TIMEOUT_ENV = { request: 'KEYWARD_TIMEOUT_MS', idle: 'KEYWARD_IDLE_TIMEOUT_MS' } as const;
 
-export function serviceOption(value: string | undefined): 'router' | 'direct' {
-  if (value === 'router' || value === 'direct') return value;
+export function serviceOption(value: string | undefined): ServiceId {
+  const found = SERVICE_IDS.find((id) => id === value);
+  if (found) return found;
+  const choices = `${SERVICE_IDS.slice(0, -1).join(', ')} or ${SERVICE_IDS.at(-1)}`;
   throw new UsageError(
-    value === undefined
-      ? '--service is required (router or direct)'
-      : `--service must be router or direct, not "${value}"`,
+    value === undefined ? `--service is required (${choices})` : `--service must be ${choices}, not "${value}"`,
     value === undefined ? 'missing_option' : 'invalid_option',
   );
 }
 
 /** --base-url, else the SDK's environment variable, else the real service; https only, except loopback. */
-export function baseUrlFor(
-  service: 'router' | 'direct',
-  flag: string | undefined,
-  env: NodeJS.ProcessEnv = {},
-): string {
+export function baseUrlFor(service: ServiceId, flag: string | undefined, env: NodeJS.ProcessEnv = {}): string {
   const fromEnv = env[BASE_URL_ENV[service]];
   const value = flag ?? (fromEnv === undefined || fromEnv.trim() === '' ? undefined : fromEnv.trim());
-  if (value === undefined) return DEFAULT_CONFIG[service].baseUrl;
+  if (value === undefined) {
+    const fallback = SERVICES[service].defaultBaseUrl;
+    if (fallback === null)
+      throw new UsageError(
+        `--base-url is required for --service ${service} (or set ${BASE_URL_ENV[service]})`,
+        'missing_option',
+      );
+    return fallback;
+  }
   const source = flag !== undefined ? '--base-url' : BASE_URL_ENV[service];
   const check = checkBaseUrl(value);
   if (!check.ok) {
@@ -126,4 +134,15 @@ export function reportUsage(io: CliIo, command: string, json: boolean, error: Us
   if (json) io.stdout.write(usageJson(error, command) + '\n');
   else io.stderr.write(`keyward ${command}: ${error.message}\nRun "keyward ${command} --help" for the options.\n`);
   return 2;
+}
+
+/**
+ * The key from the service's environment variable. A service whose key is
+ * optional goes without one (no Authorization header); the others need it.
+ */
+export function keyFor(service: ServiceId, env: NodeJS.ProcessEnv): string {
+  const key = env[KEY_ENV[service]]?.trim() ?? '';
+  if (!key && !SERVICES[service].capabilities.keyOptional)
+    throw new UsageError(`set ${KEY_ENV[service]} to the ${SERVICES[service].displayName} key`, 'missing_key');
+  return key;
 }

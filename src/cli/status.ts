@@ -1,4 +1,4 @@
-// keyward status --service router|direct [--base-url URL] [--json]
+// keyward status --service router|direct|compatible [--base-url URL] [--json]
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONFIG } from '../core/config.ts';
 import { DirectClient, type RateLimits } from '../core/directClient.ts';
@@ -6,19 +6,22 @@ import { ServiceError } from '../core/errors.ts';
 import { redactSecrets } from '../core/redact.ts';
 import { nextUtcMidnight } from '../core/freeGuard.ts';
 import { type RouterCredits, type RouterKeyInfo, RouterClient } from '../core/routerClient.ts';
+import type { ServiceId } from '../core/services.ts';
 import { type CliIo, EXIT } from './io.ts';
 import {
   BASE_URL_ENV,
   KEY_ENV,
+  SERVICE_CHOICES,
   UsageError,
   baseUrlFor,
   errorJson,
+  keyFor,
   reportUsage,
   serviceOption,
   writeError,
 } from './common.ts';
 
-export const STATUS_HELP = `Usage: keyward status --service router|direct [--base-url URL] [--json]
+export const STATUS_HELP = `Usage: keyward status --service ${SERVICE_CHOICES} [--base-url URL] [--json]
 
 Checks the key without spending tokens.
   router: the key check: credit limit, what is left, usage, expiry, today's free-model
@@ -26,9 +29,12 @@ Checks the key without spending tokens.
   direct: whether the key is recognised, whether it may list models, and the
           rate-limit headers the service sent. Whether it may create responses
           cannot be checked without spending tokens: it says so.
+  compatible: whether the endpoint answers and lists models (GET /models); a server
+          without a model list still answers prompts for a model id you give.
 
-The key comes from OPENROUTER_API_KEY (router) or OPENAI_API_KEY (direct); without
---base-url, ${BASE_URL_ENV.router} / ${BASE_URL_ENV.direct} name the base URL.
+The key comes from ${KEY_ENV.router} (router), ${KEY_ENV.direct} (direct) or
+${KEY_ENV.compatible} (compatible, optional); without --base-url, ${BASE_URL_ENV.router} /
+${BASE_URL_ENV.direct} / ${BASE_URL_ENV.compatible} name the base URL (compatible needs one).
 With --json every failure prints the JSON object, usage errors included.
 Exit status: 0 checked, 1 service error (e.g. the key is not valid), 2 usage error.
 `;
@@ -105,18 +111,13 @@ export async function statusCommand(args: string[], io: CliIo): Promise<number> 
     io.stdout.write(STATUS_HELP);
     return EXIT.ok;
   }
-  let service: 'router' | 'direct';
+  let service: ServiceId;
   let baseUrl: string;
   let key: string;
   try {
     service = serviceOption(values.service);
     baseUrl = baseUrlFor(service, values['base-url'], io.env);
-    key = io.env[KEY_ENV[service]] ?? '';
-    if (!key)
-      throw new UsageError(
-        `set ${KEY_ENV[service]} to the ${service === 'router' ? 'routing' : 'direct'} service key`,
-        'missing_key',
-      );
+    key = keyFor(service, io.env);
   } catch (error) {
     if (error instanceof UsageError) return reportUsage(io, 'status', values.json, error);
     throw error;
@@ -128,33 +129,55 @@ export async function statusCommand(args: string[], io: CliIo): Promise<number> 
     idleTimeoutMs: DEFAULT_CONFIG.network.idleTimeoutMs,
   };
   // The key check echoes fields of the service's choosing (the key's label): nothing key-shaped is printed.
-  const out = { write: (text: string) => io.stdout.write(redactSecrets(text, [key])) };
-  if (service === 'router') {
-    const client = new RouterClient(connection);
-    try {
-      const [info, credits] = await Promise.all([client.keyInfo(), client.credits()]);
-      const now = Date.now();
-      if (values.json) {
-        out.write(
-          JSON.stringify({
-            ok: true,
-            service,
-            key: info,
-            credits,
-            free: info.freeModelDailyRequests
-              ? { ...info.freeModelDailyRequests, resetsAt: new Date(nextUtcMidnight(now)).toISOString() }
-              : null,
-            warnings: routerWarnings(info),
-          }) + '\n',
-        );
-      } else out.write(routerText(info, credits, now));
-      return EXIT.ok;
-    } catch (error) {
-      return fail(io, error, values.json);
-    } finally {
-      await client.close();
-    }
+  const out = { write: (text: string) => io.stdout.write(redactSecrets(text, key ? [key] : [])) };
+  switch (service) {
+    case 'router':
+      return routerStatus(connection, out, io, values.json);
+    case 'direct':
+      return directStatus(connection, out, io, values.json);
+    case 'compatible':
+      return compatibleStatus(connection, out, io, values.json);
   }
+}
+
+interface Connection {
+  baseUrl: string;
+  key: string;
+  connectTimeoutMs: number;
+  idleTimeoutMs: number;
+}
+type Out = { write(text: string): unknown };
+
+async function routerStatus(connection: Connection, out: Out, io: CliIo, json: boolean): Promise<number> {
+  const service = 'router';
+  const client = new RouterClient(connection);
+  try {
+    const [info, credits] = await Promise.all([client.keyInfo(), client.credits()]);
+    const now = Date.now();
+    if (json) {
+      out.write(
+        JSON.stringify({
+          ok: true,
+          service,
+          key: info,
+          credits,
+          free: info.freeModelDailyRequests
+            ? { ...info.freeModelDailyRequests, resetsAt: new Date(nextUtcMidnight(now)).toISOString() }
+            : null,
+          warnings: routerWarnings(info),
+        }) + '\n',
+      );
+    } else out.write(routerText(info, credits, now));
+    return EXIT.ok;
+  } catch (error) {
+    return fail(io, error, json);
+  } finally {
+    await client.close();
+  }
+}
+
+async function directStatus(connection: Connection, out: Out, io: CliIo, json: boolean): Promise<number> {
+  const service = 'direct';
   const client = new DirectClient(connection);
   try {
     let canList = true;
@@ -166,7 +189,7 @@ export async function statusCommand(args: string[], io: CliIo): Promise<number> 
       canList = false;
     }
     // canCreateResponses: null = not checked (a check that spends no tokens cannot tell).
-    if (values.json)
+    if (json)
       out.write(
         JSON.stringify({
           ok: true,
@@ -181,7 +204,45 @@ export async function statusCommand(args: string[], io: CliIo): Promise<number> 
     else out.write(directText(canList, models, client.lastRateLimits));
     return EXIT.ok;
   } catch (error) {
-    return fail(io, error, values.json);
+    return fail(io, error, json);
+  } finally {
+    await client.close();
+  }
+}
+
+/** GET /models: it answers (with the key, if one is set), and lists models or has no list. */
+async function compatibleStatus(connection: Connection, out: Out, io: CliIo, json: boolean): Promise<number> {
+  const client = new RouterClient({ ...connection, service: 'compatible' });
+  try {
+    let models: string[] | null = null;
+    try {
+      models = (await client.models()).map((model) => model.id);
+    } catch (error) {
+      // No model list is allowed: the model id is then given by hand.
+      if (!(error instanceof ServiceError) || error.kind !== 'bad_request' || error.status !== 404) throw error;
+    }
+    if (json)
+      out.write(
+        JSON.stringify({
+          ok: true,
+          service: 'compatible',
+          answering: true,
+          keySent: connection.key !== '',
+          canListModels: models !== null,
+          models,
+        }) + '\n',
+      );
+    else
+      out.write(
+        [
+          'endpoint   answering',
+          `key        ${connection.key ? 'sent' : 'none sent'}`,
+          `models     ${models === null ? 'no model list (GET /models is not offered): give --model yourself' : `${models.length}${models.length ? `: ${models.slice(0, 10).join(', ')}` : ''}`}`,
+        ].join('\n') + '\n',
+      );
+    return EXIT.ok;
+  } catch (error) {
+    return fail(io, error, json);
   } finally {
     await client.close();
   }

@@ -1,20 +1,31 @@
 // Keeps what is known about each service's account current: the router key
 // check, credits and free count; the direct key's state, last error and rate
-// limits. The status bar and the panel subscribe; nothing here knows VS Code.
+// limits; whether the compatible endpoint answers. The status bar and the panel
+// subscribe; nothing here knows VS Code.
 import type { ServiceErrorData, ServiceId } from '../shared/errorKinds.ts';
+import { errorKindRule } from '../shared/errorKindRules.ts';
 import { missingScopesIn } from '../shared/scopes.ts';
 import { Emitter, type Subscription } from '../shared/event.ts';
-import type { DirectSnapshot, RouterSnapshot } from './accountStatus.ts';
+import type { CompatibleSnapshot, DirectSnapshot, RouterSnapshot } from './accountStatus.ts';
 import type { KeywardConfig } from './config.ts';
 import { DirectClient, type RateLimits } from './directClient.ts';
-import { ServiceError } from './errors.ts';
+import { SERVICE_NAMES, ServiceError, toServiceError } from './errors.ts';
 import type { Tier } from './fees.ts';
 import { FreeModelGuard } from './freeGuard.ts';
 import { fingerprint } from './keyFormats.ts';
 import type { KeyStore } from './keyStore.ts';
 import { type RouterCredits, RouterClient } from './routerClient.ts';
+import { SERVICES, SERVICE_IDS } from './services.ts';
 
-type Clients = { router: RouterClient; direct: DirectClient };
+type Clients = { router: RouterClient; direct: DirectClient; compatible: RouterClient };
+
+const EMPTY_COMPATIBLE: CompatibleSnapshot = {
+  verified: null,
+  canListModels: null,
+  lastError: null,
+  refreshedAt: null,
+  stale: false,
+};
 
 export interface MonitorOptions {
   keys: KeyStore;
@@ -31,6 +42,8 @@ export type Verification =
    * responses. missingScopes holds every scope a response has named as missing.
    */
   | { service: 'direct'; ok: true; restricted: boolean; canListModels: boolean; missingScopes: string[] }
+  /** The endpoint answered; canListModels is false when it offers no GET /models (the user types an id). */
+  | { service: 'compatible'; ok: true; canListModels: boolean }
   | { service: ServiceId; ok: false; error: ServiceError };
 
 export class AccountMonitor {
@@ -44,6 +57,7 @@ export class AccountMonitor {
     stale: false,
   };
   private direct: DirectSnapshot;
+  private compatible: CompatibleSnapshot = EMPTY_COMPATIBLE;
   private readonly options: MonitorOptions;
   private readonly now: () => number;
   private readonly changed = new Emitter<ServiceId>();
@@ -78,6 +92,10 @@ export class AccountMonitor {
     return { ...this.direct, tier: this.options.tier() };
   }
 
+  compatibleSnapshot(): CompatibleSnapshot {
+    return this.compatible;
+  }
+
   onDidChange(listener: (service: ServiceId) => void): Subscription {
     return this.changed.event(listener);
   }
@@ -88,6 +106,26 @@ export class AccountMonitor {
       'router',
       (baseUrl, key, network) =>
         new RouterClient({ baseUrl, key, ...network, freeGuard: this.freeGuard, now: this.now }),
+    );
+  }
+
+  /** The chat-completions client of a service that speaks it (core/services.ts); undefined for others. */
+  chatClient(service: ServiceId): Promise<RouterClient | undefined> {
+    switch (service) {
+      case 'router':
+        return this.routerClient();
+      case 'compatible':
+        return this.compatibleClient();
+      case 'direct':
+        return Promise.resolve(undefined);
+    }
+  }
+
+  /** The compatible endpoint's client, keyless when no key is stored; undefined until a base URL is set. */
+  compatibleClient(): Promise<RouterClient | undefined> {
+    return this.client(
+      'compatible',
+      (baseUrl, key, network) => new RouterClient({ service: 'compatible', baseUrl, key, ...network, now: this.now }),
     );
   }
 
@@ -103,14 +141,16 @@ export class AccountMonitor {
     service: S,
     make: (baseUrl: string, key: string, network: KeywardConfig['network']) => Clients[S],
   ): Promise<Clients[S] | undefined> {
-    const key = await this.options.keys.getKey(service);
-    if (!key) return undefined;
+    const key = (await this.options.keys.getKey(service)) ?? '';
+    if (!key && !SERVICES[service].capabilities.keyOptional) return undefined;
     const config = this.options.config();
-    const id = `${config[service].baseUrl}|${JSON.stringify(config.network)}|${fingerprint(key)}`;
+    const baseUrl = config[service].baseUrl;
+    if (baseUrl === null) return undefined;
+    const id = `${baseUrl}|${JSON.stringify(config.network)}|${key ? fingerprint(key) : 'no key'}`;
     const cached = this.clients[service] as { id: string; client: Clients[S] } | undefined;
     if (cached?.id === id) return cached.client;
     void cached?.client.close();
-    const client = make(config[service].baseUrl, key, config.network);
+    const client = make(baseUrl, key, config.network);
     (this.clients as Record<ServiceId, { id: string; client: Clients[ServiceId] } | undefined>)[service] = {
       id,
       client,
@@ -118,29 +158,91 @@ export class AccountMonitor {
     return client;
   }
 
+  /** Why a service has no client: no base URL set yet, or no key where one is needed. */
+  unavailable(service: ServiceId): ServiceError {
+    if (this.options.config()[service].baseUrl === null)
+      return new ServiceError({
+        kind: 'bad_request',
+        service,
+        code: 'no_base_url',
+        message: `No base URL is set for the ${SERVICE_NAMES[service]}.`,
+        action: `Set ${SERVICES[service].settings.baseUrl} to the server, e.g. http://localhost:11434/v1 for Ollama.`,
+      });
+    return new ServiceError({ kind: 'auth', service, message: `No ${SERVICE_NAMES[service]} key is stored.` });
+  }
+
   /** Forgets what was known about a service (its key changed or was deleted). */
   reset(service: ServiceId): void {
-    if (service === 'router') {
-      this.router = { keyInfo: null, credits: null, free: null, lastError: null, refreshedAt: null, stale: false };
-      this.freeGuard.updateFromKeyCheck(null);
-    } else
-      this.direct = {
-        ...this.direct,
-        verified: null,
-        lastError: null,
-        lastErrorAt: null,
-        rateLimits: null,
-        refreshedAt: null,
-        stale: false,
-        missingScopes: [],
-        respondedAt: null,
-      };
+    switch (service) {
+      case 'router':
+        this.router = { keyInfo: null, credits: null, free: null, lastError: null, refreshedAt: null, stale: false };
+        this.freeGuard.updateFromKeyCheck(null);
+        break;
+      case 'compatible':
+        this.compatible = EMPTY_COMPATIBLE;
+        break;
+      case 'direct':
+        this.direct = {
+          ...this.direct,
+          verified: null,
+          lastError: null,
+          lastErrorAt: null,
+          rateLimits: null,
+          refreshedAt: null,
+          stale: false,
+          missingScopes: [],
+          respondedAt: null,
+        };
+        break;
+    }
     this.emit(service);
   }
 
   /** Checks a key without spending tokens and updates the snapshot. */
   async verify(service: ServiceId, signal?: AbortSignal): Promise<Verification> {
-    return service === 'router' ? this.verifyRouter(signal) : this.verifyDirect(signal);
+    switch (service) {
+      case 'router':
+        return this.verifyRouter(signal);
+      case 'direct':
+        return this.verifyDirect(signal);
+      case 'compatible':
+        return this.verifyCompatible(signal);
+    }
+  }
+
+  /** A keyless endpoint is checked as well as a keyed one: GET /models, which spends nothing. */
+  private async verifyCompatible(signal?: AbortSignal): Promise<Verification> {
+    const client = await this.compatibleClient();
+    if (!client) return { service: 'compatible', ok: false, error: this.unavailable('compatible') };
+    try {
+      await client.models(signal);
+      this.compatible = { verified: 'ok', canListModels: true, lastError: null, refreshedAt: this.now(), stale: false };
+      this.emit('compatible');
+      return { service: 'compatible', ok: true, canListModels: true };
+    } catch (thrown) {
+      const error = toServiceError(thrown, 'compatible');
+      // A server without GET /models still answers chats: the model id is typed instead.
+      if (error.kind === 'bad_request' && (error.status === 404 || error.status === 405)) {
+        this.compatible = {
+          verified: 'ok',
+          canListModels: false,
+          lastError: null,
+          refreshedAt: this.now(),
+          stale: false,
+        };
+        this.emit('compatible');
+        return { service: 'compatible', ok: true, canListModels: false };
+      }
+      const transient = ['network', 'timeout', 'server', 'rate_limit', 'cancelled'].includes(error.kind);
+      this.compatible = {
+        ...this.compatible,
+        verified: error.kind === 'auth' ? 'invalid' : transient ? this.compatible.verified : null,
+        lastError: error.toData(),
+        stale: transient && this.compatible.refreshedAt !== null,
+      };
+      this.emit('compatible');
+      return { service: 'compatible', ok: false, error };
+    }
   }
 
   private async verifyRouter(signal?: AbortSignal): Promise<Verification> {
@@ -167,8 +269,9 @@ export class AccountMonitor {
       if (keyInfo.expiresAt === null) warnings.push('no_expiry');
       return { service: 'router', ok: true, warnings, expiresAt: keyInfo.expiresAt };
     } catch (thrown) {
-      const error = asServiceError(thrown, 'router');
-      const transient = ['network', 'timeout', 'server', 'rate_limit', 'cancelled'].includes(error.kind);
+      const error = toServiceError(thrown, 'router');
+      const rule = errorKindRule(error.kind);
+      const transient = rule.transient || rule.status === 'keep';
       this.router = {
         ...this.router,
         lastError: transient ? this.router.lastError : error.toData(),
@@ -203,7 +306,7 @@ export class AccountMonitor {
       this.emit('direct');
       return { service: 'direct', ok: true, restricted: missingScopes.length > 0, canListModels: true, missingScopes };
     } catch (thrown) {
-      const error = asServiceError(thrown, 'direct');
+      const error = toServiceError(thrown, 'direct');
       if (error.kind === 'permission') {
         const missingScopes = union(this.direct.missingScopes, scopesOf(error, 'api.model.read'));
         this.direct = {
@@ -252,42 +355,62 @@ export class AccountMonitor {
 
   /** What a prompt's outcome tells about the account. */
   recordOutcome(service: ServiceId, error: ServiceError | null, rateLimits?: RateLimits | null): void {
-    if (service === 'direct') {
-      // A response that names missing scopes says what the key lacks; one that works proves it may prompt.
-      const missingScopes =
-        error?.kind === 'permission'
-          ? union(this.direct.missingScopes, scopesOf(error, null))
-          : error
-            ? this.direct.missingScopes
-            : this.direct.missingScopes.filter((scope) => scope === 'api.model.read');
-      const previous = this.direct.verified;
-      this.direct = {
-        ...this.direct,
-        lastError: error && error.kind !== 'cancelled' && error.kind !== 'stream_interrupted' ? error.toData() : null,
-        lastErrorAt: error ? this.now() : this.direct.lastErrorAt,
-        rateLimits: rateLimits ?? this.direct.rateLimits,
-        missingScopes,
-        respondedAt: error ? this.direct.respondedAt : this.now(),
-        verified:
-          error?.kind === 'auth'
-            ? 'invalid'
-            : missingScopes.length > 0
-              ? 'restricted'
-              : previous === 'restricted'
-                ? 'ok'
-                : (previous ?? (error ? null : 'ok')),
-      };
-    } else if (error && ['auth', 'insufficient_credits', 'key_limit'].includes(error.kind)) {
-      this.router = { ...this.router, lastError: error.toData() };
-    } else if (!error && this.router.lastError) {
-      this.router = { ...this.router, lastError: null };
+    switch (service) {
+      case 'direct':
+        this.recordDirectOutcome(error, rateLimits);
+        break;
+      case 'router':
+        this.recordRouterOutcome(error);
+        break;
+      case 'compatible':
+        this.compatible =
+          error && errorKindRule(error.kind).status !== 'keep'
+            ? { ...this.compatible, lastError: error.toData(), verified: error.kind === 'auth' ? 'invalid' : null }
+            : error
+              ? this.compatible
+              : { ...this.compatible, verified: 'ok', lastError: null, refreshedAt: this.now(), stale: false };
+        break;
     }
     this.emit(service);
   }
 
+  private recordDirectOutcome(error: ServiceError | null, rateLimits?: RateLimits | null): void {
+    // A response that names missing scopes says what the key lacks; one that works proves it may prompt.
+    const missingScopes =
+      error?.kind === 'permission'
+        ? union(this.direct.missingScopes, scopesOf(error, null))
+        : error
+          ? this.direct.missingScopes
+          : this.direct.missingScopes.filter((scope) => scope === 'api.model.read');
+    const previous = this.direct.verified;
+    this.direct = {
+      ...this.direct,
+      lastError: error && errorKindRule(error.kind).status !== 'keep' ? error.toData() : null,
+      lastErrorAt: error ? this.now() : this.direct.lastErrorAt,
+      rateLimits: rateLimits ?? this.direct.rateLimits,
+      missingScopes,
+      respondedAt: error ? this.direct.respondedAt : this.now(),
+      verified:
+        error?.kind === 'auth'
+          ? 'invalid'
+          : missingScopes.length > 0
+            ? 'restricted'
+            : previous === 'restricted'
+              ? 'ok'
+              : (previous ?? (error ? null : 'ok')),
+    };
+  }
+
+  private recordRouterOutcome(error: ServiceError | null): void {
+    if (error && ['auth', 'insufficient_credits', 'key_limit'].includes(error.kind)) {
+      this.router = { ...this.router, lastError: error.toData() };
+    } else if (!error && this.router.lastError) {
+      this.router = { ...this.router, lastError: null };
+    }
+  }
+
   dispose(): void {
-    void this.clients.router?.client.close();
-    void this.clients.direct?.client.close();
+    for (const service of SERVICE_IDS) void this.clients[service]?.client.close();
     this.changed.dispose();
   }
 
@@ -306,10 +429,4 @@ function scopesOf(error: ServiceError, fallback: string | null): string[] {
 
 function union(a: readonly string[], b: readonly string[]): string[] {
   return [...new Set([...a, ...b])];
-}
-
-function asServiceError(error: unknown, service: ServiceId): ServiceError {
-  return error instanceof ServiceError
-    ? error
-    : new ServiceError({ kind: 'network', service, message: (error as Error)?.message ?? String(error) });
 }

@@ -1,6 +1,7 @@
 // What the status bar says about each service, as plain data: text, markdown
 // tooltip, severity. Pure functions of what the last checks and requests saw.
 import type { ServiceErrorData } from '../shared/errorKinds.ts';
+import { errorKindRule } from '../shared/errorKindRules.ts';
 import { blocksPrompting } from '../shared/scopes.ts';
 import type { RateLimits } from './directClient.ts';
 import { type Tier, allowanceUpgradeCost, formatDollars, tierInfo, CARD_FEE_MIN } from './fees.ts';
@@ -40,6 +41,16 @@ export interface DirectSnapshot {
   missingScopes: string[];
   /** Epoch ms of the last prompt that worked: the only proof the key may create responses. */
   respondedAt: number | null;
+}
+
+export interface CompatibleSnapshot {
+  /** 'ok': the endpoint answered; 'invalid': it refused the key (or wants one); null: not known. */
+  verified: 'ok' | 'invalid' | null;
+  /** Whether GET /models works; null until checked. */
+  canListModels: boolean | null;
+  lastError: ServiceErrorData | null;
+  refreshedAt: number | null;
+  stale: boolean;
 }
 
 /** What each scope a Restricted key may lack lets it do. */
@@ -201,13 +212,6 @@ export function routerStatusView(snapshot: RouterSnapshot, meta: KeyMetadata | u
   return { text, tooltip: lines.join('\n'), severity, accessibility: spoken };
 }
 
-const DIRECT_ERROR_TEXT: Partial<Record<ServiceErrorData['kind'], string>> = {
-  credit_exhausted: 'credit exhausted',
-  spend_limit: 'spend limit reached',
-  usage_limit: 'usage limit reached',
-  auth: 'key invalid',
-};
-
 export function directStatusView(snapshot: DirectSnapshot, meta: KeyMetadata | undefined, now: number): StatusView {
   const lines: string[] = [
     `**Direct service** key "${meta?.label ?? 'Direct key'}" \`${meta?.masked ?? ''}\` (fingerprint ${meta?.fingerprint.slice(0, 8) ?? '?'})`,
@@ -222,9 +226,10 @@ export function directStatusView(snapshot: DirectSnapshot, meta: KeyMetadata | u
     error?.kind === 'rate_limit' && error.retryAfterSeconds !== null && snapshot.lastErrorAt !== null
       ? Math.ceil(snapshot.lastErrorAt / 1000 + error.retryAfterSeconds - now / 1000)
       : 0;
-  if (error && DIRECT_ERROR_TEXT[error.kind]) {
-    state = DIRECT_ERROR_TEXT[error.kind]!;
-    severity = error.kind === 'auth' ? 'error' : 'warning';
+  const named = error ? errorKindRule(error.kind).status : 'keep';
+  if (error && typeof named === 'object') {
+    state = named.state;
+    severity = named.severity;
     lines.push(`$(warning) ${error.message}`, '', error.action, '');
   } else if (retryLeft > 0) {
     state = `rate limited (${retryLeft}s)`;
@@ -282,5 +287,43 @@ export function directStatusView(snapshot: DirectSnapshot, meta: KeyMetadata | u
     tooltip: lines.join('\n'),
     severity,
     accessibility: `Direct service: ${state.replace(' · ', ', ')}`,
+  };
+}
+
+/**
+ * The compatible endpoint: its name, whether it answers, and whether a key is
+ * stored (a keyless local server is normal, not a warning).
+ */
+export function compatibleStatusView(
+  snapshot: CompatibleSnapshot,
+  meta: KeyMetadata | undefined,
+  name: string,
+  now: number,
+): StatusView {
+  const keyLine = meta ? `Key: ${meta.label} (${meta.masked})` : 'No key stored: requests are sent without one.';
+  const error = snapshot.lastError;
+  if (snapshot.verified === 'invalid' || error?.kind === 'auth')
+    return {
+      text: `$(error) ${name}: key refused`,
+      tooltip: `**${name}**\n\nThe endpoint refused ${meta ? 'the key' : 'a request without a key'}: ${error?.message ?? ''}\n\n${keyLine}`,
+      severity: 'error',
+      accessibility: `${name}: key refused`,
+    };
+  if (error && snapshot.verified !== 'ok')
+    return {
+      text: `$(warning) ${name}: ${error.kind.replace(/_/g, ' ')}`,
+      tooltip: `**${name}**\n\n${error.message}\n\n${error.action}\n\n${keyLine}`,
+      severity: 'warning',
+      accessibility: `${name}: ${error.kind.replace(/_/g, ' ')}`,
+    };
+  const age = snapshot.refreshedAt === null ? 'not checked yet' : `checked ${ageText(snapshot.refreshedAt, now)}`;
+  const stale = snapshot.stale ? ' (stale)' : '';
+  const models =
+    snapshot.canListModels === false ? 'It lists no models: type the model id in the panel.' : 'Models are listed.';
+  return {
+    text: `$(server) ${name}${snapshot.verified === 'ok' ? '' : ' ?'}${stale}`,
+    tooltip: `**${name}**\n\n${snapshot.verified === 'ok' ? 'Answering' : 'Not checked'} (${age}). ${models}\n\n${keyLine}`,
+    severity: 'normal',
+    accessibility: `${name}: ${snapshot.verified === 'ok' ? 'answering' : 'not checked'}${stale}`,
   };
 }

@@ -2,8 +2,9 @@
 // wire facts: status, error.code/type, metadata.reason/limit_source, message
 // text and headers. Every text here comes from the network: ServiceError's
 // constructor redacts it (with the caller's key as a known secret) and clips it.
-import type { ErrorKind } from '../shared/errorKinds.ts';
-import { ServiceError } from './errors.ts';
+import type { ErrorKind, ServiceId } from '../shared/errorKinds.ts';
+import { SERVICE_NAMES, ServiceError } from './errors.ts';
+import { SERVICES } from './services.ts';
 import { type Json, obj as asObject, parseObject as parseJson } from './json.ts';
 import { parseGoDuration, parseRateLimitReset, parseRetryAfter } from './waitTimes.ts';
 
@@ -64,7 +65,7 @@ function tooLargeAction(budget: { limit: number; requested: number }): string {
   return `This one request needs ${budget.requested} tokens but the rate limit allows ${budget.limit} a minute, so waiting will not help. Shorten the prompt or the conversation, or move to a usage tier with a higher limit.`;
 }
 
-function fallback(service: 'router' | 'direct', response: FailedResponse): ServiceError {
+function fallback(service: ServiceId, response: FailedResponse): ServiceError {
   const title = /<title>([^<]{1,300})<\/title>/i.exec(response.text)?.[1]?.trim();
   const message = title
     ? `The service answered ${response.status} (${title}) instead of JSON.`
@@ -225,12 +226,17 @@ const QUOTA_CODES: Record<string, ErrorKind> = {
 };
 
 /** A direct-service error object ({message, type, param, code}) from a body or a stream event. */
-export function classifyDirectError(error: Json, status: number | null, response: ResponseContext): ServiceError {
-  const message = str(error.message) ?? `The direct service answered ${status ?? 'with an error'}.`;
+export function classifyDirectError(
+  error: Json,
+  status: number | null,
+  response: ResponseContext,
+  service: ServiceId = 'direct',
+): ServiceError {
+  const message = str(error.message) ?? `The ${SERVICE_NAMES[service]} answered ${status ?? 'with an error'}.`;
   const code = str(error.code) ?? null;
   const type = str(error.type);
   const base = {
-    service: 'direct' as const,
+    service,
     status,
     code,
     message,
@@ -281,7 +287,26 @@ export function classifyDirectError(error: Json, status: number | null, response
   });
 }
 
-export function classifyDirectResponse(response: FailedResponse): ServiceError {
+export function classifyDirectResponse(response: FailedResponse, service: ServiceId = 'direct'): ServiceError {
   const error = asObject(parseJson(response.text)?.error);
-  return error ? classifyDirectError(error, response.status, response) : fallback('direct', response);
+  return error ? classifyDirectError(error, response.status, response, service) : fallback(service, response);
+}
+
+/** A failed response in the words of the service's error dialect (core/services.ts). */
+export function classifyResponse(service: ServiceId, response: FailedResponse): ServiceError {
+  return SERVICES[service].errorDialect === 'router'
+    ? classifyRouterResponse(response)
+    : classifyDirectResponse(response, service);
+}
+
+/** An error object from a 200 body or a stream chunk, in the service's dialect. */
+export function classifyError(
+  service: ServiceId,
+  error: Json,
+  status: number,
+  response: ResponseContext,
+): ServiceError {
+  return SERVICES[service].errorDialect === 'router'
+    ? classifyRouterError(error, status, response)
+    : classifyDirectError(error, status, response, service);
 }

@@ -6,6 +6,8 @@ import { checkBaseUrl } from './urlPolicy.ts';
 export interface KeywardConfig {
   router: { baseUrl: string; keysUrl: string; creditsUrl: string; denyDataCollection: boolean };
   direct: { baseUrl: string; keysUrl: string; billingUrl: string; usageTier: Tier };
+  /** Any OpenAI-compatible endpoint; no base URL means it is not set up. */
+  compatible: { name: string; baseUrl: string | null };
   network: { connectTimeoutMs: number; idleTimeoutMs: number; requestTimeoutMs: number };
   status: { refreshMinutes: number };
   /** How files that git ignores are shown: as information, or not at all. */
@@ -29,6 +31,7 @@ export const DEFAULT_CONFIG: KeywardConfig = {
     billingUrl: 'https://platform.openai.com/settings/organization/billing/overview',
     usageTier: 'Free',
   },
+  compatible: { name: '', baseUrl: null },
   network: { connectTimeoutMs: 10_000, idleTimeoutMs: 60_000, requestTimeoutMs: 600_000 },
   status: { refreshMinutes: 5 },
   diagnostics: { ignoredFiles: 'information' },
@@ -45,6 +48,15 @@ export interface ConfigProblem {
 type Reader = (section: string) => unknown;
 
 function baseUrl(read: Reader, setting: string, fallback: string, problems: ConfigProblem[]): string {
+  return optionalBaseUrl(read, setting, problems, fallback) ?? fallback;
+}
+
+function optionalBaseUrl(
+  read: Reader,
+  setting: string,
+  problems: ConfigProblem[],
+  fallback: string | null = null,
+): string | null {
   const value = read(setting);
   if (value === undefined || value === null || value === '') return fallback;
   if (typeof value !== 'string') {
@@ -63,6 +75,17 @@ function baseUrl(read: Reader, setting: string, fallback: string, problems: Conf
     return fallback;
   }
   return value.trim().replace(/\/+$/, '');
+}
+
+/** A person's name for something, trimmed and kept short: it is shown in the status bar and the panel. */
+function label(read: Reader, setting: string, problems: ConfigProblem[]): string {
+  const value = read(setting);
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string') {
+    problems.push({ setting: `keyward.${setting}`, message: 'must be a string' });
+    return '';
+  }
+  return value.trim().slice(0, 60);
 }
 
 function pageUrl(read: Reader, setting: string, fallback: string, problems: ConfigProblem[]): string {
@@ -203,6 +226,10 @@ export function normalizeConfig(read: Reader): { config: KeywardConfig; problems
       keysUrl: pageUrl(read, 'direct.keysUrl', DEFAULT_CONFIG.direct.keysUrl, problems),
       billingUrl: pageUrl(read, 'direct.billingUrl', DEFAULT_CONFIG.direct.billingUrl, problems),
       usageTier: TIER_NAMES.includes(tier as Tier) ? (tier as Tier) : DEFAULT_CONFIG.direct.usageTier,
+    },
+    compatible: {
+      name: label(read, 'compatible.name', problems),
+      baseUrl: optionalBaseUrl(read, 'compatible.baseUrl', problems),
     },
     status: { refreshMinutes: minutes(read, problems) },
     diagnostics: { ignoredFiles: ignoredFiles(read, problems) },

@@ -5,6 +5,7 @@
 // clipped here, so no classifier, client or caller can forget to.
 import type { ErrorKind, ServiceErrorData, ServiceId } from '../shared/errorKinds.ts';
 import { redactSecrets } from './redact.ts';
+import { SERVICES, SERVICE_IDS } from './services.ts';
 
 export interface ServiceErrorInit {
   kind: ErrorKind;
@@ -23,15 +24,17 @@ export interface ServiceErrorInit {
   cause?: unknown;
 }
 
-export const SERVICE_NAMES: Record<ServiceId, string> = { router: 'routing service', direct: 'direct service' };
+export const SERVICE_NAMES = Object.fromEntries(SERVICE_IDS.map((id) => [id, SERVICES[id].displayName])) as Record<
+  ServiceId,
+  string
+>;
 
 const ACTIONS: Record<ErrorKind, (service: ServiceId) => string> = {
-  auth: (s) =>
-    `Check the ${SERVICE_NAMES[s]} key, or set a new one (Keyward: Set ${s === 'router' ? 'Router' : 'Direct'} Key).`,
+  auth: (s) => `Check the ${SERVICE_NAMES[s]} key, or set a new one (Keyward: Set ${SERVICES[s].commandWord} Key).`,
   permission: (s) =>
-    s === 'direct'
+    SERVICES[s].capabilities.hasScopes
       ? 'Give the key the permission it lacks on the API keys page (Restricted keys need each scope), or use a key with All permissions.'
-      : "The key or account is not allowed to do this; check the key's settings on the routing service.",
+      : `The key or account is not allowed to do this; check the key's settings on the ${SERVICE_NAMES[s]}.`,
   insufficient_credits: () =>
     "Add credits on the routing service's credits page. While the balance is below zero every call fails, free models included.",
   key_limit: () => "Raise this key's credit limit in the routing service's key settings, or use another key.",
@@ -133,6 +136,21 @@ export class ServiceError extends Error {
   }
 }
 
-export function isServiceError(error: unknown): error is ServiceError {
-  return error instanceof ServiceError;
+/**
+ * Anything thrown while talking to a service, in the error language: a
+ * ServiceError as it is, anything else as a network failure (made safe by the
+ * constructor like every other error).
+ */
+export function toServiceError(
+  thrown: unknown,
+  service: ServiceId,
+  extra: Pick<ServiceErrorInit, 'partialText' | 'secrets'> = {},
+): ServiceError {
+  if (thrown instanceof ServiceError) return thrown;
+  return new ServiceError({
+    kind: 'network',
+    service,
+    message: String((thrown as Error | undefined)?.message ?? thrown),
+    ...extra,
+  });
 }

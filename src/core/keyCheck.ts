@@ -4,13 +4,23 @@
 import type { ServiceId } from '../shared/errorKinds.ts';
 import type { KeywardConfig } from './config.ts';
 import { DirectClient } from './directClient.ts';
-import { ServiceError } from './errors.ts';
+import { SERVICE_NAMES, ServiceError, toServiceError } from './errors.ts';
 import { RouterClient } from './routerClient.ts';
+import { SERVICES } from './services.ts';
 
 export type KeyCheck = { ok: true } | { ok: false; error: ServiceError };
 
 interface Checker {
   check(baseUrl: string, key: string, network: KeywardConfig['network']): Promise<void>;
+}
+
+/** GET /models where offered; a server without the list (404) still answered, so the key is not refused. */
+async function listModelsOrNone(client: RouterClient): Promise<void> {
+  try {
+    await client.models();
+  } catch (error) {
+    if (!(error instanceof ServiceError && error.kind === 'bad_request' && error.status === 404)) throw error;
+  }
 }
 
 const CHECKERS: Record<ServiceId, Checker> = {
@@ -37,19 +47,38 @@ const CHECKERS: Record<ServiceId, Checker> = {
       }
     },
   },
+  compatible: {
+    async check(baseUrl, key, network) {
+      const client = new RouterClient({ service: 'compatible', baseUrl, key, ...network });
+      try {
+        await listModelsOrNone(client);
+      } finally {
+        await client.close();
+      }
+    },
+  },
 };
 
 export async function checkKey(service: ServiceId, key: string, config: KeywardConfig): Promise<KeyCheck> {
+  const baseUrl = config[service].baseUrl;
+  if (baseUrl === null)
+    return {
+      ok: false,
+      error: new ServiceError({
+        kind: 'bad_request',
+        service,
+        code: 'no_base_url',
+        message: `No base URL is set for the ${SERVICE_NAMES[service]}.`,
+        action: `Set ${SERVICES[service].settings.baseUrl} first.`,
+      }),
+    };
   try {
-    await CHECKERS[service].check(config[service].baseUrl, key, config.network);
+    await CHECKERS[service].check(baseUrl, key, config.network);
     return { ok: true };
   } catch (thrown) {
     return {
       ok: false,
-      error:
-        thrown instanceof ServiceError
-          ? thrown
-          : new ServiceError({ kind: 'network', service, message: String((thrown as Error)?.message ?? thrown) }),
+      error: toServiceError(thrown, service),
     };
   }
 }

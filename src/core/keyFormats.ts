@@ -10,6 +10,7 @@ import {
   looseDirectKey,
 } from '../shared/keyShapes.ts';
 import { SERVICE_NAMES } from './errors.ts';
+import { SERVICES } from './services.ts';
 
 // Admin keys are accepted as a shape so that the check can refuse them by name.
 const DIRECT_LOOSE = looseDirectKey(DIRECT_PREFIXES, false);
@@ -49,9 +50,11 @@ export function checkKeyForSlot(slot: ServiceId, raw: string): KeyCheck {
   if (key.length === 0) return { verdict: 'refuse', message: 'The key is empty.' };
   if (/\s/.test(key))
     return { verdict: 'refuse', message: 'The key contains spaces or line breaks; paste the key alone.' };
+  // A compatible server's key has whatever shape its owner chose (another provider's, too).
+  if (SERVICES[slot].keyShape === null) return { verdict: 'ok', kind: 'any' };
   const isRouter = ROUTER_KEY.test(key);
   const direct = directKeyKind(key);
-  if (slot === 'router') {
+  if (SERVICES[slot].keyShape === 'router') {
     if (isRouter) return { verdict: 'ok', kind: 'router' };
     if (direct)
       return {

@@ -6,6 +6,7 @@ import type { ServiceId } from '../shared/errorKinds.ts';
 import { Emitter, type Subscription } from '../shared/event.ts';
 import { fingerprint } from './keyFormats.ts';
 import { maskKey } from './redact.ts';
+import { SERVICES, SERVICE_IDS, serviceOfSecret } from './services.ts';
 
 /** The secret side: VS Code's SecretStorage in the extension, a map in tests. */
 export interface SecretPort {
@@ -51,7 +52,7 @@ export class SecretStorageUnavailable extends Error {
   }
 }
 
-const secretName = (service: ServiceId) => `keyward.key.${service}`;
+const secretName = (service: ServiceId) => SERVICES[service].secretSlot;
 const META = 'keyward.keys.metadata';
 const RETIRED = 'keyward.keys.retired';
 const MAX_RETIRED = 20;
@@ -99,7 +100,7 @@ export class KeyStore {
     }
     const meta: KeyMetadata = {
       service,
-      label: options.label ?? previous?.label ?? (service === 'router' ? 'Router key' : 'Direct key'),
+      label: options.label ?? previous?.label ?? SERVICES[service].keyLabel,
       masked: maskKey(value),
       fingerprint: fingerprint(value),
       length: value.length,
@@ -138,7 +139,7 @@ export class KeyStore {
 
   /** Another window changed a secret: metadata follows what is really stored. */
   async secretChanged(name: string): Promise<ServiceId | undefined> {
-    const service = (['router', 'direct'] as const).find((s) => secretName(s) === name);
+    const service = serviceOfSecret(name);
     if (!service) return undefined;
     const key = await this.getKey(service);
     const meta = this.metadata(service);
@@ -146,7 +147,7 @@ export class KeyStore {
     else if (key && meta?.fingerprint !== fingerprint(key)) {
       await this.writeMeta(service, {
         service,
-        label: meta?.label ?? (service === 'router' ? 'Router key' : 'Direct key'),
+        label: meta?.label ?? SERVICES[service].keyLabel,
         masked: maskKey(key),
         fingerprint: fingerprint(key),
         length: key.length,
@@ -193,7 +194,8 @@ export async function scannerKeys(store: KeyStore): Promise<{
   retired: { service: ServiceId; fingerprint: string; prefix: string; suffix: string; length: number }[];
 }> {
   const known: { value: string; service: ServiceId }[] = [];
-  for (const service of ['router', 'direct'] as const) {
+  // Every service's stored key, whatever its shape: a compatible key may look like nothing the rules know.
+  for (const service of SERVICE_IDS) {
     const value = await store.getKey(service).catch(() => undefined);
     if (value) known.push({ value, service });
   }

@@ -1,7 +1,8 @@
-// When a failed request is sent again, and after how long. Bounded in count and
-// total wait; never for errors that waiting cannot fix. The service's own
-// `x-should-retry` header, where sent, decides first (as the official SDK does).
-import type { ErrorKind } from '../shared/errorKinds.ts';
+// When a failed request is sent again, and after how long: each kind's rule is
+// in shared/errorKindRules.ts, the counts and the total wait are bounded here.
+// The service's own `x-should-retry` header, where sent, decides first (as the
+// official SDK does).
+import { errorKindRule } from '../shared/errorKindRules.ts';
 import type { ServiceError } from './errors.ts';
 
 export interface RetryPolicy {
@@ -47,39 +48,27 @@ export function emptyHistory(): RetryHistory {
   return { transient: 0, inFlight: 0, freeMinute: 0, waitedMs: 0 };
 }
 
-/**
- * Never sent again, whatever a header says: a stop the user asked for, a key
- * that would leave in clear text or follow a redirect, a prompt a moderator
- * refused, and a region the service's terms say may get the account blocked.
- */
-const NEVER: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
-  'cancelled',
-  'insecure_url',
-  'redirected',
-  'moderation',
-  'region',
-  'stream_interrupted',
-]);
-
 /** Milliseconds to wait before the next attempt, or undefined to give up and report the error. */
 export function retryDelayMs(error: ServiceError, history: RetryHistory, policy: RetryPolicy): number | undefined {
-  if (error.shouldRetry === false || NEVER.has(error.kind)) return undefined;
+  const rule = errorKindRule(error.kind).retry;
+  if (error.shouldRetry === false || rule.when === 'never') return undefined;
   let delay: number | undefined;
-  switch (error.kind) {
-    case 'in_flight_budget':
-      if (history.inFlight >= policy.maxInFlightRetries) return undefined;
-      delay = (error.retryAfterSeconds ?? 2) * 1000;
+  switch (rule.when) {
+    case 'retryAfter': {
+      const [used, max] =
+        rule.budget === 'inFlight'
+          ? [history.inFlight, policy.maxInFlightRetries]
+          : [history.freeMinute, policy.maxFreeMinuteRetries];
+      if (used >= max) return undefined;
+      const seconds = error.retryAfterSeconds ?? rule.defaultSeconds;
+      delay =
+        (rule.clampSeconds ? Math.min(rule.clampSeconds[1], Math.max(rule.clampSeconds[0], seconds)) : seconds) * 1000;
       break;
-    case 'free_limit_minute':
-      if (history.freeMinute >= policy.maxFreeMinuteRetries) return undefined;
-      delay = Math.min(65, Math.max(1, error.retryAfterSeconds ?? 60)) * 1000;
-      break;
-    case 'rate_limit':
-    case 'server':
-    case 'network':
+    }
+    case 'backoff':
       delay = transientDelay(error, history, policy);
       break;
-    default:
+    case 'serviceSays':
       if (error.shouldRetry !== true) return undefined;
       delay = transientDelay(error, history, policy);
   }
@@ -98,7 +87,7 @@ function transientDelay(error: ServiceError, history: RetryHistory, policy: Retr
 
 export function recordRetry(error: ServiceError, history: RetryHistory, delayMs: number): void {
   history.waitedMs += delayMs;
-  if (error.kind === 'in_flight_budget') history.inFlight += 1;
-  else if (error.kind === 'free_limit_minute') history.freeMinute += 1;
+  const rule = errorKindRule(error.kind).retry;
+  if (rule.when === 'retryAfter') history[rule.budget] += 1;
   else history.transient += 1;
 }

@@ -1,8 +1,10 @@
-// The routing service client: chat completions (streamed or not), the key
-// check, the model list and credits. No vscode import; tested over HTTP against
-// the emulator.
-import { classifyRouterError, classifyRouterResponse } from './classify.ts';
-import { ServiceError } from './errors.ts';
+// The chat-completions client: the routing service (with its key check,
+// credits and free models) and any OpenAI-compatible endpoint share it, told
+// apart by the service id and its row in core/services.ts. No vscode import;
+// tested over HTTP against the emulator.
+import type { ServiceId } from '../shared/serviceIds.ts';
+import { classifyError, classifyResponse } from './classify.ts';
+import { SERVICE_NAMES, ServiceError } from './errors.ts';
 import { chatFinishReason } from './finishReason.ts';
 import { type Json, num, obj, parseObject } from './json.ts';
 import type { FreeModelGuard, FreeDailyRequests } from './freeGuard.ts';
@@ -17,6 +19,7 @@ import {
   abortableSleep,
   answerBody,
 } from './textStream.ts';
+import { SERVICES } from './services.ts';
 import { type HttpResponse, Transport, type TransportOptions } from './transport.ts';
 
 export const FREE_ROUTER_MODEL = 'openrouter/free';
@@ -73,7 +76,10 @@ export interface RouterCredits {
 
 export interface RouterClientOptions extends TransportOptions {
   baseUrl: string;
+  /** May be empty where the service's key is optional: then no Authorization header is sent. */
   key: string;
+  /** A chat-completions service (core/services.ts); the routing service when absent. */
+  service?: ServiceId;
   retry?: RetryPolicy;
   freeGuard?: FreeModelGuard;
   now?: () => number;
@@ -105,22 +111,39 @@ export function parseRouterModel(raw: Json): RouterModelInfo | undefined {
 }
 
 export class RouterClient {
+  readonly service: ServiceId;
   private readonly transport: Transport;
   private readonly options: RouterClientOptions;
 
   constructor(options: RouterClientOptions) {
     this.options = options;
-    this.transport = new Transport('router', options.baseUrl, options);
+    this.service = options.service ?? 'router';
+    if (SERVICES[this.service].wire !== 'chat-completions')
+      throw new Error(`The ${SERVICE_NAMES[this.service]} does not speak chat completions.`);
+    this.transport = new Transport(this.service, options.baseUrl, options);
+  }
+
+  private secrets(): string[] {
+    return this.options.key ? [this.options.key] : [];
+  }
+
+  private notJson(status: number): ServiceError {
+    return new ServiceError({
+      kind: 'server',
+      service: this.service,
+      status,
+      message: `The ${SERVICE_NAMES[this.service]} sent a response that is not JSON.`,
+    });
   }
 
   /** `request`: what a chat request sent, so an error whose cause depends on it (a 404 data policy) can say which applies. */
   private fail(response: HttpResponse, text: string, request?: { denyDataCollection: boolean }): ServiceError {
-    return classifyRouterResponse({
+    return classifyResponse(this.service, {
       status: response.status,
       text,
       header: response.header,
       now: this.now(),
-      secrets: [this.options.key],
+      secrets: this.secrets(),
       request,
     });
   }
@@ -134,13 +157,7 @@ export class RouterClient {
     const text = await response.text();
     if (response.status >= 400) throw this.fail(response, text);
     const body = parseObject(text);
-    if (!body)
-      throw new ServiceError({
-        kind: 'server',
-        service: 'router',
-        status: response.status,
-        message: 'The routing service sent a response that is not JSON.',
-      });
+    if (!body) throw this.notJson(response.status);
     return body;
   }
 
@@ -194,13 +211,16 @@ export class RouterClient {
     const stream = options.stream !== false;
     const body: Json = { model: request.model, messages: request.messages, stream };
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
-    if (request.denyDataCollection) body.provider = { data_collection: 'deny' };
+    if (request.denyDataCollection && SERVICES[this.service].capabilities.hasDataCollectionOptOut)
+      body.provider = { data_collection: 'deny' };
     const sleep = this.options.sleep ?? abortableSleep;
-    return new TextStream(
-      'router',
-      () => this.chatAttempt(body, stream, isFreeModelId(request.model), options, sleep),
-      { signal: options.signal, retry: this.options.retry ?? DEFAULT_RETRY_POLICY, onRetry: options.onRetry, sleep },
-    );
+    const free = SERVICES[this.service].capabilities.hasFreeModels && isFreeModelId(request.model);
+    return new TextStream(this.service, () => this.chatAttempt(body, stream, free, options, sleep), {
+      signal: options.signal,
+      retry: this.options.retry ?? DEFAULT_RETRY_POLICY,
+      onRetry: options.onRetry,
+      sleep,
+    });
   }
 
   private async *chatAttempt(
@@ -220,7 +240,7 @@ export class RouterClient {
     }
     const response = await this.transport.send({
       method: 'POST',
-      path: '/chat/completions',
+      path: SERVICES[this.service].endpoints.chat,
       key: this.options.key,
       body,
       signal: options.signal,
@@ -243,17 +263,16 @@ export class RouterClient {
   private async *readWhole(response: HttpResponse): AsyncGenerator<Piece, CompletionResult> {
     const text = await response.text();
     const body = parseObject(text);
-    if (!body)
-      throw new ServiceError({
-        kind: 'server',
-        service: 'router',
-        status: response.status,
-        message: 'The routing service sent a response that is not JSON.',
-      });
+    if (!body) throw this.notJson(response.status);
     const error = obj(body.error);
     // HTTP 200 with an error object instead of choices happens.
     if (error)
-      throw classifyRouterError(error, typeof error.code === 'number' ? error.code : 500, this.context(response));
+      throw classifyError(
+        this.service,
+        error,
+        typeof error.code === 'number' ? error.code : 500,
+        this.context(response),
+      );
     const choice = obj(Array.isArray(body.choices) ? body.choices[0] : undefined);
     const message = obj(choice?.message);
     const content = typeof message?.content === 'string' ? message.content : '';
@@ -263,7 +282,8 @@ export class RouterClient {
     const choiceError = obj(choice?.error);
     if (choiceError) {
       if (content) yield content;
-      throw classifyRouterError(
+      throw classifyError(
+        this.service,
         choiceError,
         typeof choiceError.code === 'number' ? choiceError.code : 502,
         this.context(response),
@@ -272,7 +292,7 @@ export class RouterClient {
     if (content) yield content;
     if (refusal) yield { refusal };
     const finish = chatFinishReason(choice?.finish_reason);
-    if (finish === 'error') throw providerEnded(content);
+    if (finish === 'error') throw providerEnded(this.service, content);
     return this.result(body, content, refusal, choice, 0);
   }
 
@@ -287,7 +307,7 @@ export class RouterClient {
     let usage: Json | undefined;
     let skipped = 0;
     let done = false;
-    for await (const events of sseEvents(answerBody(response.body, 'router', signal))) {
+    for await (const events of sseEvents(answerBody(response.body, this.service, signal))) {
       let batch = '';
       let refusalBatch = '';
       for (const event of events) {
@@ -311,7 +331,7 @@ export class RouterClient {
           if (batch) yield batch;
           if (refusalBatch) yield { refusal: refusalBatch };
           const code = typeof error.code === 'number' ? error.code : 502;
-          throw classifyRouterError(error, code, this.context(response));
+          throw classifyError(this.service, error, code, this.context(response));
         }
         last = chunk;
         const choice = obj(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
@@ -334,16 +354,16 @@ export class RouterClient {
     if (!done && finishChoice === undefined && usage === undefined) {
       throw new ServiceError({
         kind: 'network',
-        service: 'router',
-        message: 'The routing service closed the stream before the answer was complete.',
+        service: this.service,
+        message: `The ${SERVICE_NAMES[this.service]} closed the stream before the answer was complete.`,
       });
     }
-    if (chatFinishReason(finishChoice?.finish_reason) === 'error') throw providerEnded(text);
+    if (chatFinishReason(finishChoice?.finish_reason) === 'error') throw providerEnded(this.service, text);
     return this.result({ ...last, usage }, text, refusal, finishChoice, skipped);
   }
 
   private context(response: HttpResponse) {
-    return { header: response.header, now: this.now(), secrets: [this.options.key] };
+    return { header: response.header, now: this.now(), secrets: this.secrets() };
   }
 
   private result(
@@ -355,7 +375,7 @@ export class RouterClient {
   ): CompletionResult {
     const reported = reportedUsage(obj(body.usage));
     return {
-      service: 'router',
+      service: this.service,
       text,
       model: typeof body.model === 'string' ? body.model : '',
       usage: reported?.usage ?? null,
@@ -393,10 +413,10 @@ function reportedUsage(usage: Json | undefined): ReportedUsage | null {
 }
 
 /** finish_reason "error" without an error object: the provider gave up, whatever arrived before. */
-function providerEnded(text: string): ServiceError {
+function providerEnded(service: ServiceId, text: string): ServiceError {
   return new ServiceError({
     kind: 'server',
-    service: 'router',
+    service,
     code: 'error',
     message: 'The provider ended the answer with an error (finish_reason "error") and gave no reason.',
     ...(text ? { partialText: text } : {}),

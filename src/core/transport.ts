@@ -246,8 +246,9 @@ export class Transport {
     const waits = this.waits(options);
     const fail = (error: unknown) => transportError(error, this.service, options.signal, url, waits);
     if (options.signal?.aborted) throw fail(new Error('aborted'));
+    // No key, no Authorization header at all: a keyless local server must not see "Bearer ".
     const headers: Record<string, string> = {
-      authorization: `Bearer ${options.key}`,
+      ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
       accept: options.accept ?? 'application/json',
     };
     let body: string | undefined;

@@ -1,3 +1,5 @@
+import type { SERVICES, ServiceCommands, ServiceId } from '../core/services.ts';
+
 /** Every command the extension contributes; package.json declares the same ids. */
 export const CommandId = {
   showLog: 'keyward.showLog',
@@ -9,11 +11,16 @@ export const CommandId = {
   rotateDirectKey: 'keyward.rotateDirectKey',
   deleteRouterKey: 'keyward.deleteRouterKey',
   deleteDirectKey: 'keyward.deleteDirectKey',
+  setCompatibleKey: 'keyward.setCompatibleKey',
+  verifyCompatibleKey: 'keyward.verifyCompatibleKey',
+  rotateCompatibleKey: 'keyward.rotateCompatibleKey',
+  deleteCompatibleKey: 'keyward.deleteCompatibleKey',
   setKeyExpiry: 'keyward.setKeyExpiry',
   setUsageTier: 'keyward.setUsageTier',
   refreshStatus: 'keyward.refreshStatus',
   routerActions: 'keyward.routerActions',
   directActions: 'keyward.directActions',
+  compatibleActions: 'keyward.compatibleActions',
   openPanel: 'keyward.openPanel',
   askAboutSelection: 'keyward.askAboutSelection',
   clearHistory: 'keyward.clearHistory',
@@ -26,3 +33,7 @@ export const CommandId = {
 } as const;
 
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];
+
+type Declared<T extends CommandId> = T;
+/** Every command the service table (core/services.ts) names; the compiler refuses one this table lacks. */
+export type ServiceCommandId = Declared<(typeof SERVICES)[ServiceId]['commands'][keyof ServiceCommands]>;

@@ -8,6 +8,7 @@ import type { ServiceId } from '../shared/errorKinds.ts';
 import { SERVICE_NAMES } from '../core/errors.ts';
 import { redactSecrets } from '../core/redact.ts';
 import type { FileFinding } from '../core/scan/report.ts';
+import { SERVICES } from '../core/services.ts';
 import { CommandId } from './commandIds.ts';
 
 const t = vscode.l10n.t;
@@ -16,10 +17,7 @@ export const HISTORY_VIEW_ID = 'keyward.historyFindings';
 const SCANNED_CONTEXT = 'keyward.historyScanned';
 
 /** Where each service's key is rotated. */
-const ROTATE_COMMAND = { router: CommandId.rotateRouterKey, direct: CommandId.rotateDirectKey } satisfies Record<
-  ServiceId,
-  string
->;
+const ROTATE_COMMAND = (service: ServiceId) => SERVICES[service].commands.rotateKey;
 
 export interface HistoryHit {
   root: string;
@@ -170,7 +168,7 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
   /** Rotates the key of a key node or of a commit node. */
   async rotate(node?: HistoryNode): Promise<void> {
     const service = node?.kind === 'key' ? node.service : node?.kind === 'hit' ? node.hit.service : undefined;
-    if (service) await vscode.commands.executeCommand(ROTATE_COMMAND[service]);
+    if (service) await vscode.commands.executeCommand(ROTATE_COMMAND(service));
   }
 
   /** Copies the full commit id; returns it. */

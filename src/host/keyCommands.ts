@@ -5,15 +5,27 @@ import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
 import type { AccountMonitor, Verification } from '../core/accountMonitor.ts';
 import { blocksPrompting } from '../shared/scopes.ts';
+import type { KeywardConfig } from '../core/config.ts';
 import type { Configuration } from './configuration.ts';
 import { SERVICE_NAMES } from '../core/errors.ts';
 import { checkKeyForSlot } from '../core/keyFormats.ts';
 import { type KeyStore, SecretStorageUnavailable, daysUntil } from '../core/keyStore.ts';
+import { SERVICES, SERVICE_IDS, pagesOf } from '../core/services.ts';
 import type { Log } from './log.ts';
+import { serviceLabel, serviceTitle } from './serviceNames.ts';
 
-const ENV_VARS: Record<ServiceId, string> = { router: 'OPENROUTER_API_KEY', direct: 'OPENAI_API_KEY' };
 const t = vscode.l10n.t;
-const title = (service: ServiceId) => (service === 'router' ? t('routing service') : t('direct service'));
+const title = (service: ServiceId) => serviceTitle(service);
+
+/** What the Set Key box says, per service. */
+const SET_KEY_PROMPTS: Record<ServiceId, () => string> = {
+  router: () => t("Paste the routing service key (sk-or-v1-...). It is kept in VS Code's secret storage only."),
+  direct: () => t("Paste the direct service key (sk-proj-...). It is kept in VS Code's secret storage only."),
+  compatible: () =>
+    t(
+      "Paste the key your OpenAI-compatible server expects, if it wants one (local servers often need none). It is kept in VS Code's secret storage only.",
+    ),
+};
 
 /** Options for calling the commands from code (tests, the environment import). */
 export interface SetKeyArgs {
@@ -57,13 +69,10 @@ export class KeyCommands {
       args.key ??
       (await vscode.window.showInputBox({
         title: t('Set {0} key', title(slot)),
-        prompt:
-          slot === 'router'
-            ? t("Paste the routing service key (sk-or-v1-...). It is kept in VS Code's secret storage only.")
-            : t("Paste the direct service key (sk-proj-...). It is kept in VS Code's secret storage only."),
+        prompt: SET_KEY_PROMPTS[slot](),
         password: true,
         ignoreFocusOut: true,
-        placeHolder: slot === 'router' ? 'sk-or-v1-…' : 'sk-proj-…',
+        placeHolder: SERVICES[slot].keyPlaceholder,
       }));
     if (!key) return undefined;
     const check = checkKeyForSlot(slot, key);
@@ -102,7 +111,8 @@ export class KeyCommands {
   }
 
   async verify(service: ServiceId, quiet = false): Promise<Verification | undefined> {
-    if (!this.keys.metadata(service) && !(await this.keys.getKey(service).catch(() => undefined))) {
+    const keyless = SERVICES[service].capabilities.keyOptional;
+    if (!keyless && !this.keys.metadata(service) && !(await this.keys.getKey(service).catch(() => undefined))) {
       if (!quiet) {
         const set = t('Set Key');
         if ((await vscode.window.showInformationMessage(t('No {0} key is stored.', title(service)), set)) === set)
@@ -118,7 +128,7 @@ export class KeyCommands {
   private async afterVerify(verification: Verification, quiet: boolean): Promise<void> {
     const service = verification.service;
     const config = this.configuration.value;
-    if (verification.ok) {
+    if (verification.ok && this.keys.metadata(service)) {
       await this.keys.updateMetadata(service, {
         lastVerifiedAt: new Date().toISOString(),
         ...(verification.service === 'router' && verification.expiresAt ? { expiresAt: verification.expiresAt } : {}),
@@ -138,34 +148,59 @@ export class KeyCommands {
       if (answer === setKey) await this.setKey(service);
       return;
     }
-    if (verification.service === 'direct') {
-      // Say what the check could see: listing models never proves the key may create responses.
-      const blocking = verification.missingScopes.filter(blocksPrompting);
-      if (blocking.length > 0) {
-        const open = t('Open Keys Page');
-        const answer = await vscode.window.showWarningMessage(
-          t(
-            'The direct service key is recognised but restricted: it lacks {0}, so it cannot send prompts. Give it that permission on the API keys page, or use a key with All permissions.',
-            blocking.join(', '),
-          ),
-          open,
-        );
-        if (answer === open) await vscode.env.openExternal(vscode.Uri.parse(config.direct.keysUrl));
-      } else if (!verification.canListModels) {
+    switch (verification.service) {
+      case 'direct':
+        return this.afterDirectVerify(verification, config);
+      case 'compatible':
         void vscode.window.showInformationMessage(
-          t(
-            'The direct service key is valid but restricted: it may not list models. It can still prompt; type a model id in the prompt panel.',
-          ),
+          verification.canListModels
+            ? t('The {0} answers and lists its models.', serviceTitle('compatible', config))
+            : t(
+                'The {0} answers, but offers no model list: type the model id in the prompt panel.',
+                serviceTitle('compatible', config),
+              ),
         );
-      } else {
-        void vscode.window.showInformationMessage(
-          t(
-            'The direct service key is valid and may list models. Whether it may create responses (api.responses.write) cannot be checked without spending tokens: the first prompt will show it.',
-          ),
-        );
-      }
-      return;
+        return;
+      case 'router':
+        return this.afterRouterVerify(verification, config);
     }
+  }
+
+  private async afterDirectVerify(
+    verification: Extract<Verification, { service: 'direct'; ok: true }>,
+    config: KeywardConfig,
+  ): Promise<void> {
+    // Say what the check could see: listing models never proves the key may create responses.
+    const blocking = verification.missingScopes.filter(blocksPrompting);
+    if (blocking.length > 0) {
+      const open = t('Open Keys Page');
+      const answer = await vscode.window.showWarningMessage(
+        t(
+          'The direct service key is recognised but restricted: it lacks {0}, so it cannot send prompts. Give it that permission on the API keys page, or use a key with All permissions.',
+          blocking.join(', '),
+        ),
+        open,
+      );
+      if (answer === open) await vscode.env.openExternal(vscode.Uri.parse(config.direct.keysUrl));
+    } else if (!verification.canListModels) {
+      void vscode.window.showInformationMessage(
+        t(
+          'The direct service key is valid but restricted: it may not list models. It can still prompt; type a model id in the prompt panel.',
+        ),
+      );
+    } else {
+      void vscode.window.showInformationMessage(
+        t(
+          'The direct service key is valid and may list models. Whether it may create responses (api.responses.write) cannot be checked without spending tokens: the first prompt will show it.',
+        ),
+      );
+    }
+  }
+
+  private async afterRouterVerify(
+    verification: Extract<Verification, { service: 'router'; ok: true }>,
+    config: KeywardConfig,
+  ): Promise<void> {
     if (verification.warnings.length === 0) {
       void vscode.window.showInformationMessage(
         t('The routing service key is valid, with a credit limit and an expiry date.'),
@@ -188,15 +223,15 @@ export class KeyCommands {
 
   async rotate(service: ServiceId, newKey?: string): Promise<boolean> {
     const config = this.configuration.value;
-    const page = service === 'router' ? config.router.keysUrl : config.direct.keysUrl;
-    if (newKey === undefined) await vscode.env.openExternal(vscode.Uri.parse(page));
+    const page = pagesOf(config, service).keys;
+    if (newKey === undefined && page) await vscode.env.openExternal(vscode.Uri.parse(page));
     const key =
       newKey ??
       (await vscode.window.showInputBox({
         title: t('Rotate {0} key', title(service)),
-        prompt: t(
-          'Create a new key on the page that just opened (with a credit limit and an expiry), then paste it here.',
-        ),
+        prompt: page
+          ? t('Create a new key on the page that just opened (with a credit limit and an expiry), then paste it here.')
+          : t('Paste the new key. The old one is remembered, so Keyward flags it if it still appears in your files.'),
         password: true,
         ignoreFocusOut: true,
       }));
@@ -253,7 +288,7 @@ export class KeyCommands {
           : t('Key stored.'),
         openPage,
       )
-      .then((answer) => (answer === openPage ? vscode.env.openExternal(vscode.Uri.parse(page)) : undefined));
+      .then((answer) => (answer === openPage && page ? vscode.env.openExternal(vscode.Uri.parse(page)) : undefined));
     return true;
   }
 
@@ -306,10 +341,7 @@ export class KeyCommands {
 
   async pickService(): Promise<ServiceId | undefined> {
     const pick = await vscode.window.showQuickPick(
-      [
-        { label: t('Routing service'), service: 'router' as const },
-        { label: t('Direct service'), service: 'direct' as const },
-      ],
+      SERVICE_IDS.map((service) => ({ label: serviceLabel(service, this.configuration.value), service })),
       { title: t('Which service?') },
     );
     return pick?.service;
@@ -317,8 +349,9 @@ export class KeyCommands {
 
   /** Offers once per service to import a key found in the environment. */
   async offerEnvironmentImport(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-    for (const service of ['router', 'direct'] as const) {
-      const value = env[ENV_VARS[service]];
+    for (const service of SERVICE_IDS) {
+      const variable = SERVICES[service].env.key;
+      const value = env[variable];
       const asked = `keyward.envImportOffered.${service}`;
       if (!value || this.state.get<boolean>(asked)) continue;
       let stored: string | undefined;
@@ -331,17 +364,17 @@ export class KeyCommands {
       await this.state.update(asked, true);
       const importKey = t('Import');
       const answer = await vscode.window.showInformationMessage(
-        t("{0} is set in the environment. Import it into VS Code's secret storage for Keyward?", ENV_VARS[service]),
+        t("{0} is set in the environment. Import it into VS Code's secret storage for Keyward?", variable),
         importKey,
         t('Not Now'),
       );
-      if (answer === importKey) await this.setKey(service, { key: value, label: `${ENV_VARS[service]} (imported)` });
+      if (answer === importKey) await this.setKey(service, { key: value, label: `${variable} (imported)` });
     }
   }
 
   /** Warns once a day when a key expires within a week. */
   async remindExpiry(now = new Date()): Promise<void> {
-    for (const service of ['router', 'direct'] as const) {
+    for (const service of SERVICE_IDS) {
       const meta = this.keys.metadata(service);
       const days = daysUntil(meta?.expiresAt ?? null, now);
       if (!meta || days === null || days > 7) continue;

@@ -21,10 +21,10 @@ import {
   isDotenvFile,
   planDotenv,
 } from '../core/scan/fixes.ts';
-import { CommandId } from './commandIds.ts';
 import type { Configuration } from './configuration.ts';
 import { DIAGNOSTIC_SOURCE, type KeyDiagnostic, type KeyDiagnostics, realFilePath } from './keyDiagnostics.ts';
 import { Disposable } from '../shared/dispose.ts';
+import { SERVICES, pagesOf } from '../core/services.ts';
 
 const t = vscode.l10n.t;
 
@@ -142,23 +142,11 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
         actions.push(action);
       }
       const rotate = make(t('Rotate this key at the {0}', SERVICE_NAMES[service]));
+      const keysPage = pagesOf(this.configuration.value, service).keys;
       rotate.command =
-        entry.finding.stored === 'active'
-          ? {
-              title: rotate.title,
-              command: service === 'router' ? CommandId.rotateRouterKey : CommandId.rotateDirectKey,
-            }
-          : {
-              title: rotate.title,
-              command: 'vscode.open',
-              arguments: [
-                vscode.Uri.parse(
-                  service === 'router'
-                    ? this.configuration.value.router.keysUrl
-                    : this.configuration.value.direct.keysUrl,
-                ),
-              ],
-            };
+        entry.finding.stored === 'active' || keysPage === null
+          ? { title: rotate.title, command: SERVICES[service].commands.rotateKey }
+          : { title: rotate.title, command: 'vscode.open', arguments: [vscode.Uri.parse(keysPage)] };
       actions.push(rotate);
     }
     return actions;
@@ -398,10 +386,10 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
       );
       if (answer !== replace) return false;
     }
-    const slot = await vscode.commands.executeCommand<ServiceId | undefined>(
-      service === 'router' ? CommandId.setRouterKey : CommandId.setDirectKey,
-      { key, quiet: false },
-    );
+    const slot = await vscode.commands.executeCommand<ServiceId | undefined>(SERVICES[service].commands.setKey, {
+      key,
+      quiet: false,
+    });
     // The file changes only when the key is really in secret storage.
     if (!slot) return false;
     return (await this.keys.getKey(slot).catch(() => undefined)) === key.trim();

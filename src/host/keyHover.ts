@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { type FileState, describeFinding, type KeyDiagnostics } from './keyDiagnostics.ts';
 import { Disposable } from '../shared/dispose.ts';
+import { serviceTitle } from './serviceNames.ts';
 
 const t = vscode.l10n.t;
 
@@ -44,9 +45,7 @@ export class KeyHover extends Disposable implements vscode.HoverProvider {
     const { finding } = entry;
     const markdown = new vscode.MarkdownString();
     markdown.appendMarkdown(`**Keyward** · ${describeFinding(finding)}\n\n`);
-    markdown.appendMarkdown(
-      `- ${t('Service')}: ${finding.service === 'router' ? t('routing service') : t('direct service')}\n`,
-    );
+    markdown.appendMarkdown(`- ${t('Service')}: ${serviceTitle(finding.service)}\n`);
     markdown.appendMarkdown(
       `- ${t('Key')}: \`${finding.masked}\` (${t('fingerprint')} ${finding.fingerprint.slice(0, 8)})\n`,
     );

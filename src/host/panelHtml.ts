@@ -37,10 +37,7 @@ export function buildPanelHtml(input: PanelHtmlInput): string {
 </head>
 <body>
 <header class="toolbar">
-  <div class="services" role="group" aria-label="${s('service', 'Service')}">
-    <button id="service-router" aria-pressed="true">${s('router', 'Routing service')}</button>
-    <button id="service-direct" aria-pressed="false">${s('direct', 'Direct service')}</button>
-  </div>
+  <div id="services" class="services" role="group" aria-label="${s('service', 'Service')}"></div>
   <div id="model-list-row" class="model-row">
     <input id="model-filter" type="search" autocomplete="off" placeholder="${s('searchModels', 'Search models')}" aria-label="${s('searchModels', 'Search models')}">
     <select id="model" autocomplete="off" aria-label="${s('model', 'Model')}"></select>

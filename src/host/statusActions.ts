@@ -4,8 +4,10 @@ import type { ServiceId } from '../shared/errorKinds.ts';
 import { blocksPrompting } from '../shared/scopes.ts';
 import type { AccountMonitor } from '../core/accountMonitor.ts';
 import { isNegativeBalance } from '../core/accountStatus.ts';
+import { SERVICES, capable, pagesOf } from '../core/services.ts';
 import { CommandId } from './commandIds.ts';
 import type { Configuration } from './configuration.ts';
+import { serviceTitle } from './serviceNames.ts';
 
 const t = vscode.l10n.t;
 
@@ -14,14 +16,14 @@ type Action = vscode.QuickPickItem & { run: () => Thenable<unknown> };
 /** What fixes the state the item shows, first: credits for a negative balance, the keys page for a missing scope. */
 function remedy(service: ServiceId, monitor: AccountMonitor, configuration: Configuration): Action | undefined {
   const config = configuration.value;
-  if (service === 'router' && isNegativeBalance(monitor.routerSnapshot())) {
+  if (capable(service, 'hasCredits') && isNegativeBalance(monitor.routerSnapshot())) {
     return {
       label: `$(credit-card) ${t('Add Credits')}`,
       description: t('the balance is below zero: every call fails until it is back above zero'),
       run: () => vscode.env.openExternal(vscode.Uri.parse(config.router.creditsUrl)),
     };
   }
-  const missing = service === 'direct' ? monitor.directSnapshot().missingScopes.filter(blocksPrompting) : [];
+  const missing = capable(service, 'hasScopes') ? monitor.directSnapshot().missingScopes.filter(blocksPrompting) : [];
   if (missing.length > 0) {
     return {
       label: `$(shield) ${t('Give the Key {0}', missing.join(', '))}`,
@@ -38,7 +40,8 @@ export async function showStatusActions(
   monitor?: AccountMonitor,
 ): Promise<void> {
   const config = configuration.value;
-  const router = service === 'router';
+  const { commands, capabilities } = SERVICES[service];
+  const pages = pagesOf(config, service);
   const first = monitor ? remedy(service, monitor, configuration) : undefined;
   const items: Action[] = [
     ...(first ? [first] : []),
@@ -49,37 +52,44 @@ export async function showStatusActions(
     },
     {
       label: `$(key) ${t('Set Key')}`,
-      run: () => vscode.commands.executeCommand(router ? CommandId.setRouterKey : CommandId.setDirectKey),
+      run: () => vscode.commands.executeCommand(commands.setKey),
     },
     {
       label: `$(pass) ${t('Verify Key')}`,
-      run: () => vscode.commands.executeCommand(router ? CommandId.verifyRouterKey : CommandId.verifyDirectKey),
+      run: () => vscode.commands.executeCommand(commands.verifyKey),
     },
     {
       label: `$(sync) ${t('Rotate Key')}`,
-      run: () => vscode.commands.executeCommand(router ? CommandId.rotateRouterKey : CommandId.rotateDirectKey),
+      run: () => vscode.commands.executeCommand(commands.rotateKey),
     },
     {
       label: `$(calendar) ${t('Set Key Expiry Date')}`,
       run: () => vscode.commands.executeCommand(CommandId.setKeyExpiry, service),
     },
-    {
-      label: `$(link-external) ${router ? t('Open Credits Page') : t('Open Billing Page')}`,
-      run: () =>
-        vscode.env.openExternal(vscode.Uri.parse(router ? config.router.creditsUrl : config.direct.billingUrl)),
-    },
-    {
-      label: `$(link-external) ${t('Open Keys Page')}`,
-      run: () => vscode.env.openExternal(vscode.Uri.parse(router ? config.router.keysUrl : config.direct.keysUrl)),
-    },
   ];
-  if (!router)
+  const { credits, keys } = pages;
+  if (credits)
+    items.push({
+      label: `$(link-external) ${capabilities.hasCredits ? t('Open Credits Page') : t('Open Billing Page')}`,
+      run: () => vscode.env.openExternal(vscode.Uri.parse(credits)),
+    });
+  if (keys)
+    items.push({
+      label: `$(link-external) ${t('Open Keys Page')}`,
+      run: () => vscode.env.openExternal(vscode.Uri.parse(keys)),
+    });
+  if (capabilities.keyOptional)
+    items.push({
+      label: `$(trash) ${t('Delete Key')}`,
+      run: () => vscode.commands.executeCommand(commands.deleteKey),
+    });
+  if (capabilities.hasUsageTier)
     items.push({
       label: `$(list-ordered) ${t('Set Usage Tier')}`,
       run: () => vscode.commands.executeCommand(CommandId.setUsageTier),
     });
   const pick = await vscode.window.showQuickPick(items, {
-    title: router ? t('Keyward: routing service') : t('Keyward: direct service'),
+    title: `Keyward: ${serviceTitle(service, config)}`,
   });
   await pick?.run();
 }

@@ -1,17 +1,24 @@
-// The two status-bar items: the router key's credit and today's free count, and
-// the direct service's state. Driven by the account monitor's events; refreshed
+// One status-bar item per service (core/services.ts): the router key's credit
+// and today's free count, the direct service's state, and whether the
+// OpenAI-compatible endpoint answers (only once it is configured). Driven by the account monitor's events; refreshed
 // on activation, after requests, every N minutes while the window is focused,
 // backing off on failure and showing a stale figure's age rather than a popup.
 import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
+import { errorKindRule } from '../shared/errorKindRules.ts';
 import type { AccountMonitor } from '../core/accountMonitor.ts';
-import { type StatusView, directStatusView, routerStatusView } from '../core/accountStatus.ts';
+import { type StatusView, compatibleStatusView, directStatusView, routerStatusView } from '../core/accountStatus.ts';
 import type { KeyStore } from '../core/keyStore.ts';
-import { CommandId } from './commandIds.ts';
+import { SERVICES, SERVICE_IDS, isConfigured, serviceName } from '../core/services.ts';
 import type { Configuration } from './configuration.ts';
 import { disposeAll } from '../shared/dispose.ts';
 
-const ITEM_IDS: Record<ServiceId, string> = { router: 'router', direct: 'direct' };
+/** The items' names in the status bar's context menu, localised. */
+const ITEM_NAMES: Record<ServiceId, () => string> = {
+  router: () => vscode.l10n.t('Keyward: routing service'),
+  direct: () => vscode.l10n.t('Keyward: direct service'),
+  compatible: () => vscode.l10n.t('Keyward: OpenAI-compatible service'),
+};
 const MAX_BACKOFF_MS = 30 * 60_000;
 
 export class StatusBar implements vscode.Disposable {
@@ -29,10 +36,10 @@ export class StatusBar implements vscode.Disposable {
     this.monitor = monitor;
     this.keys = keys;
     this.configuration = configuration;
-    this.items = {
-      router: this.createItem('router', vscode.l10n.t('Keyward: routing service'), CommandId.routerActions, 101),
-      direct: this.createItem('direct', vscode.l10n.t('Keyward: direct service'), CommandId.directActions, 100),
-    };
+    this.items = Object.fromEntries(SERVICE_IDS.map((service) => [service, this.createItem(service)])) as Record<
+      ServiceId,
+      vscode.StatusBarItem
+    >;
     const unsubscribe = monitor.onDidChange((service) => this.render(service));
     const unsubscribeKeys = keys.onDidChange((service) => this.render(service));
     this.disposables.push(
@@ -42,27 +49,22 @@ export class StatusBar implements vscode.Disposable {
         if (state.focused && this.isDue()) void this.refresh();
       }),
       configuration.onDidChange(() => {
-        this.render('router');
-        this.render('direct');
+        for (const service of SERVICE_IDS) this.render(service);
         this.schedule();
       }),
     );
-    this.render('router');
-    this.render('direct');
+    for (const service of SERVICE_IDS) this.render(service);
     // A live countdown for "rate limited (12s)".
     this.tick = setInterval(() => {
       if (this.monitor.directSnapshot().lastError?.kind === 'rate_limit') this.render('direct');
     }, 1000);
   }
 
-  private createItem(id: string, name: string, command: string, priority: number): vscode.StatusBarItem {
-    const item = vscode.window.createStatusBarItem(
-      ITEM_IDS[id as ServiceId],
-      vscode.StatusBarAlignment.Right,
-      priority,
-    );
-    item.name = name;
-    item.command = command;
+  private createItem(service: ServiceId): vscode.StatusBarItem {
+    const { id, priority } = SERVICES[service].statusBar;
+    const item = vscode.window.createStatusBarItem(id, vscode.StatusBarAlignment.Right, priority);
+    item.name = ITEM_NAMES[service]();
+    item.command = SERVICES[service].commands.actions;
     this.disposables.push(item);
     return item;
   }
@@ -75,16 +77,15 @@ export class StatusBar implements vscode.Disposable {
   private render(service: ServiceId): void {
     const item = this.items[service];
     const meta = this.keys.metadata(service);
-    if (!meta) {
+    const config = this.configuration.value;
+    const shown = SERVICES[service].statusBar.shown === 'always' ? meta !== undefined : isConfigured(config, service);
+    if (!shown) {
       item.hide();
       delete this.views[service];
       return;
     }
     const now = Date.now();
-    const view =
-      service === 'router'
-        ? routerStatusView(this.monitor.routerSnapshot(), meta, now)
-        : directStatusView(this.monitor.directSnapshot(), meta, now);
+    const view = this.viewOf(service, meta, now);
     this.views[service] = view;
     item.text = view.text;
     const tooltip = new vscode.MarkdownString(view.tooltip, true);
@@ -100,6 +101,22 @@ export class StatusBar implements vscode.Disposable {
     item.show();
   }
 
+  private viewOf(service: ServiceId, meta: ReturnType<KeyStore['metadata']>, now: number): StatusView {
+    switch (service) {
+      case 'router':
+        return routerStatusView(this.monitor.routerSnapshot(), meta, now);
+      case 'direct':
+        return directStatusView(this.monitor.directSnapshot(), meta, now);
+      case 'compatible':
+        return compatibleStatusView(
+          this.monitor.compatibleSnapshot(),
+          meta,
+          serviceName(this.configuration.value, 'compatible'),
+          now,
+        );
+    }
+  }
+
   private lastRefresh = 0;
 
   private isDue(): boolean {
@@ -111,10 +128,13 @@ export class StatusBar implements vscode.Disposable {
   async refresh(): Promise<void> {
     this.lastRefresh = Date.now();
     const results = await Promise.all(
-      (['router', 'direct'] as const).map(async (service) => {
-        if (!this.keys.metadata(service)) return true;
+      SERVICE_IDS.map(async (service) => {
+        const checkable = SERVICES[service].capabilities.keyOptional
+          ? isConfigured(this.configuration.value, service)
+          : this.keys.metadata(service) !== undefined;
+        if (!checkable) return true;
         const result = await this.monitor.verify(service);
-        return result.ok || !['network', 'timeout', 'server', 'rate_limit'].includes(result.error.kind);
+        return result.ok || !errorKindRule(result.error.kind).transient;
       }),
     );
     this.failures = results.every(Boolean) ? 0 : this.failures + 1;

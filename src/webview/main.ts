@@ -1,6 +1,7 @@
 // The prompt panel's browser code. It holds no key and makes no request: it
 // speaks to the host only through postMessage, in the protocol of shared/.
 import type { ServiceErrorData } from '../shared/errorKinds.ts';
+import { errorKindRule } from '../shared/errorKindRules.ts';
 import {
   type ChatTurn,
   type HostMessage,
@@ -12,6 +13,7 @@ import { splitBlocks } from './blocks.ts';
 import { createRenderer } from './markdown.ts';
 import { finishNote, metaLine, missingScopes, resetText } from './turnNotes.ts';
 import { type Action, type ViewState, initialState, persistedView, reduce, restoredView } from './viewState.ts';
+import { isServiceId } from '../shared/serviceIds.ts';
 
 declare function acquireVsCodeApi(): {
   postMessage(message: unknown): void;
@@ -80,16 +82,32 @@ function price(model: ModelOption): string {
   if (model.free) return s('free', 'free');
   // The direct service's list carries no prices; a router's "-1" means the price varies.
   if (model.inputPerMillion === null && model.outputPerMillion === null)
-    return state.service === 'direct' ? '' : s('variablePrice', 'variable price');
+    return state.services.find((x) => x.id === state.service)?.pricedModels ? s('variablePrice', 'variable price') : '';
   if (model.inputPerMillion === null || model.outputPerMillion === null) return s('variablePrice', 'variable price');
   return `$${model.inputPerMillion.toFixed(2)} / $${model.outputPerMillion.toFixed(2)} ${s('perMillion', 'per M tokens')}`;
 }
 
-function renderHeader(): void {
-  for (const service of ['router', 'direct'] as const) {
-    const button = $<HTMLButtonElement>(`service-${service}`);
-    button.setAttribute('aria-pressed', String(state.service === service));
+/** The service switch, one button per service the host offers (built again only when that list changes). */
+let renderedServices = '';
+function renderServices(): void {
+  const group = $('services');
+  const key = JSON.stringify(state.services.map((x) => [x.id, x.name]));
+  if (key !== renderedServices) {
+    renderedServices = key;
+    group.replaceChildren(
+      ...state.services.map((x) => {
+        const button = element('button', { id: `service-${x.id}`, textContent: x.name });
+        button.dataset.service = x.id;
+        return button;
+      }),
+    );
   }
+  for (const x of state.services)
+    $<HTMLButtonElement>(`service-${x.id}`).setAttribute('aria-pressed', String(state.service === x.id));
+}
+
+function renderHeader(): void {
+  renderServices();
   const models = state.models[state.service];
   const canList = state.canListModels[state.service];
   $('model-list-row').hidden = !canList;
@@ -116,6 +134,9 @@ function renderHeader(): void {
   );
   if (models === null)
     select.replaceChildren(element('option', { textContent: s('loadingModels', 'Loading models…'), disabled: true }));
+  // No model chosen yet (a new compatible server): nothing looks picked that is not.
+  else if (list.length > 0 && !list.some((m) => m.id === state.selectedModel[state.service]))
+    select.prepend(element('option', { textContent: s('pickModel', 'Pick a model'), disabled: true, selected: true }));
   const selected = (models ?? []).find((m) => m.id === state.selectedModel[state.service]);
   const badge = $('free-badge');
   badge.hidden = !selected?.free;
@@ -161,18 +182,17 @@ function errorCard(turn: ChatTurn): HTMLElement {
     actions.append(b);
   };
   const service = turn.service;
-  if (error.kind === 'auth')
-    button(s('setKey', 'Set key'), () => post({ type: 'action/run', action: 'setKey', service }));
-  if (error.kind === 'auth' || error.kind === 'permission')
-    button(s('verifyKey', 'Verify key'), () => post({ type: 'action/run', action: 'verifyKey', service }));
-  if (error.kind === 'insufficient_credits' || error.kind === 'credit_exhausted' || error.kind === 'usage_limit')
-    button(service === 'router' ? s('addCredits', 'Add credits') : s('openBilling', 'Open billing'), () =>
-      post({ type: 'action/run', action: 'openCredits', service }),
-    );
-  if (error.kind === 'key_limit')
-    button(s('raiseLimit', 'Raise the key limit'), () => post({ type: 'action/run', action: 'openKeys', service }));
-  if (error.kind === 'spend_limit')
-    button(s('openLimits', 'Open limits'), () => post({ type: 'action/run', action: 'openCredits', service }));
+  // The kind's buttons come from the one error-kind table.
+  for (const { action, label, text } of errorKindRule(error.kind).buttons) {
+    const name =
+      label === 'creditsPage'
+        ? state.services.find((x) => x.id === service)?.hasCredits
+          ? s('addCredits', 'Add credits')
+          : s('openBilling', text)
+        : s(label, text);
+    if (action === 'retry') button(name, () => resend(turn, turn.model));
+    else button(name, () => post({ type: 'action/run', action, service }));
+  }
   const scopes = missingScopes(turn, s);
   if (scopes.length > 0) {
     const list = element('ul', { className: 'error-scopes', ariaLabel: s('missingScopes', 'This key lacks:') });
@@ -456,12 +476,12 @@ function send(prompt: string, model = currentModel(), attachments = state.attach
 }
 
 function wire(): void {
-  for (const service of ['router', 'direct'] as const) {
-    $(`service-${service}`).addEventListener('click', () => {
-      dispatch({ type: 'service/local', service });
-      post({ type: 'service/select', service });
-    });
-  }
+  $('services').addEventListener('click', (event) => {
+    const service = (event.target as HTMLElement).closest('button')?.dataset.service;
+    if (!isServiceId(service)) return;
+    dispatch({ type: 'service/local', service });
+    post({ type: 'service/select', service });
+  });
   $<HTMLInputElement>('model-filter').addEventListener('input', (e) =>
     dispatch({ type: 'model/filter', text: (e.target as HTMLInputElement).value }),
   );

@@ -1,6 +1,7 @@
 // The panel's state and its reducer: pure, so it is tested without a DOM.
 import { mapStrings, maskKeyShapes } from '../shared/keyShapes.ts';
 import type { Attachment, ChatTurn, HostMessage, PanelState } from '../shared/protocol.ts';
+import { isServiceId } from '../shared/serviceIds.ts';
 
 export interface Pending {
   requestId: string;
@@ -30,10 +31,11 @@ export type Action = HostMessage | LocalAction;
 export function initialState(): ViewState {
   return {
     service: 'router',
-    models: { router: null, direct: null },
-    canListModels: { router: true, direct: true },
-    selectedModel: { router: 'openrouter/free', direct: 'gpt-5.4-mini' },
-    hasKey: { router: false, direct: false },
+    services: [],
+    models: { router: null, direct: null, compatible: null },
+    canListModels: { router: true, direct: true, compatible: true },
+    selectedModel: { router: 'openrouter/free', direct: 'gpt-5.4-mini', compatible: '' },
+    hasKey: { router: false, direct: false, compatible: false },
     turns: [],
     strings: {},
     draft: '',
@@ -176,7 +178,7 @@ export function restoredView(saved: unknown): Partial<PersistedView> {
           typeof (a as Attachment).fileName === 'string',
       )
     : [];
-  const service = raw.service === 'direct' ? 'direct' : 'router';
+  const service = isServiceId(raw.service) ? raw.service : 'router';
   const models =
     raw.selectedModel && typeof raw.selectedModel === 'object' ? (raw.selectedModel as Record<string, unknown>) : {};
   return persistedView({
@@ -191,6 +193,7 @@ export function restoredView(saved: unknown): Partial<PersistedView> {
     selectedModel: {
       router: text(models.router) || base.selectedModel.router,
       direct: text(models.direct) || base.selectedModel.direct,
+      compatible: text(models.compatible) || base.selectedModel.compatible,
     },
     modelFilter: text(raw.modelFilter),
   });

@@ -31,6 +31,7 @@ process.stdout.write(
   JSON.stringify({
     router: { baseUrl: emulator.routerBaseUrl },
     direct: { baseUrl: emulator.directBaseUrl },
+    compatible: { baseUrl: emulator.compatibleBaseUrls.open, keyedBaseUrl: emulator.compatibleBaseUrls.keyed },
     admin: emulator.adminUrl,
     keys: emulator.sandbox!.keys,
   }) + '\n',

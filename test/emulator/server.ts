@@ -1,11 +1,13 @@
 // The emulator of both services on one loopback port:
 //   /router/api/v1/...  the routing service
 //   /direct/v1/...      the direct model service
+//   /compatible/v1/...  an OpenAI-compatible server (and -keyed, -bare: compatibleService.ts)
 //   /__admin/...        state, settings-page actions, clock and faults
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handleAdmin } from './admin.ts';
 import { EmulatorClock } from './clock.ts';
+import { COMPATIBLE_PREFIXES, type CompatibleMode, CompatibleState, handleCompatible } from './compatibleService.ts';
 import { handleDirect } from './directService.ts';
 import { DirectState } from './directState.ts';
 import { FaultQueue, type FaultSpec } from './faults.ts';
@@ -31,10 +33,13 @@ export interface Emulator {
   readonly url: string;
   readonly routerBaseUrl: string;
   readonly directBaseUrl: string;
+  /** OpenAI-compatible base URLs: no key needed, key required, and without GET /models. */
+  readonly compatibleBaseUrls: Record<CompatibleMode, string>;
   readonly adminUrl: string;
   readonly clock: EmulatorClock;
   readonly router: RouterState;
   readonly direct: DirectState;
+  readonly compatible: CompatibleState;
   readonly faults: FaultQueue;
   readonly config: ServiceConfig;
   sandbox: Sandbox | undefined;
@@ -55,8 +60,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = new FaultQueue();
   let router = new RouterState(now);
   let direct = new DirectState(now);
+  const compatible = new CompatibleState();
 
   const emulator = {
+    compatible,
     clock,
     faults,
     config,
@@ -71,6 +78,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     url: string;
     routerBaseUrl: string;
     directBaseUrl: string;
+    compatibleBaseUrls: Record<CompatibleMode, string>;
     adminUrl: string;
     close(): Promise<void>;
   };
@@ -104,6 +112,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (path.startsWith(ADMIN_PREFIX + '/')) {
       return handleAdmin({ router, direct, clock, faults, config, reset }, req, res, path.slice(ADMIN_PREFIX.length));
     }
+    const mode = (Object.keys(COMPATIBLE_PREFIXES) as CompatibleMode[]).find((m) =>
+      path.startsWith(COMPATIBLE_PREFIXES[m] + '/'),
+    );
+    if (mode)
+      return handleCompatible(
+        { state: compatible, config, now },
+        mode,
+        req,
+        res,
+        path.slice(COMPATIBLE_PREFIXES[mode].length),
+      );
     const service = path.startsWith(ROUTER_PREFIX + '/')
       ? 'router'
       : path.startsWith(DIRECT_PREFIX + '/')
@@ -133,6 +152,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     url,
     routerBaseUrl: url + ROUTER_PREFIX,
     directBaseUrl: url + DIRECT_PREFIX,
+    compatibleBaseUrls: {
+      open: url + COMPATIBLE_PREFIXES.open,
+      keyed: url + COMPATIBLE_PREFIXES.keyed,
+      bare: url + COMPATIBLE_PREFIXES.bare,
+    },
     adminUrl: url + ADMIN_PREFIX,
     close: () =>
       new Promise<void>((resolve) => {

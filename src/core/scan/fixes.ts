@@ -2,9 +2,14 @@
 // how each language reads it, where a string literal starts and ends, how a
 // comment is written, and how .env and .gitignore are amended.
 import type { ServiceId } from '../../shared/errorKinds.ts';
+import { SERVICES } from '../services.ts';
 import { NEXT_LINE_MARKER } from './scanner.ts';
 
-export const ENV_VAR: Record<ServiceId, string> = { router: 'OPENROUTER_API_KEY', direct: 'OPENAI_API_KEY' };
+export const ENV_VAR: Record<ServiceId, string> = {
+  router: SERVICES.router.env.key,
+  direct: SERVICES.direct.env.key,
+  compatible: SERVICES.compatible.env.key,
+};
 
 const READS: Record<string, (name: string) => string> = {
   typescript: (n) => `process.env.${n}`,

@@ -258,4 +258,31 @@ export const answerSteps: UiStep[] = [
       await wb.screenshot('refusal-and-filter-light');
     },
   },
+  {
+    name: 'a server error that outlasts the retries offers Send again, which sends the prompt again',
+    async run({ wb, emulator }) {
+      await pickModel(wb, 'router', 'gpt-4o', 'openai/gpt-4o-mini');
+      // One more than the retries, on prompts only: the key checks go on answering.
+      await admin(emulator, 'POST', '/faults', {
+        kind: 'http500',
+        service: 'router',
+        path: '/chat/completions',
+        count: 4,
+      });
+      await ask(wb, 'Say hello after a hiccup.');
+      const card = wb.webview().locator('.error-card').last();
+      await waitFor(() => card.innerText(), /Service error \(HTTP 500\)/, 'the 500 card');
+      const before = await wb.webview().locator('.turn.assistant').count();
+      await wb.screenshot('server-error-send-again');
+      await card.locator('button', { hasText: 'Send again' }).click();
+      await waitFor(
+        async () => String(await wb.webview().locator('.turn.assistant').count()),
+        String(before + 1),
+        'a new answer',
+      );
+      const answer = wb.webview().locator('.turn.assistant').last();
+      await waitFor(async () => (await answer.getAttribute('class')) ?? '', /\bdone\b/, 'the answer after Send again');
+      await waitFor(() => answer.innerText(), /\w+ \w+/, 'its text');
+    },
+  },
 ];
