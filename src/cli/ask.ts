@@ -7,7 +7,7 @@ import { SERVICES, type ServiceId } from '../core/services.ts';
 import { ServiceError, toServiceError } from '../core/errors.ts';
 import { RouterClient } from '../core/routerClient.ts';
 import type { CompletionResult, ReportedUsage, TextStream } from '../core/textStream.ts';
-import { type CliIo, EXIT } from './run.ts';
+import { type CliIo, EXIT } from './io.ts';
 import {
   BASE_URL_ENV,
   KEY_ENV,

@@ -6,7 +6,7 @@ import { redactSecrets } from '../core/redact.ts';
 import { SERVICES, SERVICE_IDS } from '../core/services.ts';
 import { checkBaseUrl } from '../core/urlPolicy.ts';
 import type { ErrorKind, ServiceId } from '../shared/errorKinds.ts';
-import type { CliIo } from './run.ts';
+import type { CliIo } from './io.ts';
 
 /**
  * The kinds a usage error prints in `--json`: `insecure_url` for a base URL

@@ -1,13 +1,8 @@
-// Dispatches a `keyward` invocation. Exit codes: 0 success, 1 a service error or
-// findings, 2 a usage error, 3 no usable answer (declined or filtered), 130 interrupted.
-export interface CliIo {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  stdin: NodeJS.ReadableStream;
-  env: NodeJS.ProcessEnv;
-}
+// Dispatches a `keyward` invocation; the exit codes are in io.ts. Commands are loaded
+// lazily and import io.ts, never this file (test/lint/importCycles.test.ts).
+import { type CliIo, EXIT } from './io.ts';
 
-export const EXIT = { ok: 0, failure: 1, usage: 2, declined: 3, interrupted: 130 } as const;
+export { type CliIo, EXIT };
 
 declare const KEYWARD_VERSION: string | undefined;
 

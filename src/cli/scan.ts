@@ -26,7 +26,7 @@ import { scanStaged } from '../core/scan/staged.ts';
 import type { ScanOptions } from '../core/scan/scanner.ts';
 import { type Listed, listTargets } from '../core/scan/targets.ts';
 import { BASE_URL_ENV, TIMEOUT_ENV, UsageError, baseUrlFor, millisecondsOption } from './common.ts';
-import { type CliIo, EXIT } from './run.ts';
+import { type CliIo, EXIT } from './io.ts';
 
 declare const KEYWARD_VERSION: string | undefined;
 

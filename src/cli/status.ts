@@ -7,7 +7,7 @@ import { redactSecrets } from '../core/redact.ts';
 import { nextUtcMidnight } from '../core/freeGuard.ts';
 import { type RouterCredits, type RouterKeyInfo, RouterClient } from '../core/routerClient.ts';
 import type { ServiceId } from '../core/services.ts';
-import { type CliIo, EXIT } from './run.ts';
+import { type CliIo, EXIT } from './io.ts';
 import {
   BASE_URL_ENV,
   KEY_ENV,

@@ -1,6 +1,9 @@
 // A small hand-written fake of the parts of the `vscode` API that Keyward's host
 // layer touches, for fast unit tests and the activation bench. Features are
 // proven in the real VS Code host (test/e2e); this only exercises thin adapters.
+// Classes implement the real interfaces where they can, so the compiler keeps them honest.
+import type * as vscode from 'vscode';
+
 export class Disposable {
   private readonly callback: () => void;
   constructor(callback: () => void) {
@@ -28,82 +31,244 @@ export class EventEmitter<T> {
   }
 }
 
-export class MarkdownString {
+export class MarkdownString implements vscode.MarkdownString {
   value: string;
-  isTrusted = false;
+  isTrusted: boolean | { readonly enabledCommands: readonly string[] } | undefined = false;
   supportThemeIcons: boolean;
+  supportHtml = false;
+  baseUri: vscode.Uri | undefined;
   constructor(value = '', supportThemeIcons = false) {
     this.value = value;
     this.supportThemeIcons = supportThemeIcons;
   }
+  appendText(value: string): MarkdownString {
+    // As VS Code does: Markdown's special characters are escaped.
+    this.value += value.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+    return this;
+  }
+  appendMarkdown(value: string): MarkdownString {
+    this.value += value;
+    return this;
+  }
+  appendCodeblock(value: string, language = ''): MarkdownString {
+    this.value += `\n\`\`\`${language}\n${value}\n\`\`\`\n`;
+    return this;
+  }
 }
 
-export class Position {
+export class Position implements vscode.Position {
   readonly line: number;
   readonly character: number;
   constructor(line: number, character: number) {
     this.line = line;
     this.character = character;
   }
+  compareTo(other: Position): number {
+    return this.line - other.line || this.character - other.character;
+  }
   isBefore(other: Position): boolean {
-    return this.line < other.line || (this.line === other.line && this.character < other.character);
+    return this.compareTo(other) < 0;
+  }
+  isBeforeOrEqual(other: Position): boolean {
+    return this.compareTo(other) <= 0;
+  }
+  isAfter(other: Position): boolean {
+    return this.compareTo(other) > 0;
+  }
+  isAfterOrEqual(other: Position): boolean {
+    return this.compareTo(other) >= 0;
+  }
+  isEqual(other: Position): boolean {
+    return this.compareTo(other) === 0;
+  }
+  translate(lineDelta: number | { lineDelta?: number; characterDelta?: number } = 0, characterDelta = 0): Position {
+    if (typeof lineDelta === 'object')
+      return new Position(this.line + (lineDelta.lineDelta ?? 0), this.character + (lineDelta.characterDelta ?? 0));
+    return new Position(this.line + lineDelta, this.character + characterDelta);
+  }
+  with(line: number | { line?: number; character?: number } = this.line, character = this.character): Position {
+    if (typeof line === 'object') return new Position(line.line ?? this.line, line.character ?? this.character);
+    return new Position(line, character);
   }
 }
 
-export class Range {
+export class Range implements vscode.Range {
   readonly start: Position;
   readonly end: Position;
-  constructor(startLine: number, startCharacter: number, endLine: number, endCharacter: number) {
-    this.start = new Position(startLine, startCharacter);
-    this.end = new Position(endLine, endCharacter);
+  constructor(start: Position, end: Position);
+  constructor(startLine: number, startCharacter: number, endLine: number, endCharacter: number);
+  constructor(a: Position | number, b: Position | number, c?: number, d?: number) {
+    const [start, end] =
+      typeof a === 'number' ? [new Position(a, b as number), new Position(c!, d!)] : [a, b as Position];
+    // As VS Code does: start and end are swapped when given the wrong way round.
+    [this.start, this.end] = start.isAfter(end) ? [end, start] : [start, end];
   }
-  contains(position: Position): boolean {
-    return !position.isBefore(this.start) && !this.end.isBefore(position);
+  get isEmpty(): boolean {
+    return this.start.isEqual(this.end);
+  }
+  get isSingleLine(): boolean {
+    return this.start.line === this.end.line;
+  }
+  contains(target: Position | Range): boolean {
+    if (target instanceof Range) return this.contains(target.start) && this.contains(target.end);
+    return target.isAfterOrEqual(this.start) && target.isBeforeOrEqual(this.end);
+  }
+  isEqual(other: Range): boolean {
+    return this.start.isEqual(other.start) && this.end.isEqual(other.end);
   }
   intersection(other: Range): Range | undefined {
     const start = this.start.isBefore(other.start) ? other.start : this.start;
     const end = this.end.isBefore(other.end) ? this.end : other.end;
-    return end.isBefore(start) ? undefined : new Range(start.line, start.character, end.line, end.character);
+    return end.isBefore(start) ? undefined : new Range(start, end);
+  }
+  union(other: Range): Range {
+    return new Range(
+      this.start.isBefore(other.start) ? this.start : other.start,
+      this.end.isAfter(other.end) ? this.end : other.end,
+    );
+  }
+  with(start: Position | { start?: Position; end?: Position } = this.start, end: Position = this.end): Range {
+    if (start instanceof Position) return new Range(start, end);
+    return new Range(start.start ?? this.start, start.end ?? this.end);
   }
 }
 
-export class Diagnostic {
-  readonly range: Range;
-  readonly message: string;
-  readonly severity: number;
+export const DiagnosticSeverity = { Error: 0, Warning: 1, Information: 2, Hint: 3 } as const;
+export type DiagnosticSeverity = (typeof DiagnosticSeverity)[keyof typeof DiagnosticSeverity];
+
+export class Diagnostic implements vscode.Diagnostic {
+  range: Range;
+  message: string;
+  severity: DiagnosticSeverity;
   source: string | undefined;
-  code: string | undefined;
-  constructor(range: Range, message: string, severity: number) {
+  code: string | number | { value: string | number; target: vscode.Uri } | undefined;
+  relatedInformation: vscode.DiagnosticRelatedInformation[] | undefined;
+  tags: vscode.DiagnosticTag[] | undefined;
+  constructor(range: Range, message: string, severity: DiagnosticSeverity = DiagnosticSeverity.Error) {
     this.range = range;
     this.message = message;
     this.severity = severity;
   }
 }
 
+export class Hover implements vscode.Hover {
+  contents: (MarkdownString | vscode.MarkedString)[];
+  range: Range | undefined;
+  constructor(
+    contents: MarkdownString | vscode.MarkedString | (MarkdownString | vscode.MarkedString)[],
+    range?: Range,
+  ) {
+    this.contents = Array.isArray(contents) ? contents : [contents];
+    this.range = range;
+  }
+}
+
+/** One text edit of a WorkspaceEdit; an insert is a replace of an empty range. */
+export interface FakeTextEdit {
+  uri: vscode.Uri;
+  range: Range;
+  newText: string;
+}
+
+// Not `implements vscode.WorkspaceEdit`: file operations and snippet edits are not faked.
 export class WorkspaceEdit {
-  readonly edits: { uri: unknown; at: Position | Range; text: string }[] = [];
-  insert(uri: unknown, at: Position, text: string): void {
-    this.edits.push({ uri, at, text });
+  readonly edits: FakeTextEdit[] = [];
+  get size(): number {
+    return new Set(this.edits.map((e) => e.uri.toString())).size;
   }
-  replace(uri: unknown, at: Range, text: string): void {
-    this.edits.push({ uri, at, text });
+  insert(uri: vscode.Uri, at: Position, newText: string): void {
+    this.edits.push({ uri, range: new Range(at, at), newText });
   }
-  delete(uri: unknown, at: Range): void {
-    this.edits.push({ uri, at, text: '' });
+  replace(uri: vscode.Uri, range: Range, newText: string): void {
+    this.edits.push({ uri, range, newText });
+  }
+  delete(uri: vscode.Uri, range: Range): void {
+    this.edits.push({ uri, range, newText: '' });
+  }
+  has(uri: vscode.Uri): boolean {
+    return this.edits.some((e) => e.uri.toString() === uri.toString());
+  }
+  get(uri: vscode.Uri): FakeTextEdit[] {
+    return this.edits.filter((e) => e.uri.toString() === uri.toString());
+  }
+}
+
+export class CodeActionKind implements vscode.CodeActionKind {
+  static readonly Empty = new CodeActionKind('');
+  static readonly QuickFix = new CodeActionKind('quickfix');
+  static readonly Refactor = new CodeActionKind('refactor');
+  static readonly Source = new CodeActionKind('source');
+  readonly value: string;
+  constructor(value: string) {
+    this.value = value;
+  }
+  append(part: string): CodeActionKind {
+    return new CodeActionKind(this.value ? `${this.value}.${part}` : part);
+  }
+  contains(other: CodeActionKind): boolean {
+    return this.value === '' || other.value === this.value || other.value.startsWith(`${this.value}.`);
+  }
+  intersects(other: CodeActionKind): boolean {
+    return this.contains(other) || other.contains(this);
   }
 }
 
 export class CodeAction {
-  readonly title: string;
-  readonly kind: string;
-  diagnostics: Diagnostic[] = [];
-  isPreferred = false;
+  title: string;
+  kind: CodeActionKind | undefined;
+  diagnostics: Diagnostic[] | undefined;
+  isPreferred: boolean | undefined;
   edit: WorkspaceEdit | undefined;
-  command: { title: string; command: string; arguments?: unknown[] } | undefined;
-  constructor(title: string, kind: string) {
+  command: vscode.Command | undefined;
+  disabled: { readonly reason: string } | undefined;
+  constructor(title: string, kind?: CodeActionKind) {
     this.title = title;
     this.kind = kind;
   }
+}
+
+/** A diagnostic collection that keeps what is set, so tests can read what was published. */
+export class FakeDiagnosticCollection {
+  readonly name: string;
+  readonly entries = new Map<string, readonly Diagnostic[]>();
+  constructor(name = '') {
+    this.name = name;
+  }
+  set(uri: vscode.Uri, diagnostics: readonly Diagnostic[] | undefined): void {
+    if (diagnostics === undefined) this.entries.delete(uri.toString());
+    else this.entries.set(uri.toString(), [...diagnostics]);
+  }
+  get(uri: vscode.Uri): readonly Diagnostic[] | undefined {
+    return this.entries.get(uri.toString());
+  }
+  delete(uri: vscode.Uri): void {
+    this.entries.delete(uri.toString());
+  }
+  clear(): void {
+    this.entries.clear();
+  }
+  dispose(): void {
+    this.entries.clear();
+  }
+}
+
+/** An open document over a string, with the parts of TextDocument the host layer reads. */
+export function fakeDocument(path: string, text: string, languageId = 'javascript', scheme = 'file') {
+  const lines = text.split('\n');
+  const uri = scheme === 'file' ? fileUri(path) : { scheme, fsPath: path, path, toString: () => `${scheme}:${path}` };
+  const offsetAt = (p: Position) =>
+    lines.slice(0, p.line).reduce((sum, line) => sum + line.length + 1, 0) +
+    Math.min(p.character, lines[p.line]!.length);
+  return {
+    uri,
+    fileName: path,
+    languageId,
+    isUntitled: scheme === 'untitled',
+    version: 1,
+    lineCount: lines.length,
+    getText: (range?: Range) => (range ? text.slice(offsetAt(range.start), offsetAt(range.end)) : text),
+    lineAt: (n: number) => ({ lineNumber: n, text: lines[n]!, range: new Range(n, 0, n, lines[n]!.length) }),
+  };
 }
 
 /** A file URI, as far as the host layer looks at one. */
@@ -198,6 +363,7 @@ export interface FakeState {
   statusItems: FakeStatusBarItem[];
   opened: string[];
   configurationEmitter: EventEmitter<{ affectsConfiguration(section: string): boolean }>;
+  diagnosticCollections: FakeDiagnosticCollection[];
 }
 
 export function createFakeVscode(settings: Record<string, unknown> = {}) {
@@ -212,6 +378,7 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     statusItems: [],
     opened: [],
     configurationEmitter: new EventEmitter(),
+    diagnosticCollections: [],
   };
   const message =
     (level: 'info' | 'warning' | 'error') =>
@@ -232,6 +399,9 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     Diagnostic,
     WorkspaceEdit,
     CodeAction,
+    CodeActionKind,
+    DiagnosticSeverity,
+    Hover,
     StatusBarAlignment: { Left: 1, Right: 2 },
     ExtensionMode: { Production: 1, Development: 2, Test: 3 },
     ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
@@ -302,18 +472,15 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       },
     },
     languages: {
-      createDiagnosticCollection: () => ({
-        set: () => undefined,
-        delete: () => undefined,
-        clear: () => undefined,
-        dispose: () => undefined,
-      }),
+      createDiagnosticCollection: (name?: string) => {
+        const collection = new FakeDiagnosticCollection(name);
+        state.diagnosticCollections.push(collection);
+        return collection;
+      },
       registerCodeActionsProvider: () => new Disposable(() => undefined),
       registerHoverProvider: () => new Disposable(() => undefined),
     },
     extensions: { getExtension: () => undefined },
-    CodeActionKind: { QuickFix: 'quickfix' },
-    DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
     commands: {
       registerCommand: (id: string, handler: (...args: unknown[]) => unknown) => {
         if (state.commands.has(id)) throw new Error(`command ${id} already registered`);

@@ -12,6 +12,7 @@ export const {
   Position,
   Range,
   Diagnostic,
+  Hover,
   WorkspaceEdit,
   CodeAction,
   StatusBarAlignment,

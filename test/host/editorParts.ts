@@ -1,0 +1,59 @@
+// The editor's key parts (diagnostics, quick fixes, hover) wired over the fake vscode,
+// as extension.ts wires them, for fast unit tests. The real-host suite proves the same
+// features in VS Code; these pin the details (ranges, severities, codes, edits).
+import { KeyStore } from '../../src/core/keyStore.ts';
+import { Configuration } from '../../src/host/configuration.ts';
+import { KeyDiagnostics } from '../../src/host/keyDiagnostics.ts';
+import { KeyFixes } from '../../src/host/keyFixes.ts';
+import { KeyHover } from '../../src/host/keyHover.ts';
+import { Log } from '../../src/host/log.ts';
+import { secretPort, statePort } from '../../src/host/secretPorts.ts';
+import { type FakeDiagnosticCollection, FakeMemento, FakeSecrets } from './fakeVscode.ts';
+import { fake } from './vscodeShim.ts';
+
+export interface EditorParts {
+  keys: KeyStore;
+  configuration: Configuration;
+  diagnostics: KeyDiagnostics;
+  fixes: KeyFixes;
+  hover: KeyHover;
+  /** What the diagnostics published, as VS Code's Problems view would get it. */
+  collection: FakeDiagnosticCollection;
+  dispose(): void;
+}
+
+export function editorParts(settings: Record<string, unknown> = {}): EditorParts {
+  fake.state.commands.clear();
+  fake.state.messages.length = 0;
+  fake.state.settings = { ...settings };
+  fake.state.diagnosticCollections.length = 0;
+  const keys = new KeyStore(secretPort(new FakeSecrets() as never), statePort(new FakeMemento() as never));
+  const configuration = new Configuration(new Log());
+  const diagnostics = new KeyDiagnostics(keys, configuration);
+  const fixes = new KeyFixes(diagnostics, configuration, keys);
+  const hover = new KeyHover(diagnostics);
+  return {
+    keys,
+    configuration,
+    diagnostics,
+    fixes,
+    hover,
+    collection: fake.state.diagnosticCollections[0]!,
+    dispose() {
+      hover.dispose();
+      fixes.dispose();
+      diagnostics.dispose();
+      configuration.dispose();
+    },
+  };
+}
+
+/** Resolves once `diagnostics` has published again (after a key change, a rescan). */
+export function nextChange(parts: EditorParts): Promise<void> {
+  return new Promise((resolve) => {
+    const subscription = parts.diagnostics.onDidChange(() => {
+      subscription.dispose();
+      resolve();
+    });
+  });
+}

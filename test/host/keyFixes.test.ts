@@ -1,0 +1,126 @@
+// The quick fixes over the fake vscode: which fixes each flagged key gets (by git state,
+// stored or not, file kind), the commands they carry, and the edit the ignore fix makes.
+import { afterEach, describe, expect, it } from 'vitest';
+import { scannerKeys } from '../../src/core/keyStore.ts';
+import { scanText } from '../../src/core/scan/scanner.ts';
+import type { FileState } from '../../src/host/keyDiagnostics.ts';
+import { FixCommand } from '../../src/host/keyFixes.ts';
+import { directKey, routerKey } from '../emulator/keyFactory.ts';
+import { type EditorParts, editorParts } from './editorParts.ts';
+import { CodeActionKind, Diagnostic, type Range, type WorkspaceEdit, fakeDocument } from './fakeVscode.ts';
+
+let parts: EditorParts;
+afterEach(() => parts.dispose());
+
+type Doc = ReturnType<typeof fakeDocument>;
+
+/** Publishes the document's findings at `state`, then asks for the fixes at the first key. */
+function fixesFor(doc: Doc, state: FileState, source = 'Keyward') {
+  parts.diagnostics.set(doc.uri as never, scanText(doc.getText(), parts.diagnostics.scanOptions()), state);
+  const published = parts.collection.get(doc.uri as never)!;
+  const diagnostics = published.map((d) =>
+    Object.assign(new Diagnostic(d.range, d.message, d.severity), d, { source }),
+  );
+  return {
+    diagnostic: diagnostics[0]!,
+    actions: parts.fixes.provideCodeActions(
+      doc as never,
+      diagnostics[0]!.range as never,
+      {
+        diagnostics: diagnostics.slice(0, 1),
+      } as never,
+    ),
+  };
+}
+
+describe('key quick fixes', () => {
+  it('a key in a new JavaScript file gets every fix, the move to .env preferred, all tied to its diagnostic', () => {
+    parts = editorParts();
+    const doc = fakeDocument('/w/app.js', `const key = "${routerKey()}";\n`);
+    const { actions, diagnostic } = fixesFor(doc, 'untracked');
+    expect(actions.map((a) => a.title)).toEqual([
+      'Read OPENROUTER_API_KEY from the environment and move the key to .env',
+      'Store the key in Keyward and remove it from this file',
+      'Add /w/app.js to .gitignore',
+      'Ignore this line (keyward-ignore)',
+      'Rotate this key at the routing service',
+    ]);
+    for (const action of actions) {
+      expect(action.kind!.value).toBe(CodeActionKind.QuickFix.value);
+      expect(action.diagnostics).toEqual([diagnostic]);
+    }
+    expect(actions.map((a) => a.isPreferred)).toEqual([true, false, false, false, false]);
+    const range = parts.diagnostics.all(doc.uri as never)[0]!.range;
+    expect(actions[0]!.command).toMatchObject({ command: FixCommand.moveToEnv, arguments: [doc.uri, range] });
+    expect(actions[1]!.command).toMatchObject({ command: FixCommand.storeAndRemove, arguments: [doc.uri, range] });
+    expect(actions[2]!.command).toMatchObject({ command: FixCommand.gitignoreFile, arguments: [doc.uri] });
+    expect(actions[4]!.command).toMatchObject({ command: 'vscode.open' });
+    expect(String((actions[4]!.command!.arguments as unknown[])[0])).toBe('https://openrouter.ai/settings/keys');
+  });
+
+  it('the ignore fix appends the marker at the end of the key line, and on a tracked file says to rotate too', () => {
+    parts = editorParts();
+    const line = `KEY = '${directKey('proj')}'`;
+    const doc = fakeDocument('/w/settings.py', `import os\n${line}\n`, 'python');
+    const { actions } = fixesFor(doc, 'tracked');
+    expect(actions.map((a) => a.title)).toEqual([
+      'Read OPENAI_API_KEY from the environment and move the key to .env',
+      'Store the key in Keyward and remove it from this file',
+      'Ignore this line (keyward-ignore): the key stays in git history, so rotate it too',
+      'Rotate this key at the direct service',
+    ]);
+    const ignore = actions[2]!;
+    expect(ignore.command).toBeUndefined();
+    const [edit] = (ignore.edit as unknown as WorkspaceEdit).edits as { uri: unknown; range: Range; newText: string }[];
+    expect(edit!.uri).toBe(doc.uri);
+    expect([edit!.range.start.line, edit!.range.start.character, edit!.range.isEmpty]).toEqual([1, line.length, true]);
+    expect(edit!.newText).toBe(' # keyward-ignore');
+  });
+
+  it('in a .env file the ignore fix puts the next-line marker above the key, indented like it, and offers no move', () => {
+    parts = editorParts();
+    const doc = fakeDocument('/w/.env.local', `A=1\n  OPENROUTER_API_KEY=${routerKey()}\n`, 'dotenv');
+    const { actions } = fixesFor(doc, 'ignored');
+    expect(actions.map((a) => a.title)).toEqual([
+      'Store the key in Keyward and remove it from this file',
+      'Ignore this line (keyward-ignore-next-line above it)',
+      'Rotate this key at the routing service',
+    ]);
+    const [edit] = (actions[1]!.edit as unknown as WorkspaceEdit).edits as { range: Range; newText: string }[];
+    expect([edit!.range.start.line, edit!.range.start.character]).toEqual([1, 0]);
+    expect(edit!.newText).toBe('  # keyward-ignore-next-line\n');
+  });
+
+  it('the stored key is removed, not stored again, and rotated with the rotate command', async () => {
+    parts = editorParts();
+    const key = routerKey();
+    await parts.keys.setKey('router', key);
+    const options = await scannerKeys(parts.keys);
+    const doc = fakeDocument('/w/app.js', `const key = "${key}";\n`);
+    parts.diagnostics.set(doc.uri as never, scanText(doc.getText(), options), 'untracked');
+    const [published] = parts.collection.get(doc.uri as never)!;
+    const actions = parts.fixes.provideCodeActions(
+      doc as never,
+      published!.range as never,
+      {
+        diagnostics: [published],
+      } as never,
+    );
+    expect(actions.map((a) => a.title)).toContain('Remove the key from this file (it is stored in Keyward)');
+    expect(actions.at(-1)!.command).toEqual({
+      title: 'Rotate this key at the routing service',
+      command: 'keyward.rotateRouterKey',
+    });
+  });
+
+  it('offers nothing for another extension’s diagnostic, nor where no key is', () => {
+    parts = editorParts();
+    const doc = fakeDocument('/w/app.js', `const key = "${routerKey()}";\nconst x = 1;\n`);
+    expect(fixesFor(doc, 'untracked', 'eslint').actions).toEqual([]);
+    const elsewhere = new Diagnostic(doc.lineAt(1).range, 'x', 1);
+    elsewhere.source = 'Keyward';
+    expect(
+      parts.fixes.provideCodeActions(doc as never, elsewhere.range as never, { diagnostics: [elsewhere] } as never),
+    ).toEqual([]);
+  });
+});
