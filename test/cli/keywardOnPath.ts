@@ -4,11 +4,11 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CLI, tempDir } from './gitFixtures.ts';
 
-/** The folder with `keyward` (running `node` = this test's Node) in it. */
-export function keywardBinDir(): string {
+/** The folder with `keyward` (running on `node`, this test's Node unless told) in it. */
+export function keywardBinDir(node = process.execPath): string {
   const dir = tempDir('keyward-bin-');
   const shim = join(dir, 'keyward');
-  writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`);
+  writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(node)} ${JSON.stringify(CLI)} "$@"\n`);
   chmodSync(shim, 0o755);
   return dir;
 }
