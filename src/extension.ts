@@ -15,6 +15,7 @@ import { KeyHover } from './host/keyHover.ts';
 import { HistoryView, type HistoryNode } from './host/historyView.ts';
 import { scanHistory, scanWorkspace } from './host/workspaceScan.ts';
 import { Log } from './host/log.ts';
+import { PreCommitHookCommand } from './host/preCommitHookCommand.ts';
 import { PromptPanel } from './host/promptPanel.ts';
 import { ScrubbedMemento } from './host/scrubbedState.ts';
 import { secretPort, statePort } from './host/secretPorts.ts';
@@ -38,6 +39,8 @@ export interface KeywardTestApi {
   panel: PromptPanel;
   /** The quick fixes, whose questions the tests answer. */
   fixes: KeyFixes;
+  /** Install Pre-commit Hook, whose questions the tests answer. */
+  preCommitHook: PreCommitHookCommand;
   /** The settings as Keyward obeys them. */
   config(): KeywardConfig;
   ask(
@@ -62,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const panel = new PromptPanel(context, monitor, keys, configuration, log);
   const historyView = new HistoryView();
   const fixes = new KeyFixes(diagnostics, configuration, keys);
+  const preCommitHook = new PreCommitHookCommand(log);
 
   const command = <A extends unknown[]>(id: string, run: (...args: A) => unknown) =>
     vscode.commands.registerCommand(id, run as (...args: unknown[]) => unknown);
@@ -84,6 +88,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.historyRotateKey, (node?: HistoryNode) => historyView.rotate(node)),
     command(CommandId.historyCopyCommit, (node?: HistoryNode) => historyView.copyCommit(node)),
     command(CommandId.historyOpen, (node?: HistoryNode) => historyView.open(node)),
+    command(CommandId.installPreCommitHook, () => preCommitHook.run()),
     command(CommandId.showLog, () => log.show()),
     command(CommandId.setRouterKey, (args?: SetKeyArgs) => keyCommands.setKey('router', args)),
     command(CommandId.setDirectKey, (args?: SetKeyArgs) => keyCommands.setKey('direct', args)),
@@ -135,6 +140,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
     panel,
     fixes,
+    preCommitHook,
     config: () => configuration.value,
     ask: async (request) => {
       try {

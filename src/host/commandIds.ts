@@ -23,6 +23,7 @@ export const CommandId = {
   historyRotateKey: 'keyward.historyRotateKey',
   historyCopyCommit: 'keyward.historyCopyCommit',
   historyOpen: 'keyward.historyOpen',
+  installPreCommitHook: 'keyward.installPreCommitHook',
 } as const;
 
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];

@@ -18,7 +18,7 @@ beforeAll(async () => {
   const tarball = join(work, 'keyward-cli.tgz');
   // This Node first: npm and npx run on it, as `npm test` runs everything on the pinned Node.
   env = {
-    PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(':'),
+    PATH: [dirname(process.execPath), process.env.PATH ?? '/usr/bin:/bin'].join(':'),
     HOME: work,
     // An empty cache and no network: whatever installs must come from the tarball.
     npm_config_cache: join(work, 'npm-cache'),
