@@ -1,6 +1,7 @@
 // The git pre-commit hook Keyward installs, shared by `keyward install-hook` and
 // the editor command. The hook names no path of this machine: a clone moves, and
 // a teammate's checkout has its own keyward (on PATH or in node_modules).
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type SafeTarget, UnsafePath, readTarget, safeTarget, writeTarget } from './safeWrite.ts';
@@ -56,17 +57,18 @@ export type HookState =
 
 interface Located {
   state: HookState;
-  hooksDir?: string;
   target?: SafeTarget;
 }
 
-async function locate(cwd: string): Promise<Located> {
+async function locate(cwd: string, create = false): Promise<Located> {
   // Where git runs hooks from, core.hooksPath included: that is what git asks, not what it runs.
   const asked = await runGit(['rev-parse', '--git-path', 'hooks'], cwd, { keepHooksPath: true });
   if (asked.code !== 0 || asked.stdout.trim() === '') return { state: { kind: 'not_a_repository' } };
   const hooksDir = resolve(cwd, asked.stdout.trim());
   const path = resolve(hooksDir, 'pre-commit');
-  await mkdir(hooksDir, { recursive: true });
+  // Looking does not create the hooks folder (core.hooksPath may name one not made yet); installing does.
+  if (create) await mkdir(hooksDir, { recursive: true });
+  else if (!existsSync(hooksDir)) return { state: { kind: 'absent', path } };
   let target: SafeTarget;
   try {
     target = await safeTarget(hooksDir, 'pre-commit');
@@ -74,9 +76,9 @@ async function locate(cwd: string): Promise<Located> {
     if (error instanceof UnsafePath) return { state: { kind: 'unsafe', path, reason: error.reason } };
     throw error;
   }
-  if (!target.exists) return { state: { kind: 'absent', path }, hooksDir, target };
+  if (!target.exists) return { state: { kind: 'absent', path }, target };
   const text = await readTarget(target);
-  return { state: { kind: text.includes(HOOK_MARK) ? 'keyward' : 'foreign', path }, hooksDir, target };
+  return { state: { kind: text.includes(HOOK_MARK) ? 'keyward' : 'foreign', path }, target };
 }
 
 /** What stands where the pre-commit hook of the repository around `cwd` would go. */
@@ -90,7 +92,7 @@ export type InstallResult =
 
 /** Installs (or refreshes) Keyward's hook; replaces another hook only when `force` says so. */
 export async function installPreCommitHook(cwd: string, options: { force?: boolean } = {}): Promise<InstallResult> {
-  const { state, target } = await locate(cwd);
+  const { state, target } = await locate(cwd, true);
   if (state.kind === 'not_a_repository' || state.kind === 'unsafe') return state;
   if (state.kind === 'foreign' && !options.force) return state;
   if (!target) return { kind: 'not_a_repository' };
