@@ -60,7 +60,9 @@ const bundles = [
     outfile: 'dist/cli.js',
     platform: 'node',
     format: 'cjs',
-    target: 'node22',
+    // `scan` and `install-hook` run on Node 20 (pre-commit may run hooks on the system's);
+    // `ask` and `status` check for 22, which undici needs, before loading it.
+    target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
     define: { KEYWARD_VERSION: JSON.stringify(version) },
     // `keyward scan` should not parse the HTTP stack it never uses.

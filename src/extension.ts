@@ -18,6 +18,7 @@ import { HistoryView, type HistoryNode } from './host/historyView.ts';
 import { scanHistory, scanWorkspace } from './host/workspaceScan.ts';
 import { Log } from './host/log.ts';
 import { PanelProbe } from './host/panelProbe.ts';
+import { PreCommitHookCommand } from './host/preCommitHookCommand.ts';
 import { PromptPanel } from './host/promptPanel.ts';
 import { ScrubbedMemento } from './host/scrubbedState.ts';
 import { secretPort, statePort } from './host/secretPorts.ts';
@@ -43,6 +44,8 @@ export interface KeywardTestApi {
   panelProbe: PanelProbe;
   /** The quick fixes, whose questions the tests answer. */
   fixes: KeyFixes;
+  /** Install Pre-commit Hook, whose questions the tests answer. */
+  preCommitHook: PreCommitHookCommand;
   /** The settings as Keyward obeys them. */
   config(): KeywardConfig;
   ask(
@@ -69,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const historyView = new HistoryView();
   const fixes = new KeyFixes(diagnostics, configuration, keys);
   const liveness = new KeyLiveness(diagnostics, configuration);
+  const preCommitHook = new PreCommitHookCommand(log);
 
   const command = <A extends unknown[]>(id: string, run: (...args: A) => unknown) =>
     vscode.commands.registerCommand(id, run as (...args: unknown[]) => unknown);
@@ -93,6 +97,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.historyRotateKey, (node?: HistoryNode) => historyView.rotate(node)),
     command(CommandId.historyCopyCommit, (node?: HistoryNode) => historyView.copyCommit(node)),
     command(CommandId.historyOpen, (node?: HistoryNode) => historyView.open(node)),
+    command(CommandId.installPreCommitHook, () => preCommitHook.run()),
     command(CommandId.showLog, () => log.show()),
     // Each service's key commands, as its row in core/services.ts names them.
     ...SERVICE_IDS.flatMap((service) => {
@@ -146,6 +151,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     panel,
     panelProbe: probe,
     fixes,
+    preCommitHook,
     config: () => configuration.value,
     ask: async (request) => {
       try {

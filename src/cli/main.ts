@@ -3,13 +3,14 @@ import { redactSecrets } from '../core/redact.ts';
 import { nodeVersionProblem } from './nodeVersion.ts';
 import { runCli } from './run.ts';
 
-const problem = nodeVersionProblem(process.version);
+const argv = process.argv.slice(2);
+const problem = nodeVersionProblem(process.version, argv[0]);
 if (problem) {
   process.stderr.write(problem + '\n');
   process.exit(2);
 }
 
-void runCli(process.argv.slice(2), {
+void runCli(argv, {
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,

@@ -28,7 +28,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   ask: async () => (await import('./ask.ts')).askCommand,
   status: async () => (await import('./status.ts')).statusCommand,
   scan: async () => (await import('./scan.ts')).scanCommand,
-  'install-hook': async () => (await import('./scan.ts')).installHookCommand,
+  'install-hook': async () => (await import('./installHook.ts')).installHookCommand,
 };
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {

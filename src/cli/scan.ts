@@ -1,13 +1,11 @@
 // keyward scan [PATH...] [--format text|json|sarif] [--staged] [--history] [--no-git] [--include-dir NAME] [--max-size BYTES]
 //              [--verify]
-// keyward install-hook [--force]
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { redactSecrets } from '../core/redact.ts';
 import { archiveKind, scanArchiveFile } from '../core/scan/archive.ts';
 import { scanFile } from '../core/scan/fileScan.ts';
-import { runGit as runSafeGit } from '../core/scan/git.ts';
 import { GitStatusCache } from '../core/scan/gitStatus.ts';
 import { scanHistory } from '../core/scan/history.ts';
 import {
@@ -260,34 +258,4 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
         : textReport(findings, skipped),
   );
   return findings.length > 0 ? EXIT.failure : isIncomplete(skipped) ? EXIT.usage : EXIT.ok;
-}
-
-const HOOK_MARK = '# installed by keyward install-hook';
-
-export async function installHookCommand(args: string[], io: CliIo): Promise<number> {
-  const force = args.includes('--force');
-  if (args.includes('--help') || args.includes('-h')) {
-    io.stdout.write(
-      'Usage: keyward install-hook [--force]\n  Installs a git pre-commit hook that runs "keyward scan --staged".\n',
-    );
-    return EXIT.ok;
-  }
-  const hooksDir = await runSafeGit(['rev-parse', '--git-path', 'hooks'], process.cwd(), { keepHooksPath: true });
-  if (hooksDir.code !== 0) {
-    io.stderr.write('keyward install-hook: not inside a git repository\n');
-    return EXIT.usage;
-  }
-  const hook = resolve(process.cwd(), hooksDir.stdout.trim(), 'pre-commit');
-  if (existsSync(hook) && !readFileSync(hook, 'utf8').includes(HOOK_MARK) && !force) {
-    io.stderr.write(`keyward install-hook: ${hook} exists and is not Keyward's; rerun with --force to replace it\n`);
-    return EXIT.usage;
-  }
-  const cli = resolve(process.argv[1] ?? 'keyward');
-  writeFileSync(
-    hook,
-    `#!/bin/sh\n${HOOK_MARK}\n# Refuses a commit that would add a routing- or direct-service key.\nif command -v keyward >/dev/null 2>&1; then exec keyward scan --staged; fi\nexec node "${cli}" scan --staged\n`,
-  );
-  chmodSync(hook, 0o755);
-  io.stdout.write(`keyward: installed the pre-commit hook at ${hook}\n`);
-  return EXIT.ok;
 }

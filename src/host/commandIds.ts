@@ -31,6 +31,7 @@ export const CommandId = {
   historyCopyCommit: 'keyward.historyCopyCommit',
   historyOpen: 'keyward.historyOpen',
   checkKeyLive: 'keyward.checkKeyLive',
+  installPreCommitHook: 'keyward.installPreCommitHook',
 } as const;
 
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];

@@ -4,21 +4,35 @@ import { describe, expect, it } from 'vitest';
 import { nodeVersionProblem } from '../../src/cli/nodeVersion.ts';
 
 describe('nodeVersionProblem', () => {
-  it.each(['v22.0.0', 'v24.21.0', 'v26.1.0'])('accepts %s', (version) => {
+  it.each(['v20.0.0', 'v20.20.2', 'v22.0.0', 'v24.21.0', 'v26.1.0'])('lets scan run on %s', (version) => {
+    expect(nodeVersionProblem(version, 'scan')).toBeUndefined();
+    expect(nodeVersionProblem(version, 'install-hook')).toBeUndefined();
     expect(nodeVersionProblem(version)).toBeUndefined();
   });
 
-  it.each(['v20.20.2', 'v18.0.0', 'garbage'])('explains plainly that %s is too old', (version) => {
-    expect(nodeVersionProblem(version)).toMatch(/needs Node\.js 22 or newer; this is Node\.js/);
+  it.each(['v18.20.0', 'v16.0.0', 'garbage'])('explains plainly that %s is too old for anything', (version) => {
+    expect(nodeVersionProblem(version, 'scan')).toMatch(/^keyward needs Node\.js 20 or newer; this is Node\.js/);
+  });
+
+  it.each(['ask', 'status'])('%s, which needs undici, says Node 20 is too old and that scan still runs', (command) => {
+    expect(nodeVersionProblem('v22.0.0', command)).toBeUndefined();
+    expect(nodeVersionProblem('v20.20.2', command)).toBe(
+      `keyward ${command} needs Node.js 22 or newer; this is Node.js v20.20.2. Install a current Node.js (https://nodejs.org) and run keyward again. (keyward scan and install-hook run on Node.js 20.)`,
+    );
   });
 });
 
-describe('the built CLI on an old Node', () => {
+describe('the built CLI on the system Node 20', () => {
   const systemNode = '/usr/bin/node';
   const old = existsSync(systemNode) ? execFileSync(systemNode, ['--version']).toString().trim() : '';
-  it.skipIf(!old.startsWith('v20') || !existsSync('dist/cli.js'))('says so and exits 2', () => {
-    const result = spawnSync(systemNode, ['dist/cli.js', '--help'], { encoding: 'utf8' });
-    expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/keyward needs Node\.js 22 or newer/);
+  const run = (...args: string[]) => spawnSync(systemNode, ['dist/cli.js', ...args], { encoding: 'utf8' });
+  it.skipIf(!old.startsWith('v20') || !existsSync('dist/cli.js'))('scans, and refuses ask plainly', () => {
+    expect(run('--help').status).toBe(0);
+    const scan = run('scan', '--no-git', 'README.md');
+    expect(scan.stdout + scan.stderr).toMatch(/no keys found/);
+    expect(scan.status).toBe(0);
+    const ask = run('ask', 'hello');
+    expect(ask.status).toBe(2);
+    expect(ask.stderr).toMatch(/^keyward ask needs Node\.js 22 or newer; this is Node\.js v20/);
   });
 });

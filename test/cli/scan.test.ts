@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/core/keyFormats.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
+import { hookPath, keywardBinDir } from './keywardOnPath.ts';
 
 const CLI = resolve('dist/cli.js');
 let repo: string;
@@ -148,7 +149,7 @@ describe('keyward install-hook', () => {
     const install = spawnSync(process.execPath, [CLI, 'install-hook'], {
       cwd: repo,
       encoding: 'utf8',
-      env: { ...process.env, PATH: `${resolve(process.execPath, '..')}:/usr/bin:/bin` },
+      env: { ...process.env, PATH: hookPath(keywardBinDir()) },
     });
     expect(install.status).toBe(0);
     write('leak.js', `const k = "${routerKey()}";\n`);
@@ -156,7 +157,7 @@ describe('keyward install-hook', () => {
     const commit = spawnSync('git', ['-c', 'user.email=t@keyward.test', '-c', 'user.name=t', 'commit', '-m', 'leak'], {
       cwd: repo,
       encoding: 'utf8',
-      env: { ...process.env, PATH: `${resolve(process.execPath, '..')}:/usr/bin:/bin` },
+      env: { ...process.env, PATH: hookPath(keywardBinDir()) },
     });
     expect(commit.status).not.toBe(0);
     expect(commit.stdout + commit.stderr).toMatch(/leak\.js:1:12: routing service key/);

@@ -2,11 +2,12 @@
 // whatever the file is called, and in the hook of `git commit -a` too.
 import { spawnSync } from 'node:child_process';
 import { rmSync, symlinkSync, unlinkSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/core/keyFormats.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
 import { CLI, type Repo, json, makeRepo, scanCli } from './gitFixtures.ts';
+import { hookPath, keywardBinDir } from './keywardOnPath.ts';
 
 let repo: Repo;
 beforeEach(() => {
@@ -99,7 +100,7 @@ describe('keyward scan --staged', () => {
   });
 
   it('the pre-commit hook refuses `git commit -a` and `git commit PATH` (a temporary index)', () => {
-    const env = { PATH: `${resolve(process.execPath, '..')}:/usr/bin:/bin`, HOME: repo.dir };
+    const env = { PATH: hookPath(keywardBinDir()), HOME: repo.dir };
     expect(spawnSync(process.execPath, [CLI, 'install-hook'], { cwd: repo.dir, encoding: 'utf8', env }).status).toBe(0);
     const commit = (...args: string[]) =>
       spawnSync('git', ['-c', 'user.email=t@keyward.test', '-c', 'user.name=t', 'commit', '-q', '-m', 'x', ...args], {

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The scan step of action.yml. Always writes the SARIF report and the step outputs and
+# exits 0 when a report was written, so the upload step runs; the last step of the
+# action fails the job on findings. Inputs come as environment variables, never
+# spliced into this script (a path input cannot inject a command).
+set -uo pipefail
+
+sarif="${KEYWARD_SARIF:-keyward.sarif}"
+read -r -a paths <<< "${KEYWARD_PATHS:-.}"
+[ "${#paths[@]}" -gt 0 ] || paths=(.)
+
+# A keyward the job installed (npm install in an earlier step) wins; else the
+# published package of this action's version, fetched by npx.
+if command -v keyward >/dev/null 2>&1; then
+  keyward=(keyward)
+else
+  version="${KEYWARD_PACKAGE_VERSION:-}"
+  if [ -z "$version" ]; then
+    version="$(node -p 'require(process.argv[1]).version' "${GITHUB_ACTION_PATH:-.}/package.json")" || exit 2
+  fi
+  keyward=(npx --yes "keyward@$version")
+fi
+
+"${keyward[@]}" scan --format sarif -- "${paths[@]}" > "$sarif"
+code=$?
+if [ "$code" -gt 2 ] || ! [ -s "$sarif" ]; then
+  echo "::error title=Keyward::keyward scan failed (exit $code) and wrote no report" >&2
+  echo "exit-code=$code" >> "${GITHUB_OUTPUT:-/dev/null}"
+  exit "$code"
+fi
+
+# The report names each finding by file, line and masked key; show them in the log too.
+findings="$(node -e '
+  const log = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const results = log.runs.flatMap((run) => run.results ?? []);
+  for (const r of results) {
+    const where = r.locations?.[0]?.physicalLocation;
+    const file = where?.artifactLocation?.uri ?? "?";
+    const line = where?.region?.startLine ?? 1;
+    const col = where?.region?.startColumn ?? 1;
+    console.error(`::error file=${file},line=${line},col=${col},title=Keyward::${r.message.text}`);
+  }
+  console.log(results.length);
+' "$sarif")" || findings=0
+
+{
+  echo "findings=$findings"
+  echo "exit-code=$code"
+  echo "sarif-file=$sarif"
+} >> "${GITHUB_OUTPUT:-/dev/null}"
+echo "keyward: $findings key(s) found; SARIF report in $sarif (exit $code)"
+exit 0

@@ -1,0 +1,49 @@
+// `keyward scan --format sarif` is valid SARIF 2.1.0, checked against the OASIS schema
+// with a JSON Schema validator: findings of both services, a clean run, files not scanned.
+import { describe, expect, it } from 'vitest';
+import { directKey, routerKey } from '../emulator/keyFactory.ts';
+import { makeRepo, scanCli } from './gitFixtures.ts';
+import { sarifValidator } from './sarifSchema.ts';
+
+const validate = sarifValidator();
+const expectValid = (text: string) => {
+  const log = JSON.parse(text) as unknown;
+  const ok = validate(log);
+  expect(validate.errors ?? []).toEqual([]);
+  expect(ok).toBe(true);
+  return log as { runs: { results: unknown[]; invocations: { toolExecutionNotifications: unknown[] }[] }[] };
+};
+
+describe('SARIF against the SARIF 2.1.0 schema', () => {
+  it('findings of both services, tracked and staged, are schema-valid', () => {
+    const repo = makeRepo();
+    repo.write('src/a.ts', `export const r = "${routerKey()}";\n`);
+    repo.git('add', '.');
+    repo.git('commit', '-q', '-m', 'one');
+    repo.write('notes.md', `direct: ${directKey('proj')}\n`);
+    repo.git('add', 'notes.md');
+    const run = scanCli(repo.dir, ['--format', 'sarif']);
+    expect(run.status).toBe(1);
+    const log = expectValid(run.stdout);
+    expect(log.runs[0]!.results).toHaveLength(2);
+    const staged = scanCli(repo.dir, ['--staged', '--format', 'sarif']);
+    expect(expectValid(staged.stdout).runs[0]!.results).toHaveLength(1);
+  });
+
+  it('a clean run and a run with files not scanned are schema-valid', () => {
+    const repo = makeRepo();
+    repo.write('clean.txt', 'nothing\n');
+    repo.write('big.txt', 'x'.repeat(4096));
+    const clean = scanCli(repo.dir, ['--format', 'sarif', 'clean.txt']);
+    expect(clean.status).toBe(0);
+    expect(expectValid(clean.stdout).runs[0]!.results).toEqual([]);
+    const capped = scanCli(repo.dir, ['--format', 'sarif', '--max-size', '1024']);
+    const log = expectValid(capped.stdout);
+    expect(log.runs[0]!.invocations[0]!.toolExecutionNotifications.length).toBeGreaterThan(0);
+  });
+
+  it('the validator is not a rubber stamp', () => {
+    expect(validate({ version: '2.1.0', runs: [{ tool: { driver: {} } }] })).toBe(false);
+    expect(validate({ version: '2.0.0', runs: [] })).toBe(false);
+  });
+});
