@@ -13,6 +13,25 @@ import type { Configuration } from './configuration.ts';
 const ITEM_IDS: Record<ServiceId, string> = { router: 'router', direct: 'direct' };
 const MAX_BACKOFF_MS = 30 * 60_000;
 
+/** The item names its service, so two figures side by side are not a guess. */
+export function labelled(service: ServiceId, text: string): string {
+  if (new RegExp(`\\b${service}\\b`).test(text)) return text;
+  const icon = /^\$\([\w-]+\)\s*/.exec(text)?.[0] ?? '';
+  return `${icon}${service} ${text.slice(icon.length)}`;
+}
+
+function quietEntry(service: ServiceId): { text: string; tooltip: string } {
+  return service === 'router'
+    ? {
+        text: `$(key) ${vscode.l10n.t('router: set key')}`,
+        tooltip: vscode.l10n.t('No key is stored for the routing service. Click to set one.'),
+      }
+    : {
+        text: `$(key) ${vscode.l10n.t('direct: set key')}`,
+        tooltip: vscode.l10n.t('No key is stored for the direct service. Click to set one.'),
+      };
+}
+
 export class StatusBar implements vscode.Disposable {
   private readonly items: Record<ServiceId, vscode.StatusBarItem>;
   private readonly disposables: vscode.Disposable[] = [];
@@ -54,6 +73,11 @@ export class StatusBar implements vscode.Disposable {
     }, 1000);
   }
 
+  private readonly commands: Record<ServiceId, string> = {
+    router: CommandId.routerActions,
+    direct: CommandId.directActions,
+  };
+
   private createItem(id: string, name: string, command: string, priority: number): vscode.StatusBarItem {
     const item = vscode.window.createStatusBarItem(
       ITEM_IDS[id as ServiceId],
@@ -75,17 +99,25 @@ export class StatusBar implements vscode.Disposable {
     const item = this.items[service];
     const meta = this.keys.metadata(service);
     if (!meta) {
-      item.hide();
+      // A service without a key keeps a quiet way in instead of vanishing.
       delete this.views[service];
+      const quiet = quietEntry(service);
+      item.text = quiet.text;
+      item.tooltip = quiet.tooltip;
+      item.accessibilityInformation = { label: quiet.tooltip, role: 'button' };
+      item.command = service === 'router' ? CommandId.setRouterKey : CommandId.setDirectKey;
+      item.backgroundColor = undefined;
+      item.show();
       return;
     }
+    item.command = this.commands[service];
     const now = Date.now();
     const view =
       service === 'router'
         ? routerStatusView(this.monitor.routerSnapshot(), meta, now)
         : directStatusView(this.monitor.directSnapshot(), meta, now);
     this.views[service] = view;
-    item.text = view.text;
+    item.text = labelled(service, view.text);
     const tooltip = new vscode.MarkdownString(view.tooltip, true);
     tooltip.isTrusted = false;
     item.tooltip = tooltip;
