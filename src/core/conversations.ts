@@ -1,8 +1,7 @@
 // The conversations of one workspace: a pure store (new, switch, rename,
 // delete, search, clear with undo) that the host persists through the filter
-// for disk, and the rule for what a prompt sends of a conversation's history.
+// for disk. What a prompt sends of a conversation is in conversation.ts.
 import type { ChatTurn } from '../shared/protocol.ts';
-import type { Turn } from './promptRunner.ts';
 
 export interface Conversation {
   id: string;
@@ -208,43 +207,4 @@ export function summaries(store: ConversationStore, query: string, untitled: str
     }
   }
   return out;
-}
-
-/** A user turn with its attached code, as a service receives it. */
-export function composeUserTurn(turn: Pick<ChatTurn, 'text' | 'attachments'>): string {
-  const blocks = (turn.attachments ?? []).map(
-    (a) =>
-      `File ${a.fileName} (${a.languageId}), lines ${a.startLine}-${a.endLine}:\n\`\`\`${a.languageId}\n${a.text}\n\`\`\``,
-  );
-  return [turn.text, ...blocks].join('\n\n');
-}
-
-/**
- * What a prompt sends: the visible history whichever service answered each
- * turn, so a conversation that switches services keeps one memory. The direct
- * service continues from its stored response only when that response is the
- * last thing in the conversation (it then holds everything before it); after a
- * turn from the other service, or a failed one, the history is sent in full.
- */
-export function requestHistory(
-  history: readonly ChatTurn[],
-  service: ChatTurn['service'],
-): { turns: Turn[]; previousResponseId?: string } {
-  const visible = history.filter(
-    (turn) => turn.role === 'user' || turn.status === 'done' || turn.status === 'interrupted',
-  );
-  const turns: Turn[] = visible.map((turn) => ({
-    role: turn.role,
-    content: turn.role === 'user' ? composeUserTurn(turn) : turn.text || turn.refusal || '',
-  }));
-  const last = history.at(-1);
-  if (
-    service === 'direct' &&
-    last?.role === 'assistant' &&
-    last.service === 'direct' &&
-    last.status === 'done' &&
-    last.responseId
-  )
-    return { turns, previousResponseId: last.responseId };
-  return { turns };
 }

@@ -339,6 +339,27 @@ export class KeyCommands {
     }
   }
 
+  /**
+   * Import Keys from the Environment (the walkthrough and the chat's empty
+   * state): stores what the variables hold, asking nothing more; says so when
+   * neither is set, rather than doing nothing.
+   */
+  async importFromEnvironment(env: NodeJS.ProcessEnv = process.env): Promise<ServiceId[]> {
+    const found = (['router', 'direct'] as const).filter((service) => env[ENV_VARS[service]]);
+    if (found.length === 0) {
+      void vscode.window.showInformationMessage(
+        t('Neither {0} nor {1} is set in the environment VS Code was started with.', ENV_VARS.router, ENV_VARS.direct),
+      );
+      return [];
+    }
+    const stored: ServiceId[] = [];
+    for (const service of found) {
+      await this.setKey(service, { key: env[ENV_VARS[service]]!, label: `${ENV_VARS[service]} (imported)` });
+      if (this.keys.metadata(service)) stored.push(service);
+    }
+    return stored;
+  }
+
   /** Warns once a day when a key expires within a week. */
   async remindExpiry(now = new Date()): Promise<void> {
     for (const service of ['router', 'direct'] as const) {

@@ -16,6 +16,7 @@ export async function runPanelAction(
     await vscode.commands.executeCommand(service === 'router' ? CommandId.setRouterKey : CommandId.setDirectKey);
   else if (action === 'verifyKey')
     await vscode.commands.executeCommand(service === 'router' ? CommandId.verifyRouterKey : CommandId.verifyDirectKey);
+  else if (action === 'importKeys') await vscode.commands.executeCommand(CommandId.importKeys);
   else if (action === 'openCredits')
     await vscode.env.openExternal(
       vscode.Uri.parse(service === 'router' ? config.router.creditsUrl : config.direct.billingUrl),

@@ -11,7 +11,6 @@ import {
   newConversation,
   remove,
   rename,
-  requestHistory,
   setTurns,
   summaries,
   switchTo,
@@ -116,44 +115,5 @@ describe('the conversations store', () => {
     }
     expect(store.conversations).toHaveLength(MAX_CONVERSATIONS);
     expect(store.activeId).toBe(`c${MAX_CONVERSATIONS + 5}`);
-  });
-});
-
-describe('the history a prompt sends', () => {
-  const mixed: ChatTurn[] = [
-    turn('1', 'user', 'router question'),
-    turn('2', 'assistant', 'router answer'),
-    turn('3', 'user', 'direct question', { service: 'direct' }),
-    turn('4', 'assistant', 'direct answer', { service: 'direct', responseId: 'resp_1' }),
-    turn('5', 'user', 'back to the router'),
-    turn('6', 'assistant', 'partial', { status: 'error' }),
-  ];
-
-  it('sends every visible turn whichever service answered it (one memory across services)', () => {
-    const { turns, previousResponseId } = requestHistory(mixed, 'direct');
-    expect(previousResponseId).toBeUndefined();
-    expect(turns.map((t) => t.content)).toEqual([
-      'router question',
-      'router answer',
-      'direct question',
-      'direct answer',
-      'back to the router',
-    ]);
-    expect(requestHistory(mixed, 'router').turns).toEqual(turns);
-  });
-
-  it('continues from the stored response only when the direct answer is the last turn', () => {
-    const upToDirect = mixed.slice(0, 4);
-    expect(requestHistory(upToDirect, 'direct').previousResponseId).toBe('resp_1');
-    expect(requestHistory(upToDirect, 'router').previousResponseId).toBeUndefined();
-  });
-
-  it('sends attached code with the user turn', () => {
-    const withCode = turn('1', 'user', 'why?', {
-      attachments: [{ id: 'a', fileName: 'x.ts', languageId: 'ts', startLine: 1, endLine: 1, text: 'let x' }],
-    });
-    expect(requestHistory([withCode], 'router').turns[0]!.content).toBe(
-      'why?\n\nFile x.ts (ts), lines 1-1:\n```ts\nlet x\n```',
-    );
   });
 });

@@ -44,7 +44,7 @@ async function ensurePanel(wb: Workbench): Promise<void> {
   if (!(await prompt.isVisible().catch(() => false))) {
     // A menu or peek left open by an earlier step makes the command palette inert.
     for (let i = 0; i < 3; i++) await wb.page.keyboard.press('Escape');
-    await wb.runCommand('Keyward: Open Prompt Panel');
+    await wb.runCommand('Keyward: Open Chat in Editor');
     await prompt.waitFor({ timeout: PATIENCE });
   }
   // An attachment an earlier step left (the restored .env chip holds a key) would

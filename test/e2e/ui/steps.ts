@@ -217,7 +217,7 @@ export const panelSteps: UiStep[] = [
   {
     name: 'the prompt panel streams an answer from the routing service',
     async run({ wb }) {
-      await wb.runCommand('Keyward: Open Prompt Panel');
+      await wb.runCommand('Keyward: Open Chat in Editor');
       const view = wb.webview();
       await view.locator('#prompt').waitFor({ timeout: PATIENCE });
       await waitText(() => view.locator('#model').innerText(), 'Free Models Router', 'the model list');
