@@ -261,6 +261,8 @@ export class ChatSession implements vscode.Disposable {
         finishReason: result.finishReason,
       };
       await store.saveTurns([...history, user, done], conversationId);
+      // The walkthrough's "send a first prompt" step completes on this.
+      void vscode.commands.executeCommand('setContext', 'keyward.promptSent', true);
       postHere({ type: 'chat/done', requestId, turn: done });
     } catch (thrown) {
       const error =
