@@ -83,12 +83,12 @@ export class ChatSession implements vscode.Disposable {
   }
 
   /** Shows the prompt UI in `webview`; disposing the connection stops what it was waiting for. */
-  connect(webview: vscode.Webview): vscode.Disposable {
+  connect(webview: vscode.Webview): vscode.Disposable & { whenReady: Promise<void> } {
     const connection = new WebviewConnection(webview, this.ports.extensionUri, (raw, from) =>
       this.handleMessage(raw, from),
     );
     this.connections.add(connection);
-    return new vscode.Disposable(() => {
+    const disposable = new vscode.Disposable(() => {
       this.connections.delete(connection);
       connection.dispose();
       for (const [requestId, run] of this.running)
@@ -97,6 +97,7 @@ export class ChatSession implements vscode.Disposable {
           this.running.delete(requestId);
         }
     });
+    return Object.assign(disposable, { whenReady: connection.whenReady });
   }
 
   post(message: HostMessage): void {

@@ -6,10 +6,11 @@ import type { ChatSession } from './chatSession.ts';
 import { promptWebviewOptions } from './webviewConnection.ts';
 
 export const CHAT_VIEW_ID = 'keyward.chat';
+const READY_WAIT_MS = 15_000;
 
 export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
-  private connection: vscode.Disposable | undefined;
+  private connection: (vscode.Disposable & { whenReady: Promise<void> }) | undefined;
   private readonly registration: vscode.Disposable;
   private readonly extensionUri: vscode.Uri;
   private readonly session: ChatSession;
@@ -41,6 +42,15 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   /** Reveals the view and puts the cursor in its prompt box. */
   async show(): Promise<void> {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    // A view shown for the first time is still loading, and the focus given to it then is lost: give it again.
+    // Not forever: a view hidden again before it loaded never says it is ready.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.connection?.whenReady,
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, READY_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+    this.view?.show(false);
     this.session.focusPrompt();
   }
 

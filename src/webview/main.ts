@@ -304,6 +304,8 @@ const FREE_ROUTER = 'openrouter/free';
 function renderEmpty(): void {
   const empty = $('empty');
   empty.hidden = state.turns.length > 0;
+  // The first screen takes the conversation's place instead of sitting under an empty log.
+  $('conversation').hidden = !empty.hidden;
   if (empty.hidden) return;
   empty.replaceChildren(
     emptyState({

@@ -23,9 +23,31 @@ async function escapeAll(wb: Workbench): Promise<void> {
   for (let i = 0; i < 3; i++) await wb.page.keyboard.press('Escape');
 }
 
+/**
+ * Runs the command whose title is exactly `title`: the palette ranks the recently
+ * used "Keyward: Open Chat in Editor" above "Keyward: Open Chat" for that text.
+ */
+async function runExactly(wb: Workbench, title: string): Promise<void> {
+  const rows = wb.page.locator('.quick-input-list .monaco-list-row');
+  await until(`the command ${title}`, async () => {
+    await wb.page.keyboard.press('F1');
+    await wb.page.locator('.quick-input-widget input.input').fill(`>${title}`);
+    await rows.first().waitFor({ timeout: 5_000 });
+    for (let i = 0; i < (await rows.count()); i++) {
+      const label = (await rows.nth(i).getAttribute('aria-label')) ?? '';
+      if (label.startsWith(title) && !label.startsWith(`${title} `)) {
+        await rows.nth(i).click();
+        return true;
+      }
+    }
+    await wb.page.keyboard.press('Escape');
+    return undefined;
+  });
+}
+
 async function openChatView(wb: Workbench): Promise<void> {
   await escapeAll(wb);
-  await wb.runCommand('Keyward: Open Chat');
+  await runExactly(wb, 'Keyward: Open Chat');
   await waitFor(
     () => wb.page.locator('.part.sidebar .composite.title').first().innerText(),
     /keyward/i,
@@ -76,6 +98,8 @@ export const chatViewSteps: UiStep[] = [
   {
     name: 'Open Chat shows the chat in the Keyward side bar, the cursor in its prompt box',
     async run({ wb }) {
+      // A quick pick an earlier step left open would take the theme's keystrokes.
+      await escapeAll(wb);
       await setTheme(wb, 'Dark Modern');
       await clearToasts(wb);
       // The editor panel of earlier steps closes: the code and the side bar stay.
@@ -126,8 +150,12 @@ export const chatViewSteps: UiStep[] = [
       await wb.page.locator('.quick-input-widget input.input').fill('tide');
       const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: FIRST });
       await row.first().waitFor({ timeout: PATIENCE });
-      if ((await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: SECOND }).count()) > 0)
-        throw new Error('the search for "tide" lists the other conversation');
+      // The list follows the search as it is typed: the other conversation leaves it.
+      await until('the search for "tide" to leave out the other conversation', async () =>
+        (await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: SECOND }).count()) === 0
+          ? true
+          : undefined,
+      );
       await wb.screenshot('conversation-list-dark');
       await wb.page.keyboard.press('Enter');
       await waitFor(() => conversationText(wb), answerText(FIRST, { tokens: 12 }), 'the first conversation');
@@ -186,8 +214,18 @@ export const chatViewSteps: UiStep[] = [
       await wb.screenshot('export-dialog-dark');
       const target = join(mkdtempSync(join(tmpdir(), 'keyward-export-')), 'chosen.md');
       await input.fill(target);
-      await wb.page.keyboard.press('Enter');
-      await until('the export on disk', async () => (existsSync(target) ? true : undefined));
+      // The dialog checks the typed path as it changes; OK accepts once it has (Enter may come too early).
+      const ok = wb.page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).first();
+      await until(
+        'the export on disk',
+        async () => {
+          if (existsSync(target)) return true;
+          if (await ok.isVisible().catch(() => false)) await ok.click().catch(() => undefined);
+          return undefined;
+        },
+        PATIENCE,
+        1000,
+      );
       const text = readFileSync(target, 'utf8');
       if (!text.startsWith('# Keyward conversation: second conversation about bread'))
         throw new Error(`the export starts ${JSON.stringify(text.slice(0, 80))}`);
