@@ -106,6 +106,11 @@ export const chatViewSteps: UiStep[] = [
       await wb.runCommand('View: Close All Editors');
       await wb.openFile('README.md');
       await openChatView(wb);
+      await until('the prompt box to have the focus', () =>
+        chat(wb)
+          .locator('#prompt')
+          .evaluate((el) => (el === document.activeElement && document.hasFocus() ? true : undefined)),
+      );
       // Typed on the keyboard, not filled: it lands only where the focus really is.
       await wb.page.keyboard.type('focus probe');
       await waitFor(
