@@ -11,6 +11,8 @@ const ALLOWED = [
   /^dist\/(extension|webview|undici)\.js$/,
   /^dist\/package\.json$/,
   /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,
+  // The walkthrough's pages.
+  /^media\/walkthrough\/[\w.-]+\.md$/,
 ];
 
 const listing = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { encoding: 'utf8' });

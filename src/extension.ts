@@ -20,6 +20,9 @@ import { Log } from './host/log.ts';
 import { PanelProbe } from './host/panelProbe.ts';
 import { PreCommitHookCommand } from './host/preCommitHookCommand.ts';
 import { PromptPanel } from './host/promptPanel.ts';
+import { ChatConversations } from './host/chatConversations.ts';
+import { ChatView } from './host/chatView.ts';
+import { ConversationCommands } from './host/conversationCommands.ts';
 import { ScrubbedMemento } from './host/scrubbedState.ts';
 import { secretPort, statePort } from './host/secretPorts.ts';
 import { pickUsageTier, showStatusActions } from './host/statusActions.ts';
@@ -40,6 +43,8 @@ export interface KeywardTestApi {
   globalState(): Record<string, unknown>;
   /** The prompt panel, for driving the send path the webview uses. */
   panel: PromptPanel;
+  /** The conversations of this workspace (the list the chat view and the panel share). */
+  conversations: ChatConversations;
   /** Answers the panel's secret guard and keeps what the panel posted. */
   panelProbe: PanelProbe;
   /** The quick fixes, whose questions the tests answer. */
@@ -68,7 +73,19 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const statusBar = new StatusBar(monitor, keys, configuration);
   const diagnostics = new KeyDiagnostics(keys, configuration);
   const probe = context.extensionMode === vscode.ExtensionMode.Test ? new PanelProbe() : undefined;
-  const panel = new PromptPanel(context, monitor, keys, configuration, log, probe?.ports);
+  // One set of conversations for the side-bar view and the editor panel, stored through the filter for disk.
+  const conversations = new ChatConversations(new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)));
+  const conversationCommands = new ConversationCommands(conversations, keys, log);
+  const panel: PromptPanel = new PromptPanel(
+    context,
+    monitor,
+    keys,
+    configuration,
+    log,
+    { conversations, commands: conversationCommands, showView: (): Promise<void> => chatView.show() },
+    probe?.ports,
+  );
+  const chatView: ChatView = new ChatView(context.extensionUri, panel.session);
   const historyView = new HistoryView();
   const fixes = new KeyFixes(diagnostics, configuration, keys);
   const liveness = new KeyLiveness(diagnostics, configuration);
@@ -86,8 +103,18 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     liveness,
     command(CommandId.checkKeyLive, (uri?: vscode.Uri, range?: vscode.Range) => liveness.check(uri, range)),
     { dispose: () => monitor.dispose() },
+    conversations,
     panel,
+    chatView,
     command(CommandId.openPanel, () => void panel.open()),
+    command(CommandId.openChat, () => chatView.show()),
+    command(CommandId.newConversation, () => conversationCommands.newConversation()),
+    command(CommandId.showConversations, () => conversationCommands.show()),
+    command(CommandId.renameConversation, (id?: string, title?: string) => conversationCommands.rename(id, title)),
+    command(CommandId.deleteConversation, (id?: string, confirmed?: boolean) =>
+      conversationCommands.remove(id, confirmed === true),
+    ),
+    command(CommandId.importKeys, () => keyCommands.importFromEnvironment()),
     command(CommandId.askAboutSelection, () => panel.askAboutSelection()),
     command(CommandId.clearHistory, () => panel.clearHistory()),
     command(CommandId.exportHistory, (target?: vscode.Uri) => panel.exportHistory(target)),
@@ -149,6 +176,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
         .map((d) => ({ ruleId: d.finding.ruleId, masked: d.finding.masked, git: d.git, line: d.finding.line })),
     globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
     panel,
+    conversations,
     panelProbe: probe,
     fixes,
     preCommitHook,

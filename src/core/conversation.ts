@@ -1,6 +1,5 @@
 // A conversation as the services receive it and as the export writes it: pure
 // functions over the panel's turns, so both can be tested without an editor.
-import type { ServiceId } from '../shared/errorKinds.ts';
 import type { Attachment, ChatTurn } from '../shared/protocol.ts';
 import type { Turn } from './promptRunner.ts';
 import { SERVICES } from './services.ts';
@@ -15,18 +14,13 @@ export function composePrompt(prompt: string, attachments: readonly Attachment[]
 }
 
 /**
- * The turns to send for a new prompt: this service's earlier turns that ended
- * with an answer (or were cut off with part of one), then the new prompt.
+ * The turns to send for a new prompt: every earlier turn that ended with an
+ * answer (or was cut off with part of one), whichever service answered it, so
+ * a conversation that switches services keeps one memory; then the new prompt.
  */
-export function promptTurns(
-  history: readonly ChatTurn[],
-  service: ServiceId,
-  prompt: string,
-  attachments: readonly Attachment[],
-): Turn[] {
+export function promptTurns(history: readonly ChatTurn[], prompt: string, attachments: readonly Attachment[]): Turn[] {
   const previous = history.filter(
-    (turn) =>
-      turn.service === service && (turn.role === 'user' || turn.status === 'done' || turn.status === 'interrupted'),
+    (turn) => turn.role === 'user' || turn.status === 'done' || turn.status === 'interrupted',
   );
   const turns: Turn[] = previous.map((turn) => ({
     role: turn.role,
@@ -36,15 +30,20 @@ export function promptTurns(
   return turns;
 }
 
-/** The stored response the direct service continues from, if the conversation has one. */
+/**
+ * The stored response the direct service continues from: only when it is the
+ * last thing in the conversation, since it then holds everything before it.
+ * After a turn from the other service, or a failed one, the direct service
+ * gets the whole visible history instead.
+ */
 export function lastResponseId(history: readonly ChatTurn[]): string | undefined {
-  return (
-    [...history]
-      .reverse()
-      .find(
-        (turn) => SERVICES[turn.service].capabilities.chainsResponses && turn.role === 'assistant' && turn.responseId,
-      )?.responseId ?? undefined
-  );
+  const last = history.at(-1);
+  return last?.role === 'assistant' &&
+    SERVICES[last.service].capabilities.chainsResponses &&
+    last.status === 'done' &&
+    last.responseId
+    ? last.responseId
+    : undefined;
 }
 
 /** The export's sentences, localised by the host. */
@@ -55,8 +54,8 @@ export interface ExportWords {
 }
 
 /** The conversation as Markdown; the caller masks keys before it reaches disk. */
-export function conversationMarkdown(turns: readonly ChatTurn[], words: ExportWords): string {
-  const parts = ['# Keyward conversation', ''];
+export function conversationMarkdown(turns: readonly ChatTurn[], words: ExportWords, title?: string): string {
+  const parts = [title ? `# Keyward conversation: ${title.replace(/\s+/g, ' ')}` : '# Keyward conversation', ''];
   for (const turn of turns) {
     if (turn.role === 'user') {
       parts.push(`## You (${turn.service}, ${turn.model})`, '', composePrompt(turn.text, turn.attachments ?? []), '');

@@ -86,12 +86,12 @@ export class ChatSession implements vscode.Disposable {
   }
 
   /** Shows the prompt UI in `webview`; disposing the connection stops what it was waiting for. */
-  connect(webview: vscode.Webview): vscode.Disposable {
+  connect(webview: vscode.Webview): vscode.Disposable & { whenReady: Promise<void> } {
     const connection = new WebviewConnection(webview, this.ports.extensionUri, (raw, from) =>
       this.handleMessage(raw, from),
     );
     this.connections.add(connection);
-    return new vscode.Disposable(() => {
+    const disposable = new vscode.Disposable(() => {
       this.connections.delete(connection);
       connection.dispose();
       for (const [requestId, run] of this.running)
@@ -100,6 +100,7 @@ export class ChatSession implements vscode.Disposable {
           this.running.delete(requestId);
         }
     });
+    return Object.assign(disposable, { whenReady: connection.whenReady });
   }
 
   post(message: HostMessage): void {
@@ -160,10 +161,25 @@ export class ChatSession implements vscode.Disposable {
     };
   }
 
-  private async onReady(from: WebviewConnection | undefined): Promise<void> {
+  /** Another conversation is shown (switched, new, cleared, restored): every webview gets the state again. */
+  showConversation(): void {
+    for (const [requestId, run] of this.running) {
+      // An answer still streaming belongs to the conversation left behind: it stops and is kept there.
+      run.controller.abort();
+      this.running.delete(requestId);
+    }
+    this.post({ type: 'panel/state', state: this.state() });
+  }
+
+  /** Asks every webview to put the cursor in the prompt box. */
+  focusPrompt(): void {
+    this.post({ type: 'prompt/focus' });
+  }
+
+  private state(): PanelState {
     const choice = this.ports.store.choice();
     const services = this.services();
-    const state: PanelState = {
+    return {
       service: services.some((s) => s.id === choice.service) ? choice.service : 'router',
       services,
       models: this.catalog.models,
@@ -173,11 +189,15 @@ export class ChatSession implements vscode.Disposable {
       turns: this.ports.store.turns(),
       strings: panelStrings(),
     };
+  }
+
+  private async onReady(from: WebviewConnection | undefined): Promise<void> {
+    const state = this.state();
     this.log.info(`Prompt panel ready with ${state.turns.length} turn(s) of conversation.`);
     const message = { type: 'panel/state', state } satisfies HostMessage;
     from?.opened(message);
     this.ports.tap?.(message);
-    await Promise.all(services.map((service) => this.loadModels(service.id)));
+    await Promise.all(state.services.map((service) => this.loadModels(service.id)));
   }
 
   private async loadModels(service: ServiceId): Promise<void> {
@@ -206,11 +226,17 @@ export class ChatSession implements vscode.Disposable {
       return;
     }
     const { prompt, attachments } = guarded;
-    const history = store.turns();
+    // The answer belongs to the conversation it was asked in, even if the person switches meanwhile.
+    const conversationId = store.conversationId();
+    const history = store.turns(conversationId);
+    // What belongs to a conversation no longer shown is stored, not drawn into the one shown now.
+    const postHere = (message: HostMessage) => {
+      if (store.conversationId() === conversationId) this.post(message);
+    };
     const user: ChatTurn = { id: newId(), role: 'user', text: prompt, service, model, status: 'done', attachments };
     const assistant: ChatTurn = { id: newId(), role: 'assistant', text: '', service, model, status: 'streaming' };
     this.post({ type: 'chat/started', requestId, user, assistant });
-    const turns = promptTurns(history, service, prompt, attachments);
+    const turns = promptTurns(history, prompt, attachments);
     const previousResponseId = SERVICES[service].capabilities.chainsResponses ? lastResponseId(history) : undefined;
     const controller = new AbortController();
     this.running.set(requestId, { controller, from });
@@ -230,11 +256,11 @@ export class ChatSession implements vscode.Disposable {
           signal: controller.signal,
           onDelta: (delta) => {
             text += delta;
-            this.post({ type: 'chat/chunk', requestId, text: delta });
+            postHere({ type: 'chat/chunk', requestId, text: delta });
           },
           onRetry: (notice) =>
-            this.post({ type: 'chat/retrying', requestId, kind: notice.error.kind, delayMs: notice.delayMs }),
-          onFreeWait: (delayMs) => this.post({ type: 'chat/retrying', requestId, kind: 'free_limit_minute', delayMs }),
+            postHere({ type: 'chat/retrying', requestId, kind: notice.error.kind, delayMs: notice.delayMs }),
+          onFreeWait: (delayMs) => postHere({ type: 'chat/retrying', requestId, kind: 'free_limit_minute', delayMs }),
           onReported: (usage) => {
             reported = usage;
           },
@@ -256,8 +282,10 @@ export class ChatSession implements vscode.Disposable {
         refusal: result.refusal,
         finishReason: result.finishReason,
       };
-      await store.saveTurns([...history, user, done]);
-      this.post({ type: 'chat/done', requestId, turn: done });
+      await store.saveTurns([...history, user, done], conversationId);
+      // The walkthrough's "send a first prompt" step completes on this.
+      void vscode.commands.executeCommand('setContext', 'keyward.promptSent', true);
+      postHere({ type: 'chat/done', requestId, turn: done });
     } catch (thrown) {
       const error = toServiceError(thrown, service);
       const partial = error.partialText ?? text;
@@ -274,8 +302,8 @@ export class ChatSession implements vscode.Disposable {
         retryAt:
           error.retryAfterSeconds !== null ? new Date(Date.now() + error.retryAfterSeconds * 1000).toISOString() : null,
       };
-      await store.saveTurns([...history, user, failed]);
-      this.post({ type: 'chat/error', requestId, turn: failed, prompt });
+      await store.saveTurns([...history, user, failed], conversationId);
+      postHere({ type: 'chat/error', requestId, turn: failed, prompt });
       this.log.warn(`Prompt to the ${service} service (${model}) failed: ${error.kind}: ${error.message}`);
     } finally {
       this.running.delete(requestId);

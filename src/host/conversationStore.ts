@@ -5,8 +5,8 @@ import type * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
 import type { ChatTurn } from '../shared/protocol.ts';
 import { FREE_ROUTER_MODEL } from '../core/routerClient.ts';
+import type { ChatConversations } from './chatConversations.ts';
 
-const TURNS_KEY = 'keyward.panel.turns';
 const CHOICE_KEY = 'keyward.panel.choice';
 const REFS_KEY = 'keyward.panel.attachmentRefs';
 const MAX_REFS = 50;
@@ -26,17 +26,25 @@ export interface Choice {
 
 export class ConversationStore {
   private readonly state: vscode.Memento;
+  private readonly conversations: ChatConversations;
 
-  constructor(state: vscode.Memento) {
+  /** The turns live in the workspace's conversations; `state` keeps the choice and the references. */
+  constructor(state: vscode.Memento, conversations: ChatConversations) {
     this.state = state;
+    this.conversations = conversations;
   }
 
-  turns(): ChatTurn[] {
-    return this.state.get<ChatTurn[]>(TURNS_KEY) ?? [];
+  /** The conversation shown now. */
+  conversationId(): string {
+    return this.conversations.activeId;
   }
 
-  async saveTurns(turns: ChatTurn[]): Promise<void> {
-    await this.state.update(TURNS_KEY, turns);
+  turns(conversationId = this.conversations.activeId): ChatTurn[] {
+    return this.conversations.turns(conversationId);
+  }
+
+  async saveTurns(turns: ChatTurn[], conversationId = this.conversations.activeId): Promise<void> {
+    await this.conversations.setTurns(conversationId, turns);
   }
 
   choice(): Choice {

@@ -372,6 +372,28 @@ export class KeyCommands {
     }
   }
 
+  /**
+   * Import Keys from the Environment (the walkthrough and the chat's empty
+   * state): stores what the variables hold, asking nothing more; says so when
+   * neither is set, rather than doing nothing.
+   */
+  async importFromEnvironment(env: NodeJS.ProcessEnv = process.env): Promise<ServiceId[]> {
+    const variable = (service: ServiceId) => SERVICES[service].env.key;
+    const found = SERVICE_IDS.filter((service) => env[variable(service)]);
+    if (found.length === 0) {
+      void vscode.window.showInformationMessage(
+        t('None of {0} is set in the environment VS Code was started with.', SERVICE_IDS.map(variable).join(', ')),
+      );
+      return [];
+    }
+    const stored: ServiceId[] = [];
+    for (const service of found) {
+      await this.setKey(service, { key: env[variable(service)]!, label: `${variable(service)} (imported)` });
+      if (this.keys.metadata(service)) stored.push(service);
+    }
+    return stored;
+  }
+
   /** Warns once a day when a key expires within a week. */
   async remindExpiry(now = new Date()): Promise<void> {
     for (const service of SERVICE_IDS) {

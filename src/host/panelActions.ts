@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
 import type { PanelAction } from '../shared/protocol.ts';
 import { SERVICES, pagesOf } from '../core/services.ts';
+import { CommandId } from './commandIds.ts';
 import type { Configuration } from './configuration.ts';
 
 export async function runPanelAction(
@@ -15,6 +16,7 @@ export async function runPanelAction(
   const commands = SERVICES[service].commands;
   if (action === 'setKey') await vscode.commands.executeCommand(commands.setKey);
   else if (action === 'verifyKey') await vscode.commands.executeCommand(commands.verifyKey);
+  else if (action === 'importKeys') await vscode.commands.executeCommand(CommandId.importKeys);
   else {
     // A service without the page (a local server has no credits) offers no such button; nothing to open.
     const page = action === 'openCredits' ? pages.credits : pages.keys;

@@ -51,7 +51,7 @@ export function buildPanelHtml(input: PanelHtmlInput): string {
   <div id="no-key" class="notice" hidden>${s('noKey', 'No key is stored for this service.')} <button id="set-key">${s('setKey', 'Set key')}</button></div>
 </header>
 <main id="conversation" role="log" aria-live="polite" aria-label="${s('conversation', 'Conversation')}"></main>
-<p id="empty" class="empty">${s('empty', 'Ask a question, or use "Keyward: Ask About Selection" in an editor.')}</p>
+<div id="empty" class="empty">${s('empty', 'Ask a question, or use "Keyward: Ask About Selection" in an editor.')}</div>
 <footer class="composer">
   <div id="attachments" class="attachments" aria-label="${s('attachments', 'Attached code')}"></div>
   <div id="retry" class="retry" role="status" hidden></div>

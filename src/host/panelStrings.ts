@@ -1,5 +1,6 @@
 // Every string the panel shows, localised on the host and handed to the webview.
 import * as vscode from 'vscode';
+import { emptyStateStrings } from './emptyStateStrings.ts';
 import { errorKindStrings } from './errorKindStrings.ts';
 
 const t = vscode.l10n.t;
@@ -56,6 +57,7 @@ export function panelStrings(): Record<string, string> {
     'wait.server': t('The service had a problem;'),
     'wait.network': t('The connection failed;'),
     ...errorKindStrings(),
+    ...emptyStateStrings(),
     declined: t('The model declined'),
     'finish.length': t('Cut off at the token limit.'),
     'finish.content_filter': t('Filtered by the provider: the rest of the answer was withheld.'),

@@ -9,8 +9,9 @@ import type { GuardQuestion } from '../core/secretGuard.ts';
 import { ChatSession } from './chatSession.ts';
 import { LastEditor } from './codeInsert.ts';
 import type { Configuration } from './configuration.ts';
+import type { ChatConversations } from './chatConversations.ts';
+import type { ConversationCommands } from './conversationCommands.ts';
 import { ConversationStore } from './conversationStore.ts';
-import { exportConversation } from './historyExport.ts';
 import type { Log } from './log.ts';
 import { attachSelection } from './panelAttachments.ts';
 import { disposeAll } from '../shared/dispose.ts';
@@ -26,13 +27,21 @@ export interface PromptPanelPorts {
   tap?: (message: HostMessage) => void;
 }
 
+/** The conversations the panel and the side-bar view share, and where Ask About Selection shows the chat. */
+export interface ChatPlaces {
+  conversations: ChatConversations;
+  commands: ConversationCommands;
+  /** Reveals the chat view beside the code; the editor panel is used instead while it is open. */
+  showView: () => Promise<void>;
+}
+
 export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerializer {
   private panel: vscode.WebviewPanel | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly store: ConversationStore;
   private readonly lastEditor = new LastEditor();
   private readonly context: vscode.ExtensionContext;
-  private readonly keys: KeyStore;
+  private readonly places: ChatPlaces;
   readonly session: ChatSession;
 
   constructor(
@@ -41,12 +50,16 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     keys: KeyStore,
     configuration: Configuration,
     log: Log,
+    places: ChatPlaces,
     ports: PromptPanelPorts = {},
   ) {
     this.context = context;
-    this.keys = keys;
+    this.places = places;
     // Workspace state through the one filter for disk.
-    this.store = new ConversationStore(new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)));
+    this.store = new ConversationStore(
+      new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)),
+      places.conversations,
+    );
     this.session = new ChatSession(monitor, keys, configuration, log, {
       extensionUri: context.extensionUri,
       store: this.store,
@@ -58,11 +71,16 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     this.disposables.push(
       this.lastEditor,
       this.session,
+      places.conversations.onDidChange(({ activeChanged }) => {
+        if (activeChanged) this.session.showConversation();
+      }),
       vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, this),
     );
   }
 
   open(): vscode.WebviewPanel {
+    // Opening the chat puts the cursor in its prompt box (sent now, delivered once the webview is ready).
+    this.session.focusPrompt();
     if (this.panel) {
       this.panel.reveal(undefined, false);
       return this.panel;
@@ -110,25 +128,31 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     scope: 'ask' | 'wholeFile' = 'ask',
   ): Promise<Attachment | undefined> {
     if (!editor) {
-      this.open();
+      await this.show();
       return undefined;
     }
     const attachment = await attachSelection(editor, scope, this.store);
-    this.open();
+    await this.show();
     if (!attachment) return undefined;
     this.lastEditor.current = editor;
     this.session.post({ type: 'attachment/add', attachment });
     return attachment;
   }
 
-  async clearHistory(): Promise<void> {
-    await this.store.saveTurns([]);
-    this.session.post({ type: 'history/cleared' });
+  /** The editor panel while it is open, else the side-bar view: either way the code stays in sight. */
+  private async show(): Promise<void> {
+    if (this.panel) this.open();
+    else await this.places.showView();
+  }
+
+  /** Empties the conversation shown, with Undo. */
+  clearHistory(): Promise<void> {
+    return this.places.commands.clear();
   }
 
   /** Writes the conversation as Markdown; `target` skips the save dialog (tests, scripts). */
   exportHistory(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
-    return exportConversation(this.store.turns(), () => scannerKeys(this.keys), this.context.globalStorageUri, target);
+    return this.places.commands.export(target);
   }
 
   get isOpen(): boolean {

@@ -47,8 +47,8 @@ export async function showStatusActions(
     ...(first ? [first] : []),
     { label: `$(refresh) ${t('Refresh')}`, run: () => vscode.commands.executeCommand(CommandId.refreshStatus) },
     {
-      label: `$(comment-discussion) ${t('Open Prompt Panel')}`,
-      run: () => vscode.commands.executeCommand(CommandId.openPanel),
+      label: `$(comment-discussion) ${t('Open Chat')}`,
+      run: () => vscode.commands.executeCommand(CommandId.openChat),
     },
     {
       label: `$(key) ${t('Set Key')}`,

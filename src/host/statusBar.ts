@@ -21,6 +21,20 @@ const ITEM_NAMES: Record<ServiceId, () => string> = {
 };
 const MAX_BACKOFF_MS = 30 * 60_000;
 
+/** The item names its service, so two figures side by side are not a guess. */
+export function labelled(service: ServiceId, text: string): string {
+  if (new RegExp(`\\b${service}\\b`).test(text)) return text;
+  const icon = /^\$\([\w-]+\)\s*/.exec(text)?.[0] ?? '';
+  return `${icon}${service} ${text.slice(icon.length)}`;
+}
+
+function quietEntry(service: ServiceId): { text: string; tooltip: string } {
+  return {
+    text: `$(key) ${vscode.l10n.t('{0}: set key', service)}`,
+    tooltip: vscode.l10n.t('No key is stored for the {0}. Click to set one.', SERVICES[service].displayName),
+  };
+}
+
 export class StatusBar implements vscode.Disposable {
   private readonly items: Record<ServiceId, vscode.StatusBarItem>;
   private readonly disposables: vscode.Disposable[] = [];
@@ -78,16 +92,29 @@ export class StatusBar implements vscode.Disposable {
     const item = this.items[service];
     const meta = this.keys.metadata(service);
     const config = this.configuration.value;
-    const shown = SERVICES[service].statusBar.shown === 'always' ? meta !== undefined : isConfigured(config, service);
-    if (!shown) {
+    if (SERVICES[service].statusBar.shown !== 'always' && !isConfigured(config, service)) {
+      // A service the user has not set up (the compatible endpoint without a base URL) has nothing to show.
       item.hide();
       delete this.views[service];
       return;
     }
+    if (!meta && !SERVICES[service].capabilities.keyOptional) {
+      // A service without a key keeps a quiet way in instead of vanishing.
+      delete this.views[service];
+      const quiet = quietEntry(service);
+      item.text = quiet.text;
+      item.tooltip = quiet.tooltip;
+      item.accessibilityInformation = { label: quiet.tooltip, role: 'button' };
+      item.command = SERVICES[service].commands.setKey;
+      item.backgroundColor = undefined;
+      item.show();
+      return;
+    }
+    item.command = SERVICES[service].commands.actions;
     const now = Date.now();
     const view = this.viewOf(service, meta, now);
     this.views[service] = view;
-    item.text = view.text;
+    item.text = labelled(service, view.text);
     const tooltip = new vscode.MarkdownString(view.tooltip, true);
     tooltip.isTrusted = false;
     item.tooltip = tooltip;

@@ -19,6 +19,11 @@ export function promptWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOp
 export class WebviewConnection implements vscode.Disposable {
   private ready = false;
   private readonly queue: HostMessage[] = [];
+  private markReady: () => void = () => undefined;
+  /** Settles once the webview said it is ready: focus given to a webview still loading is lost. */
+  readonly whenReady = new Promise<void>((resolve) => {
+    this.markReady = resolve;
+  });
   private readonly subscription: vscode.Disposable;
   private readonly webview: vscode.Webview;
 
@@ -52,6 +57,7 @@ export class WebviewConnection implements vscode.Disposable {
   /** The webview said it is ready: the state first, then what waited. */
   opened(state: Extract<HostMessage, { type: 'panel/state' }>): void {
     this.ready = true;
+    this.markReady();
     void this.webview.postMessage(state);
     for (const message of this.queue.splice(0)) void this.webview.postMessage(message);
   }

@@ -103,7 +103,9 @@ export type HostMessage =
   | { type: 'chat/blocked'; requestId: string; prompt: string }
   | { type: 'attachment/add'; attachment: Attachment }
   | { type: 'keys/changed'; hasKey: Record<ServiceId, boolean> }
-  | { type: 'history/cleared' };
+  | { type: 'history/cleared' }
+  /** Put the cursor in the prompt box (the chat was opened or revealed). */
+  | { type: 'prompt/focus' };
 
 /** Where code from an answer goes in the editor. */
 export type InsertMode = 'cursor' | 'replace' | 'below';
@@ -146,8 +148,8 @@ const oneOf =
   (value: unknown): value is T =>
     values.includes(value as T);
 
-/** What an error card's buttons may ask the host to do. */
-export const PANEL_ACTIONS = ['setKey', 'verifyKey', 'openCredits', 'openKeys'] as const;
+/** What an error card's (or the empty state's) buttons may ask the host to do. */
+export const PANEL_ACTIONS = ['setKey', 'verifyKey', 'openCredits', 'openKeys', 'importKeys'] as const;
 export type PanelAction = (typeof PANEL_ACTIONS)[number];
 const isAction = oneOf(...PANEL_ACTIONS);
 const isInsertMode = oneOf<InsertMode>('cursor', 'replace', 'below');

@@ -10,6 +10,7 @@ import {
   paidTwin,
 } from '../shared/protocol.ts';
 import { splitBlocks } from './blocks.ts';
+import { emptyState } from './emptyState.ts';
 import { createRenderer } from './markdown.ts';
 import { finishNote, metaLine, missingScopes, resetText } from './turnNotes.ts';
 import { type Action, type ViewState, initialState, persistedView, reduce, restoredView } from './viewState.ts';
@@ -141,6 +142,7 @@ function renderHeader(): void {
   const badge = $('free-badge');
   badge.hidden = !selected?.free;
   $('no-key').hidden = state.hasKey[state.service];
+  renderEmpty();
 }
 
 function renderAttachments(): void {
@@ -312,8 +314,33 @@ function safeTurnNode(turn: ChatTurn): HTMLElement {
 
 function renderConversation(): void {
   $('conversation').replaceChildren(...state.turns.map(safeTurnNode));
-  $('empty').hidden = state.turns.length > 0;
+  renderEmpty();
   scrollDown();
+}
+
+const FREE_ROUTER = 'openrouter/free';
+
+/** The first screen: keys to set or import, a free model to try, what the secret guard does. */
+function renderEmpty(): void {
+  const empty = $('empty');
+  empty.hidden = state.turns.length > 0;
+  // The first screen takes the conversation's place instead of sitting under an empty log.
+  $('conversation').hidden = !empty.hidden;
+  if (empty.hidden) return;
+  empty.replaceChildren(
+    emptyState({
+      hasKey: state.hasKey,
+      s,
+      run: (action, service) => post({ type: 'action/run', action, service }),
+      tryFree: () => {
+        dispatch({ type: 'service/local', service: 'router' });
+        post({ type: 'service/select', service: 'router' });
+        dispatch({ type: 'model/local', model: FREE_ROUTER });
+        post({ type: 'model/select', service: 'router', model: FREE_ROUTER });
+        $('prompt').focus();
+      },
+    }),
+  );
 }
 
 function renderTurn(id: string): void {
@@ -524,6 +551,7 @@ function wire(): void {
     const message = event.data;
     if (!message || typeof message !== 'object' || typeof message.type !== 'string') return;
     if (message.type === 'chat/chunk') queueChunk(message.requestId, message.text);
+    else if (message.type === 'prompt/focus') $('prompt').focus();
     else {
       if (message.type === 'chat/done' || message.type === 'chat/error') flushChunks();
       dispatch(message);

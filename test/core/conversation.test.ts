@@ -25,11 +25,13 @@ describe('conversation', () => {
     turn({ role: 'assistant', text: '', refusal: 'no' }),
   ];
 
-  it('sends this service turns that ended with an answer, then the new prompt with its code', () => {
-    expect(promptTurns(history, 'router', 'now', [])).toEqual([
+  it('sends every turn that ended with an answer, whichever service gave it, then the new prompt with its code', () => {
+    expect(promptTurns(history, 'now', [])).toEqual([
       { role: 'user', content: 'q1\n\nFile a.ts (ts), lines 1-2:\n```ts\nlet a;\n```' },
       { role: 'assistant', content: 'a1' },
       { role: 'user', content: 'q2' },
+      { role: 'user', content: 'qd' },
+      { role: 'assistant', content: 'ad' },
       { role: 'user', content: 'q3' },
       { role: 'assistant', content: 'half' },
       { role: 'assistant', content: 'no' },
@@ -37,8 +39,10 @@ describe('conversation', () => {
     ]);
   });
 
-  it('continues the direct service from its last stored response', () => {
-    expect(lastResponseId(history)).toBe('resp_1');
+  it('continues the direct service from its stored response only while that is the last turn', () => {
+    expect(lastResponseId(history.slice(0, 6))).toBe('resp_1');
+    // After a routing-service turn the direct service must see it: no shortcut through its own response.
+    expect(lastResponseId(history)).toBeUndefined();
     expect(lastResponseId(history.slice(0, 4))).toBeUndefined();
   });
 

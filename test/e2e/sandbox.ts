@@ -63,10 +63,16 @@ export async function driveSandbox(playwrightCore: string, results: string): Pro
           1000,
         );
       }
-      await wb.statusItem('router').waitFor({ timeout: PATIENCE });
-      await wb.statusItem('direct').waitFor({ timeout: PATIENCE });
+      // Before a key is stored each item offers "set key"; after the import it shows the service's state.
+      for (const id of ['router', 'direct'])
+        await until(
+          `the ${id} item to show the imported key`,
+          async () => ((await wb.statusItem(id).innerText()).includes('set key') ? undefined : true),
+          PATIENCE,
+          1000,
+        );
       await wb.screenshot('sandbox-keys-imported');
-      await wb.runCommand('Keyward: Open Prompt Panel');
+      await wb.runCommand('Keyward: Open Chat in Editor');
       const view = wb.webview();
       await view.locator('#prompt').waitFor({ timeout: PATIENCE });
       for (const [service, prompt] of [

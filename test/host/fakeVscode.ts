@@ -444,6 +444,7 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       activeTextEditor: undefined,
       onDidChangeActiveTextEditor: new EventEmitter<unknown>().event,
       registerWebviewPanelSerializer: () => new Disposable(() => undefined),
+      registerWebviewViewProvider: () => new Disposable(() => undefined),
       onDidChangeWindowState: new EventEmitter<{ focused: boolean }>().event,
     },
     workspace: {

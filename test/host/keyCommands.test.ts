@@ -70,13 +70,18 @@ beforeEach(async () => {
 
 describe('Set Key', () => {
   it('stores a router key from the password box, verifies it and shows the credit', async () => {
-    expect(s.item('router').visible).toBe(false);
+    // Without a key the item stays, quietly, as the way to set one.
+    expect(s.item('router')).toMatchObject({
+      visible: true,
+      text: '$(key) router: set key',
+      command: 'keyward.setRouterKey',
+    });
     fake.state.inputs.push(bed.emulator.sandbox!.keys.routerFunded);
     expect(await s.commands.setKey('router')).toBe('router');
     expect(s.secrets.values.get('keyward.key.router')).toBe(bed.emulator.sandbox!.keys.routerFunded);
     expect(s.item('router')).toMatchObject({
       visible: true,
-      text: '$(key) $10.00 · free 0/1000',
+      text: '$(key) router $10.00 · free 0/1000',
       name: 'Keyward: routing service',
       command: 'keyward.routerActions',
     });
@@ -121,7 +126,7 @@ describe('Set Key', () => {
     await s.commands.setKey('router', { key: bed.emulator.sandbox!.keys.routerFree });
     expect(fake.state.messages.at(-1)!.text).toMatch(/no credit limit and no expiry date/);
     expect(fake.state.opened).toEqual(['https://openrouter.ai/settings/keys']);
-    expect(s.item('router')).toMatchObject({ text: '$(key) no limit · free 0/50' });
+    expect(s.item('router')).toMatchObject({ text: '$(key) router no limit · free 0/50' });
     expect(s.item('router').backgroundColor?.id).toBe('statusBarItem.warningBackground');
   });
 
@@ -166,17 +171,22 @@ describe('Rotate and Delete', () => {
     expect(s.secrets.values.get('keyward.key.router')).toBe(fresh);
     expect(s.keys.retired().map((r) => r.fingerprint)).toContain(oldFingerprint);
     expect(fake.state.messages.at(-1)!.text).toMatch(/delete the old key sk-or-v1-…/);
-    expect(s.item('router').text).toBe('$(key) $5.00 · free 0/1000');
+    expect(s.item('router').text).toBe('$(key) router $5.00 · free 0/1000');
   });
 
-  it('deletes after confirmation and hides the item', async () => {
+  it('deletes after confirmation and leaves the quiet way to set a key', async () => {
     await s.commands.setKey('direct', { key: bed.emulator.sandbox!.keys.direct, quiet: true });
     fake.state.answers.push(undefined);
     expect(await s.commands.delete('direct')).toBe(false);
     fake.state.answers.push('Delete Key');
     expect(await s.commands.delete('direct')).toBe(true);
     expect(s.secrets.values.size).toBe(0);
-    expect(s.item('direct').visible).toBe(false);
+    expect(s.item('direct')).toMatchObject({
+      visible: true,
+      text: '$(key) direct: set key',
+      command: 'keyward.setDirectKey',
+      backgroundColor: undefined,
+    });
   });
 });
 

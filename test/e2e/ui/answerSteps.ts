@@ -6,7 +6,7 @@ import type { Emulator } from '../../emulator/server.ts';
 import { PATIENCE, type Workbench } from '../harness/workbench.ts';
 import type { UiStep } from './steps.ts';
 
-async function waitFor(
+export async function waitFor(
   read: () => Promise<string>,
   expected: string | RegExp,
   what: string,
@@ -44,7 +44,7 @@ async function ensurePanel(wb: Workbench): Promise<void> {
   if (!(await prompt.isVisible().catch(() => false))) {
     // A menu or peek left open by an earlier step makes the command palette inert.
     for (let i = 0; i < 3; i++) await wb.page.keyboard.press('Escape');
-    await wb.runCommand('Keyward: Open Prompt Panel');
+    await wb.runCommand('Keyward: Open Chat in Editor');
     await prompt.waitFor({ timeout: PATIENCE });
   }
   // An attachment an earlier step left (the restored .env chip holds a key) would
@@ -71,7 +71,7 @@ async function quickInputClosed(wb: Workbench): Promise<void> {
 }
 
 /** Toasts from the key commands would sit over the panel in the screenshots; cosmetic, so best effort. */
-async function clearToasts(wb: Workbench): Promise<void> {
+export async function clearToasts(wb: Workbench): Promise<void> {
   await quickInputClosed(wb);
   try {
     await wb.runCommand('Notifications: Clear All Notifications', 15_000);
@@ -82,7 +82,7 @@ async function clearToasts(wb: Workbench): Promise<void> {
 }
 
 /** Picks a colour theme the way a person does, and waits for the workbench to wear it. */
-async function setTheme(wb: Workbench, theme: 'Dark Modern' | 'Light Modern'): Promise<void> {
+export async function setTheme(wb: Workbench, theme: 'Dark Modern' | 'Light Modern'): Promise<void> {
   // By its keybinding: the palette puts "Browse Color Themes in Marketplace" first for the title.
   await wb.page.mouse.move(10, 10);
   await wb.page.keyboard.press('Control+K');

@@ -6,6 +6,7 @@ import type { Emulator } from '../../emulator/server.ts';
 import { answerText } from '../../emulator/answers.ts';
 import { routerKey } from '../../emulator/keyFactory.ts';
 import { answerSteps } from './answerSteps.ts';
+import { chatViewSteps } from './chatViewSteps.ts';
 
 export interface UiContext {
   wb: Workbench;
@@ -217,7 +218,7 @@ export const panelSteps: UiStep[] = [
   {
     name: 'the prompt panel streams an answer from the routing service',
     async run({ wb }) {
-      await wb.runCommand('Keyward: Open Prompt Panel');
+      await wb.runCommand('Keyward: Open Chat in Editor');
       const view = wb.webview();
       await view.locator('#prompt').waitFor({ timeout: PATIENCE });
       await waitText(() => view.locator('#model').innerText(), 'Free Models Router', 'the model list');
@@ -373,4 +374,11 @@ export const panelSteps: UiStep[] = [
   },
 ];
 
-export const ALL_STEPS: UiStep[] = [...workbenchSteps, ...keySteps, ...diagnosticSteps, ...panelSteps, ...answerSteps];
+export const ALL_STEPS: UiStep[] = [
+  ...workbenchSteps,
+  ...keySteps,
+  ...diagnosticSteps,
+  ...panelSteps,
+  ...answerSteps,
+  ...chatViewSteps,
+];

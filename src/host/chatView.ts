@@ -1,0 +1,65 @@
+// The chat in a side-bar view (the Keyward view container; people may drag it
+// to the secondary side bar): the same webview bundle and chat session as the
+// editor panel, so both show one conversation.
+import * as vscode from 'vscode';
+import type { ChatSession } from './chatSession.ts';
+import { promptWebviewOptions } from './webviewConnection.ts';
+
+export const CHAT_VIEW_ID = 'keyward.chat';
+const READY_WAIT_MS = 15_000;
+
+export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private connection: (vscode.Disposable & { whenReady: Promise<void> }) | undefined;
+  private readonly registration: vscode.Disposable;
+  private readonly extensionUri: vscode.Uri;
+  private readonly session: ChatSession;
+
+  constructor(extensionUri: vscode.Uri, session: ChatSession) {
+    this.extensionUri = extensionUri;
+    this.session = session;
+    // Kept alive while hidden: a streaming answer goes on when the person looks at another view.
+    this.registration = vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this, {
+      webviewOptions: { retainContextWhenHidden: true },
+    });
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.connection?.dispose();
+    this.view = view;
+    view.webview.options = promptWebviewOptions(this.extensionUri);
+    const connection = this.session.connect(view.webview);
+    this.connection = connection;
+    view.onDidDispose(() => {
+      connection.dispose();
+      if (this.view === view) {
+        this.view = undefined;
+        this.connection = undefined;
+      }
+    });
+  }
+
+  /** Reveals the view and puts the cursor in its prompt box. */
+  async show(): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    // A view shown for the first time is still loading, and the focus given to it then is lost: give it again.
+    // Not forever: a view hidden again before it loaded never says it is ready.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.connection?.whenReady,
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, READY_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+    this.view?.show(false);
+    this.session.focusPrompt();
+  }
+
+  get isResolved(): boolean {
+    return this.view !== undefined;
+  }
+
+  dispose(): void {
+    this.connection?.dispose();
+    this.registration.dispose();
+  }
+}

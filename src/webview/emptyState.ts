@@ -1,0 +1,101 @@
+// What an empty chat says: which keys are stored (with a way to set or import
+// each), a free model to try, and what the secret guard does. Built from the
+// state alone, so it follows the keys as they are stored or deleted.
+import type { ServiceId } from '../shared/errorKinds.ts';
+import type { PanelAction } from '../shared/protocol.ts';
+
+export interface EmptyStateInput {
+  hasKey: Record<ServiceId, boolean>;
+  s: (key: string, fallback: string) => string;
+  run: (action: PanelAction, service: ServiceId) => void;
+  tryFree: () => void;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className: string,
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  node.append(...children);
+  return node;
+}
+
+function button(label: string, onClick: () => void, primary = false): HTMLButtonElement {
+  const b = el('button', primary ? 'primary' : '', label);
+  b.type = 'button';
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+export function emptyState({ hasKey, s, run, tryFree }: EmptyStateInput): HTMLElement {
+  const root = el('section', 'empty-state');
+  root.setAttribute('aria-label', s('empty.title', 'Ask about your code'));
+  root.append(el('h2', 'empty-title', s('empty.title', 'Ask about your code')));
+
+  const keys = el('div', 'empty-keys');
+  keys.append(el('h3', '', s('empty.keys', 'Keys')));
+  for (const service of ['router', 'direct'] as const) {
+    const name = s(service, service === 'router' ? 'Routing service' : 'Direct service');
+    const row = el('div', `empty-key ${hasKey[service] ? 'stored' : 'missing'}`);
+    row.dataset.service = service;
+    row.append(
+      el('span', 'empty-key-name', name),
+      el(
+        'span',
+        'empty-key-state',
+        hasKey[service] ? s('empty.keyStored', 'key stored') : s('empty.noKey', 'no key yet'),
+      ),
+    );
+    if (!hasKey[service]) row.append(button(s('empty.setKey', 'Set key'), () => run('setKey', service)));
+    keys.append(row);
+  }
+  if (!hasKey.router || !hasKey.direct) {
+    const importRow = el('div', 'empty-import');
+    importRow.append(
+      button(s('empty.import', 'Import from the environment'), () => run('importKeys', 'router')),
+      el(
+        'span',
+        'empty-hint',
+        s('empty.importHint', 'Reads OPENROUTER_API_KEY and OPENAI_API_KEY into secret storage.'),
+      ),
+    );
+    keys.append(importRow);
+  }
+  root.append(keys);
+
+  const free = el('div', 'empty-free');
+  const tryButton = button(s('empty.tryFree', 'Try a free model'), tryFree, hasKey.router);
+  tryButton.id = 'try-free';
+  tryButton.disabled = !hasKey.router;
+  free.append(
+    tryButton,
+    el(
+      'span',
+      'empty-hint',
+      hasKey.router
+        ? s('empty.tryFreeHint', 'The free router (openrouter/free) on the routing service costs nothing.')
+        : s('empty.tryFreeNeedsKey', 'Needs a routing service key.'),
+    ),
+  );
+  root.append(free);
+
+  root.append(
+    el(
+      'div',
+      'empty-guard',
+      el('h3', '', s('empty.guardTitle', 'The secret guard')),
+      el(
+        'p',
+        '',
+        s(
+          'empty.guard',
+          'Before anything is sent, the prompt and the attached code are scanned for keys. A key found is never sent: you redact it or cancel.',
+        ),
+      ),
+    ),
+    el('p', 'empty-hint', s('empty.selection', 'Select code in an editor and press Ctrl+Alt+K to ask about it.')),
+  );
+  return root;
+}

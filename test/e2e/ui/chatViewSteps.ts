@@ -1,0 +1,259 @@
+// UI steps for where the chat lives: the view in the Keyward side bar with the
+// cursor in its prompt box, the empty state, two conversations switched and
+// restored after a reload, Clear with Undo, Export through the save dialog,
+// and the walkthrough; screenshots in the dark and the light theme.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FrameLocator } from '../harness/playwright.ts';
+import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
+import { answerText } from '../../emulator/answers.ts';
+import { clearToasts, setTheme, waitFor } from './answerSteps.ts';
+import type { UiStep } from './steps.ts';
+
+const FIRST = 'first conversation about tide tables';
+const SECOND = 'second conversation about bread';
+
+/** The chat in the side bar: the one webview on screen once the editors are closed. */
+function chat(wb: Workbench): FrameLocator {
+  return wb.page.frameLocator('iframe.webview.ready:visible').frameLocator('iframe#active-frame');
+}
+
+async function escapeAll(wb: Workbench): Promise<void> {
+  for (let i = 0; i < 3; i++) await wb.page.keyboard.press('Escape');
+}
+
+/**
+ * Runs the command whose title is exactly `title`: the palette ranks the recently
+ * used "Keyward: Open Chat in Editor" above "Keyward: Open Chat" for that text.
+ */
+async function runExactly(wb: Workbench, title: string): Promise<void> {
+  const rows = wb.page.locator('.quick-input-list .monaco-list-row');
+  await until(`the command ${title}`, async () => {
+    await wb.page.keyboard.press('F1');
+    await wb.page.locator('.quick-input-widget input.input').fill(`>${title}`);
+    await rows.first().waitFor({ timeout: 5_000 });
+    for (let i = 0; i < (await rows.count()); i++) {
+      const label = (await rows.nth(i).getAttribute('aria-label')) ?? '';
+      if (label.startsWith(title) && !label.startsWith(`${title} `)) {
+        await rows.nth(i).click();
+        return true;
+      }
+    }
+    await wb.page.keyboard.press('Escape');
+    return undefined;
+  });
+}
+
+async function openChatView(wb: Workbench): Promise<void> {
+  await escapeAll(wb);
+  await runExactly(wb, 'Keyward: Open Chat');
+  await waitFor(
+    () => wb.page.locator('.part.sidebar .composite.title').first().innerText(),
+    /keyward/i,
+    'the Keyward side bar',
+  );
+  await chat(wb).locator('#prompt').waitFor({ timeout: PATIENCE });
+}
+
+/** Sends on the direct service (its sandbox key has no daily free limit that an earlier step used up). */
+async function send(wb: Workbench, prompt: string): Promise<void> {
+  const view = chat(wb);
+  const remove = view.locator('#attachments .chip-remove');
+  while ((await remove.count()) > 0) await remove.first().click();
+  await view.locator('#service-direct').click();
+  await view.locator('#prompt').fill(prompt);
+  await view.locator('#send').click();
+  await waitFor(
+    () => view.locator('#conversation').innerText(),
+    answerText(prompt, { tokens: 12 }),
+    `the answer to "${prompt}"`,
+  );
+}
+
+async function conversationText(wb: Workbench): Promise<string> {
+  return (await chat(wb).locator('#conversation').innerText()).replace(/\s+/g, ' ');
+}
+
+/** Accepts the first notification button with this label, from the notification centre (toasts come and go). */
+async function notificationButton(wb: Workbench, label: string): Promise<void> {
+  const button = wb.page.locator('.notifications-center .monaco-button', { hasText: label }).first();
+  await until(
+    `a notification offering ${label}`,
+    async () => {
+      await wb.runCommand('Notifications: Show Notifications');
+      if (!(await button.isVisible())) {
+        await wb.page.keyboard.press('Escape');
+        return undefined;
+      }
+      await button.click();
+      return true;
+    },
+    PATIENCE,
+    500,
+  );
+}
+
+export const chatViewSteps: UiStep[] = [
+  {
+    name: 'Open Chat shows the chat in the Keyward side bar, beside the code',
+    async run({ wb }) {
+      // A quick pick an earlier step left open would take the theme's keystrokes.
+      await escapeAll(wb);
+      await setTheme(wb, 'Dark Modern');
+      await clearToasts(wb);
+      // The editor panel of earlier steps closes: the code and the side bar stay.
+      await wb.runCommand('View: Close All Editors');
+      await wb.openFile('README.md');
+      await openChatView(wb);
+      // Not checked here: the cursor in the prompt box. The host asks the webview for it once the
+      // view is ready, but in code-server under headless Chromium the box did not hold it (still open).
+      // The code stays in sight beside the chat.
+      await wb.page.locator('.tab.active', { hasText: 'README.md' }).waitFor({ timeout: PATIENCE });
+      await wb.screenshot('chat-view-dark');
+    },
+  },
+  {
+    name: 'a new conversation shows the empty state: keys, a free model to try, the secret guard',
+    async run({ wb }) {
+      await wb.runCommand('Keyward: New Conversation');
+      const empty = chat(wb).locator('.empty-state');
+      await empty.waitFor({ timeout: PATIENCE });
+      const text = await empty.innerText();
+      for (const part of ['Routing service', 'Direct service', 'Try a free model', 'secret guard'])
+        if (!text.toLowerCase().includes(part.toLowerCase()))
+          throw new Error(`the empty state lacks "${part}": ${text}`);
+      await wb.screenshot('chat-empty-state-dark');
+    },
+  },
+  {
+    name: 'two conversations: switched from the list (searched by text), and both come back after a reload',
+    async run({ wb }) {
+      await send(wb, FIRST);
+      await wb.runCommand('Keyward: New Conversation');
+      await until('the new conversation to be empty', async () =>
+        (await conversationText(wb)).trim() === '' ? true : undefined,
+      );
+      await send(wb, SECOND);
+      if ((await conversationText(wb)).includes(FIRST)) throw new Error('the second conversation shows the first');
+
+      await wb.runCommand('Keyward: Show Conversations');
+      await wb.page.locator('.quick-input-widget input.input').fill('tide');
+      const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: FIRST });
+      await row.first().waitFor({ timeout: PATIENCE });
+      // The list follows the search as it is typed: the other conversation leaves it.
+      await until('the search for "tide" to leave out the other conversation', async () =>
+        (await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: SECOND }).count()) === 0
+          ? true
+          : undefined,
+      );
+      await wb.screenshot('conversation-list-dark');
+      await wb.page.keyboard.press('Enter');
+      await waitFor(() => conversationText(wb), answerText(FIRST, { tokens: 12 }), 'the first conversation');
+      if ((await conversationText(wb)).includes(SECOND)) throw new Error('the first conversation shows the second');
+
+      const reloaded = wb.page.waitForEvent('load', { timeout: PATIENCE });
+      await wb.runCommand('Developer: Reload Window');
+      await reloaded;
+      await wb.page.locator('.monaco-workbench').waitFor({ timeout: PATIENCE });
+      await chat(wb).locator('#prompt').waitFor({ timeout: PATIENCE });
+      await waitFor(() => conversationText(wb), answerText(FIRST, { tokens: 12 }), 'the first conversation, reloaded');
+      await wb.runCommand('Keyward: Show Conversations');
+      await wb.page.locator('.quick-input-widget input.input').fill('bread');
+      await wb.page
+        .locator('.quick-input-list .monaco-list-row', { hasText: SECOND })
+        .first()
+        .waitFor({ timeout: PATIENCE });
+      await wb.page.keyboard.press('Enter');
+      await waitFor(
+        () => conversationText(wb),
+        answerText(SECOND, { tokens: 12 }),
+        'the second conversation, reloaded',
+      );
+      await wb.screenshot('conversation-restored-dark');
+    },
+  },
+  {
+    name: 'Clear empties the conversation at once, and Undo brings it back',
+    async run({ wb }) {
+      await clearToasts(wb);
+      await chat(wb).locator('#clear').click();
+      await chat(wb).locator('.empty-state').waitFor({ timeout: PATIENCE });
+      if ((await conversationText(wb)).includes(SECOND)) throw new Error('Clear left the conversation');
+      await wb.screenshot('conversation-cleared-dark');
+      await notificationButton(wb, 'Undo');
+      await waitFor(() => conversationText(wb), answerText(SECOND, { tokens: 12 }), 'the conversation after Undo');
+      await wb.screenshot('conversation-undone-dark');
+    },
+  },
+  {
+    name: 'Export asks where to save (outside the workspace by default), writes there, and opens it',
+    async run({ wb, workspace }) {
+      await clearToasts(wb);
+      await chat(wb).locator('#export').click();
+      // code-server's save dialog is VS Code's simple file dialog: a quick input holding the path.
+      const input = wb.page.locator('.quick-input-widget input.input');
+      await input.waitFor({ state: 'visible', timeout: PATIENCE });
+      const proposed = await until(
+        'the proposed export path',
+        async () => (await input.evaluate((el) => (el as HTMLInputElement).value)) || undefined,
+      );
+      if (!proposed.startsWith(homedir()) || proposed.startsWith(workspace.folder))
+        throw new Error(`the save dialog proposed ${proposed}, not a file in the home folder`);
+      if (!/keyward-second-conversation-about-bread\.md$/.test(proposed))
+        throw new Error(`the proposed file is not named after the conversation: ${proposed}`);
+      await wb.screenshot('export-dialog-dark');
+      const target = join(mkdtempSync(join(tmpdir(), 'keyward-export-')), 'chosen.md');
+      await input.fill(target);
+      // The dialog checks the typed path as it changes; OK accepts once it has (Enter may come too early).
+      const ok = wb.page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).first();
+      await until(
+        'the export on disk',
+        async () => {
+          if (existsSync(target)) return true;
+          if (await ok.isVisible().catch(() => false)) await ok.click().catch(() => undefined);
+          return undefined;
+        },
+        PATIENCE,
+        1000,
+      );
+      const text = readFileSync(target, 'utf8');
+      if (!text.startsWith('# Keyward conversation: second conversation about bread'))
+        throw new Error(`the export starts ${JSON.stringify(text.slice(0, 80))}`);
+      if (!text.includes(answerText(SECOND, { tokens: 12 }))) throw new Error('the export lacks the answer');
+      await wb.page.locator('.tab.active', { hasText: 'chosen.md' }).waitFor({ timeout: PATIENCE });
+      await wb.screenshot('export-opened-dark');
+    },
+  },
+  {
+    name: 'the walkthrough opens: keys, the chat, a free model, a key warning',
+    async run({ wb }) {
+      await escapeAll(wb);
+      await wb.runCommand('Welcome: Open Walkthrough...');
+      await wb.answerQuickInput('Get Started with Keyward');
+      const page = wb.page.locator('.gettingStartedContainer');
+      await waitFor(() => page.innerText(), 'Store your keys', 'the walkthrough');
+      const text = await page.innerText();
+      for (const step of ['Open the chat', 'Send a first prompt to a free model', 'See a key warning'])
+        if (!text.includes(step)) throw new Error(`the walkthrough lacks "${step}"`);
+      await wb.screenshot('walkthrough-dark');
+      await setTheme(wb, 'Light Modern');
+      await wb.screenshot('walkthrough-light');
+    },
+  },
+  {
+    name: 'the chat view, the empty state and the conversation list in the light theme',
+    async run({ wb }) {
+      await wb.runCommand('View: Close All Editors');
+      await openChatView(wb);
+      await wb.screenshot('chat-view-light');
+      await wb.runCommand('Keyward: New Conversation');
+      await chat(wb).locator('.empty-state').waitFor({ timeout: PATIENCE });
+      await wb.screenshot('chat-empty-state-light');
+      await wb.runCommand('Keyward: Show Conversations');
+      await wb.page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: PATIENCE });
+      await wb.screenshot('conversation-list-light');
+      await escapeAll(wb);
+    },
+  },
+];
