@@ -12,6 +12,8 @@ export interface ModelOption {
   /** Dollars per million tokens; null when the service does not say or the price varies. */
   inputPerMillion: number | null;
   outputPerMillion: number | null;
+  /** Tokens the model takes in one request; absent or null when the service does not say. */
+  contextLength?: number | null;
 }
 
 export interface Attachment {
@@ -63,6 +65,8 @@ export interface PanelState {
   hasKey: Record<ServiceId, boolean>;
   turns: ChatTurn[];
   strings: Record<string, string>;
+  /** `keyward.chat.enterSends`: Enter sends and Shift+Enter breaks the line (true), or the other way round. */
+  enterSends?: boolean;
 }
 
 /** Host -> webview. */
@@ -109,9 +113,16 @@ export type WebviewMessage =
   | { type: 'link/open'; url: string }
   | { type: 'code/insert'; code: string; mode: 'cursor' | 'replace' | 'below' }
   | { type: 'code/copy'; code: string }
+  /** Propose the block as a change to the editor's file: a diff the person accepts or discards. */
+  | { type: 'code/apply'; code: string; languageId: string }
+  /** The `+` menu: attach the selection, the whole active file, or another open file (the host asks which). */
+  | { type: 'attach/request'; source: AttachSource }
   | { type: 'history/clear' }
   | { type: 'history/export' }
   | { type: 'action/run'; action: 'setKey' | 'verifyKey' | 'openCredits' | 'openKeys'; service: ServiceId };
+
+export const ATTACH_SOURCES = ['selection', 'activeFile', 'openFile'] as const;
+export type AttachSource = (typeof ATTACH_SOURCES)[number];
 
 export type WebviewMessageType = WebviewMessage['type'];
 
@@ -171,6 +182,10 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
       return isString(m.code) && (m.mode === 'cursor' || m.mode === 'replace' || m.mode === 'below');
     case 'code/copy':
       return isString(m.code);
+    case 'code/apply':
+      return isString(m.code) && isString(m.languageId, 100);
+    case 'attach/request':
+      return (ATTACH_SOURCES as readonly unknown[]).includes(m.source);
     case 'action/run':
       return (
         isService(m.service) &&

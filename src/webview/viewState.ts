@@ -1,6 +1,7 @@
 // The panel's state and its reducer: pure, so it is tested without a DOM.
 import { mapStrings, maskKeyShapes } from '../shared/keyShapes.ts';
 import type { Attachment, ChatTurn, HostMessage, PanelState } from '../shared/protocol.ts';
+import { MAX_RECENT, withRecent } from './modelPicker.ts';
 
 export interface Pending {
   requestId: string;
@@ -15,6 +16,8 @@ export interface ViewState extends PanelState {
   attachments: Attachment[];
   pending: Pending | null;
   modelFilter: string;
+  /** Model ids most recently chosen per service, newest first: the picker lists them on top. */
+  recentModels: Record<PanelState['service'], string[]>;
 }
 
 export type LocalAction =
@@ -40,6 +43,7 @@ export function initialState(): ViewState {
     attachments: [],
     pending: null,
     modelFilter: '',
+    recentModels: { router: [], direct: [] },
   };
 }
 
@@ -86,8 +90,10 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
         pending: state.pending?.requestId === action.requestId ? null : state.pending,
       };
     case 'chat/error': {
-      // A failed send keeps the prompt in the box (unless the person already typed something new).
-      const draft = state.draft.trim() === '' ? action.prompt : state.draft;
+      // A failed send keeps the prompt in the box (unless the person already typed something new);
+      // a stopped answer was the person's choice: it stays as an answer and the box stays as it is.
+      const refill = action.turn.status !== 'cancelled' && state.draft.trim() === '';
+      const draft = refill ? action.prompt : state.draft;
       return {
         ...state,
         turns: replaceTurn(state.turns, action.turn),
@@ -121,7 +127,11 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
     case 'service/local':
       return { ...state, service: action.service, modelFilter: '' };
     case 'model/local':
-      return { ...state, selectedModel: { ...state.selectedModel, [state.service]: action.model } };
+      return {
+        ...state,
+        selectedModel: { ...state.selectedModel, [state.service]: action.model },
+        recentModels: { ...state.recentModels, [state.service]: withRecent(state.recentModels[state.service], action.model) },
+      };
     default:
       return state;
   }
@@ -135,6 +145,7 @@ export interface PersistedView {
   service: PanelState['service'];
   selectedModel: PanelState['selectedModel'];
   modelFilter: string;
+  recentModels: ViewState['recentModels'];
 }
 
 /**
@@ -156,6 +167,7 @@ export function persistedView(state: Pick<ViewState, keyof PersistedView>): Pers
       service: state.service,
       selectedModel: state.selectedModel,
       modelFilter: state.modelFilter,
+      recentModels: { router: [...state.recentModels.router], direct: [...state.recentModels.direct] },
     },
     maskKeyShapes,
   );
@@ -177,6 +189,10 @@ export function restoredView(saved: unknown): Partial<PersistedView> {
       )
     : [];
   const service = raw.service === 'direct' ? 'direct' : 'router';
+  const recent =
+    raw.recentModels && typeof raw.recentModels === 'object' ? (raw.recentModels as Record<string, unknown>) : {};
+  const ids = (value: unknown) =>
+    Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v !== '').slice(0, MAX_RECENT) : [];
   const models =
     raw.selectedModel && typeof raw.selectedModel === 'object' ? (raw.selectedModel as Record<string, unknown>) : {};
   return persistedView({
@@ -193,5 +209,6 @@ export function restoredView(saved: unknown): Partial<PersistedView> {
       direct: text(models.direct) || base.selectedModel.direct,
     },
     modelFilter: text(raw.modelFilter),
+    recentModels: { router: ids(recent.router), direct: ids(recent.direct) },
   });
 }
