@@ -15,6 +15,7 @@ import { KeyHover } from './host/keyHover.ts';
 import { HistoryView, type HistoryNode } from './host/historyView.ts';
 import { scanHistory, scanWorkspace } from './host/workspaceScan.ts';
 import { Log } from './host/log.ts';
+import { PanelProbe } from './host/panelProbe.ts';
 import { PromptPanel } from './host/promptPanel.ts';
 import { ScrubbedMemento } from './host/scrubbedState.ts';
 import { secretPort, statePort } from './host/secretPorts.ts';
@@ -36,6 +37,8 @@ export interface KeywardTestApi {
   globalState(): Record<string, unknown>;
   /** The prompt panel, for driving the send path the webview uses. */
   panel: PromptPanel;
+  /** Answers the panel's secret guard and keeps what the panel posted. */
+  panelProbe: PanelProbe;
   /** The quick fixes, whose questions the tests answer. */
   fixes: KeyFixes;
   /** The settings as Keyward obeys them. */
@@ -59,7 +62,8 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const keyCommands = new KeyCommands(keys, monitor, configuration, log, globalState);
   const statusBar = new StatusBar(monitor, keys, configuration);
   const diagnostics = new KeyDiagnostics(keys);
-  const panel = new PromptPanel(context, monitor, keys, configuration, log);
+  const probe = context.extensionMode === vscode.ExtensionMode.Test ? new PanelProbe() : undefined;
+  const panel = new PromptPanel(context, monitor, keys, configuration, log, probe?.ports);
   const historyView = new HistoryView();
   const fixes = new KeyFixes(diagnostics, configuration, keys);
 
@@ -78,6 +82,8 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.askAboutSelection, () => panel.askAboutSelection()),
     command(CommandId.clearHistory, () => panel.clearHistory()),
     command(CommandId.exportHistory, (target?: vscode.Uri) => panel.exportHistory(target)),
+    command(CommandId.acceptProposal, (uri?: vscode.Uri) => panel.session.proposals.accept(uri)),
+    command(CommandId.discardProposal, (uri?: vscode.Uri) => panel.session.proposals.discard(uri)),
     command(CommandId.scanWorkspace, () => scanWorkspace(diagnostics, log)),
     historyView,
     command(CommandId.scanHistory, () => scanHistory(historyView, diagnostics, log)),
@@ -121,7 +127,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const daily = setInterval(() => void keyCommands.remindExpiry(), 6 * 3_600_000);
   context.subscriptions.push({ dispose: () => clearInterval(daily) });
 
-  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
+  if (!probe) return undefined;
   return {
     statusView: (service) => statusBar.view(service),
     refresh: () => statusBar.refresh(),
@@ -134,6 +140,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
         .map((d) => ({ ruleId: d.finding.ruleId, masked: d.finding.masked, git: d.git, line: d.finding.line })),
     globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
     panel,
+    panelProbe: probe,
     fixes,
     config: () => configuration.value,
     ask: async (request) => {

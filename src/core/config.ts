@@ -8,6 +8,8 @@ export interface KeywardConfig {
   direct: { baseUrl: string; keysUrl: string; billingUrl: string; usageTier: Tier };
   network: { connectTimeoutMs: number; idleTimeoutMs: number; requestTimeoutMs: number };
   status: { refreshMinutes: number };
+  /** Enter sends and Shift+Enter breaks the line (true), or the other way round. */
+  chat: { enterSends: boolean };
 }
 
 export const DEFAULT_CONFIG: KeywardConfig = {
@@ -25,6 +27,7 @@ export const DEFAULT_CONFIG: KeywardConfig = {
   },
   network: { connectTimeoutMs: 10_000, idleTimeoutMs: 60_000, requestTimeoutMs: 600_000 },
   status: { refreshMinutes: 5 },
+  chat: { enterSends: true },
 };
 
 const TIER_NAMES: Tier[] = ['Free', 'Build', 'Launch', 'Grow'];
@@ -175,6 +178,7 @@ export function normalizeConfig(read: Reader): { config: KeywardConfig; problems
       usageTier: TIER_NAMES.includes(tier as Tier) ? (tier as Tier) : DEFAULT_CONFIG.direct.usageTier,
     },
     status: { refreshMinutes: minutes(read, problems) },
+    chat: { enterSends: bool(read, 'chat.enterSends', DEFAULT_CONFIG.chat.enterSends, problems) },
     network: {
       connectTimeoutMs: milliseconds(
         read,

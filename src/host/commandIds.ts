@@ -18,6 +18,8 @@ export const CommandId = {
   askAboutSelection: 'keyward.askAboutSelection',
   clearHistory: 'keyward.clearHistory',
   exportHistory: 'keyward.exportHistory',
+  acceptProposal: 'keyward.acceptProposal',
+  discardProposal: 'keyward.discardProposal',
   scanWorkspace: 'keyward.scanWorkspace',
   scanHistory: 'keyward.scanHistory',
   historyRotateKey: 'keyward.historyRotateKey',

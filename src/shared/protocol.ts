@@ -95,6 +95,9 @@ export type HostMessage =
   | { type: 'keys/changed'; hasKey: Record<ServiceId, boolean> }
   | { type: 'history/cleared' };
 
+/** Where code from an answer goes in the editor. */
+export type InsertMode = 'cursor' | 'replace' | 'below';
+
 /** Webview -> host. */
 export type WebviewMessage =
   | { type: 'webview/ready' }
@@ -111,7 +114,7 @@ export type WebviewMessage =
   | { type: 'service/select'; service: ServiceId }
   | { type: 'model/select'; service: ServiceId; model: string }
   | { type: 'link/open'; url: string }
-  | { type: 'code/insert'; code: string; mode: 'cursor' | 'replace' | 'below' }
+  | { type: 'code/insert'; code: string; mode: InsertMode }
   | { type: 'code/copy'; code: string }
   /** Propose the block as a change to the editor's file: a diff the person accepts or discards. */
   | { type: 'code/apply'; code: string; languageId: string }
@@ -119,7 +122,7 @@ export type WebviewMessage =
   | { type: 'attach/request'; source: AttachSource }
   | { type: 'history/clear' }
   | { type: 'history/export' }
-  | { type: 'action/run'; action: 'setKey' | 'verifyKey' | 'openCredits' | 'openKeys'; service: ServiceId };
+  | { type: 'action/run'; action: PanelAction; service: ServiceId };
 
 export const ATTACH_SOURCES = ['selection', 'activeFile', 'openFile'] as const;
 export type AttachSource = (typeof ATTACH_SOURCES)[number];
@@ -135,6 +138,16 @@ const isString = (value: unknown, max = MAX_TEXT): value is string => typeof val
 const isService = (value: unknown): value is ServiceId => value === 'router' || value === 'direct';
 const isId = (value: unknown): value is string => typeof value === 'string' && /^[\w-]{1,64}$/.test(value);
 const isModel = (value: unknown): value is string => typeof value === 'string' && /^[\w./:@+-]{1,200}$/.test(value);
+const oneOf =
+  <T extends string>(...values: readonly T[]) =>
+  (value: unknown): value is T =>
+    values.includes(value as T);
+
+/** What an error card's buttons may ask the host to do. */
+export const PANEL_ACTIONS = ['setKey', 'verifyKey', 'openCredits', 'openKeys'] as const;
+export type PanelAction = (typeof PANEL_ACTIONS)[number];
+const isAction = oneOf(...PANEL_ACTIONS);
+const isInsertMode = oneOf<InsertMode>('cursor', 'replace', 'below');
 
 function isAttachment(value: unknown): value is Attachment {
   if (!value || typeof value !== 'object') return false;
@@ -149,51 +162,43 @@ function isAttachment(value: unknown): value is Attachment {
   );
 }
 
+type Fields = Record<string, unknown>;
+
+/**
+ * The runtime check of each message from the webview, one row per type: a new
+ * message type does not compile until it has its row.
+ */
+const WEBVIEW_MESSAGE_CHECKS = {
+  'webview/ready': () => true,
+  'chat/send': (m: Fields) =>
+    isId(m.requestId) &&
+    isService(m.service) &&
+    isModel(m.model) &&
+    isString(m.prompt) &&
+    m.prompt.trim().length > 0 &&
+    Array.isArray(m.attachments) &&
+    m.attachments.length <= 20 &&
+    m.attachments.every(isAttachment),
+  'chat/stop': (m: Fields) => isId(m.requestId),
+  'models/refresh': (m: Fields) => isService(m.service),
+  'service/select': (m: Fields) => isService(m.service),
+  'model/select': (m: Fields) => isService(m.service) && isModel(m.model),
+  'link/open': (m: Fields) => isString(m.url, 4000),
+  'code/insert': (m: Fields) => isString(m.code) && isInsertMode(m.mode),
+  'code/copy': (m: Fields) => isString(m.code),
+  'code/apply': (m: Fields) => isString(m.code) && isString(m.languageId, 100),
+  'attach/request': (m: Fields) => (ATTACH_SOURCES as readonly unknown[]).includes(m.source),
+  'history/clear': () => true,
+  'history/export': () => true,
+  'action/run': (m: Fields) => isService(m.service) && isAction(m.action),
+} satisfies Record<WebviewMessageType, (message: Fields) => boolean>;
+
 /** Validates a message from the webview; anything else is dropped. */
 export function isWebviewMessage(value: unknown): value is WebviewMessage {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
-  const m = value as Record<string, unknown>;
-  switch (m.type) {
-    case 'webview/ready':
-    case 'history/clear':
-    case 'history/export':
-      return true;
-    case 'chat/send':
-      return (
-        isId(m.requestId) &&
-        isService(m.service) &&
-        isModel(m.model) &&
-        isString(m.prompt) &&
-        (m.prompt as string).trim().length > 0 &&
-        Array.isArray(m.attachments) &&
-        m.attachments.length <= 20 &&
-        m.attachments.every(isAttachment)
-      );
-    case 'chat/stop':
-      return isId(m.requestId);
-    case 'models/refresh':
-    case 'service/select':
-      return isService(m.service);
-    case 'model/select':
-      return isService(m.service) && isModel(m.model);
-    case 'link/open':
-      return isString(m.url, 4000);
-    case 'code/insert':
-      return isString(m.code) && (m.mode === 'cursor' || m.mode === 'replace' || m.mode === 'below');
-    case 'code/copy':
-      return isString(m.code);
-    case 'code/apply':
-      return isString(m.code) && isString(m.languageId, 100);
-    case 'attach/request':
-      return (ATTACH_SOURCES as readonly unknown[]).includes(m.source);
-    case 'action/run':
-      return (
-        isService(m.service) &&
-        (m.action === 'setKey' || m.action === 'verifyKey' || m.action === 'openCredits' || m.action === 'openKeys')
-      );
-    default:
-      return false;
-  }
+  const m = value as Fields;
+  if (typeof m.type !== 'string' || !Object.hasOwn(WEBVIEW_MESSAGE_CHECKS, m.type)) return false;
+  return WEBVIEW_MESSAGE_CHECKS[m.type as WebviewMessageType](m);
 }
 
 /** The paid twin of a free model: the same id without ":free". */

@@ -29,9 +29,7 @@ export function decorateCodeBlocks(container: HTMLElement, s: Strings, post: (me
     });
     tools.append(
       copy,
-      iconButton('insert', s('insert', 'Insert at cursor'), () =>
-        post({ type: 'code/insert', code, mode: 'cursor' }),
-      ),
+      iconButton('insert', s('insert', 'Insert at cursor'), () => post({ type: 'code/insert', code, mode: 'cursor' })),
       iconButton('replace', s('replace', 'Replace selection'), () =>
         post({ type: 'code/insert', code, mode: 'replace' }),
       ),

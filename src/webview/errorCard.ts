@@ -38,7 +38,8 @@ export function errorCard(turn: ChatTurn, hooks: ErrorCardHooks): HTMLElement {
   card.setAttribute('role', 'alert');
   const head = element('div', { className: 'error-head' }, codicon(canRetry(error.kind) ? 'warning' : 'error'));
   head.append(element('span', { className: 'error-kind', textContent: s(`kind.${error.kind}`, error.kind) }));
-  if (error.status) head.append(' ', element('span', { className: 'error-status', textContent: `(HTTP ${error.status})` }));
+  if (error.status)
+    head.append(' ', element('span', { className: 'error-status', textContent: `(HTTP ${error.status})` }));
   card.append(head);
   card.append(element('div', { className: 'error-message', textContent: error.message }));
   if (error.action) card.append(element('div', { className: 'error-action', textContent: error.action }));
@@ -66,7 +67,11 @@ export function errorCard(turn: ChatTurn, hooks: ErrorCardHooks): HTMLElement {
       true,
     );
   if (error.kind === 'key_limit')
-    button(s('raiseLimit', 'Raise the key limit'), () => post({ type: 'action/run', action: 'openKeys', service }), true);
+    button(
+      s('raiseLimit', 'Raise the key limit'),
+      () => post({ type: 'action/run', action: 'openKeys', service }),
+      true,
+    );
   if (error.kind === 'spend_limit')
     button(s('openLimits', 'Open limits'), () => post({ type: 'action/run', action: 'openCredits', service }), true);
   const scopes = missingScopes(turn, s);

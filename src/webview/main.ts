@@ -415,8 +415,7 @@ function wireAttachMenu(): void {
     } else if (e.key === 'Tab') close(null);
   });
   document.addEventListener('mousedown', (e) => {
-    if (!attachMenu.hidden && !attachMenu.contains(e.target as Node) && !button.contains(e.target as Node))
-      close(null);
+    if (!attachMenu.hidden && !attachMenu.contains(e.target as Node) && !button.contains(e.target as Node)) close(null);
   });
 }
 

@@ -52,7 +52,12 @@ export function createModelPicker(
     input.setAttribute('aria-expanded', 'true');
     input.focus();
     input.select();
-    setActive(Math.max(0, shown.findIndex((m) => m.id === view?.selected)));
+    setActive(
+      Math.max(
+        0,
+        shown.findIndex((m) => m.id === view?.selected),
+      ),
+    );
   };
   const close = (focusButton = true) => {
     if (popup.hidden) return;

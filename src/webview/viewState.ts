@@ -130,7 +130,10 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
       return {
         ...state,
         selectedModel: { ...state.selectedModel, [state.service]: action.model },
-        recentModels: { ...state.recentModels, [state.service]: withRecent(state.recentModels[state.service], action.model) },
+        recentModels: {
+          ...state.recentModels,
+          [state.service]: withRecent(state.recentModels[state.service], action.model),
+        },
       };
     default:
       return state;
@@ -192,7 +195,9 @@ export function restoredView(saved: unknown): Partial<PersistedView> {
   const recent =
     raw.recentModels && typeof raw.recentModels === 'object' ? (raw.recentModels as Record<string, unknown>) : {};
   const ids = (value: unknown) =>
-    Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v !== '').slice(0, MAX_RECENT) : [];
+    Array.isArray(value)
+      ? value.filter((v): v is string => typeof v === 'string' && v !== '').slice(0, MAX_RECENT)
+      : [];
   const models =
     raw.selectedModel && typeof raw.selectedModel === 'object' ? (raw.selectedModel as Record<string, unknown>) : {};
   return persistedView({

@@ -20,7 +20,7 @@ async function ask(
   api.panel.handleMessage({ type: 'chat/send', requestId, service, model, prompt, attachments: [] });
   const started = Date.now();
   for (;;) {
-    const end = api.panel.sent.find(
+    const end = api.panelProbe.sent.find(
       (m) => 'requestId' in m && m.requestId === requestId && (m.type === 'chat/done' || m.type === 'chat/error'),
     );
     if (end) return end as Extract<HostMessage, { type: 'chat/done' | 'chat/error' }>;

@@ -14,7 +14,7 @@ let api: KeywardTestApi;
 const id = () => randomBytes(6).toString('hex');
 
 function messages(requestId: string): HostMessage[] {
-  return api.panel.sent.filter((m) => 'requestId' in m && m.requestId === requestId);
+  return api.panelProbe.sent.filter((m) => 'requestId' in m && m.requestId === requestId);
 }
 
 async function send(
@@ -56,7 +56,7 @@ suite('prompt panel', () => {
   });
 
   test('a malformed message from the webview is dropped', () => {
-    const before = api.panel.sent.length;
+    const before = api.panelProbe.sent.length;
     api.panel.handleMessage({
       type: 'chat/send',
       requestId: 'x',
@@ -66,7 +66,7 @@ suite('prompt panel', () => {
       attachments: [],
     });
     api.panel.handleMessage({ type: 'key/read' });
-    assert.equal(api.panel.sent.length, before);
+    assert.equal(api.panelProbe.sent.length, before);
     assert.ok(api.logLines().some((l) => /Dropped a malformed message/.test(l)));
   });
 
@@ -184,19 +184,19 @@ suite('prompt panel', () => {
 
   test('the secret guard: cancel keeps the prompt and sends nothing; redact sends without the key', async () => {
     const key = ['sk', 'or', 'v1', randomBytes(32).toString('hex')].join('-');
-    api.panel.guardAnswer = 'cancel';
+    api.panelProbe.guardAnswer = 'cancel';
     try {
       const blocked = await send('router', 'openai/gpt-4o-mini', `why does ${key} fail?`);
       const end = (await blocked.done) as Extract<HostMessage, { type: 'chat/blocked' }>;
       assert.equal(end.type, 'chat/blocked');
       assert.equal(messages(blocked.requestId).filter((m) => m.type === 'chat/started').length, 0);
-      api.panel.guardAnswer = 'redact';
+      api.panelProbe.guardAnswer = 'redact';
       const sent = await send('router', 'openai/gpt-4o-mini', `why does ${key} fail?`);
       const done = (await sent.done) as Extract<HostMessage, { type: 'chat/done' }>;
       assert.equal(done.type, 'chat/done');
-      assert.ok(!JSON.stringify(api.panel.sent).includes(key.slice(20)), 'the key reached the webview messages');
+      assert.ok(!JSON.stringify(api.panelProbe.sent).includes(key.slice(20)), 'the key reached the webview messages');
     } finally {
-      api.panel.guardAnswer = undefined;
+      api.panelProbe.guardAnswer = undefined;
     }
   });
 
@@ -205,7 +205,7 @@ suite('prompt panel', () => {
     const editor = await vscode.window.showTextDocument(uri);
     editor.selection = new vscode.Selection(0, 0, 1, 0);
     await vscode.commands.executeCommand('keyward.askAboutSelection');
-    const attachment = [...api.panel.sent].reverse().find((m) => m.type === 'attachment/add') as Extract<
+    const attachment = [...api.panelProbe.sent].reverse().find((m) => m.type === 'attachment/add') as Extract<
       HostMessage,
       { type: 'attachment/add' }
     >;
@@ -224,7 +224,7 @@ suite('prompt panel', () => {
     const file = join(e2eEnv().workspace.folder, e2eEnv().workspace.files.ignored!);
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
     editor.selection = new vscode.Selection(0, 0, 0, 0);
-    const before = api.panel.sent.length;
+    const before = api.panelProbe.sent.length;
     const asking = api.panel.askAboutSelection(editor);
     let settled = false;
     void asking.finally(() => {
@@ -237,7 +237,7 @@ suite('prompt panel', () => {
       return settled ? true : undefined;
     });
     assert.equal(await asking, undefined);
-    assert.equal(api.panel.sent.slice(before).filter((m) => m.type === 'attachment/add').length, 0);
+    assert.equal(api.panelProbe.sent.slice(before).filter((m) => m.type === 'attachment/add').length, 0);
     const whole = await api.panel.askAboutSelection(editor, 'wholeFile');
     assert.equal(whole?.fileName, e2eEnv().workspace.files.ignored);
     assert.ok(whole?.text.includes(e2eEnv().workspace.keys.ignored!));
@@ -250,19 +250,19 @@ suite('prompt panel', () => {
     const attachment = (await api.panel.askAboutSelection(editor, 'wholeFile'))!;
     // What the webview keeps across a reload: the reference, not the text.
     const restored: Attachment = { ...attachment, text: '' };
-    api.panel.guardAnswer = 'redact';
+    api.panelProbe.guardAnswer = 'redact';
     try {
       const end = (await (
         await send('router', 'openai/gpt-4o-mini', `${PROBES.turn}: what does this file set?`, [restored])
       ).done) as Extract<HostMessage, { type: 'chat/done' }>;
       assert.equal(end.type, 'chat/done');
-      const started = [...api.panel.sent].reverse().find((m) => m.type === 'chat/started') as Extract<
+      const started = [...api.panelProbe.sent].reverse().find((m) => m.type === 'chat/started') as Extract<
         HostMessage,
         { type: 'chat/started' }
       >;
       assert.match(started.user.attachments![0]!.text, /^OPENAI_API_KEY=\[redacted key sk-proj-…/);
     } finally {
-      api.panel.guardAnswer = undefined;
+      api.panelProbe.guardAnswer = undefined;
     }
     const target = vscode.Uri.file(join(e2eEnv().workspace.folder, 'exported-with-attachment.md'));
     await vscode.commands.executeCommand('keyward.exportHistory', target);

@@ -22,7 +22,7 @@ async function ask(model: string): Promise<HostMessage> {
     attachments: [],
   });
   return waitFor('the answer or error', () =>
-    api.panel.sent.find(
+    api.panelProbe.sent.find(
       (m) => 'requestId' in m && m.requestId === requestId && (m.type === 'chat/done' || m.type === 'chat/error'),
     ),
   );

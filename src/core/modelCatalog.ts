@@ -1,0 +1,66 @@
+// The model lists the panel offers, read once per key and service and kept
+// until the key changes or the person refreshes.
+import type { ServiceErrorData, ServiceId } from '../shared/errorKinds.ts';
+import type { ModelOption } from '../shared/protocol.ts';
+import type { AccountMonitor } from './accountMonitor.ts';
+import { ServiceError } from './errors.ts';
+import { directOptions, routerOptions } from './modelOptions.ts';
+
+export interface ModelList {
+  service: ServiceId;
+  models: ModelOption[] | null;
+  canList: boolean;
+  error?: ServiceErrorData;
+}
+
+export class ModelCatalog {
+  private readonly lists: Record<ServiceId, ModelOption[] | null> = { router: null, direct: null };
+  private readonly listable: Record<ServiceId, boolean> = { router: true, direct: true };
+
+  private readonly monitor: AccountMonitor;
+
+  constructor(monitor: AccountMonitor) {
+    this.monitor = monitor;
+  }
+
+  get models(): Record<ServiceId, ModelOption[] | null> {
+    return { ...this.lists };
+  }
+
+  get canList(): Record<ServiceId, boolean> {
+    return { ...this.listable };
+  }
+
+  forget(service: ServiceId): void {
+    this.lists[service] = null;
+  }
+
+  /** The service's list, read when not known yet; undefined when there is no key to read it with. */
+  async load(service: ServiceId): Promise<ModelList | undefined> {
+    const known = this.lists[service];
+    if (known) return { service, models: known, canList: this.listable[service] };
+    try {
+      if (service === 'router') {
+        const client = await this.monitor.routerClient();
+        if (!client) return undefined;
+        this.lists.router = routerOptions(await client.models());
+      } else {
+        const client = await this.monitor.directClient();
+        if (!client) return undefined;
+        this.lists.direct = directOptions(await client.models());
+      }
+      this.listable[service] = true;
+      return { service, models: this.lists[service], canList: true };
+    } catch (error) {
+      const failure = error instanceof ServiceError ? error : undefined;
+      // A Restricted key may prompt yet not list models: the person types a model id.
+      this.listable[service] = failure?.kind !== 'permission';
+      return {
+        service,
+        models: null,
+        canList: this.listable[service],
+        ...(failure ? { error: failure.toData() } : {}),
+      };
+    }
+  }
+}

@@ -1,0 +1,285 @@
+// The prompt UI's host side, whatever shows it (the panel, a side-bar view):
+// every message from a webview is validated and handled here, prompts run
+// through the shared clients behind the secret guard, and what changes is
+// posted to every connected webview.
+import * as vscode from 'vscode';
+import type { ServiceId } from '../shared/errorKinds.ts';
+import {
+  type Attachment,
+  type ChatTurn,
+  type HostMessage,
+  type PanelState,
+  type WebviewHandlers,
+  type WebviewMessage,
+  isWebviewMessage,
+} from '../shared/protocol.ts';
+import type { AccountMonitor } from '../core/accountMonitor.ts';
+import { lastResponseId, promptTurns } from '../core/conversation.ts';
+import { ServiceError } from '../core/errors.ts';
+import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
+import { ModelCatalog } from '../core/modelCatalog.ts';
+import { runPrompt } from '../core/promptRunner.ts';
+import { isFreeModelId } from '../core/routerClient.ts';
+import { type GuardQuestion, guardPrompt } from '../core/secretGuard.ts';
+import type { ReportedUsage } from '../core/textStream.ts';
+import { attachFrom } from './attachRequest.ts';
+import { CodeProposals } from './codeApply.ts';
+import { type LastEditor, insertCode } from './codeInsert.ts';
+import type { Configuration } from './configuration.ts';
+import type { ConversationStore } from './conversationStore.ts';
+import type { Log } from './log.ts';
+import { newId, resolveAttachments } from './panelAttachments.ts';
+import { runPanelAction } from './panelActions.ts';
+import { panelStrings } from './panelStrings.ts';
+import { askToRedact } from './secretGuardPrompt.ts';
+import { WebviewConnection } from './webviewConnection.ts';
+
+/** What the session needs besides the core services; tests replace the question and watch what is posted. */
+export interface ChatSessionPorts {
+  extensionUri: vscode.Uri;
+  store: ConversationStore;
+  lastEditor: LastEditor;
+  /** The secret guard's question; a modal unless replaced. */
+  ask?: GuardQuestion;
+  /** Sees every message posted to the webviews. */
+  tap?: (message: HostMessage) => void;
+  /** A history command ran from the webview. */
+  clearHistory: () => Promise<void>;
+  exportHistory: () => Promise<unknown>;
+}
+
+interface Running {
+  controller: AbortController;
+  from: WebviewConnection | undefined;
+}
+
+export class ChatSession implements vscode.Disposable {
+  private readonly connections = new Set<WebviewConnection>();
+  private readonly running = new Map<string, Running>();
+  private readonly catalog: ModelCatalog;
+  private readonly unsubscribe: () => void;
+  private readonly monitor: AccountMonitor;
+  private readonly keys: KeyStore;
+  private readonly configuration: Configuration;
+  private readonly log: Log;
+  private readonly ports: ChatSessionPorts;
+  /** Apply's diffs waiting for Accept or Discard. */
+  readonly proposals = new CodeProposals();
+
+  constructor(
+    monitor: AccountMonitor,
+    keys: KeyStore,
+    configuration: Configuration,
+    log: Log,
+    ports: ChatSessionPorts,
+  ) {
+    this.monitor = monitor;
+    this.keys = keys;
+    this.configuration = configuration;
+    this.log = log;
+    this.ports = ports;
+    this.catalog = new ModelCatalog(monitor);
+    this.unsubscribe = keys.onDidChange((service) => {
+      this.catalog.forget(service);
+      this.post({ type: 'keys/changed', hasKey: this.hasKeys() });
+      if (this.connections.size > 0) void this.loadModels(service);
+    });
+  }
+
+  /** Shows the prompt UI in `webview`; disposing the connection stops what it was waiting for. */
+  connect(webview: vscode.Webview): vscode.Disposable {
+    const connection = new WebviewConnection(webview, this.ports.extensionUri, (raw, from) =>
+      this.handleMessage(raw, from),
+    );
+    this.connections.add(connection);
+    return new vscode.Disposable(() => {
+      this.connections.delete(connection);
+      connection.dispose();
+      for (const [requestId, run] of this.running)
+        if (run.from === connection || run.from === undefined) {
+          run.controller.abort();
+          this.running.delete(requestId);
+        }
+    });
+  }
+
+  post(message: HostMessage): void {
+    this.ports.tap?.(message);
+    for (const connection of this.connections) connection.post(message);
+  }
+
+  private hasKeys(): Record<ServiceId, boolean> {
+    return { router: this.keys.metadata('router') !== undefined, direct: this.keys.metadata('direct') !== undefined };
+  }
+
+  /** Every message from a webview enters here and is validated before use. */
+  handleMessage(raw: unknown, from?: WebviewConnection): void {
+    if (!isWebviewMessage(raw)) {
+      this.log.warn(
+        `Dropped a malformed message from the prompt panel (${typeof raw === 'object' && raw ? String((raw as { type?: unknown }).type) : typeof raw}).`,
+      );
+      return;
+    }
+    const handler = this.handlers(from)[raw.type] as (message: WebviewMessage) => unknown;
+    void Promise.resolve(handler(raw)).catch((error: unknown) =>
+      this.log.error(`Prompt panel: ${(error as Error).message}`),
+    );
+  }
+
+  private handlers(from: WebviewConnection | undefined): WebviewHandlers {
+    const store = this.ports.store;
+    return {
+      'webview/ready': () => this.onReady(from),
+      'chat/send': (m) => this.send(m.requestId, m.service, m.model, m.prompt, m.attachments, from),
+      'chat/stop': (m) => this.running.get(m.requestId)?.controller.abort(),
+      'models/refresh': (m) => {
+        this.catalog.forget(m.service);
+        return this.loadModels(m.service);
+      },
+      'service/select': (m) => store.selectService(m.service),
+      'model/select': (m) => store.selectModel(m.service, m.model),
+      'link/open': (m) => (/^https:\/\//i.test(m.url) ? vscode.env.openExternal(vscode.Uri.parse(m.url)) : undefined),
+      'code/insert': (m) => insertCode(this.ports.lastEditor.current, m.code, m.mode),
+      'code/copy': (m) => vscode.env.clipboard.writeText(m.code),
+      'code/apply': (m) => this.proposals.propose(this.ports.lastEditor.current, m.code),
+      'attach/request': async (m) => {
+        const attachment = await attachFrom(m.source, this.ports.lastEditor, store);
+        if (attachment) this.post({ type: 'attachment/add', attachment });
+      },
+      'history/clear': () => this.ports.clearHistory(),
+      'history/export': () => this.ports.exportHistory(),
+      'action/run': (m) => runPanelAction(m.action, m.service, this.configuration),
+    };
+  }
+
+  private async onReady(from: WebviewConnection | undefined): Promise<void> {
+    const choice = this.ports.store.choice();
+    const state: PanelState = {
+      service: choice.service,
+      models: this.catalog.models,
+      canListModels: this.catalog.canList,
+      selectedModel: choice.selectedModel,
+      hasKey: this.hasKeys(),
+      turns: this.ports.store.turns(),
+      strings: panelStrings(),
+      enterSends: this.configuration.value.chat.enterSends,
+    };
+    this.log.info(`Prompt panel ready with ${state.turns.length} turn(s) of conversation.`);
+    const message = { type: 'panel/state', state } satisfies HostMessage;
+    from?.opened(message);
+    this.ports.tap?.(message);
+    await Promise.all((['router', 'direct'] as const).map((service) => this.loadModels(service)));
+  }
+
+  private async loadModels(service: ServiceId): Promise<void> {
+    const list = await this.catalog.load(service);
+    if (list) this.post({ type: 'models/list', ...list });
+  }
+
+  async send(
+    requestId: string,
+    service: ServiceId,
+    model: string,
+    rawPrompt: string,
+    rawAttachments: Attachment[],
+    from?: WebviewConnection,
+  ): Promise<void> {
+    const store = this.ports.store;
+    const guarded = await guardPrompt(
+      rawPrompt,
+      await resolveAttachments(rawAttachments, store, this.log),
+      await scannerKeys(this.keys).catch(() => ({})),
+      this.ports.ask ?? askToRedact,
+    );
+    if (guarded === undefined) {
+      // The prompt is still in the webview's box; it is not echoed back.
+      this.post({ type: 'chat/blocked', requestId, prompt: '' });
+      return;
+    }
+    const { prompt, attachments } = guarded;
+    const history = store.turns();
+    const user: ChatTurn = { id: newId(), role: 'user', text: prompt, service, model, status: 'done', attachments };
+    const assistant: ChatTurn = { id: newId(), role: 'assistant', text: '', service, model, status: 'streaming' };
+    this.post({ type: 'chat/started', requestId, user, assistant });
+    const turns = promptTurns(history, service, prompt, attachments);
+    const previousResponseId = service === 'direct' ? lastResponseId(history) : undefined;
+    const controller = new AbortController();
+    this.running.set(requestId, { controller, from });
+    let text = '';
+    let reported: ReportedUsage | undefined;
+    try {
+      const result = await runPrompt(
+        this.monitor,
+        {
+          service,
+          model,
+          turns,
+          ...(previousResponseId ? { previousResponseId } : {}),
+          denyDataCollection: this.configuration.value.router.denyDataCollection,
+        },
+        {
+          signal: controller.signal,
+          onDelta: (delta) => {
+            text += delta;
+            this.post({ type: 'chat/chunk', requestId, text: delta });
+          },
+          onRetry: (notice) =>
+            this.post({ type: 'chat/retrying', requestId, kind: notice.error.kind, delayMs: notice.delayMs }),
+          onFreeWait: (delayMs) => this.post({ type: 'chat/retrying', requestId, kind: 'free_limit_minute', delayMs }),
+          onReported: (usage) => {
+            reported = usage;
+          },
+        },
+      );
+      const free =
+        service === 'router' && (isFreeModelId(model) || result.costUsd === 0) ? this.monitor.freeGuard.status() : null;
+      const done: ChatTurn = {
+        ...assistant,
+        text: result.text,
+        model: result.model || model,
+        status: 'done',
+        usage: result.usage,
+        costUsd: result.costUsd,
+        free: free ? { used: free.used, limit: free.limit } : null,
+        responseId: service === 'direct' ? result.id : null,
+        refusal: result.refusal,
+        finishReason: result.finishReason,
+      };
+      await store.saveTurns([...history, user, done]);
+      this.post({ type: 'chat/done', requestId, turn: done });
+    } catch (thrown) {
+      const error =
+        thrown instanceof ServiceError
+          ? thrown
+          : new ServiceError({ kind: 'network', service, message: String((thrown as Error)?.message ?? thrown) });
+      const partial = error.partialText ?? text;
+      const status: ChatTurn['status'] =
+        error.kind === 'cancelled' ? 'cancelled' : error.kind === 'stream_interrupted' ? 'interrupted' : 'error';
+      const failed: ChatTurn = {
+        ...assistant,
+        text: partial,
+        status,
+        error: error.toData(),
+        // What the service charged for a stopped or broken answer, when it said.
+        ...(reported ? { usage: reported.usage, costUsd: reported.costUsd } : {}),
+        // The reset is a moment, not "in N seconds from whenever the card is drawn".
+        retryAt:
+          error.retryAfterSeconds !== null ? new Date(Date.now() + error.retryAfterSeconds * 1000).toISOString() : null,
+      };
+      await store.saveTurns([...history, user, failed]);
+      this.post({ type: 'chat/error', requestId, turn: failed, prompt });
+      this.log.warn(`Prompt to the ${service} service (${model}) failed: ${error.kind}: ${error.message}`);
+    } finally {
+      this.running.delete(requestId);
+    }
+  }
+
+  dispose(): void {
+    for (const run of this.running.values()) run.controller.abort();
+    this.running.clear();
+    this.unsubscribe();
+    this.proposals.dispose();
+    for (const connection of this.connections) connection.dispose();
+    this.connections.clear();
+  }
+}

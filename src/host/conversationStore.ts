@@ -1,0 +1,67 @@
+// What the panel keeps in workspace storage: the conversation, the chosen
+// service and models, and where each attachment came from. Everything passes
+// the one filter for disk (the memento handed in is a ScrubbedMemento).
+import type * as vscode from 'vscode';
+import type { ServiceId } from '../shared/errorKinds.ts';
+import type { ChatTurn } from '../shared/protocol.ts';
+import { FREE_ROUTER_MODEL } from '../core/routerClient.ts';
+
+const TURNS_KEY = 'keyward.panel.turns';
+const CHOICE_KEY = 'keyward.panel.choice';
+const REFS_KEY = 'keyward.panel.attachmentRefs';
+const MAX_REFS = 50;
+
+/** Where an attachment's text came from: enough to read it again, nothing of the text itself. */
+export interface AttachmentRef {
+  id: string;
+  uri: string;
+  /** Start line, start character, end line, end character (0-based). */
+  range: [number, number, number, number];
+}
+
+export interface Choice {
+  service: ServiceId;
+  selectedModel: Record<ServiceId, string>;
+}
+
+export class ConversationStore {
+  private readonly state: vscode.Memento;
+
+  constructor(state: vscode.Memento) {
+    this.state = state;
+  }
+
+  turns(): ChatTurn[] {
+    return this.state.get<ChatTurn[]>(TURNS_KEY) ?? [];
+  }
+
+  async saveTurns(turns: ChatTurn[]): Promise<void> {
+    await this.state.update(TURNS_KEY, turns);
+  }
+
+  choice(): Choice {
+    return (
+      this.state.get<Choice>(CHOICE_KEY) ?? {
+        service: 'router',
+        selectedModel: { router: FREE_ROUTER_MODEL, direct: 'gpt-5.4-mini' },
+      }
+    );
+  }
+
+  async selectService(service: ServiceId): Promise<void> {
+    await this.state.update(CHOICE_KEY, { ...this.choice(), service });
+  }
+
+  async selectModel(service: ServiceId, model: string): Promise<void> {
+    const choice = this.choice();
+    await this.state.update(CHOICE_KEY, { ...choice, selectedModel: { ...choice.selectedModel, [service]: model } });
+  }
+
+  attachmentRefs(): AttachmentRef[] {
+    return this.state.get<AttachmentRef[]>(REFS_KEY) ?? [];
+  }
+
+  async rememberAttachment(ref: AttachmentRef): Promise<void> {
+    await this.state.update(REFS_KEY, [...this.attachmentRefs(), ref].slice(-MAX_REFS));
+  }
+}
