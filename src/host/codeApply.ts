@@ -23,9 +23,8 @@ export type ProposalOutcome = 'accepted' | 'discarded' | 'stale' | 'unknown';
 
 export class CodeProposals implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly pending = new Map<string, Pending>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-  private readonly registration = vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, this);
+  /** Registered on the first Apply, not at activation: a proposal's text never changes once made. */
+  private registration: vscode.Disposable | undefined;
   /** For tests: answers the notification instead of a person (undefined leaves it to the title-bar actions). */
   answer: ((proposal: vscode.Uri) => Promise<'accept' | 'discard' | undefined>) | undefined;
 
@@ -54,6 +53,7 @@ export class CodeProposals implements vscode.TextDocumentContentProvider, vscode
       path: document.uri.path,
       query: randomBytes(6).toString('hex'),
     });
+    this.registration ??= vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, this);
     this.pending.set(uri.toString(), { target: document.uri, version: document.version, proposal });
     await this.updateContext();
     const name = vscode.workspace.asRelativePath(document.uri);
@@ -137,8 +137,7 @@ export class CodeProposals implements vscode.TextDocumentContentProvider, vscode
   }
 
   dispose(): void {
-    this.registration.dispose();
-    this.changed.dispose();
+    this.registration?.dispose();
     this.pending.clear();
   }
 }
