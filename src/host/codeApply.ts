@@ -57,8 +57,10 @@ export class CodeProposals implements vscode.TextDocumentContentProvider, vscode
     this.pending.set(uri.toString(), { target: document.uri, version: document.version, proposal });
     await this.updateContext();
     const name = vscode.workspace.asRelativePath(document.uri);
+    // In the file's own column: the chat stays in view beside it.
     await vscode.commands.executeCommand('vscode.diff', document.uri, uri, t('{0} ↔ proposed change', name), {
       preview: false,
+      ...(editor.viewColumn ? { viewColumn: editor.viewColumn } : {}),
     });
     void this.ask(uri, name);
     return uri;

@@ -37,6 +37,8 @@ const picker = createModelPicker(
   s,
   (text) => dispatch({ type: 'model/filter', text }),
   (model) => {
+    // The search is for finding one model; once found, the next opening shows the whole list.
+    dispatch({ type: 'model/filter', text: '' });
     dispatch({ type: 'model/local', model });
     post({ type: 'model/select', service: state.service, model });
   },

@@ -6,6 +6,7 @@ import type { Emulator } from '../../emulator/server.ts';
 import { answerText } from '../../emulator/answers.ts';
 import { routerKey } from '../../emulator/keyFactory.ts';
 import { answerSteps } from './answerSteps.ts';
+import { chatAnswerSteps, chooseModel } from './chatAnswerSteps.ts';
 
 export interface UiContext {
   wb: Workbench;
@@ -304,8 +305,7 @@ export const panelSteps: UiStep[] = [
       account.freeUsedToday = 1000;
       const view = wb.webview();
       await view.locator('#service-router').click();
-      await view.locator('#model-filter').fill('llama');
-      await view.locator('#model').selectOption('meta-llama/llama-3.3-70b-instruct:free');
+      await chooseModel(view, 'llama', 'meta-llama/llama-3.3-70b-instruct:free');
       await ask(wb, 'free again');
       const card = view.locator('.error-card').last();
       await waitText(() => card.innerText(), 'The free allowance resets at', 'the error card');
@@ -373,4 +373,11 @@ export const panelSteps: UiStep[] = [
   },
 ];
 
-export const ALL_STEPS: UiStep[] = [...workbenchSteps, ...keySteps, ...diagnosticSteps, ...panelSteps, ...answerSteps];
+export const ALL_STEPS: UiStep[] = [
+  ...workbenchSteps,
+  ...keySteps,
+  ...diagnosticSteps,
+  ...panelSteps,
+  ...answerSteps,
+  ...chatAnswerSteps,
+];
