@@ -58,6 +58,7 @@ export class ChatSession implements vscode.Disposable {
   private readonly running = new Map<string, Running>();
   private readonly catalog: ModelCatalog;
   private readonly unsubscribe: () => void;
+  private readonly settings: vscode.Disposable;
   private readonly monitor: AccountMonitor;
   private readonly keys: KeyStore;
   private readonly configuration: Configuration;
@@ -79,6 +80,9 @@ export class ChatSession implements vscode.Disposable {
     this.log = log;
     this.ports = ports;
     this.catalog = new ModelCatalog(monitor);
+    this.settings = configuration.onDidChange((config) =>
+      this.post({ type: 'settings/changed', enterSends: config.chat.enterSends }),
+    );
     this.unsubscribe = keys.onDidChange((service) => {
       this.catalog.forget(service);
       this.post({ type: 'keys/changed', hasKey: this.hasKeys() });
@@ -278,6 +282,7 @@ export class ChatSession implements vscode.Disposable {
     for (const run of this.running.values()) run.controller.abort();
     this.running.clear();
     this.unsubscribe();
+    this.settings.dispose();
     this.proposals.dispose();
     for (const connection of this.connections) connection.dispose();
     this.connections.clear();

@@ -93,7 +93,9 @@ export type HostMessage =
   | { type: 'chat/blocked'; requestId: string; prompt: string }
   | { type: 'attachment/add'; attachment: Attachment }
   | { type: 'keys/changed'; hasKey: Record<ServiceId, boolean> }
-  | { type: 'history/cleared' };
+  | { type: 'history/cleared' }
+  /** A chat setting changed while the chat is open. */
+  | { type: 'settings/changed'; enterSends: boolean };
 
 /** Where code from an answer goes in the editor. */
 export type InsertMode = 'cursor' | 'replace' | 'below';

@@ -315,6 +315,7 @@ function update(before: ViewState, action: Action): void {
     case 'service/local':
     case 'model/local':
     case 'keys/changed':
+    case 'settings/changed':
       renderHeader();
       return;
     case 'attachment/add':
@@ -442,10 +443,9 @@ function wire(): void {
       streaming: state.pending !== null,
       empty: prompt.value.trim() === '',
     });
-    if (intent === 'none') return;
+    // Escape is handled once, by the document, which also stops when the focus is elsewhere.
+    if (intent === 'none' || intent === 'stop') return;
     e.preventDefault();
-    // Escape is handled once, by the document (it also stops when the focus is elsewhere).
-    if (intent === 'stop') return;
     if (intent === 'send') send(prompt.value);
     else if (intent === 'recall') {
       const last = lastPrompt(state.turns);
@@ -484,6 +484,8 @@ function wire(): void {
     else {
       if (message.type === 'chat/done' || message.type === 'chat/error') flushChunks();
       dispatch(message);
+      // Opening the chat puts the caret in the prompt box.
+      if (message.type === 'panel/state') $('prompt').focus();
     }
   });
 }

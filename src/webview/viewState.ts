@@ -116,6 +116,8 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
       return { ...state, attachments: state.attachments.filter((a) => a.id !== action.id) };
     case 'keys/changed':
       return { ...state, hasKey: action.hasKey };
+    case 'settings/changed':
+      return { ...state, enterSends: action.enterSends };
     case 'history/cleared':
       return { ...state, turns: [] };
     case 'draft/set':

@@ -93,6 +93,12 @@ describe('panel state reducer', () => {
     });
   });
 
+  it('takes the Enter setting from the host, on open and when it changes', () => {
+    expect(initialState().enterSends).toBeUndefined();
+    const s = reduce(initialState(), { type: 'settings/changed', enterSends: false });
+    expect(s.enterSends).toBe(false);
+  });
+
   it("keeps an interrupted answer's text", () => {
     let s = reduce(initialState(), { type: 'chat/started', requestId: 'r1', user, assistant });
     s = reduce(s, { type: 'chat/chunk', requestId: 'r1', text: 'partial' });
