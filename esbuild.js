@@ -2,6 +2,7 @@
 // `--production` minifies and drops source maps; `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeCodicons } from './scripts/codicons.ts';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -74,6 +75,7 @@ const bundles = [
 // the extension host's loader and a plain `node dist/cli.js` expect.
 mkdirSync('dist', { recursive: true });
 writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
+await writeCodicons('dist');
 
 if (watch) {
   const contexts = await Promise.all(bundles.map((options) => esbuild.context(options)));

@@ -77,7 +77,18 @@ export async function benchRender(): Promise<string[]> {
         assistant: turn('a', 'assistant', 'streaming'),
       });
       await new Promise((r) => setTimeout(r, 50));
-      const words = ['stream ', 'of ', '`code` ', 'and ', '**bold** ', 'text ', '\n\n', '- item\n'];
+      // Fenced code among the prose: the finished blocks are highlighted as they settle.
+      const words = [
+        'stream ',
+        'of ',
+        '`code` ',
+        'and ',
+        '**bold** ',
+        'text ',
+        '\n\n',
+        '- item\n',
+        '\n```ts\nconst answer: number = 42; // why\nexport function f(a: string) { return a.length; }\n```\n\n',
+      ];
       const start = performance.now();
       w.from = start;
       let text = '';

@@ -10,6 +10,7 @@ const ALLOWED = [
   /^CHANGELOG\.md$/,
   /^dist\/(extension|webview|undici)\.js$/,
   /^dist\/package\.json$/,
+  /^dist\/codicon\.(css|woff2)$/,
   /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,
   // The walkthrough's pages.
   /^media\/walkthrough\/[\w.-]+\.md$/,

@@ -118,6 +118,8 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.askAboutSelection, () => panel.askAboutSelection()),
     command(CommandId.clearHistory, () => panel.clearHistory()),
     command(CommandId.exportHistory, (target?: vscode.Uri) => panel.exportHistory(target)),
+    command(CommandId.acceptProposal, (uri?: vscode.Uri) => panel.session.proposals.accept(uri)),
+    command(CommandId.discardProposal, (uri?: vscode.Uri) => panel.session.proposals.discard(uri)),
     command(CommandId.scanWorkspace, () => scanWorkspace(diagnostics, log)),
     historyView,
     command(CommandId.scanHistory, () => scanHistory(historyView, diagnostics, log)),

@@ -13,6 +13,8 @@ export interface KeywardConfig {
   /** How files that git ignores are shown: as information, or not at all. */
   diagnostics: { ignoredFiles: IgnoredFilesLevel };
   scan: { maxFileSizeKb: number };
+  /** Enter sends and Shift+Enter breaks the line (true), or the other way round. */
+  chat: { enterSends: boolean };
 }
 
 export type IgnoredFilesLevel = 'information' | 'off';
@@ -36,6 +38,7 @@ export const DEFAULT_CONFIG: KeywardConfig = {
   status: { refreshMinutes: 5 },
   diagnostics: { ignoredFiles: 'information' },
   scan: { maxFileSizeKb: 1024 },
+  chat: { enterSends: true },
 };
 
 const TIER_NAMES: Tier[] = ['Free', 'Build', 'Launch', 'Grow'];
@@ -234,6 +237,7 @@ export function normalizeConfig(read: Reader): { config: KeywardConfig; problems
     status: { refreshMinutes: minutes(read, problems) },
     diagnostics: { ignoredFiles: ignoredFiles(read, problems) },
     scan: { maxFileSizeKb: kilobytes(read, problems) },
+    chat: { enterSends: bool(read, 'chat.enterSends', DEFAULT_CONFIG.chat.enterSends, problems) },
     network: {
       connectTimeoutMs: milliseconds(
         read,

@@ -4,7 +4,8 @@ import type { ModelOption } from '../shared/protocol.ts';
 import { FREE_ROUTER_MODEL, type RouterModelInfo } from './routerClient.ts';
 
 export function routerOptions(
-  models: Pick<RouterModelInfo, 'id' | 'name' | 'free' | 'promptPrice' | 'completionPrice'>[],
+  models: (Pick<RouterModelInfo, 'id' | 'name' | 'free' | 'promptPrice' | 'completionPrice'> &
+    Partial<Pick<RouterModelInfo, 'contextLength'>>)[],
 ): ModelOption[] {
   const options = models.map((m) => ({
     id: m.id,
@@ -12,6 +13,7 @@ export function routerOptions(
     free: m.free,
     inputPerMillion: m.promptPrice === null ? null : m.promptPrice * 1e6,
     outputPerMillion: m.completionPrice === null ? null : m.completionPrice * 1e6,
+    contextLength: m.contextLength ?? null,
   }));
   const rank = (m: ModelOption) => (m.id === FREE_ROUTER_MODEL ? 0 : m.free ? 1 : 2);
   return options.sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));

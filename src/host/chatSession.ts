@@ -24,6 +24,8 @@ import { isFreeModelId } from '../core/routerClient.ts';
 import { SERVICES, SERVICE_IDS, isConfigured } from '../core/services.ts';
 import { type GuardQuestion, guardPrompt } from '../core/secretGuard.ts';
 import type { ReportedUsage } from '../core/textStream.ts';
+import { attachFrom } from './attachRequest.ts';
+import { CodeProposals } from './codeApply.ts';
 import { type LastEditor, insertCode } from './codeInsert.ts';
 import type { Configuration } from './configuration.ts';
 import type { ConversationStore } from './conversationStore.ts';
@@ -59,11 +61,14 @@ export class ChatSession implements vscode.Disposable {
   private readonly running = new Map<string, Running>();
   private readonly catalog: ModelCatalog;
   private readonly unsubscribe: () => void;
+  private readonly settings: vscode.Disposable;
   private readonly monitor: AccountMonitor;
   private readonly keys: KeyStore;
   private readonly configuration: Configuration;
   private readonly log: Log;
   private readonly ports: ChatSessionPorts;
+  /** Apply's diffs waiting for Accept or Discard. */
+  readonly proposals = new CodeProposals();
 
   constructor(
     monitor: AccountMonitor,
@@ -78,6 +83,9 @@ export class ChatSession implements vscode.Disposable {
     this.log = log;
     this.ports = ports;
     this.catalog = new ModelCatalog(monitor);
+    this.settings = configuration.onDidChange((config) =>
+      this.post({ type: 'settings/changed', enterSends: config.chat.enterSends }),
+    );
     this.unsubscribe = keys.onDidChange((service) => {
       this.catalog.forget(service);
       this.post({ type: 'keys/changed', hasKey: this.hasKeys() });
@@ -155,6 +163,11 @@ export class ChatSession implements vscode.Disposable {
       'link/open': (m) => (/^https:\/\//i.test(m.url) ? vscode.env.openExternal(vscode.Uri.parse(m.url)) : undefined),
       'code/insert': (m) => insertCode(this.ports.lastEditor.current, m.code, m.mode),
       'code/copy': (m) => vscode.env.clipboard.writeText(m.code),
+      'code/apply': (m) => this.proposals.propose(this.ports.lastEditor.current, m.code),
+      'attach/request': async (m) => {
+        const attachment = await attachFrom(m.source, this.ports.lastEditor, store);
+        if (attachment) this.post({ type: 'attachment/add', attachment });
+      },
       'history/clear': () => this.ports.clearHistory(),
       'history/export': () => this.ports.exportHistory(),
       'action/run': (m) => runPanelAction(m.action, m.service, this.configuration),
@@ -188,6 +201,7 @@ export class ChatSession implements vscode.Disposable {
       hasKey: this.hasKeys(),
       turns: this.ports.store.turns(),
       strings: panelStrings(),
+      enterSends: this.configuration.value.chat.enterSends,
     };
   }
 
@@ -314,6 +328,8 @@ export class ChatSession implements vscode.Disposable {
     for (const run of this.running.values()) run.controller.abort();
     this.running.clear();
     this.unsubscribe();
+    this.settings.dispose();
+    this.proposals.dispose();
     for (const connection of this.connections) connection.dispose();
     this.connections.clear();
   }

@@ -31,6 +31,8 @@ export const CommandId = {
   renameConversation: 'keyward.renameConversation',
   deleteConversation: 'keyward.deleteConversation',
   importKeys: 'keyward.importKeys',
+  acceptProposal: 'keyward.acceptProposal',
+  discardProposal: 'keyward.discardProposal',
   scanWorkspace: 'keyward.scanWorkspace',
   scanHistory: 'keyward.scanHistory',
   historyRotateKey: 'keyward.historyRotateKey',

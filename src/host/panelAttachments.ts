@@ -48,7 +48,19 @@ export async function attachSelection(
     }
     selection = new vscode.Range(0, 0, document.lineCount, 0);
   }
-  const range = document.validateRange(selection);
+  return attachRange(document, document.validateRange(selection), store);
+}
+
+/** The whole of `document`, attached because the person chose that file. */
+export function attachWholeFile(document: vscode.TextDocument, store: ConversationStore): Promise<Attachment> {
+  return attachRange(document, document.validateRange(new vscode.Range(0, 0, document.lineCount, 0)), store);
+}
+
+async function attachRange(
+  document: vscode.TextDocument,
+  range: vscode.Range,
+  store: ConversationStore,
+): Promise<Attachment> {
   const attachment: Attachment = {
     id: newId(),
     fileName: vscode.workspace.asRelativePath(document.uri),

@@ -6,6 +6,8 @@ export interface PanelHtmlInput {
   nonce: string;
   scriptUri: string;
   styleUri: string;
+  /** The codicon subset's stylesheet (its font loads from the same place, under font-src). */
+  codiconUri?: string;
   lang: string;
   strings: Record<string, string>;
 }
@@ -32,17 +34,21 @@ export function buildPanelHtml(input: PanelHtmlInput): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(input.cspSource, input.nonce)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${escape(input.styleUri)}">
+${input.codiconUri ? `<link rel="stylesheet" href="${escape(input.codiconUri)}">\n` : ''}<link rel="stylesheet" href="${escape(input.styleUri)}">
 <title>${s('title', 'Keyward')}</title>
 </head>
 <body>
 <header class="toolbar">
   <div id="services" class="services" role="group" aria-label="${s('service', 'Service')}"></div>
   <div id="model-list-row" class="model-row">
-    <input id="model-filter" type="search" autocomplete="off" placeholder="${s('searchModels', 'Search models')}" aria-label="${s('searchModels', 'Search models')}">
-    <select id="model" autocomplete="off" aria-label="${s('model', 'Model')}"></select>
-    <span id="free-badge" class="badge" hidden>${s('free', 'free')}</span>
-    <button id="refresh-models" title="${s('refreshModels', 'Refresh the model list')}" aria-label="${s('refreshModels', 'Refresh the model list')}">↻</button>
+    <div class="picker">
+      <button id="model-picker" type="button" class="picker-button" aria-haspopup="listbox" aria-expanded="false" aria-controls="model-popup" title="${s('model', 'Model')}"><span id="model-picker-label" class="picker-label"></span><span id="free-badge" class="badge" hidden>${s('free', 'free')}</span><span class="codicon codicon-chevron-down" aria-hidden="true"></span></button>
+      <div id="model-popup" class="picker-popup" hidden>
+        <div class="picker-search"><span class="codicon codicon-search" aria-hidden="true"></span><input id="model-filter" type="text" role="combobox" aria-expanded="false" aria-controls="model" aria-autocomplete="list" autocomplete="off" spellcheck="false" placeholder="${s('searchModels', 'Search models')}" aria-label="${s('searchModels', 'Search models')}"></div>
+        <ul id="model" role="listbox" aria-label="${s('model', 'Model')}"></ul>
+      </div>
+    </div>
+    <button id="refresh-models" type="button" class="icon-button" title="${s('refreshModels', 'Refresh the model list')}" aria-label="${s('refreshModels', 'Refresh the model list')}"><span class="codicon codicon-refresh" aria-hidden="true"></span></button>
   </div>
   <div id="model-id-row" class="model-row" hidden>
     <label for="model-id">${s('typeModel', 'This key may not list models; type a model id:')}</label>
@@ -53,12 +59,25 @@ export function buildPanelHtml(input: PanelHtmlInput): string {
 <main id="conversation" role="log" aria-live="polite" aria-label="${s('conversation', 'Conversation')}"></main>
 <div id="empty" class="empty">${s('empty', 'Ask a question, or use "Keyward: Ask About Selection" in an editor.')}</div>
 <footer class="composer">
-  <div id="attachments" class="attachments" aria-label="${s('attachments', 'Attached code')}"></div>
   <div id="retry" class="retry" role="status" hidden></div>
-  <textarea id="prompt" rows="4" autocomplete="off" placeholder="${s('placeholder', 'Ask… (Ctrl+Enter to send)')}" aria-label="${s('prompt', 'Prompt')}"></textarea>
+  <div class="input-box">
+    <div id="attachments" class="attachments" aria-label="${s('attachments', 'Attached code')}"></div>
+    <textarea id="prompt" rows="3" autocomplete="off" placeholder="${s('placeholder.enter', 'Ask… (Enter to send, Shift+Enter for a new line)')}" aria-label="${s('prompt', 'Prompt')}"></textarea>
+    <div class="input-actions">
+      <div class="attach">
+        <button id="attach" type="button" class="icon-button" aria-haspopup="menu" aria-expanded="false" aria-controls="attach-menu" title="${s('attach', 'Attach context')}" aria-label="${s('attach', 'Attach context')}"><span class="codicon codicon-add" aria-hidden="true"></span></button>
+        <div id="attach-menu" class="menu" role="menu" aria-label="${s('attach', 'Attach context')}" hidden>
+          <button type="button" role="menuitem" data-source="selection"><span class="codicon codicon-selection" aria-hidden="true"></span>${s('attachSelection', 'Selection')}</button>
+          <button type="button" role="menuitem" data-source="activeFile"><span class="codicon codicon-file" aria-hidden="true"></span>${s('attachActiveFile', 'Active file (whole)')}</button>
+          <button type="button" role="menuitem" data-source="openFile"><span class="codicon codicon-files" aria-hidden="true"></span>${s('attachOpenFile', 'Other open file…')}</button>
+        </div>
+      </div>
+      <span class="spacer"></span>
+      <button id="send" type="button" class="primary icon-button" title="${s('send', 'Send')}" aria-label="${s('send', 'Send')}"><span class="codicon codicon-send" aria-hidden="true"></span></button>
+      <button id="stop" type="button" class="icon-button" title="${s('stopHint', 'Stop (Escape)')}" aria-label="${s('stop', 'Stop')}" hidden><span class="codicon codicon-debug-stop" aria-hidden="true"></span></button>
+    </div>
+  </div>
   <div class="buttons">
-    <button id="send" class="primary">${s('send', 'Send')}</button>
-    <button id="stop" hidden>${s('stop', 'Stop')}</button>
     <span class="spacer"></span>
     <button id="export">${s('export', 'Export')}</button>
     <button id="clear">${s('clear', 'Clear')}</button>

@@ -39,6 +39,7 @@ export class WebviewConnection implements vscode.Disposable {
       nonce,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'panel.css')).toString(),
+      codiconUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'codicon.css')).toString(),
       lang: vscode.env.language,
       strings: panelStrings(),
     });

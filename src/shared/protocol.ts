@@ -13,6 +13,8 @@ export interface ModelOption {
   /** Dollars per million tokens; null when the service does not say or the price varies. */
   inputPerMillion: number | null;
   outputPerMillion: number | null;
+  /** Tokens the model takes in one request; absent or null when the service does not say. */
+  contextLength?: number | null;
 }
 
 export interface Attachment {
@@ -77,6 +79,8 @@ export interface PanelState {
   hasKey: Record<ServiceId, boolean>;
   turns: ChatTurn[];
   strings: Record<string, string>;
+  /** `keyward.chat.enterSends`: Enter sends and Shift+Enter breaks the line (true), or the other way round. */
+  enterSends?: boolean;
 }
 
 /** Host -> webview. */
@@ -105,7 +109,9 @@ export type HostMessage =
   | { type: 'keys/changed'; hasKey: Record<ServiceId, boolean> }
   | { type: 'history/cleared' }
   /** Put the cursor in the prompt box (the chat was opened or revealed). */
-  | { type: 'prompt/focus' };
+  | { type: 'prompt/focus' }
+  /** A chat setting changed while the chat is open. */
+  | { type: 'settings/changed'; enterSends: boolean };
 
 /** Where code from an answer goes in the editor. */
 export type InsertMode = 'cursor' | 'replace' | 'below';
@@ -128,9 +134,16 @@ export type WebviewMessage =
   | { type: 'link/open'; url: string }
   | { type: 'code/insert'; code: string; mode: InsertMode }
   | { type: 'code/copy'; code: string }
+  /** Propose the block as a change to the editor's file: a diff the person accepts or discards. */
+  | { type: 'code/apply'; code: string; languageId: string }
+  /** The `+` menu: attach the selection, the whole active file, or another open file (the host asks which). */
+  | { type: 'attach/request'; source: AttachSource }
   | { type: 'history/clear' }
   | { type: 'history/export' }
   | { type: 'action/run'; action: PanelAction; service: ServiceId };
+
+export const ATTACH_SOURCES = ['selection', 'activeFile', 'openFile'] as const;
+export type AttachSource = (typeof ATTACH_SOURCES)[number];
 
 export type WebviewMessageType = WebviewMessage['type'];
 
@@ -191,6 +204,8 @@ const WEBVIEW_MESSAGE_CHECKS = {
   'link/open': (m: Fields) => isString(m.url, 4000),
   'code/insert': (m: Fields) => isString(m.code) && isInsertMode(m.mode),
   'code/copy': (m: Fields) => isString(m.code),
+  'code/apply': (m: Fields) => isString(m.code) && isString(m.languageId, 100),
+  'attach/request': (m: Fields) => (ATTACH_SOURCES as readonly unknown[]).includes(m.source),
   'history/clear': () => true,
   'history/export': () => true,
   'action/run': (m: Fields) => isService(m.service) && isAction(m.action),

@@ -2,9 +2,11 @@
 // each), a free model to try, and what the secret guard does. Built from the
 // state alone, so it follows the keys as they are stored or deleted.
 import type { ServiceId } from '../shared/errorKinds.ts';
-import type { PanelAction } from '../shared/protocol.ts';
+import type { PanelAction, ServiceChoice } from '../shared/protocol.ts';
 
 export interface EmptyStateInput {
+  /** The services the host offers, with their names. */
+  services: readonly ServiceChoice[];
   hasKey: Record<ServiceId, boolean>;
   s: (key: string, fallback: string) => string;
   run: (action: PanelAction, service: ServiceId) => void;
@@ -29,15 +31,14 @@ function button(label: string, onClick: () => void, primary = false): HTMLButton
   return b;
 }
 
-export function emptyState({ hasKey, s, run, tryFree }: EmptyStateInput): HTMLElement {
+export function emptyState({ services, hasKey, s, run, tryFree }: EmptyStateInput): HTMLElement {
   const root = el('section', 'empty-state');
   root.setAttribute('aria-label', s('empty.title', 'Ask about your code'));
   root.append(el('h2', 'empty-title', s('empty.title', 'Ask about your code')));
 
   const keys = el('div', 'empty-keys');
   keys.append(el('h3', '', s('empty.keys', 'Keys')));
-  for (const service of ['router', 'direct'] as const) {
-    const name = s(service, service === 'router' ? 'Routing service' : 'Direct service');
+  for (const { id: service, name } of services) {
     const row = el('div', `empty-key ${hasKey[service] ? 'stored' : 'missing'}`);
     row.dataset.service = service;
     row.append(
@@ -51,7 +52,7 @@ export function emptyState({ hasKey, s, run, tryFree }: EmptyStateInput): HTMLEl
     if (!hasKey[service]) row.append(button(s('empty.setKey', 'Set key'), () => run('setKey', service)));
     keys.append(row);
   }
-  if (!hasKey.router || !hasKey.direct) {
+  if (services.some(({ id }) => !hasKey[id])) {
     const importRow = el('div', 'empty-import');
     importRow.append(
       button(s('empty.import', 'Import from the environment'), () => run('importKeys', 'router')),

@@ -1,20 +1,23 @@
 // The prompt panel's browser code. It holds no key and makes no request: it
 // speaks to the host only through postMessage, in the protocol of shared/.
-import type { ServiceErrorData } from '../shared/errorKinds.ts';
-import { errorKindRule } from '../shared/errorKindRules.ts';
 import {
+  ATTACH_SOURCES,
+  type Attachment,
   type ChatTurn,
   type HostMessage,
-  type ModelOption,
   type WebviewMessage,
-  paidTwin,
 } from '../shared/protocol.ts';
 import { splitBlocks } from './blocks.ts';
+import { decorateCodeBlocks } from './codeBlocks.ts';
+import { composerIntent, lastPrompt } from './composerKeys.ts';
+import { codicon, element, iconButton } from './dom.ts';
 import { emptyState } from './emptyState.ts';
+import { errorCard } from './errorCard.ts';
 import { createRenderer } from './markdown.ts';
-import { finishNote, metaLine, missingScopes, resetText } from './turnNotes.ts';
+import { createModelPicker } from './picker.ts';
+import { finishNote, metaLine } from './turnNotes.ts';
 import { type Action, type ViewState, initialState, persistedView, reduce, restoredView } from './viewState.ts';
-import { isServiceId } from '../shared/serviceIds.ts';
+import { type ServiceId, isServiceId } from '../shared/serviceIds.ts';
 
 declare function acquireVsCodeApi(): {
   postMessage(message: unknown): void;
@@ -32,16 +35,16 @@ const post = (message: WebviewMessage) => vscode.postMessage(message);
 const s = (key: string, fallback: string) => state.strings[key] ?? fallback;
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> & { className?: string } = {},
-  ...children: (Node | string)[]
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  Object.assign(node, props);
-  for (const child of children) node.append(child);
-  return node;
-}
+const picker = createModelPicker(
+  s,
+  (text) => dispatch({ type: 'model/filter', text }),
+  (model) => {
+    // The search is for finding one model; once found, the next opening shows the whole list.
+    dispatch({ type: 'model/filter', text: '' });
+    dispatch({ type: 'model/local', model });
+    post({ type: 'model/select', service: state.service, model });
+  },
+);
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -79,15 +82,6 @@ function dispatch(action: Action): void {
 
 // ---- rendering -------------------------------------------------------------
 
-function price(model: ModelOption): string {
-  if (model.free) return s('free', 'free');
-  // The direct service's list carries no prices; a router's "-1" means the price varies.
-  if (model.inputPerMillion === null && model.outputPerMillion === null)
-    return state.services.find((x) => x.id === state.service)?.pricedModels ? s('variablePrice', 'variable price') : '';
-  if (model.inputPerMillion === null || model.outputPerMillion === null) return s('variablePrice', 'variable price');
-  return `$${model.inputPerMillion.toFixed(2)} / $${model.outputPerMillion.toFixed(2)} ${s('perMillion', 'per M tokens')}`;
-}
-
 /** The service switch, one button per service the host offers (built again only when that list changes). */
 let renderedServices = '';
 function renderServices(): void {
@@ -107,113 +101,54 @@ function renderServices(): void {
     $<HTMLButtonElement>(`service-${x.id}`).setAttribute('aria-pressed', String(state.service === x.id));
 }
 
+const serviceChoice = (service: ServiceId) => state.services.find((x) => x.id === service);
+
 function renderHeader(): void {
   renderServices();
-  const models = state.models[state.service];
   const canList = state.canListModels[state.service];
   $('model-list-row').hidden = !canList;
   $('model-id-row').hidden = canList;
   const idInput = $<HTMLInputElement>('model-id');
   if (document.activeElement !== idInput) idInput.value = state.selectedModel[state.service];
-  const filterInput = $<HTMLInputElement>('model-filter');
-  if (document.activeElement !== filterInput && filterInput.value !== state.modelFilter)
-    filterInput.value = state.modelFilter;
-  const select = $<HTMLSelectElement>('model');
-  const filter = state.modelFilter.toLowerCase();
-  const list = (models ?? []).filter(
-    (m) => !filter || m.id.toLowerCase().includes(filter) || m.name.toLowerCase().includes(filter),
-  );
-  select.replaceChildren(
-    ...list.map((m) => {
-      const cost = price(m);
-      return element('option', {
-        value: m.id,
-        textContent: `${m.name}${m.name !== m.id ? ` (${m.id})` : ''}${cost ? ` · ${cost}` : ''}`,
-        selected: m.id === state.selectedModel[state.service],
-      });
-    }),
-  );
-  if (models === null)
-    select.replaceChildren(element('option', { textContent: s('loadingModels', 'Loading models…'), disabled: true }));
-  // No model chosen yet (a new compatible server): nothing looks picked that is not.
-  else if (list.length > 0 && !list.some((m) => m.id === state.selectedModel[state.service]))
-    select.prepend(element('option', { textContent: s('pickModel', 'Pick a model'), disabled: true, selected: true }));
-  const selected = (models ?? []).find((m) => m.id === state.selectedModel[state.service]);
-  const badge = $('free-badge');
-  badge.hidden = !selected?.free;
+  picker.render({
+    service: state.service,
+    pricedModels: serviceChoice(state.service)?.pricedModels ?? false,
+    models: state.models[state.service],
+    selected: state.selectedModel[state.service],
+    recent: state.recentModels[state.service],
+    filter: state.modelFilter,
+  });
   $('no-key').hidden = state.hasKey[state.service];
   renderEmpty();
+  const enterSends = state.enterSends !== false;
+  $<HTMLTextAreaElement>('prompt').placeholder = enterSends
+    ? s('placeholder.enter', 'Ask… (Enter to send, Shift+Enter for a new line)')
+    : s('placeholder.shiftEnter', 'Ask… (Shift+Enter to send, Enter for a new line)');
+}
+
+/** What a chip shows on hover: where the code comes from and its first lines. */
+function chipPreview(a: Attachment): string {
+  const head = `${a.fileName}:${a.startLine}-${a.endLine}`;
+  if (!a.text) return head;
+  const lines = a.text.split('\n');
+  const shown = lines.slice(0, 12).map((line) => (line.length > 100 ? `${line.slice(0, 100)}…` : line));
+  return [head, '', ...shown, ...(lines.length > 12 ? ['…'] : [])].join('\n');
 }
 
 function renderAttachments(): void {
   $('attachments').replaceChildren(
     ...state.attachments.map((a) => {
-      const remove = element('button', {
-        className: 'chip-remove',
-        title: s('removeAttachment', 'Remove'),
-        textContent: '×',
+      const label = `${a.fileName.split(/[\\/]/).pop()}:${a.startLine}-${a.endLine}`;
+      const remove = iconButton('close', `${s('removeAttachment', 'Remove')} ${a.fileName}`, () => {
+        dispatch({ type: 'attachment/remove', id: a.id });
+        $('prompt').focus();
       });
-      remove.setAttribute('aria-label', `${s('removeAttachment', 'Remove')} ${a.fileName}`);
-      remove.addEventListener('click', () => dispatch({ type: 'attachment/remove', id: a.id }));
-      return element(
-        'span',
-        { className: 'chip', title: a.fileName },
-        `${a.fileName.split(/[\\/]/).pop()}:${a.startLine}-${a.endLine} (${a.languageId})`,
-        remove,
-      );
+      remove.classList.add('chip-remove');
+      const chip = element('span', { className: 'chip', title: chipPreview(a) }, codicon('file'), label, remove);
+      chip.setAttribute('aria-label', `${label} (${a.languageId})`);
+      return chip;
     }),
   );
-}
-
-function errorCard(turn: ChatTurn): HTMLElement {
-  const error = turn.error as ServiceErrorData;
-  const card = element('div', { className: 'error-card' });
-  card.setAttribute('role', 'alert');
-  card.append(
-    element('div', {
-      className: 'error-kind',
-      textContent: `${s(`kind.${error.kind}`, error.kind.replace(/_/g, ' '))}${error.status ? ` (HTTP ${error.status})` : ''}`,
-    }),
-  );
-  card.append(element('div', { className: 'error-message', textContent: error.message }));
-  card.append(element('div', { className: 'error-action', textContent: error.action }));
-  const actions = element('div', { className: 'error-buttons' });
-  const button = (label: string, onClick: () => void) => {
-    const b = element('button', { textContent: label });
-    b.addEventListener('click', onClick);
-    actions.append(b);
-  };
-  const service = turn.service;
-  // The kind's buttons come from the one error-kind table.
-  for (const { action, label, text } of errorKindRule(error.kind).buttons) {
-    const name =
-      label === 'creditsPage'
-        ? state.services.find((x) => x.id === service)?.hasCredits
-          ? s('addCredits', 'Add credits')
-          : s('openBilling', text)
-        : s(label, text);
-    if (action === 'retry') button(name, () => resend(turn, turn.model));
-    else button(name, () => post({ type: 'action/run', action, service }));
-  }
-  const scopes = missingScopes(turn, s);
-  if (scopes.length > 0) {
-    const list = element('ul', { className: 'error-scopes', ariaLabel: s('missingScopes', 'This key lacks:') });
-    for (const { scope, meaning } of scopes)
-      list.append(element('li', {}, icon('lock'), element('code', { textContent: scope }), ` ${meaning}`));
-    card.append(
-      element('div', { className: 'error-scopes-title', textContent: s('missingScopes', 'This key lacks:') }),
-      list,
-    );
-    button(s('openKeys', 'Open the keys page'), () => post({ type: 'action/run', action: 'openKeys', service }));
-  }
-  if (error.kind === 'free_limit_day') {
-    const reset = resetText(turn, s);
-    if (reset) card.append(element('div', { className: 'error-reset', textContent: reset }));
-    const twin = paidTwin(turn.model);
-    if (twin) button(`${s('resendPaid', 'Resend to the paid model')} ${twin}`, () => resend(turn, twin));
-  }
-  card.append(actions);
-  return card;
 }
 
 function resend(turn: ChatTurn, model: string): void {
@@ -223,22 +158,13 @@ function resend(turn: ChatTurn, model: string): void {
   send(user.text, model, user.attachments ?? []);
 }
 
-function addCodeButtons(container: HTMLElement): void {
-  for (const pre of Array.from(container.querySelectorAll('pre'))) {
-    const code = pre.textContent ?? '';
-    const bar = element('div', { className: 'code-actions' });
-    const button = (label: string, message: WebviewMessage) => {
-      const b = element('button', { textContent: label, className: 'code-button' });
-      b.addEventListener('click', () => post(message));
-      bar.append(b);
-    };
-    button(s('copy', 'Copy'), { type: 'code/copy', code });
-    button(s('insert', 'Insert at cursor'), { type: 'code/insert', code, mode: 'cursor' });
-    button(s('replace', 'Replace selection'), { type: 'code/insert', code, mode: 'replace' });
-    button(s('below', 'Insert below selection'), { type: 'code/insert', code, mode: 'below' });
-    pre.before(bar);
-  }
-}
+const cardHooks = {
+  s,
+  post,
+  resend,
+  lockIcon: () => icon('lock'),
+  hasCredits: (service: ServiceId) => serviceChoice(service)?.hasCredits ?? false,
+};
 
 /** A refusal is the answer, in its own style and marked as one; its text is the model's, shown as plain text. */
 function refusalBlock(text: string): HTMLElement {
@@ -282,7 +208,7 @@ function turnNode(turn: ChatTurn): HTMLElement {
   node.append(element('div', { className: 'who', textContent: turn.model }));
   const body = element('div', { className: 'answer' });
   body.innerHTML = render(turn.text);
-  addCodeButtons(body);
+  decorateCodeBlocks(body, s, post);
   // A declined answer has no text of its own: no empty box above the refusal.
   if (turn.text !== '' || !turn.refusal) node.append(body);
   if (turn.status === 'interrupted')
@@ -296,7 +222,7 @@ function turnNode(turn: ChatTurn): HTMLElement {
     node.append(element('div', { className: 'interrupted', textContent: s('stopped', 'Stopped.') }));
   if (turn.refusal) node.classList.add('declined');
   node.append(...answerExtras(turn));
-  if (turn.error && turn.status === 'error') node.append(errorCard(turn));
+  if (turn.error && turn.status === 'error') node.append(errorCard(turn, cardHooks));
   else if (turn.error && turn.status === 'interrupted')
     node.append(element('div', { className: 'meta', textContent: turn.error.message }));
   return node;
@@ -329,6 +255,7 @@ function renderEmpty(): void {
   if (empty.hidden) return;
   empty.replaceChildren(
     emptyState({
+      services: state.services,
       hasKey: state.hasKey,
       s,
       run: (action, service) => post({ type: 'action/run', action, service }),
@@ -377,9 +304,10 @@ function renderStreaming(id: string): void {
   for (let i = rendered; i < done.length; i++) {
     const block = element('div', { className: 'block' });
     block.innerHTML = render(done[i]!);
+    decorateCodeBlocks(block, s, post);
     tail.before(block);
   }
-  tail.innerHTML = render(rest);
+  tail.innerHTML = render(rest, { highlight: false });
   scrollDown();
 }
 
@@ -396,7 +324,7 @@ function finishStreamed(turn: ChatTurn): boolean {
   if (blocks.length !== done.length) return false;
   tail.className = 'block';
   tail.innerHTML = render(rest);
-  addCodeButtons(body);
+  decorateCodeBlocks(tail, s, post);
   node.classList.replace('streaming', 'done');
   node.append(...answerExtras(turn));
   const who = node.querySelector('.who');
@@ -441,6 +369,7 @@ function update(before: ViewState, action: Action): void {
     case 'service/local':
     case 'model/local':
     case 'keys/changed':
+    case 'settings/changed':
       renderHeader();
       return;
     case 'attachment/add':
@@ -502,20 +431,57 @@ function send(prompt: string, model = currentModel(), attachments = state.attach
   post({ type: 'chat/send', requestId, service: state.service, model, prompt, attachments });
 }
 
+function stop(): void {
+  if (state.pending) post({ type: 'chat/stop', requestId: state.pending.requestId });
+  $('prompt').focus();
+}
+
+const attachMenu = $('attach-menu');
+
+/** The `+` menu: a button and a short menu of what to attach, driven by arrows, Enter and Escape. */
+function wireAttachMenu(): void {
+  const button = $<HTMLButtonElement>('attach');
+  const items = () => Array.from(attachMenu.querySelectorAll<HTMLButtonElement>('[role="menuitem"]'));
+  const close = (focus: HTMLElement | null) => {
+    attachMenu.hidden = true;
+    button.setAttribute('aria-expanded', 'false');
+    focus?.focus();
+  };
+  const open = () => {
+    attachMenu.hidden = false;
+    button.setAttribute('aria-expanded', 'true');
+    items()[0]?.focus();
+  };
+  button.addEventListener('click', () => (attachMenu.hidden ? open() : close(button)));
+  for (const item of items()) {
+    item.addEventListener('click', () => {
+      const source = ATTACH_SOURCES.find((x) => x === item.dataset.source);
+      close($('prompt'));
+      if (source) post({ type: 'attach/request', source });
+    });
+  }
+  attachMenu.addEventListener('keydown', (e) => {
+    const all = items();
+    const index = all.indexOf(document.activeElement as HTMLButtonElement);
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      close(button);
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      all[(index + (e.key === 'ArrowDown' ? 1 : all.length - 1)) % all.length]?.focus();
+    } else if (e.key === 'Tab') close(null);
+  });
+  document.addEventListener('mousedown', (e) => {
+    if (!attachMenu.hidden && !attachMenu.contains(e.target as Node) && !button.contains(e.target as Node)) close(null);
+  });
+}
+
 function wire(): void {
   $('services').addEventListener('click', (event) => {
     const service = (event.target as HTMLElement).closest('button')?.dataset.service;
     if (!isServiceId(service)) return;
     dispatch({ type: 'service/local', service });
     post({ type: 'service/select', service });
-  });
-  $<HTMLInputElement>('model-filter').addEventListener('input', (e) =>
-    dispatch({ type: 'model/filter', text: (e.target as HTMLInputElement).value }),
-  );
-  $<HTMLSelectElement>('model').addEventListener('change', (e) => {
-    const model = (e.target as HTMLSelectElement).value;
-    dispatch({ type: 'model/local', model });
-    post({ type: 'model/select', service: state.service, model });
   });
   $<HTMLInputElement>('model-id').addEventListener('change', (e) => {
     const model = (e.target as HTMLInputElement).value.trim();
@@ -526,15 +492,33 @@ function wire(): void {
   const prompt = $<HTMLTextAreaElement>('prompt');
   prompt.addEventListener('input', () => dispatch({ type: 'draft/set', text: prompt.value }));
   prompt.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-      e.preventDefault();
-      send(prompt.value);
+    const intent = composerIntent(e, {
+      enterSends: state.enterSends !== false,
+      streaming: state.pending !== null,
+      empty: prompt.value.trim() === '',
+    });
+    // Escape is handled once, by the document, which also stops when the focus is elsewhere.
+    if (intent === 'none' || intent === 'stop') return;
+    e.preventDefault();
+    if (intent === 'send') send(prompt.value);
+    else if (intent === 'recall') {
+      const last = lastPrompt(state.turns);
+      if (last === undefined) return;
+      dispatch({ type: 'draft/set', text: last });
+      prompt.value = last;
+      prompt.setSelectionRange(last.length, last.length);
     }
   });
   $('send').addEventListener('click', () => send(prompt.value));
-  $('stop').addEventListener('click', () => {
-    if (state.pending) post({ type: 'chat/stop', requestId: state.pending.requestId });
+  $('stop').addEventListener('click', stop);
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || e.defaultPrevented || picker.isOpen || !attachMenu.hidden) return;
+    if (state.pending) {
+      e.preventDefault();
+      stop();
+    }
   });
+  wireAttachMenu();
   $('clear').addEventListener('click', () => post({ type: 'history/clear' }));
   $('export').addEventListener('click', () => post({ type: 'history/export' }));
   $('set-key').addEventListener('click', () => post({ type: 'action/run', action: 'setKey', service: state.service }));
@@ -555,6 +539,8 @@ function wire(): void {
     else {
       if (message.type === 'chat/done' || message.type === 'chat/error') flushChunks();
       dispatch(message);
+      // Opening the chat puts the caret in the prompt box.
+      if (message.type === 'panel/state') $('prompt').focus();
     }
   });
 }

@@ -2,11 +2,19 @@
 // before anything touches the DOM. Links survive only as https.
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
+import { highlightBlock } from './highlight.ts';
 
-const markdown = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
+const plain = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
+const highlighted = new MarkdownIt({
+  html: false,
+  linkify: true,
+  breaks: false,
+  typographer: false,
+  highlight: (code, info) => highlightBlock(code, info),
+});
 
 // markdown-it's own link check lets http and relative links through; the panel opens only https.
-markdown.validateLink = (url: string) => /^https:\/\//i.test(url.trim());
+for (const markdown of [plain, highlighted]) markdown.validateLink = (url: string) => /^https:\/\//i.test(url.trim());
 
 const PURIFY_CONFIG = {
   ALLOWED_URI_REGEXP: /^https:\/\//i,
@@ -35,9 +43,17 @@ const PURIFY_CONFIG = {
 
 type Purifier = { sanitize(html: string, config: object): string };
 
+export interface RenderOptions {
+  /** Off for the tail of a streaming answer: it is drawn again every frame, and highlighted once it settles. */
+  highlight?: boolean;
+}
+
 /** The sanitiser; a window can be given where there is no global one (tests). */
-export function createRenderer(purifier: Purifier = DOMPurify as unknown as Purifier): (text: string) => string {
-  return (text: string) => purifier.sanitize(markdown.render(text), PURIFY_CONFIG);
+export function createRenderer(
+  purifier: Purifier = DOMPurify as unknown as Purifier,
+): (text: string, options?: RenderOptions) => string {
+  return (text: string, options: RenderOptions = {}) =>
+    purifier.sanitize((options.highlight === false ? plain : highlighted).render(text), PURIFY_CONFIG);
 }
 
 export function createPurifier(window: unknown): Purifier {

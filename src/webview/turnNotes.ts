@@ -60,3 +60,25 @@ export function missingScopes(turn: ChatTurn, s: Strings): { scope: string; mean
     named.length > 0 ? named : turn.error.code && /^[a-z]+(\.[a-z_]+)+$/.test(turn.error.code) ? [turn.error.code] : [];
   return scopes.map((scope) => ({ scope, meaning: s(`scope.${scope}`, 'a permission this request needs') }));
 }
+
+/** How long until a moment, the way a person says it: "in 40 s", "in 25 min", "in 3 h", "in 2 d". */
+export function untilText(at: number, now: number, s: Strings): string {
+  const seconds = Math.max(0, Math.round((at - now) / 1000));
+  const [n, unit] =
+    seconds < 60
+      ? [seconds, s('unit.s', 's')]
+      : seconds < 3600
+        ? [Math.round(seconds / 60), s('unit.min', 'min')]
+        : seconds < 86_400 * 2
+          ? [Math.round(seconds / 3600), s('unit.h', 'h')]
+          : [Math.round(seconds / 86_400), s('unit.d', 'd')];
+  return `${s('in', 'in')} ${n} ${unit}`;
+}
+
+/** A moment in local time: the time alone when it is today, with the date otherwise. */
+export function localMoment(date: Date, now = new Date()): string {
+  const time = date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return date.toDateString() === now.toDateString()
+    ? time
+    : `${date.toLocaleDateString([], { weekday: 'short', month: 'short', day: 'numeric' })} ${time}`;
+}

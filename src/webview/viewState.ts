@@ -2,6 +2,7 @@
 import { mapStrings, maskKeyShapes } from '../shared/keyShapes.ts';
 import type { Attachment, ChatTurn, HostMessage, PanelState } from '../shared/protocol.ts';
 import { isServiceId } from '../shared/serviceIds.ts';
+import { MAX_RECENT, withRecent } from './modelPicker.ts';
 
 export interface Pending {
   requestId: string;
@@ -16,6 +17,8 @@ export interface ViewState extends PanelState {
   attachments: Attachment[];
   pending: Pending | null;
   modelFilter: string;
+  /** Model ids most recently chosen per service, newest first: the picker lists them on top. */
+  recentModels: Record<PanelState['service'], string[]>;
 }
 
 export type LocalAction =
@@ -42,6 +45,7 @@ export function initialState(): ViewState {
     attachments: [],
     pending: null,
     modelFilter: '',
+    recentModels: { router: [], direct: [], compatible: [] },
   };
 }
 
@@ -88,8 +92,10 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
         pending: state.pending?.requestId === action.requestId ? null : state.pending,
       };
     case 'chat/error': {
-      // A failed send keeps the prompt in the box (unless the person already typed something new).
-      const draft = state.draft.trim() === '' ? action.prompt : state.draft;
+      // A failed send keeps the prompt in the box (unless the person already typed something new);
+      // a stopped answer was the person's choice: it stays as an answer and the box stays as it is.
+      const refill = action.turn.status !== 'cancelled' && state.draft.trim() === '';
+      const draft = refill ? action.prompt : state.draft;
       return {
         ...state,
         turns: replaceTurn(state.turns, action.turn),
@@ -112,6 +118,8 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
       return { ...state, attachments: state.attachments.filter((a) => a.id !== action.id) };
     case 'keys/changed':
       return { ...state, hasKey: action.hasKey };
+    case 'settings/changed':
+      return { ...state, enterSends: action.enterSends };
     case 'history/cleared':
       return { ...state, turns: [] };
     case 'draft/set':
@@ -123,7 +131,14 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
     case 'service/local':
       return { ...state, service: action.service, modelFilter: '' };
     case 'model/local':
-      return { ...state, selectedModel: { ...state.selectedModel, [state.service]: action.model } };
+      return {
+        ...state,
+        selectedModel: { ...state.selectedModel, [state.service]: action.model },
+        recentModels: {
+          ...state.recentModels,
+          [state.service]: withRecent(state.recentModels[state.service], action.model),
+        },
+      };
     default:
       return state;
   }
@@ -137,6 +152,7 @@ export interface PersistedView {
   service: PanelState['service'];
   selectedModel: PanelState['selectedModel'];
   modelFilter: string;
+  recentModels: ViewState['recentModels'];
 }
 
 /**
@@ -158,6 +174,9 @@ export function persistedView(state: Pick<ViewState, keyof PersistedView>): Pers
       service: state.service,
       selectedModel: state.selectedModel,
       modelFilter: state.modelFilter,
+      recentModels: Object.fromEntries(
+        Object.entries(state.recentModels).map(([service, ids]) => [service, [...ids]]),
+      ) as ViewState['recentModels'],
     },
     maskKeyShapes,
   );
@@ -179,6 +198,12 @@ export function restoredView(saved: unknown): Partial<PersistedView> {
       )
     : [];
   const service = isServiceId(raw.service) ? raw.service : 'router';
+  const recent =
+    raw.recentModels && typeof raw.recentModels === 'object' ? (raw.recentModels as Record<string, unknown>) : {};
+  const ids = (value: unknown) =>
+    Array.isArray(value)
+      ? value.filter((v): v is string => typeof v === 'string' && v !== '').slice(0, MAX_RECENT)
+      : [];
   const models =
     raw.selectedModel && typeof raw.selectedModel === 'object' ? (raw.selectedModel as Record<string, unknown>) : {};
   return persistedView({
@@ -196,5 +221,6 @@ export function restoredView(saved: unknown): Partial<PersistedView> {
       compatible: text(models.compatible) || base.selectedModel.compatible,
     },
     modelFilter: text(raw.modelFilter),
+    recentModels: { router: ids(recent.router), direct: ids(recent.direct), compatible: ids(recent.compatible) },
   });
 }

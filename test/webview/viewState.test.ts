@@ -59,6 +59,46 @@ describe('panel state reducer', () => {
     );
   });
 
+  it('after Stop the answer stays as a stopped answer and the prompt box is not refilled', () => {
+    let s = reduce(initialState(), { type: 'send/begin', requestId: 'r1' });
+    s = reduce(s, { type: 'chat/started', requestId: 'r1', user, assistant });
+    s = reduce(s, { type: 'chat/chunk', requestId: 'r1', text: 'so far' });
+    s = reduce(s, {
+      type: 'chat/error',
+      requestId: 'r1',
+      prompt: 'hi',
+      turn: {
+        ...assistant,
+        text: 'so far',
+        status: 'cancelled',
+        error: { kind: 'cancelled', status: null, code: null, message: 'm', action: '', retryAfterSeconds: null },
+      },
+    });
+    expect(s.draft).toBe('');
+    expect(s.pending).toBeNull();
+    expect(s.turns[1]).toMatchObject({ text: 'so far', status: 'cancelled' });
+  });
+
+  it('remembers the models chosen per service, newest first, and saves them', () => {
+    let s = reduce(initialState(), { type: 'model/local', model: 'a/one' });
+    s = reduce(s, { type: 'model/local', model: 'b/two' });
+    s = reduce(s, { type: 'model/local', model: 'a/one' });
+    s = reduce(s, { type: 'service/local', service: 'direct' });
+    s = reduce(s, { type: 'model/local', model: 'gpt-5.4-mini' });
+    expect(s.recentModels).toEqual({ router: ['a/one', 'b/two'], direct: ['gpt-5.4-mini'] });
+    expect(restoredView(persistedView(s)).recentModels).toEqual(s.recentModels);
+    expect(restoredView({ recentModels: { router: [1, '', 'x'], direct: 'no' } }).recentModels).toEqual({
+      router: ['x'],
+      direct: [],
+    });
+  });
+
+  it('takes the Enter setting from the host, on open and when it changes', () => {
+    expect(initialState().enterSends).toBeUndefined();
+    const s = reduce(initialState(), { type: 'settings/changed', enterSends: false });
+    expect(s.enterSends).toBe(false);
+  });
+
   it("keeps an interrupted answer's text", () => {
     let s = reduce(initialState(), { type: 'chat/started', requestId: 'r1', user, assistant });
     s = reduce(s, { type: 'chat/chunk', requestId: 'r1', text: 'partial' });
@@ -139,6 +179,7 @@ describe('saved webview state (written to disk by VS Code)', () => {
       service: 'direct',
       selectedModel: { router: 'openrouter/free', direct: 'gpt-4o-mini' },
       modelFilter: '',
+      recentModels: { router: [], direct: [] },
     });
     expect(restoredView(undefined)).toEqual({});
     expect(restoredView({ attachments: 'nope', selectedModel: 3 })).toMatchObject({

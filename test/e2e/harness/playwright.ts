@@ -21,6 +21,10 @@ export interface Locator {
   allInnerTexts(): Promise<string[]>;
   selectOption(value: string, options?: { timeout?: number }): Promise<string[]>;
   evaluate<T>(fn: (element: Element) => T): Promise<T>;
+  evaluateAll<T>(fn: (elements: Element[]) => T): Promise<T>;
+  pressSequentially(text: string, options?: { delay?: number; timeout?: number }): Promise<void>;
+  focus(options?: { timeout?: number }): Promise<void>;
+  scrollIntoViewIfNeeded(options?: { timeout?: number }): Promise<void>;
 }
 
 export interface FrameLocator {

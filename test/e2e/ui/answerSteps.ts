@@ -4,6 +4,7 @@
 // theme, then the light one).
 import type { Emulator } from '../../emulator/server.ts';
 import { PATIENCE, type Workbench } from '../harness/workbench.ts';
+import { chooseModel } from './chatAnswerSteps.ts';
 import type { UiStep } from './steps.ts';
 
 export async function waitFor(
@@ -22,7 +23,7 @@ export async function waitFor(
   throw new Error(`${what}: expected ${String(expected)}, saw ${JSON.stringify(text.slice(0, 300))}`);
 }
 
-async function admin<T>(emulator: Emulator, method: string, path: string, body?: unknown): Promise<T> {
+export async function admin<T>(emulator: Emulator, method: string, path: string, body?: unknown): Promise<T> {
   const response = await fetch(emulator.adminUrl + path, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -32,14 +33,14 @@ async function admin<T>(emulator: Emulator, method: string, path: string, body?:
   return (await response.json()) as T;
 }
 
-async function ask(wb: Workbench, prompt: string): Promise<void> {
+export async function ask(wb: Workbench, prompt: string): Promise<void> {
   const box = wb.webview().locator('#prompt');
   await box.fill(prompt);
   await box.press('Control+Enter');
 }
 
 /** The panel, opened if an earlier step left it closed: these steps stand on their own. */
-async function ensurePanel(wb: Workbench): Promise<void> {
+export async function ensurePanel(wb: Workbench): Promise<void> {
   const prompt = wb.webview().locator('#prompt');
   if (!(await prompt.isVisible().catch(() => false))) {
     // A menu or peek left open by an earlier step makes the command palette inert.
@@ -58,8 +59,7 @@ async function pickModel(wb: Workbench, service: 'router' | 'direct', filter: st
   const view = wb.webview();
   await view.locator(`#service-${service}`).click();
   await waitFor(() => view.locator('#model').innerText(), model, `the ${service} model list`);
-  await view.locator('#model-filter').fill(filter);
-  await view.locator('#model').selectOption(model);
+  await chooseModel(view, filter, model);
 }
 
 /** Quick input from the previous command gone: a palette opened while it closes is closed with it. */

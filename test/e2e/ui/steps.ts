@@ -7,6 +7,7 @@ import { answerText } from '../../emulator/answers.ts';
 import { routerKey } from '../../emulator/keyFactory.ts';
 import { answerSteps } from './answerSteps.ts';
 import { chatViewSteps } from './chatViewSteps.ts';
+import { chatAnswerSteps, chooseModel } from './chatAnswerSteps.ts';
 
 export interface UiContext {
   wb: Workbench;
@@ -305,8 +306,7 @@ export const panelSteps: UiStep[] = [
       account.freeUsedToday = 1000;
       const view = wb.webview();
       await view.locator('#service-router').click();
-      await view.locator('#model-filter').fill('llama');
-      await view.locator('#model').selectOption('meta-llama/llama-3.3-70b-instruct:free');
+      await chooseModel(view, 'llama', 'meta-llama/llama-3.3-70b-instruct:free');
       await ask(wb, 'free again');
       const card = view.locator('.error-card').last();
       await waitText(() => card.innerText(), 'The free allowance resets at', 'the error card');
@@ -381,4 +381,5 @@ export const ALL_STEPS: UiStep[] = [
   ...panelSteps,
   ...answerSteps,
   ...chatViewSteps,
+  ...chatAnswerSteps,
 ];

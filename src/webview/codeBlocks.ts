@@ -1,0 +1,44 @@
+// The bar on each code block of an answer: its language and Copy, Insert at
+// cursor and Apply (a diff the person accepts or discards in the editor).
+import type { WebviewMessage } from '../shared/protocol.ts';
+import { codicon, element, iconButton } from './dom.ts';
+import type { Strings } from './turnNotes.ts';
+
+/** The fence's language as the highlighter labelled it (`language-xyz`), or ''. */
+export function blockLanguage(code: Element | null): string {
+  const match = /(?:^|\s)language-([\w#+.-]+)/.exec(code?.className ?? '');
+  return match ? match[1]! : '';
+}
+
+export function decorateCodeBlocks(container: HTMLElement, s: Strings, post: (message: WebviewMessage) => void): void {
+  for (const pre of Array.from(container.querySelectorAll('pre'))) {
+    if (pre.parentElement?.classList.contains('code-block')) continue;
+    const codeNode = pre.querySelector('code');
+    const code = codeNode?.textContent ?? pre.textContent ?? '';
+    const language = blockLanguage(codeNode);
+    const wrapper = element('div', { className: 'code-block' });
+    const bar = element('div', { className: 'code-bar' });
+    bar.append(element('span', { className: 'code-lang', textContent: language || s('plainText', 'text') }));
+    const tools = element('div', { className: 'code-tools', role: 'toolbar' });
+    tools.setAttribute('aria-label', s('codeActions', 'Code actions'));
+    const copy = iconButton('copy', s('copy', 'Copy'), () => {
+      post({ type: 'code/copy', code });
+      // Say it worked where the eye is: the icon turns into a tick for a moment.
+      copy.replaceChildren(codicon('check'));
+      setTimeout(() => copy.replaceChildren(codicon('copy')), 1200);
+    });
+    tools.append(
+      copy,
+      iconButton('insert', s('insert', 'Insert at cursor'), () => post({ type: 'code/insert', code, mode: 'cursor' })),
+      iconButton('replace', s('replace', 'Replace selection'), () =>
+        post({ type: 'code/insert', code, mode: 'replace' }),
+      ),
+      iconButton('git-compare', s('apply', 'Apply to the file (review the diff)'), () =>
+        post({ type: 'code/apply', code, languageId: language }),
+      ),
+    );
+    bar.append(tools);
+    pre.replaceWith(wrapper);
+    wrapper.append(bar, pre);
+  }
+}

@@ -1,0 +1,159 @@
+// The model picker: one button that opens a search box over a listbox (the
+// ARIA combobox pattern), so it is driven from the keyboard as well as the mouse.
+import type { ServiceId } from '../shared/errorKinds.ts';
+import type { ModelOption } from '../shared/protocol.ts';
+import { codicon, element } from './dom.ts';
+import { contextLabel, moveActive, pickerList, priceLabel } from './modelPicker.ts';
+import type { Strings } from './turnNotes.ts';
+
+export interface PickerView {
+  service: ServiceId;
+  /** The service's model list carries prices; without them no "variable price" is shown. */
+  pricedModels: boolean;
+  models: ModelOption[] | null;
+  selected: string;
+  recent: string[];
+  filter: string;
+}
+
+export interface ModelPicker {
+  render(view: PickerView): void;
+  readonly isOpen: boolean;
+  close(): void;
+}
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+export function createModelPicker(
+  s: Strings,
+  onFilter: (text: string) => void,
+  onSelect: (model: string) => void,
+): ModelPicker {
+  const button = $<HTMLButtonElement>('model-picker');
+  const popup = $('model-popup');
+  const input = $<HTMLInputElement>('model-filter');
+  const list = $<HTMLUListElement>('model');
+  let view: PickerView | null = null;
+  let shown: ModelOption[] = [];
+  let active = -1;
+
+  const setActive = (index: number) => {
+    active = index;
+    const options = Array.from(list.children) as HTMLElement[];
+    options.forEach((o, i) => o.classList.toggle('active', i === index));
+    const node = options[index];
+    if (node) {
+      input.setAttribute('aria-activedescendant', node.id);
+      node.scrollIntoView({ block: 'nearest' });
+    } else input.removeAttribute('aria-activedescendant');
+  };
+
+  const open = () => {
+    popup.hidden = false;
+    button.setAttribute('aria-expanded', 'true');
+    input.setAttribute('aria-expanded', 'true');
+    input.focus();
+    input.select();
+    setActive(
+      Math.max(
+        0,
+        shown.findIndex((m) => m.id === view?.selected),
+      ),
+    );
+  };
+  const close = (focusButton = true) => {
+    if (popup.hidden) return;
+    popup.hidden = true;
+    button.setAttribute('aria-expanded', 'false');
+    input.setAttribute('aria-expanded', 'false');
+    if (focusButton) button.focus();
+  };
+  const choose = (model: ModelOption | undefined) => {
+    if (!model) return;
+    onSelect(model.id);
+    close();
+  };
+
+  button.addEventListener('click', () => (popup.hidden ? open() : close()));
+  button.addEventListener('keydown', (e) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      open();
+    }
+  });
+  input.addEventListener('input', () => onFilter(input.value));
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      choose(shown[active]);
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      close();
+    } else if (e.key === 'Tab') close(false);
+    else {
+      const next = moveActive(active, e.key, shown.length);
+      if (next !== active) {
+        e.preventDefault();
+        setActive(next);
+      }
+    }
+  });
+  list.addEventListener('mousedown', (e) => e.preventDefault());
+  list.addEventListener('click', (e) => {
+    const option = (e.target as HTMLElement).closest<HTMLElement>('[role="option"]');
+    if (option) choose(shown.find((m) => m.id === option.dataset.id));
+  });
+  document.addEventListener('mousedown', (e) => {
+    if (!popup.hidden && !popup.contains(e.target as Node) && !button.contains(e.target as Node)) close(false);
+  });
+
+  function optionNode(model: ModelOption, index: number, selected: boolean, recent: boolean): HTMLLIElement {
+    const v = view!;
+    const li = element('li', { id: `model-option-${index}`, className: 'model-option' });
+    li.setAttribute('role', 'option');
+    li.setAttribute('aria-selected', String(selected));
+    li.dataset.id = model.id;
+    const title = element('div', { className: 'model-title' });
+    title.append(element('span', { className: 'model-name', textContent: model.name }));
+    if (model.free) title.append(element('span', { className: 'badge', textContent: s('free', 'free') }));
+    if (recent) title.append(element('span', { className: 'model-recent', textContent: s('recent', 'recent') }));
+    if (selected) title.append(codicon('check'));
+    const details = [
+      model.name !== model.id ? model.id : '',
+      model.free ? '' : priceLabel(model, v.pricedModels, s),
+      contextLabel(model.contextLength, s),
+    ].filter(Boolean);
+    li.append(title, element('div', { className: 'model-details', textContent: details.join(' · ') }));
+    return li;
+  }
+
+  return {
+    get isOpen() {
+      return !popup.hidden;
+    },
+    close,
+    render(next: PickerView) {
+      view = next;
+      if (document.activeElement !== input && input.value !== next.filter) input.value = next.filter;
+      const current = next.models?.find((m) => m.id === next.selected);
+      $('model-picker-label').textContent = current?.name ?? next.selected;
+      $('free-badge').hidden = !current?.free;
+      if (next.models === null) {
+        shown = [];
+        list.replaceChildren(
+          element('li', { className: 'model-empty', textContent: s('loadingModels', 'Loading models…') }),
+        );
+        setActive(-1);
+        return;
+      }
+      shown = pickerList(next.models, next.filter, next.recent);
+      list.replaceChildren(
+        ...shown.map((m, i) => optionNode(m, i, m.id === next.selected, next.recent.includes(m.id))),
+      );
+      if (shown.length === 0)
+        list.append(element('li', { className: 'model-empty', textContent: s('noModels', 'No model matches.') }));
+      setActive(next.filter ? (shown.length > 0 ? 0 : -1) : shown.findIndex((m) => m.id === next.selected));
+    },
+  };
+}
