@@ -417,6 +417,7 @@ function update(before: ViewState, action: Action): void {
     case 'service/local':
     case 'model/local':
     case 'keys/changed':
+    case 'services/changed':
       renderHeader();
       return;
     case 'attachment/add':

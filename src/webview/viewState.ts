@@ -112,6 +112,8 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
       return { ...state, attachments: state.attachments.filter((a) => a.id !== action.id) };
     case 'keys/changed':
       return { ...state, hasKey: action.hasKey };
+    case 'services/changed':
+      return { ...state, services: action.services, service: action.service };
     case 'history/cleared':
       return { ...state, turns: [] };
     case 'draft/set':

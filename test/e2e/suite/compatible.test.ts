@@ -59,7 +59,19 @@ suite('OpenAI-compatible service', () => {
   });
 
   test('once configured: a named status-bar item, a button in the switch, and a keyless prompt answered', async () => {
+    const sentBefore = api.panelProbe.sent.length;
     await configure(base('/compatible/v1'), 'Local LLM');
+    // The open panel learns of the new service without being reopened.
+    const changed = await waitFor('the services/changed message naming the new service', () =>
+      api.panelProbe.sent
+        .slice(sentBefore)
+        .find((m) => m.type === 'services/changed' && m.services.some((x) => x.name === 'Local LLM')),
+    );
+    assert.ok(changed.type === 'services/changed');
+    assert.deepEqual(
+      changed.services.map((s) => s.name),
+      ['Routing service', 'Direct service', 'Local LLM'],
+    );
     await api.refresh();
     const view = await waitFor('the compatible status item', () => api.statusView('compatible'));
     assert.match(view.text, /Local LLM/);
