@@ -34,14 +34,20 @@ async function sendThroughPanel(model: string, prompt: string): Promise<HostMess
 }
 
 suite('OpenAI-compatible service', () => {
+  // The run's user settings configure it for the UI steps; they get it back afterwards.
+  let original: { baseUrl: string | undefined; name: string | undefined };
   suiteSetup(async () => {
     api = (await activateKeyward()).exports as KeywardTestApi;
+    original = {
+      baseUrl: section().inspect<string>('compatible.baseUrl')?.globalValue,
+      name: section().inspect<string>('compatible.name')?.globalValue,
+    };
     await vscode.commands.executeCommand('keyward.deleteCompatibleKey', true);
   });
 
   suiteTeardown(async () => {
     await vscode.commands.executeCommand('keyward.deleteCompatibleKey', true);
-    await configure(undefined, undefined);
+    await configure(original.baseUrl, original.name);
   });
 
   test('is not in the status bar or the service switch until its base URL is set', async () => {

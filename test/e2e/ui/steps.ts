@@ -6,6 +6,7 @@ import type { Emulator } from '../../emulator/server.ts';
 import { answerText } from '../../emulator/answers.ts';
 import { routerKey } from '../../emulator/keyFactory.ts';
 import { answerSteps } from './answerSteps.ts';
+import { compatibleSteps } from './compatibleSteps.ts';
 
 export interface UiContext {
   wb: Workbench;
@@ -373,4 +374,11 @@ export const panelSteps: UiStep[] = [
   },
 ];
 
-export const ALL_STEPS: UiStep[] = [...workbenchSteps, ...keySteps, ...diagnosticSteps, ...panelSteps, ...answerSteps];
+export const ALL_STEPS: UiStep[] = [
+  ...workbenchSteps,
+  ...keySteps,
+  ...diagnosticSteps,
+  ...panelSteps,
+  ...answerSteps,
+  ...compatibleSteps,
+];
