@@ -37,6 +37,8 @@ export const compatibleSteps: UiStep[] = [
         'the answer from the compatible server',
       );
       await wb.screenshot('compatible-service-answer');
+      // The steps after this one prompt the direct service.
+      await view.locator('#service-direct').click();
     },
   },
 ];

@@ -374,11 +374,15 @@ export const panelSteps: UiStep[] = [
   },
 ];
 
+// The compatible service's step runs while the panel is fresh: the steps after it leave the draft and the
+// state that the reload step and the leak check read.
+const afterDirect = panelSteps.findIndex((step) => step.name === 'the direct service answers in the same panel') + 1;
 export const ALL_STEPS: UiStep[] = [
   ...workbenchSteps,
   ...keySteps,
   ...diagnosticSteps,
-  ...panelSteps,
-  ...answerSteps,
+  ...panelSteps.slice(0, afterDirect),
   ...compatibleSteps,
+  ...panelSteps.slice(afterDirect),
+  ...answerSteps,
 ];
