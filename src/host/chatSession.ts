@@ -62,6 +62,7 @@ export class ChatSession implements vscode.Disposable {
   private readonly catalog: ModelCatalog;
   private readonly unsubscribe: () => void;
   private readonly settings: vscode.Disposable;
+  private readonly configSubscription: vscode.Disposable;
   private readonly monitor: AccountMonitor;
   private readonly keys: KeyStore;
   private readonly configuration: Configuration;
@@ -90,6 +91,18 @@ export class ChatSession implements vscode.Disposable {
       this.catalog.forget(service);
       this.post({ type: 'keys/changed', hasKey: this.hasKeys() });
       if (this.connections.size > 0) void this.loadModels(service);
+    });
+    // Setting up the compatible service (or removing it) changes the switch while the panel is open.
+    let offered = JSON.stringify(this.services());
+    this.configSubscription = configuration.onDidChange(() => {
+      const services = this.services();
+      if (JSON.stringify(services) === offered) return;
+      offered = JSON.stringify(services);
+      for (const id of SERVICE_IDS) this.catalog.forget(id);
+      const chosen = this.ports.store.choice().service;
+      const service = services.some((s) => s.id === chosen) ? chosen : 'router';
+      this.post({ type: 'services/changed', services, service });
+      if (this.connections.size > 0) void Promise.all(services.map((s) => this.loadModels(s.id)));
     });
   }
 
@@ -330,6 +343,7 @@ export class ChatSession implements vscode.Disposable {
     this.unsubscribe();
     this.settings.dispose();
     this.proposals.dispose();
+    this.configSubscription.dispose();
     for (const connection of this.connections) connection.dispose();
     this.connections.clear();
   }

@@ -131,7 +131,7 @@ export class KeyCommands {
     if (verification.ok && this.keys.metadata(service)) {
       await this.keys.updateMetadata(service, {
         lastVerifiedAt: new Date().toISOString(),
-        ...(verification.service === 'router' && verification.expiresAt ? { expiresAt: verification.expiresAt } : {}),
+        ...('expiresAt' in verification && verification.expiresAt ? { expiresAt: verification.expiresAt } : {}),
       });
     }
     if (quiet) return;

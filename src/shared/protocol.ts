@@ -107,6 +107,8 @@ export type HostMessage =
   | { type: 'chat/blocked'; requestId: string; prompt: string }
   | { type: 'attachment/add'; attachment: Attachment }
   | { type: 'keys/changed'; hasKey: Record<ServiceId, boolean> }
+  /** The services on offer changed (the compatible one was set up or removed); `service` is the one to show. */
+  | { type: 'services/changed'; services: ServiceChoice[]; service: ServiceId }
   | { type: 'history/cleared' }
   /** Put the cursor in the prompt box (the chat was opened or revealed). */
   | { type: 'prompt/focus' }

@@ -370,6 +370,7 @@ function update(before: ViewState, action: Action): void {
     case 'model/local':
     case 'keys/changed':
     case 'settings/changed':
+    case 'services/changed':
       renderHeader();
       return;
     case 'attachment/add':

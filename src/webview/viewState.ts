@@ -120,6 +120,8 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
       return { ...state, hasKey: action.hasKey };
     case 'settings/changed':
       return { ...state, enterSends: action.enterSends };
+    case 'services/changed':
+      return { ...state, services: action.services, service: action.service };
     case 'history/cleared':
       return { ...state, turns: [] };
     case 'draft/set':

@@ -141,7 +141,7 @@ describe('keyward ask', () => {
 
   it.each([
     [['ask'], /--service is required/],
-    [['ask', '--service', 'elsewhere', '--model', 'm', 'x'], /--service must be router or direct/],
+    [['ask', '--service', 'elsewhere', '--model', 'm', 'x'], /--service must be router, direct or compatible/],
     [['ask', '--service', 'router', 'x'], /--model is required/],
     [['ask', '--service', 'router', '--model', 'm', '--base-url', 'http://example.com/v1', 'x'], /clear text/],
     [['ask', '--service', 'router', '--model', 'm', '--bogus', 'x'], /Unknown option '--bogus'/],
@@ -171,7 +171,7 @@ describe('keyward ask', () => {
   it('has --help', async () => {
     const run = await cli(['ask', '--help']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/Usage: keyward ask --service router\|direct --model ID/);
+    expect(run.stdout).toMatch(/Usage: keyward ask --service router\|direct\|compatible --model ID/);
   });
 });
 

@@ -177,7 +177,12 @@ async function main(): Promise<number> {
   const server = await startCodeServer(tools, {
     runDir,
     vsix,
-    settings: { 'keyward.router.baseUrl': emulator.routerBaseUrl, 'keyward.direct.baseUrl': emulator.directBaseUrl },
+    settings: {
+      'keyward.router.baseUrl': emulator.routerBaseUrl,
+      'keyward.direct.baseUrl': emulator.directBaseUrl,
+      'keyward.compatible.baseUrl': emulator.compatibleBaseUrls.open,
+      'keyward.compatible.name': 'Local LLM',
+    },
     env: {
       KEYWARD_E2E: JSON.stringify(env),
       ...(process.env.KEYWARD_E2E_GREP ? { KEYWARD_E2E_GREP: process.env.KEYWARD_E2E_GREP } : {}),

@@ -9,6 +9,7 @@ import { readAdminJson, sendJson } from './http.ts';
 import type { RouterState } from './routerState.ts';
 import type { DirectState, Permission } from './directState.ts';
 import type { ServiceConfig } from './routerService.ts';
+import type { CompatibleState } from './compatibleService.ts';
 
 export interface AdminContext {
   router: RouterState;
@@ -16,6 +17,7 @@ export interface AdminContext {
   clock: EmulatorClock;
   faults: FaultQueue;
   config: ServiceConfig;
+  compatible: CompatibleState;
   reset(sandbox: boolean): unknown;
 }
 
@@ -105,6 +107,8 @@ function route(ctx: AdminContext, method: string, parts: string[], body: Record<
       faults: ctx.faults.pending(),
     };
   if (area === 'reset' && is('POST', 1)) return ctx.reset(body.sandbox === true);
+  // The OpenAI-compatible server's key and the Authorization header each request carried.
+  if (area === 'compatible' && is('GET', 1)) return { key: ctx.compatible.key, seen: ctx.compatible.seen };
   if (area === 'config' && is('GET', 1)) return ctx.config;
   if (area === 'config' && is('POST', 1)) {
     const delay = num(body.tokenDelayMs, 'tokenDelayMs');

@@ -123,7 +123,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://emulator').pathname;
     if (path.startsWith(ADMIN_PREFIX + '/')) {
-      return handleAdmin({ router, direct, clock, faults, config, reset }, req, res, path.slice(ADMIN_PREFIX.length));
+      return handleAdmin(
+        { router, direct, clock, faults, config, compatible, reset },
+        req,
+        res,
+        path.slice(ADMIN_PREFIX.length),
+      );
     }
     const mode = (Object.keys(COMPATIBLE_PREFIXES) as CompatibleMode[]).find((m) =>
       path.startsWith(COMPATIBLE_PREFIXES[m] + '/'),

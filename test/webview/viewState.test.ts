@@ -128,7 +128,7 @@ describe('panel state reducer', () => {
     expect(s.attachments).toEqual([]);
     s = reduce(s, { type: 'service/local', service: 'direct' });
     s = reduce(s, { type: 'model/local', model: 'gpt-4o-mini' });
-    expect(s.selectedModel).toEqual({ router: 'openrouter/free', direct: 'gpt-4o-mini' });
+    expect(s.selectedModel).toEqual({ router: 'openrouter/free', direct: 'gpt-4o-mini', compatible: '' });
     s = reduce(s, { type: 'models/list', service: 'direct', models: null, canList: false });
     expect(s.canListModels.direct).toBe(false);
     expect(reduce(s, { type: 'history/cleared' }).turns).toEqual([]);
@@ -177,7 +177,7 @@ describe('saved webview state (written to disk by VS Code)', () => {
       draft: 'hello',
       attachments: [{ id: 'a', fileName: 'x.ts', languageId: 'typescript', startLine: 2, endLine: 4, text: '' }],
       service: 'direct',
-      selectedModel: { router: 'openrouter/free', direct: 'gpt-4o-mini' },
+      selectedModel: { router: 'openrouter/free', direct: 'gpt-4o-mini', compatible: '' },
       modelFilter: '',
       recentModels: { router: [], direct: [] },
     });

@@ -8,6 +8,7 @@ import { routerKey } from '../../emulator/keyFactory.ts';
 import { answerSteps } from './answerSteps.ts';
 import { chatViewSteps } from './chatViewSteps.ts';
 import { chatAnswerSteps, chooseModel } from './chatAnswerSteps.ts';
+import { compatibleSteps } from './compatibleSteps.ts';
 
 export interface UiContext {
   wb: Workbench;
@@ -374,11 +375,16 @@ export const panelSteps: UiStep[] = [
   },
 ];
 
+// The compatible service's step runs while the panel is fresh: the steps after it leave the draft and the
+// state that the reload step and the leak check read.
+const afterDirect = panelSteps.findIndex((step) => step.name === 'the direct service answers in the same panel') + 1;
 export const ALL_STEPS: UiStep[] = [
   ...workbenchSteps,
   ...keySteps,
   ...diagnosticSteps,
-  ...panelSteps,
+  ...panelSteps.slice(0, afterDirect),
+  ...compatibleSteps,
+  ...panelSteps.slice(afterDirect),
   ...answerSteps,
   ...chatViewSteps,
   ...chatAnswerSteps,

@@ -1,0 +1,114 @@
+// `keyward ask --service compatible` against the emulator's OpenAI-compatible
+// server, as a terminal user runs the built CLI: with and without a key, the
+// same JSON shape and exit codes as the other services.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
+import { answerText } from '../emulator/answers.ts';
+import { cli } from './cliSupport.ts';
+
+let bed: TestBed;
+beforeAll(async () => {
+  bed = await startTestBed();
+});
+afterAll(() => bed.close());
+beforeEach(() => {
+  bed.emulator.compatible.seen.length = 0;
+});
+
+const ask = (baseUrl: string, ...rest: string[]) => [
+  'ask',
+  '--service',
+  'compatible',
+  '--base-url',
+  baseUrl,
+  '--model',
+  'llama3.2:3b',
+  ...rest,
+];
+
+describe('keyward ask --service compatible', () => {
+  it('answers from a server that needs no key, sending no Authorization header', async () => {
+    const run = await cli(ask(bed.emulator.compatibleBaseUrls.open, 'hello'), {});
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(answerText('hello', { tokens: 12 }) + '\n');
+    expect(bed.emulator.compatible.seen).toEqual([{ path: '/compatible/v1/chat/completions', authorization: null }]);
+  });
+
+  it('sends KEYWARD_COMPATIBLE_API_KEY when set, and prints the same JSON object as the other services', async () => {
+    const key = bed.emulator.compatible.key;
+    const run = await cli(ask(bed.emulator.compatibleBaseUrls.keyed, '--json', 'hello'), {
+      KEYWARD_COMPATIBLE_API_KEY: key,
+    });
+    expect(run.code).toBe(0);
+    const json = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(Object.keys(json).sort()).toEqual(
+      ['ok', 'service', 'model', 'text', 'usage', 'finishReason', 'nativeFinishReason', 'refusal'].sort(),
+    );
+    expect(json).toMatchObject({
+      ok: true,
+      service: 'compatible',
+      model: 'llama3.2:3b',
+      text: answerText('hello', { tokens: 12 }),
+      finishReason: 'stop',
+      refusal: null,
+      usage: { inputTokens: null, outputTokens: null, totalTokens: null, costUsd: null },
+    });
+    expect(bed.emulator.compatible.seen[0]!.authorization).toBe(`Bearer ${key}`);
+  });
+
+  it('reads the base URL from KEYWARD_COMPATIBLE_BASE_URL, and answers whole with --no-stream', async () => {
+    const run = await cli(['ask', '--service', 'compatible', '--model', 'llama3.2:3b', '--no-stream', '--json', 'hi'], {
+      KEYWARD_COMPATIBLE_BASE_URL: bed.emulator.compatibleBaseUrls.open,
+    });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      ok: true,
+      text: answerText('hi', { tokens: 12 }),
+      usage: { outputTokens: 12 },
+    });
+  });
+
+  it('a server that wants a key and got none: exit 1 with the error contract, kind auth', async () => {
+    const run = await cli(ask(bed.emulator.compatibleBaseUrls.keyed, '--json', 'hello'), {});
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: { kind: 'auth', status: 401 } });
+    expect(bed.emulator.compatible.seen[0]!.authorization).toBeNull();
+  });
+
+  it('no base URL at all is a usage error (exit 2) that names the option and the variable', async () => {
+    const run = await cli(['ask', '--service', 'compatible', '--model', 'm', '--json', 'hi'], {});
+    expect(run.code).toBe(2);
+    const json = JSON.parse(run.stdout) as { error: { kind: string; code: string; message: string } };
+    expect(json.error).toMatchObject({ kind: 'usage', code: 'missing_option' });
+    expect(json.error.message).toContain('KEYWARD_COMPATIBLE_BASE_URL');
+  });
+
+  it('plain http to another machine is refused as insecure_url (exit 2)', async () => {
+    const run = await cli(ask('http://example.com/v1', '--json', 'hi'), {
+      KEYWARD_COMPATIBLE_API_KEY: 'anything-1234',
+    });
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: { kind: 'insecure_url' } });
+  });
+
+  it('keyward status --service compatible says whether the server answers and lists models', async () => {
+    const listed = await cli(
+      ['status', '--service', 'compatible', '--base-url', bed.emulator.compatibleBaseUrls.open, '--json'],
+      {},
+    );
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual({
+      ok: true,
+      service: 'compatible',
+      answering: true,
+      keySent: false,
+      canListModels: true,
+      models: ['llama3.2:3b', 'qwen2.5-coder:7b'],
+    });
+    const bare = await cli(
+      ['status', '--service', 'compatible', '--base-url', bed.emulator.compatibleBaseUrls.bare, '--json'],
+      {},
+    );
+    expect(JSON.parse(bare.stdout)).toMatchObject({ ok: true, canListModels: false, models: null });
+  });
+});
