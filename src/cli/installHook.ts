@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { installPreCommitHook } from '../core/preCommitHook.ts';
 import { redactSecrets } from '../core/redact.ts';
-import { type CliIo, EXIT } from './run.ts';
+import { type CliIo, EXIT } from './io.ts';
 
 export const INSTALL_HOOK_HELP = `Usage: keyward install-hook [--force]
 

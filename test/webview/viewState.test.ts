@@ -85,11 +85,12 @@ describe('panel state reducer', () => {
     s = reduce(s, { type: 'model/local', model: 'a/one' });
     s = reduce(s, { type: 'service/local', service: 'direct' });
     s = reduce(s, { type: 'model/local', model: 'gpt-5.4-mini' });
-    expect(s.recentModels).toEqual({ router: ['a/one', 'b/two'], direct: ['gpt-5.4-mini'] });
+    expect(s.recentModels).toEqual({ router: ['a/one', 'b/two'], direct: ['gpt-5.4-mini'], compatible: [] });
     expect(restoredView(persistedView(s)).recentModels).toEqual(s.recentModels);
     expect(restoredView({ recentModels: { router: [1, '', 'x'], direct: 'no' } }).recentModels).toEqual({
       router: ['x'],
       direct: [],
+      compatible: [],
     });
   });
 
@@ -179,7 +180,7 @@ describe('saved webview state (written to disk by VS Code)', () => {
       service: 'direct',
       selectedModel: { router: 'openrouter/free', direct: 'gpt-4o-mini', compatible: '' },
       modelFilter: '',
-      recentModels: { router: [], direct: [] },
+      recentModels: { router: [], direct: [], compatible: [] },
     });
     expect(restoredView(undefined)).toEqual({});
     expect(restoredView({ attachments: 'nope', selectedModel: 3 })).toMatchObject({

@@ -253,7 +253,9 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
     bytes += utf8Length(text, counted, hit.start);
     counted = hit.start;
     const value = text.slice(hit.start, hit.end);
-    options.onKey?.(hit.fingerprint, value);
+    // Only listed findings pay for a fingerprint; the --verify hand-off is keyed by the same one.
+    const fingerprint = hit.fingerprint || fingerprintOf(value);
+    options.onKey?.(fingerprint, value);
     findings.push({
       ruleId: hit.ruleId,
       service: hit.service,
@@ -271,7 +273,7 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
       startByte: bytes,
       endByte: bytes + utf8Length(text, hit.start, hit.end),
       masked: maskKey(value),
-      fingerprint: hit.fingerprint || fingerprintOf(value),
+      fingerprint,
       stored: hit.stored,
     });
   }
