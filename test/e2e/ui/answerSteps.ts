@@ -259,7 +259,7 @@ export const answerSteps: UiStep[] = [
     },
   },
   {
-    name: 'a server error that outlasts the retries offers Send again, which sends the prompt again',
+    name: 'a server error that outlasts the retries offers Retry, which sends the prompt again',
     async run({ wb, emulator }) {
       await pickModel(wb, 'router', 'gpt-4o', 'openai/gpt-4o-mini');
       // One more than the retries, on prompts only: the key checks go on answering.
@@ -274,7 +274,7 @@ export const answerSteps: UiStep[] = [
       await waitFor(() => card.innerText(), /Service error \(HTTP 500\)/, 'the 500 card');
       const before = await wb.webview().locator('.turn.assistant').count();
       await wb.screenshot('server-error-send-again');
-      await card.locator('button', { hasText: 'Send again' }).click();
+      await card.locator('button.retry-button').click();
       await waitFor(
         async () => String(await wb.webview().locator('.turn.assistant').count()),
         String(before + 1),

@@ -3,6 +3,8 @@
 // status-bar item, picks it in the panel's switch, picks a model and is answered.
 import { answerText } from '../../emulator/answers.ts';
 import { PATIENCE } from '../harness/workbench.ts';
+import { ensurePanel } from './answerSteps.ts';
+import { chooseModel } from './chatAnswerSteps.ts';
 import type { UiStep } from './steps.ts';
 
 async function waitFor(read: () => Promise<string>, expected: string, what: string): Promise<void> {
@@ -21,13 +23,13 @@ export const compatibleSteps: UiStep[] = [
     name: 'an OpenAI-compatible server: its own status item and switch button, and the panel prompts it',
     async run({ wb }) {
       await waitFor(() => wb.statusItem('compatible').innerText(), 'Local LLM', 'the compatible status item');
-      await wb.runCommand('Keyward: Open Prompt Panel');
+      await ensurePanel(wb);
       const view = wb.webview();
       const button = view.locator('#service-compatible');
       await waitFor(() => button.innerText(), 'Local LLM', 'the switch button');
       await button.click();
       await waitFor(() => view.locator('#model').innerText(), 'qwen2.5-coder:7b', 'the server model list');
-      await view.locator('#model').selectOption('llama3.2:3b');
+      await chooseModel(view, 'llama', 'llama3.2:3b');
       const box = view.locator('#prompt');
       await box.fill('hello local model');
       await box.press('Control+Enter');
