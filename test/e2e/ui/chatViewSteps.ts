@@ -10,6 +10,8 @@ import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
 import { answerText } from '../../emulator/answers.ts';
 import { clearToasts, setTheme, waitFor } from './answerSteps.ts';
 import type { UiStep } from './steps.ts';
+import { PROBES } from '../harness/leakCheck.ts';
+import { routerKey } from '../../emulator/keyFactory.ts';
 
 const FIRST = 'first conversation about tide tables';
 const SECOND = 'second conversation about bread';
@@ -257,3 +259,33 @@ export const chatViewSteps: UiStep[] = [
     },
   },
 ];
+
+/**
+ * Last of all: the leak check must find the saved webview state on disk, and the
+ * editor panel that held the first draft was closed by the steps above. So a
+ * draft holding a key is left in the side-bar chat and survives a reload there.
+ */
+export const leakProbeStep: UiStep = {
+  name: 'a draft holding a key in the side-bar chat comes back after a reload, the key masked',
+  async run({ wb, leakKey }) {
+    await openChatView(wb);
+    const key = routerKey();
+    leakKey(key);
+    const box = chat(wb).locator('#prompt');
+    await box.fill(`${PROBES.draft}: is ${key} the one?`);
+    await box.press('End');
+    const reloaded = wb.page.waitForEvent('load', { timeout: PATIENCE });
+    await wb.runCommand('Developer: Reload Window');
+    await reloaded;
+    await wb.page.locator('.monaco-workbench').waitFor({ timeout: PATIENCE });
+    await openChatView(wb);
+    await waitFor(
+      async () =>
+        (await chat(wb)
+          .locator('#prompt')
+          .evaluate((el) => (el as HTMLTextAreaElement).value)) as string,
+      /is sk-or-v1-…[0-9a-f]{4} the one\?/,
+      'the restored draft, masked',
+    );
+  },
+};

@@ -6,7 +6,7 @@ import type { Emulator } from '../../emulator/server.ts';
 import { answerText } from '../../emulator/answers.ts';
 import { routerKey } from '../../emulator/keyFactory.ts';
 import { answerSteps } from './answerSteps.ts';
-import { chatViewSteps } from './chatViewSteps.ts';
+import { chatViewSteps, leakProbeStep } from './chatViewSteps.ts';
 import { chatAnswerSteps, chooseModel } from './chatAnswerSteps.ts';
 import { compatibleSteps } from './compatibleSteps.ts';
 
@@ -388,4 +388,5 @@ export const ALL_STEPS: UiStep[] = [
   ...answerSteps,
   ...chatViewSteps,
   ...chatAnswerSteps,
+  leakProbeStep,
 ];
