@@ -144,6 +144,7 @@ export class ChatSession implements vscode.Disposable {
       name: serviceLabel(id, config),
       pricedModels: SERVICES[id].capabilities.hasModelPrices,
       hasCredits: SERVICES[id].capabilities.hasCredits,
+      keyOptional: SERVICES[id].capabilities.keyOptional,
     }));
   }
 

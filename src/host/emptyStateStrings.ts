@@ -9,6 +9,7 @@ export function emptyStateStrings(): Record<`empty.${string}`, string> {
     'empty.keys': t('Keys'),
     'empty.keyStored': t('key stored'),
     'empty.noKey': t('no key yet'),
+    'empty.keyOptional': t('key optional'),
     'empty.setKey': t('Set key'),
     'empty.import': t('Import from the environment'),
     'empty.importHint': t('Reads OPENROUTER_API_KEY and OPENAI_API_KEY into secret storage.'),

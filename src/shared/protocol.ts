@@ -66,6 +66,8 @@ export interface ServiceChoice {
   pricedModels: boolean;
   /** Credits to add (an "Add credits" button), rather than a billing page. */
   hasCredits: boolean;
+  /** Works without a key (a local server); a key is stored only when the person gives one. */
+  keyOptional?: boolean;
 }
 
 export interface PanelState {

@@ -38,7 +38,18 @@ export function emptyState({ services, hasKey, s, run, tryFree }: EmptyStateInpu
 
   const keys = el('div', 'empty-keys');
   keys.append(el('h3', '', s('empty.keys', 'Keys')));
-  for (const { id: service, name } of services) {
+  for (const { id: service, name, keyOptional } of services) {
+    // A local server answers without a key: "key stored" would not be true, "no key yet" would alarm.
+    if (keyOptional) {
+      const row = el('div', 'empty-key stored');
+      row.dataset.service = service;
+      row.append(
+        el('span', 'empty-key-name', name),
+        el('span', 'empty-key-state', s('empty.keyOptional', 'key optional')),
+      );
+      keys.append(row);
+      continue;
+    }
     const row = el('div', `empty-key ${hasKey[service] ? 'stored' : 'missing'}`);
     row.dataset.service = service;
     row.append(
@@ -52,7 +63,7 @@ export function emptyState({ services, hasKey, s, run, tryFree }: EmptyStateInpu
     if (!hasKey[service]) row.append(button(s('empty.setKey', 'Set key'), () => run('setKey', service)));
     keys.append(row);
   }
-  if (services.some(({ id }) => !hasKey[id])) {
+  if (services.some(({ id, keyOptional }) => !keyOptional && !hasKey[id])) {
     const importRow = el('div', 'empty-import');
     importRow.append(
       button(s('empty.import', 'Import from the environment'), () => run('importKeys', 'router')),

@@ -1,0 +1,70 @@
+// @vitest-environment jsdom
+// The empty chat's key rows: one per service the host offers, by the names it gives.
+import { describe, expect, it } from 'vitest';
+import type { ServiceChoice } from '../../src/shared/protocol.ts';
+import { emptyState } from '../../src/webview/emptyState.ts';
+
+const choice = (id: ServiceChoice['id'], name: string, extra: Partial<ServiceChoice> = {}): ServiceChoice => ({
+  id,
+  name,
+  pricedModels: false,
+  hasCredits: false,
+  ...extra,
+});
+
+function draw(services: ServiceChoice[], hasKey: Record<ServiceChoice['id'], boolean>) {
+  const ran: string[] = [];
+  const root = emptyState({
+    services,
+    hasKey,
+    s: (_key, fallback) => fallback,
+    run: (action, service) => ran.push(`${action}:${service}`),
+    tryFree: () => undefined,
+  });
+  const rows = [...root.querySelectorAll<HTMLElement>('.empty-key')].map((row) => ({
+    service: row.dataset.service,
+    text: row.textContent,
+    setKey: row.querySelector('button'),
+  }));
+  return { root, rows, ran };
+}
+
+describe('the empty state', () => {
+  it('names each offered service and offers Set key only where a needed key is missing', () => {
+    const { rows, ran } = draw(
+      [
+        choice('router', 'Routing service'),
+        choice('direct', 'Direct service'),
+        choice('compatible', 'Local LLM', { keyOptional: true }),
+      ],
+      { router: true, direct: false, compatible: true },
+    );
+    expect(rows.map((r) => r.service)).toEqual(['router', 'direct', 'compatible']);
+    expect(rows[0]!.text).toContain('key stored');
+    expect(rows[1]!.text).toContain('no key yet');
+    // A local server needs no key: it is not called "stored" when none was given.
+    expect(rows[2]!.text).toContain('Local LLM');
+    expect(rows[2]!.text).toContain('key optional');
+    expect(rows[2]!.text).not.toContain('key stored');
+    expect(rows[0]!.setKey).toBeNull();
+    expect(rows[2]!.setKey).toBeNull();
+    rows[1]!.setKey!.click();
+    expect(ran).toEqual(['setKey:direct']);
+  });
+
+  it('offers the import only while a needed key is missing', () => {
+    const optional = choice('compatible', 'Local LLM', { keyOptional: true });
+    const all = draw([choice('router', 'Routing service'), optional], {
+      router: true,
+      direct: true,
+      compatible: false,
+    });
+    expect(all.root.querySelector('.empty-import')).toBeNull();
+    const missing = draw([choice('router', 'Routing service'), optional], {
+      router: false,
+      direct: true,
+      compatible: false,
+    });
+    expect(missing.root.querySelector('.empty-import')).not.toBeNull();
+  });
+});
