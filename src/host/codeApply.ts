@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { type Proposal, proposeChange } from '../core/codeProposal.ts';
-import { revealChange } from './codeInsert.ts';
+import { PROPOSAL_SCHEME, revealChange } from './codeInsert.ts';
 
-export const PROPOSAL_SCHEME = 'keyward-proposal';
+export { PROPOSAL_SCHEME };
 const PENDING_CONTEXT = 'keyward.proposalPending';
 const t = vscode.l10n.t;
 

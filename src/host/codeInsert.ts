@@ -3,8 +3,9 @@
 import * as vscode from 'vscode';
 import type { InsertMode } from '../shared/protocol.ts';
 import { fitInsertion, fitReplacement } from '../core/codeProposal.ts';
-import { PROPOSAL_SCHEME } from './codeApply.ts';
 
+/** The scheme of an Apply proposal, the read-only right side of its diff. */
+export const PROPOSAL_SCHEME = 'keyward-proposal';
 const t = vscode.l10n.t;
 
 export class LastEditor implements vscode.Disposable {
