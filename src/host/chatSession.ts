@@ -69,7 +69,7 @@ export class ChatSession implements vscode.Disposable {
   private readonly log: Log;
   private readonly ports: ChatSessionPorts;
   /** Apply's diffs waiting for Accept or Discard. */
-  readonly proposals = new CodeProposals();
+  readonly proposals = new CodeProposals((error) => this.log.error(`Apply: ${error.message}`));
 
   constructor(
     monitor: AccountMonitor,

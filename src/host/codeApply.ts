@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { type Proposal, proposeChange } from '../core/codeProposal.ts';
-import { revealChange } from './codeInsert.ts';
+import { PROPOSAL_SCHEME, revealChange } from './codeInsert.ts';
 
-export const PROPOSAL_SCHEME = 'keyward-proposal';
+export { PROPOSAL_SCHEME };
 const PENDING_CONTEXT = 'keyward.proposalPending';
 const t = vscode.l10n.t;
 
@@ -27,6 +27,13 @@ export class CodeProposals implements vscode.TextDocumentContentProvider, vscode
   private registration: vscode.Disposable | undefined;
   /** For tests: answers the notification instead of a person (undefined leaves it to the title-bar actions). */
   answer: ((proposal: vscode.Uri) => Promise<'accept' | 'discard' | undefined>) | undefined;
+
+  /** `onError` hears what goes wrong after the diff is open, when nobody awaits the answer any more. */
+  private readonly onError: (error: Error) => void;
+
+  constructor(onError: (error: Error) => void = () => undefined) {
+    this.onError = onError;
+  }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.pending.get(uri.toString())?.proposal.text ?? '';
@@ -62,7 +69,7 @@ export class CodeProposals implements vscode.TextDocumentContentProvider, vscode
       preview: false,
       ...(editor.viewColumn ? { viewColumn: editor.viewColumn } : {}),
     });
-    void this.ask(uri, name);
+    void this.ask(uri, name).catch((error: unknown) => this.onError(error as Error));
     return uri;
   }
 
@@ -123,7 +130,8 @@ export class CodeProposals implements vscode.TextDocumentContentProvider, vscode
     this.pending.delete(key);
     await this.closeDiff(key);
     await this.updateContext();
-    await vscode.window.showTextDocument(target, { preserveFocus: false });
+    // An untitled file closed while the diff was open cannot be shown again; it was discarded either way.
+    await vscode.window.showTextDocument(target, { preserveFocus: false }).then(undefined, () => undefined);
     return 'discarded';
   }
 

@@ -4,16 +4,21 @@ import * as vscode from 'vscode';
 import type { InsertMode } from '../shared/protocol.ts';
 import { fitInsertion, fitReplacement } from '../core/codeProposal.ts';
 
+/** The scheme of an Apply proposal, the read-only right side of its diff. */
+export const PROPOSAL_SCHEME = 'keyward-proposal';
 const t = vscode.l10n.t;
 
 export class LastEditor implements vscode.Disposable {
   private editor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
   private readonly subscription = vscode.window.onDidChangeActiveTextEditor((editor) => {
-    if (editor) this.editor = editor;
+    // The right side of an Apply diff is a read-only proposal: the code still belongs in the file beside it.
+    if (editor && editor.document.uri.scheme !== PROPOSAL_SCHEME) this.editor = editor;
   });
 
   get current(): vscode.TextEditor | undefined {
-    return this.editor;
+    // The active editor is the truth when there is one: the change event can arrive after a message from the chat.
+    const active = vscode.window.activeTextEditor;
+    return active && active.document.uri.scheme !== PROPOSAL_SCHEME ? active : this.editor;
   }
 
   /** An editor the person chose explicitly (ask about selection) wins over the last active one. */
