@@ -263,12 +263,17 @@ export const chatViewSteps: UiStep[] = [
 /**
  * Last of all: the leak check must find the saved webview state on disk, and the
  * editor panel that held the first draft was closed by the steps above. So a
- * draft holding a key is left in the side-bar chat and survives a reload there.
+ * draft holding a key is left in the editor chat again (its state is what the
+ * in-host suite's window restores after this) and survives a reload there.
  */
 export const leakProbeStep: UiStep = {
-  name: 'a draft holding a key in the side-bar chat comes back after a reload, the key masked',
+  name: 'a draft holding a key in the editor chat comes back after a reload, the key masked',
   async run({ wb, leakKey }) {
-    await openChatView(wb);
+    await escapeAll(wb);
+    // Only the editor chat stays visible, so the frame below is the panel's.
+    await wb.runCommand('View: Close Primary Side Bar');
+    await runExactly(wb, 'Keyward: Open Chat in Editor');
+    await chat(wb).locator('#prompt').waitFor({ timeout: PATIENCE });
     const key = routerKey();
     leakKey(key);
     const box = chat(wb).locator('#prompt');
@@ -278,7 +283,6 @@ export const leakProbeStep: UiStep = {
     await wb.runCommand('Developer: Reload Window');
     await reloaded;
     await wb.page.locator('.monaco-workbench').waitFor({ timeout: PATIENCE });
-    await openChatView(wb);
     await waitFor(
       async () =>
         (await chat(wb)
