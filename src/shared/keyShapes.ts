@@ -42,9 +42,13 @@ export const DIRECT_PREFIX_RE = new RegExp(`^sk-(?:${DIRECT_PREFIXES.join('-|')}
 const KEY_SHAPED = /\b(?:sk|rk)-[A-Za-z0-9_-]{16,}/g;
 const BEARER = /(\bBearer\s+)([^\s"',;]{8,})/gi;
 
-/** `sk-or-v1-…3fa9`: the prefix up to its last dash, an ellipsis, the last four characters. */
+// Only prefixes a service documents: a key's random body may itself hold dashes
+// (`sk-proj-q-…`), and a generic "word-dash" pattern would show part of the secret.
+const KNOWN_PREFIX = new RegExp(`^((?:sk|pk|rk)-(?:or-v\\d+-|(?:${DIRECT_PREFIXES.join('|')})-|ant-(?:api\\d+-)?)?)`);
+
+/** `sk-or-v1-…3fa9`: the documented prefix, an ellipsis, the last four characters. */
 export function maskKey(key: string): string {
-  const match = /^((?:sk|pk|rk)-(?:[a-z]+-){0,2}(?:v\d+-)?)/.exec(key);
+  const match = KNOWN_PREFIX.exec(key);
   return `${match ? match[1]! : key.slice(0, 3)}…${key.slice(-4)}`;
 }
 

@@ -10,6 +10,16 @@ describe('maskKey', () => {
     expect(maskKey(project)).toBe(`sk-proj-…${project.slice(-4)}`);
     expect(maskKey(directKey('legacy'))).toMatch(/^sk-…/);
   });
+
+  it('shows no part of a random body that happens to start with a word and a dash', () => {
+    // Seen in a CI run: a generated project key `sk-proj-q-…` was masked with its `q-`.
+    const project = directKey('proj');
+    const dashed = `sk-proj-q-${project.slice('sk-proj-'.length + 2)}`;
+    expect(maskKey(dashed)).toBe(`sk-proj-…${dashed.slice(-4)}`);
+    const router = routerKey();
+    expect(maskKey(`sk-or-v1-ab-${router.slice(12)}`)).toMatch(/^sk-or-v1-…/);
+    expect(maskKey(`sk-ab-cd-${project.slice(9)}`)).toMatch(/^sk-…/);
+  });
 });
 
 describe('redactSecrets', () => {
