@@ -45,6 +45,8 @@ export interface KeywardTestApi {
   panel: PromptPanel;
   /** The conversations of this workspace (the list the chat view and the panel share). */
   conversations: ChatConversations;
+  /** The conversation list's commands, whose shown list the tests read. */
+  conversationCommands: ConversationCommands;
   /** What the chat view's header and the editor tab say: the active conversation's title. */
   chatTitles(): { view: string | undefined; panel: string | undefined };
   /** Answers the panel's secret guard and keeps what the panel posted. */
@@ -181,7 +183,8 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
     panel,
     conversations,
-    chatTitles: () => ({ view: chatView.description, panel: panel.tabTitle }),
+    conversationCommands,
+    chatTitles: () => ({ view: chatView.title, panel: panel.tabTitle }),
     panelProbe: probe,
     fixes,
     preCommitHook,

@@ -62,12 +62,13 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   }
 
   private showTitle(): void {
-    if (this.view) this.view.description = this.conversations.activeTitle();
+    // The title, not the description: a container with this view alone shows "Keyward: <title>", and drops descriptions.
+    if (this.view) this.view.title = this.conversations.activeTitle();
   }
 
-  /** What the view's header says beside its name; undefined before the view was first shown. */
-  get description(): string | undefined {
-    return this.view?.description;
+  /** What the view's header says; undefined before the view was first shown. */
+  get title(): string | undefined {
+    return this.view?.title;
   }
 
   get isResolved(): boolean {

@@ -1,5 +1,6 @@
 // The chat names the conversation it shows: the side-bar view's header and the
 // editor tab follow a new conversation, a rename, a first prompt and a switch.
+// The conversation list starts a new one from its first item.
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -44,5 +45,27 @@ suite('conversation title', () => {
     await api.conversations.switchTo(first);
     await titlesBecome(renamed);
     await api.conversations.remove(second);
+  });
+
+  test('the conversation list offers New Conversation first, and choosing it starts one', async () => {
+    const before = api.conversations.activeId;
+    await api.conversations.setTurns(before, [
+      { id: 'u2', role: 'user', text: 'a conversation to leave', service: 'router', model: 'm', status: 'done' },
+    ]);
+    const beforeTitle = api.conversations.activeTitle();
+    const commands = api.conversationCommands;
+    const shown = vscode.commands.executeCommand('keyward.showConversations');
+    const list = await waitFor('the conversation list', () => commands.shownList, 60_000);
+    const items = list.items.map((item) => ({ id: item.id, label: item.label }));
+    assert.deepEqual(items[0], { id: '', label: '$(add) New Conversation' });
+    assert.ok(items.some((item) => item.id === before && item.label.endsWith(beforeTitle)));
+    // What Enter on the first item runs (the renderer's Enter cannot be driven from the extension host).
+    list.hide();
+    await shown;
+    await commands.choose(items[0]!.id);
+    assert.notEqual(api.conversations.activeId, before);
+    await titlesBecome('New conversation');
+    await api.conversations.switchTo(before);
+    await titlesBecome(beforeTitle);
   });
 });
