@@ -45,6 +45,10 @@ export interface KeywardTestApi {
   panel: PromptPanel;
   /** The conversations of this workspace (the list the chat view and the panel share). */
   conversations: ChatConversations;
+  /** The conversation list's commands, whose shown list the tests read. */
+  conversationCommands: ConversationCommands;
+  /** What the chat view's header and the editor tab say: the active conversation's title. */
+  chatTitles(): { view: string | undefined; panel: string | undefined };
   /** Answers the panel's secret guard and keeps what the panel posted. */
   panelProbe: PanelProbe;
   /** The quick fixes, whose questions the tests answer. */
@@ -85,7 +89,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     { conversations, commands: conversationCommands, showView: (): Promise<void> => chatView.show() },
     probe?.ports,
   );
-  const chatView: ChatView = new ChatView(context.extensionUri, panel.session);
+  const chatView: ChatView = new ChatView(context.extensionUri, panel.session, conversations);
   const historyView = new HistoryView();
   const fixes = new KeyFixes(diagnostics, configuration, keys);
   const liveness = new KeyLiveness(diagnostics, configuration);
@@ -179,6 +183,8 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
     panel,
     conversations,
+    conversationCommands,
+    chatTitles: () => ({ view: chatView.title, panel: panel.tabTitle }),
     panelProbe: probe,
     fixes,
     preCommitHook,

@@ -20,6 +20,7 @@ import {
   answerBody,
 } from './textStream.ts';
 import { SERVICES } from './services.ts';
+import { STREAM_USAGE_SUPPORT, type StreamUsageSupport, refusesStreamOptions } from './streamUsageSupport.ts';
 import { type HttpResponse, Transport, type TransportOptions } from './transport.ts';
 
 export const FREE_ROUTER_MODEL = 'openrouter/free';
@@ -82,6 +83,8 @@ export interface RouterClientOptions extends TransportOptions {
   service?: ServiceId;
   retry?: RetryPolicy;
   freeGuard?: FreeModelGuard;
+  /** Which servers refused `stream_options`; the process-wide memory when absent. */
+  streamUsage?: StreamUsageSupport;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -152,6 +155,10 @@ export class RouterClient {
     return (this.options.now ?? Date.now)();
   }
 
+  private streamUsage(): StreamUsageSupport {
+    return this.options.streamUsage ?? STREAM_USAGE_SUPPORT;
+  }
+
   private async getJson(path: string, signal?: AbortSignal): Promise<Json> {
     const response = await this.transport.send({ method: 'GET', path, key: this.options.key, signal });
     const text = await response.text();
@@ -213,6 +220,12 @@ export class RouterClient {
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
     if (request.denyDataCollection && SERVICES[this.service].capabilities.hasDataCollectionOptOut)
       body.provider = { data_collection: 'deny' };
+    if (
+      stream &&
+      SERVICES[this.service].capabilities.streamUsageOnRequest &&
+      this.streamUsage().asks(this.options.baseUrl)
+    )
+      body.stream_options = { include_usage: true };
     const sleep = this.options.sleep ?? abortableSleep;
     const free = SERVICES[this.service].capabilities.hasFreeModels && isFreeModelId(request.model);
     return new TextStream(this.service, () => this.chatAttempt(body, stream, free, options, sleep), {
@@ -238,16 +251,29 @@ export class RouterClient {
         await sleep(wait, options.signal);
       }
     }
-    const response = await this.transport.send({
-      method: 'POST',
-      path: SERVICES[this.service].endpoints.chat,
-      key: this.options.key,
-      body,
-      signal: options.signal,
-      accept: stream ? 'text/event-stream' : 'application/json',
-    });
+    const send = () =>
+      this.transport.send({
+        method: 'POST',
+        path: SERVICES[this.service].endpoints.chat,
+        key: this.options.key,
+        body,
+        signal: options.signal,
+        accept: stream ? 'text/event-stream' : 'application/json',
+      });
+    let response = await send();
+    let errorText: string | undefined;
     if (response.status >= 400) {
-      const error = this.fail(response, await response.text(), {
+      errorText = await response.text();
+      // A server that does not know the field: once without it, and never again for this base URL.
+      if (body.stream_options !== undefined && refusesStreamOptions(response.status, errorText)) {
+        this.streamUsage().refuse(this.options.baseUrl);
+        delete body.stream_options;
+        response = await send();
+        errorText = response.status >= 400 ? await response.text() : undefined;
+      }
+    }
+    if (errorText !== undefined) {
+      const error = this.fail(response, errorText, {
         denyDataCollection: obj(body.provider)?.data_collection === 'deny',
       });
       if (error.kind === 'free_limit_day') {

@@ -37,6 +37,8 @@ export interface ServiceCapabilities {
   hasRateLimitHeaders: boolean;
   /** The model list carries prices per token. */
   hasModelPrices: boolean;
+  /** Streams report usage only when asked (`stream_options.include_usage`), as OpenAI's spec has it. */
+  streamUsageOnRequest: boolean;
 }
 
 export interface ServiceCommands {
@@ -120,6 +122,7 @@ export const SERVICES = {
       chainsResponses: false,
       hasRateLimitHeaders: false,
       hasModelPrices: true,
+      streamUsageOnRequest: false,
     },
   },
   direct: {
@@ -161,6 +164,7 @@ export const SERVICES = {
       chainsResponses: true,
       hasRateLimitHeaders: true,
       hasModelPrices: false,
+      streamUsageOnRequest: false,
     },
   },
   compatible: {
@@ -199,6 +203,7 @@ export const SERVICES = {
       chainsResponses: false,
       hasRateLimitHeaders: false,
       hasModelPrices: false,
+      streamUsageOnRequest: true,
     },
   },
 } as const satisfies Record<ServiceId, ServiceDescriptor>;

@@ -10,6 +10,7 @@ import {
   type ConversationSummary,
   active,
   clear,
+  conversationTitle,
   loadStore,
   newConversation,
   remove,
@@ -47,6 +48,11 @@ export class ChatConversations implements vscode.Disposable {
 
   activeConversation(): Conversation {
     return active(this.current);
+  }
+
+  /** What the chat's header says: the person's title, else the start of the first prompt. */
+  activeTitle(): string {
+    return conversationTitle(active(this.current), vscode.l10n.t('New conversation'));
   }
 
   turns(id = this.activeId): ChatTurn[] {

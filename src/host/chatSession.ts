@@ -34,7 +34,7 @@ import { newId, resolveAttachments } from './panelAttachments.ts';
 import { runPanelAction } from './panelActions.ts';
 import { panelStrings } from './panelStrings.ts';
 import { askToRedact } from './secretGuardPrompt.ts';
-import { serviceLabel } from './serviceNames.ts';
+import { serviceLabel, serviceShortLabel } from './serviceNames.ts';
 import { WebviewConnection } from './webviewConnection.ts';
 
 /** What the session needs besides the core services; tests replace the question and watch what is posted. */
@@ -142,6 +142,7 @@ export class ChatSession implements vscode.Disposable {
     return SERVICE_IDS.filter((id) => isConfigured(config, id)).map((id) => ({
       id,
       name: serviceLabel(id, config),
+      shortName: serviceShortLabel(id, config),
       pricedModels: SERVICES[id].capabilities.hasModelPrices,
       hasCredits: SERVICES[id].capabilities.hasCredits,
       keyOptional: SERVICES[id].capabilities.keyOptional,

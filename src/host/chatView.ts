@@ -2,6 +2,7 @@
 // to the secondary side bar): the same webview bundle and chat session as the
 // editor panel, so both show one conversation.
 import * as vscode from 'vscode';
+import type { ChatConversations } from './chatConversations.ts';
 import type { ChatSession } from './chatSession.ts';
 import { promptWebviewOptions } from './webviewConnection.ts';
 
@@ -14,10 +15,15 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   private readonly registration: vscode.Disposable;
   private readonly extensionUri: vscode.Uri;
   private readonly session: ChatSession;
+  private readonly conversations: ChatConversations;
+  private readonly titles: vscode.Disposable;
 
-  constructor(extensionUri: vscode.Uri, session: ChatSession) {
+  constructor(extensionUri: vscode.Uri, session: ChatSession, conversations: ChatConversations) {
     this.extensionUri = extensionUri;
     this.session = session;
+    this.conversations = conversations;
+    // The view's header names the conversation shown, so a switch, a rename or a new one is seen at a glance.
+    this.titles = conversations.onDidChange(() => this.showTitle());
     // Kept alive while hidden: a streaming answer goes on when the person looks at another view.
     this.registration = vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this, {
       webviewOptions: { retainContextWhenHidden: true },
@@ -28,6 +34,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     this.connection?.dispose();
     this.view = view;
     view.webview.options = promptWebviewOptions(this.extensionUri);
+    this.showTitle();
     const connection = this.session.connect(view.webview);
     this.connection = connection;
     view.onDidDispose(() => {
@@ -54,12 +61,23 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     this.session.focusPrompt();
   }
 
+  private showTitle(): void {
+    // The title, not the description: a container with this view alone shows "Keyward: <title>", and drops descriptions.
+    if (this.view) this.view.title = this.conversations.activeTitle();
+  }
+
+  /** What the view's header says; undefined before the view was first shown. */
+  get title(): string | undefined {
+    return this.view?.title;
+  }
+
   get isResolved(): boolean {
     return this.view !== undefined;
   }
 
   dispose(): void {
     this.connection?.dispose();
+    this.titles.dispose();
     this.registration.dispose();
   }
 }

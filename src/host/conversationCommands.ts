@@ -11,6 +11,7 @@ import type { Log } from './log.ts';
 const t = vscode.l10n.t;
 
 interface ConversationItem extends vscode.QuickPickItem {
+  /** Empty on the "New Conversation" item. */
   id: string;
 }
 
@@ -20,6 +21,8 @@ export class ConversationCommands {
   private readonly log: Log;
   /** For tests: the answer a modal question gets instead of showing it. */
   confirmAnswer: boolean | undefined;
+  /** For tests: the list while it is shown, whose items they read. */
+  shownList: vscode.QuickPick<ConversationItem> | undefined;
 
   constructor(conversations: ChatConversations, keys: KeyStore, log: Log) {
     this.conversations = conversations;
@@ -31,7 +34,7 @@ export class ConversationCommands {
     return this.conversations.create();
   }
 
-  /** The list, searched by the text of every turn as the person types; Enter switches. */
+  /** The list, searched by the text of every turn as the person types; Enter switches; the first item starts one. */
   async show(): Promise<void> {
     const rename: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: t('Rename') };
     const remove: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: t('Delete') };
@@ -41,9 +44,10 @@ export class ConversationCommands {
     pick.matchOnDescription = false;
     pick.matchOnDetail = false;
     const when = (ms: number) => new Date(ms).toLocaleString();
+    const fresh: ConversationItem = { id: '', label: `$(add) ${t('New Conversation')}`, alwaysShow: true };
     const fill = () => {
       // The search runs over every turn, not only the titles: the items come pre-filtered and always show.
-      pick.items = this.conversations.list(pick.value).map((c) => ({
+      const found = this.conversations.list(pick.value).map((c) => ({
         id: c.id,
         label: `${c.active ? '$(comment-discussion) ' : ''}${c.title}`,
         description: `${t('{0} messages', String(c.turnCount))} · ${when(c.updatedAt)}`,
@@ -51,6 +55,9 @@ export class ConversationCommands {
         alwaysShow: true,
         buttons: [rename, remove],
       }));
+      pick.items = [fresh, ...found];
+      // While searching, the first match is what Enter takes, not "New Conversation".
+      if (pick.value && found[0]) pick.activeItems = [found[0]];
     };
     fill();
     const done = new Promise<void>((resolve) => {
@@ -63,15 +70,22 @@ export class ConversationCommands {
       pick.onDidAccept(async () => {
         const chosen = pick.selectedItems[0];
         pick.hide();
-        if (chosen) await this.conversations.switchTo(chosen.id);
+        if (chosen) await this.choose(chosen.id);
       });
       pick.onDidHide(() => {
+        if (this.shownList === pick) this.shownList = undefined;
         pick.dispose();
         resolve();
       });
     });
     pick.show();
+    this.shownList = pick;
     return done;
+  }
+
+  /** What Enter on an item of the list does: switch to it, or start one from "New Conversation" (id ''). */
+  choose(id: string): Promise<void> {
+    return id ? this.conversations.switchTo(id) : this.conversations.create();
   }
 
   async rename(id = this.conversations.activeId, title?: string): Promise<void> {

@@ -73,6 +73,7 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
       this.session,
       places.conversations.onDidChange(({ activeChanged }) => {
         if (activeChanged) this.session.showConversation();
+        this.showTitle();
       }),
       vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, this),
     );
@@ -87,7 +88,7 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     }
     const panel = vscode.window.createWebviewPanel(
       PANEL_VIEW_TYPE,
-      t('Keyward'),
+      this.title(),
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
       promptWebviewOptions(this.context.extensionUri),
     );
@@ -103,6 +104,7 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
 
   private attach(panel: vscode.WebviewPanel): void {
     this.panel = panel;
+    panel.title = this.title();
     panel.iconPath = vscode.Uri.joinPath(this.context.extensionUri, 'media', 'icon.svg');
     const connection = this.session.connect(panel.webview);
     const closed = panel.onDidDispose(() => {
@@ -111,6 +113,20 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
       closed.dispose();
       if (this.panel === panel) this.panel = undefined;
     });
+  }
+
+  /** The tab names the conversation shown, as the side-bar view's header does. */
+  private title(): string {
+    return t('Keyward: {0}', this.places.conversations.activeTitle());
+  }
+
+  private showTitle(): void {
+    if (this.panel) this.panel.title = this.title();
+  }
+
+  /** The editor tab's title while the panel is open. */
+  get tabTitle(): string | undefined {
+    return this.panel?.title;
   }
 
   /** Validates and handles a message as if the webview had sent it. */

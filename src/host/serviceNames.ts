@@ -20,6 +20,13 @@ const LABELS: Record<ServiceId, () => string> = {
   compatible: () => t('OpenAI-compatible'),
 };
 
+/** On the chat's narrow service switch, with the label as its tooltip. */
+const SHORT_LABELS: Record<ServiceId, () => string> = {
+  router: () => t('Routing'),
+  direct: () => t('Direct'),
+  compatible: () => t('Compatible'),
+};
+
 /** The name the user gave the compatible service wins over the generic one. */
 function given(service: ServiceId, config: KeywardConfig | undefined): string {
   return service === 'compatible' ? (config?.compatible.name ?? '') : '';
@@ -31,4 +38,8 @@ export function serviceTitle(service: ServiceId, config?: KeywardConfig): string
 
 export function serviceLabel(service: ServiceId, config?: KeywardConfig): string {
   return given(service, config) || LABELS[service]();
+}
+
+export function serviceShortLabel(service: ServiceId, config?: KeywardConfig): string {
+  return given(service, config) || SHORT_LABELS[service]();
 }

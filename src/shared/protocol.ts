@@ -62,6 +62,8 @@ export interface ServiceChoice {
   id: ServiceId;
   /** Localised, or the name the person gave the service. */
   name: string;
+  /** What the narrow switch shows ("Routing"); the full name is its tooltip. Absent: the name. */
+  shortName?: string;
   /** Its model list carries prices; without them no "variable price" is shown. */
   pricedModels: boolean;
   /** Credits to add (an "Add credits" button), rather than a billing page. */

@@ -16,6 +16,7 @@ import { errorCard } from './errorCard.ts';
 import { createRenderer } from './markdown.ts';
 import { createModelPicker } from './picker.ts';
 import { finishNote, metaLine } from './turnNotes.ts';
+import { drawServiceSwitch, markService, serviceSwitchKey } from './serviceSwitch.ts';
 import { type Action, type ViewState, initialState, persistedView, reduce, restoredView } from './viewState.ts';
 import { type ServiceId, isServiceId } from '../shared/serviceIds.ts';
 
@@ -82,23 +83,16 @@ function dispatch(action: Action): void {
 
 // ---- rendering -------------------------------------------------------------
 
-/** The service switch, one button per service the host offers (built again only when that list changes). */
+/** The service switch (built again only when the list of services changes). */
 let renderedServices = '';
 function renderServices(): void {
   const group = $('services');
-  const key = JSON.stringify(state.services.map((x) => [x.id, x.name]));
+  const key = JSON.stringify(state.services.map((x) => [x.id, x.name, x.shortName]));
   if (key !== renderedServices) {
     renderedServices = key;
-    group.replaceChildren(
-      ...state.services.map((x) => {
-        const button = element('button', { id: `service-${x.id}`, textContent: x.name });
-        button.dataset.service = x.id;
-        return button;
-      }),
-    );
+    drawServiceSwitch(group, state.services);
   }
-  for (const x of state.services)
-    $<HTMLButtonElement>(`service-${x.id}`).setAttribute('aria-pressed', String(state.service === x.id));
+  markService(group, state.service);
 }
 
 const serviceChoice = (service: ServiceId) => state.services.find((x) => x.id === service);
@@ -478,6 +472,9 @@ function wireAttachMenu(): void {
 }
 
 function wire(): void {
+  $('services').addEventListener('keydown', (event) => {
+    if (serviceSwitchKey($('services'), event)) event.preventDefault();
+  });
   $('services').addEventListener('click', (event) => {
     const service = (event.target as HTMLElement).closest('button')?.dataset.service;
     if (!isServiceId(service)) return;

@@ -51,7 +51,8 @@ describe('keyward ask --service compatible', () => {
       text: answerText('hello', { tokens: 12 }),
       finishReason: 'stop',
       refusal: null,
-      usage: { inputTokens: null, outputTokens: null, totalTokens: null, costUsd: null },
+      // Streamed, yet counted: the CLI asks for usage (stream_options.include_usage).
+      usage: { outputTokens: 12, costUsd: null },
     });
     expect(bed.emulator.compatible.seen[0]!.authorization).toBe(`Bearer ${key}`);
   });

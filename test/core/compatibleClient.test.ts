@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RouterClient } from '../../src/core/routerClient.ts';
 import { DEFAULT_RETRY_POLICY } from '../../src/core/retryPolicy.ts';
+import { StreamUsageSupport } from '../../src/core/streamUsageSupport.ts';
 import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
 import { answerText } from '../emulator/answers.ts';
 import type { CompatibleMode } from '../emulator/compatibleService.ts';
@@ -17,14 +18,21 @@ beforeAll(async () => {
 afterAll(() => bed.close());
 beforeEach(() => {
   bed.emulator.compatible.seen.length = 0;
+  bed.emulator.compatible.streamOptions.length = 0;
   bed.emulator.config.tokenDelayMs = 0;
 });
 
-function client(mode: CompatibleMode, key = '', baseUrl = bed.emulator.compatibleBaseUrls[mode]): RouterClient {
+function client(
+  mode: CompatibleMode,
+  key = '',
+  baseUrl = bed.emulator.compatibleBaseUrls[mode],
+  streamUsage = new StreamUsageSupport(),
+): RouterClient {
   return new RouterClient({
     service: 'compatible',
     baseUrl,
     key,
+    streamUsage,
     ...FAST,
     retry: { ...DEFAULT_RETRY_POLICY, random: () => 0 },
     sleep: async () => undefined,
@@ -81,6 +89,45 @@ describe('compatible service: answers', () => {
     }
     expect(error).toMatchObject({ kind: 'cancelled', service: 'compatible' });
     expect(text.length).toBeGreaterThan(0);
+  });
+});
+
+// OpenAI's spec (shared/specs/openai-openapi.yaml, CreateChatCompletionStreamResponse): `usage` is "only present when
+// you set stream_options: {"include_usage": true}", on a last chunk whose `choices` is empty. Ollama and vLLM do the same.
+describe('compatible service: usage in streams', () => {
+  it('asks for usage in a stream and reads it from the last chunk, whose choices are empty', async () => {
+    const stream = client('open').chat(ask('count me'));
+    for await (const _ of stream);
+    const result = await stream.result;
+    expect(bed.emulator.compatible.streamOptions).toEqual([{ include_usage: true }]);
+    expect(result.usage).toMatchObject({ outputTokens: 12 });
+    expect(result.usage!.inputTokens).toBeGreaterThan(0);
+    expect(result.finishReason).toBe('stop');
+  });
+
+  it('does not send stream_options without a stream (the server would refuse it)', async () => {
+    await client('open').chat(ask('whole'), { stream: false }).collect();
+    expect(bed.emulator.compatible.streamOptions).toEqual([undefined]);
+  });
+
+  it('a server that refuses the field: retried once without it, and never asked again for that base URL', async () => {
+    const memory = new StreamUsageSupport();
+    const first = await client('strict', '', undefined, memory).chat(ask('strict one')).collect();
+    expect(first.text).toBe(answerText('strict one', { tokens: 12 }));
+    expect(first.usage).toBeNull();
+    expect(bed.emulator.compatible.streamOptions).toEqual([{ include_usage: true }, undefined]);
+    // A new client (keys and settings make new ones) shares the memory.
+    await client('strict', '', undefined, memory).chat(ask('strict two')).collect();
+    expect(bed.emulator.compatible.streamOptions).toEqual([{ include_usage: true }, undefined, undefined]);
+    // Other servers are still asked.
+    await client('open', '', undefined, memory).chat(ask('open one')).collect();
+    expect(bed.emulator.compatible.streamOptions.at(-1)).toEqual({ include_usage: true });
+  });
+
+  it('another 400 is not retried and keeps its own message', async () => {
+    const { error } = await settle(client('open').chat({ ...ask('hi'), messages: [] }));
+    expect(error).toMatchObject({ kind: 'bad_request', status: 400 });
+    expect(bed.emulator.compatible.streamOptions).toHaveLength(1);
   });
 });
 

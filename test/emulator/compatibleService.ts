@@ -4,6 +4,9 @@
 //   /compatible/v1        no key needed (any Authorization is ignored)
 //   /compatible-keyed/v1  the key `state.key` is required, as `vllm --api-key` does
 //   /compatible-bare/v1   no key, and no GET /models: the model id is typed
+//   /compatible-strict/v1 no key, and a 400 for request fields it does not know
+//                         (`stream_options`), as older Azure OpenAI api-versions
+//                         and strict proxies answer
 // It remembers the Authorization header of every request, so a test can prove
 // none was sent.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -16,6 +19,7 @@ export const COMPATIBLE_PREFIXES = {
   open: '/compatible/v1',
   keyed: '/compatible-keyed/v1',
   bare: '/compatible-bare/v1',
+  strict: '/compatible-strict/v1',
 } as const;
 export type CompatibleMode = keyof typeof COMPATIBLE_PREFIXES;
 
@@ -25,7 +29,12 @@ export class CompatibleState {
   /** Not key-shaped on purpose: a local server's key can be any string. */
   readonly key = `local-${randomBytes(12).toString('hex')}`;
   readonly seen: { path: string; authorization: string | null }[] = [];
+  /** The `stream_options` of every chat request (undefined when absent), in order. */
+  readonly streamOptions: unknown[] = [];
 }
+
+/** The fields the strict server knows; OpenAI's CreateChatCompletionRequest has more, none of which Keyward sends. */
+const STRICT_FIELDS = new Set(['model', 'messages', 'stream', 'max_tokens', 'temperature', 'top_p', 'stop', 'n']);
 
 function openAiError(res: ServerResponse, status: number, message: string, type: string, code: string | null): void {
   sendJson(res, status, { error: { message, type, param: null, code } });
@@ -66,6 +75,11 @@ export async function handleCompatible(
     if (error instanceof BodyError) return openAiError(res, 400, error.message, 'invalid_request_error', null);
     throw error;
   }
+  ctx.state.streamOptions.push(body.stream_options);
+  const unknown = mode === 'strict' ? Object.keys(body).find((field) => !STRICT_FIELDS.has(field)) : undefined;
+  // Azure OpenAI's wording for a field its api-version lacks.
+  if (unknown !== undefined)
+    return openAiError(res, 400, `Unrecognized request argument supplied: ${unknown}`, 'invalid_request_error', null);
   const messages = Array.isArray(body.messages) ? (body.messages as Record<string, unknown>[]) : [];
   const model = typeof body.model === 'string' ? body.model : '';
   if (messages.length === 0) return openAiError(res, 400, 'messages is required', 'invalid_request_error', null);

@@ -178,6 +178,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       open: url + COMPATIBLE_PREFIXES.open,
       keyed: url + COMPATIBLE_PREFIXES.keyed,
       bare: url + COMPATIBLE_PREFIXES.bare,
+      strict: url + COMPATIBLE_PREFIXES.strict,
     },
     adminUrl: url + ADMIN_PREFIX,
     close: () =>

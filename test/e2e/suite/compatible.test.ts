@@ -91,7 +91,14 @@ suite('OpenAI-compatible service', () => {
     assert.ok(state.type === 'panel/state');
     assert.deepEqual(
       state.state.services.find((s) => s.id === 'compatible'),
-      { id: 'compatible', name: 'Local LLM', pricedModels: false, hasCredits: false, keyOptional: true },
+      {
+        id: 'compatible',
+        name: 'Local LLM',
+        shortName: 'Local LLM',
+        pricedModels: false,
+        hasCredits: false,
+        keyOptional: true,
+      },
     );
     assert.equal(state.state.hasKey.compatible, true, 'a keyless server needs no "set a key" banner');
     const models = await waitFor('the compatible model list', () =>
