@@ -89,24 +89,33 @@ export class Workbench {
 
   /** Opens a workspace file through Quick Open, as a person would. */
   async openFile(name: string): Promise<void> {
-    await this.page.keyboard.press('Control+P');
     const input = this.page.locator('.quick-input-widget input.input');
-    await input.waitFor({ state: 'visible', timeout: PATIENCE });
-    await input.fill(name);
-    await this.page
-      .locator('.quick-input-list .monaco-list-row', { hasText: name.split('/').pop()! })
-      .first()
-      .waitFor({ timeout: PATIENCE });
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: name.split('/').pop()! }).first();
+    // Quick Open may not open while a webview holds the focus, or close as one takes it back: open it again.
+    const deadline = Date.now() + PATIENCE;
+    for (;;) {
+      await this.page.keyboard.press('Control+P');
+      try {
+        await input.waitFor({ state: 'visible', timeout: 5_000 });
+        await input.fill(name, { timeout: 5_000 });
+        await row.waitFor({ timeout: 15_000 });
+        break;
+      } catch (error) {
+        await this.page.keyboard.press('Escape');
+        if (Date.now() > deadline) throw error;
+      }
+    }
     await this.page.keyboard.press('Enter');
     await this.page.locator('.tab.active', { hasText: name.split('/').pop()! }).waitFor({ timeout: PATIENCE });
   }
 
   /** The text of the active editor, as the view shows it. */
   async editorText(): Promise<string> {
-    return (await this.page.locator('.editor-instance .monaco-editor .view-lines').first().innerText()).replace(
-      /\u00a0/g,
-      ' ',
-    );
+    // The active group's editor: with the chat or a diff in another group, the first editor on the page may not be it.
+    const active = this.page.locator('.editor-group-container.active .editor-instance .monaco-editor .view-lines');
+    const lines =
+      (await active.count()) > 0 ? active : this.page.locator('.editor-instance .monaco-editor .view-lines');
+    return (await lines.first().innerText()).replace(/\u00a0/g, ' ');
   }
 
   statusItem(id: string): Locator {

@@ -84,14 +84,26 @@ export async function clearToasts(wb: Workbench): Promise<void> {
 /** Picks a colour theme the way a person does, and waits for the workbench to wear it. */
 export async function setTheme(wb: Workbench, theme: 'Dark Modern' | 'Light Modern'): Promise<void> {
   // By its keybinding: the palette puts "Browse Color Themes in Marketplace" first for the title.
-  await wb.page.mouse.move(10, 10);
-  await wb.page.keyboard.press('Control+K');
-  await wb.page.keyboard.press('Control+T');
-  await wb.page
-    .locator('.quick-input-list .monaco-list-row', { hasText: theme })
-    .first()
-    .waitFor({ timeout: PATIENCE });
-  await wb.answerQuickInput(theme);
+  // The picker can close under us when a webview takes the focus back as an answer lands: then it opens again.
+  const input = wb.page.locator('.quick-input-widget input.input');
+  const deadline = Date.now() + PATIENCE;
+  for (;;) {
+    await wb.page.mouse.move(10, 10);
+    await wb.page.keyboard.press('Control+K');
+    await wb.page.keyboard.press('Control+T');
+    try {
+      await wb.page
+        .locator('.quick-input-list .monaco-list-row', { hasText: theme })
+        .first()
+        .waitFor({ timeout: 15_000 });
+      await input.fill(theme, { timeout: 5_000 });
+      await wb.page.keyboard.press('Enter');
+      break;
+    } catch (error) {
+      await wb.page.keyboard.press('Escape');
+      if (Date.now() > deadline) throw error;
+    }
+  }
   const dark = theme.startsWith('Dark');
   await waitFor(
     async () =>

@@ -33,7 +33,14 @@ async function runExactly(wb: Workbench, title: string): Promise<void> {
   const rows = wb.page.locator('.quick-input-list .monaco-list-row');
   await until(`the command ${title}`, async () => {
     await wb.page.keyboard.press('F1');
-    await wb.page.locator('.quick-input-widget input.input').fill(`>${title}`);
+    // Short waits: a palette that did not open (the focus was in a webview) is opened again by `until`.
+    const input = wb.page.locator('.quick-input-widget input.input');
+    const opened = await input.waitFor({ state: 'visible', timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (!opened) return undefined;
+    await input.fill(`>${title}`, { timeout: 5_000 });
     await rows.first().waitFor({ timeout: 5_000 });
     for (let i = 0; i < (await rows.count()); i++) {
       const label = (await rows.nth(i).getAttribute('aria-label')) ?? '';
@@ -108,8 +115,24 @@ export const chatViewSteps: UiStep[] = [
       await wb.runCommand('View: Close All Editors');
       await wb.openFile('README.md');
       await openChatView(wb);
-      // Not checked here: the cursor in the prompt box. The host asks the webview for it once the
-      // view is ready, but in code-server under headless Chromium the box did not hold it (still open).
+      // The caret is in the prompt box: typing goes there at once.
+      await until('the caret in the prompt box', async () =>
+        (await chat(wb)
+          .locator('body')
+          .evaluate(() => document.activeElement?.id === 'prompt'))
+          ? true
+          : undefined,
+      );
+      await wb.page.keyboard.type('typed at once');
+      await waitFor(
+        () =>
+          chat(wb)
+            .locator('#prompt')
+            .evaluate((el) => (el as HTMLTextAreaElement).value),
+        'typed at once',
+        'the typed text in the prompt box',
+      );
+      await chat(wb).locator('#prompt').fill('');
       // The code stays in sight beside the chat.
       await wb.page.locator('.tab.active', { hasText: 'README.md' }).waitFor({ timeout: PATIENCE });
       await wb.screenshot('chat-view-dark');
@@ -196,10 +219,12 @@ export const chatViewSteps: UiStep[] = [
       // code-server's save dialog is VS Code's simple file dialog: a quick input holding the path.
       const input = wb.page.locator('.quick-input-widget input.input');
       await input.waitFor({ state: 'visible', timeout: PATIENCE });
-      const proposed = await until(
-        'the proposed export path',
-        async () => (await input.evaluate((el) => (el as HTMLInputElement).value)) || undefined,
-      );
+      // The simple dialog shows "/" first and fills in the proposed path as it resolves the folder (slower in a
+      // fresh clone): read the path once it names a file.
+      const proposed = await until('the proposed export path', async () => {
+        const value = await input.evaluate((el) => (el as HTMLInputElement).value);
+        return value.endsWith('.md') ? value : undefined;
+      });
       if (!proposed.startsWith(homedir()) || proposed.startsWith(workspace.folder))
         throw new Error(`the save dialog proposed ${proposed}, not a file in the home folder`);
       if (!/keyward-second-conversation-about-bread\.md$/.test(proposed))

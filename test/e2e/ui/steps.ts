@@ -386,8 +386,7 @@ export const ALL_STEPS: UiStep[] = [
   ...compatibleSteps,
   ...panelSteps.slice(afterDirect),
   ...answerSteps,
-  // Export's save-dialog step is flaky in fresh clones (the dialog proposed "/"): held out until fixed.
-  ...chatViewSteps.filter((step) => !step.name.startsWith('Export asks where to save')),
+  ...chatViewSteps,
   ...chatAnswerSteps,
   leakProbeStep,
 ];
