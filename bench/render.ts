@@ -7,11 +7,14 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CHROMIUM, ensureToolchain } from '../test/e2e/harness/install.ts';
 import { CHROMIUM_ARGS, loadChromium } from '../test/e2e/harness/playwright.ts';
+import { QUICK } from './quick.ts';
 import { verdict } from './stats.ts';
 
 const DELTAS = 5000;
 
 export async function benchRender(): Promise<string[]> {
+  // Only sync child processes (scanner) or a browser closed in finally (render): nothing of theirs outlives them.
+  if (QUICK) return ['skipped in quick mode'];
   execFileSync('node', ['esbuild.js', '--production'], { stdio: 'ignore' });
   const tools = ensureToolchain();
   const dir = mkdtempSync(join(tmpdir(), 'keyward-render-'));
