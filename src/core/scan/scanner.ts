@@ -149,6 +149,9 @@ interface Hit {
   stored: 'active' | 'retired' | null;
 }
 
+/** Characters in a key's line and the one before past which allow comments are looked up, not read. */
+const LONG_LINES = 4096;
+
 /** Scans a text; findings come in order of position. */
 export function scanText(text: string, options: ScanOptions = {}): Finding[] {
   return scanTextCounted(text, options).findings;
@@ -230,7 +233,11 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
   const looseCap = options.looseCap ?? LOOSE_CAP;
   let loose = 0;
   let omitted = 0;
-  const markers = allow ? allowMarkers(text) : [];
+  // Found on the first key whose line (with the one before) is long: a minified line is then not
+  // read again per key. Short lines are read as they are: searching a whole window cost more.
+  let markers: number[] | undefined;
+  const mayAllow = (from: number, to: number) =>
+    to - from < LONG_LINES || markerWithin((markers ??= allowMarkers(text)), from, to);
   const findings: Finding[] = [];
   let line = 0;
   let lineStart = 0;
@@ -251,7 +258,7 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
     }
     if (
       allow &&
-      ((markerWithin(markers, previousStart === -1 ? lineStart : previousStart, lineEnd) &&
+      ((mayAllow(previousStart === -1 ? lineStart : previousStart, lineEnd) &&
         lineAllows(text, hit.start, hit.service)) ||
         (!regions!.empty && regions!.covers(hit.start, hit.service)))
     )
