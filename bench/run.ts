@@ -1,10 +1,17 @@
 // `npm run bench`: prints the figures each issue asks for. A script, not a test:
 // it reports medians and ratios against a baseline measured in the same run.
+// Each section runs in its own child process: one section's heap, JIT state or
+// leftovers cannot bill the next (the panel figure was worse after the others in
+// one process), and a child that does not end by itself shows as a hang here
+// rather than being hidden by a watchdog. KEYWARD_BENCH_QUICK=1 makes every
+// section tiny, for the test that checks the bench ends by itself.
+import { spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { benchBundle } from './bundle.ts';
 import { benchStream } from './stream.ts';
 import { benchScanner } from './scanner.ts';
 import { benchRender } from './render.ts';
-import { execFileSync } from 'node:child_process';
 
 const sections: [string, () => string[] | Promise<string[]>][] = [
   ['Bundle budget', benchBundle],
@@ -14,21 +21,28 @@ const sections: [string, () => string[] | Promise<string[]>][] = [
 ];
 
 const load = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
-process.stdout.write(`machine: ${load()}\n`);
-const only = process.argv[2];
-for (const [name, run] of sections) {
-  if (only && !name.toLowerCase().includes(only.toLowerCase())) continue;
-  process.stdout.write(`\n== ${name}\n`);
-  for (const line of await run()) process.stdout.write(`  ${line}\n`);
-}
-process.stdout.write(`\nmachine: ${load()}\n`);
 
-// Every section closes what it opened, so the process ends by itself here. Should
-// something stay open, name it (a bench that hangs after its last figure says nothing).
-const watchdog = setTimeout(() => {
-  // This watchdog is one of the timers listed: it is unref'd, so it never kept the process alive itself.
-  const open = process.getActiveResourcesInfo();
-  process.stderr.write(`bench: still open 10 s after the last figure, so exiting: ${open.join(', ')}\n`);
-  process.exit(0);
-}, 10_000);
-watchdog.unref();
+const child = process.argv[2] === '--section' ? process.argv[3] : undefined;
+if (child !== undefined) {
+  const run = sections.find(([name]) => name === child)?.[1];
+  if (!run) throw new Error(`no bench section named ${child}`);
+  for (const line of await run()) process.stdout.write(`  ${line}\n`);
+} else {
+  process.stdout.write(`machine: ${load()}\n`);
+  const only = process.argv[2];
+  for (const [name] of sections) {
+    if (only && !name.toLowerCase().includes(only.toLowerCase())) continue;
+    process.stdout.write(`\n== ${name}\n`);
+    const code = await new Promise<number | null>((resolve) =>
+      spawn(process.execPath, [fileURLToPath(import.meta.url), '--section', name], { stdio: 'inherit' }).on(
+        'exit',
+        resolve,
+      ),
+    );
+    if (code !== 0) {
+      process.stdout.write(`  (section failed, exit ${code})\n`);
+      process.exitCode = 1;
+    }
+  }
+  process.stdout.write(`\nmachine: ${load()}\n`);
+}

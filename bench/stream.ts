@@ -5,10 +5,11 @@ import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { RouterClient } from '../src/core/routerClient.ts';
+import { QUICK } from './quick.ts';
 import { formatMs, median, verdict } from './stats.ts';
 
-const DELTAS = 10_000;
-const RUNS = 15;
+const DELTAS = QUICK ? 200 : 10_000;
+const RUNS = QUICK ? 1 : 15;
 
 export async function benchStream(): Promise<string[]> {
   // The emulator runs in its own process, as a real service would: its work must
@@ -72,7 +73,7 @@ export async function benchStream(): Promise<string[]> {
       body: '{"advance":"61s"}',
     });
   };
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < (QUICK ? 1 : 3); i++) {
     await reset();
     await raw();
     await reset();

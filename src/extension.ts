@@ -160,14 +160,14 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     `Keyward ${context.extension.packageJSON.version as string} active; ${SERVICE_IDS.map((id) => `${id} ${configuration.value[id].baseUrl ?? '(not set)'}`).join(', ')}.`,
   );
 
-  // Startup work must not delay activation.
-  setTimeout(() => {
+  // Startup work must not delay activation; nor run after a quick deactivation (it would start the status timers again).
+  const startup = setTimeout(() => {
     for (const document of vscode.workspace.textDocuments) void diagnostics.full(document);
     void statusBar.refresh();
     void keyCommands.offerEnvironmentImport().then(() => keyCommands.remindExpiry());
   }, 0);
   const daily = setInterval(() => void keyCommands.remindExpiry(), 6 * 3_600_000);
-  context.subscriptions.push({ dispose: () => clearInterval(daily) });
+  context.subscriptions.push({ dispose: () => (clearTimeout(startup), clearInterval(daily)) });
 
   if (!probe) return undefined;
   return {

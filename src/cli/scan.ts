@@ -95,9 +95,9 @@ export async function scanFiles(
   options: ScanOptions = {},
 ): Promise<void> {
   for (const { path, shown, state, regular } of files) {
-    const name = display(cwd, shown);
     const kind = archiveKind(path);
     if (kind) {
+      const name = display(cwd, shown);
       const result = await scanArchiveFile(path, kind, options, undefined, maxSize);
       if (!('findings' in result)) {
         skipped.push({ path: name, reason: result.skipped, ...(result.detail ? { detail: result.detail } : {}) });
@@ -111,6 +111,9 @@ export async function scanFiles(
       continue;
     }
     const outcome = scanFile(path, options, maxSize, regular);
+    // Named only when reported: a relative path per clean file was a tenth of a tree's scan.
+    if (!('skipped' in outcome) && outcome.findings.length === 0 && !outcome.omitted) continue;
+    const name = display(cwd, shown);
     if ('skipped' in outcome) {
       skipped.push({ path: name, reason: outcome.skipped, ...(outcome.detail ? { detail: outcome.detail } : {}) });
       continue;

@@ -43,6 +43,7 @@ export class StatusBar implements vscode.Disposable {
   private readonly configuration: Configuration;
   private timer: NodeJS.Timeout | undefined;
   private tick: NodeJS.Timeout | undefined;
+  private disposed = false;
   private failures = 0;
   private readonly views: Partial<Record<ServiceId, StatusView>> = {};
 
@@ -171,6 +172,8 @@ export class StatusBar implements vscode.Disposable {
   /** Refreshes on the interval; after failures the wait doubles, up to 30 minutes. Never while unfocused. */
   schedule(): void {
     if (this.timer) clearTimeout(this.timer);
+    // A refresh that ends after dispose() must not arm a timer nobody will clear.
+    if (this.disposed) return;
     const minutes = this.configuration.value.status.refreshMinutes;
     if (minutes <= 0 && this.failures === 0) return;
     const base = minutes > 0 ? minutes * 60_000 : 60_000;
@@ -182,6 +185,7 @@ export class StatusBar implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.tick) clearInterval(this.tick);
     disposeAll(this.disposables);

@@ -17,6 +17,9 @@ export type ArchiveKind = 'zip' | 'tar' | 'tgz';
 
 /** The archive a file name says it is; zip covers the packages built on it. */
 export function archiveKind(name: string): ArchiveKind | undefined {
+  // Most names are no archive: one look at the last dot before lowercasing and matching.
+  const dot = name.lastIndexOf('.');
+  if (dot === -1 || name.length - dot > 6) return undefined;
   const lower = name.toLowerCase();
   if (/\.(?:zip|vsix|jar|war|ear|aar|apk|whl|nupkg|xpi|crx)$/.test(lower)) return 'zip';
   if (/\.(?:tgz|tar\.gz)$/.test(lower)) return 'tgz';

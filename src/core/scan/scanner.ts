@@ -6,7 +6,7 @@ import { fingerprint as fingerprintOf } from '../fingerprint.ts';
 import { maskKey } from '../redact.ts';
 import { MAX_TOKEN, RULES, type RuleId, classifyToken, keyBody, looksFake } from './rules.ts';
 import { DIRECT_INFIX, ROUTER_KEY_LENGTH } from '../../shared/keyShapes.ts';
-import { DisabledRegions, NEXT_LINE_MARKER, lineAllows } from './allowComments.ts';
+import { DisabledRegions, NEXT_LINE_MARKER, allowMarkers, lineAllows, markerWithin } from './allowComments.ts';
 
 export { NEXT_LINE_MARKER };
 
@@ -149,6 +149,9 @@ interface Hit {
   stored: 'active' | 'retired' | null;
 }
 
+/** Characters in a key's line and the one before past which allow comments are looked up, not read. */
+const LONG_LINES = 4096;
+
 /** Scans a text; findings come in order of position. */
 export function scanText(text: string, options: ScanOptions = {}): Finding[] {
   return scanTextCounted(text, options).findings;
@@ -230,25 +233,40 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
   const looseCap = options.looseCap ?? LOOSE_CAP;
   let loose = 0;
   let omitted = 0;
+  // Found on the first key whose line (with the one before) is long: a minified line is then not
+  // read again per key. Short lines are read as they are: searching a whole window cost more.
+  let markers: number[] | undefined;
+  const mayAllow = (from: number, to: number) =>
+    to - from < LONG_LINES || markerWithin((markers ??= allowMarkers(text)), from, to);
   const findings: Finding[] = [];
   let line = 0;
   let lineStart = 0;
+  // The line before the hit's (-1: none), and the newline that ends the hit's line: each newline is
+  // looked for once, so a long minified line is not read again for every key on it.
+  let previousStart = -1;
+  let lineEnd = text.indexOf('\n');
+  if (lineEnd === -1) lineEnd = text.length;
   let counted = 0;
   let bytes = 0;
   for (const hit of hits) {
+    while (lineEnd < hit.start) {
+      line++;
+      previousStart = lineStart;
+      lineStart = lineEnd + 1;
+      lineEnd = text.indexOf('\n', lineStart);
+      if (lineEnd === -1) lineEnd = text.length;
+    }
     if (
       allow &&
-      (lineAllows(text, hit.start, hit.service) || (!regions!.empty && regions!.covers(hit.start, hit.service)))
+      ((mayAllow(previousStart === -1 ? lineStart : previousStart, lineEnd) &&
+        lineAllows(text, hit.start, hit.service)) ||
+        (!regions!.empty && regions!.covers(hit.start, hit.service)))
     )
       continue;
     const rule = RULES[hit.ruleId];
     if (rule.confidence === 'medium' && !hit.stored && ++loose > looseCap) {
       omitted++;
       continue;
-    }
-    for (let i = text.indexOf('\n', counted); i !== -1 && i < hit.start; i = text.indexOf('\n', i + 1)) {
-      line++;
-      lineStart = i + 1;
     }
     bytes += utf8Length(text, counted, hit.start);
     counted = hit.start;
@@ -280,9 +298,8 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
   return { findings, omitted };
 }
 
-const K = 0x6b;
 const S = 0x73;
-const DASH = 0x2d;
+const K_DASH = Buffer.from('k-', 'latin1');
 
 const INFIX = Buffer.from(DIRECT_INFIX, 'latin1');
 const INFIX_LAST = INFIX[INFIX.length - 1]!;
@@ -309,8 +326,10 @@ function containsLiteral(bytes: Buffer): boolean {
   let runEnd = -1;
   /** Start of the last direct-service infix in the current run, or -1. */
   let lastInfix = -1;
-  for (let at = bytes.indexOf(K, 1); at !== -1; at = bytes.indexOf(K, at + 1)) {
-    if (bytes[at + 1] !== DASH || bytes[at - 1] !== S) continue;
+  // "k-", searched natively: a loop over every "k" called back into JS once per
+  // letter, and "k" is common in source (it cost half the in-process scan).
+  for (let at = bytes.indexOf(K_DASH, 1); at !== -1; at = bytes.indexOf(K_DASH, at + 1)) {
+    if (bytes[at - 1] !== S) continue;
     const start = at - 1;
     if (start >= runEnd) {
       runEnd = start + 3;

@@ -5,6 +5,7 @@
 // no size limit has to hide a file. UTF-16 text (a BOM, as PowerShell and
 // Notepad write) is decoded as such; anything else is read as UTF-8, binary
 // included, so a key compiled into a bundle is still found.
+import { isAscii, isUtf8 } from 'node:buffer';
 import {
   type Finding,
   LOOSE_CAP,
@@ -51,6 +52,11 @@ export function scanBytesCounted(bytes: Buffer, options: ScanOptions = {}): Scan
 
 /** UTF-16 code units in UTF-8 bytes: one per lead byte, two for a four-byte sequence. */
 function utf16Units(bytes: Buffer, from: number, to: number): number {
+  // Native checks first: the byte loop below ran at a third of a GB/s on long lines. Valid UTF-8
+  // decodes to exactly the units counted below; only invalid bytes (binary) need the loop.
+  const part = bytes.subarray(from, to);
+  if (isAscii(part)) return to - from;
+  if (isUtf8(part)) return part.toString('utf8').length;
   let units = 0;
   for (let i = from; i < to; i++) {
     const byte = bytes[i]!;
