@@ -46,11 +46,15 @@ async function applyAndAnswer(wb: Workbench, answer: 'Accept' | 'Discard', shot:
   const view = wb.webview();
   await view.locator('.code-block').last().locator('button[aria-label^="Apply"]').click();
   await wb.page.locator('.tab.active', { hasText: 'proposed change' }).waitFor({ timeout: PATIENCE });
-  const toast = wb.page.locator('.notification-toast', { hasText: 'Apply the proposed change to README.md?' });
-  await toast.waitFor({ timeout: PATIENCE });
   await wb.page.locator('.monaco-diff-editor').first().waitFor({ timeout: PATIENCE });
+  // The answer is given where the diff is: the Accept and Discard actions in the diff editor's title bar
+  // (the same question goes to a notification as well; the title bar is where the person looks at the diff).
+  const action = wb.page.locator(
+    `.editor-group-container.active .editor-actions .action-label[aria-label^="${answer} the Proposed Change"]`,
+  );
+  await action.waitFor({ timeout: PATIENCE });
   await wb.screenshot(shot);
-  await toast.locator('.monaco-button', { hasText: answer }).click();
+  await action.click();
   await wb.page.locator('.tab', { hasText: 'proposed change' }).waitFor({ state: 'detached', timeout: PATIENCE });
   await wb.page.locator('.tab.active', { hasText: 'README.md' }).waitFor({ timeout: PATIENCE });
 }
