@@ -86,14 +86,20 @@ export class CodeProposals implements vscode.TextDocumentContentProvider, vscode
     else if (choice === 'discard') await this.discard(uri);
   }
 
-  /** The proposal `uri` names, or the one in the active diff editor, or the only one pending. */
+  /**
+   * The proposal `uri` names, or the one in the active diff editor, or the one for the file `uri` names, or the
+   * only one pending. From the diff editor's title bar `uri` is the side that has focus: the file itself when the
+   * person clicked into the left side.
+   */
   private find(uri?: vscode.Uri): [string, Pending] | undefined {
     const key =
-      uri?.toString() ??
+      (uri?.scheme === PROPOSAL_SCHEME ? uri.toString() : undefined) ??
       (() => {
         const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
         if (input instanceof vscode.TabInputTextDiff && input.modified.scheme === PROPOSAL_SCHEME)
           return input.modified.toString();
+        const forFile = uri && [...this.pending].filter(([, p]) => p.target.toString() === uri.toString());
+        if (forFile?.length === 1) return forFile[0]![0];
         return this.pending.size === 1 ? [...this.pending.keys()][0] : undefined;
       })();
     const pending = key === undefined ? undefined : this.pending.get(key);

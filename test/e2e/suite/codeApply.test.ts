@@ -109,6 +109,21 @@ suite('code from an answer into a file', () => {
     assert.equal(diffTabs().length, 0);
   });
 
+  test("Discard from the title bar with the file's side focused: given the file, it finds that file's proposal", async () => {
+    const editor = await editorWith('a\nb\n', new vscode.Selection(1, 0, 1, 0));
+    api.panel.session.proposals.answer = async () => undefined;
+    api.panel.handleMessage({ type: 'code/apply', code: 'proposed\n', languageId: '' });
+    await waitFor('the diff editor', () => (diffTabs().length === 1 ? true : undefined));
+    // Another tab in front: the active tab no longer names the proposal, only the argument does.
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: 'other' }), {
+      preview: false,
+    });
+    assert.equal(await vscode.commands.executeCommand('keyward.discardProposal', editor.document.uri), 'discarded');
+    assert.equal(editor.document.getText(), 'a\nb\n');
+    assert.equal(diffTabs().length, 0);
+    assert.equal(vscode.window.activeTextEditor?.document, editor.document, 'the file is shown again');
+  });
+
   test('with the diff open, Insert goes into the file, not into the read-only proposal', async () => {
     const editor = await editorWith('a\nb\n', new vscode.Selection(1, 0, 1, 0));
     api.panel.session.proposals.answer = async () => undefined;
