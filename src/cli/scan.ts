@@ -257,7 +257,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
     format === 'json'
       ? jsonReport(findings, skipped, omitted)
       : format === 'sarif'
-        ? sarifReport(findings, version, skipped)
+        ? sarifReport(findings, version, skipped, omitted)
         : textReport(findings, skipped),
   );
   return findings.length > 0 ? EXIT.failure : isIncomplete(skipped) ? EXIT.usage : EXIT.ok;

@@ -7,10 +7,13 @@ import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { IgnoredFilesLevel } from '../core/config.ts';
 import { SERVICE_NAMES } from '../core/errors.ts';
+import { redactSecrets } from '../core/redact.ts';
 import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
 import { type GitState, GitStatusCache } from '../core/scan/gitStatus.ts';
 import { IncrementalScan } from '../core/scan/incremental.ts';
-import { scanBytes } from '../core/scan/streamScan.ts';
+import { archiveKind, scanArchive } from '../core/scan/archive.ts';
+import { type SkipReason, skipMessage } from '../core/scan/report.ts';
+import { scanShippedText } from '../core/scan/sourceMap.ts';
 import type { Finding, ScanOptions } from '../core/scan/scanner.ts';
 import { Disposable } from '../shared/dispose.ts';
 import { Emitter, type Subscription } from '../shared/event.ts';
@@ -29,6 +32,19 @@ export interface KeyDiagnostic {
   git: FileState;
   /** What the key's service said, once someone asked (never asked on its own). */
   verification?: Verification;
+  /**
+   * Where the key really is when it is inside the file rather than in its
+   * text: an archive's entry (`extension/dist/x.js`) or a source map's original
+   * source. The finding's line and column are there, the range is the file's
+   * start, and no fix edits it.
+   */
+  inner?: string;
+}
+
+/** A finding to publish, and where inside the file it is when that is not the file's own text. */
+export interface PlacedFinding {
+  finding: Finding;
+  inner?: string;
 }
 
 /**
@@ -88,8 +104,15 @@ export function describeFinding(finding: Finding): string {
     : t('Probably a {0} key, {1}.', service, finding.masked);
 }
 
-function message(finding: Finding, state: FileState, verification: Verification | undefined): string {
-  const text = `${describeFinding(finding)} ${gitText(state)}`;
+function message(
+  finding: Finding,
+  state: FileState,
+  verification: Verification | undefined,
+  where: string | undefined,
+): string {
+  const found = `${describeFinding(finding)} ${gitText(state)}`;
+  // An inner file cannot be opened as a document: the message names it as `keyward scan` does.
+  const text = where === undefined ? found : `${where}:${finding.line + 1}:${finding.column + 1}: ${found}`;
   switch (verification?.status) {
     case undefined:
       return text;
@@ -274,18 +297,38 @@ export class KeyDiagnostics extends Disposable {
 
   /** Publishes findings for a file, open or not (the workspace scan uses this too). */
   set(uri: vscode.Uri, findings: readonly Finding[], state: FileState): void {
+    this.place(
+      uri,
+      findings.map((finding) => ({ finding })),
+      state,
+    );
+  }
+
+  /** Publishes findings some of which are inside the file (an archive's entries, a source map's sources). */
+  place(uri: vscode.Uri, placed: readonly PlacedFinding[], state: FileState): void {
     const ignoredLevel = this.configuration.value.diagnostics.ignoredFiles;
     const entries: KeyDiagnostic[] = [];
     const diagnostics: vscode.Diagnostic[] = [];
-    for (const finding of findings) {
+    const shown = uri.scheme === 'file' ? vscode.workspace.asRelativePath(uri) : uri.path.split('/').pop();
+    for (const { finding, inner } of placed) {
       const verification = this.verificationOf(finding.fingerprint);
       const level = severity(state, ignoredLevel, verification?.status === 'live');
       if (level === undefined) continue;
-      const range = new vscode.Range(finding.line, finding.column, finding.endLine, finding.endColumn);
-      const diagnostic = new vscode.Diagnostic(range, message(finding, state, verification), level);
+      const range =
+        inner === undefined
+          ? new vscode.Range(finding.line, finding.column, finding.endLine, finding.endColumn)
+          : new vscode.Range(0, 0, 0, 0);
+      const where = inner === undefined ? undefined : redactSecrets(`${shown}!${inner}`);
+      const diagnostic = new vscode.Diagnostic(range, message(finding, state, verification, where), level);
       diagnostic.source = DIAGNOSTIC_SOURCE;
       diagnostic.code = finding.ruleId;
-      entries.push({ finding, range, git: state, ...(verification ? { verification } : {}) });
+      entries.push({
+        finding,
+        range,
+        git: state,
+        ...(verification ? { verification } : {}),
+        ...(inner === undefined ? {} : { inner }),
+      });
       diagnostics.push(diagnostic);
     }
     this.byUri.set(uri.toString(), entries);
@@ -297,9 +340,9 @@ export class KeyDiagnostics extends Disposable {
   reword(): void {
     for (const [key, entries] of [...this.byUri]) {
       if (entries.length > 0)
-        this.set(
+        this.place(
           vscode.Uri.parse(key),
-          entries.map((e) => e.finding),
+          entries.map((e) => ({ finding: e.finding, ...(e.inner === undefined ? {} : { inner: e.inner }) })),
           entries[0]!.git,
         );
     }
@@ -314,21 +357,44 @@ export class KeyDiagnostics extends Disposable {
   }
 
   /**
-   * Scans a file that is not open (workspace scan). Binary files are searched
-   * too (a key compiled into a bundle is a real leak); a file over the size cap
-   * is not read and says so, so the caller can name it instead of calling the
-   * workspace clean.
+   * Scans a file that is not open (workspace scan) the way `keyward scan` does:
+   * binary files are searched too (a key compiled into a bundle is a real
+   * leak), an archive is looked inside and a source map by its original
+   * sources, through the same core functions. A file over the size cap is not
+   * read, and whatever an archive's limits left unpacked is returned, so the
+   * caller can name it instead of calling the workspace clean.
    */
   async scanFile(
     uri: vscode.Uri,
     maxBytes: number,
-  ): Promise<{ findings: number } | { skipped: 'too-large'; size: number }> {
+  ): Promise<
+    | { findings: number; notScanned: { inner: string; reason: SkipReason; message: string }[] }
+    | { skipped: 'too-large'; size: number }
+  > {
     const stat = await vscode.workspace.fs.stat(uri);
     if (stat.size > maxBytes) return { skipped: 'too-large', size: stat.size };
-    const findings = scanBytes(Buffer.from(await vscode.workspace.fs.readFile(uri)), this.options);
+    const bytes = Buffer.from(await vscode.workspace.fs.readFile(uri));
+    const name = uri.path.split('/').pop() ?? '';
+    const kind = archiveKind(name);
+    const placed: PlacedFinding[] = [];
+    const notScanned: { inner: string; reason: SkipReason; message: string }[] = [];
+    if (kind) {
+      const result = await scanArchive(bytes, kind, this.options);
+      for (const hit of result.findings) placed.push({ finding: hit.finding, inner: hit.inner });
+      for (const skip of result.skipped)
+        notScanned.push({
+          inner: skip.inner,
+          reason: skip.reason,
+          message: skipMessage({ path: skip.inner, ...skip }),
+        });
+    } else
+      for (const part of scanShippedText(bytes, name, this.options))
+        for (const finding of part.findings)
+          placed.push(part.source === undefined ? { finding } : { finding, inner: part.source });
     const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
-    if (findings.length > 0 && !open) this.set(uri, findings, await this.fileState(uri));
-    return { findings: findings.length };
+    // An open document's diagnostics follow its text as it is typed, not the file on disk.
+    if (placed.length > 0 && !open) this.place(uri, placed, await this.fileState(uri));
+    return { findings: placed.length, notScanned };
   }
 
   scanOptions(): ScanOptions {

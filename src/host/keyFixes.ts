@@ -88,7 +88,8 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
     const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
     for (const diagnostic of ours) {
       const entry = this.diagnostics.at(document.uri, diagnostic.range)[0];
-      if (!entry) continue;
+      // A key inside an archive or a source map's sources is not in this text: nothing here can edit it.
+      if (!entry || entry.inner !== undefined) continue;
       const service = entry.finding.service;
       const name = ENV_VAR[service];
       const make = (title: string, preferred = false) => {
@@ -159,7 +160,7 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
   }
 
   private entry(uri: vscode.Uri, range: vscode.Range): KeyDiagnostic | undefined {
-    return this.diagnostics.at(uri, range)[0];
+    return this.diagnostics.at(uri, range).find((d) => d.inner === undefined);
   }
 
   /** The fixes that write are refused in Restricted Mode, however they are invoked. */

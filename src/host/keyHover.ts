@@ -1,6 +1,7 @@
 // Hover over a flagged key: which service, the masked key, where git stands,
 // whether it is the stored key, and what to do.
 import * as vscode from 'vscode';
+import { redactSecrets } from '../core/redact.ts';
 import { type FileState, describeFinding, type KeyDiagnostics } from './keyDiagnostics.ts';
 import { Disposable } from '../shared/dispose.ts';
 import { serviceTitle } from './serviceNames.ts';
@@ -50,6 +51,10 @@ export class KeyHover extends Disposable implements vscode.HoverProvider {
     markdown.appendMarkdown(
       `- ${t('Key')}: \`${finding.masked}\` (${t('fingerprint')} ${finding.fingerprint.slice(0, 8)})\n`,
     );
+    if (entry.inner !== undefined)
+      markdown.appendMarkdown(
+        `- ${t('Inside this file')}: \`${redactSecrets(entry.inner).replace(/`/g, "'")}:${finding.line + 1}:${finding.column + 1}\`\n`,
+      );
     markdown.appendMarkdown(`- ${t('Git')}: ${entry.git}\n`);
     markdown.appendMarkdown(
       `- ${t('Stored in Keyward')}: ${finding.stored === 'active' ? t('yes, this is your key') : finding.stored === 'retired' ? t('it was, before a rotation') : t('no')}\n`,

@@ -47,18 +47,22 @@ export class KeyLiveness implements vscode.CodeActionProvider, vscode.Disposable
     _range: vscode.Range,
     context: vscode.CodeActionContext,
   ): vscode.CodeAction[] {
-    return context.diagnostics
-      .filter((d) => d.source === DIAGNOSTIC_SOURCE)
-      .map((diagnostic) => {
-        const action = new vscode.CodeAction(t('Check whether this key is live'), vscode.CodeActionKind.QuickFix);
-        action.diagnostics = [diagnostic];
-        action.command = {
-          command: CommandId.checkKeyLive,
-          title: action.title,
-          arguments: [document.uri, diagnostic.range],
-        };
-        return action;
-      });
+    return (
+      context.diagnostics
+        .filter((d) => d.source === DIAGNOSTIC_SOURCE)
+        // The key of a finding inside an archive is not in this text to send; `keyward scan --verify` checks those.
+        .filter((d) => this.diagnostics.at(document.uri, d.range).some((e) => e.inner === undefined))
+        .map((diagnostic) => {
+          const action = new vscode.CodeAction(t('Check whether this key is live'), vscode.CodeActionKind.QuickFix);
+          action.diagnostics = [diagnostic];
+          action.command = {
+            command: CommandId.checkKeyLive,
+            title: action.title,
+            arguments: [document.uri, diagnostic.range],
+          };
+          return action;
+        })
+    );
   }
 
   /** The verifier for the base URLs now set: another service is another cache. */
@@ -81,7 +85,7 @@ export class KeyLiveness implements vscode.CodeActionProvider, vscode.Disposable
         range = editor.selection;
       }
     }
-    const entry = uri && range ? this.diagnostics.at(uri, range)[0] : undefined;
+    const entry = uri && range ? this.diagnostics.at(uri, range).find((e) => e.inner === undefined) : undefined;
     if (!uri || !entry) {
       void vscode.window.showInformationMessage(t('No key flagged by Keyward here: put the cursor on a marked key.'));
       return undefined;

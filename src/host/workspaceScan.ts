@@ -40,7 +40,15 @@ export async function scanWorkspace(diagnostics: KeyDiagnostics, log: Log): Prom
           const outcome = await diagnostics.scanFile(uri, maxKb * 1024);
           if ('skipped' in outcome)
             notScanned.push({ path, reason: t('larger than keyward.scan.maxFileSizeKb ({0} KB)', String(maxKb)) });
-          else findings += outcome.findings;
+          else {
+            findings += outcome.findings;
+            // What an archive's limits left unpacked is named like a file that was not read.
+            for (const inner of outcome.notScanned)
+              notScanned.push({
+                path: redactSecrets(inner.inner === '' ? path : `${path}!${inner.inner}`),
+                reason: redactSecrets(inner.message),
+              });
+          }
         } catch (error) {
           notScanned.push({ path, reason: redactSecrets((error as Error).message) });
         }

@@ -42,6 +42,26 @@ describe('SARIF against the SARIF 2.1.0 schema', () => {
     expect(log.runs[0]!.invocations[0]!.toolExecutionNotifications.length).toBeGreaterThan(0);
   });
 
+  it('medium-confidence findings past the per-file cap are counted in SARIF too, schema-valid', () => {
+    const repo = makeRepo();
+    // Legacy-shaped keys one character short: only the loose tier matches them, and past 20 they are counted.
+    const lines = Array.from({ length: 30 }, (_, i) => `K${i}="${directKey('legacy').slice(0, -1)}"`);
+    repo.write('flood.env', lines.join('\n') + '\n');
+    const run = scanCli(repo.dir, ['--format', 'sarif', '--no-git']);
+    const log = expectValid(run.stdout) as unknown as {
+      runs: {
+        results: unknown[];
+        properties?: { omitted: number };
+        invocations: { toolExecutionNotifications: { level: string; descriptor: { id: string } }[] }[];
+      }[];
+    };
+    expect(log.runs[0]!.results).toHaveLength(20);
+    expect(log.runs[0]!.properties?.omitted).toBe(10);
+    const notes = log.runs[0]!.invocations[0]!.toolExecutionNotifications.filter((n) => n.descriptor.id === 'omitted');
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.level).toBe('warning');
+  });
+
   it('the validator is not a rubber stamp', () => {
     expect(validate({ version: '2.1.0', runs: [{ tool: { driver: {} } }] })).toBe(false);
     expect(validate({ version: '2.0.0', runs: [] })).toBe(false);

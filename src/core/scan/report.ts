@@ -221,7 +221,12 @@ export function textReport(findings: FileFinding[], skipped: readonly Skipped[] 
   return `${lines.join('\n')}\nkeyward scan: ${findings.length} key${findings.length === 1 ? '' : 's'} found${unscanned}\n`;
 }
 
-export function sarifReport(findings: FileFinding[], version: string, skipped: readonly Skipped[] = []): string {
+export function sarifReport(
+  findings: FileFinding[],
+  version: string,
+  skipped: readonly Skipped[] = [],
+  omitted: readonly Omitted[] = [],
+): string {
   const used = [...new Set(findings.map((f) => f.finding.ruleId))];
   const ruleIds = used.length > 0 ? used : (Object.keys(RULES) as RuleId[]);
   const sarif = {
@@ -256,14 +261,27 @@ export function sarifReport(findings: FileFinding[], version: string, skipped: r
         invocations: [
           {
             executionSuccessful: !isIncomplete(skipped),
-            toolExecutionNotifications: skipped.map((s) => ({
-              level: SKIP_REASONS[s.reason].incomplete ? 'error' : 'note',
-              descriptor: { id: s.reason },
-              message: { text: `Not scanned: ${skipMessage(s)}.` },
-              locations: [{ physicalLocation: { artifactLocation: { uri: s.path, uriBaseId: '%SRCROOT%' } } }],
-            })),
+            toolExecutionNotifications: [
+              ...skipped.map((s) => ({
+                level: SKIP_REASONS[s.reason].incomplete ? 'error' : 'note',
+                descriptor: { id: s.reason },
+                message: { text: `Not scanned: ${skipMessage(s)}.` },
+                locations: [{ physicalLocation: { artifactLocation: { uri: s.path, uriBaseId: '%SRCROOT%' } } }],
+              })),
+              // Counted, not listed: a reader of the SARIF alone must see that there were more, as the JSON says.
+              ...omitted.map((o) => ({
+                level: 'warning',
+                descriptor: { id: 'omitted' },
+                message: { text: `${omittedMessage(o)}.` },
+                locations: [{ physicalLocation: { artifactLocation: { uri: o.path, uriBaseId: '%SRCROOT%' } } }],
+                properties: { count: o.count, confidence: 'medium' },
+              })),
+            ],
           },
         ],
+        ...(omitted.length > 0
+          ? { properties: { omitted: omitted.reduce((sum, o) => sum + o.count, 0), omittedFiles: omitted.length } }
+          : {}),
         columnKind: 'utf16CodeUnits',
         results: findings.map((f) => {
           const j = toJsonFinding(f);
