@@ -56,7 +56,8 @@ describe('near-miss flood', () => {
     if (!('findings' in outcome)) return;
     expect(outcome.findings).toHaveLength(LOOSE_CAP);
     expect(outcome.omitted).toBe(count - LOOSE_CAP);
-    // Before the cap: 170,000 findings and hundreds of MB. The file's windows are 1 MB.
-    expect(grown).toBeLessThan(120 << 20);
+    // Before the cap: 170,000 findings and 300 MB. With it, 111-119 MB of RSS here (no forced GC in the worker, so
+    // garbage counts): the bound sits between the two, off the edge a busy machine's noise reaches.
+    expect(grown).toBeLessThan(180 << 20);
   }, 120_000);
 });
