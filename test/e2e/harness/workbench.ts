@@ -89,8 +89,11 @@ export class Workbench {
 
   /** Opens a workspace file through Quick Open, as a person would. */
   async openFile(name: string): Promise<void> {
+    const base = name.split('/').pop()!;
     const input = this.page.locator('.quick-input-widget input.input');
-    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: name.split('/').pop()! }).first();
+    // The focused row, the one Enter opens: the list first shows recent editors and is replaced as the search runs.
+    const row = this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: base });
+    const tab = this.page.locator('.tab.active', { hasText: base });
     // Quick Open may not open while a webview holds the focus, or close as one takes it back: open it again.
     const deadline = Date.now() + PATIENCE;
     for (;;) {
@@ -99,14 +102,15 @@ export class Workbench {
         await input.waitFor({ state: 'visible', timeout: 5_000 });
         await input.fill(name, { timeout: 5_000 });
         await row.waitFor({ timeout: 15_000 });
-        break;
+        await this.page.keyboard.press('Enter');
+        await tab.waitFor({ timeout: 15_000 });
+        return;
       } catch (error) {
+        if (await tab.isVisible().catch(() => false)) return;
         await this.page.keyboard.press('Escape');
         if (Date.now() > deadline) throw error;
       }
     }
-    await this.page.keyboard.press('Enter');
-    await this.page.locator('.tab.active', { hasText: name.split('/').pop()! }).waitFor({ timeout: PATIENCE });
   }
 
   /** The text of the active editor, as the view shows it. */
