@@ -49,6 +49,9 @@ export function createModelPicker(
   };
 
   const open = () => {
+    // The box was kept from a render while it had the focus (the filter is cleared as a model is chosen):
+    // show the filter the list was drawn with, not a stale one over an unfiltered list.
+    input.value = view?.filter ?? '';
     popup.hidden = false;
     button.setAttribute('aria-expanded', 'true');
     input.setAttribute('aria-expanded', 'true');

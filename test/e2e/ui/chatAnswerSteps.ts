@@ -137,6 +137,9 @@ export const pendingChatAnswerSteps: UiStep[] = [
         .first()
         .evaluate((el) => el.getBoundingClientRect().width);
       if (width < 8) throw new Error(`the codicon did not draw (width ${width})`);
+      // No inline-code box (VS Code's default webview style) drawn around the code inside the block.
+      const codeBg = await block.locator('pre code').evaluate((el) => getComputedStyle(el).backgroundColor);
+      if (!/^(transparent|rgba\(0, 0, 0, 0\))$/.test(codeBg)) throw new Error(`the code has a box: ${codeBg}`);
       await block.hover();
       await wb.screenshot('code-block-dark');
     },
@@ -241,6 +244,9 @@ export const pendingChatAnswerSteps: UiStep[] = [
       await wb.screenshot('error-card-light');
       await view.locator('#model-picker').click();
       await view.locator('#model-filter').waitFor({ state: 'visible', timeout: PATIENCE });
+      // The last search was cleared when its model was chosen: the box must not show it over the whole list.
+      const stale = await view.locator('#model-filter').evaluate((el) => (el as HTMLInputElement).value);
+      if (stale !== '') throw new Error(`the picker opened showing the search "${stale}" over the whole list`);
       await wb.screenshot('model-picker-light');
       await view.locator('#model-filter').press('Escape');
       await view.locator('#attach').click();
