@@ -529,6 +529,11 @@ function wire(): void {
     const href = link.getAttribute('href') ?? '';
     if (/^https:\/\//i.test(href)) post({ type: 'link/open', url: href });
   });
+  // The workbench focuses the view's frame (clicking its header, its Focus command) without choosing an element:
+  // the prompt box takes it then, as the host's `prompt/focus` may have reached the frame before it could.
+  window.addEventListener('focus', () => {
+    if (!document.activeElement || document.activeElement === document.body) $('prompt').focus();
+  });
   window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     const message = event.data;
     if (!message || typeof message !== 'object' || typeof message.type !== 'string') return;

@@ -67,7 +67,7 @@ export class Workbench {
       await this.page.keyboard.press('F1');
       try {
         await input.waitFor({ state: 'visible', timeout: 5_000 });
-        await input.fill(`>${title}`);
+        await input.fill(`>${title}`, { timeout: 5_000 });
         await row.waitFor({ timeout: 3_000 });
         break;
       } catch (error) {

@@ -116,13 +116,17 @@ export const chatViewSteps: UiStep[] = [
       await wb.openFile('README.md');
       await openChatView(wb);
       // The caret is in the prompt box: typing goes there at once.
-      await until('the caret in the prompt box', async () =>
-        (await chat(wb)
+      await until('the caret in the prompt box', async () => {
+        const focused = await chat(wb)
           .locator('body')
-          .evaluate(() => document.activeElement?.id === 'prompt'))
-          ? true
-          : undefined,
-      );
+          .evaluate(() => {
+            const el = document.activeElement;
+            return el?.id === 'prompt' ? 'prompt' : `${el?.tagName ?? 'nothing'}#${el?.id ?? ''}`;
+          });
+        // Thrown, so a timeout names where the focus was.
+        if (focused !== 'prompt') throw new Error(`the focus is on ${focused}`);
+        return true;
+      });
       await wb.page.keyboard.type('typed at once');
       await waitFor(
         () =>
