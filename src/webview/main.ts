@@ -531,9 +531,15 @@ function wire(): void {
   });
   // The workbench focuses the view's frame (clicking its header, its Focus command) without choosing an element:
   // the prompt box takes it then, as the host's `prompt/focus` may have reached the frame before it could.
-  window.addEventListener('focus', () => {
-    if (!document.activeElement || document.activeElement === document.body) $('prompt').focus();
-  });
+  // Not when the focus comes with a click: the person may be selecting an answer's text.
+  let pointerAt = 0;
+  window.addEventListener('pointerdown', () => (pointerAt = Date.now()), true);
+  window.addEventListener('focus', () =>
+    setTimeout(() => {
+      if (Date.now() - pointerAt < 500) return;
+      if (!document.activeElement || document.activeElement === document.body) $('prompt').focus();
+    }, 0),
+  );
   window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     const message = event.data;
     if (!message || typeof message !== 'object' || typeof message.type !== 'string') return;
