@@ -2,7 +2,9 @@
 // Cases follow the peers' own suites: secretlint's
 // packages/@secretlint/secretlint-rule-filter-comments/test (snapshots ok.secretlint-disable-target-id,
 // ng.secretlint-disable-line, ok.ignore-in-markdown; parseComment.test.ts) and detect-secrets'
-// tests/filters/allowlist_filter_test.py (every comment syntax, "pragma: allowlist secret").
+// tests/filters/allowlist_filter_test.py (every comment syntax, "pragma: allowlist secret", with
+// detect_secrets/filters/allowlist.py for the syntaxes it names) and gitleaks' detect/detect_test.go
+// ("valid allow comment", "invalid allow comment").
 import { describe, expect, it } from 'vitest';
 import { secretlintRules } from '../../src/core/scan/allowComments.ts';
 import { IncrementalScan } from '../../src/core/scan/incremental.ts';
@@ -10,6 +12,20 @@ import { scanText } from '../../src/core/scan/scanner.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
 
 const lines = (text: string) => scanText(text).map((f) => f.line);
+
+// detect-secrets' EXAMPLE_COMMENT_PARTS, plus the Visual Basic quote its allowlist.py names.
+const COMMENT_PARTS: [string, string][] = [
+  ['#', ''],
+  ['# ', ' more text'],
+  ['//', ''],
+  ['// ', ' more text'],
+  ['/*', '*/'],
+  ['/* ', ' */'],
+  ['--', ''],
+  ['-- ', ' more text'],
+  ['<!--', '-->'],
+  ["'", ''],
+];
 
 describe('next-line comments', () => {
   it.each([
@@ -22,6 +38,25 @@ describe('next-line comments', () => {
     expect(lines(`${marker}\nKEY=${a}\nOTHER=${b}\n`)).toEqual([2]);
     // Not the line it stands on.
     expect(lines(`KEY=${a} ${marker}\n`)).toEqual([0]);
+  });
+
+  it.each(COMMENT_PARTS)(
+    'pragma: allowlist nextline secret after %j (detect-secrets test_nextline)',
+    (prefix, suffix) => {
+      const [a, b] = [routerKey(), routerKey()];
+      expect(lines(`${prefix}pragma: allowlist nextline secret${suffix}\nKEY=${a}\nOTHER=${b}\n`)).toEqual([2]);
+    },
+  );
+
+  it('pragma: allowlist nextline secret is not honoured after other text or in the legacy spelling', () => {
+    const [a, b] = [routerKey(), routerKey()];
+    // detect-secrets allowlist.py: "No text can precede a nextline pragma".
+    expect(lines(`foo = 'bar' # pragma: allowlist nextline secret\npass = '${a}'\n`)).toEqual([1]);
+    expect(lines(`x = 1 // pragma: allowlist nextline secret\nk = "${a}"\n`)).toEqual([1]);
+    // "whitelist" is accepted only on the key's own line.
+    expect(lines(`# pragma: whitelist nextline secret\nKEY=${a}\n`)).toEqual([1]);
+    // Deliberately unlike detect-secrets (which wants column 0), an indented comment line counts.
+    expect(lines(`def f():\n    # pragma: allowlist nextline secret\n    k = "${b}"\n`)).toEqual([]);
   });
 
   it('secretlint-disable-next-line naming a rule hides only the keys that rule finds', () => {
@@ -59,20 +94,20 @@ describe('same-line comments', () => {
     ).toEqual([0]);
   });
 
-  it.each([
-    ['#', ''],
-    ['# ', ' more text'],
-    ['//', ''],
-    ['// ', ' more text'],
-    ['/*', '*/'],
-    ['/* ', ' */'],
-    ['--', ''],
-    ['-- ', ' more text'],
-    ['<!--', '-->'],
-  ])('pragma: allowlist secret after %j (detect-secrets test_basic)', (prefix, suffix) => {
+  it.each(COMMENT_PARTS)('pragma: allowlist secret after %j (detect-secrets test_basic)', (prefix, suffix) => {
     const key = routerKey();
     expect(lines(`${key}  ${prefix}pragma: allowlist secret${suffix}\n`)).toEqual([]);
+    // test_backwards_compatibility: the older spelling.
     expect(lines(`${key}  ${prefix}pragma: whitelist secret${suffix}\n`)).toEqual([]);
+    expect(lines(`${key}  ${prefix}pragma: allowlist secret${suffix}\r\n`)).toEqual([]);
+  });
+
+  it('a pragma in no comment is not honoured (detect-secrets needs a comment start before it)', () => {
+    const key = routerKey();
+    expect(lines(`k = "${key} pragma: allowlist secret"\n`)).toEqual([0]);
+    expect(lines(`k = "${key}" + "pragma: allowlist secret"\n`)).toEqual([0]);
+    // A block comment that does not end the line is no allowlist comment there either.
+    expect(lines(`k = "${key}"; /* pragma: allowlist secret */ k2 = k\n`)).toEqual([0]);
   });
 
   it('the pragma is not honoured misspelt or on another line', () => {
@@ -85,6 +120,61 @@ describe('same-line comments', () => {
   it('keyward-ignore-next-line on the key line does not hide that line', () => {
     expect(lines(`KEY=${routerKey()} # keyward-ignore-next-line\n`)).toEqual([0]);
     expect(lines(`KEY=${routerKey()} # keyward-ignore\n`)).toEqual([]);
+  });
+});
+
+describe('gitleaks:allow (gitleaks detect/detect_test.go)', () => {
+  it('hides the key on its own line, wherever the marker stands on it', () => {
+    const [a, b] = [directKey('proj'), routerKey()];
+    expect(lines(`awsToken := "${a}" // gitleaks:allow\nother := "${b}"\n`)).toEqual([1]);
+    // gitleaks matches the line's text (strings.Contains), comment or not: so does Keyward.
+    expect(lines(`k = "${a} gitleaks:allow"\n`)).toEqual([]);
+  });
+
+  it('invalid allow comment: the marker on another line hides nothing', () => {
+    const key = directKey('proj');
+    expect(lines(`awsToken := "${key}"\n\n    // gitleaks:allow\n`)).toEqual([0]);
+    expect(lines(`// gitleaks:allow\nawsToken := "${key}"\n`)).toEqual([1]);
+  });
+});
+
+describe('secretlint (packages/@secretlint/secretlint-rule-filter-comments/test/snapshots)', () => {
+  it('ok.all-ignored: every comment with a "-- reason" still hides', () => {
+    const keys = [routerKey(), directKey('proj'), routerKey(), directKey('proj'), routerKey()];
+    const text = [
+      '// secretlint-disable -- comment',
+      '',
+      `A ${keys[0]}`,
+      `B ${keys[1]}`,
+      '',
+      '// secretlint-enable -- comment',
+      '',
+      '// secretlint-disable-next-line -- comment',
+      `D ${keys[2]}`,
+      `E ${keys[3]} // secretlint-disable-line -- comment`,
+      `F ${keys[4]} // secretlint-disable-line --comment`,
+    ].join('\n');
+    expect(lines(text)).toEqual([]);
+  });
+
+  it('an enable naming one of the rules a disable named leaves the others disabled (CommentState)', () => {
+    const [a, b] = [directKey('proj'), directKey('proj')];
+    const rules = '@secretlint/secretlint-rule-openai, @secretlint/secretlint-rule-aws';
+    expect(
+      lines(`// secretlint-disable ${rules}\n// secretlint-enable @secretlint/secretlint-rule-aws\n${a}\n`),
+    ).toEqual([]);
+    expect(
+      lines(`// secretlint-disable ${rules}\n// secretlint-enable @secretlint/secretlint-rule-openai\n${b}\n`),
+    ).toEqual([2]);
+  });
+
+  it('a bare enable closes only the latest open disable (CommentState.enableReporting)', () => {
+    const [a, b] = [routerKey(), routerKey()];
+    const text = ['// secretlint-disable', '// secretlint-disable', `a ${a}`, '// secretlint-enable', `b ${b}`].join(
+      '\n',
+    );
+    expect(lines(text)).toEqual([]);
+    expect(lines(`${text}\n// secretlint-enable\nc ${routerKey()}\n`)).toEqual([6]);
   });
 });
 
@@ -152,6 +242,8 @@ describe('secretlintRules (secretlint parseComment.test.ts)', () => {
     [' a, b,c ', ['a', 'b', 'c']],
     [' -- comment ', []],
     [' a, b -- why', ['a', 'b']],
+    [' a,  b,   c ', ['a', 'b', 'c']],
+    [' --comment', []],
     [' a, b -->', ['a', 'b']],
     [' a */', ['a']],
   ])('%j gives %j', (options, expected) => {

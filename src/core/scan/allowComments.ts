@@ -8,10 +8,28 @@ import type { ServiceId } from '../../shared/errorKinds.ts';
 /** On the line before a key: ignore the next line. */
 export const NEXT_LINE_MARKER = 'keyward-ignore-next-line';
 
-// detect-secrets accepts "pragma: allowlist secret", an optional space after the colon,
-// a dash for the space, and the older "whitelist" spelling; the next-line form adds "nextline".
-const PRAGMA_SAME_LINE = /pragma: ?(?:allowlist|whitelist)[ -]secret/;
-const PRAGMA_NEXT_LINE = /pragma: ?(?:allowlist|whitelist)[ -]nextline[ -]secret/;
+// detect-secrets' allowlist filter (detect_secrets/filters/allowlist.py): the pragma must follow a comment start
+// of one of these syntaxes, and a closing syntax must end the line, so a pragma in a string value is no comment.
+// "whitelist" is the legacy spelling, same-line only. Its next-line pragma may have no text before it on its
+// line ("foo = 'bar' # pragma: allowlist nextline secret" hides nothing); indentation is allowed here where
+// detect-secrets refuses it, since an indented comment line hides nothing either.
+const PRAGMA_COMMENTS: readonly (readonly [string, string])[] = [
+  ['#', ''],
+  ['//', ''],
+  ['/\\*', ' *\\*/'],
+  ["'", ''],
+  ['--', ''],
+  ['<!--[# \\t]*?', ' *?-->'],
+];
+const pragma = (nextLine: boolean) =>
+  new RegExp(
+    PRAGMA_COMMENTS.map(
+      ([open, close]) =>
+        `${nextLine ? '^[ \\t]*' : ''}${open}[ \\t]* *pragma: ?${nextLine ? 'allowlist[ -]nextline' : '(?:allow|white)list'}[ -]secret.*?${close}[ \\t\\r]*$`,
+    ).join('|'),
+  );
+const PRAGMA_SAME_LINE = pragma(false);
+const PRAGMA_NEXT_LINE = pragma(true);
 // "keyward-ignore" alone, not the start of "keyward-ignore-next-line".
 const KEYWARD_SAME_LINE = /keyward-ignore(?!-next-line)/;
 const SECRETLINT = /secretlint-(disable-next-line|disable-line|disable|enable)\b(.*)/g;
@@ -29,11 +47,16 @@ const SECRETLINT_RULES: Record<ServiceId, readonly string[]> = {
   compatible: [],
 };
 
-/** Rule ids in a secretlint comment: "a, b -- why" (and whatever closes the comment) gives [a, b]. */
+/**
+ * Rule ids in a secretlint comment, as secretlint's parseComment reads them: "a, b -- why" gives [a, b]
+ * (everything from the first "--" is the reason, which also ends "-->"). Unlike secretlint, a comment's
+ * own closer ("*\/", "#>", "%>", "-}}") is no rule id: secretlint would read "/* secretlint-disable *\/"
+ * as naming a rule "*\/" and so hide nothing, which is not what its writer meant.
+ */
 export function secretlintRules(options: string): string[] {
-  const beforeReason = options.split(/\s-{2,}(?:\s|$)/u)[0] ?? '';
-  return beforeReason
-    .replace(/(?:-->|\*\/|#>|%>|-}}).*$/, '')
+  const reason = options.indexOf('--');
+  return (reason === -1 ? options : options.slice(0, reason))
+    .replace(/(?:\*\/|#>|%>|-}}).*$/, '')
     .split(',')
     .map((id) => id.trim())
     .filter((id) => id !== '');
@@ -108,8 +131,8 @@ interface Region {
   from: number;
   /** End of the region (the enable comment), or the end of the text. */
   to: number;
-  /** secretlint rule ids the region names; undefined for a keyward block (every key). */
-  rules?: string[];
+  /** The secretlint rule id the region names ('*': all); undefined for a keyward block (every key). */
+  rule?: string;
 }
 
 /**
@@ -133,22 +156,25 @@ export class DisabledRegions {
       if (open !== undefined) this.regions.push({ from: open, to: text.length });
     }
     if (text.includes('secretlint-disable')) {
-      // secretlint keeps one open region per comment; an enable closes the ones it names (or all).
-      const open: { from: number; rules: string[] }[] = [];
+      // As secretlint's CommentState: one open entry per rule a disable names ('*' for none); an enable
+      // naming rules closes the latest open entry of each, a bare enable the entries of the latest open disable.
+      const entries: { from: number; to?: number; rule: string }[] = [];
       for (const match of text.matchAll(SECRETLINT)) {
         const rules = secretlintRules(match[2]!);
-        if (match[1] === 'disable') open.push({ from: match.index, rules });
-        else if (match[1] === 'enable') {
-          for (let i = open.length - 1; i >= 0; i--) {
-            const region = open[i]!;
-            if (rules.length === 0 || region.rules.some((id) => rules.includes(id))) {
-              this.regions.push({ from: region.from, to: match.index, rules: region.rules });
-              open.splice(i, 1);
-            }
+        if (match[1] === 'disable')
+          for (const rule of rules.length === 0 ? ['*'] : rules) entries.push({ from: match.index, rule });
+        else if (match[1] === 'enable' && rules.length > 0) {
+          for (const rule of rules) {
+            const entry = entries.findLast((e) => e.to === undefined && e.rule === rule);
+            if (entry) entry.to = match.index;
           }
+        } else if (match[1] === 'enable') {
+          const latest = entries.findLast((e) => e.to === undefined);
+          for (const entry of entries)
+            if (entry.to === undefined && entry.from === latest?.from) entry.to = match.index;
         }
       }
-      for (const region of open) this.regions.push({ from: region.from, to: text.length, rules: region.rules });
+      for (const { from, to, rule } of entries) this.regions.push({ from, to: to ?? text.length, rule });
     }
   }
 
@@ -158,7 +184,10 @@ export class DisabledRegions {
 
   covers(offset: number, service: ServiceId): boolean {
     return this.regions.some(
-      (r) => offset > r.from && offset < r.to && (r.rules === undefined || secretlintCovers(r.rules, service)),
+      (r) =>
+        offset > r.from &&
+        offset < r.to &&
+        (r.rule === undefined || r.rule === '*' || secretlintCovers([r.rule], service)),
     );
   }
 }
