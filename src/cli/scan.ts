@@ -67,7 +67,8 @@ Allow comments: on the key's line keyward-ignore, gitleaks:allow,
 on the line before it keyward-ignore-next-line, secretlint-disable-next-line
 [RULE...], "pragma: allowlist nextline secret"; around lines keyward-disable ...
 keyward-enable or secretlint-disable [RULE...] ... secretlint-enable, in any
-comment syntax. A secretlint comment naming rules hides only the keys they find
+comment syntax (a pragma only in a comment, as detect-secrets reads it). A
+secretlint comment naming rules hides only the keys they find
 (@secretlint/secretlint-rule-openai for direct-service keys).
 
 Usage: keyward install-hook [--force]

@@ -53,7 +53,20 @@ describe('quick-fix text', () => {
     expect(ignoreComment('typescript')).toBe(' // keyward-ignore');
     expect(ignoreComment('markdown')).toBe(' <!-- keyward-ignore -->');
     expect(ignoreComment('json')).toBeUndefined();
+    expect(ignoreComment('css')).toBe(' /* keyward-ignore */');
+    expect(ignoreComment('latex')).toBe(' % keyward-ignore');
+    expect(ignoreComment('bat')).toBeUndefined();
   });
+
+  it.each(['python', 'typescript', 'markdown', 'css', 'sql', 'vb', 'clojure', 'go'])(
+    'the ignore comment it writes for %s is one the scanner honours, on that line only',
+    (languageId) => {
+      const [a, b] = [routerKey(), routerKey()];
+      expect(scanText(`k = "${a}"${ignoreComment(languageId)!}\nk = "${b}"\n`).map((f) => f.line)).toEqual([1]);
+      const line = `    KEY=${a}`;
+      expect(scanText(`${ignoreNextLine(line)}${line}\nKEY=${b}\n`).map((f) => f.line)).toEqual([2]);
+    },
+  );
 
   it('appends to .env and never changes a line that is there', () => {
     expect(appendDotenv('', 'A', '1')).toBe('A=1\n');

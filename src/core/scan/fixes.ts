@@ -75,12 +75,25 @@ export function lineComment(languageId: string): { open: string; close: string }
       'powershell',
       'dockercompose',
       'plaintext-env',
+      'coffeescript',
+      'julia',
+      'elixir',
+      'graphql',
+      'terraform',
+      'nix',
+      'cmake',
     ].includes(languageId)
   )
     return { open: '# ', close: '' };
   if (['markdown', 'html', 'xml', 'svg'].includes(languageId)) return { open: '<!-- ', close: ' -->' };
   if (['sql', 'lua', 'haskell'].includes(languageId)) return { open: '-- ', close: '' };
-  if (['json', 'plaintext'].includes(languageId)) return undefined;
+  // "//" starts no comment in CSS: appended there it would swallow the next declaration.
+  if (languageId === 'css') return { open: '/* ', close: ' */' };
+  if (['latex', 'tex', 'bibtex', 'matlab', 'erlang'].includes(languageId)) return { open: '% ', close: '' };
+  if (['clojure', 'scheme', 'lisp'].includes(languageId)) return { open: '; ', close: '' };
+  if (languageId === 'vb') return { open: "' ", close: '' };
+  // A batch file has no trailing comment (REM is a command of its own), like JSON none at all.
+  if (['json', 'plaintext', 'bat'].includes(languageId)) return undefined;
   return { open: '// ', close: '' };
 }
 
