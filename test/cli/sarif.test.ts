@@ -42,7 +42,7 @@ describe('SARIF against the SARIF 2.1.0 schema', () => {
     expect(log.runs[0]!.invocations[0]!.toolExecutionNotifications.length).toBeGreaterThan(0);
   });
 
-  it('medium-confidence findings past the per-file cap are counted in SARIF too, schema-valid', () => {
+  it('medium-confidence findings past the per-file cap are counted in SARIF (schema-valid), JSON and text', () => {
     const repo = makeRepo();
     // Legacy-shaped keys one character short: only the loose tier matches them, and past 20 they are counted.
     const lines = Array.from({ length: 30 }, (_, i) => `K${i}="${directKey('legacy').slice(0, -1)}"`);
@@ -60,6 +60,19 @@ describe('SARIF against the SARIF 2.1.0 schema', () => {
     const notes = log.runs[0]!.invocations[0]!.toolExecutionNotifications.filter((n) => n.descriptor.id === 'omitted');
     expect(notes).toHaveLength(1);
     expect(notes[0]!.level).toBe('warning');
+    // The same count in JSON (the "omitted" field) and in text, one entry for the file.
+    const report = JSON.parse(scanCli(repo.dir, ['--format', 'json', '--no-git']).stdout) as {
+      findings: unknown[];
+      omitted?: { path: string; count: number; confidence: string; message: string }[];
+    };
+    expect(report.findings).toHaveLength(20);
+    expect(report.omitted).toEqual([
+      { path: 'flood.env', count: 10, confidence: 'medium', message: expect.stringMatching(/^10 more probable keys/) },
+    ]);
+    expect(scanCli(repo.dir, ['--no-git']).stdout).toMatch(/^flood\.env: 10 more probable keys \(medium confidence\)/m);
+    const few = makeRepo();
+    few.write('one.env', `K="${directKey('legacy').slice(0, -1)}"\n`);
+    expect(JSON.parse(scanCli(few.dir, ['--format', 'json', '--no-git']).stdout)).not.toHaveProperty('omitted');
   });
 
   it('the validator is not a rubber stamp', () => {

@@ -3,6 +3,7 @@
 // service, and each fingerprint once.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fingerprintOf } from '../../src/core/scan/scanner.ts';
 import { KeyVerifier } from '../../src/core/scan/verify.ts';
 import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
@@ -95,6 +96,9 @@ describe('key verification', () => {
     await v.verify('router', routerFunded);
     expect(bed.emulator.requests).toHaveLength(1);
     expect(v.asked).toBe(1);
+    // Kept by fingerprint, and by nothing that holds the key.
+    expect(v.known(fingerprintOf(routerFunded))).toEqual(both[0]);
+    expect(v.known(routerFunded)).toBeUndefined();
     await v.verify('router', routerFunded, true);
     expect(bed.emulator.requests).toHaveLength(2);
   });
