@@ -108,6 +108,8 @@ describe('same-line comments', () => {
     expect(lines(`k = "${key}" + "pragma: allowlist secret"\n`)).toEqual([0]);
     // A block comment that does not end the line is no allowlist comment there either.
     expect(lines(`k = "${key}"; /* pragma: allowlist secret */ k2 = k\n`)).toEqual([0]);
+    // Nor after a comment start detect-secrets does not name (allowlist.py: #, //, /* */, ', --, <!-- -->).
+    expect(lines(`k = ${key} ; pragma: allowlist secret\n`)).toEqual([0]);
   });
 
   it('the pragma is not honoured misspelt or on another line', () => {
