@@ -52,7 +52,12 @@ describe('the keyward npm package', () => {
   it('is self-contained, versioned with the extension, and needs no vscode', () => {
     const installed = join(folder, 'node_modules', 'keyward');
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
-    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    const { version, private: extensionPrivate } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      version: string;
+      private?: boolean;
+    };
+    // The extension's own package is never published to npm; only this one is.
+    expect(extensionPrivate).toBe(true);
     expect(manifest).toMatchObject({ name: 'keyward', version, bin: { keyward: 'dist/keyward.js' } });
     expect(manifest).not.toHaveProperty('dependencies');
     expect(manifest).not.toHaveProperty('private');
