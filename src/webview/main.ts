@@ -7,14 +7,15 @@ import {
   type HostMessage,
   type WebviewMessage,
 } from '../shared/protocol.ts';
-import { splitBlocks } from './blocks.ts';
 import { decorateCodeBlocks } from './codeBlocks.ts';
 import { composerIntent, lastPrompt } from './composerKeys.ts';
 import { codicon, element, iconButton } from './dom.ts';
 import { emptyState } from './emptyState.ts';
 import { errorCard } from './errorCard.ts';
-import { createRenderer } from './markdown.ts';
+import { grammarWarmups } from './highlight.ts';
+import { createBlockRenderer, createRenderer } from './markdown.ts';
 import { createModelPicker } from './picker.ts';
+import { type AnswerDrawing, StreamedAnswer } from './streamedAnswer.ts';
 import { finishNote, metaLine } from './turnNotes.ts';
 import { drawServiceSwitch, markService, serviceSwitchKey } from './serviceSwitch.ts';
 import { type Action, type ViewState, initialState, persistedView, reduce, restoredView } from './viewState.ts';
@@ -28,6 +29,7 @@ declare function acquireVsCodeApi(): {
 
 const vscode = acquireVsCodeApi();
 const render = createRenderer();
+const renderBlocks = createBlockRenderer();
 let state: ViewState = { ...initialState(), ...restoredView(vscode.getState()), turns: [], pending: null };
 // What an older version saved (attachment text, a key in the draft) is replaced at once.
 vscode.setState(persistedView(state));
@@ -274,6 +276,24 @@ function renderTurn(id: string): void {
   scrollDown();
 }
 
+/** The answer being streamed, drawn block by block as it grows. */
+let streamed: StreamedAnswer | undefined;
+
+const answerDrawing: AnswerDrawing = {
+  blocks(texts) {
+    const holder = document.createElement('div');
+    holder.innerHTML = renderBlocks(texts);
+    decorateCodeBlocks(holder, s, post);
+    return Array.from(holder.children) as HTMLElement[];
+  },
+  tail: (text) => render(text, { highlight: false }),
+  changing(change) {
+    const stick = nearBottom();
+    change();
+    if (stick) scrollDown();
+  },
+};
+
 /**
  * While an answer streams, finished blocks are rendered once and only the
  * growing tail again, so each frame costs the same however long the answer is.
@@ -286,44 +306,49 @@ function renderStreaming(id: string): void {
     node = safeTurnNode({ ...turn, text: '' });
     $('conversation').append(node);
   }
-  const body = node.querySelector<HTMLElement>('.answer')!;
-  let tail = body.querySelector<HTMLElement>(':scope > .tail');
-  if (!tail) {
-    body.replaceChildren();
-    tail = element('div', { className: 'tail' });
-    body.append(tail);
+  if (streamed?.id !== id || !streamed.attached) {
+    streamed?.dispose();
+    const tail = element('div', { className: 'tail' });
+    node.querySelector<HTMLElement>('.answer')!.replaceChildren(tail);
+    streamed = new StreamedAnswer(id, tail, answerDrawing);
   }
-  const { done, tail: rest } = splitBlocks(turn.text);
-  const rendered = body.querySelectorAll(':scope > .block').length;
-  for (let i = rendered; i < done.length; i++) {
-    const block = element('div', { className: 'block' });
-    block.innerHTML = render(done[i]!);
-    decorateCodeBlocks(block, s, post);
-    tail.before(block);
-  }
-  tail.innerHTML = render(rest, { highlight: false });
-  scrollDown();
+  streamed.update(turn.text);
 }
 
-/** A streamed answer is finished in place: its blocks stay, the tail and the extras are added. */
+/** A streamed answer is finished in place: its blocks stay, the rest of the text and the extras are added. */
 function finishStreamed(turn: ChatTurn): boolean {
   const node = document.querySelector<HTMLElement>(`[data-turn-id="${turn.id}"]`);
-  const tail = node?.querySelector<HTMLElement>('.answer > .tail');
+  const answer = streamed;
+  streamed = undefined;
   // A refusal or an early end changes more than the tail: draw the turn again.
-  if (!node || !tail || turn.status !== 'done' || turn.refusal || finishNote(turn, s)) return false;
-  const body = tail.parentElement!;
-  const blocks = Array.from(body.querySelectorAll<HTMLElement>(':scope > .block'));
-  const { done, tail: rest } = splitBlocks(turn.text);
-  // Only when what is on screen is the final text; otherwise draw it again.
-  if (blocks.length !== done.length) return false;
-  tail.className = 'block';
-  tail.innerHTML = render(rest);
-  decorateCodeBlocks(tail, s, post);
-  node.classList.replace('streaming', 'done');
-  node.append(...answerExtras(turn));
-  const who = node.querySelector('.who');
-  if (who) who.textContent = turn.model;
-  return true;
+  const inPlace =
+    node &&
+    answer?.id === turn.id &&
+    answer.attached &&
+    turn.status === 'done' &&
+    !turn.refusal &&
+    !finishNote(turn, s);
+  if (
+    inPlace &&
+    answer.finish(turn.text, (tail, rest) => {
+      tail.className = 'block';
+      tail.innerHTML = render(rest);
+      decorateCodeBlocks(tail, s, post);
+      node.classList.replace('streaming', 'done');
+      node.append(...answerExtras(turn));
+      const who = node.querySelector('.who');
+      if (who) who.textContent = turn.model;
+    })
+  )
+    return true;
+  answer?.dispose();
+  return false;
+}
+
+/** Whether the conversation shows its end: a stream follows it there, and leaves alone a reader who scrolled up. */
+function nearBottom(): boolean {
+  const box = $('conversation');
+  return box.scrollHeight - box.scrollTop - box.clientHeight < 40;
 }
 
 function scrollDown(): void {
@@ -559,3 +584,13 @@ renderHeader();
 renderAttachments();
 renderComposer();
 post({ type: 'webview/ready' });
+// The first answer should not pay for compiling: while the panel is idle (someone typing), the grammars
+// compile one at a time, then a sample answer is drawn off screen a few times so that the drawing code is
+// optimised before an answer needs it. One step per idle moment.
+const WARM_SAMPLE = ['Some **bold** text and `code`:\n', '- a list item\n', '```ts\nconst a: number = f(1);\n```\n'];
+const warmups = [...grammarWarmups(), ...Array.from({ length: 3 }, () => () => void answerDrawing.blocks(WARM_SAMPLE))];
+const warmNext = () => {
+  warmups.shift()?.();
+  if (warmups.length > 0) requestIdleCallback(warmNext, { timeout: 2000 });
+};
+requestIdleCallback(warmNext, { timeout: 2000 });

@@ -1,9 +1,10 @@
 // Model output is untrusted: no payload of this corpus may survive rendering.
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import { createPurifier, createRenderer } from '../../src/webview/markdown.ts';
+import { createBlockRenderer, createPurifier, createRenderer } from '../../src/webview/markdown.ts';
 
 const render = createRenderer(createPurifier(new JSDOM('').window));
+const renderBlocks = createBlockRenderer(createPurifier(new JSDOM('').window));
 
 function dom(html: string): Document {
   return new JSDOM(`<body>${html}</body>`).window.document;
@@ -33,18 +34,29 @@ const PAYLOADS = [
 ];
 
 describe('markdown sanitiser', () => {
-  it.each(PAYLOADS)('neutralises %s', (payload) => {
-    const doc = dom(render(payload));
-    expect(
-      doc.querySelectorAll('script, iframe, svg, math, img, style, form, input, object, embed, base, meta').length,
-    ).toBe(0);
-    for (const el of Array.from(doc.querySelectorAll('*'))) {
-      for (const attr of Array.from(el.attributes)) {
-        expect(attr.name.startsWith('on')).toBe(false);
-        expect(attr.name).not.toBe('style');
-        if (attr.name === 'href' || attr.name === 'src') expect(attr.value).toMatch(/^https:\/\//);
+  it.each(PAYLOADS.flatMap((payload) => [[payload, 'alone'] as const, [payload, 'among streamed blocks'] as const]))(
+    'neutralises %s (%s)',
+    (payload, how) => {
+      const doc = dom(how === 'alone' ? render(payload) : renderBlocks(['intro\n', `${payload}\n`, '</div>outro\n']));
+      expect(
+        doc.querySelectorAll('script, iframe, svg, math, img, style, form, input, object, embed, base, meta').length,
+      ).toBe(0);
+      for (const el of Array.from(doc.querySelectorAll('*'))) {
+        for (const attr of Array.from(el.attributes)) {
+          expect(attr.name.startsWith('on')).toBe(false);
+          expect(attr.name).not.toBe('style');
+          if (attr.name === 'href' || attr.name === 'src') expect(attr.value).toMatch(/^https:\/\//);
+        }
       }
-    }
+    },
+  );
+
+  it('draws streamed blocks each in its own wrapper, which their text cannot close', () => {
+    const doc = dom(renderBlocks(['one </div>\n', '```ts\nconst a = 1;\n```\n', 'three\n']));
+    const blocks = Array.from(doc.body.children);
+    expect(blocks.map((b) => b.className)).toEqual(['block', 'block', 'block']);
+    expect(blocks[0]!.textContent).toBe('one </div>\n');
+    expect(blocks[1]!.querySelector('pre code .hljs-keyword')!.textContent).toBe('const');
   });
 
   it('renders ordinary markdown: code blocks, lists, https links', () => {
