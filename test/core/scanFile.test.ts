@@ -23,7 +23,8 @@ describe('scanFile', () => {
     expect(scanFile(join(dir, 'gone'))).toEqual({ skipped: 'missing' });
   });
 
-  it.each([0, 1, (1 << 20) - 100, 1 << 20, (1 << 20) + 1, 9 << 20])(
+  // Around the one-read buffer (1 MB) and the largest file read whole (16 MB; larger ones go in windows).
+  it.each([0, 1, (1 << 20) - 100, 1 << 20, (1 << 20) + 1, 9 << 20, 16 << 20, (16 << 20) + 1, 17 << 20])(
     'scans a file of %i bytes with a key at its end',
     (size) => {
       const dir = tempDir();
@@ -36,8 +37,13 @@ describe('scanFile', () => {
           Buffer.from(size === 0 ? '' : size < tail.length ? 'x' : tail),
         ]),
       );
-      const outcome = scanFile(join(dir, 'f'));
-      expect('findings' in outcome && outcome.findings.length).toBe(size >= tail.length ? 1 : 0);
+      // As the CLI reads a file its listing called regular (no stat first), and as anything else reads one.
+      for (const seenRegular of [false, true]) {
+        const outcome = scanFile(join(dir, 'f'), {}, Infinity, seenRegular);
+        expect('findings' in outcome && outcome.findings.length).toBe(size >= tail.length ? 1 : 0);
+        if ('findings' in outcome && outcome.findings[0])
+          expect(outcome.findings[0]).toMatchObject({ line: size > tail.length ? 1 : 0, column: 0 });
+      }
     },
   );
 });

@@ -168,6 +168,12 @@ export class StreamScan {
       : decodeUtf16(bytes, this.encoding as 'utf16le' | 'utf16be');
   }
 
+  /** The UTF-16 units the bytes decode to: counted, not decoded, where that is exact (ASCII, UTF-16). */
+  private unitsIn(data: Buffer, from: number, to: number): number {
+    if (this.encoding !== 'utf8') return (to - from) >> 1;
+    return isAscii(data.subarray(from, to)) ? to - from : this.decode(data, from, to).length;
+  }
+
   private scanWindow(data: Buffer, lo: number, hi: number, end: number): void {
     if (this.encoding === 'utf8' && !mayContainKey(data.subarray(0, end), this.options)) return;
     // One decode of the whole window (a flat string: scanning a concatenation is many times slower);
@@ -175,8 +181,8 @@ export class StreamScan {
     const text = this.decode(data, 0, end);
     const { findings } = scanTextCounted(text, this.options);
     if (findings.length === 0) return;
-    const loIndex = this.decode(data, 0, lo).length;
-    const hiIndex = text.length - this.decode(data, hi, end).length;
+    const loIndex = this.unitsIn(data, 0, lo);
+    const hiIndex = text.length - this.unitsIn(data, hi, end);
     let line = 0;
     let lineStart = 0;
     for (const finding of findings) {
