@@ -9,6 +9,7 @@ export interface Locator {
   press(key: string, options?: { timeout?: number }): Promise<void>;
   textContent(options?: { timeout?: number }): Promise<string | null>;
   innerText(options?: { timeout?: number }): Promise<string>;
+  inputValue(options?: { timeout?: number }): Promise<string>;
   getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
   waitFor(options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
   count(): Promise<number>;

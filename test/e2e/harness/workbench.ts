@@ -79,10 +79,46 @@ export class Workbench {
     await this.page.keyboard.press('Enter');
   }
 
+  /**
+   * Reloads the window from the palette and waits for the new workbench. It follows the document (a mark set
+   * on the old one is gone) rather than a load event: a run once waited 5 min for a "load" it had missed. A
+   * palette that swallowed the command leaves the old document, so the command is given again.
+   */
+  async reloadWindow(): Promise<void> {
+    const marked = () =>
+      this.page.evaluate(() => (window as unknown as { keywardOldDocument?: boolean }).keywardOldDocument === true);
+    await this.page.evaluate(() => {
+      (window as unknown as { keywardOldDocument?: boolean }).keywardOldDocument = true;
+    });
+    const deadline = Date.now() + PATIENCE;
+    let asked = 0;
+    for (;;) {
+      if (Date.now() - asked > 30_000) {
+        await this.runCommand('Developer: Reload Window').catch(() => undefined);
+        asked = Date.now();
+      }
+      // While the page navigates there is no context to ask: still the old one, as far as we know.
+      if (!(await marked().catch(() => true))) break;
+      if (Date.now() > deadline) throw new Error('the window did not reload');
+      await this.page.waitForTimeout(200);
+    }
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: PATIENCE });
+  }
+
   /** Types into the open quick input (an input box or a quick pick) and accepts. */
   async answerQuickInput(text: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget input.input');
-    await input.waitFor({ state: 'visible', timeout: PATIENCE });
+    // Right after runCommand the palette itself may still be showing its ">command" text: typing the answer
+    // there sent a key to the palette (seen once, and the command's own input box never got it).
+    const deadline = Date.now() + PATIENCE;
+    for (;;) {
+      await input.waitFor({ state: 'visible', timeout: PATIENCE });
+      const value = await input.inputValue({ timeout: 5_000 }).catch(() => '>');
+      if (!value.startsWith('>')) break;
+      if (Date.now() > deadline)
+        throw new Error(`the command palette did not give way to an input (it shows ${value})`);
+      await this.page.waitForTimeout(100);
+    }
     await input.fill(text);
     await this.page.keyboard.press('Enter');
   }

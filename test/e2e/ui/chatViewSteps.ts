@@ -181,10 +181,7 @@ export const chatViewSteps: UiStep[] = [
       await waitFor(() => conversationText(wb), answerText(FIRST, { tokens: 12 }), 'the first conversation');
       if ((await conversationText(wb)).includes(SECOND)) throw new Error('the first conversation shows the second');
 
-      const reloaded = wb.page.waitForEvent('load', { timeout: PATIENCE });
-      await wb.runCommand('Developer: Reload Window');
-      await reloaded;
-      await wb.page.locator('.monaco-workbench').waitFor({ timeout: PATIENCE });
+      await wb.reloadWindow();
       await chat(wb).locator('#prompt').waitFor({ timeout: PATIENCE });
       await waitFor(() => conversationText(wb), answerText(FIRST, { tokens: 12 }), 'the first conversation, reloaded');
       await wb.runCommand('Keyward: Show Conversations');
@@ -308,10 +305,7 @@ export const leakProbeStep: UiStep = {
     const box = chat(wb).locator('#prompt');
     await box.fill(`${PROBES.draft}: is ${key} the one?`);
     await box.press('End');
-    const reloaded = wb.page.waitForEvent('load', { timeout: PATIENCE });
-    await wb.runCommand('Developer: Reload Window');
-    await reloaded;
-    await wb.page.locator('.monaco-workbench').waitFor({ timeout: PATIENCE });
+    await wb.reloadWindow();
     await waitFor(
       async () =>
         (await chat(wb)

@@ -352,10 +352,7 @@ export const panelSteps: UiStep[] = [
   {
     name: 'the panel, its conversation, the attachment chip and the draft come back after a reload; the key stays masked',
     async run({ wb, workspace }) {
-      const reloaded = wb.page.waitForEvent('load', { timeout: PATIENCE });
-      await wb.runCommand('Developer: Reload Window');
-      await reloaded;
-      await wb.page.locator('.monaco-workbench').waitFor({ timeout: PATIENCE });
+      await wb.reloadWindow();
       const view = wb.webview();
       await waitText(
         () => view.locator('#conversation').innerText(),
