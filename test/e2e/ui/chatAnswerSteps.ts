@@ -2,6 +2,8 @@
 // code block, Apply through the diff editor (accepted and discarded, the file's
 // text checked), attaching the active file from the + menu, an error card with
 // Retry, and the keyboard model picker; screenshots in the dark theme, then the light.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FrameLocator } from '../harness/playwright.ts';
 import { PATIENCE, type Workbench } from '../harness/workbench.ts';
 import { admin, ask, clearToasts, ensurePanel, setTheme, waitFor } from './answerSteps.ts';
@@ -146,7 +148,9 @@ export const pendingChatAnswerSteps: UiStep[] = [
   },
   {
     name: 'Apply opens the diff of the file with the change; Discard leaves it, Accept writes it',
-    async run({ wb }) {
+    async run({ wb, workspace }) {
+      const readme = join(workspace.folder, 'README.md');
+      const original = readFileSync(readme, 'utf8');
       await openReadme(wb);
       await wb.page.locator('.editor-instance .view-lines', { hasText: 'Keys belong' }).first().click();
       await editorHas(wb, 'console.log', false, 'README before Apply');
@@ -156,12 +160,14 @@ export const pendingChatAnswerSteps: UiStep[] = [
       await editorHas(wb, 'console.log("keyward");', true, 'README after Accept');
       await editorHas(wb, 'Keys belong in SecretStorage', true, 'README keeps its text');
       await wb.screenshot('apply-accepted-dark');
-      // Undone rather than reverted: VS Code for the Web saves after a delay (files.autoSave defaults to
-      // afterDelay there), so the accepted change may already be on disk, where Revert File finds nothing to undo.
+      // Put back through the disk: VS Code for the Web saves after a delay (files.autoSave is afterDelay there),
+      // so Revert File alone may find nothing to undo. Saved first, so no later auto-save writes the change back.
       await wb.page.locator('.editor-instance .view-lines', { hasText: 'Keys belong' }).first().click();
-      await wb.page.keyboard.press('Control+z');
-      await editorHas(wb, 'console.log', false, 'README after Undo');
-      await wb.runCommand('File: Save');
+      await wb.page.keyboard.press('Control+s');
+      await waitFor(async () => readFileSync(readme, 'utf8'), 'console.log("keyward");', 'README saved');
+      writeFileSync(readme, original);
+      // A saved editor follows its file on disk.
+      await editorHas(wb, 'console.log', false, 'README put back');
     },
   },
   {
