@@ -11,7 +11,9 @@ import { loadExtensionBundle } from '../test/host/loadBundle.ts';
 import { QUICK } from './quick.ts';
 import { formatKb, formatMs, median, verdict } from './stats.ts';
 
-const TARGET = { bundleKb: 150, vsixKb: 300, activationMs: 20 };
+// The VSIX budget grew to 400 KB when the chat took on codicons and a highlighter (issue 13); the
+// extension bundle's 150 KB is the first wave's, kept as it was set.
+const TARGET = { bundleKb: 150, vsixKb: 400, activationMs: 20 };
 
 function timeActivation(bundle: string, runs: number): number[] {
   const times: number[] = [];
