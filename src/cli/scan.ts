@@ -21,7 +21,7 @@ import {
 } from '../core/scan/report.ts';
 import { isSourceMap, scanShippedText } from '../core/scan/sourceMap.ts';
 import { scanStaged } from '../core/scan/staged.ts';
-import type { ScanOptions } from '../core/scan/scanner.ts';
+import { type ScanOptions, optionsFor } from '../core/scan/scanner.ts';
 import { type Listed, listTargets } from '../core/scan/targets.ts';
 import { BASE_URL_ENV, TIMEOUT_ENV, UsageError, baseUrlFor, millisecondsOption } from './common.ts';
 import { type CliIo, EXIT } from './io.ts';
@@ -111,7 +111,7 @@ export async function scanFiles(
       for (const o of result.omitted) omitted.push({ path: at(o.inner), count: o.count });
       continue;
     }
-    const outcome = scanFile(path, options, maxSize, regular);
+    const outcome = scanFile(path, optionsFor(path, options), maxSize, regular);
     // Named only when reported: a relative path per clean file was a tenth of a tree's scan.
     if (!('skipped' in outcome) && outcome.findings.length === 0 && !outcome.omitted) continue;
     const name = display(cwd, shown);

@@ -14,7 +14,7 @@ import { IncrementalScan } from '../core/scan/incremental.ts';
 import { archiveKind, scanArchive } from '../core/scan/archive.ts';
 import { type SkipReason, skipMessage } from '../core/scan/report.ts';
 import { scanShippedText } from '../core/scan/sourceMap.ts';
-import type { Finding, ScanOptions } from '../core/scan/scanner.ts';
+import { type Finding, type ScanOptions, optionsFor } from '../core/scan/scanner.ts';
 import { Disposable } from '../shared/dispose.ts';
 import { Emitter, type Subscription } from '../shared/event.ts';
 import type { Configuration } from './configuration.ts';
@@ -217,7 +217,7 @@ export class KeyDiagnostics extends Disposable {
 
   private async reloadKeys(): Promise<void> {
     this.options = await scannerKeys(this.keys).catch(() => ({}));
-    for (const scan of this.scans.values()) scan.setOptions(this.options);
+    for (const [uri, scan] of this.scans) scan.setOptions(optionsFor(uri, this.options));
     this.rescanAll();
   }
 
@@ -242,7 +242,7 @@ export class KeyDiagnostics extends Disposable {
     const key = doc.uri.toString();
     let scan = this.scans.get(key);
     if (!scan) {
-      scan = new IncrementalScan(this.options);
+      scan = new IncrementalScan(optionsFor(key, this.options));
       this.scans.set(key, scan);
     }
     await this.publish(doc, scan.reset(doc.getText()));

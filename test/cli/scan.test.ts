@@ -115,6 +115,21 @@ describe('keyward scan', () => {
     for (const result of run.results) expect(run.tool.driver.rules[result.ruleIndex].id).toBe(result.ruleId);
   });
 
+  it('reads a detect-secrets pragma in YAML only after "#", in files, staged blobs and history alike', () => {
+    const key = routerKey();
+    const line = `token: ${key} // pragma: allowlist secret\n`;
+    write('ci/deploy.yaml', line);
+    write('ci/deploy.js', line.replace(':', ' ='));
+    write('ci/other.yml', `token: ${routerKey()} # pragma: allowlist secret\n`);
+    const paths = (run: { stdout: string }) =>
+      (JSON.parse(run.stdout) as { findings: { path: string }[] }).findings.map((f) => f.path).sort();
+    expect(paths(scan('--format', 'json', 'ci'))).toEqual(['ci/deploy.yaml']);
+    git('add', 'ci');
+    expect(paths(scan('--staged', '--format', 'json'))).toEqual(['ci/deploy.yaml']);
+    git('commit', '-q', '-m', 'ci');
+    expect(paths(scan('--history', '--format', 'json')).filter((p) => p.startsWith('ci/'))).toEqual(['ci/deploy.yaml']);
+  });
+
   it('scans only what is staged with --staged, and every commit with --history', () => {
     expect(scan('--staged').status).toBe(0);
     write('staged.py', `KEY = "${keys.staged}"\n`);

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { secretlintRules } from '../../src/core/scan/allowComments.ts';
 import { IncrementalScan } from '../../src/core/scan/incremental.ts';
-import { scanText } from '../../src/core/scan/scanner.ts';
+import { optionsFor, scanText } from '../../src/core/scan/scanner.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
 
 const lines = (text: string) => scanText(text).map((f) => f.line);
@@ -110,6 +110,22 @@ describe('same-line comments', () => {
     expect(lines(`k = "${key}"; /* pragma: allowlist secret */ k2 = k\n`)).toEqual([0]);
     // Nor after a comment start detect-secrets does not name (allowlist.py: #, //, /* */, ', --, <!-- -->).
     expect(lines(`k = ${key} ; pragma: allowlist secret\n`)).toEqual([0]);
+  });
+
+  it('in YAML only a "#" comment carries the pragma (detect-secrets allowlist.py picks the syntax by file name)', () => {
+    const key = routerKey();
+    const yamlLines = (text: string) => scanText(text, optionsFor('config/app.yaml', {})).map((f) => f.line);
+    expect(yamlLines(`token: ${key} # pragma: allowlist secret\n`)).toEqual([]);
+    expect(yamlLines(`# pragma: allowlist nextline secret\ntoken: ${key}\n`)).toEqual([]);
+    // In YAML "//" and "--" start no comment: the pragma is part of the value, and the key is reported.
+    expect(yamlLines(`token: ${key} // pragma: allowlist secret\n`)).toEqual([0]);
+    expect(yamlLines(`token: ${key} -- pragma: allowlist secret\n`)).toEqual([0]);
+    expect(yamlLines(`// pragma: allowlist nextline secret\ntoken: ${key}\n`)).toEqual([1]);
+    // The same lines in a script honour it, and other markers are honoured in YAML as anywhere.
+    expect(lines(`token = ${key} // pragma: allowlist secret\n`)).toEqual([]);
+    expect(yamlLines(`token: ${key} # keyward-ignore\n`)).toEqual([]);
+    expect(optionsFor('ci.YML', {})).toEqual({ yaml: true });
+    expect(optionsFor('yaml.js', {})).toEqual({});
   });
 
   it('the pragma is not honoured misspelt or on another line', () => {

@@ -100,6 +100,16 @@ describe('key diagnostics', () => {
     });
   });
 
+  it('reads a detect-secrets pragma in an open YAML file only after "#", as the CLI does', async () => {
+    parts = editorParts();
+    const line = (key: string, comment: string) => `token: ${key} ${comment} pragma: allowlist secret\n`;
+    const yaml = fakeDocument('/w/ci.yaml', line(routerKey(), '//'), 'yaml', 'untitled');
+    const hashed = fakeDocument('/w/other.yaml', line(routerKey(), '#'), 'yaml', 'untitled');
+    const script = fakeDocument('/w/ci.js', line(routerKey(), '//'), 'javascript', 'untitled');
+    for (const doc of [yaml, hashed, script]) await parts.diagnostics.full(doc as never);
+    expect([yaml, hashed, script].map((doc) => parts.collection.get(doc.uri as never)!.length)).toEqual([1, 0, 0]);
+  });
+
   it('says "your key" for an open document once that key is stored in Keyward', async () => {
     parts = editorParts();
     const key = routerKey();

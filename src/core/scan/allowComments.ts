@@ -21,15 +21,22 @@ const PRAGMA_COMMENTS: readonly (readonly [string, string])[] = [
   ['--', ''],
   ['<!--[# \\t]*?', ' *?-->'],
 ];
-const pragma = (nextLine: boolean) =>
+const pragma = (nextLine: boolean, comments = PRAGMA_COMMENTS) =>
   new RegExp(
-    PRAGMA_COMMENTS.map(
-      ([open, close]) =>
-        `${nextLine ? '^[ \\t]*' : ''}${open}[ \\t]* *pragma: ?${nextLine ? 'allowlist[ -]nextline' : '(?:allow|white)list'}[ -]secret.*?${close}[ \\t\\r]*$`,
-    ).join('|'),
+    comments
+      .map(
+        ([open, close]) =>
+          `${nextLine ? '^[ \\t]*' : ''}${open}[ \\t]* *pragma: ?${nextLine ? 'allowlist[ -]nextline' : '(?:allow|white)list'}[ -]secret.*?${close}[ \\t\\r]*$`,
+      )
+      .join('|'),
   );
 const PRAGMA_SAME_LINE = pragma(false);
 const PRAGMA_NEXT_LINE = pragma(true);
+// In YAML detect-secrets knows only '#' comments (its allowlist filter picks the syntax by file name): elsewhere in
+// a YAML line "// pragma: …" is part of a value.
+const YAML_COMMENTS = PRAGMA_COMMENTS.filter(([open]) => open === '#');
+const PRAGMA_SAME_LINE_YAML = pragma(false, YAML_COMMENTS);
+const PRAGMA_NEXT_LINE_YAML = pragma(true, YAML_COMMENTS);
 // "keyward-ignore" alone, not the start of "keyward-ignore-next-line".
 const KEYWARD_SAME_LINE = /keyward-ignore(?!-next-line)/;
 const SECRETLINT = /secretlint-(disable-next-line|disable-line|disable|enable)\b(.*)/g;
@@ -107,13 +114,13 @@ export function markerWithin(markers: readonly number[], from: number, to: numbe
 }
 
 /** The line allows its own key: a same-line marker, or a next-line marker on the line before. */
-export function lineAllows(text: string, offset: number, service: ServiceId): boolean {
+export function lineAllows(text: string, offset: number, service: ServiceId, yaml = false): boolean {
   const { start, end } = lineAt(text, offset);
   const line = text.slice(start, end);
   if (
     KEYWARD_SAME_LINE.test(line) ||
     line.includes('gitleaks:allow') ||
-    PRAGMA_SAME_LINE.test(line) ||
+    (yaml ? PRAGMA_SAME_LINE_YAML : PRAGMA_SAME_LINE).test(line) ||
     secretlintOn(line, ['disable-line'], service)
   )
     return true;
@@ -122,7 +129,7 @@ export function lineAllows(text: string, offset: number, service: ServiceId): bo
   const previous = text.slice(text.lastIndexOf('\n', start - 2) + 1, start - 1);
   return (
     previous.includes(NEXT_LINE_MARKER) ||
-    PRAGMA_NEXT_LINE.test(previous) ||
+    (yaml ? PRAGMA_NEXT_LINE_YAML : PRAGMA_NEXT_LINE).test(previous) ||
     secretlintOn(previous, ['disable-next-line'], service)
   );
 }

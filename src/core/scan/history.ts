@@ -4,7 +4,7 @@
 import { redactSecrets } from '../redact.ts';
 import { gitMessage, gitStream, runGit } from './git.ts';
 import type { FileFinding } from './report.ts';
-import { type ScanOptions, mayContainKey, scanText } from './scanner.ts';
+import { type ScanOptions, mayContainKey, optionsFor, scanText } from './scanner.ts';
 import { StreamScan } from './streamScan.ts';
 
 /** Marks a commit line: no diff line can start with a NUL byte. */
@@ -128,7 +128,7 @@ export class HistoryParser {
     }
     this.keep(Buffer.from(piece));
     if (this.size > LONG_LINE) {
-      this.stream = new StreamScan(this.options);
+      this.stream = new StreamScan(optionsFor(this.path, this.options));
       for (const part of this.parts) this.stream.push(part);
       this.parts = [];
     }
@@ -181,7 +181,7 @@ export class HistoryParser {
         const found = stream
           ? stream.end()
           : mayContainKey(bytes, this.options)
-            ? scanText(bytes.toString('utf8'), this.options)
+            ? scanText(bytes.toString('utf8'), optionsFor(this.path, this.options))
             : [];
         for (const finding of found) {
           // The same key added in the same file once is enough to report.

@@ -30,6 +30,8 @@ export interface ScanOptions {
   retired?: readonly RetiredKey[];
   /** Honour the allow comments of allowComments.ts (keyward, secretlint, detect-secrets, gitleaks). Default true. */
   allowComments?: boolean;
+  /** The text is YAML, where a detect-secrets pragma counts only after '#' (see optionsFor). */
+  yaml?: boolean;
   /**
    * Hands each reported key to the caller, in this process only: `--verify`
    * needs the key itself to ask its service, and findings never carry it.
@@ -40,6 +42,13 @@ export interface ScanOptions {
    * the rest are counted, not listed, so generated near-misses cannot flood a report.
    */
   looseCap?: number;
+}
+
+const YAML_NAME = /\.ya?ml$/i;
+
+/** The options for one file: its name says whether it is YAML, whose comments detect-secrets reads its own way. */
+export function optionsFor(path: string, options: ScanOptions): ScanOptions {
+  return YAML_NAME.test(path) ? { ...options, yaml: true } : options;
 }
 
 /** Medium-confidence findings listed per file; more are summarised as a count. */
@@ -259,7 +268,7 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
     if (
       allow &&
       ((mayAllow(previousStart === -1 ? lineStart : previousStart, lineEnd) &&
-        lineAllows(text, hit.start, hit.service)) ||
+        lineAllows(text, hit.start, hit.service, options.yaml)) ||
         (!regions!.empty && regions!.covers(hit.start, hit.service)))
     )
       continue;

@@ -4,7 +4,7 @@
 // worktree read would see what is on disk rather than what is staged.
 import { gitMessage, gitStream, runGit } from './git.ts';
 import type { Skipped } from './report.ts';
-import type { Finding, ScanOptions } from './scanner.ts';
+import { type Finding, type ScanOptions, optionsFor } from './scanner.ts';
 import { StreamScan, scanBytes } from './streamScan.ts';
 
 export interface StagedFinding {
@@ -77,7 +77,7 @@ async function scanBlobs(root: string, blobs: StagedBlob[], options: ScanOptions
 
   const finish = () => {
     const blob = blobs[index++]!;
-    const found = stream ? stream.end() : scanBytes(Buffer.concat(parts), options);
+    const found = stream ? stream.end() : scanBytes(Buffer.concat(parts), optionsFor(blob.path, options));
     for (const finding of found) findings.push({ path: blob.path, finding });
     parts = [];
     stream = undefined;
@@ -100,7 +100,7 @@ async function scanBlobs(root: string, blobs: StagedBlob[], options: ScanOptions
           continue;
         }
         remaining = Number(size);
-        if (remaining > WHOLE) stream = new StreamScan(options);
+        if (remaining > WHOLE) stream = new StreamScan(optionsFor(blobs[index]!.path, options));
       } else if (remaining > 0) {
         const piece = chunk.subarray(at, Math.min(chunk.length, at + remaining));
         if (stream) stream.push(piece);
