@@ -83,12 +83,9 @@ export function highlightBlock(code: string, info: string): string {
   return `<pre><code class="hljs${langClass}">${body}</code></pre>\n`;
 }
 
-/**
- * Compiles the grammars while the panel is idle, one per idle moment, the most asked-about first: highlight.js
- * compiles a grammar on its first use, and inside a streaming answer that was the longest pause of the stream.
- * Java is left to its first use: its grammar alone took 90–150 ms to compile in a fresh page, longer than an
- * idle moment should be while someone types.
- */
+// highlight.js compiles a grammar on its first use, and inside a streaming answer that was the longest pause of
+// the stream: the panel compiles them while idle, the most asked-about first. Java is left to its first use: its
+// grammar alone took 90–150 ms to compile in a fresh page, longer than an idle moment should be while someone types.
 const WARM_FIRST = ['typescript', 'javascript', 'python', 'bash', 'json', 'shell', 'yaml', 'css', 'xml', 'sql'];
 
 /** One step per grammar, each compiling it: run them when the panel is idle. */

@@ -93,12 +93,14 @@ export class Workbench {
     const deadline = Date.now() + PATIENCE;
     let asked = 0;
     for (;;) {
-      if (Date.now() - asked > 30_000) {
-        await this.runCommand('Developer: Reload Window').catch(() => undefined);
+      // While the page navigates there is no context to ask (undefined): neither old nor new yet.
+      const old = await marked().catch(() => undefined);
+      if (old === false) break;
+      // Asked again only while the old document is surely still there, never into a page that is loading.
+      if (old === true && Date.now() - asked > 30_000) {
+        await this.runCommand('Developer: Reload Window', 20_000).catch(() => undefined);
         asked = Date.now();
       }
-      // While the page navigates there is no context to ask: still the old one, as far as we know.
-      if (!(await marked().catch(() => true))) break;
       if (Date.now() > deadline) throw new Error('the window did not reload');
       await this.page.waitForTimeout(200);
     }
