@@ -8,6 +8,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // test/e2e holds what needs more than Node and git (code-server, Chromium, Debian's pre-commit): `npm run test:e2e`.
     exclude: ['test/e2e/**', 'node_modules/**'],
     testTimeout: 20_000,
     pool: 'forks',

@@ -6,9 +6,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routerKey } from '../emulator/keyFactory.ts';
-import { type Repo, makeRepo, tempDir } from './gitFixtures.ts';
-import { hookPath, keywardBinDir } from './keywardOnPath.ts';
+import { routerKey } from '../../emulator/keyFactory.ts';
+import { type Repo, makeRepo, tempDir } from '../../cli/gitFixtures.ts';
+import { hookPath, keywardBinDir } from '../../cli/keywardOnPath.ts';
 
 const systemNode = '/usr/bin/node';
 const node20 =

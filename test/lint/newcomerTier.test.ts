@@ -1,0 +1,43 @@
+// `npm install && npm test` must pass on a machine with Node and git alone (the
+// README's promise). A vitest suite that runs another program (pre-commit,
+// Chromium, unzip, ripgrep...) belongs to `npm run test:e2e`, the tier .ci/run
+// installs system packages for (test/e2e/system). This keeps them apart.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const TEST = fileURLToPath(new URL('..', import.meta.url));
+
+/** What a Debian machine with Node and git has: git, Node's own tools, and coreutils / util-linux / bash. */
+const BASE_TOOLS = new Set(['git', 'node', 'npm', 'npx', 'bash', 'sh', 'ls', 'chmod', 'mkfifo', 'setpriv']);
+
+/** The programs a source text starts by name (`spawnSync('pre-commit', ...)` and the like). */
+export function programsRun(text: string): string[] {
+  const calls = /\b(?:spawn|spawnSync|execFile|execFileSync)\(\s*['"`]([^'"`/]+)['"`]/g;
+  return [...text.matchAll(calls)].map((m) => m[1]!);
+}
+
+function suiteFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => join(e.parentPath, e.name))
+    .filter((file) => !relative(TEST, file).startsWith('e2e') && file !== fileURLToPath(import.meta.url));
+}
+
+describe('npm test needs Node and git only', () => {
+  it('no vitest suite outside test/e2e runs a program a fresh machine lacks', () => {
+    const foreign = suiteFiles(TEST).flatMap((file) =>
+      programsRun(readFileSync(file, 'utf8'))
+        .filter((program) => !BASE_TOOLS.has(program))
+        .map((program) => `${relative(TEST, file)}: ${program}`),
+    );
+    expect(foreign).toEqual([]);
+  });
+
+  it('the check sees a system tool started by name', () => {
+    expect(programsRun("spawnSync('pre-commit', ['--version'])")).toEqual(['pre-commit']);
+    expect(programsRun('execFileSync("chromium", [])')).toEqual(['chromium']);
+    expect(programsRun('spawn(process.execPath, [cli])')).toEqual([]);
+  });
+});
