@@ -65,6 +65,8 @@ try {
     runDir,
     port: codePort,
     vsix: resolve('keyward.vsix'),
+    // A person's VS Code: notifications shown (the test driver would drop them all).
+    testDriver: false,
     settings: {
       'keyward.router.baseUrl': emulator.routerBaseUrl,
       'keyward.direct.baseUrl': emulator.directBaseUrl,

@@ -38,6 +38,19 @@ export function emptyState({ services, hasKey, s, run, tryFree }: EmptyStateInpu
 
   const keys = el('div', 'empty-keys');
   keys.append(el('h3', '', s('empty.keys', 'Keys')));
+  // Setup starts here: importing what the environment holds is the first thing a newcomer can do in one click.
+  if (services.some(({ id, keyOptional }) => !keyOptional && !hasKey[id])) {
+    const importRow = el('div', 'empty-import');
+    importRow.append(
+      button(s('empty.import', 'Import from the environment'), () => run('importKeys', 'router'), true),
+      el(
+        'span',
+        'empty-hint',
+        s('empty.importHint', 'Reads OPENROUTER_API_KEY and OPENAI_API_KEY into secret storage.'),
+      ),
+    );
+    keys.append(importRow);
+  }
   for (const { id: service, name, keyOptional } of services) {
     // A local server answers without a key: "key stored" would not be true, "no key yet" would alarm.
     if (keyOptional) {
@@ -62,18 +75,6 @@ export function emptyState({ services, hasKey, s, run, tryFree }: EmptyStateInpu
     );
     if (!hasKey[service]) row.append(button(s('empty.setKey', 'Set key'), () => run('setKey', service)));
     keys.append(row);
-  }
-  if (services.some(({ id, keyOptional }) => !keyOptional && !hasKey[id])) {
-    const importRow = el('div', 'empty-import');
-    importRow.append(
-      button(s('empty.import', 'Import from the environment'), () => run('importKeys', 'router')),
-      el(
-        'span',
-        'empty-hint',
-        s('empty.importHint', 'Reads OPENROUTER_API_KEY and OPENAI_API_KEY into secret storage.'),
-      ),
-    );
-    keys.append(importRow);
   }
   root.append(keys);
 

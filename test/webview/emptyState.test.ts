@@ -67,4 +67,15 @@ describe('the empty state', () => {
     });
     expect(missing.root.querySelector('.empty-import')).not.toBeNull();
   });
+
+  it("makes the import the empty chat's first button, the primary one", () => {
+    const { root } = draw([choice('router', 'Routing service'), choice('direct', 'Direct service')], {
+      router: false,
+      direct: false,
+      compatible: false,
+    });
+    const first = root.querySelector('button')!;
+    expect(first.closest('.empty-import')).not.toBeNull();
+    expect(first.className).toBe('primary');
+  });
 });

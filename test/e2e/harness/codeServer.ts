@@ -21,6 +21,11 @@ export interface CodeServerOptions {
   settings: Record<string, unknown>;
   env?: Record<string, string>;
   vsix?: string;
+  /**
+   * The smoke-test driver loads tests from a page's payload, and makes the workbench drop every notification. The
+   * e2e needs it; the sandbox of `npm start` must behave as VS Code does, so it passes false.
+   */
+  testDriver?: boolean;
 }
 
 const QUIET_SETTINGS = {
@@ -98,8 +103,7 @@ export async function startCodeServer(tools: Toolchain, options: CodeServerOptio
       '--reconnection-grace-time',
       '5',
       ...baseArgs(runDir),
-      '--vscode-option',
-      'enable-smoke-test-driver',
+      ...(options.testDriver === false ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
     ],
     { env, logFile },
   );
