@@ -6,6 +6,15 @@
 set -uo pipefail
 
 sarif="${KEYWARD_SARIF:-keyward.sarif}"
+# A line break in the report's name would start a new line in the log and in
+# GITHUB_OUTPUT (a workflow command, or an output of someone else's choosing).
+case "$sarif" in
+  *$'\n'* | *$'\r'*)
+    echo "::error title=Keyward::the sarif-file input holds a line break; name the report without one" >&2
+    echo "exit-code=2" >> "${GITHUB_OUTPUT:-/dev/null}"
+    exit 2
+    ;;
+esac
 read -r -a paths <<< "${KEYWARD_PATHS:-.}"
 [ "${#paths[@]}" -gt 0 ] || paths=(.)
 
@@ -21,8 +30,14 @@ else
   keyward=(npx --yes "keyward@$version")
 fi
 
+# What keyward itself prints (a git error naming a file, say) is not ours to vouch for:
+# the runner reads no workflow command between stop-commands and its token
+# (docs.github.com, "Workflow commands for GitHub Actions", Stopping and starting workflow commands).
+token="keyward-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+echo "::stop-commands::$token"
 "${keyward[@]}" scan --format sarif -- "${paths[@]}" > "$sarif"
 code=$?
+echo "::$token::"
 if [ "$code" -gt 2 ] || ! [ -s "$sarif" ]; then
   echo "::error title=Keyward::keyward scan failed (exit $code) and wrote no report" >&2
   echo "exit-code=$code" >> "${GITHUB_OUTPUT:-/dev/null}"
@@ -30,15 +45,20 @@ if [ "$code" -gt 2 ] || ! [ -s "$sarif" ]; then
 fi
 
 # The report names each finding by file, line and masked key; show them in the log too.
+# A file name is the repository's to choose (a newline and "::warning ..." in it would
+# be a workflow command of its own), so every value is escaped as GitHub's toolkit
+# does (actions/toolkit packages/core/src/command.ts, escapeData / escapeProperty).
 findings="$(node -e '
+  const data = (s) => String(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  const property = (s) => data(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
   const log = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   const results = log.runs.flatMap((run) => run.results ?? []);
   for (const r of results) {
     const where = r.locations?.[0]?.physicalLocation;
-    const file = where?.artifactLocation?.uri ?? "?";
-    const line = where?.region?.startLine ?? 1;
-    const col = where?.region?.startColumn ?? 1;
-    console.error(`::error file=${file},line=${line},col=${col},title=Keyward::${r.message.text}`);
+    const file = property(where?.artifactLocation?.uri ?? "?");
+    const line = property(where?.region?.startLine ?? 1);
+    const col = property(where?.region?.startColumn ?? 1);
+    console.error(`::error file=${file},line=${line},col=${col},title=Keyward::${data(r.message?.text ?? "")}`);
   }
   console.log(results.length);
 ' "$sarif")" || findings=0

@@ -100,3 +100,52 @@ describe('action.yml', () => {
     expect(spawnSync('ls', [repo.dir], { encoding: 'utf8' }).stdout).not.toMatch(/pwned/);
   });
 });
+
+describe('action.yml: workflow commands carry no command of the repository', () => {
+  // GitHub reads any log line starting with "::" as a workflow command, so a file name with a
+  // newline and "::warning ..." in it was a command of its own. Values are escaped as GitHub's
+  // toolkit does (actions/toolkit packages/core/src/command.ts, escapeData: % CR LF;
+  // escapeProperty: also ':' and ','), file names and source-map source names included.
+  it('a file name and a source name holding a newline and "::warning" stay inside Keyward\'s ::error line', () => {
+    const repo = makeRepo();
+    const hostile = 'a\n::warning title=Injected::pwned,x:y%.js';
+    repo.write(hostile, `const k = "${routerKey()}";\n`);
+    const map = {
+      version: 3,
+      file: 'main.js',
+      sources: ['src/b\r\n::warning file=x.ts::injected.ts'],
+      sourcesContent: [`export const k = "${routerKey()}";\n`],
+      names: [],
+      mappings: '',
+    };
+    repo.write('main.js.map', JSON.stringify(map));
+    repo.git('add', '.');
+    const { run, outputs } = runScanStep(repo.dir);
+    expect(run.status).toBe(0);
+    expect(outputs['findings']).toBe('2');
+    // keyward's own output runs between ::stop-commands::TOKEN and ::TOKEN:: (GitHub's documented pause).
+    const lines = (run.stdout + '\n' + run.stderr).split(/\r?\n|\r/);
+    const token = /^::stop-commands::(keyward-[0-9a-f]{32})$/m.exec(run.stdout)?.[1];
+    expect(token).toBeDefined();
+    expect(run.stdout).toContain(`\n::${token}::\n`);
+    const commands = lines.filter((line) => line.startsWith('::') && !line.includes(token!));
+    expect(commands).toHaveLength(2);
+    for (const line of commands)
+      expect(line).toMatch(/^::error file=[^,:\r\n]+,line=\d+,col=\d+,title=Keyward::Exposed routing service key /);
+    expect(commands).toContainEqual(
+      expect.stringMatching(/^::error file=a%0A%3A%3Awarning title=Injected%3A%3Apwned%2Cx%3Ay%25\.js,line=1,/),
+    );
+    expect(commands).toContainEqual(
+      expect.stringMatching(/^::error file=main\.js\.map!src\/b%0D%0A%3A%3Awarning file=x\.ts%3A%3Ainjected\.ts,/),
+    );
+  });
+
+  it('a sarif-file input with a line break is refused before anything is written to the outputs', () => {
+    const repo = makeRepo();
+    repo.write('clean.js', 'const k = process.env.KEY;\n');
+    repo.git('add', '.');
+    const { run, outputs } = runScanStep(repo.dir, { 'sarif-file': 'out.sarif\nfindings=0' });
+    expect(run.status).toBe(2);
+    expect(outputs).toEqual({ 'exit-code': '2' });
+  });
+});
