@@ -17,10 +17,10 @@ export function cli(args: string[], env: Record<string, string>, input?: string)
     if (input !== undefined) child.stdin!.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
+    child.stdout!.on('data', (d: Buffer) => {
       stdout += d.toString();
     });
-    child.stderr.on('data', (d: Buffer) => {
+    child.stderr!.on('data', (d: Buffer) => {
       stderr += d.toString();
     });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
