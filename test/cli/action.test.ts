@@ -2,12 +2,12 @@
 // the runner runs it, writing a schema-valid SARIF report and the step outputs; the report
 // goes to github/codeql-action/upload-sarif; no input is spliced into a script.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { routerKey } from '../emulator/keyFactory.ts';
-import { makeRepo, tempDir } from './gitFixtures.ts';
+import { CLI, makeRepo, tempDir } from './gitFixtures.ts';
 import { hookPath, keywardBinDir } from './keywardOnPath.ts';
 import { sarifValidator } from './sarifSchema.ts';
 
@@ -28,13 +28,13 @@ const action = parse(readFileSync('action.yml', 'utf8')) as {
 const validate = sarifValidator();
 
 /** The scan step as the runner runs it: bash, the step's env with the inputs filled in, GITHUB_* set. */
-function runScanStep(workspace: string, inputs: Record<string, string> = {}) {
+function runScanStep(workspace: string, inputs: Record<string, string> = {}, path = hookPath(keywardBinDir())) {
   const step = action.runs.steps.find((s) => s.id === 'scan')!;
   const value = (expression: string) =>
     expression.replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_m, name: string) => {
       return inputs[name] ?? action.inputs[name]?.default ?? '';
     });
-  const env: NodeJS.ProcessEnv = { PATH: hookPath(keywardBinDir()), HOME: tempDir() };
+  const env: NodeJS.ProcessEnv = { PATH: path, HOME: tempDir(), RUNNER_TEMP: tempDir('keyward-runner-temp-') };
   for (const [name, expression] of Object.entries(step.env ?? {})) env[name] = value(expression);
   const output = join(tempDir(), 'github_output');
   writeFileSync(output, '');
@@ -147,5 +147,54 @@ describe('action.yml: workflow commands carry no command of the repository', () 
     const { run, outputs } = runScanStep(repo.dir, { 'sarif-file': 'out.sarif\nfindings=0' });
     expect(run.status).toBe(2);
     expect(outputs).toEqual({ 'exit-code': '2' });
+  });
+});
+
+describe('action.yml: runs the published keyward, never one the checkout supplies', () => {
+  // npx keyward@<version> in the checkout runs the checkout's own node_modules/keyward when its version
+  // matches (no download, no word), so a pull request could commit a keyward that reports nothing.
+  it('installs keyward@<version> in a fresh folder outside the checkout, without scripts, and scans with it', () => {
+    const repo = makeRepo();
+    const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+    const marker = join(tempDir('keyward-marker-'), 'ran');
+    const planted = join(repo.dir, 'node_modules', 'keyward');
+    mkdirSync(join(planted, 'bin'), { recursive: true });
+    mkdirSync(join(repo.dir, 'node_modules', '.bin'));
+    writeFileSync(
+      join(planted, 'package.json'),
+      JSON.stringify({ name: 'keyward', version, bin: { keyward: 'bin/keyward.js' } }),
+    );
+    writeFileSync(
+      join(planted, 'bin', 'keyward.js'),
+      `#!/usr/bin/env node\nrequire('fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\nprocess.stdout.write('{}');\n`,
+      { mode: 0o755 },
+    );
+    symlinkSync('../keyward/bin/keyward.js', join(repo.dir, 'node_modules', '.bin', 'keyward'));
+    repo.write('package.json', '{ "name": "p", "private": true }\n');
+    repo.write('leak.js', `const k = "${routerKey()}";\n`);
+    repo.git('add', 'leak.js', 'package.json');
+
+    // A stand-in for npm (no network in tests): it records where and how it ran, and "installs"
+    // the built CLI where it was asked to.
+    const fake = tempDir('keyward-fake-npm-');
+    const log = join(fake, 'log');
+    writeFileSync(
+      join(fake, 'npm'),
+      `#!/bin/sh\necho "$PWD|$*" >> ${JSON.stringify(log)}\nmkdir -p node_modules/.bin\nprintf '#!/bin/sh\\nexec %s %s "$@"\\n' ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} > node_modules/.bin/keyward\nchmod +x node_modules/.bin/keyward\n`,
+      { mode: 0o755 },
+    );
+    // PATH holds the checkout's node_modules/.bin (its planted keyward), npx (in /usr/bin) and the fake npm.
+    const { run, outputs } = runScanStep(repo.dir, {}, hookPath(fake, join(repo.dir, 'node_modules', '.bin')));
+    expect(existsSync(marker)).toBe(false);
+    expect(run.stderr).toMatch(/the keyward on PATH .* lies inside the checkout/);
+    expect(outputs).toMatchObject({ findings: '1', 'exit-code': '1' });
+    const [where, args] = readFileSync(log, 'utf8').trim().split('|') as [string, string];
+    expect(where.startsWith(realpathSync(repo.dir))).toBe(false);
+    expect(args).toBe(`install --no-save --ignore-scripts --no-audit --no-fund keyward@${version}`);
+
+    // Nor through npx: with no keyward on PATH at all, the old step's npx found the planted package.
+    const again = runScanStep(repo.dir, {}, hookPath(fake));
+    expect(existsSync(marker)).toBe(false);
+    expect(again.outputs).toMatchObject({ findings: '1', 'exit-code': '1' });
   });
 });
