@@ -113,6 +113,14 @@ function verifyBaseUrls(values: readonly string[]): Partial<Record<ServiceId, st
   return chosen;
 }
 
+/** A base URL as stderr may show it: without a user name or password. */
+function shownUrl(raw: string): string {
+  const url = new URL(raw);
+  url.username = '';
+  url.password = '';
+  return url.href.replace(/\/+$/, '');
+}
+
 function display(cwd: string, path: string): string {
   const rel = relative(cwd, path);
   return (rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? path : rel).split(sep).join('/');
@@ -287,7 +295,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
     const verifier = new KeyVerifier({ baseUrls: services, timeoutMs });
     if (format === 'text')
       io.stderr.write(
-        `keyward scan: --verify: asking each key's own service (${Object.values(services).join(', ')}) whether it is live\n`,
+        `keyward scan: --verify: asking each key's own service (${Object.values(services).map(shownUrl).join(', ')}) whether it is live\n`,
       );
     await Promise.all(
       findings.map(async (f) => {
