@@ -5,24 +5,65 @@
 # spliced into this script (a path input cannot inject a command).
 set -uo pipefail
 
+# A value in a workflow command's message, escaped as actions/toolkit's escapeData does.
+escape_data() {
+  local s=${1//%/%25}
+  s=${s//$'\r'/%0D}
+  printf '%s' "${s//$'\n'/%0A}"
+}
+
 sarif="${KEYWARD_SARIF:-keyward.sarif}"
+# A line break in the report's name would start a new line in the log and in
+# GITHUB_OUTPUT (a workflow command, or an output of someone else's choosing).
+case "$sarif" in
+  *$'\n'* | *$'\r'*)
+    echo "::error title=Keyward::the sarif-file input holds a line break; name the report without one" >&2
+    echo "exit-code=2" >> "${GITHUB_OUTPUT:-/dev/null}"
+    exit 2
+    ;;
+esac
 read -r -a paths <<< "${KEYWARD_PATHS:-.}"
 [ "${#paths[@]}" -gt 0 ] || paths=(.)
 
-# A keyward the job installed (npm install in an earlier step) wins; else the
-# published package of this action's version, fetched by npx.
-if command -v keyward >/dev/null 2>&1; then
-  keyward=(keyward)
-else
+# A keyward the job installed on PATH (npm install --global in an earlier step) wins, unless it
+# lies inside the checkout; else the published package of this action's version, installed in a
+# fresh folder outside the checkout. Never npx in the checkout: npx runs the checkout's own
+# node_modules/keyward when its version matches, and a pull request can commit one that reports
+# nothing. npm runs there with no scripts, and reads no .npmrc of the checkout.
+workspace="$(cd -P -- "${GITHUB_WORKSPACE:-$PWD}" && pwd -P)"
+keyward=()
+if found="$(command -v keyward 2>/dev/null)"; then
+  real="$(node -p 'require("fs").realpathSync(process.argv[1])' "$found" 2>/dev/null)" || real="$found"
+  case "$real" in
+    "$workspace" | "$workspace"/*)
+      echo "keyward: the keyward on PATH ($found) lies inside the checkout; installing the published one instead" >&2 ;;
+    *) keyward=("$real") ;;
+  esac
+fi
+if [ "${#keyward[@]}" -eq 0 ]; then
   version="${KEYWARD_PACKAGE_VERSION:-}"
   if [ -z "$version" ]; then
     version="$(node -p 'require(process.argv[1]).version' "${GITHUB_ACTION_PATH:-.}/package.json")" || exit 2
   fi
-  keyward=(npx --yes "keyward@$version")
+  tool="$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/keyward-XXXXXX")" || exit 2
+  echo '{ "private": true }' > "$tool/package.json"
+  if ! (cd "$tool" && npm install --no-save --ignore-scripts --no-audit --no-fund "keyward@$version" >&2) ||
+    ! [ -x "$tool/node_modules/.bin/keyward" ]; then
+    echo "::error title=Keyward::could not install keyward@$(escape_data "$version")" >&2
+    echo "exit-code=2" >> "${GITHUB_OUTPUT:-/dev/null}"
+    exit 2
+  fi
+  keyward=("$tool/node_modules/.bin/keyward")
 fi
 
+# What keyward itself prints (a git error naming a file, say) is not ours to vouch for:
+# the runner reads no workflow command between stop-commands and its token
+# (docs.github.com, "Workflow commands for GitHub Actions", Stopping and starting workflow commands).
+token="keyward-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+echo "::stop-commands::$token"
 "${keyward[@]}" scan --format sarif -- "${paths[@]}" > "$sarif"
 code=$?
+echo "::$token::"
 if [ "$code" -gt 2 ] || ! [ -s "$sarif" ]; then
   echo "::error title=Keyward::keyward scan failed (exit $code) and wrote no report" >&2
   echo "exit-code=$code" >> "${GITHUB_OUTPUT:-/dev/null}"
@@ -30,15 +71,20 @@ if [ "$code" -gt 2 ] || ! [ -s "$sarif" ]; then
 fi
 
 # The report names each finding by file, line and masked key; show them in the log too.
+# A file name is the repository's to choose (a newline and "::warning ..." in it would
+# be a workflow command of its own), so every value is escaped as GitHub's toolkit
+# does (actions/toolkit packages/core/src/command.ts, escapeData / escapeProperty).
 findings="$(node -e '
+  const data = (s) => String(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  const property = (s) => data(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
   const log = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   const results = log.runs.flatMap((run) => run.results ?? []);
   for (const r of results) {
     const where = r.locations?.[0]?.physicalLocation;
-    const file = where?.artifactLocation?.uri ?? "?";
-    const line = where?.region?.startLine ?? 1;
-    const col = where?.region?.startColumn ?? 1;
-    console.error(`::error file=${file},line=${line},col=${col},title=Keyward::${r.message.text}`);
+    const file = property(where?.artifactLocation?.uri ?? "?");
+    const line = property(where?.region?.startLine ?? 1);
+    const col = property(where?.region?.startColumn ?? 1);
+    console.error(`::error file=${file},line=${line},col=${col},title=Keyward::${data(r.message?.text ?? "")}`);
   }
   console.log(results.length);
 ' "$sarif")" || findings=0

@@ -1,11 +1,12 @@
 // keyward ask --service router|direct|compatible --model ID [--base-url URL] [--json] [--no-stream]
-//             [--timeout MS] [--idle-timeout MS] [PROMPT|-]
+//             [--timeout MS] [--idle-timeout MS] [--redact] [PROMPT|-]
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONFIG } from '../core/config.ts';
 import { DirectClient } from '../core/directClient.ts';
-import { SERVICES, type ServiceId } from '../core/services.ts';
+import { SERVICES, SERVICE_IDS, type ServiceId } from '../core/services.ts';
 import { ServiceError, toServiceError } from '../core/errors.ts';
 import { RouterClient } from '../core/routerClient.ts';
+import { type GuardHit, guardPrompt } from '../core/secretGuard.ts';
 import type { CompletionResult, ReportedUsage, TextStream } from '../core/textStream.ts';
 import { type CliIo, EXIT } from './io.ts';
 import {
@@ -44,15 +45,24 @@ Options:
                            in milliseconds (default ${DEFAULT_CONFIG.network.requestTimeoutMs}; ${TIMEOUT_ENV.request})
   --idle-timeout MS        how long a stream may stay silent, in milliseconds
                            (default ${DEFAULT_CONFIG.network.idleTimeoutMs}; ${TIMEOUT_ENV.idle})
+  --redact                 send a prompt that holds a key with each key replaced by
+                           "[redacted key <masked>]" (without it such a prompt is
+                           refused: exit 4, nothing sent)
   -h, --help               show this help
 
 The key comes from ${KEY_ENV.router} (router), ${KEY_ENV.direct} (direct) or
 ${KEY_ENV.compatible} (compatible: optional; without it no Authorization header is sent).
+A prompt is checked for keys before anything is sent, as the editor's chat does:
+key shapes of every service, and the exact value of each key variable above
+that is set (a compatible key has no fixed shape). A key found is named by
+where it is (argument or standard input, line and column, masked) and nothing
+is sent (kind key_in_prompt in --json), unless --redact is given.
 A refusal is printed as the answer, marked on standard error; --json gives it as
 "refusal", and why the answer ended as "finishReason" (stop, length,
 content_filter, tool_calls, error, other).
 Exit status: 0 answered, 1 service error, 2 usage error, 3 no usable answer (the
-model declined, or the provider's content filter stopped it), 130 interrupted.
+model declined, or the provider's content filter stopped it), 4 a key in the
+prompt (nothing sent), 130 interrupted.
 `;
 
 export async function askCommand(args: string[], io: CliIo): Promise<number> {
@@ -70,6 +80,7 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   let prompt: string;
+  let from = 'the prompt argument';
   let service: ServiceId;
   let baseUrl: string;
   let key: string;
@@ -98,14 +109,32 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
       throw new UsageError('give the prompt as one argument (quote it), or "-" to read standard input');
     const source = positionals[0];
     const piped = !(io.stdin as { isTTY?: boolean }).isTTY;
-    if (source === '-' || (source === undefined && piped)) prompt = await readAll(io.stdin);
-    else if (source !== undefined) prompt = source;
+    if (source === '-' || (source === undefined && piped)) {
+      prompt = await readAll(io.stdin);
+      from = 'standard input';
+    } else if (source !== undefined) prompt = source;
     else throw new UsageError('no prompt: give one as an argument, or pipe it in with "-"', 'no_prompt');
     if (prompt.trim() === '') throw new UsageError('the prompt is empty', 'no_prompt');
   } catch (error) {
     if (error instanceof UsageError) return reportUsage(io, 'ask', values.json, error);
     throw error;
   }
+
+  // The chat's secret guard (core/secretGuard.ts): key shapes, and every key this
+  // process was given by exact value, whatever its shape.
+  const known = SERVICE_IDS.flatMap((id) => {
+    const value = io.env[KEY_ENV[id]]?.trim();
+    return value ? [{ value, service: id }] : [];
+  });
+  let hits: readonly GuardHit[] = [];
+  const guarded = await guardPrompt(prompt, [], { known }, (_names, found) => {
+    hits = found;
+    return Promise.resolve(values.redact ? 'redact' : 'cancel');
+  });
+  if (guarded === undefined) return refuseKeys(io, values.json, from, hits);
+  if (hits.length > 0 && !values.json)
+    io.stderr.write(`keyward ask: ${keyCount(hits)} redacted before sending (${placeOf(from, hits)})\n`);
+  prompt = guarded.prompt;
 
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -177,6 +206,29 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
   }
 }
 
+const keyCount = (hits: readonly GuardHit[]) => (hits.length === 1 ? 'a key' : `${hits.length} keys`);
+
+/** Where the keys are, never what they are: the source, line and column (1-based), and the masked key. */
+function placeOf(from: string, hits: readonly GuardHit[]): string {
+  return hits.map((h) => `${from} line ${h.line + 1}, column ${h.column + 1}: ${h.description} ${h.masked}`).join('; ');
+}
+
+/** A prompt holding a key is not sent: say where the key is, what to do, and exit 4. */
+function refuseKeys(io: CliIo, json: boolean, from: string, hits: readonly GuardHit[]): number {
+  const message = `the prompt holds ${keyCount(hits)} (${placeOf(from, hits)}); nothing was sent`;
+  const action = 'Remove the key from the prompt, or run again with --redact to send it with each key redacted.';
+  if (json)
+    io.stdout.write(
+      JSON.stringify({
+        ok: false,
+        error: { kind: 'key_in_prompt', status: null, code: 'key_in_prompt', message, action, retryAfterSeconds: null },
+        keys: hits.map((h) => ({ in: from, line: h.line + 1, column: h.column + 1, masked: h.masked })),
+      }) + '\n',
+    );
+  else io.stderr.write(`keyward ask: ${message}\n  what to do: ${action}\n`);
+  return EXIT.keyInPrompt;
+}
+
 function usageJson(reported: ReportedUsage | CompletionResult) {
   return {
     inputTokens: reported.usage?.inputTokens ?? null,
@@ -215,6 +267,7 @@ function parse(args: string[]) {
       'no-stream': { type: 'boolean', default: false },
       timeout: { type: 'string' },
       'idle-timeout': { type: 'string' },
+      redact: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });

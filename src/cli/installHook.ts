@@ -1,15 +1,18 @@
 // keyward install-hook [--force]
 import { parseArgs } from 'node:util';
-import { installPreCommitHook } from '../core/preCommitHook.ts';
+import { HookKeywardError, installPreCommitHook, thisKeyward } from '../core/preCommitHook.ts';
 import { redactSecrets } from '../core/redact.ts';
 import { type CliIo, EXIT } from './io.ts';
 
 export const INSTALL_HOOK_HELP = `Usage: keyward install-hook [--force]
 
 Installs a git pre-commit hook in the repository around the current folder that
-runs "keyward scan --staged" and refuses a commit that adds a key. The hook finds
-keyward on PATH or in the project's node_modules (npx --no-install keyward); it
-names no path of this machine, so it keeps working when the clone moves.
+runs "keyward scan --staged" and refuses a commit that adds a key. The hook runs
+this keyward (the Node.js and script running now, recorded by absolute path),
+never one found on PATH or in the project's node_modules at commit time. A
+keyward inside the repository (npx keyward from its node_modules) is copied into
+the git folder first, where no checkout can replace it. If what the hook recorded
+is gone, it refuses commits and says how to reinstall: run this again.
 
   --force   replace a pre-commit hook that Keyward did not install
 `;
@@ -32,8 +35,12 @@ export async function installHookCommand(args: string[], io: CliIo): Promise<num
   }
   let result;
   try {
-    result = await installPreCommitHook(process.cwd(), { force });
+    result = await installPreCommitHook(process.cwd(), { force, keyward: thisKeyward() });
   } catch (error) {
+    if (error instanceof HookKeywardError) {
+      io.stderr.write(`keyward install-hook: ${redactSecrets(error.message)}; nothing was written\n`);
+      return EXIT.usage;
+    }
     io.stderr.write(`keyward install-hook: ${redactSecrets((error as Error).message)}\n`);
     return EXIT.failure;
   }
@@ -54,7 +61,8 @@ export async function installHookCommand(args: string[], io: CliIo): Promise<num
     case 'installed':
       io.stdout.write(
         `keyward: ${result.replaced === 'keyward' ? 'updated' : 'installed'} the pre-commit hook at ${result.path}${result.replaced === 'foreign' ? ' (replacing the one that was there)' : ''}\n` +
-          '  It runs "keyward scan --staged" with the keyward on PATH or in node_modules; to skip it once: git commit --no-verify\n',
+          `  It runs "scan --staged" of this keyward: ${result.keyward.join(' ')}\n` +
+          '  After moving or removing that keyward, run keyward install-hook again. To skip it once: git commit --no-verify\n',
       );
       return EXIT.ok;
   }

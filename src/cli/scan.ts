@@ -1,5 +1,5 @@
 // keyward scan [PATH...] [--format text|json|sarif] [--staged] [--history] [--no-git] [--include-dir NAME] [--max-size BYTES]
-//              [--verify]
+//              [--verify [--verify-base-url SERVICE=URL]...]
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,13 +23,20 @@ import { isSourceMap, scanShippedText } from '../core/scan/sourceMap.ts';
 import { scanStaged } from '../core/scan/staged.ts';
 import { type ScanOptions, optionsFor } from '../core/scan/scanner.ts';
 import { type Listed, listTargets } from '../core/scan/targets.ts';
-import { BASE_URL_ENV, TIMEOUT_ENV, UsageError, baseUrlFor, millisecondsOption } from './common.ts';
+import { officialBaseUrls } from '../core/scan/verifyHosts.ts';
+import { checkBaseUrl } from '../core/urlPolicy.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
+import { BASE_URL_ENV, TIMEOUT_ENV, UsageError, millisecondsOption } from './common.ts';
 import { type CliIo, EXIT } from './io.ts';
 
 declare const KEYWARD_VERSION: string | undefined;
 
+/** Each service's official host, where --verify sends a key unless --verify-base-url names another. */
+const OFFICIAL = officialBaseUrls();
+
 export const SCAN_HELP = `Usage: keyward scan [PATH...] [--format text|json|sarif] [--staged] [--history] [--no-git]
                     [--include-dir NAME] [--max-size BYTES] [--verify]
+                    [--verify-base-url SERVICE=URL]...
 
 Finds routing- and direct-service keys in files. Exit status: 1 keys found;
 else 2 when a file or folder could not be read (or on a usage or git error);
@@ -46,11 +53,17 @@ else 2 when a file or folder could not be read (or on a usage or git error);
   --max-size BYTES   skip larger files, and report them as not scanned (default:
                      no limit; large files are scanned in overlapping windows)
   --verify           ask each key's own service whether the key is live, at no
-                     cost: routing keys GET <router base>/key, direct keys GET
-                     <direct base>/models, each key only to its own service
-                     (${BASE_URL_ENV.router} / ${BASE_URL_ENV.direct}; https or
-                     localhost). Reports live, inactive or unknown; the exit
-                     status does not change. Never done without this flag.
+                     cost: routing keys GET ${OFFICIAL.router ?? ''}/key,
+                     direct keys GET ${OFFICIAL.direct ?? ''}/models, each
+                     key only to its own service's official host (never where
+                     ${BASE_URL_ENV.router} / ${BASE_URL_ENV.direct} point).
+                     Reports live, inactive or unknown and the URL asked
+                     (checkedAt); the exit status does not change. Never done
+                     without this flag.
+  --verify-base-url SERVICE=URL
+                     with --verify, ask SERVICE (router or direct) at URL
+                     instead of its official host (https, or http for
+                     localhost); repeatable, one per service
 
 Inside a git repository the files git tracks or would commit are scanned; ignored
 files are skipped. Binary files are searched too, and so is what ships: inside
@@ -74,6 +87,39 @@ secretlint comment naming rules hides only the keys they find
 Usage: keyward install-hook [--force]
   Installs a git pre-commit hook that runs "keyward scan --staged".
 `;
+
+/** `--verify-base-url SERVICE=URL`, each at most once, for a service --verify asks; https or loopback http. */
+function verifyBaseUrls(values: readonly string[]): Partial<Record<ServiceId, string>> {
+  const chosen: Partial<Record<ServiceId, string>> = {};
+  const services = Object.keys(OFFICIAL) as ServiceId[];
+  for (const value of values) {
+    const at = value.indexOf('=');
+    const id = services.find((s) => s === value.slice(0, at));
+    if (at < 0 || id === undefined)
+      throw new UsageError(`--verify-base-url takes SERVICE=URL with SERVICE ${services.join(' or ')}, not "${value}"`);
+    if (chosen[id] !== undefined) throw new UsageError(`--verify-base-url names ${id} twice`);
+    const url = value.slice(at + 1).trim();
+    const check = checkBaseUrl(url);
+    if (!check.ok)
+      throw new UsageError(
+        check.reason === 'insecure'
+          ? `--verify-base-url ${id}=${url} uses http: a key would travel in clear text; use https (http is allowed only for localhost)`
+          : `--verify-base-url ${id}=${url} is not a valid https URL`,
+        check.reason,
+        'insecure_url',
+      );
+    chosen[id] = url.replace(/\/+$/, '');
+  }
+  return chosen;
+}
+
+/** A base URL as stderr may show it: without a user name or password. */
+function shownUrl(raw: string): string {
+  const url = new URL(raw);
+  url.username = '';
+  url.password = '';
+  return url.href.replace(/\/+$/, '');
+}
 
 function display(cwd: string, path: string): string {
   const rel = relative(cwd, path);
@@ -148,6 +194,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
         'max-size': { type: 'string' },
         'include-dir': { type: 'string', multiple: true, default: [] },
         verify: { type: 'boolean', default: false },
+        'verify-base-url': { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -170,17 +217,27 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
     io.stderr.write('keyward scan: --max-size must be a positive number of bytes\n');
     return EXIT.usage;
   }
-  let services: Record<'router' | 'direct', string> | undefined;
+  let services: Partial<Record<ServiceId, string>> | undefined;
   let timeoutMs = 0;
-  if (values.verify) {
-    try {
-      services = { router: baseUrlFor('router', undefined, io.env), direct: baseUrlFor('direct', undefined, io.env) };
+  try {
+    const chosen = verifyBaseUrls(values['verify-base-url']);
+    if (!values.verify && Object.keys(chosen).length > 0)
+      throw new UsageError('--verify-base-url is used only with --verify');
+    if (values.verify) {
+      services = { ...OFFICIAL, ...chosen };
       timeoutMs = millisecondsOption(undefined, '', io.env, TIMEOUT_ENV.idle, 15_000);
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      io.stderr.write(`keyward scan: ${error.message}\n`);
-      return EXIT.usage;
+      for (const id of Object.keys(OFFICIAL) as ServiceId[]) {
+        const variable = BASE_URL_ENV[id];
+        if (chosen[id] === undefined && io.env[variable]?.trim())
+          io.stderr.write(
+            `keyward scan: --verify: ${variable} is not used; keys found in files go to ${OFFICIAL[id]} (--verify-base-url ${id}=URL to choose another)\n`,
+          );
+      }
     }
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr.write(`keyward scan: ${error.message}\n`);
+    return EXIT.usage;
   }
   // Keys stay in this process, by fingerprint, and only when --verify asks for them.
   const keys = new Map<string, string>();
@@ -238,7 +295,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
     const verifier = new KeyVerifier({ baseUrls: services, timeoutMs });
     if (format === 'text')
       io.stderr.write(
-        `keyward scan: --verify: asking each key's own service (${services.router}, ${services.direct}) whether it is live\n`,
+        `keyward scan: --verify: asking each key's own service (${Object.values(services).map(shownUrl).join(', ')}) whether it is live\n`,
       );
     await Promise.all(
       findings.map(async (f) => {

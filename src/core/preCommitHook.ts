@@ -1,9 +1,13 @@
 // The git pre-commit hook Keyward installs, shared by `keyward install-hook` and
-// the editor command. The hook names no path of this machine: a clone moves, and
-// a teammate's checkout has its own keyward (on PATH or in node_modules).
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
+// the editor command. The hook runs the keyward recorded when it was installed, by
+// absolute path (Node and script), and nothing else: never `keyward` looked up on
+// PATH at commit time nor `npx --no-install keyward`, which run whatever a cloned
+// repository put in node_modules/.bin. A keyward inside the repository's worktree
+// is never recorded (a checkout can replace it); when that is the one installing,
+// its bundle is copied into the git folder, where no checkout writes.
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, readFile, realpath } from 'node:fs/promises';
+import { delimiter, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type SafeTarget, UnsafePath, readTarget, safeTarget, writeTarget } from './safeWrite.ts';
 import { runGit } from './scan/git.ts';
 
@@ -12,24 +16,43 @@ export const HOOK_MARK = '# installed by keyward install-hook';
 
 const BYPASS = 'To commit once without the check: git commit --no-verify';
 
-/** A POSIX shell script: runs `keyward scan --staged` and says it is Keyward's hook when it fails. */
-export function preCommitHookScript(): string {
+/** What the hook runs, absolute real paths: a Node and the CLI script, or one program. Empty: none was found. */
+export type HookKeyward = readonly string[];
+
+/** The keyward of this process: the Node running it and its script (`keyward install-hook`). */
+export function thisKeyward(): HookKeyward {
+  return process.argv[1] ? [process.execPath, process.argv[1]] : [];
+}
+
+/** Single-quoted for a POSIX shell: nothing in it is expanded. */
+function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A POSIX shell script: runs the recorded keyward's `scan --staged` and says it is Keyward's hook when it fails. */
+export function preCommitHookScript(keyward: HookKeyward): string {
+  const recorded = keyward.map(shellQuote).join(' ');
   return `#!/bin/sh
 ${HOOK_MARK}
 # Keyward's pre-commit hook: refuses a commit that would add a routing- or
-# direct-service API key. Uses the keyward on PATH, else this project's own
-# (npx --no-install keyward, offline: a commit never downloads anything).
-# Reinstall: keyward install-hook. Remove: delete this file.
-if command -v keyward >/dev/null 2>&1; then
-  keyward scan --staged
-elif command -v npx >/dev/null 2>&1 && npm_config_offline=true npx --no-install keyward version >/dev/null 2>&1; then
-  npm_config_offline=true npx --no-install keyward scan --staged
-else
-  echo "Keyward's pre-commit hook: the keyward command was not found (not on PATH, not in this project's node_modules)." >&2
-  echo "  Fix: npm install --save-dev keyward (or npm install --global keyward)." >&2
+# direct-service API key. It runs the keyward recorded below when it was
+# installed, never one found on PATH or in this project's node_modules (a
+# cloned repository could supply that one). Reinstall: keyward install-hook.
+# Remove: delete this file.
+set -- ${recorded}
+missing=
+[ "$#" -gt 0 ] || missing='no keyward was recorded (none was found outside this repository when the hook was installed)'
+for part in "$@"; do
+  [ -f "$part" ] || missing="$part is gone"
+done
+if [ -n "$missing" ]; then
+  echo "Keyward's pre-commit hook cannot run the keyward it was installed with: $missing." >&2
+  echo "  Fix: install keyward outside this repository (npm install --global keyward) and run keyward install-hook again" >&2
+  echo "  (or, with keyward in this project's devDependencies, npx keyward install-hook)." >&2
   echo "  ${BYPASS}" >&2
   exit 1
 fi
+"$@" scan --staged
 status=$?
 case $status in
   0) exit 0 ;;
@@ -39,12 +62,85 @@ case $status in
     ;;
   *)
     echo "Keyward's pre-commit hook could not check this commit (keyward exited with $status; see above)." >&2
-    echo "  Fix what it names, or update keyward (npm install --save-dev keyward@latest)." >&2
+    echo "  Fix what it names, or update keyward and run keyward install-hook again." >&2
     ;;
 esac
 echo "  ${BYPASS}" >&2
 exit $status
 `;
+}
+
+function inside(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+async function real(path: string): Promise<string | undefined> {
+  try {
+    const resolved = await realpath(path);
+    return statSync(resolved).isFile() ? resolved : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A program on PATH by name, as its real path, skipping any inside `worktree`. */
+async function onPath(name: string, env: NodeJS.ProcessEnv, worktree: string): Promise<string | undefined> {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir || !isAbsolute(dir)) continue;
+    const found = await real(join(dir, name));
+    if (found && !inside(found, worktree)) return found;
+  }
+  return undefined;
+}
+
+/** Why a keyward cannot be recorded, in words. */
+export class HookKeywardError extends Error {}
+
+/**
+ * What the hook will run, checked: each part exists and lies outside the
+ * worktree. A script inside it (`npx keyward install-hook` from the project's
+ * node_modules) is copied to `<git folder>/keyward/keyward.cjs` first; a Node
+ * inside it is refused. Without a keyward of its own (the editor), the
+ * `keyward` on PATH outside the worktree is recorded, if there is one.
+ */
+async function resolveKeyward(
+  worktree: string,
+  gitDir: string,
+  given: HookKeyward | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<string[]> {
+  if (given === undefined) {
+    const program = await onPath('keyward', env, worktree);
+    if (!program) return [];
+    // An npm bin links to a script with a `node` shebang; run it with a Node outside the worktree too.
+    if (!['.js', '.cjs', '.mjs'].includes(extname(program))) return [program];
+    const node = await onPath('node', env, worktree);
+    return node ? [node, program] : [];
+  }
+  const parts: string[] = [];
+  for (const [index, part] of given.entries()) {
+    const found = await real(part);
+    if (!found) throw new HookKeywardError(`${part} is not a file`);
+    if (!inside(found, worktree)) {
+      parts.push(found);
+      continue;
+    }
+    if (index === 0 && given.length > 1)
+      throw new HookKeywardError(
+        `the Node.js running keyward (${found}) is inside this repository, which could replace it; run keyward install-hook with a Node.js installed outside it`,
+      );
+    parts.push(await copyIntoGitDir(found, gitDir));
+  }
+  return parts;
+}
+
+/** The one-file CLI bundle, copied where no checkout writes: the git folder. */
+async function copyIntoGitDir(script: string, gitDir: string): Promise<string> {
+  await mkdir(join(gitDir, 'keyward'), { recursive: true });
+  const target = await safeTarget(gitDir, join('keyward', 'keyward.cjs'));
+  await writeTarget({ ...target, mode: 0o644 }, await readFile(script, 'utf8'), 0o644);
+  return target.path;
 }
 
 export type HookState =
@@ -87,16 +183,36 @@ export async function inspectPreCommitHook(cwd: string): Promise<HookState> {
 }
 
 export type InstallResult =
-  | { kind: 'installed'; path: string; replaced: 'nothing' | 'keyward' | 'foreign' }
+  | {
+      kind: 'installed';
+      path: string;
+      replaced: 'nothing' | 'keyward' | 'foreign';
+      /** What the hook runs (absolute paths); empty when no keyward was found, and the hook then blocks commits. */
+      keyward: readonly string[];
+    }
   | Extract<HookState, { kind: 'not_a_repository' | 'unsafe' | 'foreign' }>;
 
+export interface InstallOptions {
+  force?: boolean;
+  /** The keyward to record (the CLI passes itself); without it, the `keyward` on PATH outside the worktree. */
+  keyward?: HookKeyward;
+  /** Where to look for `keyward` and `node` when none is given. */
+  env?: NodeJS.ProcessEnv;
+}
+
 /** Installs (or refreshes) Keyward's hook; replaces another hook only when `force` says so. */
-export async function installPreCommitHook(cwd: string, options: { force?: boolean } = {}): Promise<InstallResult> {
+export async function installPreCommitHook(cwd: string, options: InstallOptions = {}): Promise<InstallResult> {
   const { state, target } = await locate(cwd, true);
   if (state.kind === 'not_a_repository' || state.kind === 'unsafe') return state;
   if (state.kind === 'foreign' && !options.force) return state;
   if (!target) return { kind: 'not_a_repository' };
+  const top = await runGit(['rev-parse', '--show-toplevel'], cwd);
+  const common = await runGit(['rev-parse', '--path-format=absolute', '--git-common-dir'], cwd);
+  if (top.code !== 0 || common.code !== 0) return { kind: 'not_a_repository' };
+  const worktree = await realpath(top.stdout.trim());
+  const gitDir = resolve(cwd, common.stdout.trim());
+  const keyward = await resolveKeyward(worktree, gitDir, options.keyward, options.env ?? process.env);
   // Executable whatever the old file's mode was: a hook git cannot run is silently skipped.
-  await writeTarget({ ...target, mode: 0o755 }, preCommitHookScript(), 0o755);
-  return { kind: 'installed', path: state.path, replaced: state.kind === 'absent' ? 'nothing' : state.kind };
+  await writeTarget({ ...target, mode: 0o755 }, preCommitHookScript(keyward), 0o755);
+  return { kind: 'installed', path: state.path, replaced: state.kind === 'absent' ? 'nothing' : state.kind, keyward };
 }

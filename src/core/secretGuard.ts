@@ -6,8 +6,20 @@ import { type Finding, type ScanOptions, scanText } from './scan/scanner.ts';
 
 export type GuardAnswer = 'redact' | 'cancel';
 
-/** Asks whether to send with the keys redacted; `names` lists each key masked, with what it is. */
-export type GuardQuestion = (names: string) => Promise<GuardAnswer>;
+/** A key the guard found: in the prompt (`piece` 0) or in attachment `piece - 1`; line and column 0-based. */
+export interface GuardHit {
+  piece: number;
+  line: number;
+  column: number;
+  masked: string;
+  description: string;
+}
+
+/**
+ * Asks whether to send with the keys redacted; `names` lists each key masked, with what it is,
+ * and `hits` says where each one is (the CLI names the place in its refusal).
+ */
+export type GuardQuestion = (names: string, hits: readonly GuardHit[]) => Promise<GuardAnswer>;
 
 export interface Guarded {
   prompt: string;
@@ -36,7 +48,10 @@ export async function guardPrompt(
   const all = found.flat();
   if (all.length === 0) return { prompt, attachments };
   const names = [...new Set(all.map((f) => `${f.masked} (${f.description})`))].join(', ');
-  if ((await ask(names)) !== 'redact') return undefined;
+  const hits = found.flatMap((list, piece) =>
+    list.map(({ line, column, masked, description }) => ({ piece, line, column, masked, description })),
+  );
+  if ((await ask(names, hits)) !== 'redact') return undefined;
   const redacted = pieces.map((text, i) => redactText(text, found[i]!));
   return { prompt: redacted[0]!, attachments: attachments.map((a, i) => ({ ...a, text: redacted[i + 1]! })) };
 }

@@ -70,7 +70,7 @@ export class PreCommitHookCommand {
           break;
       }
       const what = t(
-        'Before each commit, git will run "keyward scan --staged" and refuse the commit when the staged changes add a routing- or direct-service key. The hook uses the keyward command on PATH, or this project\'s own (npm install --save-dev keyward); it names no path of this machine, so it keeps working for everyone who clones the repository and installs it. To commit once without the check: git commit --no-verify.',
+        'Before each commit, git will run "keyward scan --staged" and refuse the commit when the staged changes add a routing- or direct-service key. The hook runs the keyward command found now on PATH outside this repository, by its full path, never one the repository supplies. Install keyward first (npm install --global keyward), or with npm install --save-dev keyward run "npx keyward install-hook" in a terminal instead. To commit once without the check: git commit --no-verify.',
       );
       const install = state.kind === 'keyward' ? t('Update') : state.kind === 'foreign' ? t('Replace') : t('Install');
       const answer =
@@ -92,8 +92,17 @@ export class PreCommitHookCommand {
         this.tell('error', t('{0} changed while Keyward asked; nothing was written.', state.path));
         return result;
       }
-      this.log.info(`Installed the pre-commit hook at ${result.path} (replaced: ${result.replaced}).`);
+      this.log.info(
+        `Installed the pre-commit hook at ${result.path} (replaced: ${result.replaced}; runs: ${result.keyward.join(' ') || 'nothing found'}).`,
+      );
       this.tell('info', t("Keyward's pre-commit hook is installed at {0}.", result.path));
+      if (result.keyward.length === 0)
+        this.tell(
+          'error',
+          t(
+            'No keyward command was found on PATH outside this repository, so the hook refuses every commit until one is: install keyward (npm install --global keyward) and run this command again.',
+          ),
+        );
       return result;
     } catch (error) {
       const message = redactSecrets((error as Error).message);

@@ -2,12 +2,12 @@
 // the runner runs it, writing a schema-valid SARIF report and the step outputs; the report
 // goes to github/codeql-action/upload-sarif; no input is spliced into a script.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { routerKey } from '../emulator/keyFactory.ts';
-import { makeRepo, tempDir } from './gitFixtures.ts';
+import { CLI, makeRepo, tempDir } from './gitFixtures.ts';
 import { hookPath, keywardBinDir } from './keywardOnPath.ts';
 import { sarifValidator } from './sarifSchema.ts';
 
@@ -28,13 +28,13 @@ const action = parse(readFileSync('action.yml', 'utf8')) as {
 const validate = sarifValidator();
 
 /** The scan step as the runner runs it: bash, the step's env with the inputs filled in, GITHUB_* set. */
-function runScanStep(workspace: string, inputs: Record<string, string> = {}) {
+function runScanStep(workspace: string, inputs: Record<string, string> = {}, path = hookPath(keywardBinDir())) {
   const step = action.runs.steps.find((s) => s.id === 'scan')!;
   const value = (expression: string) =>
     expression.replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_m, name: string) => {
       return inputs[name] ?? action.inputs[name]?.default ?? '';
     });
-  const env: NodeJS.ProcessEnv = { PATH: hookPath(keywardBinDir()), HOME: tempDir() };
+  const env: NodeJS.ProcessEnv = { PATH: path, HOME: tempDir(), RUNNER_TEMP: tempDir('keyward-runner-temp-') };
   for (const [name, expression] of Object.entries(step.env ?? {})) env[name] = value(expression);
   const output = join(tempDir(), 'github_output');
   writeFileSync(output, '');
@@ -98,5 +98,103 @@ describe('action.yml', () => {
     expect(hostile.run.stderr).toMatch(/no such file or folder: .*\$\(touch/);
     expect(hostile.outputs).toEqual({ 'exit-code': '2' });
     expect(spawnSync('ls', [repo.dir], { encoding: 'utf8' }).stdout).not.toMatch(/pwned/);
+  });
+});
+
+describe('action.yml: workflow commands carry no command of the repository', () => {
+  // GitHub reads any log line starting with "::" as a workflow command, so a file name with a
+  // newline and "::warning ..." in it was a command of its own. Values are escaped as GitHub's
+  // toolkit does (actions/toolkit packages/core/src/command.ts, escapeData: % CR LF;
+  // escapeProperty: also ':' and ','), file names and source-map source names included.
+  it('a file name and a source name holding a newline and "::warning" stay inside Keyward\'s ::error line', () => {
+    const repo = makeRepo();
+    const hostile = 'a\n::warning title=Injected::pwned,x:y%.js';
+    repo.write(hostile, `const k = "${routerKey()}";\n`);
+    const map = {
+      version: 3,
+      file: 'main.js',
+      sources: ['src/b\r\n::warning file=x.ts::injected.ts'],
+      sourcesContent: [`export const k = "${routerKey()}";\n`],
+      names: [],
+      mappings: '',
+    };
+    repo.write('main.js.map', JSON.stringify(map));
+    repo.git('add', '.');
+    const { run, outputs } = runScanStep(repo.dir);
+    expect(run.status).toBe(0);
+    expect(outputs['findings']).toBe('2');
+    // keyward's own output runs between ::stop-commands::TOKEN and ::TOKEN:: (GitHub's documented pause).
+    const lines = (run.stdout + '\n' + run.stderr).split(/\r?\n|\r/);
+    const token = /^::stop-commands::(keyward-[0-9a-f]{32})$/m.exec(run.stdout)?.[1];
+    expect(token).toBeDefined();
+    expect(run.stdout).toContain(`\n::${token}::\n`);
+    const commands = lines.filter((line) => line.startsWith('::') && !line.includes(token!));
+    expect(commands).toHaveLength(2);
+    for (const line of commands)
+      expect(line).toMatch(/^::error file=[^,:\r\n]+,line=\d+,col=\d+,title=Keyward::Exposed routing service key /);
+    expect(commands).toContainEqual(
+      expect.stringMatching(/^::error file=a%0A%3A%3Awarning title=Injected%3A%3Apwned%2Cx%3Ay%25\.js,line=1,/),
+    );
+    expect(commands).toContainEqual(
+      expect.stringMatching(/^::error file=main\.js\.map!src\/b%0D%0A%3A%3Awarning file=x\.ts%3A%3Ainjected\.ts,/),
+    );
+  });
+
+  it('a sarif-file input with a line break is refused before anything is written to the outputs', () => {
+    const repo = makeRepo();
+    repo.write('clean.js', 'const k = process.env.KEY;\n');
+    repo.git('add', '.');
+    const { run, outputs } = runScanStep(repo.dir, { 'sarif-file': 'out.sarif\nfindings=0' });
+    expect(run.status).toBe(2);
+    expect(outputs).toEqual({ 'exit-code': '2' });
+  });
+});
+
+describe('action.yml: runs the published keyward, never one the checkout supplies', () => {
+  // npx keyward@<version> in the checkout runs the checkout's own node_modules/keyward when its version
+  // matches (no download, no word), so a pull request could commit a keyward that reports nothing.
+  it('installs keyward@<version> in a fresh folder outside the checkout, without scripts, and scans with it', () => {
+    const repo = makeRepo();
+    const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+    const marker = join(tempDir('keyward-marker-'), 'ran');
+    const planted = join(repo.dir, 'node_modules', 'keyward');
+    mkdirSync(join(planted, 'bin'), { recursive: true });
+    mkdirSync(join(repo.dir, 'node_modules', '.bin'));
+    writeFileSync(
+      join(planted, 'package.json'),
+      JSON.stringify({ name: 'keyward', version, bin: { keyward: 'bin/keyward.js' } }),
+    );
+    writeFileSync(
+      join(planted, 'bin', 'keyward.js'),
+      `#!/usr/bin/env node\nrequire('fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\nprocess.stdout.write('{}');\n`,
+      { mode: 0o755 },
+    );
+    symlinkSync('../keyward/bin/keyward.js', join(repo.dir, 'node_modules', '.bin', 'keyward'));
+    repo.write('package.json', '{ "name": "p", "private": true }\n');
+    repo.write('leak.js', `const k = "${routerKey()}";\n`);
+    repo.git('add', 'leak.js', 'package.json');
+
+    // A stand-in for npm (no network in tests): it records where and how it ran, and "installs"
+    // the built CLI where it was asked to.
+    const fake = tempDir('keyward-fake-npm-');
+    const log = join(fake, 'log');
+    writeFileSync(
+      join(fake, 'npm'),
+      `#!/bin/sh\necho "$PWD|$*" >> ${JSON.stringify(log)}\nmkdir -p node_modules/.bin\nprintf '#!/bin/sh\\nexec %s %s "$@"\\n' ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} > node_modules/.bin/keyward\nchmod +x node_modules/.bin/keyward\n`,
+      { mode: 0o755 },
+    );
+    // PATH holds the checkout's node_modules/.bin (its planted keyward), npx (in /usr/bin) and the fake npm.
+    const { run, outputs } = runScanStep(repo.dir, {}, hookPath(fake, join(repo.dir, 'node_modules', '.bin')));
+    expect(existsSync(marker)).toBe(false);
+    expect(run.stderr).toMatch(/the keyward on PATH .* lies inside the checkout/);
+    expect(outputs).toMatchObject({ findings: '1', 'exit-code': '1' });
+    const [where, args] = readFileSync(log, 'utf8').trim().split('|') as [string, string];
+    expect(where.startsWith(realpathSync(repo.dir))).toBe(false);
+    expect(args).toBe(`install --no-save --ignore-scripts --no-audit --no-fund keyward@${version}`);
+
+    // Nor through npx: with no keyward on PATH at all, the old step's npx found the planted package.
+    const again = runScanStep(repo.dir, {}, hookPath(fake));
+    expect(existsSync(marker)).toBe(false);
+    expect(again.outputs).toMatchObject({ findings: '1', 'exit-code': '1' });
   });
 });

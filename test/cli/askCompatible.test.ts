@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
 import { answerText } from '../emulator/answers.ts';
+import { directKey, routerKey } from '../emulator/keyFactory.ts';
 import { cli } from './cliSupport.ts';
 
 let bed: TestBed;
@@ -13,6 +14,7 @@ beforeAll(async () => {
 afterAll(() => bed.close());
 beforeEach(() => {
   bed.emulator.compatible.seen.length = 0;
+  bed.emulator.compatible.bodies.length = 0;
 });
 
 const ask = (baseUrl: string, ...rest: string[]) => [
@@ -111,5 +113,59 @@ describe('keyward ask --service compatible', () => {
       {},
     );
     expect(JSON.parse(bare.stdout)).toMatchObject({ ok: true, canListModels: false, models: null });
+  });
+});
+
+describe('keyward ask: the secret guard of the chat (core/secretGuard.ts)', () => {
+  // A key in a piped prompt was sent verbatim. Now the same guard as the chat: key shapes, and the
+  // exact value of every key variable set (KEYWARD_COMPATIBLE_API_KEY has no shape); refused with
+  // exit 4 naming where, or sent redacted with --redact. The emulator records what arrives.
+  const piped = (found: string) => `Why does this fail?\n\nconst config = {\n  key: "${found}",\n};\n`;
+
+  it('a key in a piped prompt is refused: exit 4, where it is (line, column, masked), nothing sent', async () => {
+    const key = routerKey();
+    const run = await cli(ask(bed.emulator.compatibleBaseUrls.open, '-'), {}, piped(key));
+    expect(run.code).toBe(4);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(
+      /^keyward ask: the prompt holds a key \(standard input line 4, column 9: .*sk-or-v1-…[0-9a-f]{4}\); nothing was sent\n {2}what to do: .*--redact/,
+    );
+    expect(run.stderr).not.toContain(key);
+    expect(bed.emulator.compatible.seen).toEqual([]);
+    expect(bed.emulator.compatible.bodies).toEqual([]);
+  });
+
+  it("a key variable's exact value, whatever its shape, is refused too; --json says key_in_prompt", async () => {
+    const key = bed.emulator.compatible.key;
+    const run = await cli(ask(bed.emulator.compatibleBaseUrls.keyed, '--json', `use ${key} please`), {
+      KEYWARD_COMPATIBLE_API_KEY: key,
+    });
+    expect(run.code).toBe(4);
+    const json = JSON.parse(run.stdout) as { ok: boolean; error: { kind: string }; keys: unknown[] };
+    expect(json).toMatchObject({
+      ok: false,
+      error: { kind: 'key_in_prompt', code: 'key_in_prompt', status: null },
+      keys: [{ in: 'the prompt argument', line: 1, column: 5 }],
+    });
+    expect(run.stdout).not.toContain(key);
+    expect(bed.emulator.compatible.seen).toEqual([]);
+  });
+
+  it('--redact sends the prompt with each key replaced; the server receives no key', async () => {
+    const router = routerKey();
+    const direct = directKey();
+    const run = await cli(
+      ask(bed.emulator.compatibleBaseUrls.open, '--redact', '-'),
+      {},
+      piped(router) + `OPENAI_API_KEY=${direct}\n`,
+    );
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^keyward ask: 2 keys redacted before sending \(standard input line 4/);
+    expect(bed.emulator.compatible.bodies).toHaveLength(1);
+    const sent = bed.emulator.compatible.bodies[0]!;
+    expect(sent).not.toContain(router);
+    expect(sent).not.toContain(direct);
+    expect(sent).toContain('[redacted key sk-or-v1-…');
+    expect(sent).toContain('Why does this fail?');
   });
 });

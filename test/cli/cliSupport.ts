@@ -7,18 +7,20 @@ export interface Run {
   stderr: string;
 }
 
-export function cli(args: string[], env: Record<string, string>): Promise<Run> {
+/** `input`, when given, is piped to standard input as a shell pipe would. */
+export function cli(args: string[], env: Record<string, string>, input?: string): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['dist/cli.js', ...args], {
       env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (input !== undefined) child.stdin!.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
+    child.stdout!.on('data', (d: Buffer) => {
       stdout += d.toString();
     });
-    child.stderr.on('data', (d: Buffer) => {
+    child.stderr!.on('data', (d: Buffer) => {
       stderr += d.toString();
     });
     child.on('close', (code) => resolve({ code, stdout, stderr }));

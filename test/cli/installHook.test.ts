@@ -1,7 +1,18 @@
-// `keyward install-hook`: a hook that finds keyward wherever the teammate has it,
-// says it is Keyward's when it stops a commit, and never replaces another's hook unasked.
+// `keyward install-hook`: a hook that runs the keyward that installed it (recorded by
+// absolute path, never one the repository supplies), says it is Keyward's when it
+// stops a commit, and never replaces another's hook unasked.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { HOOK_MARK } from '../../src/core/preCommitHook.ts';
@@ -33,21 +44,46 @@ const commit = (path: string, ...args: string[]) =>
   });
 const hookFile = () => join(repo.dir, '.git', 'hooks', 'pre-commit');
 
+/**
+ * What a hostile clone can carry: node_modules/.bin/keyward that reports nothing, exits 0 and
+ * leaves a marker. `npx --no-install keyward` (the old fallback) ran exactly this.
+ */
+function plantKeyward(): string {
+  const marker = join(tempDir('keyward-marker-'), 'ran');
+  repo.write('package.json', '{ "name": "p", "private": true }\n');
+  repo.write('.gitignore', 'node_modules/\n');
+  const local = join(repo.dir, 'node_modules', '.bin');
+  mkdirSync(local, { recursive: true });
+  writeFileSync(join(local, 'keyward'), `#!/bin/sh\necho planted > ${JSON.stringify(marker)}\nexit 0\n`);
+  chmodSync(join(local, 'keyward'), 0o755);
+  repo.git('add', 'package.json', '.gitignore');
+  return marker;
+}
+
+/** The built CLI copied to `dir`, as a keyward installed there. */
+function keywardAt(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const script = join(dir, 'cli.js');
+  copyFileSync(CLI, script);
+  return script;
+}
+
 describe('keyward install-hook', () => {
-  it('writes a hook that names no path of this machine and refuses a staged key with how to bypass once', () => {
+  it('writes a hook that runs the keyward that installed it, and refuses a staged key with how to bypass once', () => {
     const run = install();
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/installed the pre-commit hook at .*pre-commit/);
+    expect(run.stdout).toContain(`It runs "scan --staged" of this keyward: ${realpathSync(process.execPath)} ${CLI}`);
     const hook = readFileSync(hookFile(), 'utf8');
     expect(hook).toContain(HOOK_MARK);
+    expect(hook).toContain(`set -- '${realpathSync(process.execPath)}' '${CLI}'`);
     expect(hook).not.toContain(repo.dir);
-    expect(hook).not.toContain(dirname(CLI));
-    expect(hook).not.toMatch(/^[^#]*\s\/(?!dev\/null)\w/m);
+    expect(hook).not.toMatch(/npx --no-install|command -v/);
 
-    const bin = keywardBinDir();
     repo.write('leak.js', `const k = "${routerKey()}";\n`);
     repo.git('add', 'leak.js');
-    const refused = commit(hookPath(bin));
+    // No keyward on PATH at all: the recorded one runs.
+    const refused = commit(hookPath(tempDir()));
     expect(refused.status).toBe(1);
     expect(refused.stdout + refused.stderr).toMatch(/leak\.js:1:12: routing service key/);
     expect(refused.stderr).toMatch(/Keyward's pre-commit hook refused this commit/);
@@ -55,45 +91,79 @@ describe('keyward install-hook', () => {
 
     repo.write('leak.js', 'const k = process.env.KEY;\n');
     repo.git('add', 'leak.js');
-    expect(commit(hookPath(bin)).status).toBe(0);
+    expect(commit(hookPath()).status).toBe(0);
   });
 
-  it("uses the project's own keyward through npx --no-install when none is on PATH", () => {
+  it('never runs a keyward the repository supplies (node_modules/.bin, on PATH or through npx)', () => {
     expect(install().status).toBe(0);
-    // What `npm install --save-dev keyward` leaves: node_modules/.bin/keyward, with a package.json above it.
-    repo.write('package.json', '{ "name": "p", "private": true }\n');
-    repo.write('.gitignore', 'node_modules/\n');
-    const local = join(repo.dir, 'node_modules', '.bin');
-    mkdirSync(local, { recursive: true });
-    writeFileSync(join(local, 'keyward'), readFileSync(join(keywardBinDir(), 'keyward')));
-    chmodSync(join(local, 'keyward'), 0o755);
+    const marker = plantKeyward();
     repo.write('app.js', `const k = "${routerKey()}";\n`);
-    repo.git('add', 'app.js', 'package.json', '.gitignore');
+    repo.git('add', 'app.js');
+    // Without keyward on PATH (the old hook fell back to npx --no-install), and with the planted one first on PATH.
+    for (const path of [hookPath(), hookPath(join(repo.dir, 'node_modules', '.bin'))]) {
+      const refused = commit(path);
+      expect(refused.stdout + refused.stderr).toMatch(/app\.js:1:12: routing service key/);
+      expect(refused.status).toBe(1);
+      expect(existsSync(marker)).toBe(false);
+    }
+  });
+
+  it('installed from a keyward inside the repository, runs a copy in the git folder that no checkout replaces', () => {
+    const inRepo = keywardAt(join(repo.dir, 'node_modules', 'keyward', 'dist'));
+    repo.write('.gitignore', 'node_modules/\n');
+    repo.git('add', '.gitignore');
+    const run = spawnSync(process.execPath, [inRepo, 'install-hook'], {
+      cwd: repo.dir,
+      encoding: 'utf8',
+      env: { PATH: hookPath(), HOME: repo.dir },
+    });
+    expect(run.status).toBe(0);
+    const copy = join(realpathSync(repo.dir), '.git', 'keyward', 'keyward.cjs');
+    expect(readFileSync(hookFile(), 'utf8')).toContain(`'${copy}'`);
+    expect(readFileSync(hookFile(), 'utf8')).not.toContain(inRepo);
+    // A checkout (or anything else) now replaces the project's keyward with one that passes everything.
+    const marker = join(tempDir('keyward-marker-'), 'ran');
+    writeFileSync(inRepo, `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran'); process.exit(0);\n`);
+    repo.write('app.js', `const k = "${routerKey()}";\n`);
+    repo.git('add', 'app.js');
     const refused = commit(hookPath());
     expect(refused.stdout + refused.stderr).toMatch(/app\.js:1:12: routing service key/);
     expect(refused.status).toBe(1);
+    expect(existsSync(marker)).toBe(false);
   });
 
-  it('says it is Keyward’s hook, and how to fix or bypass it, when keyward cannot be found or cannot run', () => {
-    expect(install().status).toBe(0);
+  it('blocks the commit and says how to reinstall when the recorded keyward is gone or cannot run', () => {
+    const home = tempDir('keyward-installed-');
+    const script = keywardAt(join(home, 'lib'));
+    expect(
+      spawnSync(process.execPath, [script, 'install-hook'], {
+        cwd: repo.dir,
+        env: { PATH: hookPath(), HOME: repo.dir },
+      }).status,
+    ).toBe(0);
     repo.write('a.txt', 'fine\n');
     repo.git('add', 'a.txt');
-    const missing = commit(hookPath(tempDir()));
-    expect(missing.status).toBe(1);
-    expect(missing.stderr).toMatch(/Keyward's pre-commit hook: the keyward command was not found/);
-    expect(missing.stderr).toMatch(/npm install --save-dev keyward/);
-    expect(missing.stderr).toMatch(/git commit --no-verify/);
 
     // A keyward that will not start (an old Node says so and exits 2).
-    const broken = tempDir();
-    writeFileSync(join(broken, 'keyward'), '#!/bin/sh\necho "keyward needs Node.js 20 or newer" >&2\nexit 2\n');
-    chmodSync(join(broken, 'keyward'), 0o755);
-    const failed = commit(hookPath(broken));
+    writeFileSync(script, 'console.error("keyward needs Node.js 20 or newer"); process.exit(2);\n');
+    const failed = commit(hookPath(keywardBinDir()));
     expect(failed.status).not.toBe(0);
     expect(failed.stderr).toMatch(/keyward needs Node\.js 20 or newer/);
     expect(failed.stderr).toMatch(/Keyward's pre-commit hook could not check this commit/);
     expect(failed.stderr).toMatch(/git commit --no-verify/);
-    expect(commit(hookPath(broken), '--no-verify').status).toBe(0);
+
+    rmSync(join(home, 'lib'), { recursive: true });
+    // Gone: blocked, even with another keyward on PATH and one in node_modules.
+    const marker = plantKeyward();
+    const missing = commit(hookPath(keywardBinDir(), join(repo.dir, 'node_modules', '.bin')));
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(
+      /Keyward's pre-commit hook cannot run the keyward it was installed with: .*cli\.js is gone\./,
+    );
+    expect(missing.stderr).toMatch(/npm install --global keyward\) and run keyward install-hook again/);
+    expect(missing.stderr).toMatch(/git commit --no-verify/);
+    expect(existsSync(marker)).toBe(false);
+    expect(commit(hookPath(), '--no-verify').status).toBe(0);
   });
 
   it('refuses to replace another hook unless --force, and updates its own', () => {

@@ -5,6 +5,8 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../src/core/scan/scanner.ts';
 import { KeyVerifier } from '../../src/core/scan/verify.ts';
+import { officialBaseUrls } from '../../src/core/scan/verifyHosts.ts';
+import { SERVICES } from '../../src/core/services.ts';
 import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
 
@@ -124,5 +126,41 @@ describe('key verification', () => {
     expect(results.every((r) => r.status === 'live')).toBe(true);
     // Six requests held 300 ms each, two at a time: three rounds.
     expect(Date.now() - started).toBeGreaterThanOrEqual(850);
+  });
+});
+
+describe('where a found key is verified', () => {
+  it('the official hosts of the services table, whatever OPENROUTER_BASE_URL / OPENAI_BASE_URL say', () => {
+    const saved = { router: process.env.OPENROUTER_BASE_URL, direct: process.env.OPENAI_BASE_URL };
+    process.env.OPENROUTER_BASE_URL = 'http://127.0.0.1:9/proxy';
+    process.env.OPENAI_BASE_URL = 'http://127.0.0.1:9/proxy';
+    try {
+      expect(officialBaseUrls()).toEqual({
+        router: SERVICES.router.defaultBaseUrl,
+        direct: SERVICES.direct.defaultBaseUrl,
+      });
+      expect(officialBaseUrls()).toEqual({
+        router: 'https://openrouter.ai/api/v1',
+        direct: 'https://api.openai.com/v1',
+      });
+    } finally {
+      for (const [name, value] of [
+        ['OPENROUTER_BASE_URL', saved.router],
+        ['OPENAI_BASE_URL', saved.direct],
+      ] as const)
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+    }
+  });
+
+  it('each answer says where the key was sent (checkedAt), without credentials; nothing sent, no checkedAt', async () => {
+    const { routerFunded } = bed.emulator.sandbox!.keys;
+    const withUser = bed.emulator.routerBaseUrl.replace('http://', 'http://user:pass@');
+    const v = verifier({ router: withUser });
+    expect(await v.verify('router', routerFunded)).toMatchObject({
+      status: 'live',
+      checkedAt: `${bed.emulator.routerBaseUrl}/key`,
+    });
+    expect((await verifier().verify('compatible', routerFunded)).checkedAt).toBeUndefined();
   });
 });

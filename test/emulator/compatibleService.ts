@@ -31,6 +31,8 @@ export class CompatibleState {
   readonly seen: { path: string; authorization: string | null }[] = [];
   /** The `stream_options` of every chat request (undefined when absent), in order. */
   readonly streamOptions: unknown[] = [];
+  /** Every chat request's messages, as the server received them (tests check no key arrived). */
+  readonly bodies: string[] = [];
 }
 
 /** The fields the strict server knows; OpenAI's CreateChatCompletionRequest has more, none of which Keyward sends. */
@@ -76,6 +78,7 @@ export async function handleCompatible(
     throw error;
   }
   ctx.state.streamOptions.push(body.stream_options);
+  ctx.state.bodies.push(JSON.stringify(body.messages));
   const unknown = mode === 'strict' ? Object.keys(body).find((field) => !STRICT_FIELDS.has(field)) : undefined;
   // Azure OpenAI's wording for a field its api-version lacks.
   if (unknown !== undefined)

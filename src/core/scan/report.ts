@@ -150,7 +150,15 @@ export function toJsonFinding({ path, finding, git, commit, verification }: File
     fingerprint: finding.fingerprint,
     git,
     ...(commit ? { commit } : {}),
-    ...(verification ? { verification: { status: verification.status, reason: verification.reason } } : {}),
+    ...(verification
+      ? {
+          verification: {
+            status: verification.status,
+            reason: verification.reason,
+            ...(verification.checkedAt ? { checkedAt: verification.checkedAt } : {}),
+          },
+        }
+      : {}),
   };
 }
 

@@ -23,6 +23,8 @@ export interface Verification {
   status: VerificationStatus;
   /** Why, in words; never the key, and what the service said only redacted. */
   reason: string;
+  /** The URL the key was sent to (`https://openrouter.ai/api/v1/key`); absent when it was sent nowhere. */
+  checkedAt?: string;
 }
 
 export interface VerifierOptions {
@@ -44,6 +46,20 @@ function isServiceId(service: string): service is ServiceId {
   return (SERVICE_IDS as readonly string[]).includes(service);
 }
 
+/** The request's URL as a report may show it: no user name, password, query or fragment. */
+function where(baseUrl: string, path: string): string {
+  try {
+    const url = new URL(`${baseUrl.replace(/\/+$/, '')}${path}`);
+    url.username = '';
+    url.password = '';
+    url.search = '';
+    url.hash = '';
+    return url.href;
+  } catch {
+    return redactSecrets(`${baseUrl}${path}`);
+  }
+}
+
 /**
  * The one place a found key meets a service. It goes through the clients' own
  * key check, so the lead can point it at the services table later.
@@ -61,15 +77,21 @@ export async function askService(
     network: { connectTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs },
   };
   config[service].baseUrl = baseUrl;
+  const checkedAt = where(baseUrl, SERVICES[service].endpoints.keyCheck ?? '');
   const result = await checkKey(service, key, config);
-  if (result.ok) return { status: 'live', reason: `the service accepted the key (${endpoint(service)})` };
+  if (result.ok) return { status: 'live', reason: `the service accepted the key (${endpoint(service)})`, checkedAt };
   const { error } = result;
   const status = error.status === null ? '' : ` (HTTP ${error.status})`;
   if (error.kind === 'auth')
-    return { status: 'inactive', reason: `the service refused the key${status}: revoked, expired or never valid` };
+    return {
+      status: 'inactive',
+      reason: `the service refused the key${status}: revoked, expired or never valid`,
+      checkedAt,
+    };
   return {
     status: 'unknown',
     reason: redactSecrets(`${error.kind}${status}: ${error.message}`, [key]),
+    checkedAt,
   };
 }
 

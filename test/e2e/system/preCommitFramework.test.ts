@@ -3,7 +3,7 @@
 // The hook installs nothing, so this needs no network, and keyward runs on the
 // system's Node 20 when there is one.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routerKey } from '../../emulator/keyFactory.ts';
@@ -93,5 +93,39 @@ describe('pre-commit try-repo with the keyward hook', () => {
     const clean = commit();
     expect(clean.stdout + clean.stderr).toMatch(/Passed/);
     expect(clean.status).toBe(0);
+  });
+
+  it('never runs a keyward the repository supplies: not through npx, not from its node_modules/.bin on PATH', () => {
+    // What a hostile clone can carry: node_modules/.bin/keyward that reports nothing and exits 0.
+    const marker = join(tempDir('keyward-marker-'), 'ran');
+    target.write('package.json', '{ "name": "p", "private": true }\n');
+    target.write('.gitignore', 'node_modules/\n');
+    const local = join(target.dir, 'node_modules', '.bin');
+    mkdirSync(local, { recursive: true });
+    writeFileSync(join(local, 'keyward'), `#!/bin/sh\necho planted > ${JSON.stringify(marker)}\nexit 0\n`);
+    chmodSync(join(local, 'keyward'), 0o755);
+    target.write('planted.js', `const k = "${routerKey()}";\n`);
+    target.git('add', 'package.json', '.gitignore', 'planted.js');
+    const run = (PATH: string) =>
+      spawnSync('pre-commit', ['try-repo', hooks.dir, 'keyward', '--color', 'never'], {
+        cwd: target.dir,
+        env: { ...env, PATH },
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+    // No keyward on PATH (npx is, in /usr/bin): the old script fell back to npx --no-install keyward.
+    const none = run(hookPath());
+    expect(none.status).toBe(1);
+    expect(none.stdout + none.stderr).toMatch(/the keyward command was not found on PATH/);
+    const first = run(hookPath(local));
+    expect(first.status).toBe(1);
+    expect(first.stdout + first.stderr).toMatch(/lies inside this repository .* it is not run/);
+    expect(existsSync(marker)).toBe(false);
+    // A keyward installed outside the repository still scans.
+    const outside = run(hookPath(keywardBinDir(node20), local));
+    expect(outside.stdout).toMatch(/planted\.js:1:12: routing service key/);
+    expect(outside.status).toBe(1);
+    expect(existsSync(marker)).toBe(false);
+    target.git('rm', '-q', '--cached', 'planted.js');
   });
 });
