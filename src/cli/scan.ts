@@ -214,6 +214,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
             git: hit.git,
             ...(hit.commit ? { commit: hit.commit } : {}),
           });
+        for (const skip of history.skipped) skipped.push({ ...skip, path: display(cwd, join(root, skip.path)) });
       }
     } else {
       const targets = (positionals.length > 0 ? positionals : ['.']).map((p) => resolve(p));

@@ -74,8 +74,11 @@ describe('one way to run git', () => {
       LC_SECRET_TOKEN: 'g',
     });
     expect(Object.keys(env).sort()).toEqual([
+      'GIT_ALLOW_PROTOCOL',
       'GIT_ASKPASS',
       'GIT_CONFIG_NOSYSTEM',
+      'GIT_NO_LAZY_FETCH',
+      'GIT_NO_REPLACE_OBJECTS',
       'GIT_OPTIONAL_LOCKS',
       'GIT_PAGER',
       'GIT_TERMINAL_PROMPT',
@@ -93,6 +96,8 @@ describe('one way to run git', () => {
       GIT_TERMINAL_PROMPT: '0',
       GIT_OPTIONAL_LOCKS: '0',
       GIT_PAGER: 'cat',
+      GIT_NO_LAZY_FETCH: '1',
+      GIT_ALLOW_PROTOCOL: '',
     });
     expect(gitEnv({ GIT_INDEX_FILE: '/i' }, { inheritIndexFile: true }).GIT_INDEX_FILE).toBe('/i');
   });

@@ -130,7 +130,7 @@ describe('history scan', () => {
 
   it('an empty repository has no history and no error', async () => {
     const empty = makeRepo();
-    expect(await scanHistory(empty.dir)).toEqual({ findings: [], commits: 0, cancelled: false });
+    expect(await scanHistory(empty.dir)).toEqual({ findings: [], skipped: [], commits: 0, cancelled: false });
     empty.remove();
   });
 
