@@ -89,7 +89,11 @@ export function looksWide(bytes: Buffer): boolean {
   const n = Math.min(bytes.length, 512);
   let even = 0;
   let odd = 0;
-  for (let i = 0; i < n; i++) if (bytes[i] === 0) i % 2 === 0 ? even++ : odd++;
+  for (let i = 0; i < n; i++) {
+    if (bytes[i] !== 0) continue;
+    if (i % 2 === 0) even++;
+    else odd++;
+  }
   return Math.max(even, odd) * 4 >= n && Math.min(even, odd) * 8 <= n;
 }
 
