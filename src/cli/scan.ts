@@ -196,7 +196,13 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
     if (values.staged || values.history) {
       const root = await git.root(cwd);
       if (!root) {
-        io.stderr.write(`keyward scan: ${values.staged ? '--staged' : '--history'} needs a git repository\n`);
+        const flag = values.staged ? '--staged' : '--history';
+        const refusal = await git.refusal(cwd);
+        io.stderr.write(
+          refusal
+            ? `keyward scan: ${flag}: git refuses the repository at ${refusal.repository}: ${refusal.message}\n`
+            : `keyward scan: ${flag} needs a git repository\n`,
+        );
         return EXIT.usage;
       }
       if (values.staged) {
