@@ -152,6 +152,44 @@ describe('config cannot narrow history (item 3)', () => {
     expect(json(run).findings.map((f) => [f.path, f.line, f.fingerprint])).toEqual([['app.env', 3, fingerprint(key)]]);
   });
 
+  // TruffleHog runs git with --no-replace-objects (trufflesecurity/trufflehog pkg/gitparse/gitparse.go).
+  it('a replacement ref cannot swap the commit that added a key for a clean one', () => {
+    const repo = makeRepo();
+    const key = routerKey();
+    repo.write('app.env', `KEY=${key}\n`);
+    repo.git('add', '.');
+    repo.git('commit', '-q', '-m', 'key');
+    const withKey = repo.git('rev-parse', 'HEAD').trim();
+    repo.write('app.env', 'KEY=\n');
+    repo.git('commit', '-q', '-am', 'clean');
+    const cleanTree = repo.git('rev-parse', 'HEAD^{tree}').trim();
+    const decoy = repo.git('commit-tree', cleanTree, '-m', 'key').trim();
+    repo.git('replace', withKey, decoy);
+    expect(repo.git('log', '-p', '--all', '--format=%H')).not.toContain(key);
+    const run = scanCli(repo.dir, ['--history', '--format', 'json']);
+    expect(run.status).toBe(1);
+    expect(json(run).findings.map((f) => [f.path, f.fingerprint, f.commit])).toEqual([
+      ['app.env', fingerprint(key), withKey],
+    ]);
+  });
+
+  it('a graft file that hides older commits is named (exit 2), never a clean pass', () => {
+    const repo = makeRepo();
+    repo.write('app.env', `KEY=${routerKey()}\n`);
+    repo.git('add', '.');
+    repo.git('commit', '-q', '-m', 'key');
+    repo.git('rm', '-q', 'app.env');
+    repo.write('README.md', 'clean\n');
+    repo.git('add', '.');
+    repo.git('commit', '-q', '-m', 'clean');
+    writeFileSync(join(repo.dir, '.git', 'info', 'grafts'), `${repo.git('rev-parse', 'HEAD').trim()}\n`);
+    const run = scanCli(repo.dir, ['--history', '--format', 'json']);
+    expect(run.status).toBe(2);
+    expect(json(run).skipped).toEqual([
+      expect.objectContaining({ path: '.', reason: 'grafted-history', incomplete: true }),
+    ]);
+  });
+
   // gitleaks and TruffleHog scan a shallow clone's commits without a word about the rest; GitHub's
   // actions/checkout fetches one commit by default (fetch-depth: 1).
   it('a shallow clone says its history is cut short, with the remedy, on stderr, in JSON and SARIF, and exits 2', () => {

@@ -1,6 +1,8 @@
 // Keys ever committed: the added lines of `git log -p`, read as git writes
 // them (no buffer to outgrow, however long the history), with git's exit
 // status checked: a log that failed is an error, never "no key found".
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { redactSecrets } from '../redact.ts';
 import { gitMessage, gitStream, runGit } from './git.ts';
 import { scanBlobs } from './blobScan.ts';
@@ -376,10 +378,21 @@ export async function countCommits(root: string): Promise<number | undefined> {
   return result.code === 0 ? Number(result.stdout.trim()) : undefined;
 }
 
-/** A shallow clone holds only the last commits: what came before was never read. */
-async function shallow(root: string): Promise<Skipped[]> {
-  const result = await runGit(['rev-parse', '--is-shallow-repository'], root);
-  return result.code === 0 && result.stdout.trim() === 'true' ? [{ path: '', reason: 'shallow-history' }] : [];
+/**
+ * History git log would cut short: a shallow clone holds only the last commits,
+ * and a graft file (deprecated, still honoured, GIT_NO_REPLACE_OBJECTS or not)
+ * can give any commit other parents, hiding the ones before it.
+ */
+async function cutShort(root: string): Promise<Skipped[]> {
+  const result = await runGit(['rev-parse', '--is-shallow-repository', '--git-path', 'info/grafts'], root);
+  if (result.code !== 0) return [];
+  const [isShallow = '', grafts = ''] = result.stdout.split('\n');
+  const skipped: Skipped[] = [];
+  if (isShallow.trim() === 'true') skipped.push({ path: '', reason: 'shallow-history' });
+  const graftFile = isAbsolute(grafts) ? grafts : join(root, grafts);
+  if (grafts && existsSync(graftFile) && statSync(graftFile).size > 0)
+    skipped.push({ path: '', reason: 'grafted-history' });
+  return skipped;
 }
 
 /**
@@ -424,7 +437,7 @@ export async function scanHistory(
   options: ScanOptions = {},
   control: HistoryControl = {},
 ): Promise<HistoryScan> {
-  const skipped = [...(await shallow(root)), ...(await notFetched(root))];
+  const skipped = [...(await cutShort(root)), ...(await notFetched(root))];
   const parser = new HistoryParser(options);
   const git = gitStream(HISTORY_LOG_ARGS, root, control.signal ? { signal: control.signal } : {});
   let reported = 0;

@@ -37,6 +37,7 @@ export type SkipReason =
   | 'archive-too-deep'
   | 'archive-unreadable'
   | 'shallow-history'
+  | 'grafted-history'
   | 'not-fetched'
   | 'history-stopped'
   | 'git-refused';
@@ -64,6 +65,10 @@ export const SKIP_REASONS = {
   'shallow-history': {
     incomplete: true,
     text: 'history is cut short (a shallow clone): older commits were not scanned; run git fetch --unshallow',
+  },
+  'grafted-history': {
+    incomplete: true,
+    text: 'history is rewritten by a graft file (.git/info/grafts): commits it hides were not scanned; remove it, or run git replace --convert-graft-file',
   },
   'not-fetched': {
     incomplete: true,
