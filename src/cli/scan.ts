@@ -38,7 +38,9 @@ else 2 when a file or folder could not be read (or on a usage or git error);
   PATH...            files or folders to scan (default: the current folder)
   --format FORMAT    text (default), json, or sarif (SARIF 2.1.0 for code scanning)
   --staged           scan what is staged for the next commit (for a pre-commit hook)
-  --history          scan every commit's added lines (git log -p)
+  --history          scan every commit's added lines (git log -p), and what each
+                     merge wrote that none of its parents had; a shallow or
+                     partial clone, or a graft file, is named (exit 2)
   --no-git           walk the folders without asking git which files it would commit
   --include-dir NAME with --no-git (or outside a repository), also walk folders
                      named NAME that are skipped by default (.git, node_modules);
@@ -53,7 +55,8 @@ else 2 when a file or folder could not be read (or on a usage or git error);
                      status does not change. Never done without this flag.
 
 Inside a git repository the files git tracks or would commit are scanned; ignored
-files are skipped. Binary files are searched too, and so is what ships: inside
+files are skipped. A repository git refuses (dubious ownership, a corrupt HEAD) is
+named with git's reason and read as a plain folder (exit 2 unless keys are found). Binary files are searched too, and so is what ships: inside
 .vsix, .zip, .jar, .tgz and .tar archives (nested up to 3 deep; reported as
 archive.vsix!extension/dist/x.js) and in source maps' original sources
 (x.js.map!src/x.ts). Entry count, unpacked bytes and compression ratio are
