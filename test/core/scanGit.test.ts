@@ -44,6 +44,9 @@ describe('one way to run git', () => {
       'core.pager=cat',
       'log.showSignature=false',
       'color.ui=never',
+      'protocol.allow=never',
+      'log.showRoot=true',
+      'diff.renames=true',
     ])
       expect(args).toContain(setting);
     expect(args.slice(args.indexOf('log'))).toEqual([
