@@ -70,6 +70,44 @@ if [ "$code" -gt 2 ] || ! [ -s "$sarif" ]; then
   exit "$code"
 fi
 
+# History: every commit, so a shallow checkout is deepened first. The two reports become one run (code
+# scanning takes one run per tool and category); the exit status is 1 if either found a key, else 2 if
+# either could not read everything, else 0.
+if [ "${KEYWARD_HISTORY:-false}" = "true" ]; then
+  if [ "$(git rev-parse --is-shallow-repository 2>/dev/null)" = "true" ]; then
+    git -c core.hooksPath=/dev/null -c core.fsmonitor=false fetch --unshallow --no-tags --quiet ||
+      echo "::warning title=Keyward::git fetch --unshallow failed; the history scan will say its history is cut short" >&2
+  fi
+  "${keyward[@]}" scan --history --format sarif > "$sarif.history"
+  history_code=$?
+  if [ "$history_code" -gt 2 ] || ! [ -s "$sarif.history" ]; then
+    echo "::error title=Keyward::keyward scan --history failed (exit $history_code) and wrote no report" >&2
+    echo "exit-code=$history_code" >> "${GITHUB_OUTPUT:-/dev/null}"
+    exit "$history_code"
+  fi
+  node -e '
+    const fs = require("fs");
+    const [files, history] = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+    const run = files.runs[0];
+    const other = history.runs[0];
+    const rules = run.tool.driver.rules;
+    for (const rule of other.tool.driver.rules) if (!rules.some((r) => r.id === rule.id)) rules.push(rule);
+    run.results = [...run.results, ...other.results].map((r) => ({ ...r, ruleIndex: rules.findIndex((x) => x.id === r.ruleId) }));
+    const [a, b] = [run.invocations[0], other.invocations[0]];
+    a.executionSuccessful = a.executionSuccessful && b.executionSuccessful;
+    a.toolExecutionNotifications = [...a.toolExecutionNotifications, ...b.toolExecutionNotifications];
+    if (other.properties) {
+      run.properties ??= {};
+      for (const [k, v] of Object.entries(other.properties)) run.properties[k] = (run.properties[k] ?? 0) + v;
+    }
+    fs.writeFileSync(process.argv[1], JSON.stringify(files, null, 2) + "\n");
+  ' "$sarif" "$sarif.history" || exit 2
+  rm -f "$sarif.history"
+  if [ "$code" -eq 1 ] || [ "$history_code" -eq 1 ]; then code=1
+  elif [ "$code" -eq 2 ] || [ "$history_code" -eq 2 ]; then code=2
+  fi
+fi
+
 # The report names each finding by file, line and masked key; show them in the log too.
 # A file name is the repository's to choose (a newline and "::warning ..." in it would
 # be a workflow command of its own), so every value is escaped as GitHub's toolkit

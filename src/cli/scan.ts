@@ -45,7 +45,9 @@ else 2 when a file or folder could not be read (or on a usage or git error);
   PATH...            files or folders to scan (default: the current folder)
   --format FORMAT    text (default), json, or sarif (SARIF 2.1.0 for code scanning)
   --staged           scan what is staged for the next commit (for a pre-commit hook)
-  --history          scan every commit's added lines (git log -p)
+  --history          scan every commit's added lines (git log -p), and what each
+                     merge wrote that none of its parents had; a shallow or
+                     partial clone, or a graft file, is named (exit 2)
   --no-git           walk the folders without asking git which files it would commit
   --include-dir NAME with --no-git (or outside a repository), also walk folders
                      named NAME that are skipped by default (.git, node_modules);
@@ -66,7 +68,8 @@ else 2 when a file or folder could not be read (or on a usage or git error);
                      localhost); repeatable, one per service
 
 Inside a git repository the files git tracks or would commit are scanned; ignored
-files are skipped. Binary files are searched too, and so is what ships: inside
+files are skipped. A repository git refuses (dubious ownership, a corrupt HEAD) is
+named with git's reason and read as a plain folder (exit 2 unless keys are found). Binary files are searched too, and so is what ships: inside
 .vsix, .zip, .jar, .tgz and .tar archives (nested up to 3 deep; reported as
 archive.vsix!extension/dist/x.js) and in source maps' original sources
 (x.js.map!src/x.ts). Entry count, unpacked bytes and compression ratio are
@@ -253,7 +256,13 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
     if (values.staged || values.history) {
       const root = await git.root(cwd);
       if (!root) {
-        io.stderr.write(`keyward scan: ${values.staged ? '--staged' : '--history'} needs a git repository\n`);
+        const flag = values.staged ? '--staged' : '--history';
+        const refusal = await git.refusal(cwd);
+        io.stderr.write(
+          refusal
+            ? `keyward scan: ${flag}: git refuses the repository at ${refusal.repository}: ${refusal.message}\n`
+            : `keyward scan: ${flag} needs a git repository\n`,
+        );
         return EXIT.usage;
       }
       if (values.staged) {
@@ -271,6 +280,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
             git: hit.git,
             ...(hit.commit ? { commit: hit.commit } : {}),
           });
+        for (const skip of history.skipped) skipped.push({ ...skip, path: display(cwd, join(root, skip.path)) });
       }
     } else {
       const targets = (positionals.length > 0 ? positionals : ['.']).map((p) => resolve(p));

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { redactSecrets } from '../core/redact.ts';
 import { GitStatusCache } from '../core/scan/gitStatus.ts';
 import { countCommits, scanHistory as scanGitHistory } from '../core/scan/history.ts';
+import { SKIP_REASONS, skipMessage } from '../core/scan/report.ts';
 import { type HistoryResults, type HistoryView, historyHit } from './historyView.ts';
 import type { KeyDiagnostics } from './keyDiagnostics.ts';
 import type { Log } from './log.ts';
@@ -168,6 +169,13 @@ export async function scanHistory(
           }
           result.commits = before + scan.commits;
           for (const finding of scan.findings) result.hits.push(historyHit(root, finding));
+          // History not read whole (a shallow or partial clone, a graft file) is said as a failure, never as clean;
+          // the other repositories are still read.
+          const notRead = scan.skipped.filter((s) => SKIP_REASONS[s.reason].incomplete);
+          if (notRead.length > 0) {
+            const said = notRead.map((s) => `${root}${s.path ? `/${s.path}` : ''}: ${skipMessage(s)}`).join('; ');
+            result.failure = redactSecrets(result.failure ? `${result.failure}; ${said}` : said);
+          }
           if (scan.cancelled) {
             result.cancelled = true;
             break;

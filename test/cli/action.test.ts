@@ -99,6 +99,63 @@ describe('action.yml', () => {
     expect(hostile.outputs).toEqual({ 'exit-code': '2' });
     expect(spawnSync('ls', [repo.dir], { encoding: 'utf8' }).stdout).not.toMatch(/pwned/);
   });
+
+  // actions/checkout fetches one commit by default (fetch-depth: 1); a history scan of that is cut short.
+  it('history: true deepens a shallow checkout, then reports history and files in one SARIF run', () => {
+    const source = makeRepo();
+    const key = routerKey();
+    source.write('old.env', `KEY=${key}\n`);
+    source.git('add', '.');
+    source.git('commit', '-q', '-m', 'old');
+    source.git('rm', '-q', 'old.env');
+    source.write('clean.js', 'const k = process.env.KEY;\n');
+    source.git('add', '.');
+    source.git('commit', '-q', '-m', 'clean');
+    const workspace = tempDir('keyward-ws-');
+    makeRepo(tempDir(), false).git('clone', '-q', '--depth=1', `file://${source.dir}`, workspace);
+    const shallow = () =>
+      spawnSync('git', ['rev-parse', '--is-shallow-repository'], { cwd: workspace, encoding: 'utf8' }).stdout.trim();
+    expect(shallow()).toBe('true');
+
+    const files = runScanStep(workspace);
+    expect(files.outputs).toMatchObject({ findings: '0', 'exit-code': '0' });
+    expect(shallow()).toBe('true');
+
+    const { run, outputs } = runScanStep(workspace, { history: 'true' });
+    expect(run.status).toBe(0);
+    expect(shallow()).toBe('false');
+    expect(outputs).toEqual({ findings: '1', 'exit-code': '1', 'sarif-file': 'keyward.sarif' });
+    const log = JSON.parse(readFileSync(join(workspace, 'keyward.sarif'), 'utf8')) as any;
+    expect(validate(log)).toBe(true);
+    expect(log.runs).toHaveLength(1);
+    expect(log.runs[0].results.map((r: any) => r.locations[0].physicalLocation.artifactLocation.uri)).toEqual([
+      'old.env',
+    ]);
+    expect(readFileSync(join(workspace, 'keyward.sarif'), 'utf8')).not.toContain(key);
+  });
+
+  it('history: true on a checkout that cannot be deepened says history is cut short and exits 2', () => {
+    const source = makeRepo();
+    source.write('a.txt', 'a\n');
+    source.git('add', '.');
+    source.git('commit', '-q', '-m', 'a');
+    source.write('b.txt', 'b\n');
+    source.git('add', '.');
+    source.git('commit', '-q', '-m', 'b');
+    const workspace = tempDir('keyward-ws-');
+    makeRepo(tempDir(), false).git('clone', '-q', '--depth=1', `file://${source.dir}`, workspace);
+    source.remove();
+    const { run, outputs } = runScanStep(workspace, { history: 'true' });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/::warning title=Keyward::git fetch --unshallow failed/);
+    expect(outputs).toMatchObject({ findings: '0', 'exit-code': '2' });
+    const log = JSON.parse(readFileSync(join(workspace, 'keyward.sarif'), 'utf8')) as any;
+    expect(validate(log)).toBe(true);
+    expect(log.runs[0].invocations[0].executionSuccessful).toBe(false);
+    expect(log.runs[0].invocations[0].toolExecutionNotifications).toContainEqual(
+      expect.objectContaining({ descriptor: { id: 'shallow-history' } }),
+    );
+  });
 });
 
 describe('action.yml: workflow commands carry no command of the repository', () => {

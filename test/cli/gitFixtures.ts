@@ -267,3 +267,47 @@ export function plainGit(dir: string, args: string[], env: NodeJS.ProcessEnv = {
     timeout: 30_000,
   });
 }
+
+export interface PartialClone {
+  dir: string;
+  /** The file the program the clone names for fetching appends to when it runs. */
+  marker: string;
+  ran(): string;
+}
+
+/**
+ * A partial clone (`git clone --filter=blob:none`) of a local repository whose
+ * history holds `history` files that the last commit deletes, so their blobs
+ * are never fetched. Its config names a program for every way git could fetch
+ * them (upload-pack, ssh) and allows the file transport; the program writes a
+ * marker, then serves the fetch, so plain git gets the blobs.
+ */
+export function makePartialClone(history: Record<string, string>): PartialClone {
+  const outside = tempDir('keyward-promisor-');
+  const marker = join(outside, 'marker');
+  const script = join(outside, 'upload-pack.sh');
+  writeFileSync(script, `#!/bin/sh\necho "ran: $0 $*" >> '${marker}'\nexec git-upload-pack "$@"\n`, { mode: 0o755 });
+  mkdirSync(join(outside, 'source'));
+  const source = makeRepo(join(outside, 'source'));
+  for (const [path, text] of Object.entries(history)) source.write(path, text);
+  source.git('add', '.');
+  source.git('commit', '-q', '-m', 'history');
+  source.git('rm', '-q', '--', ...Object.keys(history));
+  source.write('README.md', 'nothing here\n');
+  source.git('add', '.');
+  source.git('commit', '-q', '-m', 'now');
+  const bare = join(outside, 'origin.git');
+  source.git('clone', '-q', '--bare', source.dir, bare);
+  makeRepo(bare, false).git('config', 'uploadpack.allowFilter', 'true');
+  const dir = tempDir('keyward-partial-');
+  makeRepo(outside, false).git('clone', '-q', '--filter=blob:none', `file://${bare}`, dir);
+  const clone = makeRepo(dir, false);
+  for (const [key, value] of Object.entries({
+    'remote.origin.uploadpack': script,
+    'core.sshCommand': script,
+    'protocol.file.allow': 'always',
+    'protocol.allow': 'always',
+  }))
+    clone.git('config', key, value);
+  return { dir, marker, ran: () => (existsSync(marker) ? readFileSync(marker, 'utf8') : '') };
+}

@@ -11,7 +11,14 @@ import { countCommits, scanHistory } from '../../src/core/scan/history.ts';
 import { scanStaged } from '../../src/core/scan/staged.ts';
 import { listTargets } from '../../src/core/scan/targets.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
-import { type HostileRepo, makeHostileRepo, makeRepo, tempDir } from '../cli/gitFixtures.ts';
+import {
+  type HostileRepo,
+  makeHostileRepo,
+  makePartialClone,
+  makeRepo,
+  plainGit,
+  tempDir,
+} from '../cli/gitFixtures.ts';
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -37,6 +44,9 @@ describe('one way to run git', () => {
       'core.pager=cat',
       'log.showSignature=false',
       'color.ui=never',
+      'protocol.allow=never',
+      'log.showRoot=true',
+      'diff.renames=true',
     ])
       expect(args).toContain(setting);
     expect(args.slice(args.indexOf('log'))).toEqual([
@@ -74,8 +84,11 @@ describe('one way to run git', () => {
       LC_SECRET_TOKEN: 'g',
     });
     expect(Object.keys(env).sort()).toEqual([
+      'GIT_ALLOW_PROTOCOL',
       'GIT_ASKPASS',
       'GIT_CONFIG_NOSYSTEM',
+      'GIT_NO_LAZY_FETCH',
+      'GIT_NO_REPLACE_OBJECTS',
       'GIT_OPTIONAL_LOCKS',
       'GIT_PAGER',
       'GIT_TERMINAL_PROMPT',
@@ -93,6 +106,8 @@ describe('one way to run git', () => {
       GIT_TERMINAL_PROMPT: '0',
       GIT_OPTIONAL_LOCKS: '0',
       GIT_PAGER: 'cat',
+      GIT_NO_LAZY_FETCH: '1',
+      GIT_ALLOW_PROTOCOL: '',
     });
     expect(gitEnv({ GIT_INDEX_FILE: '/i' }, { inheritIndexFile: true }).GIT_INDEX_FILE).toBe('/i');
   });
@@ -166,6 +181,30 @@ describe('every git entry point in a hostile repository', () => {
     expect((await scanStaged(repo.dir)).findings.map((f) => f.path)).toEqual(['c.env']);
     expect((await scanHistory(repo.dir)).findings.map((f) => f.path)).toEqual(['a.env']);
     expect(await countCommits(repo.dir)).toBe(2);
+  });
+});
+
+describe('every git entry point in a partial clone', () => {
+  it('fetches nothing: the upload-pack the clone names never runs, whatever reads a blob it lacks', async () => {
+    const clone = makePartialClone({ 'old.env': `KEY=${routerKey()}\n` });
+    const missing = (await runGit(['rev-list', '--all', '--objects', '--missing=print'], clone.dir)).stdout
+      .split('\n')
+      .find((line) => line.startsWith('?'))!
+      .slice(1);
+    const read = await runGit(['cat-file', '-p', missing], clone.dir);
+    expect(read.code).not.toBe(0);
+    expect(read.stderr).toMatch(/lazy fetching disabled|could not fetch|not allowed/);
+    expect((await listTargets([clone.dir], { useGit: true, git: new GitStatusCache() })).files.length).toBe(1);
+    expect((await scanStaged(clone.dir)).findings).toEqual([]);
+    expect(await countCommits(clone.dir)).toBe(2);
+    const history = await scanHistory(clone.dir);
+    expect(history.skipped.map((s) => [s.path, s.reason])).toEqual(
+      expect.arrayContaining([['old.env', 'not-fetched']]),
+    );
+    expect(clone.ran()).toBe('');
+    // Armed: plain git fetches it through that program.
+    plainGit(clone.dir, ['cat-file', '-p', missing]);
+    expect(clone.ran()).toMatch(/^ran: /);
   });
 });
 

@@ -96,6 +96,55 @@ describe('history scan', () => {
     );
   });
 
+  it('reads a merge with three parents the same however the stream is cut, and only what the merge wrote', async () => {
+    const merged = makeRepo();
+    const keys = { octopus: routerKey(), a: routerKey(), b: directKey('proj') };
+    merged.write('f.env', 'X=0\n');
+    merged.git('add', '.');
+    merged.git('commit', '-q', '-m', 'root');
+    merged.git('branch', 'a');
+    merged.git('branch', 'b');
+    merged.git('checkout', '-q', 'a');
+    merged.write('a.env', `A=${keys.a}\n`);
+    merged.git('add', '.');
+    merged.git('commit', '-q', '-m', 'a');
+    merged.git('checkout', '-q', 'b');
+    merged.write('b.env', `B=${keys.b}\n`);
+    merged.git('add', '.');
+    merged.git('commit', '-q', '-m', 'b');
+    merged.git('checkout', '-q', 'main');
+    merged.git('merge', '-q', '--no-commit', '--no-ff', 'a', 'b');
+    merged.write('f.env', `X=0\nO=${keys.octopus}\n`);
+    merged.git('add', '.');
+    merged.git('commit', '-q', '-m', 'octopus');
+    const log = (await runGitBuffer(HISTORY_LOG_ARGS, merged.dir)).stdout;
+    expect(log.toString('latin1')).toMatch(/^@@@@ /m);
+    const whole = new HistoryParser();
+    whole.push(log);
+    const expected = whole.end().map(view);
+    expect(expected.sort()).toEqual(
+      [
+        ['a.env', 1, 3, fingerprint(keys.a)],
+        ['b.env', 1, 3, fingerprint(keys.b)],
+        ['f.env', 2, 3, fingerprint(keys.octopus)],
+      ].sort(),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.nat(log.length), { maxLength: 40 }), (cuts) => {
+        const parser = new HistoryParser();
+        let at = 0;
+        for (const cut of [...cuts].sort((a, b) => a - b)) {
+          parser.push(log.subarray(at, cut));
+          at = cut;
+        }
+        parser.push(log.subarray(at));
+        expect(parser.end().map(view).sort()).toEqual(expected);
+      }),
+      { numRuns: 30 },
+    );
+    merged.remove();
+  });
+
   it('a git failure is an error, never "no key found"', async () => {
     const broken = makeRepo();
     broken.write('a.txt', 'a\n');
@@ -130,7 +179,7 @@ describe('history scan', () => {
 
   it('an empty repository has no history and no error', async () => {
     const empty = makeRepo();
-    expect(await scanHistory(empty.dir)).toEqual({ findings: [], commits: 0, cancelled: false });
+    expect(await scanHistory(empty.dir)).toEqual({ findings: [], skipped: [], commits: 0, cancelled: false });
     empty.remove();
   });
 

@@ -2,7 +2,10 @@
 // can name programs (fsmonitor, textconv and external diff drivers, a pager,
 // hooks, a signature verifier) that git would run with our environment, API
 // keys included. Every call turns those off and hands git only the variables it
-// needs. No other module may start git (test/core/scanGit.test.ts checks).
+// needs. No call may reach a remote either: a partial clone fetches missing
+// objects on demand, through whatever upload-pack, ssh command or remote helper
+// the repository names, so lazy fetching and every transport are off. No other
+// module may start git (test/core/scanGit.test.ts checks).
 import { spawn } from 'node:child_process';
 import { redactSecrets } from '../redact.ts';
 
@@ -19,6 +22,12 @@ const SAFE_CONFIG = [
   'diff.mnemonicPrefix=false',
   'diff.relative=false',
   'diff.external=',
+  // What `git log -p` shows: the root commit's files, renames found as git does by default.
+  'log.showRoot=true',
+  'diff.renames=true',
+  // No transport at all (GIT_ALLOW_PROTOCOL in gitEnv also overrides a repository's protocol.<name>.allow).
+  'protocol.allow=never',
+  'core.sshCommand=false',
 ].flatMap((setting) => ['-c', setting]);
 
 /** Flags that switch off config-driven programs, for the subcommands that take them. */
@@ -70,6 +79,14 @@ export function gitEnv(parent: NodeJS.ProcessEnv = process.env, options: GitCall
     PAGER: 'cat',
     GIT_ASKPASS: '',
     SSH_ASKPASS: '',
+    // A partial clone would fetch a missing blob from its promisor remote; this is the switch
+    // `git --no-lazy-fetch` sets (git 2.45+), honoured by older git too. A missing blob is then an error we report.
+    GIT_NO_LAZY_FETCH: '1',
+    // Set, even empty, it replaces protocol.allow and every protocol.<name>.allow the repository's config may set:
+    // no transport is allowed.
+    GIT_ALLOW_PROTOCOL: '',
+    // Replacement refs rewrite what a commit holds; a scan reads the objects themselves (as TruffleHog does).
+    GIT_NO_REPLACE_OBJECTS: '1',
   };
 }
 

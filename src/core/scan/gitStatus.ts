@@ -3,9 +3,10 @@
 // Asks the git CLI and caches the answers until told the repository changed.
 // Paths are compared as real paths: a file reached through a symlinked folder
 // is the file git knows under its real name.
+import { lstatSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { literalPath, runGit as runSafeGit } from './git.ts';
+import { gitMessage, literalPath, runGit as runSafeGit } from './git.ts';
 
 export type GitState = 'tracked' | 'untracked' | 'ignored' | 'outside';
 
@@ -37,8 +38,35 @@ export async function realPathOf(path: string): Promise<string> {
   }
 }
 
+/** A repository git will not open: its folder, and what git said. */
+export interface GitRefusal {
+  repository: string;
+  message: string;
+}
+
+interface RootProbe {
+  root: string | null;
+  /** The folder asked about (a real path) and git's stderr, when git found no repository. */
+  asked?: string;
+  stderr?: string;
+}
+
+/** The nearest folder at or above a real path that holds a `.git` entry, or null. */
+function dotGitAbove(real: string): string | null {
+  for (let dir = real; ;) {
+    try {
+      lstatSync(join(dir, '.git'));
+      return dir;
+    } catch {
+      const parent = dirname(dir);
+      if (parent === dir) return null;
+      dir = parent;
+    }
+  }
+}
+
 export class GitStatusCache {
-  private readonly roots = new Map<string, Promise<string | null>>();
+  private readonly roots = new Map<string, Promise<RootProbe>>();
   private readonly states = new Map<string, Promise<GitState>>();
   private readonly run: GitRunner;
 
@@ -48,17 +76,44 @@ export class GitStatusCache {
 
   /** The repository root holding a folder (as a real path), or null. */
   root(folder: string): Promise<string | null> {
-    let root = this.roots.get(folder);
-    if (!root) {
-      root = realPathOf(folder)
-        .then((real) => this.run(['rev-parse', '--show-toplevel'], real))
-        .then(
-          (r) => (r.code === 0 ? realPathOf(r.stdout.trim()) : null),
-          () => null,
-        );
-      this.roots.set(folder, root);
+    return this.probe(folder).then((p) => p.root);
+  }
+
+  /**
+   * Why there is no repository root for a folder although a `.git` is there:
+   * git refuses it (dubious ownership, safe.directory) or cannot read it (a
+   * corrupt HEAD makes git look past it). Null when git found the repository,
+   * or there is none. Such a folder must not pass for one outside git.
+   */
+  async refusal(folder: string): Promise<GitRefusal | null> {
+    const probe = await this.probe(folder);
+    if (probe.root || probe.asked === undefined) return null;
+    const repository = dotGitAbove(probe.asked);
+    if (!repository) return null;
+    const said = gitMessage(probe.stderr ?? '').replace(/\s+/g, ' ');
+    return {
+      repository,
+      message: /safe\.directory/.test(said)
+        ? said
+        : `${said || 'git found no repository'}; yet ${join(repository, '.git')} is there: repair it (a corrupt HEAD?), or scan with --no-git`,
+    };
+  }
+
+  private probe(folder: string): Promise<RootProbe> {
+    let probe = this.roots.get(folder);
+    if (!probe) {
+      probe = realPathOf(folder).then(async (real) => {
+        try {
+          const r = await this.run(['rev-parse', '--show-toplevel'], real);
+          if (r.code === 0) return { root: await realPathOf(r.stdout.trim()) };
+          return { root: null, asked: real, stderr: r.stderr ?? '' };
+        } catch {
+          return { root: null };
+        }
+      });
+      this.roots.set(folder, probe);
     }
-    return root;
+    return probe;
   }
 
   status(file: string): Promise<GitState> {

@@ -1,27 +1,52 @@
 // Keys ever committed: the added lines of `git log -p`, read as git writes
 // them (no buffer to outgrow, however long the history), with git's exit
 // status checked: a log that failed is an error, never "no key found".
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { redactSecrets } from '../redact.ts';
 import { gitMessage, gitStream, runGit } from './git.ts';
-import type { FileFinding } from './report.ts';
-import { type ScanOptions, mayContainKey, optionsFor, scanText } from './scanner.ts';
+import { scanBlobs } from './blobScan.ts';
+import type { FileFinding, Skipped } from './report.ts';
+import { type Finding, type ScanOptions, mayContainKey, optionsFor, scanText } from './scanner.ts';
 import { StreamScan } from './streamScan.ts';
 
 /** Marks a commit line: no diff line can start with a NUL byte. */
 const COMMIT_MARK = '\0commit ';
 
 /**
- * Oldest first, so a key is reported in the commit that added it; `--text` so
- * binary files are searched too. git.ts adds --no-textconv, --no-ext-diff,
- * --no-show-signature and --no-color.
+ * Oldest first (parents before children, --topo-order), so a key is reported in
+ * the commit that added it; `--text` so binary files are searched too. Every
+ * option that repository or global config could change is pinned here or in
+ * git.ts (log.showRoot, diff.renames, diff.relative, prefixes, colour, textconv,
+ * external diff, signatures): `-U0` and `--inter-hunk-context=0` (diff.context,
+ * diff.interHunkContext), `--submodule=short` (diff.submodule=diff would splice
+ * another repository's diffs in), `--encoding=UTF-8` (i18n.logOutputEncoding).
+ *
+ * Merges: `git log -p` shows none by default, and neither gitleaks
+ * (sources/git.go: `log -p -U0 --full-history --all`) nor TruffleHog
+ * (pkg/gitparse/gitparse.go: `log --patch --full-history --all`) asks for them,
+ * so a key written while resolving a conflict, or added with `merge --no-commit`,
+ * is never read. `--cc` (dense combined diff) shows, per merge, only the lines
+ * that differ from every parent's version; a line new to all parents ("++") is
+ * what the merge itself introduced. `--diff-merges=first-parent` would repeat
+ * every line the merged branch already added (found in its own commits), and
+ * `--remerge-diff` re-runs the merge, with whatever merge driver the
+ * repository's attributes name.
  */
 export const HISTORY_LOG_ARGS: readonly string[] = [
   'log',
   '-p',
   '--all',
+  '--full-history',
   '--reverse',
+  '--topo-order',
+  '--cc',
   '-U0',
+  '--inter-hunk-context=0',
   '--text',
+  '--full-index',
+  '--submodule=short',
+  '--encoding=UTF-8',
   '--src-prefix=a/',
   '--dst-prefix=b/',
   `--format=%x00commit %H %s`,
@@ -55,21 +80,59 @@ export function unquotePath(raw: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
-type LineKind = 'commit' | 'file' | 'hunk' | 'added' | 'removed' | 'other';
+/**
+ * Whether an added line looks like a piece of UTF-16 text: NUL bytes on one
+ * parity (a diff splits UTF-16 at the 0x0a byte, so lines are never whole
+ * characters). Such a file's key never shows as UTF-8 in the diff; its blob is
+ * read whole afterwards, through the file scan's decoding.
+ */
+export function looksWide(bytes: Buffer): boolean {
+  if (bytes.length < 4 || !bytes.includes(0)) return false;
+  const n = Math.min(bytes.length, 512);
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < n; i++) {
+    if (bytes[i] !== 0) continue;
+    if (i % 2 === 0) even++;
+    else odd++;
+  }
+  return Math.max(even, odd) * 4 >= n && Math.min(even, odd) * 8 <= n;
+}
 
-/** Reads `git log -p -U0` output pushed in pieces of any size and scans every added line. */
+type LineKind = 'commit' | 'diff' | 'index' | 'file' | 'hunk' | 'added' | 'kept' | 'removed' | 'other';
+
+/** A file version in history to read whole (UTF-16 text), with the commit that wrote it. */
+export interface HistoryBlob {
+  path: string;
+  oid: string;
+  commit: string;
+  subject: string;
+}
+
+/**
+ * Reads `git log -p -U0 --cc` output pushed in pieces of any size and scans
+ * every added line; in a merge's combined diff, every line new to all parents.
+ */
 export class HistoryParser {
   private readonly options: ScanOptions;
   private readonly seen = new Set<string>();
   private readonly findings: FileFinding[] = [];
+  private readonly wide: HistoryBlob[] = [];
+  private readonly wideSeen = new Set<string>();
   commits = 0;
   private commit = '';
   private subject = '';
   private path = '';
-  /** 0-based line in the new file of the next added line. */
+  /** The new version's object id of the file being read (from the diff's index line). */
+  private blob = '';
+  /** 0-based line in the new file of the next result line. */
   private newLine = 0;
+  /** Parents a hunk compares with: 1 for a plain diff, 2 or more in a merge's combined diff. */
+  private columns = 1;
   private plusLeft = 0;
-  private minusLeft = 0;
+  private minusLeft: number[] = [];
+  /** The current hunk line's marker columns, as they arrive. */
+  private prefix: number[] = [];
   private kind: LineKind | undefined;
   private parts: Buffer[] = [];
   private size = 0;
@@ -92,32 +155,77 @@ export class HistoryParser {
   }
 
   end(): FileFinding[] {
-    if (this.kind !== undefined) this.endLine();
+    if (this.kind !== undefined || this.prefix.length > 0) this.endLine();
     return this.findings;
   }
 
-  private classify(first: number): LineKind {
+  /** File versions whose added lines looked like UTF-16, in history order, once each. */
+  wideBlobs(): readonly HistoryBlob[] {
+    return this.wide;
+  }
+
+  /** Reports a key found elsewhere (a whole blob), unless this file's history already did. */
+  report(path: string, finding: Finding, commit: string, subject: string): void {
+    const id = `${finding.fingerprint}|${path}`;
+    if (this.seen.has(id)) return;
+    this.seen.add(id);
+    this.findings.push({ path, finding, git: 'history', commit, subject });
+  }
+
+  private inHunk(): boolean {
+    return this.plusLeft > 0 || this.minusLeft.some((n) => n > 0);
+  }
+
+  /** A line outside a hunk: the hunk (if any) is over. */
+  private header(first: number): LineKind {
+    this.plusLeft = 0;
+    this.minusLeft = [];
     if (first === 0) return 'commit';
-    if (this.plusLeft > 0 || this.minusLeft > 0) {
-      if (first === 0x2b && this.plusLeft > 0) return 'added';
-      if (first === 0x2d && this.minusLeft > 0) return 'removed';
-      if (first === 0x5c) return 'other';
-      // Not a line of the hunk after all: read it as a header.
-      this.plusLeft = 0;
-      this.minusLeft = 0;
-    }
     if (first === 0x2b) return 'file';
     if (first === 0x40) return 'hunk';
+    if (first === 0x64) return 'diff';
+    if (first === 0x69) return 'index';
     return 'other';
+  }
+
+  /** The kind of a line inside a hunk from its marker columns, or undefined when it cannot be one. */
+  private hunkLine(): LineKind | undefined {
+    if (this.prefix[0] === 0x5c) return 'other'; // "\ No newline at end of file"
+    let minus = false;
+    let plus = 0;
+    for (let i = 0; i < this.prefix.length; i++) {
+      const c = this.prefix[i]!;
+      if (c === 0x2d) {
+        if (!(this.minusLeft[i]! > 0)) return undefined;
+        minus = true;
+      } else if (c === 0x2b) plus++;
+      else if (c !== 0x20) return undefined;
+    }
+    if (minus) return 'removed';
+    if (!(this.plusLeft > 0)) return undefined;
+    return plus === this.columns ? 'added' : 'kept';
   }
 
   private feed(piece: Buffer): void {
     if (piece.length === 0) return;
     if (this.kind === undefined) {
-      this.kind = this.classify(piece[0]!);
-      if (this.kind === 'added') piece = piece.subarray(1);
+      if (this.inHunk()) {
+        const take = Math.min(this.columns - this.prefix.length, piece.length);
+        for (let i = 0; i < take; i++) this.prefix.push(piece[i]!);
+        piece = piece.subarray(take);
+        if (this.prefix.length < this.columns) return;
+        this.kind = this.hunkLine();
+        if (this.kind === undefined) {
+          // Not a line of the hunk after all: read it as a header.
+          const head = Buffer.from(this.prefix);
+          this.prefix = [];
+          this.kind = this.header(head[0]!);
+          piece = Buffer.concat([head, piece]);
+        }
+        if (piece.length === 0) return;
+      } else this.kind = this.header(piece[0]!);
     }
-    if (this.kind === 'other' || this.kind === 'removed') return;
+    if (this.kind === 'other' || this.kind === 'removed' || this.kind === 'kept') return;
     if (this.kind !== 'added') {
       if (this.size < HEADER_CAP) this.keep(piece.subarray(0, HEADER_CAP - this.size));
       return;
@@ -140,10 +248,13 @@ export class HistoryParser {
   }
 
   private endLine(): void {
-    const kind = this.kind ?? this.classify(-1);
+    if (this.kind === undefined && this.prefix.length === this.columns) this.kind = this.hunkLine();
+    const kind = this.kind ?? (this.prefix.length > 0 ? this.header(this.prefix[0]!) : this.header(-1));
+    const marks = this.prefix;
     const bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
     const stream = this.stream;
     this.kind = undefined;
+    this.prefix = [];
     this.parts = [];
     this.size = 0;
     this.stream = undefined;
@@ -156,8 +267,16 @@ export class HistoryParser {
         this.commit = space === -1 ? rest : rest.slice(0, space);
         this.subject = space === -1 ? '' : redactSecrets(rest.slice(space + 1));
         this.commits++;
-        this.plusLeft = 0;
-        this.minusLeft = 0;
+        this.blob = '';
+        return;
+      }
+      case 'diff':
+        this.blob = '';
+        return;
+      case 'index': {
+        // "index OLD..NEW MODE", or "index OLD1,OLD2..NEW" in a merge's combined diff.
+        const match = /^index [0-9a-f,]+\.\.([0-9a-f]+)/.exec(bytes.toString('latin1'));
+        if (match) this.blob = match[1]!;
         return;
       }
       case 'file': {
@@ -169,41 +288,62 @@ export class HistoryParser {
         return;
       }
       case 'hunk': {
-        const match = /^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(bytes.toString('utf8'));
+        // "@@ -a,b +c,d @@" or, for a merge with N parents, N+1 "@" and N "-" ranges.
+        const match = /^(@{2,}) ((?:-\d+(?:,\d+)? )+)\+(\d+)(?:,(\d+))? @{2,}/.exec(bytes.toString('latin1'));
         if (!match) return;
-        this.minusLeft = match[1] === undefined ? 1 : Number(match[1]);
-        this.newLine = Number(match[2]) - 1;
-        this.plusLeft = match[3] === undefined ? 1 : Number(match[3]);
+        const ranges = match[2]!.trim().split(' ');
+        if (ranges.length !== match[1]!.length - 1) return;
+        this.columns = ranges.length;
+        this.minusLeft = ranges.map((range) => {
+          const comma = range.indexOf(',');
+          return comma === -1 ? 1 : Number(range.slice(comma + 1));
+        });
+        this.newLine = Number(match[3]) - 1;
+        this.plusLeft = match[4] === undefined ? 1 : Number(match[4]);
         return;
       }
-      case 'added': {
+      case 'added':
+      case 'kept': {
         this.plusLeft--;
-        const found = stream
-          ? stream.end()
-          : mayContainKey(bytes, this.options)
-            ? scanText(bytes.toString('utf8'), optionsFor(this.path, this.options))
-            : [];
-        for (const finding of found) {
-          // The same key added in the same file once is enough to report.
-          const id = `${finding.fingerprint}|${this.path}`;
-          if (this.seen.has(id)) continue;
-          this.seen.add(id);
-          this.findings.push({
-            path: this.path,
-            finding: { ...finding, line: this.newLine, endLine: this.newLine },
-            git: 'history',
-            commit: this.commit,
-            subject: this.subject,
-          });
-        }
+        // A line in the result is in each parent whose column is blank.
+        for (let i = 0; i < marks.length; i++) if (marks[i] === 0x20) this.minusLeft[i]!--;
+        if (kind === 'added') this.added(bytes, stream);
         this.newLine++;
         return;
       }
       case 'removed':
-        this.minusLeft--;
+        for (let i = 0; i < marks.length; i++) if (marks[i] === 0x2d) this.minusLeft[i]!--;
         return;
       default:
       // "\ No newline at end of file", or a header line we do not need.
+    }
+  }
+
+  private added(bytes: Buffer, stream: StreamScan | undefined): void {
+    const found = stream
+      ? stream.end()
+      : mayContainKey(bytes, this.options)
+        ? scanText(bytes.toString('utf8'), optionsFor(this.path, this.options))
+        : [];
+    for (const finding of found) {
+      // The same key added in the same file once is enough to report.
+      const id = `${finding.fingerprint}|${this.path}`;
+      if (this.seen.has(id)) continue;
+      this.seen.add(id);
+      this.findings.push({
+        path: this.path,
+        finding: { ...finding, line: this.newLine, endLine: this.newLine },
+        git: 'history',
+        commit: this.commit,
+        subject: this.subject,
+      });
+    }
+    if (!stream && this.blob && looksWide(bytes)) {
+      const id = `${this.blob}|${this.path}`;
+      if (!this.wideSeen.has(id)) {
+        this.wideSeen.add(id);
+        this.wide.push({ path: this.path, oid: this.blob, commit: this.commit, subject: this.subject });
+      }
     }
   }
 }
@@ -224,6 +364,8 @@ export interface HistoryControl {
 export interface HistoryScan {
   /** Paths inside the repository. */
   findings: FileFinding[];
+  /** What history holds that was not read (paths inside the repository; '' is the repository itself). */
+  skipped: Skipped[];
   commits: number;
   cancelled: boolean;
 }
@@ -236,11 +378,66 @@ export async function countCommits(root: string): Promise<number | undefined> {
   return result.code === 0 ? Number(result.stdout.trim()) : undefined;
 }
 
+/**
+ * History git log would cut short: a shallow clone holds only the last commits,
+ * and a graft file (deprecated, still honoured, GIT_NO_REPLACE_OBJECTS or not)
+ * can give any commit other parents, hiding the ones before it.
+ */
+async function cutShort(root: string): Promise<Skipped[]> {
+  const result = await runGit(['rev-parse', '--is-shallow-repository', '--git-path', 'info/grafts'], root);
+  if (result.code !== 0) return [];
+  const [isShallow = '', grafts = ''] = result.stdout.split('\n');
+  const skipped: Skipped[] = [];
+  if (isShallow.trim() === 'true') skipped.push({ path: '', reason: 'shallow-history' });
+  const graftFile = isAbsolute(grafts) ? grafts : join(root, grafts);
+  if (grafts && existsSync(graftFile) && statSync(graftFile).size > 0)
+    skipped.push({ path: '', reason: 'grafted-history' });
+  return skipped;
+}
+
+/**
+ * Objects a partial clone never fetched (lazy fetching is off, see git.ts),
+ * each named by the path and commit that hold it. Only asked of a repository
+ * with a promisor remote: elsewhere a missing object is corruption, and git log fails.
+ */
+async function notFetched(root: string): Promise<Skipped[]> {
+  const promisor = await runGit(
+    ['config', '--get-regexp', '^(extensions\\.partialclone|remote\\..*\\.promisor)$'],
+    root,
+  );
+  if (promisor.code !== 0 || promisor.stdout.trim() === '') return [];
+  const objects = await runGit(['rev-list', '--all', '--objects', '--missing=print'], root);
+  if (objects.code !== 0) throw new HistoryError(`git rev-list failed: ${gitMessage(objects.stderr) || 'no message'}`);
+  const missing = new Set(objects.stdout.split('\n').flatMap((line) => (line.startsWith('?') ? [line.slice(1)] : [])));
+  if (missing.size === 0) return [];
+  // Which file and commit each missing blob is: the raw diff names blobs without reading them.
+  const raw = await runGit(
+    ['log', '--all', '--reverse', '--topo-order', '--raw', '-z', '--no-abbrev', '--no-renames', '--format=%x00%H'],
+    root,
+  );
+  const skipped: Skipped[] = [];
+  let commit = '';
+  const fields = raw.stdout.split('\0');
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!.replace(/^\n+/, '');
+    if (/^[0-9a-f]{40,64}$/.test(field)) commit = field;
+    else if (field.startsWith(':')) {
+      const oid = field.split(' ')[3] ?? '';
+      const path = fields[++i] ?? '';
+      if (missing.delete(oid))
+        skipped.push({ path, reason: 'not-fetched', detail: `object ${oid} of commit ${commit.slice(0, 12)}` });
+    }
+  }
+  for (const oid of missing) skipped.push({ path: '', reason: 'not-fetched', detail: `object ${oid}` });
+  return skipped;
+}
+
 export async function scanHistory(
   root: string,
   options: ScanOptions = {},
   control: HistoryControl = {},
 ): Promise<HistoryScan> {
+  const skipped = [...(await cutShort(root)), ...(await notFetched(root))];
   const parser = new HistoryParser(options);
   const git = gitStream(HISTORY_LOG_ARGS, root, control.signal ? { signal: control.signal } : {});
   let reported = 0;
@@ -252,7 +449,22 @@ export async function scanHistory(
     }
   }
   const { code, stderr } = await git.done;
-  if (control.signal?.aborted) return { findings: parser.end(), commits: parser.commits, cancelled: true };
-  if (code !== 0) throw new HistoryError(`git log failed (exit ${code}): ${gitMessage(stderr) || 'no message'}`);
-  return { findings: parser.end(), commits: parser.commits, cancelled: false };
+  if (control.signal?.aborted) return { findings: parser.end(), skipped, commits: parser.commits, cancelled: true };
+  if (code !== 0) {
+    // git log stops at the first blob a partial clone lacks: what it read is reported, the rest named.
+    if (!skipped.some((s) => s.reason === 'not-fetched'))
+      throw new HistoryError(`git log failed (exit ${code}): ${gitMessage(stderr) || 'no message'}`);
+    skipped.push({ path: '', reason: 'history-stopped', detail: gitMessage(stderr) || `git exit ${code}` });
+  }
+  parser.end();
+  // UTF-16 files: read whole, through the file scan's decoding.
+  const wide = await scanBlobs(root, parser.wideBlobs(), options, 'blobs in history');
+  for (const { blob, finding } of wide.findings) parser.report(blob.path, finding, blob.commit, blob.subject);
+  for (const blob of wide.missing)
+    skipped.push({
+      path: blob.path,
+      reason: 'not-fetched',
+      detail: `object ${blob.oid} of commit ${blob.commit.slice(0, 12)}`,
+    });
+  return { findings: parser.end(), skipped, commits: parser.commits, cancelled: false };
 }

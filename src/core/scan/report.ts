@@ -35,7 +35,12 @@ export type SkipReason =
   | 'unmerged'
   | 'archive-limit'
   | 'archive-too-deep'
-  | 'archive-unreadable';
+  | 'archive-unreadable'
+  | 'shallow-history'
+  | 'grafted-history'
+  | 'not-fetched'
+  | 'history-stopped'
+  | 'git-refused';
 
 export const SKIP_REASONS = {
   unreadable: { incomplete: true, text: 'could not be read' },
@@ -57,6 +62,26 @@ export const SKIP_REASONS = {
   },
   'archive-too-deep': { incomplete: true, text: 'an archive nested too deep: not unpacked' },
   'archive-unreadable': { incomplete: true, text: 'could not be unpacked' },
+  'shallow-history': {
+    incomplete: true,
+    text: 'history is cut short (a shallow clone): older commits were not scanned; run git fetch --unshallow',
+  },
+  'grafted-history': {
+    incomplete: true,
+    text: 'history is rewritten by a graft file (.git/info/grafts): commits it hides were not scanned; remove it, or run git replace --convert-graft-file',
+  },
+  'not-fetched': {
+    incomplete: true,
+    text: 'in history but never fetched (a partial clone): not scanned; scan a full clone, or fetch it with git fetch --refetch after git config --unset remote.origin.partialclonefilter',
+  },
+  'history-stopped': {
+    incomplete: true,
+    text: 'git log stopped at an object it does not have: later commits were not scanned',
+  },
+  'git-refused': {
+    incomplete: true,
+    text: 'git refuses this repository, so what it tracks is unknown: read as a plain folder (skipped folders may hold tracked files)',
+  },
 } as const satisfies Record<SkipReason, { incomplete: boolean; text: string }>;
 
 export interface Skipped {

@@ -5,7 +5,7 @@
 // symlinked folder inside one) is listed by the repository that holds the
 // files; paths are shown as the user named them. Everything not read is named.
 import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { literalPath, runGit } from './git.ts';
 import { type GitStatusCache, realPathOf } from './gitStatus.ts';
 import type { GitField, Skipped } from './report.ts';
@@ -72,18 +72,27 @@ async function listTarget(
   if (!stat.isDirectory()) {
     // A file named on the command line is read whatever git thinks of it.
     if (!stat.isFile()) out.skipped.push({ path: shown, reason: 'special-file', detail: specialKind(stat) });
-    else if (first(seen, real))
-      out.files.push({
-        path: real,
-        shown,
-        state: options.useGit ? await options.git.status(real) : 'unknown',
-        regular: true,
-      });
+    else if (first(seen, real)) {
+      let state: GitField = options.useGit ? await options.git.status(real) : 'unknown';
+      if (state === 'outside' && (await refused(dirname(real), shown, options, out))) state = 'unknown';
+      out.files.push({ path: real, shown, state, regular: true });
+    }
     return;
   }
   const root = options.useGit ? await options.git.root(real) : null;
   if (root) await listRepository(root, real, shown, options, out, seen);
-  else walk(real, shown, options.useGit ? 'outside' : 'unknown', options.includeDirs ?? new Set(), out, seen);
+  else {
+    // A repository git refuses is named (exit 2) and read as a plain folder, never as one outside git.
+    const state = !options.useGit || (await refused(real, shown, options, out)) ? 'unknown' : 'outside';
+    walk(real, shown, state, options.includeDirs ?? new Set(), out, seen);
+  }
+}
+
+/** Names a repository git refuses to open at a folder; whether it did. */
+async function refused(real: string, shown: string, options: ListOptions, out: Listing): Promise<boolean> {
+  const refusal = await options.git.refusal(real);
+  if (refusal) out.skipped.push({ path: shown, reason: 'git-refused', detail: refusal.message });
+  return refusal !== null;
 }
 
 /** Whether a path is met for the first time (always, when there is nothing to dedupe). */
