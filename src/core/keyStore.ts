@@ -188,16 +188,32 @@ export class KeyStore {
   }
 }
 
-/** The scanner's view of keys Keyward holds or held: values of the active ones, descriptors of rotated-out ones. */
+/** A service whose stored key could not be read, and why (SecretStorage failed). */
+export interface UnreadKey {
+  service: ServiceId;
+  reason: string;
+}
+
+/**
+ * The scanner's view of keys Keyward holds or held: values of the active ones, descriptors of rotated-out ones.
+ * A key that could not be read is named in `unread`, never dropped in silence: a stored key of a free-form shape
+ * (a compatible service's) is then invisible to the scanner, and the secret guard must say so.
+ */
 export async function scannerKeys(store: KeyStore): Promise<{
   known: { value: string; service: ServiceId }[];
   retired: { service: ServiceId; fingerprint: string; prefix: string; suffix: string; length: number }[];
+  unread: UnreadKey[];
 }> {
   const known: { value: string; service: ServiceId }[] = [];
+  const unread: UnreadKey[] = [];
   // Every service's stored key, whatever its shape: a compatible key may look like nothing the rules know.
   for (const service of SERVICE_IDS) {
-    const value = await store.getKey(service).catch(() => undefined);
-    if (value) known.push({ value, service });
+    try {
+      const value = await store.getKey(service);
+      if (value) known.push({ value, service });
+    } catch (error) {
+      unread.push({ service, reason: (error as Error)?.message ?? String(error) });
+    }
   }
   const retired = store
     .retired()
@@ -206,7 +222,7 @@ export async function scannerKeys(store: KeyStore): Promise<{
       const [prefix, suffix] = r.masked.split('…') as [string, string];
       return { service: r.service, fingerprint: r.fingerprint, prefix, suffix, length: r.length };
     });
-  return { known, retired };
+  return { known, retired, unread };
 }
 
 /** Days until an ISO expiry date (negative once past), or null without one. */

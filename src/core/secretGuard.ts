@@ -6,8 +6,11 @@ import { type Finding, type ScanOptions, scanText } from './scan/scanner.ts';
 
 export type GuardAnswer = 'redact' | 'cancel';
 
-/** Asks whether to send with the keys redacted; `names` lists each key masked, with what it is. */
-export type GuardQuestion = (names: string) => Promise<GuardAnswer>;
+/**
+ * Asks whether to send with the keys redacted; `names` lists each key masked, with what it is (empty when none was
+ * found). `unread` says why the stored keys could not be compared: a key of a free-form shape could then go unnoticed.
+ */
+export type GuardQuestion = (names: string, unread?: string) => Promise<GuardAnswer>;
 
 export interface Guarded {
   prompt: string;
@@ -24,19 +27,24 @@ function redactText(text: string, found: readonly Finding[]): string {
   return lines.join('\n');
 }
 
-/** The texts to send (keys redacted when the person agreed), or undefined to cancel. */
+/**
+ * The texts to send (keys redacted when the person agreed), or undefined to cancel. With `unread` (why the stored
+ * keys could not be read) the guard fails closed: it asks even when it finds nothing, since a stored key that has
+ * no fixed shape is found only by its value.
+ */
 export async function guardPrompt(
   prompt: string,
   attachments: Attachment[],
   options: ScanOptions,
   ask: GuardQuestion,
+  unread?: string,
 ): Promise<Guarded | undefined> {
   const pieces = [prompt, ...attachments.map((a) => a.text)];
   const found = pieces.map((text) => scanText(text, options));
   const all = found.flat();
-  if (all.length === 0) return { prompt, attachments };
+  if (all.length === 0 && unread === undefined) return { prompt, attachments };
   const names = [...new Set(all.map((f) => `${f.masked} (${f.description})`))].join(', ');
-  if ((await ask(names)) !== 'redact') return undefined;
+  if ((await ask(names, unread)) !== 'redact') return undefined;
   const redacted = pieces.map((text, i) => redactText(text, found[i]!));
   return { prompt: redacted[0]!, attachments: attachments.map((a, i) => ({ ...a, text: redacted[i + 1]! })) };
 }

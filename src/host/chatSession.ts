@@ -243,11 +243,21 @@ export class ChatSession implements vscode.Disposable {
     from?: WebviewConnection,
   ): Promise<void> {
     const store = this.ports.store;
+    const keys = await scannerKeys(this.keys).catch((error: unknown) => ({
+      known: [],
+      retired: [],
+      unread: [{ service: undefined, reason: (error as Error)?.message ?? String(error) }],
+    }));
+    // Unread keys fail closed: the guard asks before anything is sent, and the log says why.
+    const unread = keys.unread.length > 0 ? [...new Set(keys.unread.map((u) => u.reason))].join('; ') : undefined;
+    if (unread !== undefined)
+      this.log.warn(`Secret guard: the stored keys could not be read (${unread}); asking before sending.`);
     const guarded = await guardPrompt(
       rawPrompt,
       await resolveAttachments(rawAttachments, store, this.log),
-      await scannerKeys(this.keys).catch(() => ({})),
+      keys,
       this.ports.ask ?? askToRedact,
+      unread,
     );
     if (guarded === undefined) {
       // The prompt is still in the webview's box; it is not echoed back.

@@ -12,7 +12,7 @@ export class PanelProbe {
   readonly sent: HostMessage[] = [];
 
   readonly ports: Required<PromptPanelPorts> = {
-    ask: (names) => (this.guardAnswer ? Promise.resolve(this.guardAnswer) : askToRedact(names)),
+    ask: (names, unread) => (this.guardAnswer ? Promise.resolve(this.guardAnswer) : askToRedact(names, unread)),
     tap: (message) => {
       this.sent.push(message);
       if (this.sent.length > 2000) this.sent.splice(0, 1000);
