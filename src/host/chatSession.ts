@@ -175,7 +175,7 @@ export class ChatSession implements vscode.Disposable {
       },
       'service/select': (m) => store.selectService(m.service),
       'model/select': (m) => store.selectModel(m.service, m.model),
-      'link/open': (m) => (/^https:\/\//i.test(m.url) ? vscode.env.openExternal(vscode.Uri.parse(m.url)) : undefined),
+      'link/open': (m) => this.openLink(m.url),
       'code/insert': (m) => insertCode(this.ports.lastEditor.current, m.code, m.mode),
       'code/copy': (m) => vscode.env.clipboard.writeText(m.code),
       'code/apply': (m) => this.proposals.propose(this.ports.lastEditor.current, m.code),
@@ -187,6 +187,19 @@ export class ChatSession implements vscode.Disposable {
       'history/export': () => this.ports.exportHistory(),
       'action/run': (m) => runPanelAction(m.action, m.service, this.configuration),
     };
+  }
+
+  /** Only https links open; anything else (`command:`, `file:`, `vscode:`) is dropped and logged like any refused message. */
+  private async openLink(url: string): Promise<void> {
+    if (/^https:\/\//i.test(url)) {
+      await vscode.env.openExternal(vscode.Uri.parse(url));
+      return;
+    }
+    // The scheme alone is logged, cut short: the rest of a link could carry anything.
+    const scheme = /^([a-z][a-z0-9+.-]{0,19}):/i.exec(url)?.[1];
+    this.log.warn(
+      `Dropped a link/open message from the prompt panel: only https links open (this one ${scheme ? `was ${scheme}:` : 'had no scheme'}).`,
+    );
   }
 
   /** Another conversation is shown (switched, new, cleared, restored): every webview gets the state again. */

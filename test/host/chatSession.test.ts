@@ -105,3 +105,37 @@ describe('chat session: the secret guard when SecretStorage cannot be read', () 
     expect(asked[0]!.unread).toBeUndefined();
   });
 });
+
+describe('chat session: links from the webview', () => {
+  it('opens https links, and drops command:, file: and vscode: links with a log line as other refused messages get', async () => {
+    fake.state.logLines.length = 0;
+    fake.state.opened.length = 0;
+    const log = new Log();
+    const configuration = new Configuration(log);
+    const keys = new KeyStore(secretPort(new FakeSecrets() as never), statePort(new FakeMemento() as never));
+    const session = new ChatSession({} as never, keys, configuration, log, {
+      extensionUri: fileUri('/ext') as never,
+      store: conversationStore() as never,
+      lastEditor: { current: undefined } as never,
+      clearHistory: async () => undefined,
+      exportHistory: async () => undefined,
+    });
+    try {
+      for (const url of ['command:workbench.action.terminal.new', 'file:///etc/passwd', 'vscode://some.extension/x'])
+        session.handleMessage({ type: 'link/open', url });
+      session.handleMessage({ type: 'link/open', url: 'https://example.test/page' });
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(fake.state.opened).toEqual(['https://example.test/page']);
+      const dropped = fake.state.logLines.filter((l) => l.includes('Dropped a link/open message'));
+      expect(dropped).toEqual([
+        expect.stringMatching(/^\[warn\] .*only https links open \(this one was command:\)/),
+        expect.stringMatching(/this one was file:/),
+        expect.stringMatching(/this one was vscode:/),
+      ]);
+      expect(dropped.join('\n')).not.toContain('passwd');
+    } finally {
+      session.dispose();
+      configuration.dispose();
+    }
+  });
+});
