@@ -4,6 +4,7 @@
 // rotated key that still sits in a file.
 import type { ServiceId } from '../shared/errorKinds.ts';
 import { Emitter, type Subscription } from '../shared/event.ts';
+import { type KeyMask, keyMaskOf } from '../shared/keyShapes.ts';
 import { fingerprint } from './keyFormats.ts';
 import { maskKey } from './redact.ts';
 import { SERVICES, SERVICE_IDS, serviceOfSecret } from './services.ts';
@@ -203,6 +204,8 @@ export async function scannerKeys(store: KeyStore): Promise<{
   known: { value: string; service: ServiceId }[];
   retired: { service: ServiceId; fingerprint: string; prefix: string; suffix: string; length: number }[];
   unread: UnreadKey[];
+  /** Every held key's mask, from metadata: the filter for disk masks a key by it when its value could not be read. */
+  masks: KeyMask[];
 }> {
   const known: { value: string; service: ServiceId }[] = [];
   const unread: UnreadKey[] = [];
@@ -222,7 +225,13 @@ export async function scannerKeys(store: KeyStore): Promise<{
       const [prefix, suffix] = r.masked.split('…') as [string, string];
       return { service: r.service, fingerprint: r.fingerprint, prefix, suffix, length: r.length };
     });
-  return { known, retired, unread };
+  const masks = [
+    ...SERVICE_IDS.map((service) => store.metadata(service)).filter((m) => m !== undefined),
+    ...store.retired(),
+  ]
+    .map((k) => keyMaskOf(k.masked, k.length))
+    .filter((m) => m !== undefined);
+  return { known, retired, unread, masks };
 }
 
 /** Days until an ISO expiry date (negative once past), or null without one. */

@@ -4,6 +4,7 @@
 // posted to every connected webview.
 import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
+import { type KeyMask, keyMaskOf } from '../shared/keyShapes.ts';
 import {
   type Attachment,
   type ChatTurn,
@@ -89,7 +90,7 @@ export class ChatSession implements vscode.Disposable {
     );
     this.unsubscribe = keys.onDidChange((service) => {
       this.catalog.forget(service);
-      this.post({ type: 'keys/changed', hasKey: this.hasKeys() });
+      this.post({ type: 'keys/changed', hasKey: this.hasKeys(), keyMasks: this.keyMasks() });
       if (this.connections.size > 0) void this.loadModels(service);
     });
     // Setting up the compatible service (or removing it) changes the switch while the panel is open.
@@ -134,6 +135,18 @@ export class ChatSession implements vscode.Disposable {
     return Object.fromEntries(
       SERVICE_IDS.map((id) => [id, SERVICES[id].capabilities.keyOptional || this.keys.metadata(id) !== undefined]),
     ) as Record<ServiceId, boolean>;
+  }
+
+  /**
+   * The stored and rotated-out keys as masks, from what global state already keeps (masked form, length): the
+   * webview masks them in the draft it saves, whatever their shape, without ever holding a key.
+   */
+  private keyMasks(): KeyMask[] {
+    const held = [
+      ...SERVICE_IDS.map((id) => this.keys.metadata(id)).filter((m) => m !== undefined),
+      ...this.keys.retired(),
+    ];
+    return held.map((k) => keyMaskOf(k.masked, k.length)).filter((m) => m !== undefined);
   }
 
   /** The services the switch offers: the hosted ones always, the compatible one once it has a base URL. */
@@ -227,6 +240,7 @@ export class ChatSession implements vscode.Disposable {
       canListModels: this.catalog.canList,
       selectedModel: choice.selectedModel,
       hasKey: this.hasKeys(),
+      keyMasks: this.keyMasks(),
       turns: this.ports.store.turns(),
       strings: panelStrings(),
       enterSends: this.configuration.value.chat.enterSends,

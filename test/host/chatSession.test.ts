@@ -3,6 +3,7 @@
 // it asks before sending, and the log says why. Nothing is sent in silence.
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type KeyMask, maskKey, maskKnownKeys } from '../../src/shared/keyShapes.ts';
 import type { HostMessage } from '../../src/shared/protocol.ts';
 import { KeyStore } from '../../src/core/keyStore.ts';
 import type { GuardAnswer } from '../../src/core/secretGuard.ts';
@@ -133,6 +134,38 @@ describe('chat session: links from the webview', () => {
         expect.stringMatching(/this one was vscode:/),
       ]);
       expect(dropped.join('\n')).not.toContain('passwd');
+    } finally {
+      session.dispose();
+      configuration.dispose();
+    }
+  });
+});
+
+describe('chat session: what the webview learns of stored keys', () => {
+  it('sends masks of the stored and rotated-out keys, never a key, and they mask the keys wherever they appear', async () => {
+    const posted: HostMessage[] = [];
+    const log = new Log();
+    const configuration = new Configuration(log);
+    const keys = new KeyStore(secretPort(new FakeSecrets() as never), statePort(new FakeMemento() as never));
+    const session = new ChatSession({} as never, keys, configuration, log, {
+      extensionUri: fileUri('/ext') as never,
+      store: conversationStore() as never,
+      lastEditor: { current: undefined } as never,
+      tap: (message) => posted.push(message),
+      clearHistory: async () => undefined,
+      exportHistory: async () => undefined,
+    });
+    try {
+      const first = freeFormKey();
+      const second = freeFormKey();
+      await keys.setKey('compatible', first);
+      await keys.setKey('compatible', second);
+      const changed = posted.filter((m) => m.type === 'keys/changed');
+      expect(changed).toHaveLength(2);
+      const masks = (changed[1] as { keyMasks: KeyMask[] }).keyMasks;
+      expect(JSON.stringify(posted)).not.toContain(first.slice(3, -4));
+      expect(JSON.stringify(posted)).not.toContain(second.slice(3, -4));
+      expect(maskKnownKeys(`a ${second} b ${first}`, masks)).toBe(`a ${maskKey(second)} b ${maskKey(first)}`);
     } finally {
       session.dispose();
       configuration.dispose();
