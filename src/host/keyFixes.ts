@@ -50,6 +50,22 @@ function unsafeText(error: UnsafePath): string {
   }
 }
 
+/**
+ * Saves the document and waits on the save itself, however long a busy machine takes. VS Code's first answer can be
+ * false while its text still reaches the disk: a save already running takes ours as the next one, and a save during
+ * which the text changed leaves the document dirty. Asking again waits on the save VS Code has under way (it hands
+ * back the pending one); no timer decides. False only when the document stays dirty and a new attempt changes nothing.
+ */
+async function saveToDisk(document: vscode.TextDocument): Promise<boolean> {
+  let version = -1;
+  for (;;) {
+    if (await document.save()) return true;
+    if (!document.isDirty) return true;
+    if (document.isClosed || document.version === version) return false;
+    version = document.version;
+  }
+}
+
 export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
   private readonly diagnostics: KeyDiagnostics;
@@ -279,7 +295,7 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
       return this.refuse(t('the editor did not accept the change to this line.'));
     }
     // The key is in .env and out of the line; until the file is saved its old text is still on disk.
-    if (!(await document.save()))
+    if (!(await saveToDisk(document)))
       this.say(
         'warning',
         t(

@@ -1,5 +1,8 @@
 // The quick fixes over the fake vscode: which fixes each flagged key gets (by git state,
 // stored or not, file kind), the commands they carry, and the edit the ignore fix makes.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scannerKeys } from '../../src/core/keyStore.ts';
 import { scanText } from '../../src/core/scan/scanner.ts';
@@ -7,7 +10,8 @@ import type { FileState } from '../../src/host/keyDiagnostics.ts';
 import { FixCommand } from '../../src/host/keyFixes.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
 import { type EditorParts, editorParts } from './editorParts.ts';
-import { CodeActionKind, Diagnostic, type Range, type WorkspaceEdit, fakeDocument } from './fakeVscode.ts';
+import { CodeActionKind, Diagnostic, type Range, type WorkspaceEdit, fakeDocument, fileUri } from './fakeVscode.ts';
+import { fake } from './vscodeShim.ts';
 
 let parts: EditorParts;
 afterEach(() => parts.dispose());
@@ -122,5 +126,63 @@ describe('key quick fixes', () => {
     expect(
       parts.fixes.provideCodeActions(doc as never, elsewhere.range as never, { diagnostics: [elsewhere] } as never),
     ).toEqual([]);
+  });
+});
+
+describe('Move to .env: the save of the changed line', () => {
+  const workspace = fake.api.workspace as unknown as Record<string, unknown>;
+  afterEach(() => {
+    delete workspace.openTextDocument;
+    delete workspace.getWorkspaceFolder;
+    delete workspace.applyEdit;
+  });
+
+  /**
+   * A JavaScript file with a key in a real folder, opened in a fake editor whose save answers as scripted: `answers`
+   * says what each save() returns and whether the document is still dirty after it.
+   */
+  function moveSetup(answers: { saved: boolean; dirty: boolean }[]) {
+    parts = editorParts();
+    const folder = mkdtempSync(join(tmpdir(), 'keyward-save-'));
+    const key = routerKey();
+    const path = join(folder, 'app.js');
+    writeFileSync(path, `const key = "${key}";\n`);
+    let saves = 0;
+    const doc = Object.assign(fakeDocument(path, `const key = "${key}";\n`), {
+      isDirty: true,
+      isClosed: false,
+      save: async () => {
+        const answer = answers[Math.min(saves++, answers.length - 1)]!;
+        doc.isDirty = answer.dirty;
+        return answer.saved;
+      },
+    });
+    workspace.openTextDocument = async () => doc;
+    workspace.getWorkspaceFolder = () => ({ uri: fileUri(folder), name: 'w', index: 0 });
+    workspace.applyEdit = async () => true;
+    // git says .env is ignored: no .gitignore to write, and git itself is not needed here.
+    Object.assign(parts.diagnostics.git, { status: async () => 'ignored', invalidate: () => undefined });
+    parts.diagnostics.set(doc.uri as never, scanText(doc.getText()), 'untracked');
+    const [entry] = parts.diagnostics.all(doc.uri as never);
+    return { folder, key, doc, entry: entry!, saves: () => saves };
+  }
+
+  it('a first save() that answers false while VS Code still saves (busy machine) is waited on, not reported', async () => {
+    // The in-host ".env: a new .env is created 0600…" step once read that first answer as a failed save under load.
+    const setup = moveSetup([
+      { saved: false, dirty: true },
+      { saved: true, dirty: false },
+    ]);
+    expect(await parts.fixes.moveToEnv(setup.doc.uri as never, setup.entry.range as never)).toBe(true);
+    expect(readFileSync(join(setup.folder, '.env'), 'utf8')).toBe(`OPENROUTER_API_KEY=${setup.key}\n`);
+    expect(setup.saves()).toBe(2);
+    expect(parts.fixes.said.filter((m) => /could not be saved/.test(m))).toEqual([]);
+  });
+
+  it('a save that really fails is still said, once VS Code has answered twice for the same text', async () => {
+    const setup = moveSetup([{ saved: false, dirty: true }]);
+    expect(await parts.fixes.moveToEnv(setup.doc.uri as never, setup.entry.range as never)).toBe(true);
+    expect(setup.saves()).toBe(2);
+    expect(parts.fixes.said).toEqual([expect.stringMatching(/the file could not be saved yet/)]);
   });
 });
