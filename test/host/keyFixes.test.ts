@@ -9,7 +9,7 @@ import { scanText } from '../../src/core/scan/scanner.ts';
 import type { FileState } from '../../src/host/keyDiagnostics.ts';
 import { FixCommand } from '../../src/host/keyFixes.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
-import { type EditorParts, editorParts } from './editorParts.ts';
+import { type EditorParts, editorParts, nextChange } from './editorParts.ts';
 import { CodeActionKind, Diagnostic, type Range, type WorkspaceEdit, fakeDocument, fileUri } from './fakeVscode.ts';
 import { fake } from './vscodeShim.ts';
 
@@ -67,13 +67,17 @@ describe('key quick fixes', () => {
     const line = `KEY = '${directKey('proj')}'`;
     const doc = fakeDocument('/w/settings.py', `import os\n${line}\n`, 'python');
     const { actions } = fixesFor(doc, 'tracked');
+    // In a tracked file rotating comes first and is the preferred fix: the key is in history whatever else is done
+    // (GitGuardian resolves a secret incident only once the secret is revoked:
+    // https://docs.gitguardian.com/internal-monitoring/detect/incident-statuses).
     expect(actions.map((a) => a.title)).toEqual([
+      'Rotate this key at the direct service',
       'Read OPENAI_API_KEY from the environment and move the key to .env',
       'Store the key in Keyward and remove it from this file',
       'Ignore this line (keyward-ignore): the key stays in git history, so rotate it too',
-      'Rotate this key at the direct service',
     ]);
-    const ignore = actions[2]!;
+    expect(actions.map((a) => a.isPreferred)).toEqual([true, false, false, false]);
+    const ignore = actions[3]!;
     expect(ignore.command).toBeUndefined();
     const [edit] = (ignore.edit as unknown as WorkspaceEdit).edits as { uri: unknown; range: Range; newText: string }[];
     expect(edit!.uri).toBe(doc.uri);
@@ -184,5 +188,82 @@ describe('Move to .env: the save of the changed line', () => {
     expect(await parts.fixes.moveToEnv(setup.doc.uri as never, setup.entry.range as never)).toBe(true);
     expect(setup.saves()).toBe(2);
     expect(parts.fixes.said).toEqual([expect.stringMatching(/the file could not be saved yet/)]);
+  });
+});
+
+// Secrets are once-leaked, always-leaked: GitGuardian keeps the incident open until the secret is revoked
+// (https://docs.gitguardian.com/internal-monitoring/detect/incident-statuses), and GitLab never marks a secret
+// finding "no longer detected" when it leaves the files (gitlab-org/gitlab merge request 145442).
+describe('a key moved out of a tracked file stays a finding until it is rotated', () => {
+  const workspace = fake.api.workspace as unknown as Record<string, unknown>;
+  afterEach(() => {
+    delete workspace.openTextDocument;
+    delete workspace.getWorkspaceFolder;
+    delete workspace.applyEdit;
+  });
+
+  /** Moves the key of a tracked file to .env, then publishes the file's text after the edit (no key left in it). */
+  async function moveTracked() {
+    parts = editorParts();
+    const folder = mkdtempSync(join(tmpdir(), 'keyward-tracked-'));
+    const key = routerKey();
+    const path = join(folder, 'app.js');
+    writeFileSync(path, `const key = "${key}";\n`);
+    const doc = Object.assign(fakeDocument(path, `const key = "${key}";\n`), {
+      isDirty: true,
+      isClosed: false,
+      save: async () => true,
+    });
+    workspace.openTextDocument = async () => doc;
+    workspace.getWorkspaceFolder = () => ({ uri: fileUri(folder), name: 'w', index: 0 });
+    workspace.applyEdit = async () => true;
+    Object.assign(parts.diagnostics.git, { status: async () => 'ignored', invalidate: () => undefined });
+    parts.diagnostics.set(doc.uri as never, scanText(doc.getText()), 'tracked');
+    const [entry] = parts.diagnostics.all(doc.uri as never);
+    expect(await parts.fixes.moveToEnv(doc.uri as never, entry!.range as never)).toBe(true);
+    // What the editor publishes once the line reads the environment.
+    parts.diagnostics.set(doc.uri as never, [], 'tracked');
+    return { key, doc };
+  }
+
+  const published = (doc: { uri: unknown }) => parts.collection.get(doc.uri as never) ?? [];
+
+  it('Move to .env keeps an error on the file, naming the key masked, with Rotate as its fix', async () => {
+    const { key, doc } = await moveTracked();
+    const [diagnostic, ...rest] = published(doc);
+    expect(rest).toEqual([]);
+    expect(diagnostic).toMatchObject({ code: 'committed-key', source: 'Keyward', severity: 0 });
+    expect(diagnostic!.message).toContain(`sk-or-v1-…${key.slice(-4)}`);
+    expect(diagnostic!.message).toMatch(/git has it in this file's history: rotate it/);
+    expect(diagnostic!.message).not.toContain(key);
+    const actions = parts.fixes.provideCodeActions(
+      doc as never,
+      diagnostic!.range as never,
+      { diagnostics: [Object.assign(diagnostic!, { source: 'Keyward' })] } as never,
+    );
+    expect(actions.map((a) => [a.title, a.isPreferred])).toEqual([['Rotate this key at the routing service', true]]);
+  });
+
+  it('ends when the stored key of the service changes (a rotation), not before', async () => {
+    const { doc } = await moveTracked();
+    parts.diagnostics.reword();
+    expect(published(doc)).toHaveLength(1);
+    const change = nextChange(parts);
+    await parts.keys.setKey('router', routerKey());
+    await change;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(published(doc)).toEqual([]);
+  });
+
+  it('ends when a live check says the service no longer accepts the key', async () => {
+    const { key, doc } = await moveTracked();
+    const fingerprint = scanText(key)[0]!.fingerprint;
+    parts.diagnostics.verificationOf = (f) =>
+      f === fingerprint ? { status: 'live', reason: 'models listed' } : undefined;
+    parts.diagnostics.reword();
+    expect(published(doc)[0]!.message).toMatch(/^Live key in git history: rotate now\./);
+    parts.diagnostics.verificationOf = (f) => (f === fingerprint ? { status: 'inactive', reason: '401' } : undefined);
+    parts.diagnostics.reword();
+    expect(published(doc)).toEqual([]);
   });
 });
