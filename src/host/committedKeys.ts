@@ -6,6 +6,7 @@
 // reason. Only what may be known without the key is kept: masked form and
 // fingerprint.
 import type { ServiceId } from '../shared/errorKinds.ts';
+import { isServiceId } from '../shared/serviceIds.ts';
 import type { Verification } from '../core/scan/verify.ts';
 
 /** The diagnostic code of such a finding: quick fixes filter on it. */
@@ -39,19 +40,46 @@ export function rotated(key: CommittedKey, signs: RotationSigns): boolean {
   return now !== key.storedAtMove && now !== key.fingerprint;
 }
 
+/** What was saved, read back whatever wrote it: only well-formed entries count. */
+export function committedFrom(saved: unknown): CommittedKey[] {
+  if (!Array.isArray(saved)) return [];
+  return saved.filter(
+    (k): k is CommittedKey =>
+      !!k &&
+      typeof k === 'object' &&
+      typeof (k as CommittedKey).uri === 'string' &&
+      Number.isInteger((k as CommittedKey).line) &&
+      Number.isInteger((k as CommittedKey).column) &&
+      isServiceId((k as CommittedKey).service) &&
+      typeof (k as CommittedKey).masked === 'string' &&
+      typeof (k as CommittedKey).fingerprint === 'string' &&
+      ((k as CommittedKey).storedAtMove === null || typeof (k as CommittedKey).storedAtMove === 'string'),
+  );
+}
+
 export class CommittedKeys {
-  private list: CommittedKey[] = [];
+  private list: CommittedKey[];
+  private readonly save: (list: readonly CommittedKey[]) => void;
+
+  /** `saved` is what an earlier session kept; `save` keeps the list (workspace state: a reload keeps the finding). */
+  constructor(saved: readonly CommittedKey[] = [], save: (list: readonly CommittedKey[]) => void = () => undefined) {
+    this.list = [...saved];
+    this.save = save;
+  }
 
   add(key: CommittedKey): void {
     this.list = this.list.filter((k) => !(k.uri === key.uri && k.fingerprint === key.fingerprint));
     this.list.push(key);
+    this.save(this.list);
   }
 
   /** Forgets the rotated keys; true when one went. */
   prune(signs: RotationSigns): boolean {
     const before = this.list.length;
     this.list = this.list.filter((k) => !rotated(k, signs));
-    return this.list.length !== before;
+    if (this.list.length === before) return false;
+    this.save(this.list);
+    return true;
   }
 
   of(uri: string): readonly CommittedKey[] {

@@ -19,9 +19,16 @@ import { Disposable } from '../shared/dispose.ts';
 import { Emitter, type Subscription } from '../shared/event.ts';
 import type { Configuration } from './configuration.ts';
 import type { Verification } from '../core/scan/verify.ts';
-import { COMMITTED_KEY_CODE, type CommittedKey, CommittedKeys, type RotationSigns } from './committedKeys.ts';
+import {
+  COMMITTED_KEY_CODE,
+  type CommittedKey,
+  CommittedKeys,
+  type RotationSigns,
+  committedFrom,
+} from './committedKeys.ts';
 
 export const DIAGNOSTIC_SOURCE = 'Keyward';
+const COMMITTED_STATE = 'keyward.committedKeys';
 const t = vscode.l10n.t;
 
 /** Where git stands, or why Keyward did not ask it. */
@@ -141,15 +148,19 @@ export class KeyDiagnostics extends Disposable {
   /** Liveness answers by fingerprint, set by the "Check whether this key is live" action. */
   verificationOf: (fingerprint: string) => Verification | undefined = () => undefined;
   /** Keys moved out of tracked files: still findings there until they are rotated. */
-  private readonly committed = new CommittedKeys();
+  private readonly committed: CommittedKeys;
 
   /** Its settings, typed; the workspace scan reads its size cap here too. */
   readonly configuration: Configuration;
 
-  constructor(keys: KeyStore, configuration: Configuration) {
+  /** `state` (workspace state, through the filter for disk) keeps the keys moved out of tracked files across reloads. */
+  constructor(keys: KeyStore, configuration: Configuration, state?: vscode.Memento) {
     super();
     this.keys = keys;
     this.configuration = configuration;
+    this.committed = new CommittedKeys(committedFrom(state?.get(COMMITTED_STATE)), (list) => {
+      void Promise.resolve(state?.update(COMMITTED_STATE, list)).catch(() => undefined);
+    });
     let ignoredFiles = configuration.value.diagnostics.ignoredFiles;
     for (const disposable of [
       vscode.workspace.onDidOpenTextDocument((doc) => void this.full(doc)),

@@ -6,11 +6,19 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scannerKeys } from '../../src/core/keyStore.ts';
 import { scanText } from '../../src/core/scan/scanner.ts';
-import type { FileState } from '../../src/host/keyDiagnostics.ts';
+import { type FileState, KeyDiagnostics } from '../../src/host/keyDiagnostics.ts';
 import { FixCommand } from '../../src/host/keyFixes.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
 import { type EditorParts, editorParts, nextChange } from './editorParts.ts';
-import { CodeActionKind, Diagnostic, type Range, type WorkspaceEdit, fakeDocument, fileUri } from './fakeVscode.ts';
+import {
+  CodeActionKind,
+  Diagnostic,
+  FakeMemento,
+  type Range,
+  type WorkspaceEdit,
+  fakeDocument,
+  fileUri,
+} from './fakeVscode.ts';
 import { fake } from './vscodeShim.ts';
 
 let parts: EditorParts;
@@ -265,5 +273,32 @@ describe('a key moved out of a tracked file stays a finding until it is rotated'
     parts.diagnostics.verificationOf = (f) => (f === fingerprint ? { status: 'inactive', reason: '401' } : undefined);
     parts.diagnostics.reword();
     expect(published(doc)).toEqual([]);
+  });
+});
+
+describe('the finding of a key moved out of a tracked file survives a reload', () => {
+  it('is kept in workspace state (masked form and fingerprint only) and shown again by the next session', async () => {
+    parts = editorParts();
+    const state = new FakeMemento();
+    const key = routerKey();
+    const doc = fakeDocument('/w/committed.js', `const key = "${key}";\n`);
+    const first = new KeyDiagnostics(parts.keys, parts.configuration, state as never);
+    try {
+      first.set(doc.uri as never, scanText(doc.getText()), 'tracked');
+      first.rememberCommitted(doc.uri as never, first.all(doc.uri as never)[0]!);
+      expect(JSON.stringify([...state.values])).not.toContain(key);
+      expect(JSON.stringify([...state.values])).toContain(`sk-or-v1-…${key.slice(-4)}`);
+    } finally {
+      first.dispose();
+    }
+    const collections = fake.state.diagnosticCollections.length;
+    const next = new KeyDiagnostics(parts.keys, parts.configuration, state as never);
+    try {
+      await new Promise<void>((resolve) => next.onDidChange(() => resolve()));
+      const shown = fake.state.diagnosticCollections[collections]!.get(doc.uri as never) ?? [];
+      expect(shown.map((d) => d.code)).toEqual(['committed-key']);
+    } finally {
+      next.dispose();
+    }
   });
 });
