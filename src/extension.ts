@@ -75,7 +75,11 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   });
   const keyCommands = new KeyCommands(keys, monitor, configuration, log, globalState);
   const statusBar = new StatusBar(monitor, keys, configuration);
-  const diagnostics = new KeyDiagnostics(keys, configuration);
+  const diagnostics = new KeyDiagnostics(
+    keys,
+    configuration,
+    new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)),
+  );
   const probe = context.extensionMode === vscode.ExtensionMode.Test ? new PanelProbe() : undefined;
   // One set of conversations for the side-bar view and the editor panel, stored through the filter for disk.
   const conversations = new ChatConversations(new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)));

@@ -202,6 +202,22 @@ export function isGuardedSetting(name: string): name is GuardedSetting {
   return Object.hasOwn(STRICTER, name);
 }
 
+/**
+ * Settings an untrusted folder must not set at all (package.json's `restrictedConfigurations`): the guarded ones,
+ * and the network timeouts (a short but valid timeout from a repository would make every request fail).
+ */
+export const RESTRICTED_SETTINGS: readonly string[] = [
+  ...GUARDED_SETTINGS,
+  'network.connectTimeoutMs',
+  'network.idleTimeoutMs',
+  'network.requestTimeoutMs',
+];
+
+/** The layers with the workspace's values removed: what an untrusted folder says counts for nothing. */
+export function withoutWorkspace(layers: SettingLayers): SettingLayers {
+  return { defaultValue: layers.defaultValue, globalValue: layers.globalValue };
+}
+
 /** The user's value (or the default), made stricter by the workspace's values only. */
 export function guardedValue(setting: GuardedSetting, layers: SettingLayers): unknown {
   let value = layers.globalValue ?? layers.defaultValue ?? GUARDED_DEFAULTS[setting];

@@ -4,6 +4,7 @@
 // rotated key that still sits in a file.
 import type { ServiceId } from '../shared/errorKinds.ts';
 import { Emitter, type Subscription } from '../shared/event.ts';
+import { type KeyMask, keyMaskOf } from '../shared/keyShapes.ts';
 import { fingerprint } from './keyFormats.ts';
 import { maskKey } from './redact.ts';
 import { SERVICES, SERVICE_IDS, serviceOfSecret } from './services.ts';
@@ -188,16 +189,34 @@ export class KeyStore {
   }
 }
 
-/** The scanner's view of keys Keyward holds or held: values of the active ones, descriptors of rotated-out ones. */
+/** A service whose stored key could not be read, and why (SecretStorage failed). */
+export interface UnreadKey {
+  service: ServiceId;
+  reason: string;
+}
+
+/**
+ * The scanner's view of keys Keyward holds or held: values of the active ones, descriptors of rotated-out ones.
+ * A key that could not be read is named in `unread`, never dropped in silence: a stored key of a free-form shape
+ * (a compatible service's) is then invisible to the scanner, and the secret guard must say so.
+ */
 export async function scannerKeys(store: KeyStore): Promise<{
   known: { value: string; service: ServiceId }[];
   retired: { service: ServiceId; fingerprint: string; prefix: string; suffix: string; length: number }[];
+  unread: UnreadKey[];
+  /** Every held key's mask, from metadata: the filter for disk masks a key by it when its value could not be read. */
+  masks: KeyMask[];
 }> {
   const known: { value: string; service: ServiceId }[] = [];
+  const unread: UnreadKey[] = [];
   // Every service's stored key, whatever its shape: a compatible key may look like nothing the rules know.
   for (const service of SERVICE_IDS) {
-    const value = await store.getKey(service).catch(() => undefined);
-    if (value) known.push({ value, service });
+    try {
+      const value = await store.getKey(service);
+      if (value) known.push({ value, service });
+    } catch (error) {
+      unread.push({ service, reason: (error as Error)?.message ?? String(error) });
+    }
   }
   const retired = store
     .retired()
@@ -206,7 +225,13 @@ export async function scannerKeys(store: KeyStore): Promise<{
       const [prefix, suffix] = r.masked.split('…') as [string, string];
       return { service: r.service, fingerprint: r.fingerprint, prefix, suffix, length: r.length };
     });
-  return { known, retired };
+  const masks = [
+    ...SERVICE_IDS.map((service) => store.metadata(service)).filter((m) => m !== undefined),
+    ...store.retired(),
+  ]
+    .map((k) => keyMaskOf(k.masked, k.length))
+    .filter((m) => m !== undefined);
+  return { known, retired, unread, masks };
 }
 
 /** Days until an ISO expiry date (negative once past), or null without one. */

@@ -2,11 +2,14 @@
 // the saved conversation, the export): every key the scanner knows is masked,
 // the stored key of any shape and rotated-out keys included, even on a line
 // marked keyward-ignore; then anything else key-shaped.
-import { mapStrings } from '../shared/keyShapes.ts';
+import { type KeyMask, mapStrings, maskKnownKeys } from '../shared/keyShapes.ts';
 import { redactSecrets } from './redact.ts';
 import { type ScanOptions, scanText } from './scan/scanner.ts';
 
-export function maskKeys(text: string, options: ScanOptions = {}): string {
+/** What the filter knows of the keys Keyward holds: their values, and their masks for when a value cannot be read. */
+export type PersistOptions = ScanOptions & { masks?: readonly KeyMask[] };
+
+export function maskKeys(text: string, options: PersistOptions = {}): string {
   const findings = scanText(text, { ...options, allowComments: false });
   let out = text;
   if (findings.length > 0) {
@@ -22,13 +25,17 @@ export function maskKeys(text: string, options: ScanOptions = {}): string {
     }
     out += text.slice(last);
   }
-  return redactSecrets(
-    out,
-    (options.known ?? []).map((k) => k.value),
+  // A stored key SecretStorage could not hand over is still masked by its mask (the ends its masked form shows).
+  return maskKnownKeys(
+    redactSecrets(
+      out,
+      (options.known ?? []).map((k) => k.value),
+    ),
+    options.masks ?? [],
   );
 }
 
 /** A copy of a JSON-like value fit to be written to disk. */
-export function scrubForDisk<T>(value: T, options: ScanOptions = {}): T {
+export function scrubForDisk<T>(value: T, options: PersistOptions = {}): T {
   return mapStrings(value, (text) => maskKeys(text, options));
 }

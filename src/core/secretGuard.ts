@@ -16,10 +16,11 @@ export interface GuardHit {
 }
 
 /**
- * Asks whether to send with the keys redacted; `names` lists each key masked, with what it is,
- * and `hits` says where each one is (the CLI names the place in its refusal).
+ * Asks whether to send with the keys redacted; `names` lists each key masked, with what it is (empty when none was
+ * found), and `hits` says where each one is (the CLI names the place in its refusal). `unread` says why the stored
+ * keys could not be compared: a key of a free-form shape could then go unnoticed.
  */
-export type GuardQuestion = (names: string, hits: readonly GuardHit[]) => Promise<GuardAnswer>;
+export type GuardQuestion = (names: string, hits: readonly GuardHit[], unread?: string) => Promise<GuardAnswer>;
 
 export interface Guarded {
   prompt: string;
@@ -36,22 +37,27 @@ function redactText(text: string, found: readonly Finding[]): string {
   return lines.join('\n');
 }
 
-/** The texts to send (keys redacted when the person agreed), or undefined to cancel. */
+/**
+ * The texts to send (keys redacted when the person agreed), or undefined to cancel. With `unread` (why the stored
+ * keys could not be read) the guard fails closed: it asks even when it finds nothing, since a stored key that has
+ * no fixed shape is found only by its value.
+ */
 export async function guardPrompt(
   prompt: string,
   attachments: Attachment[],
   options: ScanOptions,
   ask: GuardQuestion,
+  unread?: string,
 ): Promise<Guarded | undefined> {
   const pieces = [prompt, ...attachments.map((a) => a.text)];
   const found = pieces.map((text) => scanText(text, options));
   const all = found.flat();
-  if (all.length === 0) return { prompt, attachments };
+  if (all.length === 0 && unread === undefined) return { prompt, attachments };
   const names = [...new Set(all.map((f) => `${f.masked} (${f.description})`))].join(', ');
   const hits = found.flatMap((list, piece) =>
     list.map(({ line, column, masked, description }) => ({ piece, line, column, masked, description })),
   );
-  if ((await ask(names, hits)) !== 'redact') return undefined;
+  if ((await ask(names, hits, unread)) !== 'redact') return undefined;
   const redacted = pieces.map((text, i) => redactText(text, found[i]!));
   return { prompt: redacted[0]!, attachments: attachments.map((a, i) => ({ ...a, text: redacted[i + 1]! })) };
 }

@@ -4,6 +4,7 @@
 // posted to every connected webview.
 import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
+import { type KeyMask, keyMaskOf } from '../shared/keyShapes.ts';
 import {
   type Attachment,
   type ChatTurn,
@@ -89,7 +90,7 @@ export class ChatSession implements vscode.Disposable {
     );
     this.unsubscribe = keys.onDidChange((service) => {
       this.catalog.forget(service);
-      this.post({ type: 'keys/changed', hasKey: this.hasKeys() });
+      this.post({ type: 'keys/changed', hasKey: this.hasKeys(), keyMasks: this.keyMasks() });
       if (this.connections.size > 0) void this.loadModels(service);
     });
     // Setting up the compatible service (or removing it) changes the switch while the panel is open.
@@ -136,6 +137,18 @@ export class ChatSession implements vscode.Disposable {
     ) as Record<ServiceId, boolean>;
   }
 
+  /**
+   * The stored and rotated-out keys as masks, from what global state already keeps (masked form, length): the
+   * webview masks them in the draft it saves, whatever their shape, without ever holding a key.
+   */
+  private keyMasks(): KeyMask[] {
+    const held = [
+      ...SERVICE_IDS.map((id) => this.keys.metadata(id)).filter((m) => m !== undefined),
+      ...this.keys.retired(),
+    ];
+    return held.map((k) => keyMaskOf(k.masked, k.length)).filter((m) => m !== undefined);
+  }
+
   /** The services the switch offers: the hosted ones always, the compatible one once it has a base URL. */
   private services(): ServiceChoice[] {
     const config = this.configuration.value;
@@ -175,7 +188,7 @@ export class ChatSession implements vscode.Disposable {
       },
       'service/select': (m) => store.selectService(m.service),
       'model/select': (m) => store.selectModel(m.service, m.model),
-      'link/open': (m) => (/^https:\/\//i.test(m.url) ? vscode.env.openExternal(vscode.Uri.parse(m.url)) : undefined),
+      'link/open': (m) => this.openLink(m.url),
       'code/insert': (m) => insertCode(this.ports.lastEditor.current, m.code, m.mode),
       'code/copy': (m) => vscode.env.clipboard.writeText(m.code),
       'code/apply': (m) => this.proposals.propose(this.ports.lastEditor.current, m.code),
@@ -187,6 +200,19 @@ export class ChatSession implements vscode.Disposable {
       'history/export': () => this.ports.exportHistory(),
       'action/run': (m) => runPanelAction(m.action, m.service, this.configuration),
     };
+  }
+
+  /** Only https links open; anything else (`command:`, `file:`, `vscode:`) is dropped and logged like any refused message. */
+  private async openLink(url: string): Promise<void> {
+    if (/^https:\/\//i.test(url)) {
+      await vscode.env.openExternal(vscode.Uri.parse(url));
+      return;
+    }
+    // The scheme alone is logged, cut short: the rest of a link could carry anything.
+    const scheme = /^([a-z][a-z0-9+.-]{0,19}):/i.exec(url)?.[1];
+    this.log.warn(
+      `Dropped a link/open message from the prompt panel: only https links open (this one ${scheme ? `was ${scheme}:` : 'had no scheme'}).`,
+    );
   }
 
   /** Another conversation is shown (switched, new, cleared, restored): every webview gets the state again. */
@@ -214,6 +240,7 @@ export class ChatSession implements vscode.Disposable {
       canListModels: this.catalog.canList,
       selectedModel: choice.selectedModel,
       hasKey: this.hasKeys(),
+      keyMasks: this.keyMasks(),
       turns: this.ports.store.turns(),
       strings: panelStrings(),
       enterSends: this.configuration.value.chat.enterSends,
@@ -243,11 +270,21 @@ export class ChatSession implements vscode.Disposable {
     from?: WebviewConnection,
   ): Promise<void> {
     const store = this.ports.store;
+    const keys = await scannerKeys(this.keys).catch((error: unknown) => ({
+      known: [],
+      retired: [],
+      unread: [{ service: undefined, reason: (error as Error)?.message ?? String(error) }],
+    }));
+    // Unread keys fail closed: the guard asks before anything is sent, and the log says why.
+    const unread = keys.unread.length > 0 ? [...new Set(keys.unread.map((u) => u.reason))].join('; ') : undefined;
+    if (unread !== undefined)
+      this.log.warn(`Secret guard: the stored keys could not be read (${unread}); asking before sending.`);
     const guarded = await guardPrompt(
       rawPrompt,
       await resolveAttachments(rawAttachments, store, this.log),
-      await scannerKeys(this.keys).catch(() => ({})),
+      keys,
       this.ports.ask ?? askToRedact,
+      unread,
     );
     if (guarded === undefined) {
       // The prompt is still in the webview's box; it is not echoed back.

@@ -1,18 +1,30 @@
 import * as vscode from 'vscode';
-import { type KeywardConfig, guardedValue, isGuardedSetting, normalizeConfig } from '../core/config.ts';
+import {
+  type KeywardConfig,
+  RESTRICTED_SETTINGS,
+  guardedValue,
+  isGuardedSetting,
+  normalizeConfig,
+  withoutWorkspace,
+} from '../core/config.ts';
 import { Disposable } from '../shared/dispose.ts';
 import { Emitter, type Subscription } from '../shared/event.ts';
 import type { Log } from './log.ts';
 
 /**
  * A setting below `keyward.` as Keyward obeys it: a privacy or safety setting
- * from the user, made only stricter by the workspace (a repository cannot switch it off).
+ * from the user, made only stricter by the workspace (a repository cannot switch it off);
+ * in Restricted Mode a restricted setting (package.json's `restrictedConfigurations`) takes
+ * no workspace value at all, whatever VS Code hands over.
  */
 export function readSetting(name: string): unknown {
   const section = vscode.workspace.getConfiguration('keyward');
-  if (!isGuardedSetting(name)) return section.get(name);
-  const layers = section.inspect(name);
-  return layers ? guardedValue(name, layers) : section.get(name);
+  const untrusted = !vscode.workspace.isTrusted && RESTRICTED_SETTINGS.includes(name);
+  if (!isGuardedSetting(name) && !untrusted) return section.get(name);
+  const inspected = section.inspect(name);
+  if (!inspected) return untrusted ? undefined : section.get(name);
+  const layers = untrusted ? withoutWorkspace(inspected) : inspected;
+  return isGuardedSetting(name) ? guardedValue(name, layers) : (layers.globalValue ?? layers.defaultValue);
 }
 
 /** The one place that reads Keyward's settings; bad values are named once per change. */
@@ -28,6 +40,13 @@ export class Configuration extends Disposable {
     this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (!event.affectsConfiguration('keyward')) return;
+        this.current = this.read();
+        this.changed.fire(this.current);
+      }),
+    );
+    // Trusting the folder brings its values for the restricted settings back.
+    this._register(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.current = this.read();
         this.changed.fire(this.current);
       }),

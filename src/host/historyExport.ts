@@ -7,8 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatTurn } from '../shared/protocol.ts';
 import { conversationMarkdown } from '../core/conversation.ts';
-import type { ScanOptions } from '../core/scan/scanner.ts';
-import { scrubForDisk } from '../core/persistFilter.ts';
+import { type PersistOptions, scrubForDisk } from '../core/persistFilter.ts';
 import { UnsafePath, safeTarget, writeTarget } from '../core/safeWrite.ts';
 import type { Log } from './log.ts';
 
@@ -32,7 +31,7 @@ export function exportFileName(title: string): string {
 export async function exportConversation(
   turns: readonly ChatTurn[],
   title: string,
-  scanOptions: () => Promise<ScanOptions>,
+  scanOptions: () => Promise<PersistOptions>,
   log: Log,
   target?: vscode.Uri,
 ): Promise<vscode.Uri | undefined> {

@@ -19,8 +19,16 @@ import { Disposable } from '../shared/dispose.ts';
 import { Emitter, type Subscription } from '../shared/event.ts';
 import type { Configuration } from './configuration.ts';
 import type { Verification } from '../core/scan/verify.ts';
+import {
+  COMMITTED_KEY_CODE,
+  type CommittedKey,
+  CommittedKeys,
+  type RotationSigns,
+  committedFrom,
+} from './committedKeys.ts';
 
 export const DIAGNOSTIC_SOURCE = 'Keyward';
+const COMMITTED_STATE = 'keyward.committedKeys';
 const t = vscode.l10n.t;
 
 /** Where git stands, or why Keyward did not ask it. */
@@ -139,14 +147,20 @@ export class KeyDiagnostics extends Disposable {
   private readonly diagnosticsChanged = this._register(new Emitter<void>());
   /** Liveness answers by fingerprint, set by the "Check whether this key is live" action. */
   verificationOf: (fingerprint: string) => Verification | undefined = () => undefined;
+  /** Keys moved out of tracked files: still findings there until they are rotated. */
+  private readonly committed: CommittedKeys;
 
   /** Its settings, typed; the workspace scan reads its size cap here too. */
   readonly configuration: Configuration;
 
-  constructor(keys: KeyStore, configuration: Configuration) {
+  /** `state` (workspace state, through the filter for disk) keeps the keys moved out of tracked files across reloads. */
+  constructor(keys: KeyStore, configuration: Configuration, state?: vscode.Memento) {
     super();
     this.keys = keys;
     this.configuration = configuration;
+    this.committed = new CommittedKeys(committedFrom(state?.get(COMMITTED_STATE)), (list) => {
+      void Promise.resolve(state?.update(COMMITTED_STATE, list)).catch(() => undefined);
+    });
     let ignoredFiles = configuration.value.diagnostics.ignoredFiles;
     for (const disposable of [
       vscode.workspace.onDidOpenTextDocument((doc) => void this.full(doc)),
@@ -219,6 +233,68 @@ export class KeyDiagnostics extends Disposable {
     this.options = await scannerKeys(this.keys).catch(() => ({}));
     for (const [uri, scan] of this.scans) scan.setOptions(optionsFor(uri, this.options));
     this.rescanAll();
+    // A rotation clears a moved key's finding in files that are not open too.
+    this.replaceCommitted();
+  }
+
+  /**
+   * A key was moved out of a file git tracks: it stays a finding there until it is rotated (see committedKeys.ts).
+   * Called by a fix once the key is out of the line.
+   */
+  rememberCommitted(uri: vscode.Uri, entry: KeyDiagnostic): void {
+    if (entry.git !== 'tracked' || entry.inner !== undefined) return;
+    const { finding } = entry;
+    this.committed.add({
+      uri: uri.toString(),
+      line: finding.line,
+      column: finding.column,
+      service: finding.service,
+      masked: finding.masked,
+      fingerprint: finding.fingerprint,
+      storedAtMove: this.keys.metadata(finding.service)?.fingerprint ?? null,
+    });
+    this.place(
+      uri,
+      this.all(uri).map((e) => ({ finding: e.finding, ...(e.inner === undefined ? {} : { inner: e.inner }) })),
+      'tracked',
+    );
+  }
+
+  /** The moved keys whose finding is at a place in the document (for the quick fixes). */
+  committedAt(uri: vscode.Uri, range: vscode.Range | vscode.Position): CommittedKey[] {
+    return this.committed
+      .of(uri.toString())
+      .filter(
+        (k) =>
+          this.committedRange(k).intersection(
+            range instanceof vscode.Position ? new vscode.Range(range, range) : range,
+          ) !== undefined,
+      );
+  }
+
+  private committedRange(key: CommittedKey): vscode.Range {
+    return new vscode.Range(key.line, key.column, key.line, key.column);
+  }
+
+  private signs(): RotationSigns {
+    return {
+      stored: (service) => this.keys.metadata(service)?.fingerprint ?? null,
+      retired: () => new Set(this.keys.retired().map((r) => r.fingerprint)),
+      verification: (fingerprint) => this.verificationOf(fingerprint),
+    };
+  }
+
+  /** Publishes again every file with a moved key, open or not, so a rotation clears its finding. */
+  private replaceCommitted(): void {
+    for (const key of this.committed.uris()) {
+      const uri = vscode.Uri.parse(key);
+      const entries = this.all(uri);
+      this.place(
+        uri,
+        entries.map((e) => ({ finding: e.finding, ...(e.inner === undefined ? {} : { inner: e.inner }) })),
+        entries[0]?.git ?? 'tracked',
+      );
+    }
   }
 
   private rescanAll(): void {
@@ -331,6 +407,25 @@ export class KeyDiagnostics extends Disposable {
       });
       diagnostics.push(diagnostic);
     }
+    this.committed.prune(this.signs());
+    for (const key of this.committed.of(uri.toString())) {
+      // Back in the text, it is flagged as any key is.
+      if (entries.some((e) => e.finding.fingerprint === key.fingerprint)) continue;
+      const live = this.verificationOf(key.fingerprint)?.status === 'live';
+      const text = t(
+        "The {0} key {1} was moved out of this file, but git has it in this file's history: rotate it (it works until it is deleted at the service).",
+        SERVICE_NAMES[key.service],
+        key.masked,
+      );
+      const diagnostic = new vscode.Diagnostic(
+        this.committedRange(key),
+        live ? `${t('Live key in git history: rotate now.')} ${text}` : text,
+        vscode.DiagnosticSeverity.Error,
+      );
+      diagnostic.source = DIAGNOSTIC_SOURCE;
+      diagnostic.code = COMMITTED_KEY_CODE;
+      diagnostics.push(diagnostic);
+    }
     this.byUri.set(uri.toString(), entries);
     this.collection.set(uri, diagnostics);
     this.diagnosticsChanged.fire();
@@ -338,14 +433,16 @@ export class KeyDiagnostics extends Disposable {
 
   /** Words every published finding again (a liveness answer arrived); nothing is rescanned. */
   reword(): void {
+    const moved = new Set(this.committed.uris());
     for (const [key, entries] of [...this.byUri]) {
-      if (entries.length > 0)
+      if (entries.length > 0 && !moved.has(key))
         this.place(
           vscode.Uri.parse(key),
           entries.map((e) => ({ finding: e.finding, ...(e.inner === undefined ? {} : { inner: e.inner }) })),
           entries[0]!.git,
         );
     }
+    this.replaceCommitted();
   }
 
   private forget(uri: vscode.Uri): void {
@@ -354,6 +451,8 @@ export class KeyDiagnostics extends Disposable {
     this.byUri.delete(key);
     clearTimeout(this.timers.get(key));
     this.collection.delete(uri);
+    // A closed file keeps the finding of a key moved out of it until the key is rotated.
+    if (this.committed.of(key).length > 0) this.place(uri, [], 'tracked');
   }
 
   /**

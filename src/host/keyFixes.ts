@@ -21,6 +21,7 @@ import {
   isDotenvFile,
   planDotenv,
 } from '../core/scan/fixes.ts';
+import { COMMITTED_KEY_CODE } from './committedKeys.ts';
 import type { Configuration } from './configuration.ts';
 import { DIAGNOSTIC_SOURCE, type KeyDiagnostic, type KeyDiagnostics, realFilePath } from './keyDiagnostics.ts';
 import { Disposable } from '../shared/dispose.ts';
@@ -47,6 +48,22 @@ function unsafeText(error: UnsafePath): string {
       return t('{0} is not a regular file.', error.path);
     default:
       return t('{0} is not a folder of the workspace.', error.path);
+  }
+}
+
+/**
+ * Saves the document and waits on the save itself, however long a busy machine takes. VS Code's first answer can be
+ * false while its text still reaches the disk: a save already running takes ours as the next one, and a save during
+ * which the text changed leaves the document dirty. Asking again waits on the save VS Code has under way (it hands
+ * back the pending one); no timer decides. False only when the document stays dirty and a new attempt changes nothing.
+ */
+async function saveToDisk(document: vscode.TextDocument): Promise<boolean> {
+  let version = -1;
+  for (;;) {
+    if (await document.save()) return true;
+    if (!document.isDirty) return true;
+    if (document.isClosed || document.version === version) return false;
+    version = document.version;
   }
 }
 
@@ -87,11 +104,22 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
     const trusted = vscode.workspace.isTrusted;
     const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
     for (const diagnostic of ours) {
+      if (diagnostic.code === COMMITTED_KEY_CODE) {
+        // A key moved out of a tracked file: only rotating it ends the finding.
+        for (const moved of this.diagnostics.committedAt(document.uri, diagnostic.range)) {
+          const rotate = this.rotateAction(moved.service, moved.storedAtMove === moved.fingerprint);
+          rotate.diagnostics = [diagnostic];
+          rotate.isPreferred = true;
+          actions.push(rotate);
+        }
+        continue;
+      }
       const entry = this.diagnostics.at(document.uri, diagnostic.range)[0];
       // A key inside an archive or a source map's sources is not in this text: nothing here can edit it.
       if (!entry || entry.inner !== undefined) continue;
       const service = entry.finding.service;
       const name = ENV_VAR[service];
+      const start = actions.length;
       const make = (title: string, preferred = false) => {
         const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
         action.diagnostics = [diagnostic];
@@ -142,15 +170,32 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
         else action.edit.insert(document.uri, document.lineAt(lineNumber).range.end, comment);
         actions.push(action);
       }
-      const rotate = make(t('Rotate this key at the {0}', SERVICE_NAMES[service]));
-      const keysPage = pagesOf(this.configuration.value, service).keys;
-      rotate.command =
-        entry.finding.stored === 'active' || keysPage === null
-          ? { title: rotate.title, command: SERVICES[service].commands.rotateKey }
-          : { title: rotate.title, command: 'vscode.open', arguments: [vscode.Uri.parse(keysPage)] };
-      actions.push(rotate);
+      const rotate = this.rotateAction(service, entry.finding.stored === 'active');
+      rotate.diagnostics = [diagnostic];
+      if (entry.git === 'tracked') {
+        // In a tracked file the key is in history: moving or ignoring it does not end the leak, rotating does
+        // (GitGuardian keeps such an incident open until the secret is revoked).
+        for (const action of actions.slice(start)) action.isPreferred = false;
+        rotate.isPreferred = true;
+        actions.splice(start, 0, rotate);
+      } else actions.push(rotate);
     }
     return actions;
+  }
+
+  /** Rotating a key: Keyward's own Rotate for the stored key, else the service's key page. */
+  private rotateAction(service: ServiceId, stored: boolean): vscode.CodeAction {
+    const rotate = new vscode.CodeAction(
+      t('Rotate this key at the {0}', SERVICE_NAMES[service]),
+      vscode.CodeActionKind.QuickFix,
+    );
+    rotate.isPreferred = false;
+    const keysPage = pagesOf(this.configuration.value, service).keys;
+    rotate.command =
+      stored || keysPage === null
+        ? { title: rotate.title, command: SERVICES[service].commands.rotateKey }
+        : { title: rotate.title, command: 'vscode.open', arguments: [vscode.Uri.parse(keysPage)] };
+    return rotate;
   }
 
   private say(level: 'warning' | 'error', text: string): void {
@@ -278,8 +323,10 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
       if (plan.action !== 'reuse') await restoreTarget(env, existing).catch(() => undefined);
       return this.refuse(t('the editor did not accept the change to this line.'));
     }
+    // Out of the line is not out of history: the finding stays until the key is rotated.
+    this.diagnostics.rememberCommitted(uri, entry);
     // The key is in .env and out of the line; until the file is saved its old text is still on disk.
-    if (!(await document.save()))
+    if (!(await saveToDisk(document)))
       this.say(
         'warning',
         t(
@@ -341,7 +388,10 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
     if (replacement)
       edit.replace(uri, new vscode.Range(lineNumber, replacement.start, lineNumber, replacement.end), replacement.text);
     else edit.delete(uri, entry.range);
-    return vscode.workspace.applyEdit(edit);
+    if (!(await vscode.workspace.applyEdit(edit))) return false;
+    // Out of the line is not out of history: the finding stays until the key is rotated.
+    this.diagnostics.rememberCommitted(uri, entry);
+    return true;
   }
 
   private async store(service: ServiceId, key: string): Promise<boolean> {

@@ -24,8 +24,9 @@ function advice(state: FileState): string {
     case 'outside':
       return t('this file is not in a git repository.');
     case 'restricted':
+      // No fix that moves a key is offered here: the advice names only what is.
       return t(
-        "Restricted Mode: Keyward runs no git here. Move the key out (to Keyward's secret storage), or trust the folder to learn whether git tracks it.",
+        'Restricted Mode: Keyward runs no git here and changes no file, so it cannot tell whether the key was committed. Rotate the key if it may have been, or trust the folder to learn whether git tracks the file and to move the key out.',
       );
     default:
       return t('this document is not saved yet.');

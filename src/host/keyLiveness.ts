@@ -23,8 +23,21 @@ export function verificationText(verification: Verification): string {
   }
 }
 
+/** Asks the person to pick one of the items; undefined is no. Tests script it. */
+export type Ask = (message: string, ...items: string[]) => Thenable<string | undefined>;
+
+/** The host a base URL names, for a question a person reads (the whole URL when it does not parse). */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
+
 export class KeyLiveness implements vscode.CodeActionProvider, vscode.Disposable {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
+  ask: Ask = (message, ...items) => vscode.window.showWarningMessage(message, { modal: true }, ...items);
   private readonly diagnostics: KeyDiagnostics;
   private readonly configuration: Configuration;
   private readonly disposables: vscode.Disposable[] = [];
@@ -65,12 +78,18 @@ export class KeyLiveness implements vscode.CodeActionProvider, vscode.Disposable
     );
   }
 
+  /** Where a key of each service is sent to be checked: the base URLs the user set (application settings). */
+  private baseUrls(): Partial<Record<string, string>> {
+    const { router, direct } = this.configuration.value;
+    return { router: router.baseUrl, direct: direct.baseUrl };
+  }
+
   /** The verifier for the base URLs now set: another service is another cache. */
   private current(): KeyVerifier {
-    const { router, direct } = this.configuration.value;
-    const wanted = `${router.baseUrl} ${direct.baseUrl}`;
+    const baseUrls = this.baseUrls();
+    const wanted = `${baseUrls.router} ${baseUrls.direct}`;
     if (!this.verifier || this.verifierFor !== wanted) {
-      this.verifier = new KeyVerifier({ baseUrls: { router: router.baseUrl, direct: direct.baseUrl } });
+      this.verifier = new KeyVerifier({ baseUrls });
       this.verifierFor = wanted;
     }
     return this.verifier;
@@ -97,6 +116,22 @@ export class KeyLiveness implements vscode.CodeActionProvider, vscode.Disposable
       return undefined;
     }
     const service = SERVICE_NAMES[entry.finding.service];
+    // In an untrusted folder the key comes from a file someone else wrote: it leaves only after a question that
+    // names where it goes.
+    const baseUrl = this.baseUrls()[entry.finding.service];
+    if (!vscode.workspace.isTrusted && baseUrl !== undefined) {
+      const send = t('Send and Check');
+      const answer = await this.ask(
+        t(
+          'Restricted Mode: to check whether the key {0} is live, Keyward sends it, as found in a file of a folder you have not trusted, to {1} (the {2}). Send it?',
+          entry.finding.masked,
+          hostOf(baseUrl),
+          service,
+        ),
+        send,
+      );
+      if (answer !== send) return undefined;
+    }
     const verification = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: t('Asking the {0} whether the key is live', service) },
       () => this.current().verify(entry.finding.service, key, true),

@@ -12,7 +12,8 @@ export class PanelProbe {
   readonly sent: HostMessage[] = [];
 
   readonly ports: Required<PromptPanelPorts> = {
-    ask: (names) => (this.guardAnswer ? Promise.resolve(this.guardAnswer) : askToRedact(names)),
+    ask: (names, hits, unread) =>
+      this.guardAnswer ? Promise.resolve(this.guardAnswer) : askToRedact(names, hits, unread),
     tap: (message) => {
       this.sent.push(message);
       if (this.sent.length > 2000) this.sent.splice(0, 1000);

@@ -1,15 +1,14 @@
 // Workspace and global state that cannot hold a key: every update passes the
 // one filter for disk, whoever writes it.
 import type * as vscode from 'vscode';
-import { scrubForDisk } from '../core/persistFilter.ts';
-import type { ScanOptions } from '../core/scan/scanner.ts';
+import { type PersistOptions, scrubForDisk } from '../core/persistFilter.ts';
 
 export class ScrubbedMemento implements vscode.Memento {
   private readonly inner: vscode.Memento;
-  private readonly options: () => Promise<ScanOptions>;
+  private readonly options: () => Promise<PersistOptions>;
 
   /** `options` gives the keys Keyward holds, so a stored key of any shape is masked too. */
-  constructor(inner: vscode.Memento, options: () => Promise<ScanOptions>) {
+  constructor(inner: vscode.Memento, options: () => Promise<PersistOptions>) {
     this.inner = inner;
     this.options = options;
   }
@@ -26,7 +25,7 @@ export class ScrubbedMemento implements vscode.Memento {
 
   async update(key: string, value: unknown): Promise<void> {
     if (value === undefined) return this.inner.update(key, undefined);
-    const options = await this.options().catch((): ScanOptions => ({}));
+    const options = await this.options().catch((): PersistOptions => ({}));
     await this.inner.update(key, scrubForDisk(value, options));
   }
 }

@@ -59,6 +59,50 @@ export function maskKeyShapes(text: string): string {
     .replace(BEARER, (_all, prefix: string, token: string) => prefix + (token.includes('…') ? token : maskKey(token)));
 }
 
+/**
+ * What the webview may know of a key Keyward holds, so it can mask it in what it saves: the two ends its masked form
+ * already shows (`prefix…suffix`) and its length. Never the key: a stored key may have any shape (an
+ * OpenAI-compatible service's), so the shapes above cannot find it, and the webview holds no key.
+ */
+export interface KeyMask {
+  prefix: string;
+  suffix: string;
+  length: number;
+}
+
+/** The mask of a key from its masked form (`maskKey`) and length; undefined when the form is not one. */
+export function keyMaskOf(masked: string, length: number): KeyMask | undefined {
+  const cut = masked.indexOf('…');
+  if (cut < 0 || length <= 0) return undefined;
+  return { prefix: masked.slice(0, cut), suffix: masked.slice(cut + 1), length };
+}
+
+/**
+ * Every run of `length` characters between a mask's prefix and suffix replaced by the masked form. Without the key
+ * nothing can confirm a run, so a stranger of the same ends and length is masked too: harmless, as masking more than
+ * a key never leaks one (the scanner confirms the same descriptor by fingerprint for rotated-out keys).
+ */
+export function maskKnownKeys(text: string, masks: readonly KeyMask[]): string {
+  let out = text;
+  for (const { prefix, suffix, length } of masks) {
+    // An empty end would match anywhere: such a descriptor masks nothing rather than everything.
+    if (prefix.length === 0 || suffix.length === 0 || length < prefix.length + suffix.length) continue;
+    const masked = `${prefix}…${suffix}`;
+    let next = '';
+    let last = 0;
+    for (let at = out.indexOf(prefix); at !== -1; at = out.indexOf(prefix, at + 1)) {
+      if (at < last) continue;
+      const end = at + length;
+      if (end > out.length || !out.startsWith(suffix, end - suffix.length)) continue;
+      next += out.slice(last, at) + masked;
+      last = end;
+      at = end - 1;
+    }
+    out = next + out.slice(last);
+  }
+  return out;
+}
+
 /** A copy of a JSON-like value with every string (keys of objects too) passed through `map`. */
 export function mapStrings<T>(value: T, map: (text: string) => string): T {
   if (typeof value === 'string') return map(value) as T;

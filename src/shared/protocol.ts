@@ -4,6 +4,7 @@
 // one chat/done or chat/error, keyed by request id.
 import type { FinishReason } from './answerEnd.ts';
 import type { ServiceErrorData, ServiceId } from './errorKinds.ts';
+import type { KeyMask } from './keyShapes.ts';
 import { isServiceId } from './serviceIds.ts';
 
 export interface ModelOption {
@@ -81,6 +82,8 @@ export interface PanelState {
   canListModels: Record<ServiceId, boolean>;
   selectedModel: Record<ServiceId, string>;
   hasKey: Record<ServiceId, boolean>;
+  /** The keys Keyward holds and held, as masks (never the keys): the webview masks them in the state it saves. */
+  keyMasks?: KeyMask[];
   turns: ChatTurn[];
   strings: Record<string, string>;
   /** `keyward.chat.enterSends`: Enter sends and Shift+Enter breaks the line (true), or the other way round. */
@@ -110,7 +113,7 @@ export type HostMessage =
   /** The secret guard stopped the send: the prompt stays in the box. */
   | { type: 'chat/blocked'; requestId: string; prompt: string }
   | { type: 'attachment/add'; attachment: Attachment }
-  | { type: 'keys/changed'; hasKey: Record<ServiceId, boolean> }
+  | { type: 'keys/changed'; hasKey: Record<ServiceId, boolean>; keyMasks?: KeyMask[] }
   /** The services on offer changed (the compatible one was set up or removed); `service` is the one to show. */
   | { type: 'services/changed'; services: ServiceChoice[]; service: ServiceId }
   | { type: 'history/cleared' }

@@ -1,5 +1,5 @@
 // The panel's state and its reducer: pure, so it is tested without a DOM.
-import { mapStrings, maskKeyShapes } from '../shared/keyShapes.ts';
+import { type KeyMask, mapStrings, maskKeyShapes, maskKnownKeys } from '../shared/keyShapes.ts';
 import type { Attachment, ChatTurn, HostMessage, PanelState } from '../shared/protocol.ts';
 import { isServiceId } from '../shared/serviceIds.ts';
 import { MAX_RECENT, withRecent } from './modelPicker.ts';
@@ -117,7 +117,7 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
     case 'attachment/remove':
       return { ...state, attachments: state.attachments.filter((a) => a.id !== action.id) };
     case 'keys/changed':
-      return { ...state, hasKey: action.hasKey };
+      return { ...state, hasKey: action.hasKey, ...(action.keyMasks ? { keyMasks: action.keyMasks } : {}) };
     case 'settings/changed':
       return { ...state, enterSends: action.enterSends };
     case 'services/changed':
@@ -159,9 +159,13 @@ export interface PersistedView {
 
 /**
  * The one filter for the webview's saved state: attachments lose their text,
+ * every key Keyward holds is masked by its mask (any shape: the host sends masks, never keys),
  * and anything key-shaped left in a string is masked.
  */
-export function persistedView(state: Pick<ViewState, keyof PersistedView>): PersistedView {
+export function persistedView(
+  state: Pick<ViewState, keyof PersistedView> & { keyMasks?: readonly KeyMask[] },
+): PersistedView {
+  const masks = state.keyMasks ?? [];
   return mapStrings(
     {
       draft: state.draft,
@@ -180,7 +184,7 @@ export function persistedView(state: Pick<ViewState, keyof PersistedView>): Pers
         Object.entries(state.recentModels).map(([service, ids]) => [service, [...ids]]),
       ) as ViewState['recentModels'],
     },
-    maskKeyShapes,
+    (text) => maskKeyShapes(maskKnownKeys(text, masks)),
   );
 }
 

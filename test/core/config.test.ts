@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import {
   DEFAULT_CONFIG,
   GUARDED_SETTINGS,
+  RESTRICTED_SETTINGS,
   guardedValue,
   isGuardedSetting,
   normalizeConfig,
@@ -145,7 +146,13 @@ describe('privacy and safety settings a workspace can only make stricter', () =>
       expect(isGuardedSetting(name.slice('keyward.'.length))).toBe(true);
     }
     expect(manifest.capabilities.untrustedWorkspaces.supported).toBe('limited');
-    expect([...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort()).toEqual([...guarded].sort());
+    expect([...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort()).toEqual(
+      RESTRICTED_SETTINGS.map((name) => `keyward.${name}`).sort(),
+    );
+    for (const name of guarded) expect(RESTRICTED_SETTINGS).toContain(name.slice('keyward.'.length));
+    // A repository's short but valid timeout would make every request fail: an untrusted folder cannot set them.
+    for (const name of ['network.connectTimeoutMs', 'network.idleTimeoutMs', 'network.requestTimeoutMs'])
+      expect(RESTRICTED_SETTINGS).toContain(name);
     // Where requests go and which pages open is the user's alone.
     for (const name of [
       'keyward.router.baseUrl',

@@ -23,6 +23,16 @@ describe('secret guard', () => {
     expect(asked).toEqual([]);
   });
 
+  it('fails closed when the stored keys could not be read: it asks even when it finds nothing', async () => {
+    const asked: (string | undefined)[] = [];
+    const ask = async (_names: string, _hits: unknown, unread?: string): Promise<GuardAnswer> => {
+      asked.push(unread);
+      return 'cancel';
+    };
+    expect(await guardPrompt('hello', [], {}, ask, 'no keyring')).toBeUndefined();
+    expect(asked).toEqual(['no keyring']);
+  });
+
   it('cancels unless the person chooses to redact', async () => {
     const key = routerKey();
     expect(await guardPrompt(`use ${key}`, [], {}, async () => 'cancel')).toBeUndefined();

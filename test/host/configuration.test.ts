@@ -42,3 +42,36 @@ describe('Configuration: settings a workspace may only make stricter', () => {
     expect(readSetting('network.idleTimeoutMs')).toBe(5000);
   });
 });
+
+describe('Configuration in Restricted Mode (an untrusted folder)', () => {
+  afterEach(() => {
+    fake.api.workspace.isTrusted = true;
+  });
+
+  it("ignores the folder's network timeouts, keeping the user's or the defaults", () => {
+    fake.api.workspace.isTrusted = false;
+    // A short but valid timeout would make every request fail.
+    fake.state.workspaceSettings['keyward.network.connectTimeoutMs'] = 1;
+    fake.state.workspaceSettings['keyward.network.idleTimeoutMs'] = 1;
+    fake.state.workspaceSettings['keyward.network.requestTimeoutMs'] = 1;
+    fake.state.settings['keyward.network.idleTimeoutMs'] = 30_000;
+    const configuration = new Configuration(new Log());
+    expect(configuration.value.network).toEqual({
+      connectTimeoutMs: 10_000,
+      idleTimeoutMs: 30_000,
+      requestTimeoutMs: 600_000,
+    });
+    configuration.dispose();
+  });
+
+  it("ignores the folder's values for the guarded settings too, and reads them again once the folder is trusted", () => {
+    fake.api.workspace.isTrusted = false;
+    fake.state.workspaceSettings['keyward.scan.maxFileSizeKb'] = 8192;
+    fake.state.workspaceSettings['keyward.network.connectTimeoutMs'] = 2000;
+    expect(readSetting('scan.maxFileSizeKb')).toBe(1024);
+    expect(readSetting('network.connectTimeoutMs')).toBeUndefined();
+    fake.api.workspace.isTrusted = true;
+    expect(readSetting('scan.maxFileSizeKb')).toBe(8192);
+    expect(readSetting('network.connectTimeoutMs')).toBe(2000);
+  });
+});

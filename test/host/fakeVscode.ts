@@ -405,8 +405,16 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     StatusBarAlignment: { Left: 1, Right: 2 },
     ExtensionMode: { Production: 1, Development: 2, Test: 3 },
     ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
-    Uri: { parse: (value: string) => ({ toString: () => value }), file: fileUri },
+    Uri: {
+      // A parsed file URI is a file URI again (the diagnostics key their maps by the string).
+      parse: (value: string) =>
+        value.startsWith('file://')
+          ? fileUri(value.slice('file://'.length))
+          : { scheme: /^([^:]*):/.exec(value)?.[1] ?? '', path: value, toString: () => value },
+      file: fileUri,
+    },
     ViewColumn: { Active: -1, Beside: -2, One: 1 },
+    ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
     env: {
       language: 'en',
       clipboard: { writeText: async () => undefined },
@@ -434,6 +442,7 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       showWarningMessage: message('warning'),
       showErrorMessage: message('error'),
       showInputBox: async () => state.inputs.shift(),
+      withProgress: <T>(_options: unknown, task: () => Promise<T>) => task(),
       showQuickPick: async () => undefined,
       createStatusBarItem: (id: string) => {
         const item = new FakeStatusBarItem(id);

@@ -1,13 +1,25 @@
 // The quick fixes over the fake vscode: which fixes each flagged key gets (by git state,
 // stored or not, file kind), the commands they carry, and the edit the ignore fix makes.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scannerKeys } from '../../src/core/keyStore.ts';
 import { scanText } from '../../src/core/scan/scanner.ts';
-import type { FileState } from '../../src/host/keyDiagnostics.ts';
+import { type FileState, KeyDiagnostics } from '../../src/host/keyDiagnostics.ts';
 import { FixCommand } from '../../src/host/keyFixes.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
-import { type EditorParts, editorParts } from './editorParts.ts';
-import { CodeActionKind, Diagnostic, type Range, type WorkspaceEdit, fakeDocument } from './fakeVscode.ts';
+import { type EditorParts, editorParts, nextChange } from './editorParts.ts';
+import {
+  CodeActionKind,
+  Diagnostic,
+  FakeMemento,
+  type Range,
+  type WorkspaceEdit,
+  fakeDocument,
+  fileUri,
+} from './fakeVscode.ts';
+import { fake } from './vscodeShim.ts';
 
 let parts: EditorParts;
 afterEach(() => parts.dispose());
@@ -63,13 +75,17 @@ describe('key quick fixes', () => {
     const line = `KEY = '${directKey('proj')}'`;
     const doc = fakeDocument('/w/settings.py', `import os\n${line}\n`, 'python');
     const { actions } = fixesFor(doc, 'tracked');
+    // In a tracked file rotating comes first and is the preferred fix: the key is in history whatever else is done
+    // (GitGuardian resolves a secret incident only once the secret is revoked:
+    // https://docs.gitguardian.com/internal-monitoring/detect/incident-statuses).
     expect(actions.map((a) => a.title)).toEqual([
+      'Rotate this key at the direct service',
       'Read OPENAI_API_KEY from the environment and move the key to .env',
       'Store the key in Keyward and remove it from this file',
       'Ignore this line (keyward-ignore): the key stays in git history, so rotate it too',
-      'Rotate this key at the direct service',
     ]);
-    const ignore = actions[2]!;
+    expect(actions.map((a) => a.isPreferred)).toEqual([true, false, false, false]);
+    const ignore = actions[3]!;
     expect(ignore.command).toBeUndefined();
     const [edit] = (ignore.edit as unknown as WorkspaceEdit).edits as { uri: unknown; range: Range; newText: string }[];
     expect(edit!.uri).toBe(doc.uri);
@@ -122,5 +138,167 @@ describe('key quick fixes', () => {
     expect(
       parts.fixes.provideCodeActions(doc as never, elsewhere.range as never, { diagnostics: [elsewhere] } as never),
     ).toEqual([]);
+  });
+});
+
+describe('Move to .env: the save of the changed line', () => {
+  const workspace = fake.api.workspace as unknown as Record<string, unknown>;
+  afterEach(() => {
+    delete workspace.openTextDocument;
+    delete workspace.getWorkspaceFolder;
+    delete workspace.applyEdit;
+  });
+
+  /**
+   * A JavaScript file with a key in a real folder, opened in a fake editor whose save answers as scripted: `answers`
+   * says what each save() returns and whether the document is still dirty after it.
+   */
+  function moveSetup(answers: { saved: boolean; dirty: boolean }[]) {
+    parts = editorParts();
+    const folder = mkdtempSync(join(tmpdir(), 'keyward-save-'));
+    const key = routerKey();
+    const path = join(folder, 'app.js');
+    writeFileSync(path, `const key = "${key}";\n`);
+    let saves = 0;
+    const doc = Object.assign(fakeDocument(path, `const key = "${key}";\n`), {
+      isDirty: true,
+      isClosed: false,
+      save: async () => {
+        const answer = answers[Math.min(saves++, answers.length - 1)]!;
+        doc.isDirty = answer.dirty;
+        return answer.saved;
+      },
+    });
+    workspace.openTextDocument = async () => doc;
+    workspace.getWorkspaceFolder = () => ({ uri: fileUri(folder), name: 'w', index: 0 });
+    workspace.applyEdit = async () => true;
+    // git says .env is ignored: no .gitignore to write, and git itself is not needed here.
+    Object.assign(parts.diagnostics.git, { status: async () => 'ignored', invalidate: () => undefined });
+    parts.diagnostics.set(doc.uri as never, scanText(doc.getText()), 'untracked');
+    const [entry] = parts.diagnostics.all(doc.uri as never);
+    return { folder, key, doc, entry: entry!, saves: () => saves };
+  }
+
+  it('a first save() that answers false while VS Code still saves (busy machine) is waited on, not reported', async () => {
+    // The in-host ".env: a new .env is created 0600…" step once read that first answer as a failed save under load.
+    const setup = moveSetup([
+      { saved: false, dirty: true },
+      { saved: true, dirty: false },
+    ]);
+    expect(await parts.fixes.moveToEnv(setup.doc.uri as never, setup.entry.range as never)).toBe(true);
+    expect(readFileSync(join(setup.folder, '.env'), 'utf8')).toBe(`OPENROUTER_API_KEY=${setup.key}\n`);
+    expect(setup.saves()).toBe(2);
+    expect(parts.fixes.said.filter((m) => /could not be saved/.test(m))).toEqual([]);
+  });
+
+  it('a save that really fails is still said, once VS Code has answered twice for the same text', async () => {
+    const setup = moveSetup([{ saved: false, dirty: true }]);
+    expect(await parts.fixes.moveToEnv(setup.doc.uri as never, setup.entry.range as never)).toBe(true);
+    expect(setup.saves()).toBe(2);
+    expect(parts.fixes.said).toEqual([expect.stringMatching(/the file could not be saved yet/)]);
+  });
+});
+
+// Secrets are once-leaked, always-leaked: GitGuardian keeps the incident open until the secret is revoked
+// (https://docs.gitguardian.com/internal-monitoring/detect/incident-statuses), and GitLab never marks a secret
+// finding "no longer detected" when it leaves the files (gitlab-org/gitlab merge request 145442).
+describe('a key moved out of a tracked file stays a finding until it is rotated', () => {
+  const workspace = fake.api.workspace as unknown as Record<string, unknown>;
+  afterEach(() => {
+    delete workspace.openTextDocument;
+    delete workspace.getWorkspaceFolder;
+    delete workspace.applyEdit;
+  });
+
+  /** Moves the key of a tracked file to .env, then publishes the file's text after the edit (no key left in it). */
+  async function moveTracked() {
+    parts = editorParts();
+    const folder = mkdtempSync(join(tmpdir(), 'keyward-tracked-'));
+    const key = routerKey();
+    const path = join(folder, 'app.js');
+    writeFileSync(path, `const key = "${key}";\n`);
+    const doc = Object.assign(fakeDocument(path, `const key = "${key}";\n`), {
+      isDirty: true,
+      isClosed: false,
+      save: async () => true,
+    });
+    workspace.openTextDocument = async () => doc;
+    workspace.getWorkspaceFolder = () => ({ uri: fileUri(folder), name: 'w', index: 0 });
+    workspace.applyEdit = async () => true;
+    Object.assign(parts.diagnostics.git, { status: async () => 'ignored', invalidate: () => undefined });
+    parts.diagnostics.set(doc.uri as never, scanText(doc.getText()), 'tracked');
+    const [entry] = parts.diagnostics.all(doc.uri as never);
+    expect(await parts.fixes.moveToEnv(doc.uri as never, entry!.range as never)).toBe(true);
+    // What the editor publishes once the line reads the environment.
+    parts.diagnostics.set(doc.uri as never, [], 'tracked');
+    return { key, doc };
+  }
+
+  const published = (doc: { uri: unknown }) => parts.collection.get(doc.uri as never) ?? [];
+
+  it('Move to .env keeps an error on the file, naming the key masked, with Rotate as its fix', async () => {
+    const { key, doc } = await moveTracked();
+    const [diagnostic, ...rest] = published(doc);
+    expect(rest).toEqual([]);
+    expect(diagnostic).toMatchObject({ code: 'committed-key', source: 'Keyward', severity: 0 });
+    expect(diagnostic!.message).toContain(`sk-or-v1-…${key.slice(-4)}`);
+    expect(diagnostic!.message).toMatch(/git has it in this file's history: rotate it/);
+    expect(diagnostic!.message).not.toContain(key);
+    const actions = parts.fixes.provideCodeActions(
+      doc as never,
+      diagnostic!.range as never,
+      { diagnostics: [Object.assign(diagnostic!, { source: 'Keyward' })] } as never,
+    );
+    expect(actions.map((a) => [a.title, a.isPreferred])).toEqual([['Rotate this key at the routing service', true]]);
+  });
+
+  it('ends when the stored key of the service changes (a rotation), not before', async () => {
+    const { doc } = await moveTracked();
+    parts.diagnostics.reword();
+    expect(published(doc)).toHaveLength(1);
+    const change = nextChange(parts);
+    await parts.keys.setKey('router', routerKey());
+    await change;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(published(doc)).toEqual([]);
+  });
+
+  it('ends when a live check says the service no longer accepts the key', async () => {
+    const { key, doc } = await moveTracked();
+    const fingerprint = scanText(key)[0]!.fingerprint;
+    parts.diagnostics.verificationOf = (f) =>
+      f === fingerprint ? { status: 'live', reason: 'models listed' } : undefined;
+    parts.diagnostics.reword();
+    expect(published(doc)[0]!.message).toMatch(/^Live key in git history: rotate now\./);
+    parts.diagnostics.verificationOf = (f) => (f === fingerprint ? { status: 'inactive', reason: '401' } : undefined);
+    parts.diagnostics.reword();
+    expect(published(doc)).toEqual([]);
+  });
+});
+
+describe('the finding of a key moved out of a tracked file survives a reload', () => {
+  it('is kept in workspace state (masked form and fingerprint only) and shown again by the next session', async () => {
+    parts = editorParts();
+    const state = new FakeMemento();
+    const key = routerKey();
+    const doc = fakeDocument('/w/committed.js', `const key = "${key}";\n`);
+    const first = new KeyDiagnostics(parts.keys, parts.configuration, state as never);
+    try {
+      first.set(doc.uri as never, scanText(doc.getText()), 'tracked');
+      first.rememberCommitted(doc.uri as never, first.all(doc.uri as never)[0]!);
+      expect(JSON.stringify([...state.values])).not.toContain(key);
+      expect(JSON.stringify([...state.values])).toContain(`sk-or-v1-…${key.slice(-4)}`);
+    } finally {
+      first.dispose();
+    }
+    const collections = fake.state.diagnosticCollections.length;
+    const next = new KeyDiagnostics(parts.keys, parts.configuration, state as never);
+    try {
+      await new Promise<void>((resolve) => next.onDidChange(() => resolve()));
+      const shown = fake.state.diagnosticCollections[collections]!.get(doc.uri as never) ?? [];
+      expect(shown.map((d) => d.code)).toEqual(['committed-key']);
+    } finally {
+      next.dispose();
+    }
   });
 });

@@ -2,6 +2,8 @@
 // still flagged from the file's text, git is never asked, and no fix that
 // writes a file or stores a key is offered or runs.
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,10 +12,12 @@ import { scanText } from '../../src/core/scan/scanner.ts';
 import { Configuration } from '../../src/host/configuration.ts';
 import { KeyDiagnostics } from '../../src/host/keyDiagnostics.ts';
 import { KeyFixes } from '../../src/host/keyFixes.ts';
+import { KeyHover } from '../../src/host/keyHover.ts';
+import { KeyLiveness } from '../../src/host/keyLiveness.ts';
 import { Log } from '../../src/host/log.ts';
 import { secretPort, statePort } from '../../src/host/secretPorts.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
-import { Diagnostic, FakeMemento, FakeSecrets, Range, fileUri } from './fakeVscode.ts';
+import { Diagnostic, FakeMemento, FakeSecrets, Position, Range, fileUri } from './fakeVscode.ts';
 import { fake } from './vscodeShim.ts';
 
 function document(path: string, text: string) {
@@ -103,5 +107,67 @@ describe('Restricted Mode', () => {
     expect(manifest.contributes.commands.find((c) => c.command === 'keyward.scanHistory')!.enablement).toBe(
       'isWorkspaceTrusted',
     );
+  });
+
+  it('asks before "Check whether this key is live" sends a key from an untrusted file, naming the host it goes to', async () => {
+    // The key is sent to the user's own service URL; still, a key from a folder not trusted leaves only when asked.
+    let requests = 0;
+    const server: Server = createServer((_request, response) => {
+      requests++;
+      response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"message":"no"}}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    fake.state.settings['keyward.router.baseUrl'] = `http://${host}/api/v1`;
+    const configuration = new Configuration(new Log());
+    const liveness = new KeyLiveness(parts.diagnostics, configuration);
+    const workspace = fake.api.workspace as unknown as Record<string, unknown>;
+    try {
+      const key = routerKey();
+      const text = `const key = "${key}";\n`;
+      const doc = document('/untrusted/app.js', text);
+      workspace.openTextDocument = async () => ({ ...doc, getText: (range?: unknown) => (range ? key : text) });
+      parts.diagnostics.set(doc.uri as never, scanText(text), 'restricted');
+      const [entry] = parts.diagnostics.all(doc.uri as never);
+      const asked: string[] = [];
+      liveness.ask = async (message) => {
+        asked.push(message);
+        return undefined;
+      };
+      expect(await liveness.check(doc.uri as never, entry!.range as never)).toBeUndefined();
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toContain(host);
+      expect(asked[0]).toMatch(/^Restricted Mode: .*sk-or-v1-….* Send it\?$/);
+      expect(asked[0]).not.toContain(key);
+      expect(requests).toBe(0);
+
+      liveness.ask = async () => 'Send and Check';
+      expect((await liveness.check(doc.uri as never, entry!.range as never))?.status).toBe('inactive');
+      expect(requests).toBe(1);
+      expect(gitCalls).toBe(0);
+    } finally {
+      delete workspace.openTextDocument;
+      delete fake.state.settings['keyward.router.baseUrl'];
+      liveness.dispose();
+      configuration.dispose();
+      server.close();
+    }
+  });
+
+  it('the hover does not advise moving the key out, since no fix does it here', () => {
+    const key = routerKey();
+    const text = `const key = "${key}";\n`;
+    const doc = document('/untrusted/hover.js', text);
+    parts.diagnostics.set(doc.uri as never, scanText(text), 'restricted');
+    const hover = new KeyHover(parts.diagnostics);
+    try {
+      const shown = hover.provideHover(doc as never, new Position(0, 15) as never);
+      const markdown = (shown as unknown as { contents: { value: string }[] }).contents[0]!.value;
+      expect(markdown).toMatch(/Restricted Mode/);
+      expect(markdown).not.toMatch(/move the key out \(|Move the key out/);
+      expect(markdown).toMatch(/Rotate the key/);
+    } finally {
+      hover.dispose();
+    }
   });
 });

@@ -1,10 +1,14 @@
 // Workspace and global state go through the one filter for disk, whoever writes them.
+import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { KeyStore, scannerKeys } from '../../src/core/keyStore.ts';
+import { maskKey } from '../../src/shared/keyShapes.ts';
 import { ScrubbedMemento } from '../../src/host/scrubbedState.ts';
+import { secretPort, statePort } from '../../src/host/secretPorts.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
-import { FakeMemento } from './fakeVscode.ts';
+import { FakeMemento, FakeSecrets } from './fakeVscode.ts';
 
 describe('ScrubbedMemento', () => {
   it('masks every key in what is written, the stored key of any shape included', async () => {
@@ -21,6 +25,20 @@ describe('ScrubbedMemento', () => {
     expect(memento.get('missing', 7)).toBe(7);
     await memento.update('turns', undefined);
     expect(memento.keys()).toEqual([]);
+  });
+
+  it('masks a stored key of any shape by its mask when SecretStorage cannot hand its value over', async () => {
+    const secrets = new FakeSecrets();
+    const keys = new KeyStore(secretPort(secrets as never), statePort(new FakeMemento() as never));
+    const stored = `local${randomBytes(18).toString('hex')}`;
+    await keys.setKey('compatible', stored);
+    secrets.failing = true;
+    const inner = new FakeMemento();
+    const memento = new ScrubbedMemento(inner as never, () => scannerKeys(keys));
+    await memento.update('turns', [{ text: `the key is ${stored}.` }]);
+    const raw = JSON.stringify([...inner.values]);
+    expect(raw).not.toContain(stored.slice(3, -4));
+    expect(raw).toContain(`the key is ${maskKey(stored)}.`);
   });
 
   it('is the only way Keyward writes workspace or global state', () => {

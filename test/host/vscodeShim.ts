@@ -28,4 +28,5 @@ export const {
   extensions,
   CodeActionKind,
   DiagnosticSeverity,
+  ProgressLocation,
 } = fake.api;

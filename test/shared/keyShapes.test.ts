@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { directKeyKind } from '../../src/core/keyFormats.ts';
 import { redactSecrets } from '../../src/core/redact.ts';
 import { classifyToken } from '../../src/core/scan/rules.ts';
-import { maskKeyShapes } from '../../src/shared/keyShapes.ts';
+import { keyMaskOf, maskKey, maskKeyShapes, maskKnownKeys } from '../../src/shared/keyShapes.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
 
 describe('one definition of key shapes', () => {
@@ -30,5 +30,21 @@ describe('one definition of key shapes', () => {
     ];
     for (const text of texts) expect(maskKeyShapes(text)).toBe(redactSecrets(text));
     expect(maskKeyShapes(texts[2]!)).toBe(texts[2]);
+  });
+});
+
+describe('maskKnownKeys: a stored key masked by its mask alone', () => {
+  it('masks every run of the length between the ends, side by side too, and leaves other text alone', () => {
+    const key = `abc${'x'.repeat(20)}wxyz`;
+    const mask = keyMaskOf(maskKey(key), key.length)!;
+    expect(mask).toEqual({ prefix: 'abc', suffix: 'wxyz', length: key.length });
+    expect(maskKnownKeys(`${key}${key} "${key}"`, [mask])).toBe('abc…wxyzabc…wxyz "abc…wxyz"');
+    expect(maskKnownKeys(`abc${'x'.repeat(19)}wxyz abc`, [mask])).toBe(`abc${'x'.repeat(19)}wxyz abc`);
+  });
+
+  it('masks nothing with a descriptor whose ends are empty or longer than the key', () => {
+    expect(maskKnownKeys('anything', [{ prefix: '', suffix: '', length: 3 }])).toBe('anything');
+    expect(maskKnownKeys('abcd', [{ prefix: 'abc', suffix: 'bcd', length: 4 }])).toBe('abcd');
+    expect(keyMaskOf('no ellipsis', 10)).toBeUndefined();
   });
 });

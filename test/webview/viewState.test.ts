@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { keyMaskOf, maskKey } from '../../src/shared/keyShapes.ts';
 import type { ChatTurn } from '../../src/shared/protocol.ts';
 import { initialState, persistedView, reduce, restoredView } from '../../src/webview/viewState.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
@@ -159,6 +161,28 @@ describe('saved webview state (written to disk by VS Code)', () => {
       { id: 'x1', fileName: '.env', languageId: 'dotenv', startLine: 1, endLine: 3, text: '' },
     ]);
     expect(saved.draft).toBe(`why is sk-or-v1-…${key.slice(-4)} refused?`);
+  });
+
+  it('masks a stored key of any shape in the saved draft, from the masks the host sends (never the key)', () => {
+    // A compatible-service key has no fixed shape: a groq-style one and a free-form one, built at run time.
+    const groq = ['gsk', randomBytes(39).toString('base64url').replace(/[-_]/g, 'x')].join('_');
+    const free = `local${randomBytes(18).toString('hex')}`;
+    const masks = [groq, free].map((k) => keyMaskOf(maskKey(k), k.length)!);
+    let s = reduce(initialState(), {
+      type: 'panel/state',
+      state: { ...initialState(), keyMasks: masks.slice(0, 1) },
+    });
+    s = reduce(s, { type: 'draft/set', text: `GROQ_API_KEY="${groq}"\ncurl -H "x-key: ${free}"` });
+    expect(persistedView(s).draft).not.toContain(groq.slice(4));
+    expect(persistedView(s).draft).toContain(`GROQ_API_KEY="${maskKey(groq)}"`);
+    // A key stored later reaches the webview with keys/changed, and the next save masks it too.
+    s = reduce(s, { type: 'keys/changed', hasKey: s.hasKey, keyMasks: masks });
+    const saved = JSON.stringify(persistedView(s));
+    expect(saved).not.toContain(groq.slice(4));
+    expect(saved).not.toContain(free.slice(3));
+    expect(persistedView(s).draft).toBe(`GROQ_API_KEY="${maskKey(groq)}"\ncurl -H "x-key: ${maskKey(free)}"`);
+    // What the person sees in the box is untouched.
+    expect(s.draft).toContain(free);
   });
 
   it('filters what an older version saved when it is read back', () => {

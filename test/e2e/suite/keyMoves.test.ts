@@ -161,6 +161,50 @@ suite('moving keys out of files', () => {
     assert.deepEqual(asked, []);
   });
 
+  test('.env from a tracked file: Rotate is the first fix, and the finding stays until the key is rotated', async () => {
+    // A committed key is in every clone of the history: GitGuardian keeps such an incident open until the secret is
+    // revoked (https://docs.gitguardian.com/internal-monitoring/detect/incident-statuses).
+    removeEnv();
+    const key = routerKey();
+    const path = 'moves/committed.ts';
+    write(path, `export const client = { apiKey: "${key}" };\n`);
+    git('add', path);
+    git('commit', '-q', '-m', 'a key committed by mistake');
+    const uri = vscode.Uri.file(join(folder(), path));
+    const [diagnostic] = await diagnosticsOf(path);
+    assert.equal(diagnostic!.severity, vscode.DiagnosticSeverity.Error);
+    const list = await actions(uri, diagnostic!.range);
+    assert.equal(list[0]!.title, 'Rotate this key at the routing service', list.map((a) => a.title).join(' | '));
+    assert.equal(list[0]!.isPreferred, true);
+    const move = list.find((a) => a.title.startsWith('Read OPENROUTER_API_KEY from the environment'));
+    assert.ok(move);
+    answer();
+    assert.equal(await run(move), true);
+    await waitFor('the fixed line on disk', () =>
+      read(path) === 'export const client = { apiKey: process.env.OPENROUTER_API_KEY };\n' ? true : undefined,
+    );
+    const kept = await waitFor('the finding to stay after the move', () =>
+      keyward(uri).find((d) => d.code === 'committed-key'),
+    );
+    assert.equal(kept.severity, vscode.DiagnosticSeverity.Error);
+    assert.ok(kept.message.includes(masked(key)) && !kept.message.includes(key), kept.message);
+    const fixes = await actions(uri, kept.range);
+    assert.equal(fixes[0]!.title, 'Rotate this key at the routing service');
+
+    // A rotation: the stored routing key changes.
+    const before = api.keyMetadata('router') as { fingerprint: string } | undefined;
+    const { routerFunded, routerFree } = e2eEnv().sandboxKeys;
+    const next = before?.fingerprint === fingerprint(routerFree) ? routerFunded : routerFree;
+    try {
+      await vscode.commands.executeCommand('keyward.setRouterKey', { key: next, quiet: true });
+      await waitFor('the finding to go once the key is rotated', () =>
+        keyward(uri).some((d) => d.code === 'committed-key') ? undefined : true,
+      );
+    } finally {
+      await vscode.commands.executeCommand('keyward.setRouterKey', { key: routerFunded, quiet: true });
+    }
+  });
+
   test('store: a key the service refuses is never stored, and the file keeps it', async () => {
     const stored = e2eEnv().sandboxKeys.routerFunded;
     await vscode.commands.executeCommand('keyward.setRouterKey', { key: stored, quiet: true });
