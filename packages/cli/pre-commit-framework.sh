@@ -4,10 +4,13 @@
 # commit will hold. No path of any machine in here: keyward comes from PATH, else
 # from the project's node_modules (npx --no-install, offline: a commit downloads nothing).
 [ "$#" -gt 0 ] || exit 0
+# With a committed baseline (keyward scan --write-baseline .keyward-baseline.json) only new keys stop a commit.
+baseline=
+[ -f .keyward-baseline.json ] && baseline=.keyward-baseline.json
 if command -v keyward >/dev/null 2>&1; then
-  keyward scan -- "$@"
+  keyward scan ${baseline:+--baseline "$baseline"} -- "$@"
 elif command -v npx >/dev/null 2>&1 && npm_config_offline=true npx --no-install keyward version >/dev/null 2>&1; then
-  npm_config_offline=true npx --no-install keyward scan -- "$@"
+  npm_config_offline=true npx --no-install keyward scan ${baseline:+--baseline "$baseline"} -- "$@"
 else
   echo "Keyward's pre-commit hook (pre-commit id: keyward): the keyward command was not found (not on PATH, not in this project's node_modules)." >&2
   echo "  Fix: npm install --save-dev keyward (or npm install --global keyward); it needs Node.js 20 or newer." >&2

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type SafeTarget, UnsafePath, readTarget, safeTarget, writeTarget } from './safeWrite.ts';
+import { DEFAULT_BASELINE } from './scan/baseline.ts';
 import { runGit } from './scan/git.ts';
 
 /** The line that tells a hook Keyward wrote from anyone else's. */
@@ -20,10 +21,13 @@ ${HOOK_MARK}
 # direct-service API key. Uses the keyward on PATH, else this project's own
 # (npx --no-install keyward, offline: a commit never downloads anything).
 # Reinstall: keyward install-hook. Remove: delete this file.
+# With a committed baseline (keyward scan --write-baseline ${DEFAULT_BASELINE}) only new keys stop a commit.
+set -- scan --staged
+if [ -f ${DEFAULT_BASELINE} ]; then set -- "$@" --baseline ${DEFAULT_BASELINE}; fi
 if command -v keyward >/dev/null 2>&1; then
-  keyward scan --staged
+  keyward "$@"
 elif command -v npx >/dev/null 2>&1 && npm_config_offline=true npx --no-install keyward version >/dev/null 2>&1; then
-  npm_config_offline=true npx --no-install keyward scan --staged
+  npm_config_offline=true npx --no-install keyward "$@"
 else
   echo "Keyward's pre-commit hook: the keyward command was not found (not on PATH, not in this project's node_modules)." >&2
   echo "  Fix: npm install --save-dev keyward (or npm install --global keyward)." >&2
@@ -35,7 +39,8 @@ case $status in
   0) exit 0 ;;
   1)
     echo "Keyward's pre-commit hook refused this commit: the staged changes above add a key." >&2
-    echo "  Fix: remove the key (rotate it if it is real), or mark a false finding with a keyward-ignore comment." >&2
+    echo "  Fix: remove the key (rotate it if it is real), or mark a false finding with a keyward-ignore comment" >&2
+    echo "  or a line in .keywardignore (its fingerprint or path, and the reason)." >&2
     ;;
   *)
     echo "Keyward's pre-commit hook could not check this commit (keyward exited with $status; see above)." >&2

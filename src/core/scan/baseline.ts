@@ -12,6 +12,9 @@ import { safeTarget, writeTarget } from '../safeWrite.ts';
 
 export const BASELINE_VERSION = 1;
 
+/** The baseline the pre-commit hook and the CI action use when the repository has committed one. */
+export const DEFAULT_BASELINE = '.keyward-baseline.json';
+
 export interface BaselineEntry {
   /** '/'-separated, relative to the repository root (or the folder scanned outside one). */
   path: string;

@@ -6,6 +6,7 @@
 // its reason is refused, named by file and line, and suppresses nothing.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { redactSecrets } from '../redact.ts';
 
 export const IGNORE_FILE = '.keywardignore';
 
@@ -104,12 +105,13 @@ export function parseIgnoreFile(text: string, file = IGNORE_FILE): IgnoreRules {
     const line = index + 1;
     const trimmed = raw.trim();
     if (trimmed === '' || trimmed.startsWith('#')) return;
-    const problem = (message: string) => problems.push({ file, line, message });
+    // The file's text reaches reports, logs and annotations: a key pasted into it is masked there.
+    const problem = (message: string) => problems.push({ file, line, message: redactSecrets(message) });
     const fp = FINGERPRINT.exec(trimmed);
     if (fp) {
       const reason = (fp[2] ?? '').replace(/^#\s*/, '').trim();
       if (reason === '') return problem('a fingerprint needs its reason after it (fingerprint  reason)');
-      entries.push({ line, kind: 'fingerprint', reason, fingerprint: fp[1]!.toLowerCase() });
+      entries.push({ line, kind: 'fingerprint', reason: redactSecrets(reason), fingerprint: fp[1]!.toLowerCase() });
       return;
     }
     const parts = PATH_LINE.exec(trimmed);
@@ -122,7 +124,7 @@ export function parseIgnoreFile(text: string, file = IGNORE_FILE): IgnoreRules {
     if (glob.startsWith('!')) return problem('"!" (un-ignoring) is not supported: list only what to suppress');
     if (EVERYTHING.has(glob)) return problem(`"${glob}" would suppress every file: name the files or folders`);
     try {
-      entries.push({ line, kind: 'path', reason, pattern: globToRegExp(glob) });
+      entries.push({ line, kind: 'path', reason: redactSecrets(reason), pattern: globToRegExp(glob) });
     } catch (error) {
       problem((error as Error).message);
     }
