@@ -1,12 +1,12 @@
 // keyward scan [PATH...] [--format text|json|sarif] [--staged] [--history] [--no-git] [--include-dir NAME] [--max-size BYTES]
 //              [--verify] [--baseline FILE] [--write-baseline FILE]
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { redactSecrets } from '../core/redact.ts';
 import { archiveKind, scanArchiveFile } from '../core/scan/archive.ts';
 import { BaselineError, BaselineIndex, readBaseline, writeBaseline } from '../core/scan/baseline.ts';
-import { IGNORE_FILE, loadIgnoreFile } from '../core/scan/ignoreFile.ts';
+import { IGNORE_FILE, loadIgnoreFile, repositoryAbove } from '../core/scan/ignoreFile.ts';
 import { baselineEntries, triageFindings } from '../core/scan/triage.ts';
 import { scanFile } from '../core/scan/fileScan.ts';
 import { GitStatusCache } from '../core/scan/gitStatus.ts';
@@ -288,7 +288,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
 
   // The baseline and the ignore file name paths from the repository root, wherever the scan ran.
   const root =
-    (useGit || values.staged || values.history ? await git.root(cwd).catch(() => null) : repoAbove(cwd)) ?? cwd;
+    (useGit || values.staged || values.history ? await git.root(cwd).catch(() => null) : repositoryAbove(cwd)) ?? cwd;
   const pathOf = rootPath(cwd, root);
   const ignore = loadIgnoreFile(root, display(cwd, join(root, IGNORE_FILE)));
   const sorted = triageFindings(findings, { ...(ignore ? { ignore } : {}), ...(baseline ? { baseline } : {}), pathOf });
@@ -332,14 +332,6 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
     return incomplete ? EXIT.usage : EXIT.ok;
   }
   return counted.length > 0 ? EXIT.failure : incomplete ? EXIT.usage : EXIT.ok;
-}
-
-/** With --no-git, the repository root found without running git: the nearest folder holding `.git`. */
-function repoAbove(folder: string): string | null {
-  for (let at = folder; ; at = dirname(at)) {
-    if (existsSync(join(at, '.git'))) return at;
-    if (dirname(at) === at) return null;
-  }
 }
 
 /**

@@ -4,8 +4,8 @@
 // line that suppressed it. gitleaks' .gitleaksignore lists fingerprints the same way (one a line,
 // '#' comments; gitleaks/gitleaks detect/ignore.go), but without a reason; here a line without
 // its reason is refused, named by file and line, and suppresses nothing.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { redactSecrets } from '../redact.ts';
 
 export const IGNORE_FILE = '.keywardignore';
@@ -166,4 +166,47 @@ export function loadIgnoreFile(folder: string, shown = IGNORE_FILE): IgnoreRules
 /** `file:line: message`, or `file: message` for the file as a whole. */
 export function problemText(p: IgnoreProblem): string {
   return `${p.file}${p.line > 0 ? `:${p.line}` : ''}: ${p.message}`;
+}
+
+/** With no git to ask (--no-git, the editor), the repository root: the nearest folder holding `.git`. */
+export function repositoryAbove(folder: string, stop?: string): string | null {
+  for (let at = folder; ; at = dirname(at)) {
+    if (existsSync(join(at, '.git'))) return at;
+    if (at === stop || dirname(at) === at) return null;
+  }
+}
+
+/**
+ * The editor's ignore files, one per root: the repository holding a file, else
+ * the workspace folder holding it. Read once, until `clear()` (the file changed).
+ */
+export class IgnoreFileCache {
+  private readonly rules = new Map<string, IgnoreRules | undefined>();
+  private readonly roots = new Map<string, string | undefined>();
+  /** Called the first time a root's ignore file is read, with what it holds. */
+  onLoad: (root: string, rules: IgnoreRules | undefined) => void = () => undefined;
+
+  lookup(path: string, folders: readonly string[]): { rules: IgnoreRules; rel: string } | undefined {
+    const folder = dirname(path);
+    if (!this.roots.has(folder)) {
+      const inside = folders
+        .filter((f) => folder === f || folder.startsWith(f.endsWith(sep) ? f : f + sep))
+        .sort((a, b) => b.length - a.length)[0];
+      this.roots.set(folder, repositoryAbove(folder, inside) ?? inside);
+    }
+    const root = this.roots.get(folder);
+    if (root === undefined) return undefined;
+    if (!this.rules.has(root)) {
+      const loaded = loadIgnoreFile(root);
+      this.rules.set(root, loaded);
+      this.onLoad(root, loaded);
+    }
+    const rules = this.rules.get(root);
+    return rules && { rules, rel: relative(root, path).split(sep).join('/') };
+  }
+
+  clear(): void {
+    this.rules.clear();
+    this.roots.clear();
+  }
 }

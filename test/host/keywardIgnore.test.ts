@@ -1,0 +1,56 @@
+// .keywardignore in the editor, over the fake vscode: a suppressed key is still shown (a Hint,
+// not hidden) with the file, line and reason that suppressed it, as `keyward scan` lists it; a
+// refused line of the ignore file is an Error on that line; a changed ignore file applies at once.
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fingerprint } from '../../src/core/keyFormats.ts';
+import { makeRepo } from '../cli/gitFixtures.ts';
+import { routerKey } from '../emulator/keyFactory.ts';
+import { type EditorParts, editorParts } from './editorParts.ts';
+import { DiagnosticSeverity, fakeDocument, fileUri } from './fakeVscode.ts';
+
+let parts: EditorParts;
+afterEach(() => parts.dispose());
+
+describe('.keywardignore in the editor', () => {
+  it('shows a suppressed key as a Hint saying where it was suppressed; the others keep their severity', async () => {
+    parts = editorParts();
+    const repo = makeRepo();
+    const [fixture, kept, real] = [routerKey(), routerKey(), routerKey()];
+    repo.write(
+      '.keywardignore',
+      `test/fixtures/  # generated, never live\n${fingerprint(kept)}  revoked, kept for the docs\nno reason here\n`,
+    );
+    const docs = [
+      fakeDocument(repo.write('test/fixtures/keys.ts', `k = "${fixture}"\n`), `k = "${fixture}"\n`),
+      fakeDocument(repo.write('docs/a.js', `k = "${kept}"\n`), `k = "${kept}"\n`),
+      fakeDocument(repo.write('src/app.js', `k = "${real}"\n`), `k = "${real}"\n`),
+    ];
+    for (const doc of docs) await parts.diagnostics.full(doc as never);
+    const [onFixture, onKept, onReal] = docs.map((doc) => parts.collection.get(doc.uri as never)![0]!);
+    expect(onFixture.severity).toBe(DiagnosticSeverity.Hint);
+    expect(onFixture.message).toMatch(/ Suppressed by \.keywardignore:1: generated, never live$/);
+    expect(onFixture.code).toBe('router-key');
+    expect(onKept.severity).toBe(DiagnosticSeverity.Hint);
+    expect(onKept.message).toMatch(/ Suppressed by \.keywardignore:2: revoked, kept for the docs$/);
+    expect(onReal.severity).toBe(DiagnosticSeverity.Warning);
+    expect(onReal.message).not.toMatch(/Suppressed/);
+    expect(parts.diagnostics.all(docs[0]!.uri as never)[0]!.suppression).toEqual({
+      file: '.keywardignore',
+      line: 1,
+      kind: 'path',
+      reason: 'generated, never live',
+    });
+    // The refused line is an Error on that line of the ignore file.
+    const problems = parts.diagnostics.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)!;
+    expect(problems.map((d) => [d.range.start.line, d.severity])).toEqual([[2, DiagnosticSeverity.Error]]);
+    expect(problems[0]!.message).toMatch(/^This line of \.keywardignore suppresses nothing: neither a fingerprint/);
+
+    // The line is removed: the fixture is a Warning again, without re-opening it.
+    repo.write('.keywardignore', `${fingerprint(kept)}  revoked, kept for the docs\n`);
+    parts.diagnostics.ignoreFileChanged();
+    expect(parts.collection.get(docs[0]!.uri as never)![0]!.severity).toBe(DiagnosticSeverity.Warning);
+    expect(parts.collection.get(docs[1]!.uri as never)![0]!.message).toMatch(/\.keywardignore:1: revoked/);
+    expect(parts.diagnostics.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)).toEqual([]);
+  });
+});
