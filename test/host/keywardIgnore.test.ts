@@ -27,7 +27,8 @@ describe('.keywardignore in the editor', () => {
       fakeDocument(repo.write('src/app.js', `k = "${real}"\n`), `k = "${real}"\n`),
     ];
     for (const doc of docs) await parts.diagnostics.full(doc as never);
-    const [onFixture, onKept, onReal] = docs.map((doc) => parts.collection.get(doc.uri as never)![0]!);
+    const first = (i: number) => parts.collection.get(docs[i]!.uri as never)![0]!;
+    const [onFixture, onKept, onReal] = [first(0), first(1), first(2)];
     expect(onFixture.severity).toBe(DiagnosticSeverity.Hint);
     expect(onFixture.message).toMatch(/ Suppressed by \.keywardignore:1: generated, never live$/);
     expect(onFixture.code).toBe('router-key');
@@ -41,6 +42,11 @@ describe('.keywardignore in the editor', () => {
       kind: 'path',
       reason: 'generated, never live',
     });
+    // The hover says it too, the reason as text (the repository's words never become Markdown).
+    const hover = parts.hover.provideHover(docs[0] as never, onFixture.range.start as never)!;
+    expect((hover.contents as unknown as { value: string }[]).map((c) => c.value).join('\n')).toMatch(
+      /- Suppressed: by \\\.keywardignore:1: generated, never live\n/,
+    );
     // The refused line is an Error on that line of the ignore file.
     const problems = parts.diagnostics.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)!;
     expect(problems.map((d) => [d.range.start.line, d.severity])).toEqual([[2, DiagnosticSeverity.Error]]);
