@@ -433,7 +433,7 @@ export class KeyDiagnostics extends Disposable {
     uri: vscode.Uri,
     maxBytes: number,
   ): Promise<
-    | { findings: number; notScanned: { inner: string; reason: SkipReason; message: string }[] }
+    | { findings: number; suppressed: number; notScanned: { inner: string; reason: SkipReason; message: string }[] }
     | { skipped: 'too-large'; size: number }
   > {
     const stat = await vscode.workspace.fs.stat(uri);
@@ -459,7 +459,9 @@ export class KeyDiagnostics extends Disposable {
     const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
     // An open document's diagnostics follow its text as it is typed, not the file on disk.
     if (placed.length > 0 && !open) this.place(uri, placed, await this.fileState(uri));
-    return { findings: placed.length, notScanned };
+    // Suppressed keys are published (as Hints) but do not make the workspace "hold keys".
+    const suppressed = placed.filter((p) => this.suppressionOf(uri, p.finding, p.inner)).length;
+    return { findings: placed.length - suppressed, suppressed, notScanned };
   }
 
   scanOptions(): ScanOptions {

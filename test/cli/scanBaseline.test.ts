@@ -214,4 +214,17 @@ describe('keyward scan --baseline', () => {
     expect(leak.stdout + leak.stderr).toMatch(/^src\/leak\.ts:1:19: .*\n.*1 new key found; 0 unchanged/);
     expect(leak.stderr).toMatch(/Keyward's pre-commit hook refused this commit/);
   });
+
+  it('--history with the baseline: the committed key in its own file is unchanged, a copy committed later is new', () => {
+    const { repo, key } = adopted();
+    expect(scanCli(repo.dir, ['--history', '--baseline', '.keyward-baseline.json']).status).toBe(0);
+    repo.write('lib/copy.ts', `export const k = "${key}";\n`);
+    repo.git('add', '.');
+    repo.git('commit', '-q', '-m', 'copied');
+    const run = scanCli(repo.dir, ['--history', '--baseline', '.keyward-baseline.json', '--format', 'json']);
+    expect(run.status).toBe(1);
+    const r = report(run.stdout);
+    expect(r.findings.map((f) => f.path)).toEqual(['lib/copy.ts']);
+    expect(r.unchanged!.map((f) => f.path)).toEqual(['src/app.ts']);
+  });
 });

@@ -1,6 +1,7 @@
 // .keywardignore in the editor, over the fake vscode: a suppressed key is still shown (a Hint,
 // not hidden) with the file, line and reason that suppressed it, as `keyward scan` lists it; a
 // refused line of the ignore file is an Error on that line; a changed ignore file applies at once.
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/core/keyFormats.ts';
@@ -8,6 +9,7 @@ import { makeRepo } from '../cli/gitFixtures.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
 import { type EditorParts, editorParts } from './editorParts.ts';
 import { DiagnosticSeverity, fakeDocument, fileUri } from './fakeVscode.ts';
+import { fake } from './vscodeShim.ts';
 
 let parts: EditorParts;
 afterEach(() => parts.dispose());
@@ -58,5 +60,33 @@ describe('.keywardignore in the editor', () => {
     expect(parts.collection.get(docs[0]!.uri as never)![0]!.severity).toBe(DiagnosticSeverity.Warning);
     expect(parts.collection.get(docs[1]!.uri as never)![0]!.message).toMatch(/\.keywardignore:1: revoked/);
     expect(parts.diagnostics.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)).toEqual([]);
+  });
+
+  it('Scan Workspace publishes a suppressed key as a Hint and does not count it as a key found', async () => {
+    parts = editorParts();
+    const repo = makeRepo();
+    repo.write('.keywardignore', 'fixtures/  # generated, never live\n');
+    const files = [
+      repo.write('fixtures/a.js', `k = "${routerKey()}"\n`),
+      repo.write('src/b.js', `k = "${routerKey()}"\n`),
+    ];
+    // The two calls of workspace.fs the scan makes, over the disk, for this test only.
+    const workspace = fake.api.workspace as unknown as Record<string, unknown>;
+    workspace.fs = {
+      stat: async (uri: { fsPath: string }) => ({ size: statSync(uri.fsPath).size }),
+      readFile: async (uri: { fsPath: string }) => readFileSync(uri.fsPath),
+    };
+    try {
+      const [fixture, source] = await Promise.all(
+        files.map((path) => parts.diagnostics.scanFile(fileUri(path) as never, 1 << 20)),
+      );
+      expect(fixture).toEqual({ findings: 0, suppressed: 1, notScanned: [] });
+      expect(source).toEqual({ findings: 1, suppressed: 0, notScanned: [] });
+      expect(parts.collection.get(fileUri(files[0]!) as never)!.map((d) => d.severity)).toEqual([
+        DiagnosticSeverity.Hint,
+      ]);
+    } finally {
+      delete workspace.fs;
+    }
   });
 });
