@@ -2,8 +2,11 @@
 // entry a line, '#' comments; gitleaks/gitleaks detect/ignore.go), path lines read globs as
 // .gitignore does (a name without '/' at any depth, a leading '/' anchors, a folder covers what
 // is in it). Unlike both, every entry carries its reason, and a bad line suppresses nothing.
+import { symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { globToRegExp, parseIgnoreFile, suppressionFor } from '../../src/core/scan/ignoreFile.ts';
+import { globToRegExp, loadIgnoreFile, parseIgnoreFile, suppressionFor } from '../../src/core/scan/ignoreFile.ts';
+import { tempDir } from '../cli/gitFixtures.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
 
 const FP = '0123456789abcdef';
@@ -86,5 +89,18 @@ describe('.keywardignore', () => {
     const rules = parseIgnoreFile(`${FP}  was ${key}\n${key}\n`);
     expect(JSON.stringify(rules.entries.map((e) => e.reason))).not.toContain(key);
     expect(JSON.stringify(rules.problems)).not.toContain(key);
+  });
+
+  it('a .keywardignore that is a symbolic link is not followed: named, and nothing in it applies', () => {
+    const dir = tempDir();
+    const elsewhere = join(tempDir(), 'rules');
+    writeFileSync(elsewhere, 'src/  # would hide everything in src\n');
+    symlinkSync(elsewhere, join(dir, '.keywardignore'));
+    expect(loadIgnoreFile(dir)).toEqual({
+      file: '.keywardignore',
+      entries: [],
+      problems: [{ file: '.keywardignore', line: 0, message: 'a symbolic link; not followed, nothing in it applies' }],
+    });
+    expect(loadIgnoreFile(tempDir())).toBeUndefined();
   });
 });

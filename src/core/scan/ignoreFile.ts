@@ -4,7 +4,7 @@
 // line that suppressed it. gitleaks' .gitleaksignore lists fingerprints the same way (one a line,
 // '#' comments; gitleaks/gitleaks detect/ignore.go), but without a reason; here a line without
 // its reason is refused, named by file and line, and suppresses nothing.
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { redactSecrets } from '../redact.ts';
 
@@ -152,13 +152,26 @@ export function suppressionFor(rules: IgnoreRules, path: string, fingerprint: st
  * exists but cannot be read is a problem, never "nothing to ignore" in silence.
  */
 export function loadIgnoreFile(folder: string, shown = IGNORE_FILE): IgnoreRules | undefined {
+  const refused = (message: string): IgnoreRules => ({
+    file: shown,
+    entries: [],
+    problems: [{ file: shown, line: 0, message }],
+  });
   let text: string;
   try {
-    text = readFileSync(join(folder, IGNORE_FILE), 'utf8');
+    // A link is not followed: git commits the link, not what it points to, and a team reviews the file it sees.
+    const fd = openSync(join(folder, IGNORE_FILE), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    try {
+      if (!fstatSync(fd).isFile()) return refused('not a regular file; not read');
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    return { file: shown, entries: [], problems: [{ file: shown, line: 0, message: `could not be read (${code})` }] };
+    if (code === 'ELOOP') return refused('a symbolic link; not followed, nothing in it applies');
+    return refused(`could not be read (${code})`);
   }
   return parseIgnoreFile(text, shown);
 }
