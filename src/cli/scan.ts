@@ -21,6 +21,7 @@ import {
   isIncomplete,
   jsonReport,
   omittedText,
+  printablePath,
   sarifReport,
   skippedText,
   textReport,
@@ -300,12 +301,11 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
   };
   const counted = sorted.counted;
 
-  let wrote = false;
+  let wrote: number | undefined;
   if (values['write-baseline'] !== undefined) {
     const file = values['write-baseline'];
     try {
-      await writeBaseline(file, cwd, baselineEntries(findings, pathOf));
-      wrote = true;
+      wrote = await writeBaseline(file, cwd, baselineEntries(findings, pathOf));
     } catch (error) {
       io.stderr.write(`keyward scan: --write-baseline ${file}: ${redactSecrets((error as Error).message)}\n`);
       return EXIT.usage;
@@ -323,10 +323,11 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
         : textReport(counted, skipped, triage),
   );
   const incomplete = isIncomplete(skipped) || hasIgnoreProblems(triage);
-  if (wrote) {
+  if (wrote !== undefined) {
     const files = new Set(findings.map((f) => pathOf(f.path))).size;
+    const file = printablePath(values['write-baseline']!);
     io.stderr.write(
-      `keyward scan: baseline written to ${values['write-baseline']}: ${findings.length} key${findings.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}; commit it and run keyward scan --baseline ${values['write-baseline']}\n`,
+      `keyward scan: baseline written to ${file}: ${wrote} key${wrote === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}; commit it and run keyward scan --baseline ${file}\n`,
     );
     // Recording what is there accepts it; what could not be scanned is still not in it.
     return incomplete ? EXIT.usage : EXIT.ok;

@@ -78,6 +78,17 @@ describe('keyward scan --write-baseline', () => {
     expect([run.status, report(run.stdout).unchanged!.map((f) => f.path)]).toEqual([0, ['pkg/a/x.ts']]);
   });
 
+  it('one entry per key and file: a second copy in the same file is the same exposure', () => {
+    const repo = makeRepo();
+    const key = routerKey();
+    repo.write('a.ts', `k = "${key}"\nagain = "${key}"\n`);
+    const run = scanCli(repo.dir, ['--write-baseline', 'base.json']);
+    expect(run.stderr).toMatch(/baseline written to base\.json: 1 key in 1 file;/);
+    expect((JSON.parse(readFileSync(join(repo.dir, 'base.json'), 'utf8')) as Report).findings).toHaveLength(1);
+    const again = scanCli(repo.dir, ['--baseline', 'base.json', '--format', 'json']);
+    expect([again.status, report(again.stdout).unchanged!.map((f) => f.line)]).toEqual([0, [1, 2]]);
+  });
+
   it('never writes through a symbolic link (core/safeWrite.ts)', () => {
     const repo = makeRepo();
     repo.write('a.ts', `k = "${routerKey()}"\n`);

@@ -89,11 +89,16 @@ export class BaselineIndex {
   }
 }
 
-/** The file's text: sorted and without duplicates, so it diffs well when written again. */
-export function baselineText(entries: readonly BaselineEntry[]): string {
+/** One entry per key and file: a second copy of a key in the same file is the same exposure. */
+export function uniqueEntries(entries: readonly BaselineEntry[]): BaselineEntry[] {
   const unique = new Map<string, BaselineEntry>();
   for (const e of entries) unique.set(keyOf(e.path, e.fingerprint), e);
-  const findings = [...unique.values()]
+  return [...unique.values()];
+}
+
+/** The file's text: sorted and without duplicates, so it diffs well when written again. */
+export function baselineText(entries: readonly BaselineEntry[]): string {
+  const findings = uniqueEntries(entries)
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.fingerprint < b.fingerprint ? -1 : 1))
     .map(({ path, fingerprint, ruleId, masked }) => ({ path, fingerprint, ruleId, masked }));
   return (
@@ -115,11 +120,12 @@ export function baselineText(entries: readonly BaselineEntry[]): string {
  * Writes the baseline without following a link: below the current folder every
  * component is checked (core/safeWrite.ts), elsewhere the file itself.
  */
-export async function writeBaseline(file: string, cwd: string, entries: readonly BaselineEntry[]): Promise<void> {
+export async function writeBaseline(file: string, cwd: string, entries: readonly BaselineEntry[]): Promise<number> {
   const path = resolve(cwd, file);
   const rel = relative(cwd, path);
   const inside = rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
   const target = inside ? await safeTarget(cwd, rel) : await safeTarget(dirname(path), basename(path));
   // Committed and read by everyone: a normal file's mode, not a secret's.
   await writeTarget(target, baselineText(entries), 0o644);
+  return uniqueEntries(entries).length;
 }
