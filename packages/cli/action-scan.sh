@@ -56,12 +56,21 @@ if [ "${#keyward[@]}" -eq 0 ]; then
   keyward=("$tool/node_modules/.bin/keyward")
 fi
 
+# A baseline (the input, else the repository's committed .keyward-baseline.json) fails the job only
+# on new keys; .keywardignore at the repository root is read by keyward itself.
+baseline=()
+if [ -n "${KEYWARD_BASELINE:-}" ]; then
+  baseline=(--baseline "$KEYWARD_BASELINE")
+elif [ -f .keyward-baseline.json ]; then
+  baseline=(--baseline .keyward-baseline.json)
+fi
+
 # What keyward itself prints (a git error naming a file, say) is not ours to vouch for:
 # the runner reads no workflow command between stop-commands and its token
 # (docs.github.com, "Workflow commands for GitHub Actions", Stopping and starting workflow commands).
 token="keyward-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
 echo "::stop-commands::$token"
-"${keyward[@]}" scan --format sarif -- "${paths[@]}" > "$sarif"
+"${keyward[@]}" scan --format sarif "${baseline[@]}" -- "${paths[@]}" > "$sarif"
 code=$?
 echo "::$token::"
 if [ "$code" -gt 2 ] || ! [ -s "$sarif" ]; then
@@ -78,8 +87,10 @@ if [ "${KEYWARD_HISTORY:-false}" = "true" ]; then
     git -c core.hooksPath=/dev/null -c core.fsmonitor=false fetch --unshallow --no-tags --quiet ||
       echo "::warning title=Keyward::git fetch --unshallow failed; the history scan will say its history is cut short" >&2
   fi
-  "${keyward[@]}" scan --history --format sarif > "$sarif.history"
+  echo "::stop-commands::$token"
+  "${keyward[@]}" scan --history --format sarif "${baseline[@]}" > "$sarif.history"
   history_code=$?
+  echo "::$token::"
   if [ "$history_code" -gt 2 ] || ! [ -s "$sarif.history" ]; then
     echo "::error title=Keyward::keyward scan --history failed (exit $history_code) and wrote no report" >&2
     echo "exit-code=$history_code" >> "${GITHUB_OUTPUT:-/dev/null}"
@@ -108,29 +119,39 @@ if [ "${KEYWARD_HISTORY:-false}" = "true" ]; then
   fi
 fi
 
-# The report names each finding by file, line and masked key; show them in the log too.
+# The report names each finding by file, line and masked key; show them in the log too. A key the
+# baseline already held or .keywardignore suppresses is a notice, not an error, and is not counted.
 # A file name is the repository's to choose (a newline and "::warning ..." in it would
 # be a workflow command of its own), so every value is escaped as GitHub's toolkit
 # does (actions/toolkit packages/core/src/command.ts, escapeData / escapeProperty).
-findings="$(node -e '
+counts="$(node -e '
   const data = (s) => String(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
   const property = (s) => data(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
   const log = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   const results = log.runs.flatMap((run) => run.results ?? []);
+  let findings = 0, suppressed = 0, unchanged = 0;
   for (const r of results) {
     const where = r.locations?.[0]?.physicalLocation;
     const file = property(where?.artifactLocation?.uri ?? "?");
     const line = property(where?.region?.startLine ?? 1);
     const col = property(where?.region?.startColumn ?? 1);
-    console.error(`::error file=${file},line=${line},col=${col},title=Keyward::${data(r.message?.text ?? "")}`);
+    const aside = (r.suppressions ?? []).length > 0 ? "suppressed" : r.baselineState === "unchanged" ? "unchanged" : "";
+    if (aside === "suppressed") suppressed++;
+    else if (aside === "unchanged") unchanged++;
+    else findings++;
+    const why = aside === "suppressed" ? ` [suppressed: ${r.suppressions[0].justification ?? ""}]` : aside ? " [unchanged since the baseline]" : "";
+    console.error(`::${aside ? "notice" : "error"} file=${file},line=${line},col=${col},title=Keyward::${data((r.message?.text ?? "") + why)}`);
   }
-  console.log(results.length);
-' "$sarif")" || findings=0
+  console.log(`${findings} ${suppressed} ${unchanged}`);
+' "$sarif")" || counts="0 0 0"
+read -r findings suppressed unchanged <<< "$counts"
 
 {
   echo "findings=$findings"
+  echo "suppressed=$suppressed"
+  echo "unchanged=$unchanged"
   echo "exit-code=$code"
   echo "sarif-file=$sarif"
 } >> "${GITHUB_OUTPUT:-/dev/null}"
-echo "keyward: $findings key(s) found; SARIF report in $sarif (exit $code)"
+echo "keyward: $findings key(s) found, $suppressed suppressed, $unchanged unchanged since the baseline; SARIF report in $sarif (exit $code)"
 exit 0

@@ -44,7 +44,10 @@ case "$real" in
     exit 1
     ;;
 esac
-"$real" scan -- "$@"
+# With a committed baseline (keyward scan --write-baseline .keyward-baseline.json) only new keys stop a commit.
+baseline=
+[ -f .keyward-baseline.json ] && baseline=.keyward-baseline.json
+"$real" scan ${baseline:+--baseline "$baseline"} -- "$@"
 status=$?
 case $status in
   0) exit 0 ;;

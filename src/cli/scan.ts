@@ -1,10 +1,13 @@
 // keyward scan [PATH...] [--format text|json|sarif] [--staged] [--history] [--no-git] [--include-dir NAME] [--max-size BYTES]
-//              [--verify [--verify-base-url SERVICE=URL]...]
+//              [--verify [--verify-base-url SERVICE=URL]...] [--baseline FILE] [--write-baseline FILE]
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { redactSecrets } from '../core/redact.ts';
 import { archiveKind, scanArchiveFile } from '../core/scan/archive.ts';
+import { BaselineError, BaselineIndex, readBaseline, writeBaseline } from '../core/scan/baseline.ts';
+import { IGNORE_FILE, loadIgnoreFile, repositoryAbove } from '../core/scan/ignoreFile.ts';
+import { baselineEntries, triageFindings } from '../core/scan/triage.ts';
 import { scanFile } from '../core/scan/fileScan.ts';
 import { GitStatusCache } from '../core/scan/gitStatus.ts';
 import { scanHistory } from '../core/scan/history.ts';
@@ -12,9 +15,13 @@ import {
   type FileFinding,
   type Omitted,
   type Skipped,
+  type Triage,
+  hasIgnoreProblems,
+  ignoreProblemsText,
   isIncomplete,
   jsonReport,
   omittedText,
+  printablePath,
   sarifReport,
   skippedText,
   textReport,
@@ -37,6 +44,7 @@ const OFFICIAL = officialBaseUrls();
 export const SCAN_HELP = `Usage: keyward scan [PATH...] [--format text|json|sarif] [--staged] [--history] [--no-git]
                     [--include-dir NAME] [--max-size BYTES] [--verify]
                     [--verify-base-url SERVICE=URL]...
+                    [--baseline FILE] [--write-baseline FILE]
 
 Finds routing- and direct-service keys in files. Exit status: 1 keys found;
 else 2 when a file or folder could not be read (or on a usage or git error);
@@ -66,6 +74,21 @@ else 2 when a file or folder could not be read (or on a usage or git error);
                      with --verify, ask SERVICE (router or direct) at URL
                      instead of its official host (https, or http for
                      localhost); repeatable, one per service
+  --write-baseline FILE
+                     record every key found (fingerprint, file and masked form;
+                     never the key) in FILE, to commit; exit 0 unless something
+                     could not be scanned
+  --baseline FILE    report the keys FILE already holds as unchanged and count
+                     only new ones: a key that moved within its file is not new,
+                     the same key in another file is. A FILE that cannot be read
+                     or is not a baseline stops the scan (exit 2)
+
+.keywardignore at the repository root (else the current folder) lists what not
+to count, one entry a line with its reason: a key's fingerprint then the reason
+("0123456789abcdef  revoked test key"), or a path glob as in .gitignore then
+"# reason" ("test/fixtures/  # generated keys"). A suppressed key is still listed,
+with the line that suppressed it; a line that is neither is named and suppresses
+nothing (exit 2 when no key counts).
 
 Inside a git repository the files git tracks or would commit are scanned; ignored
 files are skipped. A repository git refuses (dubious ownership, a corrupt HEAD) is
@@ -198,6 +221,8 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
         'include-dir': { type: 'string', multiple: true, default: [] },
         verify: { type: 'boolean', default: false },
         'verify-base-url': { type: 'string', multiple: true, default: [] },
+        baseline: { type: 'string' },
+        'write-baseline': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -241,6 +266,17 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
     if (!(error instanceof UsageError)) throw error;
     io.stderr.write(`keyward scan: ${error.message}\n`);
     return EXIT.usage;
+  }
+  let baseline: BaselineIndex | undefined;
+  if (values.baseline !== undefined) {
+    try {
+      baseline = new BaselineIndex(readBaseline(resolve(values.baseline)));
+    } catch (error) {
+      if (!(error instanceof BaselineError)) throw error;
+      // Never "all new" nor "all old": a baseline that cannot be used stops the scan.
+      io.stderr.write(`keyward scan: --baseline ${redactSecrets(error.message)}\n`);
+      return EXIT.usage;
+    }
   }
   // Keys stay in this process, by fingerprint, and only when --verify asks for them.
   const keys = new Map<string, string>();
@@ -318,15 +354,64 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
     keys.clear();
   }
 
+  // The baseline and the ignore file name paths from the repository root, wherever the scan ran.
+  const root =
+    (useGit || values.staged || values.history ? await git.root(cwd).catch(() => null) : repositoryAbove(cwd)) ?? cwd;
+  const pathOf = rootPath(cwd, root);
+  const ignore = loadIgnoreFile(root, display(cwd, join(root, IGNORE_FILE)));
+  const sorted = triageFindings(findings, { ...(ignore ? { ignore } : {}), ...(baseline ? { baseline } : {}), pathOf });
+  const triage: Triage = {
+    suppressed: sorted.suppressed,
+    unchanged: sorted.unchanged,
+    ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
+    ...(ignore ? { ignoreFile: { file: ignore.file, problems: ignore.problems } } : {}),
+  };
+  const counted = sorted.counted;
+
+  let wrote: number | undefined;
+  if (values['write-baseline'] !== undefined) {
+    const file = values['write-baseline'];
+    try {
+      wrote = await writeBaseline(file, cwd, baselineEntries(findings, pathOf));
+    } catch (error) {
+      io.stderr.write(`keyward scan: --write-baseline ${file}: ${redactSecrets((error as Error).message)}\n`);
+      return EXIT.usage;
+    }
+  }
+
   const version = typeof KEYWARD_VERSION === 'string' ? KEYWARD_VERSION : 'dev';
-  if (format === 'text') io.stderr.write(skippedText(skipped));
+  if (format === 'text') io.stderr.write(skippedText(skipped) + ignoreProblemsText(triage));
   if (format === 'text') io.stdout.write(omittedText(omitted));
   io.stdout.write(
     format === 'json'
-      ? jsonReport(findings, skipped, omitted)
+      ? jsonReport(counted, skipped, omitted, triage)
       : format === 'sarif'
-        ? sarifReport(findings, version, skipped, omitted)
-        : textReport(findings, skipped),
+        ? sarifReport(counted, version, skipped, omitted, triage)
+        : textReport(counted, skipped, triage),
   );
-  return findings.length > 0 ? EXIT.failure : isIncomplete(skipped) ? EXIT.usage : EXIT.ok;
+  const incomplete = isIncomplete(skipped) || hasIgnoreProblems(triage);
+  if (wrote !== undefined) {
+    const files = new Set(findings.map((f) => pathOf(f.path))).size;
+    const file = printablePath(values['write-baseline']!);
+    io.stderr.write(
+      `keyward scan: baseline written to ${file}: ${wrote} key${wrote === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}; commit it and run keyward scan --baseline ${file}\n`,
+    );
+    // Recording what is there accepts it; what could not be scanned is still not in it.
+    return incomplete ? EXIT.usage : EXIT.ok;
+  }
+  return counted.length > 0 ? EXIT.failure : incomplete ? EXIT.usage : EXIT.ok;
+}
+
+/**
+ * A shown path (relative to `cwd`, or absolute; `a.vsix!inner` for an entry)
+ * as a path from the root, '/'-separated: the same file gets the same name
+ * whichever folder the scan ran from.
+ */
+export function rootPath(cwd: string, root: string): (shown: string) => string {
+  return (shown) => {
+    const bang = shown.indexOf('!');
+    const outer = bang === -1 ? shown : shown.slice(0, bang);
+    const rel = relative(root, resolve(cwd, outer)).split(sep).join('/');
+    return (rel === '' ? '.' : rel) + (bang === -1 ? '' : shown.slice(bang));
+  };
 }

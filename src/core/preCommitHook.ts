@@ -9,6 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, realpath } from 'node:fs/promises';
 import { delimiter, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { type SafeTarget, UnsafePath, readTarget, safeTarget, writeTarget } from './safeWrite.ts';
+import { DEFAULT_BASELINE } from './scan/baseline.ts';
 import { runGit } from './scan/git.ts';
 
 /** The line that tells a hook Keyward wrote from anyone else's. */
@@ -39,6 +40,7 @@ ${HOOK_MARK}
 # installed, never one found on PATH or in this project's node_modules (a
 # cloned repository could supply that one). Reinstall: keyward install-hook.
 # Remove: delete this file.
+# With a committed baseline (keyward scan --write-baseline ${DEFAULT_BASELINE}) only new keys stop a commit.
 set -- ${recorded}
 missing=
 [ "$#" -gt 0 ] || missing='no keyward was recorded (none was found outside this repository when the hook was installed)'
@@ -52,13 +54,16 @@ if [ -n "$missing" ]; then
   echo "  ${BYPASS}" >&2
   exit 1
 fi
-"$@" scan --staged
+baseline=
+if [ -f ${DEFAULT_BASELINE} ]; then baseline=${DEFAULT_BASELINE}; fi
+"$@" scan --staged \${baseline:+--baseline "$baseline"}
 status=$?
 case $status in
   0) exit 0 ;;
   1)
     echo "Keyward's pre-commit hook refused this commit: the staged changes above add a key." >&2
-    echo "  Fix: remove the key (rotate it if it is real), or mark a false finding with a keyward-ignore comment." >&2
+    echo "  Fix: remove the key (rotate it if it is real), or mark a false finding with a keyward-ignore comment" >&2
+    echo "  or a line in .keywardignore (its fingerprint or path, and the reason)." >&2
     ;;
   *)
     echo "Keyward's pre-commit hook could not check this commit (keyward exited with $status; see above)." >&2

@@ -12,6 +12,13 @@ import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
 import { type GitState, GitStatusCache } from '../core/scan/gitStatus.ts';
 import { IncrementalScan } from '../core/scan/incremental.ts';
 import { archiveKind, scanArchive } from '../core/scan/archive.ts';
+import {
+  IGNORE_FILE,
+  IgnoreFileCache,
+  type IgnoreRules,
+  type Suppression,
+  suppressionFor,
+} from '../core/scan/ignoreFile.ts';
 import { type SkipReason, skipMessage } from '../core/scan/report.ts';
 import { scanShippedText } from '../core/scan/sourceMap.ts';
 import { type Finding, type ScanOptions, optionsFor } from '../core/scan/scanner.ts';
@@ -47,6 +54,8 @@ export interface KeyDiagnostic {
    * start, and no fix edits it.
    */
   inner?: string;
+  /** The .keywardignore line that suppresses it: shown at Hint severity, saying so, never hidden. */
+  suppression?: Suppression;
 }
 
 /** A finding to publish, and where inside the file it is when that is not the file's own text. */
@@ -137,9 +146,14 @@ function message(
 
 export class KeyDiagnostics extends Disposable {
   readonly collection = this._register(vscode.languages.createDiagnosticCollection('keyward'));
+  /** The lines of each .keywardignore that were refused, on that file: they suppress nothing. */
+  readonly ignoreProblems = this._register(vscode.languages.createDiagnosticCollection('keyward-ignore'));
+  private readonly ignoreFiles = new IgnoreFileCache();
   readonly git = new GitStatusCache();
   private readonly scans = new Map<string, IncrementalScan>();
   private readonly byUri = new Map<string, KeyDiagnostic[]>();
+  /** The Uri each published key came from, to publish it again as it was. */
+  private readonly uris = new Map<string, vscode.Uri>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly pending = new Map<string, vscode.TextDocumentContentChangeEvent[]>();
   private options: ScanOptions = {};
@@ -187,8 +201,46 @@ export class KeyDiagnostics extends Disposable {
       this._register(watcher.onDidCreate(() => this.gitChanged()));
       this._register(watcher.onDidDelete(() => this.gitChanged()));
     }
+    // A changed ignore file changes what is suppressed: read again, then word every finding again.
+    const ignoreWatcher = this._register(vscode.workspace.createFileSystemWatcher(`**/${IGNORE_FILE}`));
+    for (const event of [ignoreWatcher.onDidChange, ignoreWatcher.onDidCreate, ignoreWatcher.onDidDelete])
+      this._register(event(() => this.ignoreFileChanged()));
+    this.ignoreFiles.onLoad = (root, rules) => this.showIgnoreProblems(root, rules);
     this.watchGitExtension();
     void this.reloadKeys();
+  }
+
+  /** Reads the ignore files again and re-places every published finding. */
+  ignoreFileChanged(): void {
+    this.ignoreFiles.clear();
+    this.ignoreProblems.clear();
+    this.reword();
+  }
+
+  private showIgnoreProblems(root: string, rules: IgnoreRules | undefined): void {
+    const uri = vscode.Uri.file(join(root, IGNORE_FILE));
+    this.ignoreProblems.set(
+      uri,
+      (rules?.problems ?? []).map((p) => {
+        const line = Math.max(0, p.line - 1);
+        const diagnostic = new vscode.Diagnostic(
+          new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
+          t('This line of .keywardignore suppresses nothing: {0}', p.message),
+          vscode.DiagnosticSeverity.Error,
+        );
+        diagnostic.source = DIAGNOSTIC_SOURCE;
+        return diagnostic;
+      }),
+    );
+  }
+
+  /** The .keywardignore entry that covers a finding in a file (or an entry inside it), if any. */
+  private suppressionOf(uri: vscode.Uri, finding: Finding, inner: string | undefined): Suppression | undefined {
+    if (uri.scheme !== 'file') return undefined;
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const found = this.ignoreFiles.lookup(uri.fsPath, folders);
+    if (!found) return undefined;
+    return suppressionFor(found.rules, inner === undefined ? found.rel : `${found.rel}!${inner}`, finding.fingerprint);
   }
 
   /** The built-in git extension tells about commits and staging sooner than the file watcher. */
@@ -388,14 +440,24 @@ export class KeyDiagnostics extends Disposable {
     const shown = uri.scheme === 'file' ? vscode.workspace.asRelativePath(uri) : uri.path.split('/').pop();
     for (const { finding, inner } of placed) {
       const verification = this.verificationOf(finding.fingerprint);
-      const level = severity(state, ignoredLevel, verification?.status === 'live');
-      if (level === undefined) continue;
+      const graded = severity(state, ignoredLevel, verification?.status === 'live');
+      if (graded === undefined) continue;
+      const suppression = this.suppressionOf(uri, finding, inner);
+      // Suppressed is shown, quietly, with where and why: a reader can still see the key is there.
+      const level = suppression ? vscode.DiagnosticSeverity.Hint : graded;
       const range =
         inner === undefined
           ? new vscode.Range(finding.line, finding.column, finding.endLine, finding.endColumn)
           : new vscode.Range(0, 0, 0, 0);
       const where = inner === undefined ? undefined : redactSecrets(`${shown}!${inner}`);
-      const diagnostic = new vscode.Diagnostic(range, message(finding, state, verification, where), level);
+      const text = message(finding, state, verification, where);
+      const diagnostic = new vscode.Diagnostic(
+        range,
+        suppression
+          ? `${text} ${t('Suppressed by {0}:{1}: {2}', suppression.file, String(suppression.line), suppression.reason)}`
+          : text,
+        level,
+      );
       diagnostic.source = DIAGNOSTIC_SOURCE;
       diagnostic.code = finding.ruleId;
       entries.push({
@@ -404,6 +466,7 @@ export class KeyDiagnostics extends Disposable {
         git: state,
         ...(verification ? { verification } : {}),
         ...(inner === undefined ? {} : { inner }),
+        ...(suppression ? { suppression } : {}),
       });
       diagnostics.push(diagnostic);
     }
@@ -427,6 +490,7 @@ export class KeyDiagnostics extends Disposable {
       diagnostics.push(diagnostic);
     }
     this.byUri.set(uri.toString(), entries);
+    this.uris.set(uri.toString(), uri);
     this.collection.set(uri, diagnostics);
     this.diagnosticsChanged.fire();
   }
@@ -437,7 +501,7 @@ export class KeyDiagnostics extends Disposable {
     for (const [key, entries] of [...this.byUri]) {
       if (entries.length > 0 && !moved.has(key))
         this.place(
-          vscode.Uri.parse(key),
+          this.uris.get(key) ?? vscode.Uri.parse(key),
           entries.map((e) => ({ finding: e.finding, ...(e.inner === undefined ? {} : { inner: e.inner }) })),
           entries[0]!.git,
         );
@@ -449,6 +513,7 @@ export class KeyDiagnostics extends Disposable {
     const key = uri.toString();
     this.scans.delete(key);
     this.byUri.delete(key);
+    this.uris.delete(key);
     clearTimeout(this.timers.get(key));
     this.collection.delete(uri);
     // A closed file keeps the finding of a key moved out of it until the key is rotated.
@@ -467,7 +532,7 @@ export class KeyDiagnostics extends Disposable {
     uri: vscode.Uri,
     maxBytes: number,
   ): Promise<
-    | { findings: number; notScanned: { inner: string; reason: SkipReason; message: string }[] }
+    | { findings: number; suppressed: number; notScanned: { inner: string; reason: SkipReason; message: string }[] }
     | { skipped: 'too-large'; size: number }
   > {
     const stat = await vscode.workspace.fs.stat(uri);
@@ -493,7 +558,9 @@ export class KeyDiagnostics extends Disposable {
     const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
     // An open document's diagnostics follow its text as it is typed, not the file on disk.
     if (placed.length > 0 && !open) this.place(uri, placed, await this.fileState(uri));
-    return { findings: placed.length, notScanned };
+    // Suppressed keys are published (as Hints) but do not make the workspace "hold keys".
+    const suppressed = placed.filter((p) => this.suppressionOf(uri, p.finding, p.inner)).length;
+    return { findings: placed.length - suppressed, suppressed, notScanned };
   }
 
   scanOptions(): ScanOptions {

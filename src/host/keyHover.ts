@@ -56,6 +56,14 @@ export class KeyHover extends Disposable implements vscode.HoverProvider {
       markdown.appendMarkdown(
         `- ${t('Inside this file')}: \`${redactSecrets(entry.inner).replace(/`/g, "'")}:${finding.line + 1}:${finding.column + 1}\`\n`,
       );
+    if (entry.suppression) {
+      // The reason is the repository's text: as text, never as Markdown (a link or an image in it stays inert).
+      markdown.appendMarkdown(`- ${t('Suppressed')}: `);
+      markdown.appendText(
+        t('by {0}:{1}: {2}', entry.suppression.file, String(entry.suppression.line), entry.suppression.reason),
+      );
+      markdown.appendMarkdown('\n');
+    }
     markdown.appendMarkdown(`- ${t('Git')}: ${entry.git}\n`);
     markdown.appendMarkdown(
       `- ${t('Stored in Keyward')}: ${finding.stored === 'active' ? t('yes, this is your key') : finding.stored === 'retired' ? t('it was, before a rotation') : t('no')}\n`,

@@ -32,6 +32,7 @@ export async function scanWorkspace(diagnostics: KeyDiagnostics, log: Log): Prom
       // Leaving exclude undefined applies files.exclude, as the user expects.
       const files = await vscode.workspace.findFiles('**/*', undefined, undefined, token);
       let findings = 0;
+      let suppressed = 0;
       let done = 0;
       const notScanned: WorkspaceScanOutcome['notScanned'] = [];
       for (const uri of files) {
@@ -43,6 +44,7 @@ export async function scanWorkspace(diagnostics: KeyDiagnostics, log: Log): Prom
             notScanned.push({ path, reason: t('larger than keyward.scan.maxFileSizeKb ({0} KB)', String(maxKb)) });
           else {
             findings += outcome.findings;
+            suppressed += outcome.suppressed;
             // What an archive's limits left unpacked is named like a file that was not read.
             for (const inner of outcome.notScanned)
               notScanned.push({
@@ -62,7 +64,7 @@ export async function scanWorkspace(diagnostics: KeyDiagnostics, log: Log): Prom
       }
       const cancelled = token.isCancellationRequested;
       log.info(
-        `Workspace scan: ${findings} key(s) in ${done - notScanned.length} of ${files.length} files${cancelled ? ' (cancelled)' : ''}.`,
+        `Workspace scan: ${findings} key(s) in ${done - notScanned.length} of ${files.length} files${suppressed > 0 ? `, ${suppressed} more suppressed by .keywardignore (shown as hints)` : ''}${cancelled ? ' (cancelled)' : ''}.`,
       );
       for (const skipped of notScanned) log.warn(`Not scanned: ${skipped.path}: ${skipped.reason}`);
       if (findings > 0) void vscode.commands.executeCommand('workbench.actions.view.problems');

@@ -66,7 +66,13 @@ describe('action.yml', () => {
     expect(fail!.if).toMatch(/inputs\.fail-on-findings == 'true'/);
     // An input (a path, a version) reaches a script only through the environment.
     for (const step of action.runs.steps) expect(step.run ?? '').not.toMatch(/\$\{\{/);
-    expect(Object.keys(action.outputs).sort()).toEqual(['exit-code', 'findings', 'sarif-file']);
+    expect(Object.keys(action.outputs).sort()).toEqual([
+      'exit-code',
+      'findings',
+      'sarif-file',
+      'suppressed',
+      'unchanged',
+    ]);
   });
 
   it('the scan step writes a schema-valid SARIF report and says what it found', () => {
@@ -76,7 +82,13 @@ describe('action.yml', () => {
     repo.git('add', '.');
     const { run, outputs } = runScanStep(repo.dir);
     expect(run.status).toBe(0);
-    expect(outputs).toEqual({ findings: '1', 'exit-code': '1', 'sarif-file': 'keyward.sarif' });
+    expect(outputs).toEqual({
+      findings: '1',
+      suppressed: '0',
+      unchanged: '0',
+      'exit-code': '1',
+      'sarif-file': 'keyward.sarif',
+    });
     expect(run.stderr).toMatch(
       /::error file=leak\.js,line=1,col=12,title=Keyward::Exposed routing service key sk-or-v1-…/,
     );
@@ -90,7 +102,13 @@ describe('action.yml', () => {
     repo.git('add', '.');
     const { run, outputs } = runScanStep(repo.dir, { path: 'src', 'sarif-file': 'out.sarif' });
     expect(run.status).toBe(0);
-    expect(outputs).toEqual({ findings: '0', 'exit-code': '0', 'sarif-file': 'out.sarif' });
+    expect(outputs).toEqual({
+      findings: '0',
+      suppressed: '0',
+      unchanged: '0',
+      'exit-code': '0',
+      'sarif-file': 'out.sarif',
+    });
     expect(validate(JSON.parse(readFileSync(join(repo.dir, 'out.sarif'), 'utf8')))).toBe(true);
 
     const hostile = runScanStep(repo.dir, { path: '$(touch pwned) ;touch pwned2' });
@@ -98,6 +116,49 @@ describe('action.yml', () => {
     expect(hostile.run.stderr).toMatch(/no such file or folder: .*\$\(touch/);
     expect(hostile.outputs).toEqual({ 'exit-code': '2' });
     expect(spawnSync('ls', [repo.dir], { encoding: 'utf8' }).stdout).not.toMatch(/pwned/);
+  });
+
+  it('with a committed .keyward-baseline.json and a .keywardignore only a new key fails: the rest are notices', () => {
+    const repo = makeRepo();
+    const old = routerKey();
+    repo.write('old.js', `const k = "${old}";\n`);
+    repo.write('fixtures/fake.js', `const k = "${routerKey()}";\n`);
+    repo.write('.keywardignore', 'fixtures/  # generated test keys, never live\n');
+    repo.git('add', '.');
+    const write = spawnSync(
+      process.execPath,
+      [resolve('dist/cli.js'), 'scan', '--write-baseline', '.keyward-baseline.json'],
+      {
+        cwd: repo.dir,
+        encoding: 'utf8',
+      },
+    );
+    expect(write.status).toBe(0);
+    repo.git('add', '.');
+    const clean = runScanStep(repo.dir);
+    expect(clean.outputs).toEqual({
+      findings: '0',
+      suppressed: '1',
+      unchanged: '1',
+      'exit-code': '0',
+      'sarif-file': 'keyward.sarif',
+    });
+    expect(clean.run.stderr).toMatch(
+      /::notice file=old\.js,line=1,col=12,title=Keyward::.*\[unchanged since the baseline\]/,
+    );
+    expect(clean.run.stderr).toMatch(
+      /::notice file=fixtures\/fake\.js,.*\[suppressed: generated test keys, never live\]/,
+    );
+    expect(clean.run.stderr).not.toMatch(/::error/);
+    repo.write('new.js', `const k = "${old}";\n`);
+    repo.git('add', 'new.js');
+    const leak = runScanStep(repo.dir);
+    expect(leak.outputs).toMatchObject({ findings: '1', suppressed: '1', unchanged: '1', 'exit-code': '1' });
+    expect(leak.run.stderr).toMatch(/::error file=new\.js,line=1,col=12,title=Keyward::/);
+    expect(validate(JSON.parse(readFileSync(join(repo.dir, 'keyward.sarif'), 'utf8')))).toBe(true);
+    // The baseline input names another file; one that is not there stops the scan (exit 2), never "all new".
+    const missing = runScanStep(repo.dir, { baseline: 'nowhere.json' });
+    expect(missing.outputs['exit-code']).toBe('2');
   });
 
   // actions/checkout fetches one commit by default (fetch-depth: 1); a history scan of that is cut short.
@@ -124,7 +185,7 @@ describe('action.yml', () => {
     const { run, outputs } = runScanStep(workspace, { history: 'true' });
     expect(run.status).toBe(0);
     expect(shallow()).toBe('false');
-    expect(outputs).toEqual({ findings: '1', 'exit-code': '1', 'sarif-file': 'keyward.sarif' });
+    expect(outputs).toMatchObject({ findings: '1', 'exit-code': '1', 'sarif-file': 'keyward.sarif' });
     const log = JSON.parse(readFileSync(join(workspace, 'keyward.sarif'), 'utf8')) as any;
     expect(validate(log)).toBe(true);
     expect(log.runs).toHaveLength(1);

@@ -4,6 +4,7 @@
 import type { Finding } from './scanner.ts';
 import { RULES, type RuleId } from './rules.ts';
 import type { Verification } from './verify.ts';
+import { type IgnoreProblem, type Suppression, problemText } from './ignoreFile.ts';
 
 export type GitField = 'tracked' | 'untracked' | 'ignored' | 'outside' | 'staged' | 'history' | 'unknown';
 
@@ -16,6 +17,28 @@ export interface FileFinding {
   subject?: string;
   /** What the key's service said, with `--verify` only. */
   verification?: Verification;
+  /** The .keywardignore line that covers it: reported as suppressed, never counted. */
+  suppression?: Suppression;
+  /** With `--baseline`: whether the baseline already held this key in this file. */
+  baselineState?: 'new' | 'unchanged';
+}
+
+/**
+ * What a baseline and an ignore file did to a scan's findings. `findings`
+ * elsewhere are the ones that count (new, not suppressed); these are shown too.
+ */
+export interface Triage {
+  suppressed: readonly FileFinding[];
+  unchanged: readonly FileFinding[];
+  /** The baseline file given with `--baseline`. */
+  baseline?: string;
+  /** The ignore file read, and the lines of it that were refused. */
+  ignoreFile?: { file: string; problems: readonly IgnoreProblem[] };
+}
+
+/** A refused ignore-file line, like a path not scanned, makes the exit status 2 when no key counts. */
+export function hasIgnoreProblems(triage: Triage | undefined): boolean {
+  return (triage?.ignoreFile?.problems.length ?? 0) > 0;
 }
 
 /** Why a path was not scanned; `incomplete` ones make the scan exit 2 when no key was found. */
@@ -160,9 +183,19 @@ export interface JsonFinding {
   git: GitField;
   commit?: string;
   verification?: Verification;
+  baselineState?: 'new' | 'unchanged';
+  suppression?: Suppression;
 }
 
-export function toJsonFinding({ path, finding, git, commit, verification }: FileFinding): JsonFinding {
+export function toJsonFinding({
+  path,
+  finding,
+  git,
+  commit,
+  verification,
+  baselineState,
+  suppression,
+}: FileFinding): JsonFinding {
   return {
     path,
     line: finding.line + 1,
@@ -184,6 +217,30 @@ export function toJsonFinding({ path, finding, git, commit, verification }: File
           },
         }
       : {}),
+    ...(baselineState ? { baselineState } : {}),
+    ...(suppression ? { suppression } : {}),
+  };
+}
+
+/** The JSON fields a baseline or an ignore file adds; none without them. */
+function jsonTriage(findings: readonly FileFinding[], triage: Triage | undefined): Record<string, unknown> {
+  if (!triage) return {};
+  return {
+    ...(triage.ignoreFile || triage.suppressed.length > 0 ? { suppressed: triage.suppressed.map(toJsonFinding) } : {}),
+    ...(triage.ignoreFile
+      ? {
+          ignoreFile: {
+            path: triage.ignoreFile.file,
+            problems: triage.ignoreFile.problems.map((p) => ({ line: p.line, message: p.message })),
+          },
+        }
+      : {}),
+    ...(triage.baseline !== undefined
+      ? {
+          baseline: { path: triage.baseline, new: findings.length, unchanged: triage.unchanged.length },
+          unchanged: triage.unchanged.map(toJsonFinding),
+        }
+      : {}),
   };
 }
 
@@ -191,6 +248,7 @@ export function jsonReport(
   findings: FileFinding[],
   skipped: readonly Skipped[] = [],
   omitted: readonly Omitted[] = [],
+  triage?: Triage,
 ): string {
   return (
     JSON.stringify(
@@ -200,6 +258,7 @@ export function jsonReport(
         skipped: skipped.map(toJsonSkipped),
         complete: !isIncomplete(skipped),
         ...(omitted.length > 0 ? { omitted: omitted.map(toJsonOmitted) } : {}),
+        ...jsonTriage(findings, triage),
       },
       null,
       2,
@@ -239,19 +298,56 @@ export function skippedText(skipped: readonly Skipped[]): string {
     .join('');
 }
 
-export function textReport(findings: FileFinding[], skipped: readonly Skipped[] = []): string {
+function findingLine(f: FileFinding, note: string): string {
+  const j = toJsonFinding(f);
+  return `${printablePath(j.path)}:${j.line}:${j.column}: ${RULES[j.ruleId].description} ${j.masked}${f.commit ? ` in commit ${f.commit.slice(0, 12)}` : ''} (${note})`;
+}
+
+/** "suppressed by .keywardignore:3: reason": where, so a reader can undo it. */
+export function suppressionText(s: Suppression): string {
+  return `suppressed by ${s.file}:${s.line}: ${s.reason}`;
+}
+
+/** The end of the summary line: what the ignore file and the baseline set aside, counted. */
+function triageSummary(triage: Triage | undefined): string {
+  if (!triage) return '';
+  const suppressed = triage.suppressed.length;
+  const parts = [
+    ...(suppressed > 0 || triage.ignoreFile
+      ? [`${suppressed} suppressed by ${triage.ignoreFile?.file ?? '.keywardignore'}`]
+      : []),
+    ...(triage.baseline !== undefined
+      ? [`${triage.unchanged.length} unchanged since the baseline ${printablePath(triage.baseline)}`]
+      : []),
+  ];
+  return parts.map((p) => `; ${p}`).join('');
+}
+
+/** The lines for stderr that name every ignore-file line refused. */
+export function ignoreProblemsText(triage: Triage | undefined): string {
+  return (triage?.ignoreFile?.problems ?? [])
+    .map((p) => `keyward scan: ${printablePath(problemText(p))}; this line suppresses nothing\n`)
+    .join('');
+}
+
+export function textReport(findings: FileFinding[], skipped: readonly Skipped[] = [], triage?: Triage): string {
   const missed = skipped.filter((s) => SKIP_REASONS[s.reason].incomplete).length;
   const unscanned =
     missed > 0 ? `; ${missed} path${missed === 1 ? '' : 's'} could not be scanned (named on stderr)` : '';
+  const aside = triageSummary(triage);
+  // Shown, not hidden: each suppressed finding with the line that suppressed it.
+  const suppressedLines = (triage?.suppressed ?? []).map((f) => `${findingLine(f, suppressionText(f.suppression!))}\n`);
+  const none = triage?.baseline !== undefined ? 'no new keys found' : 'no keys found';
   if (findings.length === 0)
-    return missed > 0
-      ? `keyward scan: no keys found in what could be read${unscanned}\n`
-      : 'keyward scan: no keys found\n';
-  const lines = findings.map((f) => {
-    const j = toJsonFinding(f);
-    return `${printablePath(j.path)}:${j.line}:${j.column}: ${RULES[j.ruleId].description} ${j.masked}${f.commit ? ` in commit ${f.commit.slice(0, 12)}` : ''} (${gitNote(f)})`;
-  });
-  return `${lines.join('\n')}\nkeyward scan: ${findings.length} key${findings.length === 1 ? '' : 's'} found${unscanned}\n`;
+    return (
+      suppressedLines.join('') +
+      (missed > 0
+        ? `keyward scan: ${none} in what could be read${unscanned}${aside}\n`
+        : `keyward scan: ${none}${aside}\n`)
+    );
+  const lines = findings.map((f) => findingLine(f, gitNote(f)));
+  const found = `${findings.length}${triage?.baseline !== undefined ? ' new' : ''} key${findings.length === 1 ? '' : 's'} found`;
+  return `${lines.join('\n')}\n${suppressedLines.join('')}keyward scan: ${found}${unscanned}${aside}\n`;
 }
 
 export function sarifReport(
@@ -259,8 +355,12 @@ export function sarifReport(
   version: string,
   skipped: readonly Skipped[] = [],
   omitted: readonly Omitted[] = [],
+  triage?: Triage,
 ): string {
-  const used = [...new Set(findings.map((f) => f.finding.ruleId))];
+  // Every finding is a result: the ones that count, then those the baseline holds, then the suppressed.
+  const all = [...findings, ...(triage?.unchanged ?? []), ...(triage?.suppressed ?? [])];
+  const problems = triage?.ignoreFile?.problems ?? [];
+  const used = [...new Set(all.map((f) => f.finding.ruleId))];
   const ruleIds = used.length > 0 ? used : (Object.keys(RULES) as RuleId[]);
   const sarif = {
     version: '2.1.0',
@@ -293,7 +393,25 @@ export function sarifReport(
         },
         invocations: [
           {
-            executionSuccessful: !isIncomplete(skipped),
+            executionSuccessful: !isIncomplete(skipped) && problems.length === 0,
+            // A refused ignore-file line is the repository's configuration, not a file left unread (SARIF 3.20.22).
+            ...(problems.length > 0
+              ? {
+                  toolConfigurationNotifications: problems.map((p) => ({
+                    level: 'error',
+                    descriptor: { id: 'ignore-file-line' },
+                    message: { text: `${problemText(p)}; this line suppresses nothing.` },
+                    locations: [
+                      {
+                        physicalLocation: {
+                          artifactLocation: { uri: p.file, uriBaseId: '%SRCROOT%' },
+                          ...(p.line > 0 ? { region: { startLine: p.line } } : {}),
+                        },
+                      },
+                    ],
+                  })),
+                }
+              : {}),
             toolExecutionNotifications: [
               ...skipped.map((s) => ({
                 level: SKIP_REASONS[s.reason].incomplete ? 'error' : 'note',
@@ -316,7 +434,7 @@ export function sarifReport(
           ? { properties: { omitted: omitted.reduce((sum, o) => sum + o.count, 0), omittedFiles: omitted.length } }
           : {}),
         columnKind: 'utf16CodeUnits',
-        results: findings.map((f) => {
+        results: all.map((f) => {
           const j = toJsonFinding(f);
           return {
             ruleId: j.ruleId,
@@ -334,6 +452,26 @@ export function sarifReport(
               },
             ],
             partialFingerprints: { 'keyward/v1': j.fingerprint },
+            // SARIF 2.1.0 3.27.24: "new" or "unchanged" against the baseline, as GitHub code scanning reads it.
+            ...(f.baselineState ? { baselineState: f.baselineState } : {}),
+            // 3.35: suppressed outside the source, with the line that did it and its reason.
+            ...(f.suppression
+              ? {
+                  suppressions: [
+                    {
+                      kind: 'external',
+                      status: 'accepted',
+                      justification: f.suppression.reason,
+                      location: {
+                        physicalLocation: {
+                          artifactLocation: { uri: f.suppression.file, uriBaseId: '%SRCROOT%' },
+                          region: { startLine: f.suppression.line },
+                        },
+                      },
+                    },
+                  ],
+                }
+              : {}),
             ...(j.verification ? { properties: { verification: j.verification } } : {}),
           };
         }),

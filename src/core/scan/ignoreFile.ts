@@ -1,0 +1,225 @@
+// `.keywardignore`: what a team decided not to be told about again, each line with its reason.
+// A line is a key's fingerprint (the same key anywhere in the tree) or a path glob read the way
+// .gitignore reads one; a finding it covers is still reported, as suppressed, with the file and
+// line that suppressed it. gitleaks' .gitleaksignore lists fingerprints the same way (one a line,
+// '#' comments; gitleaks/gitleaks detect/ignore.go), but without a reason; here a line without
+// its reason is refused, named by file and line, and suppresses nothing.
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { redactSecrets } from '../redact.ts';
+
+export const IGNORE_FILE = '.keywardignore';
+
+export interface Suppression {
+  /** The ignore file, as shown (`.keywardignore`). */
+  file: string;
+  /** 1-based line of the entry that matched. */
+  line: number;
+  kind: 'fingerprint' | 'path';
+  reason: string;
+}
+
+export interface IgnoreProblem {
+  file: string;
+  line: number;
+  message: string;
+}
+
+interface Entry {
+  line: number;
+  kind: 'fingerprint' | 'path';
+  reason: string;
+  fingerprint?: string;
+  pattern?: RegExp;
+}
+
+export interface IgnoreRules {
+  file: string;
+  entries: readonly Entry[];
+  /** Lines that were refused: each is named, and none suppresses anything. */
+  problems: readonly IgnoreProblem[];
+}
+
+const FINGERPRINT = /^([0-9a-fA-F]{16})(?:\s+(.*))?$/;
+/** A path, then its reason after whitespace and '#': `test/fixtures/  # generated, revoked keys`. */
+const PATH_LINE = /^(.*?)\s+#\s*(.*)$/;
+/** Patterns that would cover every file: a typo of this size hides the whole tree, so it is refused. */
+const EVERYTHING = new Set(['*', '**', '**/*', '/', '/*', '/**', '.', './', '*/', '**/']);
+
+function escape(text: string): string {
+  return text.replace(/[.+^${}()|\\]/g, '\\$&');
+}
+
+/**
+ * A .gitignore-style glob as a RegExp over '/'-separated paths relative to the
+ * ignore file's folder: `*` and `?` stay within a name, `**` spans folders,
+ * `[...]` is a class; a pattern without '/' matches a name at any depth; a
+ * leading '/' anchors it; a pattern that names a folder covers what is in it.
+ */
+export function globToRegExp(glob: string): RegExp {
+  let pattern = glob;
+  const folderOnly = pattern.endsWith('/');
+  if (folderOnly) pattern = pattern.slice(0, -1);
+  const anchored = pattern.startsWith('/') || pattern.includes('/');
+  if (pattern.startsWith('/')) pattern = pattern.slice(1);
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '*') {
+      if (pattern[i + 1] === '*') {
+        const atStart = i === 0 || pattern[i - 1] === '/';
+        const atEnd = i + 2 === pattern.length || pattern[i + 2] === '/';
+        if (atStart && atEnd) {
+          // `**/` is any number of folders, none included; a trailing `**` everything below.
+          if (i + 2 === pattern.length) out += '.*';
+          else {
+            out += '(?:.*/)?';
+            i += 1;
+          }
+          i += 1;
+          continue;
+        }
+      }
+      out += '[^/]*';
+    } else if (c === '?') out += '[^/]';
+    else if (c === '[') {
+      const close = pattern.indexOf(']', i + 2);
+      if (close === -1) throw new Error('an unclosed "[" in the pattern');
+      let body = pattern.slice(i + 1, close);
+      if (body.startsWith('!')) body = `^${body.slice(1)}`;
+      out += `[${body.replace(/\\/g, '\\\\')}]`;
+      i = close;
+    } else out += escape(c);
+  }
+  const prefix = anchored ? '^' : '^(?:.*/)?';
+  // A name covers what is below it when it is a folder; `dir/` only then.
+  return new RegExp(`${prefix}${out}${folderOnly ? '/.*' : '(?:/.*)?'}$`);
+}
+
+/** Parses the text of an ignore file; never throws: a bad line becomes a problem. */
+export function parseIgnoreFile(text: string, file = IGNORE_FILE): IgnoreRules {
+  const entries: Entry[] = [];
+  const problems: IgnoreProblem[] = [];
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  lines.forEach((raw, index) => {
+    const line = index + 1;
+    const trimmed = raw.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) return;
+    // The file's text reaches reports, logs and annotations: a key pasted into it is masked there.
+    const problem = (message: string) => problems.push({ file, line, message: redactSecrets(message) });
+    const fp = FINGERPRINT.exec(trimmed);
+    if (fp) {
+      const reason = (fp[2] ?? '').replace(/^#\s*/, '').trim();
+      if (reason === '') return problem('a fingerprint needs its reason after it (fingerprint  reason)');
+      entries.push({ line, kind: 'fingerprint', reason: redactSecrets(reason), fingerprint: fp[1]!.toLowerCase() });
+      return;
+    }
+    const parts = PATH_LINE.exec(trimmed);
+    const glob = parts?.[1]?.trim() ?? '';
+    const reason = parts?.[2]?.trim() ?? '';
+    if (!parts || glob === '' || reason === '')
+      return problem(
+        'neither a fingerprint (16 hex characters, then the reason) nor a path with its reason (path  # reason)',
+      );
+    if (glob.startsWith('!')) return problem('"!" (un-ignoring) is not supported: list only what to suppress');
+    if (EVERYTHING.has(glob)) return problem(`"${glob}" would suppress every file: name the files or folders`);
+    try {
+      entries.push({ line, kind: 'path', reason: redactSecrets(reason), pattern: globToRegExp(glob) });
+    } catch (error) {
+      problem((error as Error).message);
+    }
+  });
+  return { file, entries, problems };
+}
+
+/** The entry that suppresses a finding at `path` (relative to the ignore file's folder, '/'-separated), if any. */
+export function suppressionFor(rules: IgnoreRules, path: string, fingerprint: string): Suppression | undefined {
+  // A finding inside an archive (`dist/a.vsix!extension/x.js`) is covered by a pattern for the archive too.
+  const bang = path.indexOf('!');
+  const outer = bang === -1 ? path : path.slice(0, bang);
+  for (const entry of rules.entries) {
+    const hit =
+      entry.kind === 'fingerprint'
+        ? entry.fingerprint === fingerprint
+        : entry.pattern!.test(path) || (bang !== -1 && entry.pattern!.test(outer));
+    if (hit) return { file: rules.file, line: entry.line, kind: entry.kind, reason: entry.reason };
+  }
+  return undefined;
+}
+
+/**
+ * Reads `<folder>/.keywardignore`: undefined when there is none; a file that
+ * exists but cannot be read is a problem, never "nothing to ignore" in silence.
+ */
+export function loadIgnoreFile(folder: string, shown = IGNORE_FILE): IgnoreRules | undefined {
+  const refused = (message: string): IgnoreRules => ({
+    file: shown,
+    entries: [],
+    problems: [{ file: shown, line: 0, message }],
+  });
+  let text: string;
+  try {
+    // A link is not followed: git commits the link, not what it points to, and a team reviews the file it sees.
+    const fd = openSync(join(folder, IGNORE_FILE), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    try {
+      if (!fstatSync(fd).isFile()) return refused('not a regular file; not read');
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    if (code === 'ELOOP') return refused('a symbolic link; not followed, nothing in it applies');
+    return refused(`could not be read (${code})`);
+  }
+  return parseIgnoreFile(text, shown);
+}
+
+/** `file:line: message`, or `file: message` for the file as a whole. */
+export function problemText(p: IgnoreProblem): string {
+  return `${p.file}${p.line > 0 ? `:${p.line}` : ''}: ${p.message}`;
+}
+
+/** With no git to ask (--no-git, the editor), the repository root: the nearest folder holding `.git`. */
+export function repositoryAbove(folder: string, stop?: string): string | null {
+  for (let at = folder; ; at = dirname(at)) {
+    if (existsSync(join(at, '.git'))) return at;
+    if (at === stop || dirname(at) === at) return null;
+  }
+}
+
+/**
+ * The editor's ignore files, one per root: the repository holding a file, else
+ * the workspace folder holding it. Read once, until `clear()` (the file changed).
+ */
+export class IgnoreFileCache {
+  private readonly rules = new Map<string, IgnoreRules | undefined>();
+  private readonly roots = new Map<string, string | undefined>();
+  /** Called the first time a root's ignore file is read, with what it holds. */
+  onLoad: (root: string, rules: IgnoreRules | undefined) => void = () => undefined;
+
+  lookup(path: string, folders: readonly string[]): { rules: IgnoreRules; rel: string } | undefined {
+    const folder = dirname(path);
+    if (!this.roots.has(folder)) {
+      const inside = folders
+        .filter((f) => folder === f || folder.startsWith(f.endsWith(sep) ? f : f + sep))
+        .sort((a, b) => b.length - a.length)[0];
+      this.roots.set(folder, repositoryAbove(folder, inside) ?? inside);
+    }
+    const root = this.roots.get(folder);
+    if (root === undefined) return undefined;
+    if (!this.rules.has(root)) {
+      const loaded = loadIgnoreFile(root);
+      this.rules.set(root, loaded);
+      this.onLoad(root, loaded);
+    }
+    const rules = this.rules.get(root);
+    return rules && { rules, rel: relative(root, path).split(sep).join('/') };
+  }
+
+  clear(): void {
+    this.rules.clear();
+    this.roots.clear();
+  }
+}
