@@ -1,11 +1,11 @@
 // keyward scan [PATH...] [--format text|json|sarif] [--staged] [--history] [--no-git] [--include-dir NAME] [--max-size BYTES]
 //              [--verify]
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { redactSecrets } from '../core/redact.ts';
 import { archiveKind, scanArchiveFile } from '../core/scan/archive.ts';
-import { scanFile } from '../core/scan/fileScan.ts';
+import { SOURCE_MAP_TOO_LARGE, scanFile, scanSourceMapFile } from '../core/scan/fileScan.ts';
 import { GitStatusCache } from '../core/scan/gitStatus.ts';
 import { scanHistory } from '../core/scan/history.ts';
 import {
@@ -19,7 +19,7 @@ import {
   skippedText,
   textReport,
 } from '../core/scan/report.ts';
-import { isSourceMap, scanShippedText } from '../core/scan/sourceMap.ts';
+import { isSourceMap } from '../core/scan/sourceMap.ts';
 import { scanStaged } from '../core/scan/staged.ts';
 import { type ScanOptions, optionsFor } from '../core/scan/scanner.ts';
 import { type Listed, listTargets } from '../core/scan/targets.ts';
@@ -111,22 +111,29 @@ export async function scanFiles(
       for (const o of result.omitted) omitted.push({ path: at(o.inner), count: o.count });
       continue;
     }
+    if (isSourceMap(path)) {
+      // Always by its sources: a first pass over the map's one line could be silenced by one source's comment.
+      const outcome = scanSourceMapFile(path, options, maxSize, regular);
+      if (!('skipped' in outcome) && outcome.parts.length === 0) continue;
+      const name = display(cwd, shown);
+      if ('skipped' in outcome) {
+        skipped.push({ path: name, reason: outcome.skipped, ...(outcome.detail ? { detail: outcome.detail } : {}) });
+        continue;
+      }
+      if (outcome.asOneText) skipped.push({ path: name, reason: 'archive-limit', detail: SOURCE_MAP_TOO_LARGE });
+      for (const part of outcome.parts) {
+        const where = part.source === undefined ? name : `${name}!${part.source}`;
+        for (const finding of part.findings) out.push({ path: where, finding, git: state });
+        if (part.omitted > 0) omitted.push({ path: where, count: part.omitted });
+      }
+      continue;
+    }
     const outcome = scanFile(path, optionsFor(path, options), maxSize, regular);
     // Named only when reported: a relative path per clean file was a tenth of a tree's scan.
     if (!('skipped' in outcome) && outcome.findings.length === 0 && !outcome.omitted) continue;
     const name = display(cwd, shown);
     if ('skipped' in outcome) {
       skipped.push({ path: name, reason: outcome.skipped, ...(outcome.detail ? { detail: outcome.detail } : {}) });
-      continue;
-    }
-    if (isSourceMap(path) && outcome.findings.length > 0) {
-      // Read again, whole, for its sources: only maps that hold a key at all pay for this.
-      const parts = scanShippedText(readFileSync(path), path, options);
-      for (const part of parts) {
-        const where = part.source === undefined ? name : `${name}!${part.source}`;
-        for (const finding of part.findings) out.push({ path: where, finding, git: state });
-        if (part.omitted > 0) omitted.push({ path: where, count: part.omitted });
-      }
       continue;
     }
     for (const finding of outcome.findings) out.push({ path: name, finding, git: state });
