@@ -4,12 +4,13 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { redactSecrets } from '../core/redact.ts';
-import { archiveKind, scanArchiveFile } from '../core/scan/archive.ts';
+import { type ArchiveKind, archiveKind, scanArchiveFile } from '../core/scan/archive.ts';
 import { SOURCE_MAP_TOO_LARGE, scanFile, scanSourceMapFile } from '../core/scan/fileScan.ts';
 import { GitStatusCache } from '../core/scan/gitStatus.ts';
 import { scanHistory } from '../core/scan/history.ts';
 import {
   type FileFinding,
+  type GitField,
   type Omitted,
   type Skipped,
   isIncomplete,
@@ -95,20 +96,23 @@ export async function scanFiles(
   omitted: Omitted[] = [],
   options: ScanOptions = {},
 ): Promise<void> {
+  const openArchive = async (path: string, shown: string, state: GitField, kind: ArchiveKind) => {
+    const name = display(cwd, shown);
+    const result = await scanArchiveFile(path, kind, options, undefined, maxSize);
+    if (!('findings' in result)) {
+      skipped.push({ path: name, reason: result.skipped, ...(result.detail ? { detail: result.detail } : {}) });
+      return;
+    }
+    const at = (inner: string) => (inner === '' ? name : `${name}!${inner}`);
+    for (const hit of result.findings) out.push({ path: at(hit.inner), finding: hit.finding, git: state });
+    for (const skip of result.skipped)
+      skipped.push({ path: at(skip.inner), reason: skip.reason, ...(skip.detail ? { detail: skip.detail } : {}) });
+    for (const o of result.omitted) omitted.push({ path: at(o.inner), count: o.count });
+  };
   for (const { path, shown, state, regular } of files) {
     const kind = archiveKind(path);
     if (kind) {
-      const name = display(cwd, shown);
-      const result = await scanArchiveFile(path, kind, options, undefined, maxSize);
-      if (!('findings' in result)) {
-        skipped.push({ path: name, reason: result.skipped, ...(result.detail ? { detail: result.detail } : {}) });
-        continue;
-      }
-      const at = (inner: string) => (inner === '' ? name : `${name}!${inner}`);
-      for (const hit of result.findings) out.push({ path: at(hit.inner), finding: hit.finding, git: state });
-      for (const skip of result.skipped)
-        skipped.push({ path: at(skip.inner), reason: skip.reason, ...(skip.detail ? { detail: skip.detail } : {}) });
-      for (const o of result.omitted) omitted.push({ path: at(o.inner), count: o.count });
+      await openArchive(path, shown, state, kind);
       continue;
     }
     if (isSourceMap(path)) {
@@ -129,6 +133,11 @@ export async function scanFiles(
       continue;
     }
     const outcome = scanFile(path, optionsFor(path, options), maxSize, regular);
+    if ('archive' in outcome) {
+      // A zip renamed .bin, a gzip without .gz: opened as what its first bytes say.
+      await openArchive(path, shown, state, outcome.archive);
+      continue;
+    }
     // Named only when reported: a relative path per clean file was a tenth of a tree's scan.
     if (!('skipped' in outcome) && outcome.findings.length === 0 && !outcome.omitted) continue;
     const name = display(cwd, shown);

@@ -11,7 +11,7 @@ import { redactSecrets } from '../core/redact.ts';
 import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
 import { type GitState, GitStatusCache } from '../core/scan/gitStatus.ts';
 import { IncrementalScan } from '../core/scan/incremental.ts';
-import { archiveKind, scanArchive } from '../core/scan/archive.ts';
+import { archiveKind, archiveMagic, scanArchive } from '../core/scan/archive.ts';
 import { type SkipReason, skipMessage } from '../core/scan/report.ts';
 import { scanShippedText } from '../core/scan/sourceMap.ts';
 import { type Finding, type ScanOptions, optionsFor } from '../core/scan/scanner.ts';
@@ -375,11 +375,12 @@ export class KeyDiagnostics extends Disposable {
     if (stat.size > maxBytes) return { skipped: 'too-large', size: stat.size };
     const bytes = Buffer.from(await vscode.workspace.fs.readFile(uri));
     const name = uri.path.split('/').pop() ?? '';
-    const kind = archiveKind(name);
+    // By name, and by its first bytes (a zip renamed .bin, a gzip without .gz), as `keyward scan` does.
+    const kind = archiveKind(name) ?? archiveMagic(bytes);
     const placed: PlacedFinding[] = [];
     const notScanned: { inner: string; reason: SkipReason; message: string }[] = [];
     if (kind) {
-      const result = await scanArchive(bytes, kind, this.options);
+      const result = await scanArchive(bytes, kind, this.options, undefined, name);
       for (const hit of result.findings) placed.push({ finding: hit.finding, inner: hit.inner });
       for (const skip of result.skipped)
         notScanned.push({

@@ -3,13 +3,18 @@
 // where a file was expected is not a crash, and a large file is scanned in
 // windows instead of being skipped.
 import { type Stats, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { type ArchiveKind, archiveMagic } from './formats.ts';
 import type { SkipReason } from './report.ts';
 import type { Finding, ScanOptions } from './scanner.ts';
 import { type ShippedPart, scanShippedText } from './sourceMap.ts';
 import { StreamScan, scanBytesCounted } from './streamScan.ts';
 
-/** `omitted`: medium-confidence findings past the per-file cap, counted and not listed. */
-export type FileOutcome = { findings: Finding[]; omitted?: number } | { skipped: SkipReason; detail?: string };
+/**
+ * `omitted`: medium-confidence findings past the per-file cap, counted and not listed. `archive`: the first
+ * bytes say the file is an archive or compressed (whatever its name): the caller opens it as such.
+ */
+export type FileOutcome =
+  { findings: Finding[]; omitted?: number } | { skipped: SkipReason; detail?: string } | { archive: ArchiveKind };
 
 // One buffer reused for every file that fits: no allocation per file, which is
 // most of the cost of a tree of small files.
@@ -96,8 +101,14 @@ export function scanFile(
 ): FileOutcome {
   return readAndScan(path, maxSize, seenRegular, {
     limit: WHOLE,
-    whole: (bytes) => outcomeOf(scanBytesCounted(bytes, options)),
-    windows: (head, fd) => streamed(head, fd, options),
+    whole: (bytes) => {
+      const archive = archiveMagic(bytes);
+      return archive ? { archive } : outcomeOf(scanBytesCounted(bytes, options));
+    },
+    windows: (head, fd) => {
+      const archive = archiveMagic(head);
+      return archive ? { archive } : streamed(head, fd, options);
+    },
   });
 }
 

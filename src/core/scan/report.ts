@@ -35,7 +35,8 @@ export type SkipReason =
   | 'unmerged'
   | 'archive-limit'
   | 'archive-too-deep'
-  | 'archive-unreadable';
+  | 'archive-unreadable'
+  | 'archive-unsupported';
 
 export const SKIP_REASONS = {
   unreadable: { incomplete: true, text: 'could not be read' },
@@ -57,6 +58,7 @@ export const SKIP_REASONS = {
   },
   'archive-too-deep': { incomplete: true, text: 'an archive nested too deep: not unpacked' },
   'archive-unreadable': { incomplete: true, text: 'could not be unpacked' },
+  'archive-unsupported': { incomplete: true, text: 'compressed in a format Keyward cannot open: not scanned' },
 } as const satisfies Record<SkipReason, { incomplete: boolean; text: string }>;
 
 export interface Skipped {
