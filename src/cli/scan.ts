@@ -55,11 +55,15 @@ else 2 when a file or folder could not be read (or on a usage or git error);
 
 Inside a git repository the files git tracks or would commit are scanned; ignored
 files are skipped. Binary files are searched too, and so is what ships: inside
-.vsix, .zip, .jar, .tgz and .tar archives (nested up to 3 deep; reported as
-archive.vsix!extension/dist/x.js) and in source maps' original sources
-(x.js.map!src/x.ts). Entry count, unpacked bytes and compression ratio are
-capped; whatever a cap leaves unread is named, like every path not scanned, on
-stderr (text), in "skipped" (json) or as a tool notification (sarif).
+zip-based files (.vsix, .zip, .jar, .apk, .whl, .nupkg, .docx, .xlsx, .epub …),
+.tar, .tgz, and single compressed files (.gz; .zst where Node has zstd), known
+by name or by their first bytes, nested up to 3 deep, reported as
+archive.vsix!extension/dist/x.js (a second entry of one name as x.js[2]); and
+in source maps' original sources, each one a file of its own for allow
+comments (x.js.map!src/x.ts). bzip2, xz, 7-Zip and RAR files are named as not
+scanned. Entry count, unpacked bytes and compression ratio are capped; whatever
+a cap leaves unread is named, like every path not scanned, on stderr (text), in
+"skipped" (json) or as a tool notification (sarif).
 Past 20 probable (medium-confidence) keys in one file the rest are counted, not
 listed ("omitted" in json). Keys are never printed.
 
