@@ -104,4 +104,34 @@ describe('keyward scan: a source map is read source by source', () => {
     expect(run.status).toBe(1);
     expect(where(json(run))).toEqual(['main.js.map!src/a.ts:1:12']);
   });
+
+  it("an index map's sections are read source by source too", () => {
+    const dir = tempDir();
+    const section = (name: string, content: string) => ({
+      offset: { line: 0, column: 0 },
+      map: { version: 3, sources: [name], sourcesContent: [content], mappings: 'AAAA', names: [] },
+    });
+    const map = JSON.stringify({
+      version: 3,
+      sections: [
+        section('src/a.ts', '// keyward-ignore\n'),
+        section('src/b.ts', `export const k = '${routerKey()}';\n`),
+      ],
+    });
+    writeFileSync(join(dir, 'index.js.map'), map);
+    const run = scanCli(dir, ['--no-git', '--format', 'json', 'index.js.map']);
+    expect(run.status).toBe(1);
+    expect(where(json(run))).toEqual(['index.js.map!src/b.ts:1:19']);
+  });
+
+  it('a second "sourcesContent" (JSON.parse keeps the last) cannot hide the first: its key is reported at the map', () => {
+    const dir = tempDir();
+    const key = routerKey();
+    const map = `{"version":3,"sources":["src/a.ts"],"sourcesContent":["const k = '${key}'; // keyward-ignore\\n"],"sourcesContent":["// clean\\n"],"mappings":"AAAA"}`;
+    expect(JSON.parse(map).sourcesContent).toEqual(['// clean\n']);
+    writeFileSync(join(dir, 'main.js.map'), map);
+    const run = scanCli(dir, ['--no-git', '--format', 'json', 'main.js.map']);
+    expect(run.status).toBe(1);
+    expect(json(run).findings.map((f) => f.path)).toEqual(['main.js.map']);
+  });
 });

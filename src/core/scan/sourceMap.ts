@@ -4,11 +4,20 @@
 // where a developer can find it, rather than at a column of the map's one long
 // JSON line. Read as one line, a `keyward-ignore` in one source would hide a
 // key in every other; so a map that may hold a key is always read source by
-// source, and its own fields (`names`, `sources`, `file`) with the sources
-// blanked out. Minified bundles need nothing special: their lines are long,
-// and the scanner reports exact columns on them.
+// source (an index map's sections too), and the rest of it (`names`, `file` …)
+// with no allow comment at all. Minified bundles need nothing special: their
+// lines are long, and the scanner reports exact columns on them.
 import { EntryNames } from './entryNames.ts';
-import { type Finding, type ScanOptions, mayContainKey, optionsFor, scanTextCounted } from './scanner.ts';
+import { RULES } from './rules.ts';
+import {
+  type Finding,
+  LOOSE_CAP,
+  type ScanOptions,
+  type ScanResult,
+  mayContainKey,
+  optionsFor,
+  scanTextCounted,
+} from './scanner.ts';
 import { encodingOf, scanBytesCounted } from './streamScan.ts';
 
 export interface ShippedPart {
@@ -26,6 +35,31 @@ export function isSourceMap(name: string): boolean {
 interface SourceMapShape {
   sources?: unknown;
   sourcesContent?: unknown;
+  /** An index map: its sections hold maps of their own. */
+  sections?: unknown;
+}
+
+interface Source {
+  name: string;
+  content: string;
+}
+
+/** Every original source with its text, index maps' sections included, in order. */
+function sourcesOf(map: unknown, out: Source[] = [], depth = 0): Source[] {
+  if (typeof map !== 'object' || map === null || depth > 8) return out;
+  const { sources, sourcesContent, sections } = map as SourceMapShape;
+  if (Array.isArray(sourcesContent)) {
+    const names = Array.isArray(sources) ? sources : [];
+    sourcesContent.forEach((content: unknown, i: number) => {
+      if (typeof content === 'string')
+        out.push({ name: typeof names[i] === 'string' ? names[i] : `sourcesContent[${i}]`, content });
+    });
+  }
+  if (Array.isArray(sections))
+    for (const section of sections as unknown[])
+      if (typeof section === 'object' && section !== null)
+        sourcesOf((section as { map?: unknown }).map, out, depth + 1);
+  return out;
 }
 
 // "u00" alone: a needle starting with the backslash (in every "\n" of a JSON text) was searched at half the speed.
@@ -58,91 +92,75 @@ export function scanShippedText(bytes: Buffer, name: string, options: ScanOption
   // A UTF-8 byte-order mark, which JSON.parse refuses, becomes a space: columns stay where they are.
   const raw = bytes.toString('utf8');
   const text = raw.charCodeAt(0) === 0xfeff ? ` ${raw.slice(1)}` : raw;
-  let map: SourceMapShape;
+  let map: unknown;
   try {
-    map = JSON.parse(text) as SourceMapShape;
+    map = JSON.parse(text);
   } catch {
     return [scanTextCounted(text, options)];
   }
-  if (typeof map !== 'object' || map === null || !Array.isArray(map.sourcesContent))
-    return [scanTextCounted(text, options)];
-  const sources = Array.isArray(map.sources) ? map.sources : [];
+  const sources = sourcesOf(map);
+  if (sources.length === 0) return [scanTextCounted(text, options)];
   const parts: ShippedPart[] = [];
   const names = new EntryNames();
-  map.sourcesContent.forEach((content: unknown, i: number) => {
-    const source = names.name(typeof sources[i] === 'string' ? sources[i] : `sourcesContent[${i}]`);
-    if (typeof content !== 'string') return;
+  const reported = new Set<string>();
+  for (const { name: sourceName, content } of sources) {
+    const source = names.name(sourceName);
     const found = scanTextCounted(content, optionsFor(source, options));
+    for (const finding of found.findings) reported.add(finding.fingerprint);
     if (found.findings.length > 0 || found.omitted > 0)
       parts.push({ source, findings: found.findings, omitted: found.omitted });
-  });
-  // The map's own fields, at their columns: the sources' text is blanked, so none of their comments reaches here.
-  const span = valueSpan(text, 'sourcesContent');
-  const own = span ? text.slice(0, span[0]) + ' '.repeat(span[1] - span[0]) + text.slice(span[1]) : text;
-  const rest = scanTextCounted(own, options);
-  if (rest.findings.length > 0 || rest.omitted > 0) parts.unshift(rest);
+  }
+  const own = ownFindings(text, sources, reported, options);
+  if (own.findings.length > 0 || own.omitted > 0) parts.unshift(own);
   return parts;
 }
 
 /**
- * Where the value JSON.parse took for a top-level key starts and ends (the
- * last of that name, as JSON.parse takes it), in a text JSON.parse accepted.
+ * What the map holds outside its sources' text (`names`, `file`, a second
+ * `sourcesContent` JSON.parse dropped), at its own columns. Its JSON is no
+ * comment syntax, so no allow comment counts here (one in a source would
+ * otherwise reach every key on the map's line); a key that is in a source's
+ * text was reported, or allowed, there.
  */
-function valueSpan(text: string, key: string): [number, number] | undefined {
-  let span: [number, number] | undefined;
-  let i = skipSpace(text, 0);
-  if (text[i] !== '{') return undefined;
-  i = skipSpace(text, i + 1);
-  while (text[i] === '"') {
-    const keyEnd = stringEnd(text, i);
-    // Decoded, as JSON.parse decodes it: "sources\u0043ontent" is the same key.
-    const name = JSON.parse(text.slice(i, keyEnd)) as string;
-    i = skipSpace(text, skipSpace(text, keyEnd) + 1);
-    const end = valueEnd(text, i);
-    if (name === key) span = [i, end];
-    i = skipSpace(text, end);
-    if (text[i] !== ',') break;
-    i = skipSpace(text, i + 1);
-  }
-  return span;
-}
-
-function skipSpace(text: string, i: number): number {
-  while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t')) i++;
-  return i;
-}
-
-/** The index after the closing quote of the string that opens at `i`. */
-function stringEnd(text: string, i: number): number {
-  for (let at = text.indexOf('"', i + 1); at !== -1; at = text.indexOf('"', at + 1)) {
-    let slashes = 0;
-    while (text.charCodeAt(at - 1 - slashes) === 92) slashes++;
-    if (slashes % 2 === 0) return at + 1;
-  }
-  return text.length;
-}
-
-/** The index after the value that starts at `i`. */
-function valueEnd(text: string, i: number): number {
-  const first = text[i];
-  if (first === '"') return stringEnd(text, i);
-  if (first !== '[' && first !== '{') {
-    while (i < text.length && !',}] \n\r\t'.includes(text[i]!)) i++;
-    return i;
-  }
-  let depth = 0;
-  while (i < text.length) {
-    const c = text.charCodeAt(i);
-    if (c === 34) {
-      i = stringEnd(text, i);
+function ownFindings(
+  text: string,
+  sources: readonly Source[],
+  reported: Set<string>,
+  options: ScanOptions,
+): ScanResult {
+  const values = new Map<string, string>();
+  const all = scanTextCounted(text, {
+    ...options,
+    allowComments: false,
+    looseCap: Infinity,
+    onKey: (fingerprint, key) => values.set(fingerprint, key),
+  });
+  // Every key in the sources, allowed ones included: read again only when a key is left to place.
+  let inSources: Set<string> | undefined;
+  const cap = options.looseCap ?? LOOSE_CAP;
+  let loose = 0;
+  let omitted = 0;
+  const findings: Finding[] = [];
+  for (const finding of all.findings) {
+    if (reported.has(finding.fingerprint)) continue;
+    inSources ??= new Set(
+      sources.flatMap(({ content }) =>
+        scanTextCounted(content, {
+          ...options,
+          allowComments: false,
+          looseCap: Infinity,
+          onKey: undefined,
+        }).findings.map((f) => f.fingerprint),
+      ),
+    );
+    if (inSources.has(finding.fingerprint)) continue;
+    if (RULES[finding.ruleId].confidence === 'medium' && !finding.stored && ++loose > cap) {
+      omitted++;
       continue;
     }
-    if (c === 91 || c === 123) depth++;
-    else if (c === 93 || c === 125) {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-    i++;
+    const key = values.get(finding.fingerprint);
+    if (key !== undefined) options.onKey?.(finding.fingerprint, key);
+    findings.push(finding);
   }
-  return i;
+  return { findings, omitted };
 }
