@@ -457,4 +457,10 @@ describe("the editor's Scan Workspace path (in process: the calls keyDiagnostics
     const result = await scanArchive(bytes, kind!, {}, undefined, 'firmware.bin');
     expect(result.findings.map((f) => f.inner)).toEqual(['a.js', 'a.js[2]']);
   });
+
+  it('a name handed out for a repeat is never one an entry already has: a.js, a.js[2], a.js → a.js[3]', async () => {
+    const bytes = rawZip(['a.js', 'a.js[2]', 'a.js'].map((name) => ({ name, data: `k = '${routerKey()}';\n` })));
+    const result = await scanArchive(bytes, 'zip');
+    expect(result.findings.map((f) => f.inner)).toEqual(['a.js', 'a.js[2]', 'a.js[3]']);
+  });
 });

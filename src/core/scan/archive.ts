@@ -190,6 +190,8 @@ export async function scanArchiveFile(
     if (stat.isDirectory()) return { skipped: 'folder' };
     if (!stat.isFile()) return { skipped: 'special-file', detail: specialKind(stat) };
     if (stat.size > maxSize) return { skipped: 'too-large', detail: `${stat.size} bytes` };
+    // Nothing to gain from reading what cannot be decompressed.
+    if (!canOpen(kind)) return scanArchive(new Uint8Array(0), kind, options, limits, path);
     if (stat.size > limits.bytes)
       return { skipped: 'archive-limit', detail: `${stat.size} bytes: larger than the ${limits.bytes}-byte limit` };
     bytes = Buffer.allocUnsafe(stat.size);
