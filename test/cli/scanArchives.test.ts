@@ -222,6 +222,8 @@ interface RawEntry {
   method?: 0 | 8;
   /** The uncompressed size the headers declare, when it should lie. */
   declaredSize?: number;
+  /** Only a local header: the central directory, which unzip reads, does not list it. */
+  hidden?: boolean;
 }
 
 /** A zip with local headers, a central directory and an end record (APPNOTE 4.3), built in code. */
@@ -257,14 +259,15 @@ function rawZip(entries: RawEntry[]): Buffer {
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, packed);
-    centrals.push(central, name);
+    if (!entry.hidden) centrals.push(central, name);
     offset += local.length + name.length + packed.length;
   }
   const directory = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
+  const listed = entries.filter((e) => !e.hidden).length;
+  end.writeUInt16LE(listed, 8);
+  end.writeUInt16LE(listed, 10);
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
@@ -366,6 +369,36 @@ describe('keyward scan: archives never report clean with a key inside', () => {
       'flag-A.tar!bin/run.sh:1:12',
       'flag-S.tar!bin/run.sh:1:12',
     ]);
+  });
+
+  it("a tar entry of type 'N', which GNU tar extracts as a file and tar-stream takes for a long name, is not lost", async () => {
+    const dir = tempDir();
+    const key = routerKey();
+    const tarball = await tar([{ name: 'notes.txt', data: `KEY=${key}\n` }]);
+    writeFileSync(join(dir, 'flag-N.tar'), withTypeFlag(tarball, 0, 'N'));
+    const gnu = spawnSync('tar', ['-xOf', join(dir, 'flag-N.tar')], { encoding: 'utf8' });
+    if (!gnu.error) expect(gnu.stdout).toContain(key);
+    const run = scanCli(dir, ['--no-git', '--format', 'json', 'flag-N.tar']);
+    expect(run.status).toBe(1);
+    expect(json(run).findings.map((f) => f.path)).toEqual(['flag-N.tar']);
+  });
+
+  it('a key in an entry name is reported at the archive and never printed; a stored entry the directory hides is read', () => {
+    const dir = tempDir();
+    const [named, hidden] = [routerKey(), routerKey()];
+    writeFileSync(join(dir, 'named.zip'), rawZip([{ name: `keys/${named}.txt`, data: 'nothing here' }]));
+    writeFileSync(
+      join(dir, 'hidden.zip'),
+      rawZip([
+        { name: 'README', data: 'clean' },
+        { name: 'secret.env', data: `KEY=${hidden}\n`, method: 0, hidden: true },
+      ]),
+    );
+    const run = scanCli(dir, ['--no-git', '--format', 'json', 'named.zip', 'hidden.zip']);
+    expect(run.status).toBe(1);
+    expect(json(run).findings.map((f) => f.path)).toEqual(['named.zip', 'hidden.zip']);
+    expect(run.stdout).not.toContain(named);
+    expect(run.stdout).not.toContain(hidden);
   });
 
   it('zip-based documents and packages are opened (.docx, .xlsx, .pptx, .odt, .epub, .apk, .aar, .ipa, .whl, .egg, .nupkg, .war)', () => {

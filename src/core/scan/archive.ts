@@ -9,12 +9,15 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import * as zlib from 'node:zlib';
 import { extract } from 'tar-stream';
+import { redactSecrets } from '../redact.ts';
 import { EntryNames } from './entryNames.ts';
 import { failureOf, specialKind } from './fileScan.ts';
 import { type ArchiveKind, KIND_NAMES, archiveKind, archiveMagic, canOpen } from './formats.ts';
 import type { SkipReason } from './report.ts';
-import { type Finding, type ScanOptions, optionsFor } from './scanner.ts';
+import { RULES } from './rules.ts';
+import { type Finding, type ScanOptions, mayContainKey, optionsFor } from './scanner.ts';
 import { scanShippedText } from './sourceMap.ts';
+import { scanBytesCounted } from './streamScan.ts';
 import { unpackEntry, zipEntryList } from './zipReader.ts';
 
 export { type ArchiveKind, archiveKind, archiveMagic } from './formats.ts';
@@ -155,6 +158,49 @@ async function scanLevel(
     }
     scanEntryText(entry.data, entry.original, inner, options, out);
   }
+  looseKeys(bytes, entries, where, options, out);
+}
+
+/**
+ * The archive's own bytes once more, with no allow comment (an archive's
+ * structure is no comment syntax): a key no entry gave is reported at the
+ * archive itself. It catches a key in an entry's name or the zip comment, and
+ * bytes a reader here does not hand out as an entry where another tool
+ * extracts a file (GNU tar's 'N' type flag, which tar-stream takes for a long
+ * name; a stored zip entry missing from the central directory).
+ */
+function looseKeys(
+  bytes: Uint8Array,
+  entries: readonly Entry[],
+  where: string,
+  options: ScanOptions,
+  out: ArchiveResult,
+): void {
+  const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!mayContainKey(raw, options)) return;
+  const values = new Map<string, string>();
+  const bare: ScanOptions = { ...options, allowComments: false, looseCap: Infinity, onKey: undefined };
+  const found = scanBytesCounted(raw, { ...bare, onKey: (fingerprint, key) => values.set(fingerprint, key) });
+  const reported = new Set(out.findings.map((f) => f.finding.fingerprint));
+  let inEntries: Set<string> | undefined;
+  for (const finding of found.findings) {
+    // Near-misses in binary are no evidence of a hidden key.
+    if (RULES[finding.ruleId].confidence === 'medium' && !finding.stored) continue;
+    if (reported.has(finding.fingerprint)) continue;
+    // Every key the entries hold, allowed ones included: read again only when a key is left to place.
+    inEntries ??= new Set(
+      entries.flatMap((e) =>
+        scanBytesCounted(Buffer.from(e.data.buffer, e.data.byteOffset, e.data.byteLength), bare).findings.map(
+          (f) => f.fingerprint,
+        ),
+      ),
+    );
+    if (inEntries.has(finding.fingerprint)) continue;
+    reported.add(finding.fingerprint);
+    const key = values.get(finding.fingerprint);
+    if (key !== undefined) options.onKey?.(finding.fingerprint, key);
+    out.findings.push({ inner: where, finding });
+  }
 }
 
 /** Scans one file's bytes inside an archive: `name` says what it is (a source map, YAML), `inner` where it is. */
@@ -229,7 +275,8 @@ function zipEntries(
   let tooMany = false;
   for (const entry of zipEntryList(bytes)) {
     if (entry.name.endsWith('/') && entry.packedSize === 0) continue;
-    const name = names.name(entry.name);
+    // A name is text from the file: a key in it is masked before it names anything.
+    const name = names.name(redactSecrets(entry.name));
     const inner = prefix + name;
     if (budget.entries >= limits.entries) {
       if (!tooMany) out.skipped.push({ inner, reason: 'archive-limit', detail: `more than ${limits.entries} entries` });
@@ -334,7 +381,7 @@ async function tarEntries(
       // flag, known or not ('Z', 'S', 'D' …), is read as a file: POSIX says an unknown one is a regular file,
       // and GNU tar extracts it as one (src/extract.c: "Unknown file type '%c', extracted as normal file").
       if (size === 0 || header.type === 'directory') return stream.resume();
-      const name = names.name(header.name);
+      const name = names.name(redactSecrets(header.name));
       const inner = prefix + name;
       if (budget.entries >= limits.entries) {
         if (!tooMany)

@@ -7,6 +7,7 @@
 // source (an index map's sections too), and the rest of it (`names`, `file` …)
 // with no allow comment at all. Minified bundles need nothing special: their
 // lines are long, and the scanner reports exact columns on them.
+import { redactSecrets } from '../redact.ts';
 import { EntryNames } from './entryNames.ts';
 import { RULES } from './rules.ts';
 import {
@@ -104,7 +105,8 @@ export function scanShippedText(bytes: Buffer, name: string, options: ScanOption
   const names = new EntryNames();
   const reported = new Set<string>();
   for (const { name: sourceName, content } of sources) {
-    const source = names.name(sourceName);
+    // A name is text from the file: a key in it is masked before it names anything.
+    const source = names.name(redactSecrets(sourceName));
     const found = scanTextCounted(content, optionsFor(source, options));
     for (const finding of found.findings) reported.add(finding.fingerprint);
     if (found.findings.length > 0 || found.omitted > 0)
