@@ -479,6 +479,26 @@ describe('keyward scan: archives never report clean with a key inside', () => {
   });
 });
 
+// Zips as Info-ZIP's zip writes them, read by Keyward's own central-directory reader: a stream from stdin (a
+// zip64 end record though the plain one would do), a self-extractor's stub before the archive, an encrypted entry.
+describe.skipIf(spawnSync('zip', ['-v']).error !== undefined)('zips written by Info-ZIP zip', () => {
+  it('a zip of stdin, a zip behind a stub, and an encrypted entry (named, not guessed)', () => {
+    const dir = tempDir();
+    const key = routerKey();
+    writeFileSync(join(dir, 'a.js'), `x\nconst k = "${key}";\n`);
+    spawnSync('sh', ['-c', 'zip -q stream.zip - < a.js && zip -q plain.zip a.js && zip -q -P pw enc.zip a.js'], {
+      cwd: dir,
+    });
+    spawnSync('sh', ['-c', '(echo "#!/bin/sh"; cat plain.zip) > sfx.zip && zip -q -A sfx.zip'], { cwd: dir });
+    const run = scanCli(dir, ['--no-git', '--format', 'json', 'stream.zip', 'sfx.zip', 'enc.zip']);
+    const report = json(run);
+    expect(paths(report)).toEqual(['stream.zip!-:2:12', 'sfx.zip!a.js:2:12']);
+    expect(report.skipped.map((s) => [s.path, s.reason, s.message])).toEqual([
+      ['enc.zip!a.js', 'archive-unreadable', 'could not be unpacked (encrypted)'],
+    ]);
+  });
+});
+
 describe("the editor's Scan Workspace path (in process: the calls keyDiagnostics.scanFile makes)", () => {
   it('a zip renamed .bin is opened by its first bytes, and two entries of one name are both reported', async () => {
     const bytes = rawZip([

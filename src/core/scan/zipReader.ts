@@ -69,7 +69,9 @@ export function zipEntryList(bytes: Uint8Array): ZipEntry[] {
   let size = b.u32(end + 12);
   let offset = b.u32(end + 16);
   let directoryEnd = end;
-  if ((count === 0xffff || size === 0xffffffff || offset === 0xffffffff) && b.u32(end - 20) === ZIP64_LOCATOR) {
+  // A zip64 end record, when there is one, sits between the directory and the end record and holds the real
+  // values (zip writes one for a stream from stdin even when the plain fields would do).
+  if (end >= 20 && b.u32(end - 20) === ZIP64_LOCATOR) {
     let at = b.u64(end - 12);
     if (b.u32(at) !== ZIP64_EOCD) at = end - 20 - 56;
     if (b.u32(at) !== ZIP64_EOCD) throw new Error('a zip64 end record that cannot be found');
