@@ -1,18 +1,19 @@
 // keyward scan [PATH...] [--format text|json|sarif] [--staged] [--history] [--no-git] [--include-dir NAME] [--max-size BYTES]
 //              [--verify [--verify-base-url SERVICE=URL]...] [--baseline FILE] [--write-baseline FILE]
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { redactSecrets } from '../core/redact.ts';
-import { archiveKind, scanArchiveFile } from '../core/scan/archive.ts';
+import { type ArchiveKind, archiveKind, scanArchiveFile } from '../core/scan/archive.ts';
 import { BaselineError, BaselineIndex, readBaseline, writeBaseline } from '../core/scan/baseline.ts';
 import { IGNORE_FILE, loadIgnoreFile, repositoryAbove } from '../core/scan/ignoreFile.ts';
 import { baselineEntries, triageFindings } from '../core/scan/triage.ts';
-import { scanFile } from '../core/scan/fileScan.ts';
+import { SOURCE_MAP_TOO_LARGE, scanFile, scanSourceMapFile } from '../core/scan/fileScan.ts';
 import { GitStatusCache } from '../core/scan/gitStatus.ts';
 import { scanHistory } from '../core/scan/history.ts';
 import {
   type FileFinding,
+  type GitField,
   type Omitted,
   type Skipped,
   type Triage,
@@ -26,7 +27,7 @@ import {
   skippedText,
   textReport,
 } from '../core/scan/report.ts';
-import { isSourceMap, scanShippedText } from '../core/scan/sourceMap.ts';
+import { isSourceMap } from '../core/scan/sourceMap.ts';
 import { scanStaged } from '../core/scan/staged.ts';
 import { type ScanOptions, optionsFor } from '../core/scan/scanner.ts';
 import { type Listed, listTargets } from '../core/scan/targets.ts';
@@ -92,12 +93,17 @@ nothing (exit 2 when no key counts).
 
 Inside a git repository the files git tracks or would commit are scanned; ignored
 files are skipped. A repository git refuses (dubious ownership, a corrupt HEAD) is
-named with git's reason and read as a plain folder (exit 2 unless keys are found). Binary files are searched too, and so is what ships: inside
-.vsix, .zip, .jar, .tgz and .tar archives (nested up to 3 deep; reported as
-archive.vsix!extension/dist/x.js) and in source maps' original sources
-(x.js.map!src/x.ts). Entry count, unpacked bytes and compression ratio are
-capped; whatever a cap leaves unread is named, like every path not scanned, on
-stderr (text), in "skipped" (json) or as a tool notification (sarif).
+named with git's reason and read as a plain folder (exit 2 unless keys are found).
+Binary files are searched too, and so is what ships: inside
+zip-based files (.vsix, .zip, .jar, .apk, .whl, .nupkg, .docx, .xlsx, .epub …),
+.tar, .tgz, and single compressed files (.gz; .zst where Node has zstd), known
+by name or by their first bytes, nested up to 3 deep, reported as
+archive.vsix!extension/dist/x.js (a second entry of one name as x.js[2]); and
+in source maps' original sources, each one a file of its own for allow
+comments (x.js.map!src/x.ts). bzip2, xz, 7-Zip and RAR files are named as not
+scanned. Entry count, unpacked bytes and compression ratio are capped; whatever
+a cap leaves unread is named, like every path not scanned, on stderr (text), in
+"skipped" (json) or as a tool notification (sarif).
 Past 20 probable (medium-confidence) keys in one file the rest are counted, not
 listed ("omitted" in json). Keys are never printed.
 
@@ -167,38 +173,53 @@ export async function scanFiles(
   omitted: Omitted[] = [],
   options: ScanOptions = {},
 ): Promise<void> {
+  const openArchive = async (path: string, shown: string, state: GitField, kind: ArchiveKind) => {
+    const name = display(cwd, shown);
+    const result = await scanArchiveFile(path, kind, options, undefined, maxSize);
+    if (!('findings' in result)) {
+      skipped.push({ path: name, reason: result.skipped, ...(result.detail ? { detail: result.detail } : {}) });
+      return;
+    }
+    const at = (inner: string) => (inner === '' ? name : `${name}!${inner}`);
+    for (const hit of result.findings) out.push({ path: at(hit.inner), finding: hit.finding, git: state });
+    for (const skip of result.skipped)
+      skipped.push({ path: at(skip.inner), reason: skip.reason, ...(skip.detail ? { detail: skip.detail } : {}) });
+    for (const o of result.omitted) omitted.push({ path: at(o.inner), count: o.count });
+  };
   for (const { path, shown, state, regular } of files) {
     const kind = archiveKind(path);
     if (kind) {
+      await openArchive(path, shown, state, kind);
+      continue;
+    }
+    if (isSourceMap(path)) {
+      // Always by its sources: a first pass over the map's one line could be silenced by one source's comment.
+      const outcome = scanSourceMapFile(path, options, maxSize, regular);
+      if (!('skipped' in outcome) && outcome.parts.length === 0) continue;
       const name = display(cwd, shown);
-      const result = await scanArchiveFile(path, kind, options, undefined, maxSize);
-      if (!('findings' in result)) {
-        skipped.push({ path: name, reason: result.skipped, ...(result.detail ? { detail: result.detail } : {}) });
+      if ('skipped' in outcome) {
+        skipped.push({ path: name, reason: outcome.skipped, ...(outcome.detail ? { detail: outcome.detail } : {}) });
         continue;
       }
-      const at = (inner: string) => (inner === '' ? name : `${name}!${inner}`);
-      for (const hit of result.findings) out.push({ path: at(hit.inner), finding: hit.finding, git: state });
-      for (const skip of result.skipped)
-        skipped.push({ path: at(skip.inner), reason: skip.reason, ...(skip.detail ? { detail: skip.detail } : {}) });
-      for (const o of result.omitted) omitted.push({ path: at(o.inner), count: o.count });
+      if (outcome.asOneText) skipped.push({ path: name, reason: 'archive-limit', detail: SOURCE_MAP_TOO_LARGE });
+      for (const part of outcome.parts) {
+        const where = part.source === undefined ? name : `${name}!${part.source}`;
+        for (const finding of part.findings) out.push({ path: where, finding, git: state });
+        if (part.omitted > 0) omitted.push({ path: where, count: part.omitted });
+      }
       continue;
     }
     const outcome = scanFile(path, optionsFor(path, options), maxSize, regular);
+    if ('archive' in outcome) {
+      // A zip renamed .bin, a gzip without .gz: opened as what its first bytes say.
+      await openArchive(path, shown, state, outcome.archive);
+      continue;
+    }
     // Named only when reported: a relative path per clean file was a tenth of a tree's scan.
     if (!('skipped' in outcome) && outcome.findings.length === 0 && !outcome.omitted) continue;
     const name = display(cwd, shown);
     if ('skipped' in outcome) {
       skipped.push({ path: name, reason: outcome.skipped, ...(outcome.detail ? { detail: outcome.detail } : {}) });
-      continue;
-    }
-    if (isSourceMap(path) && outcome.findings.length > 0) {
-      // Read again, whole, for its sources: only maps that hold a key at all pay for this.
-      const parts = scanShippedText(readFileSync(path), path, options);
-      for (const part of parts) {
-        const where = part.source === undefined ? name : `${name}!${part.source}`;
-        for (const finding of part.findings) out.push({ path: where, finding, git: state });
-        if (part.omitted > 0) omitted.push({ path: where, count: part.omitted });
-      }
       continue;
     }
     for (const finding of outcome.findings) out.push({ path: name, finding, git: state });

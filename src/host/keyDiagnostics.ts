@@ -11,7 +11,7 @@ import { redactSecrets } from '../core/redact.ts';
 import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
 import { type GitState, GitStatusCache } from '../core/scan/gitStatus.ts';
 import { IncrementalScan } from '../core/scan/incremental.ts';
-import { archiveKind, scanArchive } from '../core/scan/archive.ts';
+import { archiveKind, archiveMagic, scanArchive } from '../core/scan/archive.ts';
 import {
   IGNORE_FILE,
   IgnoreFileCache,
@@ -20,7 +20,7 @@ import {
   suppressionFor,
 } from '../core/scan/ignoreFile.ts';
 import { type SkipReason, skipMessage } from '../core/scan/report.ts';
-import { scanShippedText } from '../core/scan/sourceMap.ts';
+import { isSourceMap, scanShippedText } from '../core/scan/sourceMap.ts';
 import { type Finding, type ScanOptions, optionsFor } from '../core/scan/scanner.ts';
 import { Disposable } from '../shared/dispose.ts';
 import { Emitter, type Subscription } from '../shared/event.ts';
@@ -358,6 +358,7 @@ export class KeyDiagnostics extends Disposable {
     for (const doc of vscode.workspace.textDocuments) {
       const scan = this.scans.get(doc.uri.toString());
       if (scan) void this.publish(doc, scan.findings);
+      else if (this.tracked(doc) && isSourceMap(doc.uri.path)) void this.publishSourceMap(doc);
     }
   }
 
@@ -367,6 +368,7 @@ export class KeyDiagnostics extends Disposable {
 
   async full(doc: vscode.TextDocument): Promise<void> {
     if (!this.tracked(doc)) return;
+    if (isSourceMap(doc.uri.path)) return this.publishSourceMap(doc);
     const key = doc.uri.toString();
     let scan = this.scans.get(key);
     if (!scan) {
@@ -410,6 +412,21 @@ export class KeyDiagnostics extends Disposable {
       (i) => (i < doc.lineCount ? doc.lineAt(i).text : undefined),
     );
     void this.publish(doc, findings);
+  }
+
+  /**
+   * A source map open in the editor is read as `keyward scan` reads it: each
+   * original source a file of its own for allow comments (read as one line,
+   * one source's `keyward-ignore` hid the others' keys), whole at every change
+   * (no edit of its one line is small).
+   */
+  private async publishSourceMap(doc: vscode.TextDocument): Promise<void> {
+    const name = doc.uri.path.split('/').pop() ?? '';
+    const placed: PlacedFinding[] = [];
+    for (const part of scanShippedText(Buffer.from(doc.getText()), name, this.options))
+      for (const finding of part.findings)
+        placed.push(part.source === undefined ? { finding } : { finding, inner: part.source });
+    this.place(doc.uri, placed, doc.isUntitled ? 'unsaved' : await this.fileState(doc.uri));
   }
 
   private async publish(doc: vscode.TextDocument, findings: readonly Finding[]): Promise<void> {
@@ -539,11 +556,12 @@ export class KeyDiagnostics extends Disposable {
     if (stat.size > maxBytes) return { skipped: 'too-large', size: stat.size };
     const bytes = Buffer.from(await vscode.workspace.fs.readFile(uri));
     const name = uri.path.split('/').pop() ?? '';
-    const kind = archiveKind(name);
+    // By name, and by its first bytes (a zip renamed .bin, a gzip without .gz), as `keyward scan` does.
+    const kind = archiveKind(name) ?? archiveMagic(bytes);
     const placed: PlacedFinding[] = [];
     const notScanned: { inner: string; reason: SkipReason; message: string }[] = [];
     if (kind) {
-      const result = await scanArchive(bytes, kind, this.options);
+      const result = await scanArchive(bytes, kind, this.options, undefined, name);
       for (const hit of result.findings) placed.push({ finding: hit.finding, inner: hit.inner });
       for (const skip of result.skipped)
         notScanned.push({

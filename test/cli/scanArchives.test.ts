@@ -2,15 +2,18 @@
 // pack makes it) and nested archives, in source maps' original sources, with
 // the inner path, line and column; caps on entries, bytes, ratio and depth
 // reported as skips that keep the exit status from saying clean.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gzipSync, zstdCompressSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import { pack } from 'tar-stream';
 import { describe, expect, it } from 'vitest';
-import { ARCHIVE_LIMITS, scanArchive } from '../../src/core/scan/archive.ts';
+import { ARCHIVE_LIMITS, archiveKind, archiveMagic, scanArchive } from '../../src/core/scan/archive.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
 import { json, scanCli, tempDir } from './gitFixtures.ts';
+import { rawZip } from './rawZip.ts';
 
 const text = (s: string) => new TextEncoder().encode(s);
 
@@ -209,5 +212,228 @@ describe('archive limits (in process)', () => {
       { ...ARCHIVE_LIMITS, bytes: 1 << 20, ratio: 1e9 },
     );
     expect(result.skipped.map((s) => [s.inner, s.reason])).toEqual([['big.txt', 'archive-limit']]);
+  });
+});
+
+/** Sets a tar header's type flag (byte 156) and its checksum again, as a tool writing that flag would. */
+function withTypeFlag(tarball: Buffer, headerAt: number, flag: string): Buffer {
+  const out = Buffer.from(tarball);
+  out[headerAt + 156] = flag.charCodeAt(0);
+  out.fill(0x20, headerAt + 148, headerAt + 156);
+  let sum = 0;
+  for (let i = headerAt; i < headerAt + 512; i++) sum += out[i]!;
+  out.write(`${sum.toString(8).padStart(6, '0')}\0 `, headerAt + 148, 'latin1');
+  return out;
+}
+
+const paths = (report: ReturnType<typeof json>) => report.findings.map((f) => `${f.path}:${f.line}:${f.column}`);
+
+// Issue 19, item 7: archives that reported clean (exit 0) with a key inside.
+describe('keyward scan: archives never report clean with a key inside', () => {
+  it('two zip entries of one name are both scanned, named apart (fflate kept only the last)', () => {
+    const dir = tempDir();
+    const [first, second] = [routerKey(), directKey()];
+    writeFileSync(
+      join(dir, 'dup.zip'),
+      rawZip([
+        { name: 'config.js', data: `k = '${first}';\n` },
+        { name: 'config.js', data: `\nk = '${second}';\n` },
+      ]),
+    );
+    const run = scanCli(dir, ['--no-git', '--format', 'json', 'dup.zip']);
+    expect(run.status).toBe(1);
+    expect(paths(json(run))).toEqual(['dup.zip!config.js:1:6', 'dup.zip!config.js[2]:2:6']);
+  });
+
+  it('two tar entries of one name are named apart too (GNU tar extracts the second over the first)', async () => {
+    const dir = tempDir();
+    const tarball = await tar([
+      { name: 'package/a.js', data: `k = '${routerKey()}';\n` },
+      { name: 'package/a.js', data: `k = '${routerKey()}';\n` },
+    ]);
+    writeFileSync(join(dir, 'dup.tar'), tarball);
+    expect(paths(json(scanCli(dir, ['--no-git', '--format', 'json', 'dup.tar'])))).toEqual([
+      'dup.tar!package/a.js:1:6',
+      'dup.tar!package/a.js[2]:1:6',
+    ]);
+  });
+
+  it('an entry named __proto__ is an entry like any other (an object keyed by name lost it)', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'proto.zip'), rawZip([{ name: '__proto__', data: `k = '${routerKey()}';\n` }]));
+    const run = scanCli(dir, ['--no-git', '--format', 'json', 'proto.zip']);
+    expect(run.status).toBe(1);
+    expect(paths(json(run))).toEqual(['proto.zip!__proto__:1:6']);
+  });
+
+  it('an entry declaring fewer bytes than it holds is read to its end, as unzip -p extracts it', () => {
+    const dir = tempDir();
+    const key = routerKey();
+    const content = `${'// padding\n'.repeat(200)}k = '${key}';\n`;
+    const archive = rawZip([{ name: 'app.js', data: content, declaredSize: 64 }]);
+    writeFileSync(join(dir, 'short.zip'), archive);
+    // Info-ZIP's unzip -p extracts it all too: test/e2e/system/infoZip.test.ts.
+    const run = scanCli(dir, ['--no-git', '--format', 'json', 'short.zip']);
+    expect(run.status).toBe(1);
+    expect(paths(json(run))).toEqual(['short.zip!app.js:201:6']);
+  });
+
+  it('a lying declared size cannot carry a bomb past the limits: the real size is capped, and named', () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'liar.zip'),
+      rawZip([{ name: 'zeros.bin', data: new Uint8Array(16 << 20), declaredSize: 10 }]),
+    );
+    const run = scanCli(dir, ['--no-git', '--format', 'json', 'liar.zip']);
+    expect(run.status).toBe(2);
+    const report = json(run);
+    expect(report.skipped.map((s) => [s.path, s.reason])).toEqual([['liar.zip!zeros.bin', 'archive-limit']]);
+    expect(report.skipped[0]!.message).toMatch(/declares 10 bytes but expands more than 200 times/);
+  });
+
+  it("tar type flags GNU tar extracts as files ('Z', 'A', 'S') are scanned as files", async () => {
+    const dir = tempDir();
+    for (const flag of ['Z', 'A', 'S']) {
+      const key = routerKey();
+      const tarball = await tar([{ name: 'bin/run.sh', data: `export KEY=${key}\n` }]);
+      writeFileSync(join(dir, `flag-${flag}.tar`), withTypeFlag(tarball, 0, flag));
+      // GNU tar itself writes the file out: "Unknown file type 'Z', extracted as normal file" (src/extract.c,
+      // prepare_to_extract), and 'S' (sparse) is a file too.
+      const gnu = spawnSync('tar', ['-xOf', join(dir, `flag-${flag}.tar`)], { encoding: 'utf8' });
+      if (!gnu.error) expect(gnu.stdout).toContain(key);
+    }
+    const run = scanCli(dir, ['--no-git', '--format', 'json', 'flag-Z.tar', 'flag-A.tar', 'flag-S.tar']);
+    expect(run.status).toBe(1);
+    expect(paths(json(run))).toEqual([
+      'flag-Z.tar!bin/run.sh:1:12',
+      'flag-A.tar!bin/run.sh:1:12',
+      'flag-S.tar!bin/run.sh:1:12',
+    ]);
+  });
+
+  it("a tar entry of type 'N', which GNU tar extracts as a file and tar-stream takes for a long name, is not lost", async () => {
+    const dir = tempDir();
+    const key = routerKey();
+    const tarball = await tar([{ name: 'notes.txt', data: `KEY=${key}\n` }]);
+    writeFileSync(join(dir, 'flag-N.tar'), withTypeFlag(tarball, 0, 'N'));
+    const gnu = spawnSync('tar', ['-xOf', join(dir, 'flag-N.tar')], { encoding: 'utf8' });
+    if (!gnu.error) expect(gnu.stdout).toContain(key);
+    const run = scanCli(dir, ['--no-git', '--format', 'json', 'flag-N.tar']);
+    expect(run.status).toBe(1);
+    expect(json(run).findings.map((f) => f.path)).toEqual(['flag-N.tar']);
+  });
+
+  it('a key in an entry name is reported at the archive and never printed; a stored entry the directory hides is read', () => {
+    const dir = tempDir();
+    const [named, hidden] = [routerKey(), routerKey()];
+    writeFileSync(join(dir, 'named.zip'), rawZip([{ name: `keys/${named}.txt`, data: 'nothing here' }]));
+    writeFileSync(
+      join(dir, 'hidden.zip'),
+      rawZip([
+        { name: 'README', data: 'clean' },
+        { name: 'secret.env', data: `KEY=${hidden}\n`, method: 0, hidden: true },
+      ]),
+    );
+    const run = scanCli(dir, ['--no-git', '--format', 'json', 'named.zip', 'hidden.zip']);
+    expect(run.status).toBe(1);
+    expect(json(run).findings.map((f) => f.path)).toEqual(['named.zip', 'hidden.zip']);
+    expect(run.stdout).not.toContain(named);
+    expect(run.stdout).not.toContain(hidden);
+  });
+
+  it('zip-based documents and packages are opened (.docx, .xlsx, .pptx, .odt, .epub, .apk, .aar, .ipa, .whl, .egg, .nupkg, .war)', () => {
+    const dir = tempDir();
+    const names = ['docx', 'xlsx', 'pptx', 'odt', 'epub', 'apk', 'aar', 'ipa', 'whl', 'egg', 'nupkg', 'war'].map(
+      (ext) => `file.${ext}`,
+    );
+    for (const name of names) writeFileSync(join(dir, name), zip({ 'inner/notes.txt': `key=${routerKey()}\n` }));
+    const run = scanCli(dir, ['--no-git', '--format', 'json', ...names]);
+    expect(run.status).toBe(1);
+    expect(paths(json(run))).toEqual(names.map((name) => `${name}!inner/notes.txt:1:5`));
+  });
+
+  it('a single compressed file (.gz, .zst) is decompressed and scanned, at its own path', () => {
+    const dir = tempDir();
+    const script = `#!/bin/sh\nexport OPENAI_API_KEY=${directKey()}\n`;
+    writeFileSync(join(dir, 'deploy.sh.gz'), gzipSync(script));
+    const files = ['deploy.sh.gz'];
+    if (typeof zstdCompressSync === 'function') {
+      writeFileSync(join(dir, 'deploy.sh.zst'), zstdCompressSync(script));
+      files.push('deploy.sh.zst');
+    }
+    const run = scanCli(dir, ['--no-git', '--format', 'json', ...files]);
+    expect(run.status).toBe(1);
+    expect(paths(json(run))).toEqual(files.map((f) => `${f}:2:23`));
+  });
+
+  it('formats are known by their first bytes too: a zip renamed .bin, a gzip without .gz, a gzipped tar named .gz', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'update.bin'), zip({ 'payload/app.js': `k = '${routerKey()}';\n` }));
+    writeFileSync(join(dir, 'backup'), gzipSync(`k = '${routerKey()}';\n`));
+    writeFileSync(join(dir, 'release.gz'), gzipSync(await tar([{ name: 'a/b.js', data: `k = '${routerKey()}';\n` }])));
+    const run = scanCli(dir, ['--no-git', '--format', 'json', 'update.bin', 'backup', 'release.gz']);
+    expect(run.status).toBe(1);
+    expect(paths(json(run))).toEqual(['update.bin!payload/app.js:1:6', 'backup:1:6', 'release.gz!a/b.js:1:6']);
+  });
+
+  it('bzip2 and xz, which Keyward cannot decompress, are named as not scanned: exit 2, never clean', () => {
+    const dir = tempDir();
+    // The first bytes of a bzip2 stream ("BZh9" and a block's magic) and of an xz stream: enough to be known.
+    const bzip2 = Buffer.concat([
+      Buffer.from('BZh9'),
+      Buffer.from([0x31, 0x41, 0x59, 0x26, 0x53, 0x59]),
+      randomBytes(64),
+    ]);
+    const xz = Buffer.concat([Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]), randomBytes(64)]);
+    writeFileSync(join(dir, 'run.sh.bz2'), bzip2);
+    writeFileSync(join(dir, 'run.sh.xz'), xz);
+    writeFileSync(join(dir, 'blob'), xz);
+    writeFileSync(join(dir, 'inside.zip'), zip({ 'logs/app.log.bz2': bzip2 }));
+    const run = scanCli(dir, ['--no-git', '--format', 'json', 'run.sh.bz2', 'run.sh.xz', 'blob', 'inside.zip']);
+    expect(run.status).toBe(2);
+    const report = json(run);
+    expect(report.complete).toBe(false);
+    expect(report.skipped.map((s) => [s.path, s.reason, s.incomplete])).toEqual([
+      ['run.sh.bz2', 'archive-unsupported', true],
+      ['run.sh.xz', 'archive-unsupported', true],
+      ['blob', 'archive-unsupported', true],
+      ['inside.zip!logs/app.log.bz2', 'archive-unsupported', true],
+    ]);
+    expect(report.skipped[0]!.message).toMatch(/bzip2: Keyward cannot decompress it/);
+    const text = scanCli(dir, ['--no-git', 'run.sh.xz']);
+    expect(text.stderr).toMatch(/NOT SCANNED: run\.sh\.xz: compressed in a format Keyward cannot open/);
+  });
+
+  it('limits hold for compressed files: a gzip bomb named .gz, and gzip in gzip past the depth limit', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'zeros.gz'), gzipSync(new Uint8Array(16 << 20)));
+    let nested: Uint8Array = Buffer.from(`k=${routerKey()}\n`);
+    for (let i = 0; i <= ARCHIVE_LIMITS.depth; i++) nested = gzipSync(nested);
+    writeFileSync(join(dir, 'onion.gz'), nested);
+    const run = scanCli(dir, ['--no-git', '--format', 'json', 'zeros.gz', 'onion.gz']);
+    expect(run.status).toBe(2);
+    expect(json(run).skipped.map((s) => [s.path, s.reason])).toEqual([
+      ['zeros.gz', 'archive-limit'],
+      ['onion.gz', 'archive-too-deep'],
+    ]);
+  });
+});
+
+describe("the editor's Scan Workspace path (in process: the calls keyDiagnostics.scanFile makes)", () => {
+  it('a zip renamed .bin is opened by its first bytes, and two entries of one name are both reported', async () => {
+    const bytes = rawZip([
+      { name: 'a.js', data: `k = '${routerKey()}';\n` },
+      { name: 'a.js', data: `k = '${routerKey()}';\n` },
+    ]);
+    const kind = archiveKind('firmware.bin') ?? archiveMagic(bytes);
+    expect(kind).toBe('zip');
+    const result = await scanArchive(bytes, kind!, {}, undefined, 'firmware.bin');
+    expect(result.findings.map((f) => f.inner)).toEqual(['a.js', 'a.js[2]']);
+  });
+
+  it('a name handed out for a repeat is never one an entry already has: a.js, a.js[2], a.js → a.js[3]', async () => {
+    const bytes = rawZip(['a.js', 'a.js[2]', 'a.js'].map((name) => ({ name, data: `k = '${routerKey()}';\n` })));
+    const result = await scanArchive(bytes, 'zip');
+    expect(result.findings.map((f) => f.inner)).toEqual(['a.js', 'a.js[2]', 'a.js[3]']);
   });
 });

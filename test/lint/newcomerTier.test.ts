@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 
 const TEST = fileURLToPath(new URL('..', import.meta.url));
 
-/** What a Debian machine with Node and git has: git, Node's own tools, and coreutils / util-linux / bash. */
-const BASE_TOOLS = new Set(['git', 'node', 'npm', 'npx', 'bash', 'sh', 'ls', 'chmod', 'mkfifo', 'setpriv']);
+/** What a Debian machine with Node and git has: git, Node's own tools, and its essential coreutils, util-linux, bash and tar. */
+const BASE_TOOLS = new Set(['git', 'node', 'npm', 'npx', 'bash', 'sh', 'ls', 'chmod', 'mkfifo', 'setpriv', 'tar']);
 
 /** The programs a source text starts by name (`spawnSync('pre-commit', ...)` and the like). */
 export function programsRun(text: string): string[] {

@@ -1,31 +1,26 @@
-// Looks inside what ships: zip-based packages (.vsix, .zip, .jar …), npm's
-// .tgz and plain .tar, in memory only (no entry is ever written anywhere, so a
-// "../" name or a symlink entry is just a name). Nested archives are opened to
-// a fixed depth; entry count, bytes unpacked and compression ratio are capped,
-// and every cap that stops a look names what it left unread, so a zip bomb
-// never passes for a clean archive.
-import { unzipSync } from 'fflate';
+// Looks inside what ships: zip-based packages and documents (.vsix, .jar,
+// .apk, .whl, .docx …), tar, and compressed files (.tgz, .gz, .zst), in memory
+// only (no entry is ever written anywhere, so a "../" name or a symlink entry
+// is just a name). Formats are known by name and by their first bytes; one
+// Keyward cannot decompress (bzip2, xz, 7-Zip, RAR) is named as not scanned.
+// Nested archives are opened to a fixed depth; entry count, bytes unpacked and
+// compression ratio are capped, and every cap that stops a look names what it
+// left unread, so a zip bomb never passes for a clean archive.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import * as zlib from 'node:zlib';
 import { extract } from 'tar-stream';
+import { redactSecrets } from '../redact.ts';
+import { EntryNames } from './entryNames.ts';
 import { failureOf, specialKind } from './fileScan.ts';
+import { type ArchiveKind, KIND_NAMES, archiveKind, archiveMagic, canOpen } from './formats.ts';
 import type { SkipReason } from './report.ts';
-import type { Finding, ScanOptions } from './scanner.ts';
+import { RULES } from './rules.ts';
+import { type Finding, type ScanOptions, mayContainKey, optionsFor } from './scanner.ts';
 import { scanShippedText } from './sourceMap.ts';
+import { scanBytesCounted } from './streamScan.ts';
+import { unpackEntry, zipEntryList } from './zipReader.ts';
 
-export type ArchiveKind = 'zip' | 'tar' | 'tgz';
-
-/** The archive a file name says it is; zip covers the packages built on it. */
-export function archiveKind(name: string): ArchiveKind | undefined {
-  // Most names are no archive: one look at the last dot before lowercasing and matching.
-  const dot = name.lastIndexOf('.');
-  if (dot === -1 || name.length - dot > 6) return undefined;
-  const lower = name.toLowerCase();
-  if (/\.(?:zip|vsix|jar|war|ear|aar|apk|whl|nupkg|xpi|crx)$/.test(lower)) return 'zip';
-  if (/\.(?:tgz|tar\.gz)$/.test(lower)) return 'tgz';
-  if (lower.endsWith('.tar')) return 'tar';
-  return undefined;
-}
+export { type ArchiveKind, archiveKind, archiveMagic } from './formats.ts';
 
 export interface ArchiveLimits {
   /** Archives inside archives: the outer one is depth 1. */
@@ -67,21 +62,40 @@ interface Budget {
   bytes: number;
 }
 
-/** Scans an archive's bytes; the caller names the file (for the paths) and its kind. */
+interface Entry {
+  /** The entry's name, made distinct within its archive (a second "a.js" is "a.js[2]"). */
+  name: string;
+  /** The name as the archive spells it: what it says the entry is. */
+  original: string;
+  data: Uint8Array;
+}
+
+/**
+ * Scans an archive's bytes; the caller names the file (for the paths) and its
+ * kind. `name`, the file's own name, says what a single compressed file holds
+ * (`config.yaml.gz` is YAML).
+ */
 export async function scanArchive(
   bytes: Uint8Array,
   kind: ArchiveKind,
   options: ScanOptions = {},
   limits: ArchiveLimits = ARCHIVE_LIMITS,
+  name = '',
 ): Promise<ArchiveResult> {
   const result: ArchiveResult = { findings: [], skipped: [], omitted: [] };
-  await scanLevel(bytes, kind, '', 1, { entries: 0, bytes: 0 }, options, limits, result);
+  await scanLevel(bytes, kind, name, '', 1, { entries: 0, bytes: 0 }, options, limits, result);
   return result;
+}
+
+/** A single compressed file's name without its compression: what its content is. */
+function uncompressedName(name: string): string {
+  return name.replace(/\.(?:gz|zst)$/i, '');
 }
 
 async function scanLevel(
   bytes: Uint8Array,
   kind: ArchiveKind,
+  name: string,
   prefix: string,
   depth: number,
   budget: Budget,
@@ -90,12 +104,37 @@ async function scanLevel(
   out: ArchiveResult,
 ): Promise<void> {
   const where = prefix === '' ? '' : prefix.slice(0, -1);
-  let entries: { name: string; data: Uint8Array }[];
+  if (!canOpen(kind)) {
+    out.skipped.push({
+      inner: where,
+      reason: 'archive-unsupported',
+      detail: `${KIND_NAMES[kind]}: Keyward cannot decompress it`,
+    });
+    return;
+  }
+  let entries: Entry[];
   try {
+    if (kind === 'gzip' || kind === 'tgz' || kind === 'zstd') {
+      // One file compressed: what it holds is read at the same path, and opened if it is an archive itself.
+      const data = decompress(kind, bytes, budget, limits);
+      const content = uncompressedName(name);
+      const inner = archiveMagic(data) ?? (kind === 'tgz' ? 'tar' : archiveKind(content));
+      if (inner === 'zip' || inner === 'tar')
+        return await scanLevel(data, inner, content, prefix, depth, budget, options, limits, out);
+      if (inner) {
+        // Compressed again: a level of its own, so a file that unpacks to itself stops at the depth limit.
+        if (depth >= limits.depth)
+          out.skipped.push({ inner: where, reason: 'archive-too-deep', detail: `more than ${limits.depth} levels` });
+        else await scanLevel(data, inner, content, prefix, depth + 1, budget, options, limits, out);
+        return;
+      }
+      scanEntryText(data, content, where, options, out);
+      return;
+    }
     entries =
       kind === 'zip'
         ? zipEntries(bytes, prefix, budget, limits, out)
-        : await tarEntries(kind === 'tgz' ? gunzip(bytes, budget, limits) : bytes, prefix, budget, limits, out);
+        : await tarEntries(bytes, prefix, budget, limits, out);
   } catch (error) {
     if (error instanceof LimitError) out.skipped.push({ inner: where, reason: 'archive-limit', detail: error.message });
     else {
@@ -109,19 +148,68 @@ async function scanLevel(
   }
   for (const entry of entries) {
     const inner = prefix + entry.name;
-    const nested = archiveKind(entry.name);
+    // By name, and by its first bytes: a zip renamed .bin, a gzip without .gz.
+    const nested = archiveKind(entry.original) ?? archiveMagic(entry.data);
     if (nested) {
       if (depth >= limits.depth)
         out.skipped.push({ inner, reason: 'archive-too-deep', detail: `more than ${limits.depth} levels` });
-      else await scanLevel(entry.data, nested, `${inner}!`, depth + 1, budget, options, limits, out);
+      else await scanLevel(entry.data, nested, entry.original, `${inner}!`, depth + 1, budget, options, limits, out);
       continue;
     }
-    const data = Buffer.from(entry.data.buffer, entry.data.byteOffset, entry.data.byteLength);
-    for (const part of scanShippedText(data, entry.name, options)) {
-      const path = part.source === undefined ? inner : `${inner}!${part.source}`;
-      for (const finding of part.findings) out.findings.push({ inner: path, finding });
-      if (part.omitted > 0) out.omitted.push({ inner: path, count: part.omitted });
-    }
+    scanEntryText(entry.data, entry.original, inner, options, out);
+  }
+  looseKeys(bytes, entries, where, options, out);
+}
+
+/**
+ * The archive's own bytes once more, with no allow comment (an archive's
+ * structure is no comment syntax): a key no entry gave is reported at the
+ * archive itself. It catches a key in an entry's name or the zip comment, and
+ * bytes a reader here does not hand out as an entry where another tool
+ * extracts a file (GNU tar's 'N' type flag, which tar-stream takes for a long
+ * name; a stored zip entry missing from the central directory).
+ */
+function looseKeys(
+  bytes: Uint8Array,
+  entries: readonly Entry[],
+  where: string,
+  options: ScanOptions,
+  out: ArchiveResult,
+): void {
+  const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!mayContainKey(raw, options)) return;
+  const values = new Map<string, string>();
+  const bare: ScanOptions = { ...options, allowComments: false, looseCap: Infinity, onKey: undefined };
+  const found = scanBytesCounted(raw, { ...bare, onKey: (fingerprint, key) => values.set(fingerprint, key) });
+  const reported = new Set(out.findings.map((f) => f.finding.fingerprint));
+  let inEntries: Set<string> | undefined;
+  for (const finding of found.findings) {
+    // Near-misses in binary are no evidence of a hidden key.
+    if (RULES[finding.ruleId].confidence === 'medium' && !finding.stored) continue;
+    if (reported.has(finding.fingerprint)) continue;
+    // Every key the entries hold, allowed ones included: read again only when a key is left to place.
+    inEntries ??= new Set(
+      entries.flatMap((e) =>
+        scanBytesCounted(Buffer.from(e.data.buffer, e.data.byteOffset, e.data.byteLength), bare).findings.map(
+          (f) => f.fingerprint,
+        ),
+      ),
+    );
+    if (inEntries.has(finding.fingerprint)) continue;
+    reported.add(finding.fingerprint);
+    const key = values.get(finding.fingerprint);
+    if (key !== undefined) options.onKey?.(finding.fingerprint, key);
+    out.findings.push({ inner: where, finding });
+  }
+}
+
+/** Scans one file's bytes inside an archive: `name` says what it is (a source map, YAML), `inner` where it is. */
+function scanEntryText(bytes: Uint8Array, name: string, inner: string, options: ScanOptions, out: ArchiveResult): void {
+  const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (const part of scanShippedText(data, name, optionsFor(name, options))) {
+    const path = part.source === undefined ? inner : `${inner}!${part.source}`;
+    for (const finding of part.findings) out.findings.push({ inner: path, finding });
+    if (part.omitted > 0) out.omitted.push({ inner: path, count: part.omitted });
   }
 }
 
@@ -148,6 +236,8 @@ export async function scanArchiveFile(
     if (stat.isDirectory()) return { skipped: 'folder' };
     if (!stat.isFile()) return { skipped: 'special-file', detail: specialKind(stat) };
     if (stat.size > maxSize) return { skipped: 'too-large', detail: `${stat.size} bytes` };
+    // Nothing to gain from reading what cannot be decompressed.
+    if (!canOpen(kind)) return scanArchive(new Uint8Array(0), kind, options, limits, path);
     if (stat.size > limits.bytes)
       return { skipped: 'archive-limit', detail: `${stat.size} bytes: larger than the ${limits.bytes}-byte limit` };
     bytes = Buffer.allocUnsafe(stat.size);
@@ -163,7 +253,7 @@ export async function scanArchiveFile(
   } finally {
     closeSync(fd);
   }
-  return scanArchive(bytes, kind, options, limits);
+  return scanArchive(bytes, kind, options, limits, path);
 }
 
 class LimitError extends Error {}
@@ -179,34 +269,63 @@ function zipEntries(
   budget: Budget,
   limits: ArchiveLimits,
   out: ArchiveResult,
-): { name: string; data: Uint8Array }[] {
+): Entry[] {
+  const entries: Entry[] = [];
+  const names = new EntryNames();
   let tooMany = false;
-  const files = unzipSync(bytes, {
-    filter: (file) => {
-      if (file.name.endsWith('/')) return false;
-      const inner = prefix + file.name;
-      if (budget.entries >= limits.entries) {
-        if (!tooMany)
-          out.skipped.push({ inner, reason: 'archive-limit', detail: `more than ${limits.entries} entries` });
-        tooMany = true;
-        return false;
-      }
-      budget.entries++;
-      if (file.compression !== 0 && file.compression !== 8) {
-        out.skipped.push({ inner, reason: 'archive-unreadable', detail: `compression method ${file.compression}` });
-        return false;
-      }
-      const refusal = refuse(file.originalSize, file.size, budget, limits);
-      if (refusal) {
-        out.skipped.push({ inner, reason: 'archive-limit', detail: refusal });
-        return false;
-      }
-      // Declared sizes bound the memory: fflate inflates into a buffer of the declared size and no more.
-      budget.bytes += file.originalSize;
-      return true;
-    },
-  });
-  return Object.entries(files).map(([name, data]) => ({ name, data }));
+  for (const entry of zipEntryList(bytes)) {
+    if (entry.name.endsWith('/') && entry.packedSize === 0) continue;
+    // A name is text from the file: a key in it is masked before it names anything.
+    const name = names.name(redactSecrets(entry.name));
+    const inner = prefix + name;
+    if (budget.entries >= limits.entries) {
+      if (!tooMany) out.skipped.push({ inner, reason: 'archive-limit', detail: `more than ${limits.entries} entries` });
+      tooMany = true;
+      continue;
+    }
+    budget.entries++;
+    const unreadable = entry.problem
+      ? entry.problem
+      : entry.encrypted
+        ? 'encrypted'
+        : entry.method !== 0 && entry.method !== 8
+          ? `compression method ${entry.method}`
+          : undefined;
+    if (unreadable) {
+      out.skipped.push({ inner, reason: 'archive-unreadable', detail: unreadable });
+      continue;
+    }
+    // Declared sizes refuse a bomb before any work; the real size is bounded while inflating, as a
+    // declared size can lie both ways.
+    const refusal = refuse(entry.declaredSize, entry.packedSize, budget, limits);
+    if (refusal) {
+      out.skipped.push({ inner, reason: 'archive-limit', detail: refusal });
+      continue;
+    }
+    const room = limits.bytes - budget.bytes;
+    const cap = entry.method === 0 ? room : Math.min(room, Math.max(RATIO_FLOOR, entry.packedSize * limits.ratio));
+    let data: Uint8Array;
+    try {
+      data = unpackEntry(entry, cap);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE')
+        out.skipped.push({ inner, reason: 'archive-unreadable', detail: describe(error) });
+      else
+        out.skipped.push({
+          inner,
+          reason: 'archive-limit',
+          detail: `declares ${entry.declaredSize} bytes but ${
+            cap === room
+              ? `unpacks past the ${limits.bytes}-byte limit for one archive`
+              : `expands more than ${limits.ratio} times: a zip bomb?`
+          }`,
+        });
+      continue;
+    }
+    budget.bytes += data.byteLength;
+    entries.push({ name, original: entry.name, data });
+  }
+  return entries;
 }
 
 /** Why an entry of this size is not unpacked, if it is not. */
@@ -218,11 +337,16 @@ function refuse(size: number, packed: number, budget: Budget, limits: ArchiveLim
   return undefined;
 }
 
-function gunzip(bytes: Uint8Array, budget: Budget, limits: ArchiveLimits): Uint8Array {
+/** A single compressed stream, unpacked within the archive's byte budget and ratio. */
+function decompress(kind: 'gzip' | 'tgz' | 'zstd', bytes: Uint8Array, budget: Budget, limits: ArchiveLimits): Buffer {
   const room = limits.bytes - budget.bytes;
-  const cap = Math.min(room, Math.max(RATIO_FLOOR, bytes.byteLength * limits.ratio));
+  const cap = Math.max(1, Math.min(room, Math.max(RATIO_FLOOR, bytes.byteLength * limits.ratio)));
   try {
-    const data = gunzipSync(bytes, { maxOutputLength: Math.max(cap, 1) });
+    // Every member of a multi-member gzip, as gzip -d writes them all.
+    const data =
+      kind === 'zstd'
+        ? zlib.zstdDecompressSync(bytes, { maxOutputLength: cap })
+        : zlib.gunzipSync(bytes, { maxOutputLength: cap });
     budget.bytes += data.byteLength;
     return data;
   } catch (error) {
@@ -230,7 +354,7 @@ function gunzip(bytes: Uint8Array, budget: Budget, limits: ArchiveLimits): Uint8
       throw new LimitError(
         cap === room
           ? `unpacks to more than the ${limits.bytes}-byte limit for one archive`
-          : `expands more than ${limits.ratio} times: a gzip bomb?`,
+          : `expands more than ${limits.ratio} times: a ${kind === 'zstd' ? 'zstd' : 'gzip'} bomb?`,
       );
     throw error;
   }
@@ -242,16 +366,23 @@ async function tarEntries(
   budget: Budget,
   limits: ArchiveLimits,
   out: ArchiveResult,
-): Promise<{ name: string; data: Uint8Array }[]> {
-  const entries: { name: string; data: Uint8Array }[] = [];
-  const reader = extract();
+): Promise<Entry[]> {
+  const entries: Entry[] = [];
+  const names = new EntryNames();
+  // A header with neither "ustar" nor GNU magic is a v7 tar, which GNU tar reads; its checksum is still checked.
+  // tar-stream reads the option; its typings do not list it.
+  const reader = extract({ allowUnknownFormat: true } as Parameters<typeof extract>[0]);
   let tooMany = false;
   const done = new Promise<void>((resolve, reject) => {
     reader.on('entry', (header, stream, next) => {
       stream.on('end', next);
-      const inner = prefix + header.name;
-      // Links and folders carry no bytes of their own; what a link points to is never followed.
-      if (header.type !== 'file' && header.type !== 'contiguous-file') return stream.resume();
+      const size = header.size ?? 0;
+      // Folders, links and devices carry no bytes (what a link points to is never followed). Any other type
+      // flag, known or not ('Z', 'S', 'D' …), is read as a file: POSIX says an unknown one is a regular file,
+      // and GNU tar extracts it as one (src/extract.c: "Unknown file type '%c', extracted as normal file").
+      if (size === 0 || header.type === 'directory') return stream.resume();
+      const name = names.name(redactSecrets(header.name));
+      const inner = prefix + name;
       if (budget.entries >= limits.entries) {
         if (!tooMany)
           out.skipped.push({ inner, reason: 'archive-limit', detail: `more than ${limits.entries} entries` });
@@ -260,14 +391,13 @@ async function tarEntries(
       }
       budget.entries++;
       // A tar stores bytes as they are: its size is what is held, and the budget counts it once (in bytes).
-      const size = header.size ?? 0;
       if (size > bytes.byteLength) {
         out.skipped.push({ inner, reason: 'archive-unreadable', detail: 'entry larger than the archive' });
         return stream.resume();
       }
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
-      stream.on('end', () => entries.push({ name: header.name, data: Buffer.concat(chunks) }));
+      stream.on('end', () => entries.push({ name, original: header.name, data: Buffer.concat(chunks) }));
     });
     reader.on('finish', resolve);
     reader.on('error', reject);

@@ -3,12 +3,18 @@
 // where a file was expected is not a crash, and a large file is scanned in
 // windows instead of being skipped.
 import { type Stats, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { type ArchiveKind, archiveMagic } from './formats.ts';
 import type { SkipReason } from './report.ts';
 import type { Finding, ScanOptions } from './scanner.ts';
+import { type ShippedPart, scanShippedText } from './sourceMap.ts';
 import { StreamScan, scanBytesCounted } from './streamScan.ts';
 
-/** `omitted`: medium-confidence findings past the per-file cap, counted and not listed. */
-export type FileOutcome = { findings: Finding[]; omitted?: number } | { skipped: SkipReason; detail?: string };
+/**
+ * `omitted`: medium-confidence findings past the per-file cap, counted and not listed. `archive`: the first
+ * bytes say the file is an archive or compressed (whatever its name): the caller opens it as such.
+ */
+export type FileOutcome =
+  { findings: Finding[]; omitted?: number } | { skipped: SkipReason; detail?: string } | { archive: ArchiveKind };
 
 // One buffer reused for every file that fits: no allocation per file, which is
 // most of the cost of a tree of small files.
@@ -59,11 +65,23 @@ function readInto(fd: number, buffer: Buffer): number {
 
 const NOTHING: FileOutcome = { findings: [] };
 
+type Skip = { skipped: SkipReason; detail?: string };
+
 /** A folder or special file, as a skip; nothing for a regular file. */
-function notRegular(stat: Stats): FileOutcome | undefined {
+function notRegular(stat: Stats): Skip | undefined {
   if (stat.isDirectory()) return { skipped: 'folder' };
   if (!stat.isFile()) return { skipped: 'special-file', detail: specialKind(stat) };
   return undefined;
+}
+
+/** How one kind of file is scanned once its bytes are read. */
+interface Reader<R> {
+  /** Files up to this many bytes are held whole and scanned at once; larger ones go through `windows`. */
+  limit: number;
+  /** Scans bytes held whole (the buffer may be reused after: nothing may keep it). */
+  whole(bytes: Buffer): R;
+  /** Scans a file too large to hold: `head` first, then the rest of the descriptor. */
+  windows(head: Buffer, fd: number): R;
 }
 
 /**
@@ -81,6 +99,68 @@ export function scanFile(
   maxSize = Infinity,
   seenRegular = false,
 ): FileOutcome {
+  return readAndScan(path, maxSize, seenRegular, {
+    limit: WHOLE,
+    whole: (bytes) => {
+      const archive = archiveMagic(bytes);
+      return archive ? { archive } : outcomeOf(scanBytesCounted(bytes, options));
+    },
+    windows: (head, fd) => {
+      const archive = archiveMagic(head);
+      return archive ? { archive } : streamed(head, fd, options);
+    },
+  });
+}
+
+/** Files up to this size are scanned whole; larger ones in windows of bounded memory (a source map: much larger). */
+export const SOURCE_MAP_WHOLE = 256 << 20;
+
+/**
+ * A source map's outcome: its parts, one per original source that holds a
+ * finding; `asOneText` when it was too large to parse and was read as plain text.
+ */
+export type SourceMapOutcome = { parts: ShippedPart[]; asOneText?: true } | Skip;
+
+/** Why a source map past SOURCE_MAP_WHOLE is named as not fully read. */
+export const SOURCE_MAP_TOO_LARGE = `a source map larger than ${SOURCE_MAP_WHOLE} bytes: read as one text, not source by source`;
+
+/** scanFile for a source map: read whole and by its original sources, each a file of its own. */
+export function scanSourceMapFile(
+  path: string,
+  options: ScanOptions = {},
+  maxSize = Infinity,
+  seenRegular = false,
+): SourceMapOutcome {
+  return readAndScan<SourceMapOutcome>(path, maxSize, seenRegular, {
+    limit: SOURCE_MAP_WHOLE,
+    whole: (bytes) => ({ parts: scanShippedText(bytes, path, options) }),
+    windows: (head, fd) => {
+      const { findings, omitted } = streamed(head, fd, options);
+      return { parts: [{ findings, omitted: omitted ?? 0 }], asOneText: true };
+    },
+  });
+}
+
+function outcomeOf({ findings, omitted }: { findings: Finding[]; omitted: number }): FileOutcome {
+  return findings.length > 0 ? (omitted > 0 ? { findings, omitted } : { findings }) : NOTHING;
+}
+
+function streamed(head: Buffer, fd: number, options: ScanOptions): { findings: Finding[]; omitted?: number } {
+  const stream = new StreamScan(options);
+  stream.push(head);
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    const n = readInto(fd, chunk);
+    if (n > 0) stream.push(chunk.subarray(0, n));
+    if (n < CHUNK) break;
+  }
+  const findings = stream.end();
+  return stream.omitted > 0 ? { findings, omitted: stream.omitted } : { findings };
+}
+
+const EMPTY = Buffer.alloc(0);
+
+function readAndScan<R>(path: string, maxSize: number, seenRegular: boolean, reader: Reader<R>): R | Skip {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | NONBLOCK);
@@ -100,39 +180,24 @@ export function scanFile(
     } catch (error) {
       return notRegular(fstatSync(fd)) ?? failureOf(error);
     }
-    if (first > 0 && first < SHARED.length) {
-      const { findings, omitted } = scanBytesCounted(SHARED.subarray(0, first), options);
-      return findings.length > 0 ? (omitted > 0 ? { findings, omitted } : { findings }) : NOTHING;
-    }
+    if (first > 0 && first < SHARED.length) return reader.whole(SHARED.subarray(0, first));
     const stat = fstatSync(fd);
     const special = notRegular(stat);
     if (special) return special;
-    if (first === 0) return NOTHING;
-    // Up to WHOLE bytes, the file is read into one buffer and decoded once: windows copied, joined and
+    if (first === 0) return reader.whole(EMPTY);
+    // Up to the reader's limit, the file is read into one buffer and decoded once: windows copied, joined and
     // decoded again at their seams made a 1.3 MB source map cost 4–15 ms, a tenth of a whole tree's scan.
     let head = SHARED.subarray(0, first);
-    if (stat.size <= WHOLE) {
+    if (stat.size <= reader.limit) {
       // One byte more than fstat said, to see a file still growing.
       const whole = Buffer.allocUnsafe(Math.max(stat.size, first) + 1);
       head.copy(whole);
       const total = first + readInto(fd, whole.subarray(first));
-      if (total < whole.length) {
-        const { findings, omitted } = scanBytesCounted(whole.subarray(0, total), options);
-        return findings.length > 0 ? (omitted > 0 ? { findings, omitted } : { findings }) : NOTHING;
-      }
+      if (total < whole.length) return reader.whole(whole.subarray(0, total));
       // It grew: what was read goes first, the rest through the windows.
       head = whole;
     } else head = Buffer.from(head);
-    const stream = new StreamScan(options);
-    stream.push(head);
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(CHUNK);
-      const n = readInto(fd, chunk);
-      if (n > 0) stream.push(chunk.subarray(0, n));
-      if (n < CHUNK) break;
-    }
-    const findings = stream.end();
-    return stream.omitted > 0 ? { findings, omitted: stream.omitted } : { findings };
+    return reader.windows(head, fd);
   } catch (error) {
     return failureOf(error);
   } finally {

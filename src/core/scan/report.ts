@@ -63,7 +63,8 @@ export type SkipReason =
   | 'grafted-history'
   | 'not-fetched'
   | 'history-stopped'
-  | 'git-refused';
+  | 'git-refused'
+  | 'archive-unsupported';
 
 export const SKIP_REASONS = {
   unreadable: { incomplete: true, text: 'could not be read' },
@@ -105,6 +106,7 @@ export const SKIP_REASONS = {
     incomplete: true,
     text: 'git refuses this repository, so what it tracks is unknown: read as a plain folder (skipped folders may hold tracked files)',
   },
+  'archive-unsupported': { incomplete: true, text: 'compressed in a format Keyward cannot open: not scanned' },
 } as const satisfies Record<SkipReason, { incomplete: boolean; text: string }>;
 
 export interface Skipped {

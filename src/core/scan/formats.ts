@@ -1,0 +1,105 @@
+// What a file is, as a container the scanner opens: by its name, and by its
+// first bytes, so a zip renamed `.bin` or a gzip without `.gz` is opened too.
+// Formats Keyward cannot decompress are recognised as well, to be named as
+// not scanned rather than searched as if their bytes were text.
+import * as zlib from 'node:zlib';
+
+/** Containers Keyward opens: zip and the packages built on it, tar, gzip (a .tgz is gzip of a tar). */
+export type OpenedKind = 'zip' | 'tar' | 'tgz' | 'gzip' | 'zstd';
+/** Compressed formats Keyward has no decoder for: named, never called clean. */
+export type UnopenedKind = 'bzip2' | 'xz' | '7z' | 'rar' | 'compress' | 'lz4';
+export type ArchiveKind = OpenedKind | UnopenedKind;
+
+/** What a person calls each kind, for the message that says it was not opened. */
+export const KIND_NAMES: Record<ArchiveKind, string> = {
+  zip: 'zip',
+  tar: 'tar',
+  tgz: 'gzip-compressed tar',
+  gzip: 'gzip',
+  zstd: 'Zstandard',
+  bzip2: 'bzip2',
+  xz: 'xz/LZMA',
+  '7z': '7-Zip',
+  rar: 'RAR',
+  compress: 'Unix compress (.Z)',
+  lz4: 'LZ4',
+};
+
+// Zip-based: packages (VS Code, Java, Android, iOS, Python, NuGet, browser extensions), Office Open XML,
+// OpenDocument, EPUB, Windows app packages.
+const ZIP_NAMES = new Set(
+  'zip vsix jar war ear aar apk aab ipa whl egg nupkg xpi crx docx docm dotx xlsx xlsm xltx pptx pptm potx odt ods odp odg ott epub appx msix kmz'.split(
+    ' ',
+  ),
+);
+const BY_EXTENSION: Record<string, ArchiveKind> = {
+  tgz: 'tgz',
+  tar: 'tar',
+  gz: 'gzip',
+  zst: 'zstd',
+  tzst: 'zstd',
+  bz2: 'bzip2',
+  tbz: 'bzip2',
+  tbz2: 'bzip2',
+  xz: 'xz',
+  txz: 'xz',
+  lzma: 'xz',
+  '7z': '7z',
+  rar: 'rar',
+  z: 'compress',
+  lz4: 'lz4',
+};
+
+/** The container a file name says it is. */
+export function archiveKind(name: string): ArchiveKind | undefined {
+  // Most names are no archive: one look at the last dot before lowercasing and matching.
+  const dot = name.lastIndexOf('.');
+  if (dot === -1 || name.length - dot > 6) return undefined;
+  const extension = name.slice(dot + 1).toLowerCase();
+  if (ZIP_NAMES.has(extension)) return 'zip';
+  if (extension === 'gz' && name.toLowerCase().endsWith('.tar.gz')) return 'tgz';
+  return Object.hasOwn(BY_EXTENSION, extension) ? BY_EXTENSION[extension] : undefined;
+}
+
+const startsWith = (bytes: Uint8Array, at: number, ...expected: number[]) =>
+  bytes.length >= at + expected.length && expected.every((b, i) => bytes[at + i] === b);
+
+/** The container a file's first bytes say it is (the first 512 bytes are enough). */
+export function archiveMagic(bytes: Uint8Array): ArchiveKind | undefined {
+  if (bytes.length < 4) return undefined;
+  const [a, b] = [bytes[0], bytes[1]];
+  // PK\3\4 a local file header, PK\5\6 an empty archive, PK\7\8 a spanned one; "Cr24" a browser extension's header.
+  if (a === 0x50 && b === 0x4b && startsWith(bytes, 2, 3, 4)) return 'zip';
+  if (a === 0x50 && b === 0x4b && (startsWith(bytes, 2, 5, 6) || startsWith(bytes, 2, 7, 8))) return 'zip';
+  if (startsWith(bytes, 0, 0x43, 0x72, 0x32, 0x34)) return 'zip';
+  // gzip with its only method (deflate); compress with a flags byte as ncompress writes it (9 to 16 bits).
+  if (a === 0x1f && b === 0x8b && bytes[2] === 8) return 'gzip';
+  if (a === 0x1f && b === 0x9d && (bytes[2]! & 0x60) === 0 && (bytes[2]! & 0x1f) >= 9 && (bytes[2]! & 0x1f) <= 16)
+    return 'compress';
+  if (startsWith(bytes, 0, 0x28, 0xb5, 0x2f, 0xfd)) return 'zstd';
+  if (startsWith(bytes, 0, 0x04, 0x22, 0x4d, 0x18)) return 'lz4';
+  // "BZh", a block size digit, then the magic of a block (pi) or of the end of an empty stream (sqrt pi).
+  if (
+    startsWith(bytes, 0, 0x42, 0x5a, 0x68) &&
+    bytes[3]! >= 0x31 &&
+    bytes[3]! <= 0x39 &&
+    (startsWith(bytes, 4, 0x31, 0x41, 0x59, 0x26, 0x53, 0x59) ||
+      startsWith(bytes, 4, 0x17, 0x72, 0x45, 0x38, 0x50, 0x90))
+  )
+    return 'bzip2';
+  if (startsWith(bytes, 0, 0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00)) return 'xz';
+  if (startsWith(bytes, 0, 0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c)) return '7z';
+  if (startsWith(bytes, 0, 0x52, 0x61, 0x72, 0x21, 0x1a, 0x07)) return 'rar';
+  // "ustar" at 257: POSIX and GNU tar headers (a v7 tar has no magic; its name says .tar).
+  if (startsWith(bytes, 257, 0x75, 0x73, 0x74, 0x61, 0x72)) return 'tar';
+  return undefined;
+}
+
+/** Node has a Zstandard decoder from 22.15 and 23.8; an older one (an editor's) names .zst files instead. */
+export const HAS_ZSTD = typeof (zlib as Partial<typeof zlib>).zstdDecompressSync === 'function';
+
+/** Whether Keyward can open this kind here. */
+export function canOpen(kind: ArchiveKind): kind is OpenedKind {
+  if (kind === 'zstd') return HAS_ZSTD;
+  return kind === 'zip' || kind === 'tar' || kind === 'tgz' || kind === 'gzip';
+}
