@@ -4,10 +4,7 @@
 // a fixed depth; entry count, bytes unpacked and compression ratio are capped,
 // and every cap that stops a look names what it left unread, so a zip bomb
 // never passes for a clean archive.
-import { unzipSync } from 'fflate';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
-import { extract } from 'tar-stream';
 import { failureOf, specialKind } from './fileScan.ts';
 import type { SkipReason } from './report.ts';
 import type { Finding, ScanOptions } from './scanner.ts';
@@ -62,6 +59,14 @@ export interface ArchiveResult {
   omitted: { inner: string; count: number }[];
 }
 
+type Codecs = typeof import('./archiveCodecs.ts');
+let codecs: Codecs | undefined;
+/** The unpackers, loaded by scanArchive before any level is read (they are most of this code's load time). */
+function lib(): Codecs {
+  if (!codecs) throw new Error('archive codecs used before scanArchive loaded them');
+  return codecs;
+}
+
 interface Budget {
   entries: number;
   bytes: number;
@@ -75,6 +80,7 @@ export async function scanArchive(
   limits: ArchiveLimits = ARCHIVE_LIMITS,
 ): Promise<ArchiveResult> {
   const result: ArchiveResult = { findings: [], skipped: [], omitted: [] };
+  codecs ??= await import('./archiveCodecs.ts');
   await scanLevel(bytes, kind, '', 1, { entries: 0, bytes: 0 }, options, limits, result);
   return result;
 }
@@ -181,7 +187,7 @@ function zipEntries(
   out: ArchiveResult,
 ): { name: string; data: Uint8Array }[] {
   let tooMany = false;
-  const files = unzipSync(bytes, {
+  const files = lib().unzipSync(bytes, {
     filter: (file) => {
       if (file.name.endsWith('/')) return false;
       const inner = prefix + file.name;
@@ -222,7 +228,7 @@ function gunzip(bytes: Uint8Array, budget: Budget, limits: ArchiveLimits): Uint8
   const room = limits.bytes - budget.bytes;
   const cap = Math.min(room, Math.max(RATIO_FLOOR, bytes.byteLength * limits.ratio));
   try {
-    const data = gunzipSync(bytes, { maxOutputLength: Math.max(cap, 1) });
+    const data = lib().gunzipSync(bytes, { maxOutputLength: Math.max(cap, 1) });
     budget.bytes += data.byteLength;
     return data;
   } catch (error) {
@@ -244,7 +250,7 @@ async function tarEntries(
   out: ArchiveResult,
 ): Promise<{ name: string; data: Uint8Array }[]> {
   const entries: { name: string; data: Uint8Array }[] = [];
-  const reader = extract();
+  const reader = lib().extract();
   let tooMany = false;
   const done = new Promise<void>((resolve, reject) => {
     reader.on('entry', (header, stream, next) => {

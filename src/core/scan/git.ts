@@ -3,8 +3,14 @@
 // hooks, a signature verifier) that git would run with our environment, API
 // keys included. Every call turns those off and hands git only the variables it
 // needs. No other module may start git (test/core/scanGit.test.ts checks).
-import { spawn } from 'node:child_process';
+import { loadBuiltin } from '../builtin.ts';
 import { redactSecrets } from '../redact.ts';
+
+type ChildProcesses = typeof import('node:child_process');
+let children: ChildProcesses | undefined;
+/** Loaded on the first git call: a scan with --no-git never pays for child processes. */
+const spawn = ((...args: Parameters<ChildProcesses['spawn']>) =>
+  (children ??= loadBuiltin<ChildProcesses>('node:child_process')).spawn(...args)) as ChildProcesses['spawn'];
 
 /** Config that would run a program or change the output we parse, neutralised for every call. */
 const HOOKS_OFF = 'core.hooksPath=/dev/null';
