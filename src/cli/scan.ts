@@ -81,6 +81,30 @@ function display(cwd: string, path: string): string {
 }
 
 /**
+ * A file reached through links is read once, and what it holds is reported under each of its names (a
+ * 126 MB binary linked twice in node_modules was read three times). Keyed by the real path the links
+ * resolve to, which names the same device and inode; with no link in the listing, nothing is kept.
+ */
+class OncePerFile {
+  private readonly targets = new Set<string>();
+  private readonly outcomes = new Map<string, unknown>();
+
+  constructor(files: readonly Listed[]) {
+    for (const file of files) if (file.linkTo !== undefined) this.targets.add(file.linkTo);
+  }
+
+  /** `as`: how the name says to read it (an archive kind, YAML or text), which names of one file may not share. */
+  read<T>(as: string, path: string, linkTo: string | undefined, read: () => T): T {
+    if (this.targets.size === 0) return read();
+    const real = linkTo ?? (this.targets.has(path) ? path : undefined);
+    if (real === undefined) return read();
+    const key = `${as}\0${real}`;
+    if (!this.outcomes.has(key)) this.outcomes.set(key, read());
+    return this.outcomes.get(key) as T;
+  }
+}
+
+/**
  * Reads every listed file; what cannot be read joins the skipped list. An
  * archive is looked inside (`a.vsix!extension/dist/x.js`), a source map by its
  * original sources (`x.js.map!src/x.ts`); medium-confidence findings past the
@@ -95,11 +119,14 @@ export async function scanFiles(
   omitted: Omitted[] = [],
   options: ScanOptions = {},
 ): Promise<void> {
-  for (const { path, shown, state, regular } of files) {
+  const once = new OncePerFile(files);
+  for (const { path, shown, state, regular, linkTo } of files) {
     const kind = archiveKind(path);
     if (kind) {
       const name = display(cwd, shown);
-      const result = await scanArchiveFile(path, kind, options, undefined, maxSize);
+      const result = await once.read(kind, path, linkTo, () =>
+        scanArchiveFile(path, kind, options, undefined, maxSize),
+      );
       if (!('findings' in result)) {
         skipped.push({ path: name, reason: result.skipped, ...(result.detail ? { detail: result.detail } : {}) });
         continue;
@@ -111,7 +138,10 @@ export async function scanFiles(
       for (const o of result.omitted) omitted.push({ path: at(o.inner), count: o.count });
       continue;
     }
-    const outcome = scanFile(path, optionsFor(path, options), maxSize, regular);
+    const fileOptions = optionsFor(path, options);
+    const outcome = once.read(fileOptions.yaml ? 'yaml' : 'text', path, linkTo, () =>
+      scanFile(path, fileOptions, maxSize, regular),
+    );
     // Named only when reported: a relative path per clean file was a tenth of a tree's scan.
     if (!('skipped' in outcome) && outcome.findings.length === 0 && !outcome.omitted) continue;
     const name = display(cwd, shown);
