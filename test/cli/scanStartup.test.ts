@@ -2,8 +2,7 @@
 // child processes, zlib and fs/promises cost ~35 ms of a start that should be ~50, and load only when a
 // scan meets an archive, finds a key or runs git. Seen from outside, as a user runs the CLI: a preload
 // (NODE_OPTIONS=--require) records which Node built-ins and files the process loaded by its exit.
-// Lazy loading of optional parts is what ripgrep's start-up leans on too (BurntSushi/ripgrep
-// crates/core/main.rs builds its searcher only once a path is known); here it is Node's module cost.
+// The extension loads undici the same way (esbuild.js); test/host/bundleSplit.test.ts covers the editor.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
