@@ -39,6 +39,8 @@ try {
     name: 'undici-on-demand',
     setup(build) {
       build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
+      // And the archive unpackers, loaded on the first archive a scan meets.
+      build.onResolve({ filter: /[\\/]archiveCodecs\.ts$/ }, () => ({ path: './archive.js', external: true }));
     },
   };
   await Promise.all([
@@ -54,6 +56,11 @@ try {
       ...common,
       entryPoints: [join(root, 'src/core/undiciLean.cjs')],
       outfile: join(stage, 'dist/undici.js'),
+    }),
+    esbuild.build({
+      ...common,
+      entryPoints: [join(root, 'src/core/scan/archiveCodecs.ts')],
+      outfile: join(stage, 'dist/archive.js'),
     }),
   ]);
 

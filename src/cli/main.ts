@@ -14,7 +14,10 @@ void runCli(argv, {
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
-  stdin: process.stdin,
+  // A getter: process.stdin builds a stream (and loads its module) on first touch, and only `ask` reads it.
+  get stdin() {
+    return process.stdin;
+  },
 }).then(
   (code) => {
     process.exitCode = code;

@@ -159,6 +159,30 @@ function display(cwd: string, path: string): string {
 }
 
 /**
+ * A file reached through links is read once, and what it holds is reported under each of its names (a
+ * 126 MB binary linked twice in node_modules was read three times). Keyed by the real path the links
+ * resolve to, which names the same device and inode; with no link in the listing, nothing is kept.
+ */
+class OncePerFile {
+  private readonly targets = new Set<string>();
+  private readonly outcomes = new Map<string, unknown>();
+
+  constructor(files: readonly Listed[]) {
+    for (const file of files) if (file.linkTo !== undefined) this.targets.add(file.linkTo);
+  }
+
+  /** `as`: how the name says to read it (an archive kind, YAML or text), which names of one file may not share. */
+  read<T>(as: string, path: string, linkTo: string | undefined, read: () => T): T {
+    if (this.targets.size === 0) return read();
+    const real = linkTo ?? (this.targets.has(path) ? path : undefined);
+    if (real === undefined) return read();
+    const key = `${as}\0${real}`;
+    if (!this.outcomes.has(key)) this.outcomes.set(key, read());
+    return this.outcomes.get(key) as T;
+  }
+}
+
+/**
  * Reads every listed file; what cannot be read joins the skipped list. An
  * archive is looked inside (`a.vsix!extension/dist/x.js`), a source map by its
  * original sources (`x.js.map!src/x.ts`); medium-confidence findings past the
@@ -173,9 +197,16 @@ export async function scanFiles(
   omitted: Omitted[] = [],
   options: ScanOptions = {},
 ): Promise<void> {
-  const openArchive = async (path: string, shown: string, state: GitField, kind: ArchiveKind) => {
+  const once = new OncePerFile(files);
+  const openArchive = async (
+    path: string,
+    shown: string,
+    state: GitField,
+    kind: ArchiveKind,
+    linkTo: string | undefined,
+  ) => {
     const name = display(cwd, shown);
-    const result = await scanArchiveFile(path, kind, options, undefined, maxSize);
+    const result = await once.read(kind, path, linkTo, () => scanArchiveFile(path, kind, options, undefined, maxSize));
     if (!('findings' in result)) {
       skipped.push({ path: name, reason: result.skipped, ...(result.detail ? { detail: result.detail } : {}) });
       return;
@@ -186,15 +217,15 @@ export async function scanFiles(
       skipped.push({ path: at(skip.inner), reason: skip.reason, ...(skip.detail ? { detail: skip.detail } : {}) });
     for (const o of result.omitted) omitted.push({ path: at(o.inner), count: o.count });
   };
-  for (const { path, shown, state, regular } of files) {
+  for (const { path, shown, state, regular, linkTo } of files) {
     const kind = archiveKind(path);
     if (kind) {
-      await openArchive(path, shown, state, kind);
+      await openArchive(path, shown, state, kind, linkTo);
       continue;
     }
     if (isSourceMap(path)) {
       // Always by its sources: a first pass over the map's one line could be silenced by one source's comment.
-      const outcome = scanSourceMapFile(path, options, maxSize, regular);
+      const outcome = once.read('map', path, linkTo, () => scanSourceMapFile(path, options, maxSize, regular));
       if (!('skipped' in outcome) && outcome.parts.length === 0) continue;
       const name = display(cwd, shown);
       if ('skipped' in outcome) {
@@ -209,10 +240,13 @@ export async function scanFiles(
       }
       continue;
     }
-    const outcome = scanFile(path, optionsFor(path, options), maxSize, regular);
+    const fileOptions = optionsFor(path, options);
+    const outcome = once.read(fileOptions.yaml ? 'yaml' : 'text', path, linkTo, () =>
+      scanFile(path, fileOptions, maxSize, regular),
+    );
     if ('archive' in outcome) {
       // A zip renamed .bin, a gzip without .gz: opened as what its first bytes say.
-      await openArchive(path, shown, state, outcome.archive);
+      await openArchive(path, shown, state, outcome.archive, linkTo);
       continue;
     }
     // Named only when reported: a relative path per clean file was a tenth of a tree's scan.

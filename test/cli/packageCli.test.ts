@@ -3,6 +3,7 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
@@ -75,6 +76,17 @@ describe('the keyward npm package', () => {
     expect(run.status).toBe(1);
     const sarif = JSON.parse(npx(['scan', '--format', 'sarif', 'config.js']).stdout) as { version: string };
     expect(sarif.version).toBe('2.1.0');
+  });
+
+  it('npx keyward scan looks inside a .zip (the unpackers ship in the package, in their own file)', () => {
+    const installed = join(folder, 'node_modules', 'keyward', 'dist');
+    expect(existsSync(join(installed, 'archive.js'))).toBe(true);
+    expect(readFileSync(join(installed, 'keyward.js'), 'utf8')).not.toContain('invalid zip data');
+    const body = new TextEncoder().encode(`const key = "${routerKey()}";\n`);
+    writeFileSync(join(folder, 'bundle.zip'), zipSync({ 'dist/x.js': body }));
+    const run = npx(['scan', 'bundle.zip']);
+    expect(run.stdout).toMatch(/bundle\.zip!dist\/x\.js:1:14: routing service key sk-or-v1-…/);
+    expect(run.status).toBe(1);
   });
 
   it('npx keyward status and ask reach the services (the HTTP stack ships in the package)', async () => {

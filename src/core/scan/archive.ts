@@ -7,8 +7,6 @@
 // compression ratio are capped, and every cap that stops a look names what it
 // left unread, so a zip bomb never passes for a clean archive.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import * as zlib from 'node:zlib';
-import { extract } from 'tar-stream';
 import { redactSecrets } from '../redact.ts';
 import { EntryNames } from './entryNames.ts';
 import { failureOf, specialKind } from './fileScan.ts';
@@ -18,7 +16,6 @@ import { RULES } from './rules.ts';
 import { type Finding, type ScanOptions, mayContainKey, optionsFor } from './scanner.ts';
 import { scanShippedText } from './sourceMap.ts';
 import { scanBytesCounted } from './streamScan.ts';
-import { unpackEntry, zipEntryList } from './zipReader.ts';
 
 export { type ArchiveKind, archiveKind, archiveMagic } from './formats.ts';
 
@@ -75,6 +72,14 @@ interface Entry {
  * kind. `name`, the file's own name, says what a single compressed file holds
  * (`config.yaml.gz` is YAML).
  */
+type Codecs = typeof import('./archiveCodecs.ts');
+let codecs: Codecs | undefined;
+/** The unpackers, loaded by scanArchive before any level is read (they are most of this code's load time). */
+function lib(): Codecs {
+  if (!codecs) throw new Error('archive codecs used before scanArchive loaded them');
+  return codecs;
+}
+
 export async function scanArchive(
   bytes: Uint8Array,
   kind: ArchiveKind,
@@ -83,6 +88,7 @@ export async function scanArchive(
   name = '',
 ): Promise<ArchiveResult> {
   const result: ArchiveResult = { findings: [], skipped: [], omitted: [] };
+  codecs ??= await import('./archiveCodecs.ts');
   await scanLevel(bytes, kind, name, '', 1, { entries: 0, bytes: 0 }, options, limits, result);
   return result;
 }
@@ -273,7 +279,7 @@ function zipEntries(
   const entries: Entry[] = [];
   const names = new EntryNames();
   let tooMany = false;
-  for (const entry of zipEntryList(bytes)) {
+  for (const entry of lib().zipEntryList(bytes)) {
     if (entry.name.endsWith('/') && entry.packedSize === 0) continue;
     // A name is text from the file: a key in it is masked before it names anything.
     const name = names.name(redactSecrets(entry.name));
@@ -306,7 +312,7 @@ function zipEntries(
     const cap = entry.method === 0 ? room : Math.min(room, Math.max(RATIO_FLOOR, entry.packedSize * limits.ratio));
     let data: Uint8Array;
     try {
-      data = unpackEntry(entry, cap);
+      data = lib().unpackEntry(entry, cap);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE')
         out.skipped.push({ inner, reason: 'archive-unreadable', detail: describe(error) });
@@ -345,8 +351,8 @@ function decompress(kind: 'gzip' | 'tgz' | 'zstd', bytes: Uint8Array, budget: Bu
     // Every member of a multi-member gzip, as gzip -d writes them all.
     const data =
       kind === 'zstd'
-        ? zlib.zstdDecompressSync(bytes, { maxOutputLength: cap })
-        : zlib.gunzipSync(bytes, { maxOutputLength: cap });
+        ? lib().zstdDecompressSync(bytes, { maxOutputLength: cap })
+        : lib().gunzipSync(bytes, { maxOutputLength: cap });
     budget.bytes += data.byteLength;
     return data;
   } catch (error) {
@@ -371,7 +377,7 @@ async function tarEntries(
   const names = new EntryNames();
   // A header with neither "ustar" nor GNU magic is a v7 tar, which GNU tar reads; its checksum is still checked.
   // tar-stream reads the option; its typings do not list it.
-  const reader = extract({ allowUnknownFormat: true } as Parameters<typeof extract>[0]);
+  const reader = lib().extract({ allowUnknownFormat: true } as Parameters<Codecs['extract']>[0]);
   let tooMany = false;
   const done = new Promise<void>((resolve, reject) => {
     reader.on('entry', (header, stream, next) => {

@@ -8,7 +8,6 @@
 // fingerprint and the masked form a report already shows.
 import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { safeTarget, writeTarget } from '../safeWrite.ts';
 
 export const BASELINE_VERSION = 1;
 
@@ -121,6 +120,8 @@ export function baselineText(entries: readonly BaselineEntry[]): string {
  * component is checked (core/safeWrite.ts), elsewhere the file itself.
  */
 export async function writeBaseline(file: string, cwd: string, entries: readonly BaselineEntry[]): Promise<number> {
+  // Loaded here: safe writes need hashing and fs/promises, which a scan that writes nothing never loads.
+  const { safeTarget, writeTarget } = await import('../safeWrite.ts');
   const path = resolve(cwd, file);
   const rel = relative(cwd, path);
   const inside = rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);

@@ -22,6 +22,12 @@ const SHARED = Buffer.allocUnsafe(1 << 20);
 const CHUNK = 4 << 20;
 /** Files up to this size are scanned whole (one buffer, one decode); larger ones in windows of bounded memory. */
 const WHOLE = 16 << 20;
+// The buffers of files over SHARED's size, reused as SHARED is: one grown to the largest whole read so
+// far, and one chunk for files read in windows (StreamScan copies what it keeps). Fresh buffers per
+// large file, and their garbage, were a visible part of a scan of a tree with big binaries. CLI only:
+// the editor reads through VS Code.
+let wholeRoom = Buffer.alloc(0);
+let chunk: Buffer | undefined;
 // Opening a FIFO without it waits for a writer forever; regular files do not care.
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
@@ -148,8 +154,8 @@ function outcomeOf({ findings, omitted }: { findings: Finding[]; omitted: number
 function streamed(head: Buffer, fd: number, options: ScanOptions): { findings: Finding[]; omitted?: number } {
   const stream = new StreamScan(options);
   stream.push(head);
+  chunk ??= Buffer.allocUnsafe(CHUNK);
   for (;;) {
-    const chunk = Buffer.allocUnsafe(CHUNK);
     const n = readInto(fd, chunk);
     if (n > 0) stream.push(chunk.subarray(0, n));
     if (n < CHUNK) break;
@@ -190,7 +196,11 @@ function readAndScan<R>(path: string, maxSize: number, seenRegular: boolean, rea
     let head = SHARED.subarray(0, first);
     if (stat.size <= reader.limit) {
       // One byte more than fstat said, to see a file still growing.
-      const whole = Buffer.allocUnsafe(Math.max(stat.size, first) + 1);
+      const size = Math.max(stat.size, first) + 1;
+      // Reused up to WHOLE; a larger source map gets a buffer of its own rather than one kept for ever.
+      const reuse = size <= WHOLE + 1;
+      if (reuse && wholeRoom.length < size) wholeRoom = Buffer.allocUnsafe(size);
+      const whole = reuse ? wholeRoom.subarray(0, size) : Buffer.allocUnsafe(size);
       head.copy(whole);
       const total = first + readInto(fd, whole.subarray(first));
       if (total < whole.length) return reader.whole(whole.subarray(0, total));

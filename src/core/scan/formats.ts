@@ -2,7 +2,6 @@
 // first bytes, so a zip renamed `.bin` or a gzip without `.gz` is opened too.
 // Formats Keyward cannot decompress are recognised as well, to be named as
 // not scanned rather than searched as if their bytes were text.
-import * as zlib from 'node:zlib';
 
 /** Containers Keyward opens: zip and the packages built on it, tar, gzip (a .tgz is gzip of a tar). */
 export type OpenedKind = 'zip' | 'tar' | 'tgz' | 'gzip' | 'zstd';
@@ -95,8 +94,11 @@ export function archiveMagic(bytes: Uint8Array): ArchiveKind | undefined {
   return undefined;
 }
 
-/** Node has a Zstandard decoder from 22.15 and 23.8; an older one (an editor's) names .zst files instead. */
-export const HAS_ZSTD = typeof (zlib as Partial<typeof zlib>).zstdDecompressSync === 'function';
+/**
+ * Node has a Zstandard decoder from 22.15 and 23.8; an older one (an editor's) names .zst files instead. Asked of
+ * process.versions, so zlib is not loaded before an archive needs it.
+ */
+export const HAS_ZSTD = process.versions.zstd !== undefined;
 
 /** Whether Keyward can open this kind here. */
 export function canOpen(kind: ArchiveKind): kind is OpenedKind {

@@ -6,8 +6,14 @@
 // objects on demand, through whatever upload-pack, ssh command or remote helper
 // the repository names, so lazy fetching and every transport are off. No other
 // module may start git (test/core/scanGit.test.ts checks).
-import { spawn } from 'node:child_process';
+import { loadBuiltin } from '../builtin.ts';
 import { redactSecrets } from '../redact.ts';
+
+type ChildProcesses = typeof import('node:child_process');
+let children: ChildProcesses | undefined;
+/** Loaded on the first git call: a scan with --no-git never pays for child processes. */
+const spawn = ((...args: Parameters<ChildProcesses['spawn']>) =>
+  (children ??= loadBuiltin<ChildProcesses>('node:child_process')).spawn(...args)) as ChildProcesses['spawn'];
 
 /** Config that would run a program or change the output we parse, neutralised for every call. */
 const HOOKS_OFF = 'core.hooksPath=/dev/null';

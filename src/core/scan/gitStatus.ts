@@ -3,8 +3,9 @@
 // Asks the git CLI and caches the answers until told the repository changed.
 // Paths are compared as real paths: a file reached through a symlinked folder
 // is the file git knows under its real name.
-import { lstatSync } from 'node:fs';
-import { realpath } from 'node:fs/promises';
+// The callback form of the native realpath, which fs/promises' realpath is: the same answer, off the main
+// thread as before, without loading fs/promises (a start-up cost of `keyward scan`).
+import { lstatSync, realpath } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { gitMessage, literalPath, runGit as runSafeGit } from './git.ts';
 
@@ -27,7 +28,9 @@ export async function realPathOf(path: string): Promise<string> {
   const rest: string[] = [];
   for (;;) {
     try {
-      const real = await realpath(current);
+      const real = await new Promise<string>((resolve, reject) =>
+        realpath.native(current, (error, resolved) => (error ? reject(error) : resolve(resolved))),
+      );
       return rest.length > 0 ? join(real, ...rest.reverse()) : real;
     } catch {
       const parent = dirname(current);

@@ -80,7 +80,13 @@ export class StreamScan {
   private encoding: TextEncoding | undefined;
   private readonly step: number;
   private readonly margin: number;
-  private parts: Buffer[] = [];
+  /**
+   * One window, owned and reused: push() copies into it, so a caller may read every chunk into the same
+   * buffer, and a large file costs no fresh 4 MB chunk (nor its garbage) per read. Bytes held are
+   * [start, start + held); the room before start is taken back when a push would not fit.
+   */
+  private buf: Buffer = Buffer.alloc(0);
+  private start = 0;
   private held = 0;
   /** Global offset of the first byte held, and where findings not yet reported start. */
   private base = 0;
@@ -105,13 +111,10 @@ export class StreamScan {
 
   push(bytes: Buffer): void {
     if (bytes.length === 0) return;
-    this.parts.push(bytes);
-    this.held += bytes.length;
+    this.append(bytes);
     if (this.encoding === undefined) {
       if (this.held < 2) return;
-      const head = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
-      this.parts = [head];
-      this.encoding = encodingOf(head);
+      this.encoding = encodingOf(this.joined());
       // The byte-order mark is not text: columns start after it, as the editor shows them.
       if (this.encoding !== 'utf8') this.drop(2);
     }
@@ -124,17 +127,31 @@ export class StreamScan {
     return this.found;
   }
 
+  private append(bytes: Buffer): void {
+    if (this.start + this.held + bytes.length > this.buf.length) {
+      if (this.held + bytes.length <= this.buf.length) this.buf.copyWithin(0, this.start, this.start + this.held);
+      else {
+        // Doubling: a few growths to what a push brings plus what a window keeps, then reused; small
+        // inputs (a diff's added lines) stay small.
+        const grown = Buffer.allocUnsafe(Math.max(this.held + bytes.length, this.buf.length * 2));
+        this.buf.copy(grown, 0, this.start, this.start + this.held);
+        this.buf = grown;
+      }
+      this.start = 0;
+    }
+    bytes.copy(this.buf, this.start + this.held);
+    this.held += bytes.length;
+  }
+
   private drop(count: number): void {
-    const data = this.joined();
-    this.parts = [data.subarray(count)];
+    this.start += count;
     this.held -= count;
     this.base += count;
     this.acceptFrom += count;
   }
 
   private joined(): Buffer {
-    if (this.parts.length !== 1) this.parts = [Buffer.concat(this.parts)];
-    return this.parts[0] ?? Buffer.alloc(0);
+    return this.buf.subarray(this.start, this.start + this.held);
   }
 
   /** Moves a cut forward to the start of a character, so no window splits one. */
@@ -155,7 +172,7 @@ export class StreamScan {
     if (last) return;
     const next = this.align(data, hi - this.margin);
     this.advance(data, next);
-    this.parts = [data.subarray(next)];
+    this.start += next;
     this.held -= next;
     this.base += next;
     this.acceptFrom = this.base + (hi - next);

@@ -4,7 +4,7 @@
 // Targets are resolved to real paths first, so a symlink to a repository (or a
 // symlinked folder inside one) is listed by the repository that holds the
 // files; paths are shown as the user named them. Everything not read is named.
-import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { literalPath, runGit } from './git.ts';
 import { type GitStatusCache, realPathOf } from './gitStatus.ts';
@@ -22,6 +22,8 @@ export interface Listed {
   state: GitField;
   /** The listing saw a regular file here (a directory entry, or git's index): the reader may skip its own check. */
   regular?: boolean;
+  /** Reached through a symbolic link: the real path of the file it names, which a scan reads once for all its names. */
+  linkTo?: string;
 }
 
 export interface Listing {
@@ -179,6 +181,15 @@ async function listRepository(
     out.skipped.push({ path: show(folder.path), reason: 'unreadable-folder', detail: folder.detail });
 }
 
+/** The real path behind a link to a file, when it can be had (a link that changes meanwhile is read as it is). */
+function linkTarget(path: string): { linkTo?: string } {
+  try {
+    return { linkTo: realpathSync.native(path) };
+  } catch {
+    return {};
+  }
+}
+
 function walk(
   dir: string,
   shown: string,
@@ -222,7 +233,7 @@ function walk(
       }
       if (stat.isDirectory()) out.skipped.push({ path: show, reason: 'folder-symlink' });
       else if (!stat.isFile()) out.skipped.push({ path: show, reason: 'special-file', detail: specialKind(stat) });
-      else if (first(seen, path)) out.files.push({ path, shown: show, state, regular: true });
+      else if (first(seen, path)) out.files.push({ path, shown: show, state, regular: true, ...linkTarget(path) });
     } else {
       out.skipped.push({ path: show, reason: 'special-file', detail: specialKind(entry) });
     }
