@@ -15,6 +15,7 @@ import { archiveKind, scanArchive } from '../core/scan/archive.ts';
 import { type SkipReason, skipMessage } from '../core/scan/report.ts';
 import { scanShippedText } from '../core/scan/sourceMap.ts';
 import { type Finding, type ScanOptions, optionsFor } from '../core/scan/scanner.ts';
+import { isServiceOwner, ownerName } from '../core/scan/providerRules.ts';
 import { Disposable } from '../shared/dispose.ts';
 import { Emitter, type Subscription } from '../shared/event.ts';
 import type { Configuration } from './configuration.ts';
@@ -91,7 +92,20 @@ function severity(
 }
 
 export function describeFinding(finding: Finding): string {
-  const service = SERVICE_NAMES[finding.service];
+  const described = describeKey(finding);
+  if (finding.ruleId === 'split-key') return `${described} ${t('It is assembled from string pieces.')}`;
+  if (finding.ruleId === 'encoded-key') return `${described} ${t('It is encoded in base64 here.')}`;
+  return described;
+}
+
+function describeKey(finding: Finding): string {
+  const owner = finding.service;
+  // Another provider's key: named by its owner; Keyward stores no such key.
+  if (!isServiceOwner(owner))
+    return finding.confidence === 'high'
+      ? t('A key of {0}, {1}.', ownerName(owner), finding.masked)
+      : t('Probably a key of {0}, {1}.', ownerName(owner), finding.masked);
+  const service = SERVICE_NAMES[owner];
   if (finding.stored === 'active') return t('Your {0} key {1}, the one stored in Keyward.', service, finding.masked);
   if (finding.stored === 'retired')
     return t(

@@ -1,5 +1,6 @@
 // Hover over a flagged key: which service, the masked key, where git stands,
 // whether it is the stored key, and what to do.
+import { isServiceOwner, ownerName } from '../core/scan/providerRules.ts';
 import * as vscode from 'vscode';
 import { redactSecrets } from '../core/redact.ts';
 import { type FileState, describeFinding, type KeyDiagnostics } from './keyDiagnostics.ts';
@@ -47,7 +48,9 @@ export class KeyHover extends Disposable implements vscode.HoverProvider {
     const { finding } = entry;
     const markdown = new vscode.MarkdownString();
     markdown.appendMarkdown(`**Keyward** · ${describeFinding(finding)}\n\n`);
-    markdown.appendMarkdown(`- ${t('Service')}: ${serviceTitle(finding.service)}\n`);
+    markdown.appendMarkdown(
+      `- ${t('Service')}: ${isServiceOwner(finding.service) ? serviceTitle(finding.service) : ownerName(finding.service)}\n`,
+    );
     markdown.appendMarkdown(
       `- ${t('Key')}: \`${finding.masked}\` (${t('fingerprint')} ${finding.fingerprint.slice(0, 8)})\n`,
     );
