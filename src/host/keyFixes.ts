@@ -202,9 +202,9 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
    */
   async moveToEnv(uri: vscode.Uri, range: vscode.Range): Promise<boolean> {
     if (!this.trusted()) return false;
-    const document = await vscode.workspace.openTextDocument(uri);
     const entry = this.entry(uri, range);
     if (!entry || INDIRECT_RULES.has(entry.finding.ruleId)) return false;
+    const document = await vscode.workspace.openTextDocument(uri);
     const key = document.getText(entry.range);
     const line = document.lineAt(entry.range.start.line).text;
     const folder = vscode.workspace.getWorkspaceFolder(uri);
