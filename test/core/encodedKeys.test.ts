@@ -100,3 +100,13 @@ describe('encoded keys: no finding', () => {
     expect(mayContainKey(Buffer.from(`const blob = "${b64(routerKey())}";\n`), optionsFor('app.js', {}))).toBe(false);
   });
 });
+
+describe('encoded keys: floods stay cheap', () => {
+  it('a Secret of many printable base64 values, some of them base64 again', () => {
+    const value = b64(b64('just a value, not a key, long enough to be decoded twice over'));
+    const text = `kind: Secret\ndata:\n${`  v: ${value}\n`.repeat(50_000)}`;
+    const start = performance.now();
+    expect(scanText(text)).toEqual([]);
+    expect(performance.now() - start).toBeLessThan(5_000);
+  });
+});

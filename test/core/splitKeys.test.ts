@@ -124,3 +124,19 @@ describe('split keys: no finding for strings that make no key', () => {
     expect(performance.now() - start).toBeLessThan(2_000);
   });
 });
+
+describe('split keys: floods stay cheap', () => {
+  it('a file of many quoted prefixes and names', () => {
+    const text = `const a = '';\n${"x = 'sk-or-v1-' + a + a + a + a + a + a + a + a + a + a + a + a + a + a + a + a + a + a + a;\n".repeat(20_000)}`;
+    const start = performance.now();
+    expect(scanText(text)).toEqual([]);
+    expect(performance.now() - start).toBeLessThan(3_000);
+  });
+
+  it('a template flood and a long run of spaces after a prefix', () => {
+    const text = `const A = 'sk-or-v1-';\n${'y = `${A}${A}${A}`;\n'.repeat(20_000)}'sk-proj-'${' '.repeat(2_000_000)}+ 'x'\n`;
+    const start = performance.now();
+    expect(scanText(text)).toEqual([]);
+    expect(performance.now() - start).toBeLessThan(3_000);
+  });
+});

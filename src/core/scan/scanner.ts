@@ -493,8 +493,9 @@ function containsLiteral(bytes: Buffer): boolean {
     const length = runEnd - start;
     if (length === ROUTER_KEY_LENGTH) return true;
     if (length <= MAX_TOKEN && lastInfix >= start + 3) return true;
-    // An Anthropic key: the version and 95 characters after "sk-ant-".
-    if (length >= 100 && length <= 120 && bytesAre(bytes, start + 3, 'ant-')) return true;
+    // An Anthropic key: the version and 95 characters after "sk-ant-", the last two "AA".
+    if (length >= 100 && length <= 120 && bytesAre(bytes, start + 3, 'ant-') && bytesAre(bytes, runEnd - 2, 'AA'))
+      return true;
     if (length <= MAX_TOKEN && quotedPrefixAt(bytes, start, runEnd, false)) return true;
     // Only the run's last MAX_TOKEN characters can start a token short enough to be a key.
     if (length > MAX_TOKEN) at = Math.max(at, runEnd - MAX_TOKEN - 1);

@@ -25,6 +25,13 @@ export interface Assembled {
 
 /** How far back a constant's definition, and how far ahead its use, is looked for: a small scope. */
 const SCOPE = 4000;
+/** Pieces joined at most (empty constants add none to the length that also bounds a join). */
+const MAX_PIECES = 16;
+/**
+ * Quoted prefixes looked at per text: a file with more is a list of prefixes or generated, not a
+ * hiding place, and a flood of them must not cost a scope search each (whole keys are still found).
+ */
+const MAX_STARTS = 256;
 const QUOTES = '\'"`';
 
 function isKeyChar(code: number): boolean {
@@ -102,8 +109,7 @@ function concatenation(text: string, start: number, first: string, end: number):
     if (!piece) break;
     joined += piece.content;
     at = piece.end;
-    pieces++;
-    if (joined.length > MAX_TOKEN) return undefined;
+    if (++pieces > MAX_PIECES || joined.length > MAX_TOKEN) return undefined;
   }
   return pieces > 1 ? { start, end: at, key: joined } : undefined;
 }
@@ -114,11 +120,11 @@ function joinedArray(text: string, quote: number): Assembled | undefined {
   if (text[open] !== '[') return undefined;
   let joined = '';
   let at = quote;
-  for (;;) {
+  for (let pieces = 1; ; pieces++) {
     const piece = pieceAt(text, at);
     if (!piece) return undefined;
     joined += piece.content;
-    if (joined.length > MAX_TOKEN) return undefined;
+    if (pieces > MAX_PIECES || joined.length > MAX_TOKEN) return undefined;
     at = skipSpace(text, piece.end);
     if (text[at] === ',') at = skipSpace(text, at + 1);
     if (text[at] === ']') break;
@@ -133,8 +139,10 @@ function joinedArray(text: string, quote: number): Assembled | undefined {
 function template(text: string, tick: number): Assembled | undefined {
   let joined = '';
   let at = tick + 1;
+  let pieces = 0;
   while (at < text.length && text[at] !== '`') {
     if (text.startsWith('${', at)) {
+      if (++pieces > MAX_PIECES) return undefined;
       const inner = skipSpace(text, at + 2);
       const name = identAt(text, inner);
       if (!name) return undefined;
@@ -151,6 +159,12 @@ function template(text: string, tick: number): Assembled | undefined {
   return text[at] === '`' ? { start: tick, end: at + 1, key: joined } : undefined;
 }
 
+/** The backtick that opens the template around `at`, looked for within a line's reach. */
+function backtickBefore(text: string, at: number): number {
+  for (let i = at - 1; i >= 0 && i >= at - MAX_TOKEN * 2; i--) if (text[i] === '`') return i;
+  return -1;
+}
+
 /** Where the constant that holds a literal is used with other pieces, in the scope after it. */
 function usesOfConstant(text: string, name: string, from: number): Assembled[] {
   const found: Assembled[] = [];
@@ -158,10 +172,11 @@ function usesOfConstant(text: string, name: string, from: number): Assembled[] {
   const use = new RegExp(`(?<![\\w$.])${escaped}(?![\\w$])`, 'g');
   use.lastIndex = from;
   const limit = Math.min(text.length, from + SCOPE);
-  for (let match = use.exec(text); match && match.index < limit; match = use.exec(text)) {
+  let uses = 0;
+  for (let match = use.exec(text); match && match.index < limit && ++uses <= MAX_PIECES; match = use.exec(text)) {
     const at = match.index;
     if (text.startsWith('${', skipSpaceBack(text, at) - 2)) {
-      const tick = text.lastIndexOf('`', at);
+      const tick = backtickBefore(text, at);
       const assembled = tick === -1 ? undefined : template(text, tick);
       if (assembled && assembled.end > at) found.push(assembled);
       continue;
@@ -187,10 +202,12 @@ export function assembledKeys(text: string, isKey: (joined: string) => boolean):
   const consider = (assembled: Assembled | undefined) => {
     if (assembled && !found.has(assembled.start) && isKey(assembled.key)) found.set(assembled.start, assembled);
   };
+  let starts = 0;
   for (const prefix of PIECE_PREFIXES) {
     for (let at = text.indexOf(prefix); at !== -1; at = text.indexOf(prefix, at + prefix.length)) {
       const quote = at - 1;
       if (quote < 0 || !QUOTES.includes(text[quote]!)) continue;
+      if (++starts > MAX_STARTS) return [...found.values()];
       if (text[quote] === '`') consider(template(text, quote));
       const literal = literalAt(text, quote);
       // A whole key in one literal is the token rules' finding, not a piece.
