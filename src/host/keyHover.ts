@@ -63,7 +63,7 @@ export class KeyHover extends Disposable implements vscode.HoverProvider {
       `- ${t('Stored in Keyward')}: ${finding.stored === 'active' ? t('yes, this is your key') : finding.stored === 'retired' ? t('it was, before a rotation') : t('no')}\n`,
     );
     markdown.appendMarkdown(
-      `- ${t('Live')}: ${entry.verification ? verificationText(entry.verification) : t('not checked (the "Check whether this key is live" action asks its service)')}\n\n`,
+      `- ${t('Live')}: ${entry.verification ? verificationText(entry.verification) : isServiceOwner(finding.service) ? t('not checked (the "Check whether this key is live" action asks its service)') : t('not checked (Keyward sends no key to another provider)')}\n\n`,
     );
     if (entry.verification?.status === 'live' && entry.git === 'tracked')
       markdown.appendMarkdown(`**${t('Live key in git history: rotate now.')}** `);

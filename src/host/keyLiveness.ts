@@ -52,7 +52,18 @@ export class KeyLiveness implements vscode.CodeActionProvider, vscode.Disposable
       context.diagnostics
         .filter((d) => d.source === DIAGNOSTIC_SOURCE)
         // The key of a finding inside an archive is not in this text to send; `keyward scan --verify` checks those.
-        .filter((d) => this.diagnostics.at(document.uri, d.range).some((e) => e.inner === undefined))
+        // Nor is a split or encoded key; and another provider's key is never sent anywhere.
+        .filter((d) =>
+          this.diagnostics
+            .at(document.uri, d.range)
+            .some(
+              (e) =>
+                e.inner === undefined &&
+                isServiceOwner(e.finding.service) &&
+                e.finding.ruleId !== 'split-key' &&
+                e.finding.ruleId !== 'encoded-key',
+            ),
+        )
         .map((diagnostic) => {
           const action = new vscode.CodeAction(t('Check whether this key is live'), vscode.CodeActionKind.QuickFix);
           action.diagnostics = [diagnostic];

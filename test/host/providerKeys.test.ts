@@ -8,6 +8,7 @@ import { PROVIDER_RULES, PROVIDERS } from '../../src/core/scan/providerRules.ts'
 import { scanText } from '../../src/core/scan/scanner.ts';
 import type { FileState } from '../../src/host/keyDiagnostics.ts';
 import { FixCommand } from '../../src/host/keyFixes.ts';
+import { KeyLiveness } from '../../src/host/keyLiveness.ts';
 import { PROVIDER_KEY_RULES, providerKey, routerKey } from '../emulator/keyFactory.ts';
 import { type EditorParts, editorParts } from './editorParts.ts';
 import { Diagnostic, DiagnosticSeverity, type MarkdownString, Position, fakeDocument } from './fakeVscode.ts';
@@ -70,7 +71,20 @@ describe('other providers in the editor', () => {
     const text = (hover as unknown as { contents: MarkdownString[] }).contents.map((c) => c.value).join('\n');
     expect(text).toContain('**Keyward** · A key of Anthropic, sk-ant-api03-…');
     expect(text).toContain('- Service: Anthropic');
+    expect(text).toContain('- Live: not checked (Keyward sends no key to another provider)');
     expect(text).not.toContain(key);
+    // No liveness check is offered for it: the key would have to be sent to someone.
+    const [diagnostic] = parts.collection.get(doc.uri as never)!;
+    const liveness = new KeyLiveness(parts.diagnostics, parts.configuration);
+    const context = { diagnostics: [diagnostic] } as never;
+    expect(liveness.provideCodeActions(doc as never, diagnostic!.range as never, context)).toEqual([]);
+    // As a routing service key beside it still gets the check.
+    const own = fakeDocument('/w/own.py', `KEY = "${routerKey()}"\n`, 'python');
+    fixesFor(own, 'untracked');
+    const [ownDiagnostic] = parts.collection.get(own.uri as never)!;
+    const ownContext = { diagnostics: [ownDiagnostic] } as never;
+    expect(liveness.provideCodeActions(own as never, ownDiagnostic!.range as never, ownContext)).toHaveLength(1);
+    liveness.dispose();
   });
 
   it('Gemini keys go to GEMINI_API_KEY, Hugging Face tokens to HF_TOKEN, in a .env-reading language', () => {
