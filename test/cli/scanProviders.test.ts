@@ -92,9 +92,11 @@ describe('keyward scan: other providers, split and encoded keys', () => {
     for (const result of run.results) {
       const rule = run.tool.driver.rules[result.ruleIndex];
       expect(rule.id).toBe(result.ruleId);
-      expect(rule.shortDescription.text).toBe(
-        `Exposed ${PROVIDER_RULES[result.ruleId as ProviderKeyRule].description}`,
-      );
+      const title = PROVIDER_RULES[result.ruleId as ProviderKeyRule].description;
+      expect(rule.shortDescription.text).toBe(`Exposed ${title}`);
+      expect(
+        rule.fullDescription.text.startsWith(`${/^(Anthropic|xAI)/.test(title) ? 'An' : 'A'} ${title} appears`),
+      ).toBe(true);
     }
   });
 

@@ -221,6 +221,11 @@ export function textReport(findings: FileFinding[], skipped: readonly Skipped[] 
   return `${lines.join('\n')}\nkeyward scan: ${findings.length} key${findings.length === 1 ? '' : 's'} found${unscanned}\n`;
 }
 
+/** "An Anthropic API key", "an xAI API key", "a Groq API key": the article a rule's title takes. */
+function article(title: string): string {
+  return /^(?:[aeiou]|xAI)/i.test(title) ? 'An' : 'A';
+}
+
 export function sarifReport(
   findings: FileFinding[],
   version: string,
@@ -244,7 +249,7 @@ export function sarifReport(
               name: id.replace(/(^|-)(\w)/g, (_m, _d: string, c: string) => c.toUpperCase()),
               shortDescription: { text: `Exposed ${RULES[id].description}` },
               fullDescription: {
-                text: `A ${RULES[id].description} appears in the source. Anyone who reads it can spend the account's credit.`,
+                text: `${article(RULES[id].description)} ${RULES[id].description} appears in the source. Anyone who reads it can spend the account's credit.`,
               },
               help: {
                 text: 'Rotate the key at the service, delete the old one, and load the key from the environment or a secret store instead.',
