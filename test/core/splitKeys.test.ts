@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/core/keyFormats.ts';
 import { mayContainKey, scanBuffer, scanText } from '../../src/core/scan/scanner.ts';
+import { guardPrompt } from '../../src/core/secretGuard.ts';
 import { directKey, providerKey, routerKey } from '../emulator/keyFactory.ts';
 
 /** The text a finding spans, across lines. */
@@ -139,5 +140,16 @@ describe('split keys: floods stay cheap', () => {
     const start = performance.now();
     expect(scanText(text)).toEqual([]);
     expect(performance.now() - start).toBeLessThan(3_000);
+  });
+});
+
+describe('split keys in a prompt', () => {
+  it('the secret guard redacts every piece of a key split over lines, and what follows survives', async () => {
+    const key = routerKey();
+    const prompt = `why does this fail?\nconst k = '${key.slice(0, 30)}' +\n  '${key.slice(30, 50)}' +\n  '${key.slice(50)}'; run(k);\nthanks`;
+    const sent = await guardPrompt(prompt, [], {}, () => Promise.resolve('redact'));
+    expect(sent!.prompt).toBe(
+      `why does this fail?\nconst k = [redacted key sk-or-v1-…${key.slice(-4)}]; run(k);\nthanks`,
+    );
   });
 });
