@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/core/keyFormats.ts';
 import { mayContainKey, scanBuffer, scanText } from '../../src/core/scan/scanner.ts';
 import { guardPrompt } from '../../src/core/secretGuard.ts';
+import { StreamScan } from '../../src/core/scan/streamScan.ts';
 import { directKey, providerKey, routerKey } from '../emulator/keyFactory.ts';
 
 /** The text a finding spans, across lines. */
@@ -151,5 +152,17 @@ describe('split keys in a prompt', () => {
     expect(sent!.prompt).toBe(
       `why does this fail?\nconst k = [redacted key sk-or-v1-…${key.slice(-4)}]; run(k);\nthanks`,
     );
+  });
+});
+
+describe('split keys in a file read in windows', () => {
+  it('a split key over two lines, after a line longer than a window, ends where it ends', () => {
+    const key = routerKey();
+    const text = `${'z'.repeat(40_000)} k = '${key.slice(0, 30)}' +\n  '${key.slice(30)}';\n`;
+    const stream = new StreamScan({}, 16 << 10);
+    stream.push(Buffer.from(text));
+    const streamed = stream.end();
+    expect(streamed).toEqual(scanText(text));
+    expect(streamed[0]).toMatchObject({ ruleId: 'split-key', line: 0, endLine: 1, endColumn: 4 + key.length - 30 });
   });
 });
