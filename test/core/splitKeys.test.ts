@@ -6,6 +6,7 @@ import { fingerprint } from '../../src/core/keyFormats.ts';
 import { mayContainKey, scanBuffer, scanText } from '../../src/core/scan/scanner.ts';
 import { guardPrompt } from '../../src/core/secretGuard.ts';
 import { StreamScan } from '../../src/core/scan/streamScan.ts';
+import { IncrementalScan } from '../../src/core/scan/incremental.ts';
 import { directKey, providerKey, routerKey } from '../emulator/keyFactory.ts';
 
 /** The text a finding spans, across lines. */
@@ -164,5 +165,43 @@ describe('split keys in a file read in windows', () => {
     const streamed = stream.end();
     expect(streamed).toEqual(scanText(text));
     expect(streamed[0]).toMatchObject({ ruleId: 'split-key', line: 0, endLine: 1, endColumn: 4 + key.length - 30 });
+  });
+});
+
+describe('split keys in an open document', () => {
+  it('an edit to one piece, or to the line that joins them, updates the finding', () => {
+    const key = routerKey();
+    const lines = [
+      `const A = '${key.slice(0, 30)}';`,
+      `const B = '${key.slice(30)}';`,
+      'x = 1;',
+      'const k = `${A}${B}`;',
+    ];
+    const scan = new IncrementalScan();
+    expect(scan.reset(lines.join('\n')).map((f) => [f.ruleId, f.line])).toEqual([['split-key', 3]]);
+    // Break the second piece: the key is gone.
+    lines[1] = `const B = '${key.slice(30, -1)}';`;
+    expect(scan.applyEdit({ startLine: 1, oldEndLine: 1, newEndLine: 1 }, (i) => lines[i])).toEqual([]);
+    // Mend it: back, though the joining line was not edited.
+    lines[1] = `const B = '${key.slice(30)}';`;
+    expect(scan.applyEdit({ startLine: 1, oldEndLine: 1, newEndLine: 1 }, (i) => lines[i]).map((f) => f.line)).toEqual([
+      3,
+    ]);
+    // An edit elsewhere keeps it.
+    lines[2] = 'x = 2;';
+    expect(scan.applyEdit({ startLine: 2, oldEndLine: 2, newEndLine: 2 }, (i) => lines[i]).map((f) => f.line)).toEqual([
+      3,
+    ]);
+  });
+
+  it('typing the first piece into a document that had none finds a key joined with a constant above', () => {
+    const key = routerKey();
+    const lines = [`const B = '${key.slice(30)}';`, 'const k = 0;'];
+    const scan = new IncrementalScan();
+    expect(scan.reset(lines.join('\n'))).toEqual([]);
+    lines[1] = `const k = '${key.slice(0, 30)}' + B;`;
+    expect(
+      scan.applyEdit({ startLine: 1, oldEndLine: 1, newEndLine: 1 }, (i) => lines[i]).map((f) => f.ruleId),
+    ).toEqual(['split-key']);
   });
 });

@@ -220,3 +220,10 @@ export function assembledKeys(text: string, isKey: (joined: string) => boolean):
   }
   return [...found.values()];
 }
+
+const QUOTED_PREFIX = new RegExp(`['"\`](?:${PIECE_PREFIXES.join('|')})`);
+
+/** Whether a text holds a quoted piece that starts with a documented prefix: where a split key can start. */
+export function holdsPiece(text: string): boolean {
+  return QUOTED_PREFIX.test(text);
+}
