@@ -205,3 +205,19 @@ describe('split keys in an open document', () => {
     ).toEqual(['split-key']);
   });
 });
+
+describe('split keys in an open document: the cheap path stays', () => {
+  it('a document whose quoted prefixes are all whole keys is still rescanned by the edited lines only', () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => (i % 100 === 0 ? `k = "${routerKey()}";` : `x${i} = ${i};`));
+    const scan = new IncrementalScan();
+    expect(scan.reset(lines.join('\n'))).toHaveLength(20);
+    // Were the whole text read, a line the edit never touched would be asked for.
+    const asked = new Set<number>();
+    lines[1000] = 'x1000 = 0;';
+    scan.applyEdit({ startLine: 1000, oldEndLine: 1000, newEndLine: 1000 }, (i) => {
+      asked.add(i);
+      return lines[i];
+    });
+    expect([...asked].every((i) => i >= 999 && i <= 1001)).toBe(true);
+  });
+});

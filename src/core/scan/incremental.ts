@@ -4,7 +4,10 @@
 // document that holds a quoted prefix is read whole on each edit.
 import { hasBlockComment } from './allowComments.ts';
 import { type Finding, type ScanOptions, scanText } from './scanner.ts';
+import { classifyToken } from './rules.ts';
 import { holdsPiece } from './splitKeys.ts';
+
+const isWholeKey = (literal: string) => classifyToken(literal) !== undefined;
 
 export interface LineEdit {
   /** First changed line, and the last one before and after the edit (0-based, inclusive). */
@@ -36,7 +39,7 @@ export class IncrementalScan {
   /** Scans the whole text again (on open, or when the known keys change). */
   reset(text: string): readonly Finding[] {
     this.blocks = hasBlockComment(text);
-    this.pieces = holdsPiece(text);
+    this.pieces = holdsPiece(text, isWholeKey);
     this.current = scanText(text, this.options);
     return this.current;
   }
@@ -82,7 +85,7 @@ export class IncrementalScan {
   }
 
   private editAddsPiece(edit: LineEdit, line: (index: number) => string | undefined): boolean {
-    for (let i = edit.startLine; i <= edit.newEndLine; i++) if (holdsPiece(line(i) ?? '')) return true;
+    for (let i = edit.startLine; i <= edit.newEndLine; i++) if (holdsPiece(line(i) ?? '', isWholeKey)) return true;
     return false;
   }
 

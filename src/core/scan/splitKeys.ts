@@ -221,9 +221,16 @@ export function assembledKeys(text: string, isKey: (joined: string) => boolean):
   return [...found.values()];
 }
 
-const QUOTED_PREFIX = new RegExp(`['"\`](?:${PIECE_PREFIXES.join('|')})`);
+const QUOTED_PREFIX = new RegExp(`['"\`](?:${PIECE_PREFIXES.join('|')})`, 'g');
 
-/** Whether a text holds a quoted piece that starts with a documented prefix: where a split key can start. */
-export function holdsPiece(text: string): boolean {
-  return QUOTED_PREFIX.test(text);
+/**
+ * Whether a text holds a quoted piece that starts with a documented prefix and is not a whole
+ * key by itself (`isKey`): where a split key can start. A quoted whole key is no such piece.
+ */
+export function holdsPiece(text: string, isKey: (literal: string) => boolean): boolean {
+  for (const match of text.matchAll(QUOTED_PREFIX)) {
+    const literal = literalAt(text, match.index);
+    if (!literal || !isKey(literal.content)) return true;
+  }
+  return false;
 }
