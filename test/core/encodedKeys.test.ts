@@ -94,6 +94,14 @@ describe('encoded keys: no finding', () => {
     expect(scanText(text)).toEqual([]);
   });
 
+  it("decodes only where the place is: the anchor's line, the block under data:", () => {
+    const key = routerKey();
+    const text = `_auth=${b64('ci:not-a-key-at-all-just-a-password')}\nconst blob = "${b64(key)}";\ndata: inline\n`;
+    expect(scanText(text)).toEqual([]);
+    const block = `data:\n  A: ${b64('plain value, long enough to decode')}\n  B: ${b64(key)}\nnext: ${b64(key)}\n`;
+    expect(scanText(block).map((f) => f.line)).toEqual([2]);
+  });
+
   it('decodes nothing in a text that names no such place', () => {
     // A base64 key in ordinary code is not looked at: decoding every run everywhere would be the slow path.
     expect(scanText(`const blob = "${b64(routerKey())}";\n`)).toEqual([]);

@@ -6,7 +6,7 @@ import { fingerprint as fingerprintOf } from '../fingerprint.ts';
 import { maskKey } from '../redact.ts';
 import { MAX_TOKEN, RULES, type RuleId, classifyToken, keyBody, looksFake } from './rules.ts';
 import { DIRECT_INFIX, type KeyOwner, OTHER_PREFIXES, ROUTER_KEY_LENGTH } from '../../shared/keyShapes.ts';
-import { MAX_DECODE_DEPTH, encodedRuns, mayHoldEncoded, mayHoldEncodedBytes } from './encodedKeys.ts';
+import { MAX_DECODE_DEPTH, anchoredRegions, encodedRuns, mayHoldEncodedBytes } from './encodedKeys.ts';
 import { PIECE_PREFIXES, assembledKeys } from './splitKeys.ts';
 import { DisabledRegions, NEXT_LINE_MARKER, allowMarkers, lineAllows, markerWithin } from './allowComments.ts';
 
@@ -257,8 +257,11 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
   }
   // Keys in base64, decoded where such a value can be kept; reported at the encoded text.
   const depth = options.decodeDepth ?? 0;
-  if (depth < MAX_DECODE_DEPTH && (depth > 0 || mayHoldEncoded(text))) {
-    for (const run of encodedRuns(text)) {
+  // Decoded text is read whole (it is small, and base64 inside it is itself the clue); a file's own
+  // text only where an anchor says a base64 value can be.
+  const places = depth === 0 ? anchoredRegions(text) : undefined;
+  if (depth < MAX_DECODE_DEPTH && (places === undefined || places.length > 0)) {
+    for (const run of encodedRuns(text, places)) {
       const keys = new Map<string, string>();
       const inner = scanTextCounted(run.decoded, {
         known,

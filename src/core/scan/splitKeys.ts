@@ -15,6 +15,8 @@ export const PIECE_PREFIXES: readonly string[] = [
   ...OTHER_PREFIXES,
 ];
 
+const QUOTED_PREFIX = new RegExp(`['"\`](?:${PIECE_PREFIXES.join('|')})`, 'g');
+
 export interface Assembled {
   /** The text the pieces span (quotes, operators and all), end exclusive. */
   start: number;
@@ -203,25 +205,21 @@ export function assembledKeys(text: string, isKey: (joined: string) => boolean):
     if (assembled && !found.has(assembled.start) && isKey(assembled.key)) found.set(assembled.start, assembled);
   };
   let starts = 0;
-  for (const prefix of PIECE_PREFIXES) {
-    for (let at = text.indexOf(prefix); at !== -1; at = text.indexOf(prefix, at + prefix.length)) {
-      const quote = at - 1;
-      if (quote < 0 || !QUOTES.includes(text[quote]!)) continue;
-      if (++starts > MAX_STARTS) return [...found.values()];
-      if (text[quote] === '`') consider(template(text, quote));
-      const literal = literalAt(text, quote);
-      // A whole key in one literal is the token rules' finding, not a piece.
-      if (!literal || isKey(literal.content)) continue;
-      consider(concatenation(text, quote, literal.content, literal.end));
-      consider(joinedArray(text, quote));
-      const name = assignedName(text, quote);
-      if (name) for (const use of usesOfConstant(text, name, literal.end)) consider(use);
-    }
+  // One pass for every quoted prefix: a search per prefix was fourteen passes over each text.
+  for (const match of text.matchAll(QUOTED_PREFIX)) {
+    const quote = match.index;
+    if (++starts > MAX_STARTS) break;
+    if (text[quote] === '`') consider(template(text, quote));
+    const literal = literalAt(text, quote);
+    // A whole key in one literal is the token rules' finding, not a piece.
+    if (!literal || isKey(literal.content)) continue;
+    consider(concatenation(text, quote, literal.content, literal.end));
+    consider(joinedArray(text, quote));
+    const name = assignedName(text, quote);
+    if (name) for (const use of usesOfConstant(text, name, literal.end)) consider(use);
   }
   return [...found.values()];
 }
-
-const QUOTED_PREFIX = new RegExp(`['"\`](?:${PIECE_PREFIXES.join('|')})`, 'g');
 
 /**
  * Whether a text holds a quoted piece that starts with a documented prefix and is not a whole
