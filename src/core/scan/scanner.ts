@@ -184,7 +184,7 @@ function jsUtf8Length(text: string, from: number, to: number): number {
   return bytes;
 }
 
-export interface Hit {
+interface Hit {
   start: number;
   end: number;
   ruleId: RuleId;
