@@ -31,8 +31,10 @@ function redactText(text: string, found: readonly Finding[]): string {
   const lines = text.split('\n');
   // From the end, so earlier columns stay valid.
   for (const f of [...found].reverse()) {
+    // A key split over lines (splitKeys.ts) ends on a later line: the lines between go with it.
+    const tail = lines[f.endLine]!.slice(f.endColumn);
     const line = lines[f.line]!;
-    lines[f.line] = `${line.slice(0, f.column)}[redacted key ${f.masked}]${line.slice(f.endColumn)}`;
+    lines.splice(f.line, f.endLine - f.line + 1, `${line.slice(0, f.column)}[redacted key ${f.masked}]${tail}`);
   }
   return lines.join('\n');
 }

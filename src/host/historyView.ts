@@ -5,10 +5,11 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
-import { SERVICE_NAMES } from '../core/errors.ts';
 import { redactSecrets } from '../core/redact.ts';
 import type { FileFinding } from '../core/scan/report.ts';
 import { SERVICES } from '../core/services.ts';
+import { PROVIDERS, isServiceOwner, ownerName } from '../core/scan/providerRules.ts';
+import type { KeyOwner } from '../shared/keyShapes.ts';
 import { CommandId } from './commandIds.ts';
 
 const t = vscode.l10n.t;
@@ -28,7 +29,7 @@ export interface HistoryHit {
   subject: string;
   masked: string;
   fingerprint: string;
-  service: ServiceId;
+  service: KeyOwner;
 }
 
 export interface HistoryResults {
@@ -42,7 +43,7 @@ export interface HistoryResults {
 }
 
 export type HistoryNode =
-  | { kind: 'key'; fingerprint: string; masked: string; service: ServiceId; hits: HistoryHit[] }
+  | { kind: 'key'; fingerprint: string; masked: string; service: KeyOwner; hits: HistoryHit[] }
   | { kind: 'hit'; hit: HistoryHit }
   | { kind: 'note'; text: string; problem: boolean };
 
@@ -137,10 +138,10 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
     if (node.kind === 'key') {
       const item = new vscode.TreeItem(node.masked, vscode.TreeItemCollapsibleState.Expanded);
       const commits = new Set(node.hits.map((h) => h.commit)).size;
-      item.description = t('{0} key · {1} commit(s)', SERVICE_NAMES[node.service], String(commits));
+      item.description = t('{0} key · {1} commit(s)', ownerName(node.service), String(commits));
       item.tooltip = t(
         'A {0} key that was committed. Deleting it from the files does not remove it from history: rotate it at the service.',
-        SERVICE_NAMES[node.service],
+        ownerName(node.service),
       );
       item.iconPath = new vscode.ThemeIcon('key');
       item.contextValue = 'keyward.historyKey';
@@ -168,7 +169,10 @@ export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode
   /** Rotates the key of a key node or of a commit node. */
   async rotate(node?: HistoryNode): Promise<void> {
     const service = node?.kind === 'key' ? node.service : node?.kind === 'hit' ? node.hit.service : undefined;
-    if (service) await vscode.commands.executeCommand(ROTATE_COMMAND(service));
+    if (service && isServiceOwner(service)) await vscode.commands.executeCommand(ROTATE_COMMAND(service));
+    // Another provider's key is rotated on that provider's page; Keyward holds no slot for it.
+    else if (service)
+      await vscode.commands.executeCommand('vscode.open', vscode.Uri.parse(PROVIDERS[service].keysPage));
   }
 
   /** Copies the full commit id; returns it. */

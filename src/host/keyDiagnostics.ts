@@ -22,6 +22,7 @@ import {
 import { type SkipReason, skipMessage } from '../core/scan/report.ts';
 import { isSourceMap, scanShippedText } from '../core/scan/sourceMap.ts';
 import { type Finding, type ScanOptions, optionsFor } from '../core/scan/scanner.ts';
+import { isServiceOwner, ownerName } from '../core/scan/providerRules.ts';
 import { Disposable } from '../shared/dispose.ts';
 import { Emitter, type Subscription } from '../shared/event.ts';
 import type { Configuration } from './configuration.ts';
@@ -108,7 +109,20 @@ function severity(
 }
 
 export function describeFinding(finding: Finding): string {
-  const service = SERVICE_NAMES[finding.service];
+  const described = describeKey(finding);
+  if (finding.ruleId === 'split-key') return `${described} ${t('It is assembled from string pieces.')}`;
+  if (finding.ruleId === 'encoded-key') return `${described} ${t('It is encoded in base64 here.')}`;
+  return described;
+}
+
+function describeKey(finding: Finding): string {
+  const owner = finding.service;
+  // Another provider's key: named by its owner; Keyward stores no such key.
+  if (!isServiceOwner(owner))
+    return finding.confidence === 'high'
+      ? t('A key of {0}, {1}.', ownerName(owner), finding.masked)
+      : t('Probably a key of {0}, {1}.', ownerName(owner), finding.masked);
+  const service = SERVICE_NAMES[owner];
   if (finding.stored === 'active') return t('Your {0} key {1}, the one stored in Keyward.', service, finding.masked);
   if (finding.stored === 'retired')
     return t(
@@ -296,6 +310,8 @@ export class KeyDiagnostics extends Disposable {
   rememberCommitted(uri: vscode.Uri, entry: KeyDiagnostic): void {
     if (entry.git !== 'tracked' || entry.inner !== undefined) return;
     const { finding } = entry;
+    // Rotation is known only for a service Keyward holds a key of (its stored key changes, or a live check).
+    if (!isServiceOwner(finding.service)) return;
     this.committed.add({
       uri: uri.toString(),
       line: finding.line,

@@ -26,8 +26,12 @@ import type { Configuration } from './configuration.ts';
 import { DIAGNOSTIC_SOURCE, type KeyDiagnostic, type KeyDiagnostics, realFilePath } from './keyDiagnostics.ts';
 import { Disposable } from '../shared/dispose.ts';
 import { SERVICES, pagesOf } from '../core/services.ts';
+import { PROVIDERS, isServiceOwner, ownerName } from '../core/scan/providerRules.ts';
 
 const t = vscode.l10n.t;
+
+/** Findings whose text is not the key itself (pieces, base64): no fix moves them. */
+const INDIRECT_RULES: ReadonlySet<string> = new Set(['split-key', 'encoded-key']);
 
 export const FixCommand = {
   moveToEnv: 'keyward.fix.moveToEnv',
@@ -120,6 +124,8 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
       const service = entry.finding.service;
       const name = ENV_VAR[service];
       const start = actions.length;
+      // A split or encoded key is not the text under the finding: nothing can move it as it stands.
+      const movable = !INDIRECT_RULES.has(entry.finding.ruleId);
       const make = (title: string, preferred = false) => {
         const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
         action.diagnostics = [diagnostic];
@@ -131,6 +137,7 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
       const dotenv = isDotenvFile(document.fileName);
       if (
         trusted &&
+        movable &&
         !dotenv &&
         envReplacement(document.languageId, line, entry.range.start.character, entry.range.end.character, name)
       ) {
@@ -138,7 +145,7 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
         action.command = { title: action.title, command: FixCommand.moveToEnv, arguments: [document.uri, entry.range] };
         actions.push(action);
       }
-      if (trusted && entry.finding.stored !== 'retired') {
+      if (trusted && movable && isServiceOwner(service) && entry.finding.stored !== 'retired') {
         const action = make(
           entry.finding.stored === 'active'
             ? t('Remove the key from this file (it is stored in Keyward)')
@@ -170,7 +177,17 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
         else action.edit.insert(document.uri, document.lineAt(lineNumber).range.end, comment);
         actions.push(action);
       }
-      const rotate = this.rotateAction(service, entry.finding.stored === 'active');
+      let rotate: vscode.CodeAction;
+      if (isServiceOwner(service)) rotate = this.rotateAction(service, entry.finding.stored === 'active');
+      else {
+        // Another provider's key is rotated on its own page.
+        rotate = make(t('Rotate this key at {0}', ownerName(service)));
+        rotate.command = {
+          title: rotate.title,
+          command: 'vscode.open',
+          arguments: [vscode.Uri.parse(PROVIDERS[service].keysPage)],
+        };
+      }
       rotate.diagnostics = [diagnostic];
       if (entry.git === 'tracked') {
         // In a tracked file the key is in history: moving or ignoring it does not end the leak, rotating does
@@ -232,9 +249,9 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
    */
   async moveToEnv(uri: vscode.Uri, range: vscode.Range): Promise<boolean> {
     if (!this.trusted()) return false;
-    const document = await vscode.workspace.openTextDocument(uri);
     const entry = this.entry(uri, range);
-    if (!entry) return false;
+    if (!entry || INDIRECT_RULES.has(entry.finding.ruleId)) return false;
+    const document = await vscode.workspace.openTextDocument(uri);
     const key = document.getText(entry.range);
     const line = document.lineAt(entry.range.start.line).text;
     const folder = vscode.workspace.getWorkspaceFolder(uri);
@@ -368,6 +385,7 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
     if (!entry) return false;
     const key = document.getText(entry.range);
     const service = entry.finding.service;
+    if (!isServiceOwner(service) || INDIRECT_RULES.has(entry.finding.ruleId)) return false;
     if (entry.finding.stored !== 'active') {
       const stored = await this.store(service, key);
       if (!stored) return false;

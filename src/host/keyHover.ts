@@ -1,5 +1,6 @@
 // Hover over a flagged key: which service, the masked key, where git stands,
 // whether it is the stored key, and what to do.
+import { isServiceOwner, ownerName } from '../core/scan/providerRules.ts';
 import * as vscode from 'vscode';
 import { redactSecrets } from '../core/redact.ts';
 import { type FileState, describeFinding, type KeyDiagnostics } from './keyDiagnostics.ts';
@@ -48,7 +49,9 @@ export class KeyHover extends Disposable implements vscode.HoverProvider {
     const { finding } = entry;
     const markdown = new vscode.MarkdownString();
     markdown.appendMarkdown(`**Keyward** · ${describeFinding(finding)}\n\n`);
-    markdown.appendMarkdown(`- ${t('Service')}: ${serviceTitle(finding.service)}\n`);
+    markdown.appendMarkdown(
+      `- ${t('Service')}: ${isServiceOwner(finding.service) ? serviceTitle(finding.service) : ownerName(finding.service)}\n`,
+    );
     markdown.appendMarkdown(
       `- ${t('Key')}: \`${finding.masked}\` (${t('fingerprint')} ${finding.fingerprint.slice(0, 8)})\n`,
     );
@@ -69,7 +72,7 @@ export class KeyHover extends Disposable implements vscode.HoverProvider {
       `- ${t('Stored in Keyward')}: ${finding.stored === 'active' ? t('yes, this is your key') : finding.stored === 'retired' ? t('it was, before a rotation') : t('no')}\n`,
     );
     markdown.appendMarkdown(
-      `- ${t('Live')}: ${entry.verification ? verificationText(entry.verification) : t('not checked (the "Check whether this key is live" action asks its service)')}\n\n`,
+      `- ${t('Live')}: ${entry.verification ? verificationText(entry.verification) : isServiceOwner(finding.service) ? t('not checked (the "Check whether this key is live" action asks its service)') : t('not checked (Keyward sends no key to another provider)')}\n\n`,
     );
     if (entry.verification?.status === 'live' && entry.git === 'tracked')
       markdown.appendMarkdown(`**${t('Live key in git history: rotate now.')}** `);

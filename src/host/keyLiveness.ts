@@ -2,6 +2,7 @@
 // asks, the key's own service is asked at no cost (core/scan/verify.ts). The
 // answer is kept in memory by fingerprint, never with the key, and words the
 // diagnostic and the hover of every place the same key appears.
+import { isServiceOwner, ownerName } from '../core/scan/providerRules.ts';
 import * as vscode from 'vscode';
 import { fingerprintOf } from '../core/scan/scanner.ts';
 import { KeyVerifier, type Verification } from '../core/scan/verify.ts';
@@ -64,7 +65,18 @@ export class KeyLiveness implements vscode.CodeActionProvider, vscode.Disposable
       context.diagnostics
         .filter((d) => d.source === DIAGNOSTIC_SOURCE)
         // The key of a finding inside an archive is not in this text to send; `keyward scan --verify` checks those.
-        .filter((d) => this.diagnostics.at(document.uri, d.range).some((e) => e.inner === undefined))
+        // Nor is a split or encoded key; and another provider's key is never sent anywhere.
+        .filter((d) =>
+          this.diagnostics
+            .at(document.uri, d.range)
+            .some(
+              (e) =>
+                e.inner === undefined &&
+                isServiceOwner(e.finding.service) &&
+                e.finding.ruleId !== 'split-key' &&
+                e.finding.ruleId !== 'encoded-key',
+            ),
+        )
         .map((diagnostic) => {
           const action = new vscode.CodeAction(t('Check whether this key is live'), vscode.CodeActionKind.QuickFix);
           action.diagnostics = [diagnostic];
@@ -115,10 +127,18 @@ export class KeyLiveness implements vscode.CodeActionProvider, vscode.Disposable
       void vscode.window.showInformationMessage(t('The key changed since it was flagged; try again in a moment.'));
       return undefined;
     }
-    const service = SERVICE_NAMES[entry.finding.service];
+    const owner = entry.finding.service;
+    // Only a service Keyward prompts is asked: another provider's key is never sent anywhere.
+    if (!isServiceOwner(owner)) {
+      void vscode.window.showInformationMessage(
+        t('Keyward does not check keys of {0}: it sends a key only to its own services.', ownerName(owner)),
+      );
+      return undefined;
+    }
+    const service = SERVICE_NAMES[owner];
     // In an untrusted folder the key comes from a file someone else wrote: it leaves only after a question that
     // names where it goes.
-    const baseUrl = this.baseUrls()[entry.finding.service];
+    const baseUrl = this.baseUrls()[owner];
     if (!vscode.workspace.isTrusted && baseUrl !== undefined) {
       const send = t('Send and Check');
       const answer = await this.ask(
@@ -134,7 +154,7 @@ export class KeyLiveness implements vscode.CodeActionProvider, vscode.Disposable
     }
     const verification = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: t('Asking the {0} whether the key is live', service) },
-      () => this.current().verify(entry.finding.service, key, true),
+      () => this.current().verify(owner, key, true),
     );
     this.diagnostics.reword();
     const said = t('{0} key {1}: {2}', service, entry.finding.masked, verificationText(verification));

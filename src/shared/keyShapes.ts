@@ -1,7 +1,10 @@
 // The one definition of what a key looks like. The Set Key check (core/keyFormats.ts),
 // the scanner (core/scan/rules.ts), the redactor (core/redact.ts) and the panel's
 // persist filter all derive from here; shared, so the browser code masks the same
-// shapes as the host. The shapes follow the wire facts.
+// shapes as the host. The shapes follow the wire facts; other AI providers' keys
+// (PROVIDER_KEY_SHAPES) follow their documentation and the peers' rules, cited in
+// core/scan/providerRules.ts.
+import type { ServiceId } from './serviceIds.ts';
 
 /** Every routing service key starts with this, followed by 64 lowercase hex characters. */
 export const ROUTER_PREFIX = 'sk-or-v1-';
@@ -37,14 +40,48 @@ export function looseDirectKey(prefixes: readonly DirectPrefix[], bare: boolean)
 /** `sk-proj-` for a project key, `sk-` for a legacy one: what precedes the random part. */
 export const DIRECT_PREFIX_RE = new RegExp(`^sk-(?:${DIRECT_PREFIXES.join('-|')}-)?`);
 
+/** The other AI providers whose keys the scanner and the redactor know (not services Keyward prompts). */
+export type ProviderId =
+  'anthropic' | 'google' | 'groq' | 'xai' | 'huggingface' | 'perplexity' | 'replicate' | 'together' | 'fireworks';
+
+/** Whose key a finding is: one of Keyward's services, or another provider's. */
+export type KeyOwner = ServiceId | ProviderId;
+
+/**
+ * Whole-token shapes of other providers' keys, by rule id. Each starts with a prefix the
+ * provider documents, so a prefix search finds every candidate; the token alphabet is the
+ * scanner's [A-Za-z0-9_-], so a longer run never matches (exact boundaries).
+ */
+export const PROVIDER_KEY_SHAPES = {
+  'anthropic-key': { prefix: 'sk-ant-api', shape: /^sk-ant-api0\d-[A-Za-z0-9_-]{93}AA$/ },
+  'anthropic-admin-key': { prefix: 'sk-ant-admin', shape: /^sk-ant-admin01-[A-Za-z0-9_-]{93}AA$/ },
+  'google-api-key': { prefix: 'AIza', shape: /^AIza[A-Za-z0-9_-]{35}$/ },
+  'groq-key': { prefix: 'gsk_', shape: /^gsk_[A-Za-z0-9]{52}$/ },
+  'xai-key': { prefix: 'xai-', shape: /^xai-[A-Za-z0-9_]{80}$/ },
+  'huggingface-token': { prefix: 'hf_', shape: /^hf_[A-Za-z]{34}$/ },
+  'perplexity-key': { prefix: 'pplx-', shape: /^pplx-[A-Za-z0-9]{48}$/ },
+  'replicate-token': { prefix: 'r8_', shape: /^r8_[A-Za-z0-9_-]{37}$/ },
+  'together-key': { prefix: 'tgp_v1_', shape: /^tgp_v1_[A-Za-z0-9_-]{43}$/ },
+  'fireworks-key': { prefix: 'fw_', shape: /^fw_[A-Za-z0-9]{24}$/ },
+} as const satisfies Record<string, { prefix: string; shape: RegExp }>;
+
+export type ProviderRuleId = keyof typeof PROVIDER_KEY_SHAPES;
+
+/** The prefixes that start no `sk-` token, each searched for on its own. */
+export const OTHER_PREFIXES = ['AIza', 'gsk_', 'xai-', 'hf_', 'pplx-', 'r8_', 'tgp_v1_', 'fw_'] as const;
+
 // Masking. Any `sk-`/`rk-` token long enough to be a key of either service, and whatever
 // follows "Bearer " in an echoed header (unless it is masked already).
 const KEY_SHAPED = /\b(?:sk|rk)-[A-Za-z0-9_-]{16,}/g;
 const BEARER = /(\bBearer\s+)([^\s"',;]{8,})/gi;
+// The other providers' prefixes with a run long enough to be a key (the shortest, fw_, has 24).
+const OTHER_SHAPED = new RegExp(`(?<![A-Za-z0-9_-])(?:${OTHER_PREFIXES.join('|')})[A-Za-z0-9_-]{20,}`, 'g');
 
 // Only prefixes a service documents: a key's random body may itself hold dashes
 // (`sk-proj-q-…`), and a generic "word-dash" pattern would show part of the secret.
-const KNOWN_PREFIX = new RegExp(`^((?:sk|pk|rk)-(?:or-v\\d+-|(?:${DIRECT_PREFIXES.join('|')})-|ant-(?:api\\d+-)?)?)`);
+const KNOWN_PREFIX = new RegExp(
+  `^((?:sk|pk|rk)-(?:or-v\\d+-|(?:${DIRECT_PREFIXES.join('|')})-|ant-(?:(?:api|admin)\\d+-)?)?|${OTHER_PREFIXES.join('|')})`,
+);
 
 /** `sk-or-v1-…3fa9`: the documented prefix, an ellipsis, the last four characters. */
 export function maskKey(key: string): string {
@@ -56,6 +93,7 @@ export function maskKey(key: string): string {
 export function maskKeyShapes(text: string): string {
   return text
     .replace(KEY_SHAPED, maskKey)
+    .replace(OTHER_SHAPED, maskKey)
     .replace(BEARER, (_all, prefix: string, token: string) => prefix + (token.includes('…') ? token : maskKey(token)));
 }
 

@@ -124,7 +124,7 @@ describe('same-line comments', () => {
     // The same lines in a script honour it, and other markers are honoured in YAML as anywhere.
     expect(lines(`token = ${key} // pragma: allowlist secret\n`)).toEqual([]);
     expect(yamlLines(`token: ${key} # keyward-ignore\n`)).toEqual([]);
-    expect(optionsFor('ci.YML', {})).toEqual({ yaml: true });
+    expect(optionsFor('ci.YML', {})).toMatchObject({ yaml: true });
     expect(optionsFor('yaml.js', {})).toEqual({});
   });
 

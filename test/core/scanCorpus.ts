@@ -1,6 +1,6 @@
 // The labelled corpus, built in code: generated keys planted in the contexts
 // real files have, and the hard negatives. No key string is ever committed.
-import { directKey, routerKey } from '../emulator/keyFactory.ts';
+import { PROVIDER_KEY_RULES, directKey, providerKey, routerKey } from '../emulator/keyFactory.ts';
 
 export interface Case {
   name: string;
@@ -108,5 +108,76 @@ export function negativeCases(): Case[] {
     { name: 'adversarial sk-sk-sk-', text: 'sk-'.repeat(10_000), keys: [] },
     { name: 'a word that starts with sk-', text: 'sk-learn is a library; sk-or-v1 is a prefix\n', keys: [] },
     { name: 'other provider', text: `${J('sk-', 'ant-api03-', 'Q'.repeat(10), 'w9'.repeat(40))}\n`, keys: [] },
+    ...providerNegatives(),
   ];
+}
+
+/**
+ * Hard negatives for the other providers' rules: a character short or long, glued to a word,
+ * documented placeholders, and the peers' own false positives (cited where taken).
+ */
+export function providerNegatives(): Case[] {
+  const cases: Case[] = [];
+  for (const rule of PROVIDER_KEY_RULES) {
+    const key = providerKey(rule);
+    cases.push(
+      { name: `${rule}: one character short`, text: `KEY=${key.slice(0, -1)}\n`, keys: [] },
+      { name: `${rule}: one character long`, text: `KEY=${key}${key.endsWith('A') ? 'A' : 'Q'}\n`, keys: [] },
+      { name: `${rule}: glued to a word before`, text: `x = my${key}\n`, keys: [] },
+    );
+  }
+  const x = (n: number) => 'x'.repeat(n);
+  cases.push(
+    // gitleaks anthropic.go false positives: the wrong suffix.
+    {
+      name: 'Anthropic key ending BB',
+      text: `${J('sk-ant-api03-', providerKey('anthropic-key').slice(13, -2), 'BB')}\n`,
+      keys: [],
+    },
+    { name: 'Anthropic placeholder', text: `ANTHROPIC_API_KEY=${J('sk-ant-api03-', x(93), 'AA')}\n`, keys: [] },
+    {
+      name: 'Anthropic placeholder with an ellipsis',
+      text: `ANTHROPIC_API_KEY=${J('sk-ant-api03-', 'xxxx…')}\n`,
+      keys: [],
+    },
+    {
+      name: 'Google placeholder AIzaSy...EXAMPLE',
+      text: `GEMINI_API_KEY=${J('AIza', 'Sy', '...EXAMPLE')}\n`,
+      keys: [],
+    },
+    {
+      name: 'Google placeholder of the right length with EXAMPLE in it',
+      text: `key: ${J('AIza', 'SyD', 'k3Lm9Qw2Zp', 'EXAMPLE', 'r8Tn4Vb6Yc1Ux')}\n`,
+      keys: [],
+    },
+    // gitleaks groq.go false positive: the placeholder of xs.
+    { name: 'Groq placeholder', text: `GSK_API_KEY=${J('gsk_', x(52))}\n`, keys: [] },
+    { name: 'xAI placeholder', text: `XAI_API_KEY=${J('xai-', x(80))}\n`, keys: [] },
+    // gitleaks huggingface.go false positives: identifiers and placeholders.
+    { name: 'Hugging Face placeholder', text: `os.environ.get("HF_AUTH_TOKEN", "${J('hf_', x(34))}")\n`, keys: [] },
+    { name: 'Hugging Face short placeholder', text: 'You should see a token hf_xxxxx\n', keys: [] },
+    {
+      name: 'Hugging Face identifier (longer)',
+      text: `- (id)${J('hf_', 'requiredCharacteristicTypesForDisplayMetadata')};\n`,
+      keys: [],
+    },
+    {
+      name: 'Hugging Face-shaped identifier in one case',
+      text: `&${J('hf_', 'servingcellpriorityparametersdescr')},\n`,
+      keys: [],
+    },
+    { name: 'Perplexity placeholder', text: `PERPLEXITY_API_KEY=${J('pplx-', x(48))}\n`, keys: [] },
+    { name: 'Perplexity model name', text: 'model: pplx-70b-online\n', keys: [] },
+    { name: 'Replicate placeholder', text: `REPLICATE_API_TOKEN=${J('r8_', x(37))}\n`, keys: [] },
+    { name: 'Together placeholder', text: `TOGETHER_API_KEY=${J('tgp_v1_', x(43))}\n`, keys: [] },
+    { name: 'Fireworks-shaped identifier', text: `${J('fw_', 'updateFirmwareVersionNow')}()\n`, keys: [] },
+    // Left out on purpose (README): DeepSeek's "sk-" + 32 hex and Mistral's bare 32 characters have no shape of their own.
+    {
+      name: 'DeepSeek-shaped sk- + 32 hex',
+      text: `DEEPSEEK_API_KEY=${J('sk-', '3f9a1c7e5b2d4068a9c1e3f5b7d90246')}\n`,
+      keys: [],
+    },
+    { name: 'Mistral-shaped bare key', text: 'MISTRAL_API_KEY=Qw3rTy8UiOp1AsDfGh5JkLzXcVbNm2Q4\n', keys: [] },
+  );
+  return cases;
 }

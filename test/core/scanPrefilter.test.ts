@@ -25,6 +25,16 @@ describe('mayContainKey', () => {
     }
   });
 
+  it("stays linear on megabytes of the other providers' prefixes and of their long runs", () => {
+    for (const prefix of ['gsk_', 'hf_', 'r8_', 'fw_', 'tgp_v1_', 'xai-', 'pplx-', 'AIza', 'sk-ant-'])
+      for (const bytes of [Buffer.from(prefix.repeat(500_000)), Buffer.from(`${prefix}${'a'.repeat(3_000_000)}`)]) {
+        const start = performance.now();
+        expect(mayContainKey(bytes), prefix).toBe(false);
+        expect(scanBuffer(bytes), prefix).toEqual([]);
+        expect(performance.now() - start, prefix).toBeLessThan(2_000);
+      }
+  });
+
   it('stays linear on megabytes of "sk-sk-sk-" and of one long run', () => {
     const bytes = Buffer.from('sk-'.repeat(1_000_000) + 'sk-or-v1-' + 'a'.repeat(5_000_000));
     const start = performance.now();

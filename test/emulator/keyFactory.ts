@@ -37,3 +37,50 @@ export function directKeyEcho(key: string): string {
   const head = dash > 0 && dash < 12 ? key.slice(0, dash + 1) : key.slice(0, 3);
   return `${head}****...${key.slice(-4)}`;
 }
+
+const LETTERS = ALNUM.slice(0, 52);
+
+/**
+ * A key of another AI provider, of the shape each rule documents (sources in
+ * src/core/scan/providerRules.ts), generated so no key string is committed.
+ */
+export function providerKey(rule: ProviderKeyRule): string {
+  switch (rule) {
+    case 'anthropic-key':
+      return `sk-ant-api03-${randomFrom(BASE64URL, 93)}AA`;
+    case 'anthropic-admin-key':
+      return `sk-ant-admin01-${randomFrom(BASE64URL, 93)}AA`;
+    case 'google-api-key':
+      return `AIzaSy${randomFrom(BASE64URL, 33)}`;
+    case 'groq-key':
+      return `gsk_${randomFrom(ALNUM, 52)}`;
+    case 'xai-key':
+      return `xai-${randomFrom(ALNUM, 80)}`;
+    case 'huggingface-token':
+      // Both letter cases, as every issued token has (a one-case run of 34 letters is taken for an identifier).
+      return `hf_Aa${randomFrom(LETTERS, 32)}`;
+    case 'perplexity-key':
+      return `pplx-${randomFrom(ALNUM, 48)}`;
+    case 'replicate-token':
+      return `r8_${randomFrom(ALNUM, 37)}`;
+    case 'together-key':
+      return `tgp_v1_${randomFrom(BASE64URL, 43)}`;
+    case 'fireworks-key':
+      return `fw_Aa1${randomFrom(ALNUM, 21)}`;
+  }
+}
+
+export const PROVIDER_KEY_RULES = [
+  'anthropic-key',
+  'anthropic-admin-key',
+  'google-api-key',
+  'groq-key',
+  'xai-key',
+  'huggingface-token',
+  'perplexity-key',
+  'replicate-token',
+  'together-key',
+  'fireworks-key',
+] as const;
+
+export type ProviderKeyRule = (typeof PROVIDER_KEY_RULES)[number];

@@ -3,7 +3,7 @@
 // next-line marker the line after it, a disable/enable pair the lines between,
 // and a secretlint comment that names rules only hides keys those rules find
 // (an AWS rule does not hide a direct-service key).
-import type { ServiceId } from '../../shared/errorKinds.ts';
+import type { KeyOwner } from '../../shared/keyShapes.ts';
 
 /** On the line before a key: ignore the next line. */
 export const NEXT_LINE_MARKER = 'keyward-ignore-next-line';
@@ -42,8 +42,10 @@ const KEYWARD_SAME_LINE = /keyward-ignore(?!-next-line)/;
 const SECRETLINT = /secretlint-(disable-next-line|disable-line|disable|enable)\b(.*)/g;
 const KEYWARD_BLOCK = /keyward-(disable|enable)\b(?!-)/g;
 
-/** Rule ids (secretlint's, and the presets that include them) that find each service's keys. */
-const SECRETLINT_RULES: Record<ServiceId, readonly string[]> = {
+const PRESETS = ['@secretlint/secretlint-rule-preset-recommend', '@secretlint/secretlint-rule-preset-canary'];
+
+/** Rule ids (secretlint's, and the presets that include them) that find each owner's keys. */
+const SECRETLINT_RULES: Record<KeyOwner, readonly string[]> = {
   direct: [
     '@secretlint/secretlint-rule-openai',
     '@secretlint/secretlint-rule-preset-recommend',
@@ -52,6 +54,16 @@ const SECRETLINT_RULES: Record<ServiceId, readonly string[]> = {
   router: ['@secretlint/secretlint-rule-openrouter'],
   // A compatible service's key has no fixed shape, so no secretlint rule is known to find it.
   compatible: [],
+  // secretlint's preset-recommend holds the anthropic, gcp, groq and huggingface rules; it has none for the others.
+  anthropic: ['@secretlint/secretlint-rule-anthropic', ...PRESETS],
+  google: ['@secretlint/secretlint-rule-gcp', ...PRESETS],
+  groq: ['@secretlint/secretlint-rule-groq', ...PRESETS],
+  huggingface: ['@secretlint/secretlint-rule-huggingface', ...PRESETS],
+  xai: [],
+  perplexity: [],
+  replicate: [],
+  together: [],
+  fireworks: [],
 };
 
 /**
@@ -70,7 +82,7 @@ export function secretlintRules(options: string): string[] {
 }
 
 /** Whether a secretlint comment naming these rules (none: all rules) covers a key of this service. */
-export function secretlintCovers(rules: readonly string[], service: ServiceId): boolean {
+export function secretlintCovers(rules: readonly string[], service: KeyOwner): boolean {
   return rules.length === 0 || rules.some((id) => SECRETLINT_RULES[service].includes(id));
 }
 
@@ -81,7 +93,7 @@ function lineAt(text: string, offset: number): { start: number; end: number } {
   return { start, end };
 }
 
-function secretlintOn(line: string, kinds: readonly string[], service: ServiceId): boolean {
+function secretlintOn(line: string, kinds: readonly string[], service: KeyOwner): boolean {
   if (!line.includes('secretlint-')) return false;
   for (const match of line.matchAll(SECRETLINT))
     if (kinds.includes(match[1]!) && secretlintCovers(secretlintRules(match[2]!), service)) return true;
@@ -114,7 +126,7 @@ export function markerWithin(markers: readonly number[], from: number, to: numbe
 }
 
 /** The line allows its own key: a same-line marker, or a next-line marker on the line before. */
-export function lineAllows(text: string, offset: number, service: ServiceId, yaml = false): boolean {
+export function lineAllows(text: string, offset: number, service: KeyOwner, yaml = false): boolean {
   const { start, end } = lineAt(text, offset);
   const line = text.slice(start, end);
   if (
@@ -189,7 +201,7 @@ export class DisabledRegions {
     return this.regions.length === 0;
   }
 
-  covers(offset: number, service: ServiceId): boolean {
+  covers(offset: number, service: KeyOwner): boolean {
     return this.regions.some(
       (r) =>
         offset > r.from &&

@@ -1,14 +1,17 @@
 // The text of the quick fixes, as pure functions: which environment variable,
 // how each language reads it, where a string literal starts and ends, how a
 // comment is written, and how .env and .gitignore are amended.
-import type { ServiceId } from '../../shared/errorKinds.ts';
+import type { KeyOwner, ProviderId } from '../../shared/keyShapes.ts';
+import { PROVIDERS } from './providerRules.ts';
 import { SERVICES } from '../services.ts';
 import { NEXT_LINE_MARKER } from './scanner.ts';
 
-export const ENV_VAR: Record<ServiceId, string> = {
+/** The variable each owner's key is read from: the services' own, and each provider's SDK default. */
+export const ENV_VAR: Record<KeyOwner, string> = {
   router: SERVICES.router.env.key,
   direct: SERVICES.direct.env.key,
   compatible: SERVICES.compatible.env.key,
+  ...(Object.fromEntries(Object.entries(PROVIDERS).map(([id, p]) => [id, p.env])) as Record<ProviderId, string>),
 };
 
 const READS: Record<string, (name: string) => string> = {

@@ -1,7 +1,13 @@
 // Findings of an open document kept current by rescanning only the lines an
-// edit touched: a key never spans lines, so the rest only shifts.
+// edit touched: a key never spans lines, so the rest only shifts. A key split into
+// pieces can span lines and take its constants from anywhere in a small scope: a
+// document that holds a quoted prefix is read whole on each edit.
 import { hasBlockComment } from './allowComments.ts';
 import { type Finding, type ScanOptions, scanText } from './scanner.ts';
+import { classifyToken } from './rules.ts';
+import { holdsPiece } from './splitKeys.ts';
+
+const isWholeKey = (literal: string) => classifyToken(literal) !== undefined;
 
 export interface LineEdit {
   /** First changed line, and the last one before and after the edit (0-based, inclusive). */
@@ -15,6 +21,8 @@ export class IncrementalScan {
   private options: ScanOptions;
   /** The text has a disable/enable comment: an edit anywhere can change what lines far below allow. */
   private blocks = false;
+  /** The text has a quoted key prefix (splitKeys.ts): an edit anywhere near can join or break a split key. */
+  private pieces = false;
 
   constructor(options: ScanOptions = {}) {
     this.options = options;
@@ -31,6 +39,7 @@ export class IncrementalScan {
   /** Scans the whole text again (on open, or when the known keys change). */
   reset(text: string): readonly Finding[] {
     this.blocks = hasBlockComment(text);
+    this.pieces = holdsPiece(text, isWholeKey);
     this.current = scanText(text, this.options);
     return this.current;
   }
@@ -40,7 +49,7 @@ export class IncrementalScan {
    * undefined past the end. Byte offsets of findings are only kept exact by full scans.
    */
   applyEdit(edit: LineEdit, line: (index: number) => string | undefined): readonly Finding[] {
-    if (this.blocks || this.editAddsBlock(edit, line)) {
+    if (this.blocks || this.pieces || this.editAddsBlock(edit, line) || this.editAddsPiece(edit, line)) {
       const all: string[] = [];
       for (let i = 0, text = line(0); text !== undefined; text = line(++i)) all.push(text);
       return this.reset(all.join('\n'));
@@ -73,6 +82,11 @@ export class IncrementalScan {
       }));
     this.current = [...before, ...rescanned, ...after];
     return this.current;
+  }
+
+  private editAddsPiece(edit: LineEdit, line: (index: number) => string | undefined): boolean {
+    for (let i = edit.startLine; i <= edit.newEndLine; i++) if (holdsPiece(line(i) ?? '', isWholeKey)) return true;
+    return false;
   }
 
   private editAddsBlock(edit: LineEdit, line: (index: number) => string | undefined): boolean {

@@ -352,6 +352,11 @@ export function textReport(findings: FileFinding[], skipped: readonly Skipped[] 
   return `${lines.join('\n')}\n${suppressedLines.join('')}keyward scan: ${found}${unscanned}${aside}\n`;
 }
 
+/** "An Anthropic API key", "an xAI API key", "a Groq API key": the article a rule's title takes. */
+function article(title: string): string {
+  return /^(?:[aeiou]|xAI)/i.test(title) ? 'An' : 'A';
+}
+
 export function sarifReport(
   findings: FileFinding[],
   version: string,
@@ -379,7 +384,7 @@ export function sarifReport(
               name: id.replace(/(^|-)(\w)/g, (_m, _d: string, c: string) => c.toUpperCase()),
               shortDescription: { text: `Exposed ${RULES[id].description}` },
               fullDescription: {
-                text: `A ${RULES[id].description} appears in the source. Anyone who reads it can spend the account's credit.`,
+                text: `${article(RULES[id].description)} ${RULES[id].description} appears in the source. Anyone who reads it can spend the account's credit.`,
               },
               help: {
                 text: 'Rotate the key at the service, delete the old one, and load the key from the environment or a secret store instead.',

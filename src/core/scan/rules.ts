@@ -1,26 +1,48 @@
 // The key shapes the scanner knows, checked on whole tokens. A token is a run
-// of the key alphabet [A-Za-z0-9_-] that starts with "sk-"; checking whole
-// tokens is what makes boundaries exact (65 hex characters is not a key).
-import type { ServiceId } from '../../shared/errorKinds.ts';
+// of the key alphabet [A-Za-z0-9_-] that starts with "sk-" or another provider's
+// prefix; checking whole tokens is what makes boundaries exact (65 hex characters
+// is not a key).
 import {
   DIRECT_INFIX,
   DIRECT_KEY,
   DIRECT_LEGACY_KEY,
   DIRECT_PREFIX_RE,
   ROUTER_KEY_LENGTH,
+  type KeyOwner,
+  PROVIDER_KEY_SHAPES,
+  type ProviderRuleId,
   ROUTER_PREFIX,
   looseDirectKey,
 } from '../../shared/keyShapes.ts';
+import { PROVIDER_RULES, classifyProviderToken, providerBody } from './providerRules.ts';
 
 export type RuleId =
-  'router-key' | 'direct-key' | 'direct-key-legacy' | 'direct-key-loose' | 'stored-key' | 'retired-key';
+  | 'router-key'
+  | 'direct-key'
+  | 'direct-key-legacy'
+  | 'direct-key-loose'
+  | 'stored-key'
+  | 'retired-key'
+  | ProviderRuleId
+  /** A key assembled from string pieces (splitKeys.ts); the finding names the key's owner. */
+  | 'split-key'
+  /** A key inside base64 text (encodedKeys.ts); the finding names the key's owner. */
+  | 'encoded-key';
 
 export interface Rule {
   id: RuleId;
-  service: ServiceId;
+  /** Whose key the rule finds; the split and encoded rules take it from the key they find. */
+  service?: KeyOwner;
   confidence: 'high' | 'medium';
   description: string;
 }
+
+const PROVIDER_RULE_ROWS = Object.fromEntries(
+  (Object.keys(PROVIDER_RULES) as ProviderRuleId[]).map((id) => {
+    const { provider: service, confidence, description } = PROVIDER_RULES[id];
+    return [id, { id, service, confidence, description }];
+  }),
+) as Record<ProviderRuleId, Rule>;
 
 export const RULES: Record<RuleId, Rule> = {
   'router-key': { id: 'router-key', service: 'router', confidence: 'high', description: 'routing service key' },
@@ -39,6 +61,10 @@ export const RULES: Record<RuleId, Rule> = {
   },
   'stored-key': { id: 'stored-key', service: 'router', confidence: 'high', description: 'the key stored in Keyward' },
   'retired-key': { id: 'retired-key', service: 'router', confidence: 'high', description: 'a key Keyward rotated out' },
+  ...PROVIDER_RULE_ROWS,
+  // Medium: the pieces are joined as the code reads, which a scanner can only approximate.
+  'split-key': { id: 'split-key', confidence: 'medium', description: 'key assembled from string pieces' },
+  'encoded-key': { id: 'encoded-key', confidence: 'high', description: 'base64-encoded key' },
 };
 
 // The medium tier: odd lengths of prefixed keys and bare user keys; an admin key of an
@@ -54,12 +80,14 @@ function isLowerHex(code: number): boolean {
 
 /** Which rule a whole token matches, if any. */
 export function classifyToken(token: string): RuleId | undefined {
+  if (!token.startsWith('sk-')) return token.length > MAX_TOKEN ? undefined : classifyProviderToken(token);
   // The router shape (ROUTER_KEY) checked by hand: this runs on every token of every file.
   if (token.length === ROUTER_KEY_LENGTH && token.startsWith(ROUTER_PREFIX)) {
     for (let i = ROUTER_PREFIX.length; i < ROUTER_KEY_LENGTH; i++)
       if (!isLowerHex(token.charCodeAt(i))) return undefined;
     return 'router-key';
   }
+  if (token.startsWith('sk-ant-')) return classifyProviderToken(token);
   if (!token.includes(DIRECT_INFIX)) return undefined;
   if (DIRECT_KEY.test(token)) return 'direct-key';
   if (DIRECT_LEGACY_KEY.test(token)) return 'direct-key-legacy';
@@ -70,6 +98,7 @@ export function classifyToken(token: string): RuleId | undefined {
 /** The random part of a key, where placeholders and test values show. */
 export function keyBody(token: string, rule: RuleId): string {
   if (rule === 'router-key') return token.slice(ROUTER_PREFIX.length);
+  if (rule in PROVIDER_KEY_SHAPES) return providerBody(token, rule as ProviderRuleId);
   return token.replace(DIRECT_PREFIX_RE, '').replace(DIRECT_INFIX, '');
 }
 

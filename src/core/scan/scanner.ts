@@ -5,7 +5,9 @@ import type { ServiceId } from '../../shared/errorKinds.ts';
 import { fingerprint as fingerprintOf } from '../fingerprint.ts';
 import { maskKey } from '../redact.ts';
 import { MAX_TOKEN, RULES, type RuleId, classifyToken, keyBody, looksFake } from './rules.ts';
-import { DIRECT_INFIX, ROUTER_KEY_LENGTH } from '../../shared/keyShapes.ts';
+import { DIRECT_INFIX, type KeyOwner, OTHER_PREFIXES, ROUTER_KEY_LENGTH } from '../../shared/keyShapes.ts';
+import { MAX_DECODE_DEPTH, anchoredRegions, encodedRuns, mayHoldEncodedBytes } from './encodedKeys.ts';
+import { PIECE_PREFIXES, assembledKeys } from './splitKeys.ts';
 import { DisabledRegions, NEXT_LINE_MARKER, allowMarkers, lineAllows, markerWithin } from './allowComments.ts';
 
 export { NEXT_LINE_MARKER };
@@ -37,6 +39,10 @@ export interface ScanOptions {
    * needs the key itself to ask its service, and findings never carry it.
    */
   onKey?: (fingerprint: string, key: string) => void;
+  /** How many base64 layers the text is inside (encodedKeys.ts); 0 for a file's own text. */
+  decodeDepth?: number;
+  /** The file is of a kind that keeps base64 secrets (a Secret, .npmrc, docker config): decoded when it names one. */
+  decodeBase64?: boolean;
   /**
    * At most this many medium-confidence findings per text (default LOOSE_CAP);
    * the rest are counted, not listed, so generated near-misses cannot flood a report.
@@ -45,10 +51,20 @@ export interface ScanOptions {
 }
 
 const YAML_NAME = /\.ya?ml$/i;
+/** Files that keep base64 secrets: Kubernetes manifests, npm and yarn settings, docker's config, env and HTTP files, scripts. */
+const ENCODED_NAME =
+  /(?:\.ya?ml|\.npmrc|\.yarnrc|\.env(?:\.[\w.-]+)?|config\.json|\.dockerconfigjson|\.http|\.rest|\.sh|\.bash|\.zsh|\.ps1)$/i;
 
-/** The options for one file: its name says whether it is YAML, whose comments detect-secrets reads its own way. */
+/**
+ * The options for one file: its name says whether it is YAML, whose comments detect-secrets reads
+ * its own way, and whether it is a kind that keeps base64 secrets (decoded even when nothing else is).
+ */
 export function optionsFor(path: string, options: ScanOptions): ScanOptions {
-  return YAML_NAME.test(path) ? { ...options, yaml: true } : options;
+  const yaml = YAML_NAME.test(path);
+  const encoded = ENCODED_NAME.test(path);
+  return yaml || encoded
+    ? { ...options, ...(yaml ? { yaml: true } : {}), ...(encoded ? { decodeBase64: true } : {}) }
+    : options;
 }
 
 /** Medium-confidence findings listed per file; more are summarised as a count. */
@@ -62,7 +78,8 @@ export interface ScanResult {
 
 export interface Finding {
   ruleId: RuleId;
-  service: ServiceId;
+  /** Whose key: a service Keyward prompts, or another AI provider (providerRules.ts). */
+  service: KeyOwner;
   confidence: 'high' | 'medium';
   description: string;
   /** 0-based line; columns are 0-based UTF-16 code units as VS Code counts them, end exclusive. */
@@ -125,6 +142,24 @@ export function boundaryBefore(text: string, start: number): boolean {
   return false;
 }
 
+/**
+ * Calls `found` with each run of key characters that starts with `prefix`: one bounded
+ * pass over the run, so megabytes of "sk-sk-sk-" stay linear.
+ */
+function tokensAfter(text: string, prefix: string, found: (start: number, end: number) => void): void {
+  let pos = text.indexOf(prefix);
+  while (pos !== -1) {
+    const start = pos;
+    let end = start + prefix.length;
+    while (end < text.length && isKeyChar(text.charCodeAt(end)) && end - start <= MAX_TOKEN) end++;
+    if (end - start > MAX_TOKEN) {
+      // Far too long for a key: skip the whole run so adversarial input stays linear.
+      while (end < text.length && isKeyChar(text.charCodeAt(end))) end++;
+    } else found(start, end);
+    pos = text.indexOf(prefix, end);
+  }
+}
+
 function boundaryAfter(text: string, end: number): boolean {
   return end >= text.length || !isKeyChar(text.charCodeAt(end));
 }
@@ -153,9 +188,11 @@ interface Hit {
   start: number;
   end: number;
   ruleId: RuleId;
-  service: ServiceId;
+  service: KeyOwner;
   fingerprint: string;
   stored: 'active' | 'retired' | null;
+  /** The key, when the text at start..end is not the key itself (split or encoded). */
+  key?: string;
 }
 
 /** Characters in a key's line and the one before past which allow comments are looked up, not read. */
@@ -174,30 +211,72 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
   const retiredFingerprints = new Map(retired.map((r) => [r.fingerprint, r]));
   const hits: Hit[] = [];
 
-  let pos = text.indexOf('sk-');
-  while (pos !== -1) {
-    const start = pos;
-    let end = start + 3;
-    while (end < text.length && isKeyChar(text.charCodeAt(end)) && end - start <= MAX_TOKEN) end++;
-    if (end - start > MAX_TOKEN) {
-      // Far too long for a key: skip the whole run so adversarial input stays linear.
-      while (end < text.length && isKeyChar(text.charCodeAt(end))) end++;
-    } else if (boundaryBefore(text, start)) {
-      const token = text.slice(start, end);
-      const ruleId = classifyToken(token);
-      if (ruleId) {
-        // Hashed later, for listed findings only, unless it decides whether the key is one Keyward holds.
-        const fingerprint = knownFingerprints.size > 0 || retiredFingerprints.size > 0 ? fingerprintOf(token) : '';
-        const stored = knownFingerprints.has(fingerprint)
-          ? 'active'
-          : retiredFingerprints.has(fingerprint)
-            ? 'retired'
-            : null;
-        if (stored || !looksFake(keyBody(token, ruleId)))
-          hits.push({ start, end, ruleId, service: RULES[ruleId].service, fingerprint, stored });
+  const consider = (start: number, end: number) => {
+    if (!boundaryBefore(text, start)) return;
+    const token = text.slice(start, end);
+    const ruleId = classifyToken(token);
+    if (!ruleId) return;
+    // Hashed later, for listed findings only, unless it decides whether the key is one Keyward holds.
+    const fingerprint = knownFingerprints.size > 0 || retiredFingerprints.size > 0 ? fingerprintOf(token) : '';
+    const stored = knownFingerprints.has(fingerprint)
+      ? 'active'
+      : retiredFingerprints.has(fingerprint)
+        ? 'retired'
+        : null;
+    if (stored || !looksFake(keyBody(token, ruleId)))
+      hits.push({ start, end, ruleId, service: RULES[ruleId].service!, fingerprint, stored });
+  };
+  tokensAfter(text, 'sk-', consider);
+  // Each other provider's prefix on its own: a search for a literal is what keeps files without one cheap.
+  for (const prefix of OTHER_PREFIXES) if (text.includes(prefix)) tokensAfter(text, prefix, consider);
+  if (hits.length > 1) hits.sort((a, b) => a.start - b.start);
+  const tokenHits = hits.length;
+  // Keys split into pieces: the joined text must be a whole key of a known shape, and not a placeholder.
+  const isKey = (joined: string) => {
+    const rule = classifyToken(joined);
+    return rule !== undefined && !looksFake(keyBody(joined, rule));
+  };
+  for (const piece of assembledKeys(text, isKey)) {
+    if (hits.slice(0, tokenHits).some((h) => h.start < piece.end && piece.start < h.end)) continue;
+    const fingerprint = fingerprintOf(piece.key);
+    const stored = knownFingerprints.has(fingerprint)
+      ? 'active'
+      : retiredFingerprints.has(fingerprint)
+        ? 'retired'
+        : null;
+    const service = RULES[classifyToken(piece.key)!].service!;
+    hits.push({
+      start: piece.start,
+      end: piece.end,
+      ruleId: 'split-key',
+      service,
+      fingerprint,
+      stored,
+      key: piece.key,
+    });
+  }
+  // Keys in base64, decoded where such a value can be kept; reported at the encoded text.
+  const depth = options.decodeDepth ?? 0;
+  // Decoded text is read whole (it is small, and base64 inside it is itself the clue); a file's own
+  // text only where an anchor says a base64 value can be.
+  const places = depth === 0 ? anchoredRegions(text) : undefined;
+  if (depth < MAX_DECODE_DEPTH && (places === undefined || places.length > 0)) {
+    for (const run of encodedRuns(text, places)) {
+      const keys = new Map<string, string>();
+      const inner = scanTextCounted(run.decoded, {
+        known,
+        retired,
+        allowComments: false,
+        looseCap: Number.POSITIVE_INFINITY,
+        decodeDepth: depth + 1,
+        onKey: (fingerprint, key) => keys.set(fingerprint, key),
+      });
+      for (const f of inner.findings) {
+        const { service, fingerprint, stored } = f;
+        const key = keys.get(fingerprint)!;
+        hits.push({ start: run.start, end: run.end, ruleId: 'encoded-key', service, fingerprint, stored, key });
       }
     }
-    pos = text.indexOf('sk-', end);
   }
 
   // Stored keys of any shape, found exactly.
@@ -279,7 +358,16 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
     }
     bytes += utf8Length(text, counted, hit.start);
     counted = hit.start;
-    const value = text.slice(hit.start, hit.end);
+    const value = hit.key ?? text.slice(hit.start, hit.end);
+    // Pieces of a split key can span lines; every other finding ends on its own line.
+    let endLine = line;
+    let endLineStart = lineStart;
+    if (hit.end > lineEnd) {
+      for (let at = text.indexOf('\n', hit.start); at !== -1 && at < hit.end; at = text.indexOf('\n', at + 1)) {
+        endLine++;
+        endLineStart = at + 1;
+      }
+    }
     // Only listed findings pay for a fingerprint; the --verify hand-off is keyed by the same one.
     const fingerprint = hit.fingerprint || fingerprintOf(value);
     options.onKey?.(fingerprint, value);
@@ -295,8 +383,8 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
             : rule.description,
       line,
       column: hit.start - lineStart,
-      endLine: line,
-      endColumn: hit.end - lineStart,
+      endLine,
+      endColumn: hit.end - endLineStart,
       startByte: bytes,
       endByte: bytes + utf8Length(text, hit.start, hit.end),
       masked: maskKey(value),
@@ -308,7 +396,10 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
 }
 
 const S = 0x73;
-const K_DASH = Buffer.from('k-', 'latin1');
+const K = 0x6b;
+const DASH = 0x2d;
+const UNDERSCORE = 0x5f;
+const Z_A = Buffer.from('za', 'latin1');
 
 const INFIX = Buffer.from(DIRECT_INFIX, 'latin1');
 const INFIX_LAST = INFIX[INFIX.length - 1]!;
@@ -317,29 +408,82 @@ function isKeyByte(byte: number | undefined): boolean {
   return byte !== undefined && isKeyChar(byte);
 }
 
+function isQuoteByte(byte: number | undefined): boolean {
+  return byte === 0x22 || byte === 0x27 || byte === 0x60;
+}
+
 /** Whether the infix ends at `last`. */
 function endsInfix(bytes: Buffer, last: number): boolean {
   for (let j = 0; j < INFIX.length; j++) if (bytes[last - INFIX.length + 1 + j] !== INFIX[j]) return false;
   return true;
 }
 
+/** Whether `word` (ASCII) is in the bytes at `at`. */
+function bytesAre(bytes: Buffer, at: number, word: string): boolean {
+  if (at < 0 || at + word.length > bytes.length) return false;
+  for (let i = 0; i < word.length; i++) if (bytes[at + i] !== word.charCodeAt(i)) return false;
+  return true;
+}
+
+/** The end of the run of key characters from `from`, read at most MAX_TOKEN + 1 far. */
+function runEndFrom(bytes: Buffer, from: number, start: number): number {
+  let end = from;
+  while (end < bytes.length && isKeyByte(bytes[end]) && end - start <= MAX_TOKEN) end++;
+  return end;
+}
+
 /**
- * Whether an "sk-" that could start a key occurs in the bytes. A one-byte
- * search for "k" runs at memchr speed; checking its neighbours is cheaper than
- * a three-byte search, and checking the token after it at byte level means a
- * file that only mentions "sk-" ("task-", "desk-", a flag) is never decoded.
- * A token is the rest of its run of key characters (all ASCII, so bytes and
- * text agree); each run is measured once, so "sk-sk-sk-…" stays linear.
+ * A quoted piece that starts with a documented prefix (splitKeys.ts): the text is decoded
+ * and the pieces looked at. "sk-" alone is no such prefix, so `"sk-" + x` stays skipped.
+ */
+function quotedPrefixAt(bytes: Buffer, start: number, end: number, whole: boolean): boolean {
+  if (whole || !isQuoteByte(bytes[start - 1])) return false;
+  return PIECE_PREFIXES.some((prefix) => bytesAre(bytes, start, prefix));
+}
+
+/** Lengths of the other providers' whole keys, by the prefix that starts them (providerRules.ts). */
+const OTHER_LENGTHS: Record<(typeof OTHER_PREFIXES)[number], readonly number[]> = {
+  AIza: [39],
+  gsk_: [56],
+  'xai-': [84],
+  hf_: [37],
+  'pplx-': [53],
+  r8_: [40],
+  tgp_v1_: [50],
+  fw_: [27],
+};
+
+/** Whether another provider's prefix ending just before `after` starts a whole key or a piece there. */
+function otherAt(bytes: Buffer, prefix: (typeof OTHER_PREFIXES)[number], after: number): boolean {
+  const start = after - prefix.length;
+  if (!bytesAre(bytes, start, prefix) || isKeyByte(bytes[start - 1])) return false;
+  const end = runEndFrom(bytes, after, start);
+  const whole = OTHER_LENGTHS[prefix].includes(end - start);
+  return whole || quotedPrefixAt(bytes, start, end, false);
+}
+
+/**
+ * Whether something that could start a key occurs in the bytes. Each byte search runs
+ * natively (a loop over every byte in JS cost several times more): "-" finds "sk-",
+ * "xai-" and "pplx-", "_" the underscore prefixes, "za" Google's "AIza". Checking the
+ * token after a prefix at byte level means a file that only mentions one ("task-",
+ * "hf_hub", a flag) is never decoded. A token is the rest of its run of key characters
+ * (all ASCII, so bytes and text agree); each "sk-" run is measured once, so
+ * "sk-sk-sk-…" stays linear.
  */
 function containsLiteral(bytes: Buffer): boolean {
   let runEnd = -1;
   /** Start of the last direct-service infix in the current run, or -1. */
   let lastInfix = -1;
-  // "k-", searched natively: a loop over every "k" called back into JS once per
-  // letter, and "k" is common in source (it cost half the in-process scan).
-  for (let at = bytes.indexOf(K_DASH, 1); at !== -1; at = bytes.indexOf(K_DASH, at + 1)) {
-    if (bytes[at - 1] !== S) continue;
-    const start = at - 1;
+  for (let at = bytes.indexOf(DASH, 1); at !== -1; at = bytes.indexOf(DASH, at + 1)) {
+    const before = bytes[at - 1];
+    if (before !== K) {
+      if (before === 0x69 && otherAt(bytes, 'xai-', at + 1)) return true;
+      if (before === 0x78 && otherAt(bytes, 'pplx-', at + 1)) return true;
+      continue;
+    }
+    if (bytes[at - 2] !== S) continue;
+    const start = at - 2;
     if (start >= runEnd) {
       runEnd = start + 3;
       lastInfix = -1;
@@ -352,15 +496,30 @@ function containsLiteral(bytes: Buffer): boolean {
     const length = runEnd - start;
     if (length === ROUTER_KEY_LENGTH) return true;
     if (length <= MAX_TOKEN && lastInfix >= start + 3) return true;
+    // An Anthropic key: the version and 95 characters after "sk-ant-", the last two "AA".
+    if (length >= 100 && length <= 120 && bytesAre(bytes, start + 3, 'ant-') && bytesAre(bytes, runEnd - 2, 'AA'))
+      return true;
+    if (length <= MAX_TOKEN && quotedPrefixAt(bytes, start, runEnd, false)) return true;
     // Only the run's last MAX_TOKEN characters can start a token short enough to be a key.
     if (length > MAX_TOKEN) at = Math.max(at, runEnd - MAX_TOKEN - 1);
   }
+  for (let at = bytes.indexOf(UNDERSCORE, 1); at !== -1; at = bytes.indexOf(UNDERSCORE, at + 1)) {
+    const before = bytes[at - 1];
+    if (before === K && otherAt(bytes, 'gsk_', at + 1)) return true;
+    if (before === 0x66 /* f */ && otherAt(bytes, 'hf_', at + 1)) return true;
+    if (before === 0x77 /* w */ && otherAt(bytes, 'fw_', at + 1)) return true;
+    if (before === 0x38 /* 8 */ && otherAt(bytes, 'r8_', at + 1)) return true;
+    if (before === 0x70 /* p */ && bytesAre(bytes, at + 1, 'v1_') && otherAt(bytes, 'tgp_v1_', at + 4)) return true;
+  }
+  for (let at = bytes.indexOf(Z_A, 2); at !== -1; at = bytes.indexOf(Z_A, at + 2))
+    if (bytes[at - 1] === 0x49 && bytes[at - 2] === 0x41 && otherAt(bytes, 'AIza', at + 2)) return true;
   return false;
 }
 
 /** Whether a file's bytes can hold a finding at all: the fast path that skips most files undecoded. */
 export function mayContainKey(bytes: Buffer, options: ScanOptions = {}): boolean {
   if (containsLiteral(bytes)) return true;
+  if (options.decodeBase64 && mayHoldEncodedBytes(bytes)) return true;
   if (options.known?.some((k) => bytes.indexOf(k.value) !== -1)) return true;
   return options.retired?.some((r) => r.prefix.length >= 3 && bytes.indexOf(r.prefix) !== -1) ?? false;
 }

@@ -216,7 +216,8 @@ export class StreamScan {
         line: this.lines + finding.line,
         endLine: this.lines + finding.endLine,
         column: finding.column + shift,
-        endColumn: finding.endColumn + shift,
+        // A split key can end on a later line (splitKeys.ts), where the window's column is no offset.
+        endColumn: finding.endColumn + (finding.endLine === 0 ? this.column : 0),
         startByte: this.base + finding.startByte,
         endByte: this.base + finding.endByte,
       });

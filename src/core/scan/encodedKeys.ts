@@ -1,0 +1,94 @@
+// Keys hidden in base64: Kubernetes Secrets (`data:` values), `.npmrc` `_auth`,
+// `Authorization: Basic`, docker's `"auth"`. Like gitleaks (detect/codec/encodings.go
+// decodes runs of `[\w/+-]{16,}={0,2}`, recursively up to --max-decode-depth), runs of a
+// plausible length are decoded and the decoded text scanned; unlike it, only where such
+// a value can be: the line of an `_auth`, `Basic` or `"auth"`, the block under a `data:`
+// line; so ordinary code pays a few searches, and a large file only for those places.
+
+/**
+ * Words that come with a base64 secret: a Secret's `data:` block (the key alone on its line: a bare
+ * "data:" is every data: URL), npm's `_auth`, basic auth, docker's `"auth"`.
+ */
+const ANCHORS = ['data:\n', 'data:\r\n', '_auth', 'Basic ', '"auth"'];
+const ANCHOR_BYTES = ANCHORS.map((anchor) => Buffer.from(anchor, 'latin1'));
+
+/** Base64 of the shortest key (27 characters) is 36 long; a run past this cannot be a short value. */
+const MIN_RUN = 36;
+const MAX_RUN = 1400;
+/** The base64 alphabets (standard and URL-safe), by character code. */
+const BASE64 = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-') BASE64[c.charCodeAt(0)] = 1;
+
+/** Decoding inside decoded text stops here (a Secret holding a docker config holding an auth is 3). */
+export const MAX_DECODE_DEPTH = 3;
+
+/** Whether bytes name a place where base64 secrets are kept: the files the CLI reads, before they are decoded. */
+export function mayHoldEncodedBytes(bytes: Buffer): boolean {
+  return ANCHOR_BYTES.some((anchor) => bytes.indexOf(anchor) !== -1);
+}
+
+export interface EncodedRun {
+  start: number;
+  end: number;
+  decoded: string;
+}
+
+/** Lines past a `data:` line looked at, and characters of a line after an anchor. */
+const DATA_BLOCK = 256 * 1024;
+const LINE_REACH = 4096;
+
+/** Where base64 values can be: after an anchor on its line, and the indented block under `data:`. */
+export function anchoredRegions(text: string): [number, number][] {
+  const regions: [number, number][] = [];
+  for (const anchor of ANCHORS) {
+    for (let at = text.indexOf(anchor); at !== -1; at = text.indexOf(anchor, at + anchor.length)) {
+      const from = at + anchor.length;
+      if (!anchor.startsWith('data:')) {
+        const eol = text.indexOf('\n', from);
+        regions.push([from, Math.min(eol === -1 ? text.length : eol, from + LINE_REACH)]);
+        continue;
+      }
+      // The block: the lines after it that are indented (or empty), as YAML nests the Secret's values.
+      let end = from;
+      while (end < text.length && end - from < DATA_BLOCK && /[ \t\r\n]/.test(text[end]!)) {
+        const eol = text.indexOf('\n', end);
+        end = eol === -1 ? text.length : eol + 1;
+      }
+      regions.push([from, end]);
+    }
+  }
+  return regions;
+}
+
+/** Runs of base64 in `text` (or in its `regions`) whose decoded bytes are printable text, with that text. */
+export function encodedRuns(text: string, regions: [number, number][] = [[0, text.length]]): EncodedRun[] {
+  const runs: EncodedRun[] = [];
+  const seen = new Set<number>();
+  for (const [from, to] of regions) {
+    // One pass over the characters: a regex for "36 or more" tried again at every start inside each
+    // shorter run (every identifier) cost fifty times more on a large file.
+    let start = from;
+    for (let at = from; at <= to; at++) {
+      const code = at < to ? text.charCodeAt(at) : 0;
+      if (code < 128 && BASE64[code] === 1) continue;
+      let end = at;
+      while (end < to && end - at < 2 && text.charCodeAt(end) === 61) end++; // "=" padding
+      const length = end - start;
+      if (length >= MIN_RUN && length <= MAX_RUN && !seen.has(start)) {
+        seen.add(start);
+        const bytes = Buffer.from(text.slice(start, end), 'base64');
+        if (printable(bytes)) runs.push({ start, end, decoded: bytes.toString('latin1') });
+      }
+      // Past the padding the next run starts; else past this character.
+      start = end > at ? end : at + 1;
+      at = start - 1;
+    }
+  }
+  return runs.sort((a, b) => a.start - b.start);
+}
+
+/** Printable ASCII with tabs and line breaks: what a key, a `user:key` pair or a config is. */
+function printable(bytes: Buffer): boolean {
+  for (const byte of bytes) if ((byte < 0x20 || byte > 0x7e) && byte !== 9 && byte !== 10 && byte !== 13) return false;
+  return bytes.length > 0;
+}

@@ -1,0 +1,234 @@
+// Keys assembled from string pieces to slip past a scanner that reads tokens:
+// 'sk-or-v1-' + 'a1b2…', two adjacent literals, a template of two constants, an
+// array joined with ''. Only a literal that starts with a documented prefix and is
+// not a whole key starts a look, so ordinary code costs one prefix search per file;
+// the joined text must then be a whole key of a known shape, so unrelated adjacent
+// strings never make one.
+import { DIRECT_PREFIXES, OTHER_PREFIXES, ROUTER_PREFIX } from '../../shared/keyShapes.ts';
+import { MAX_TOKEN } from './rules.ts';
+
+/** A literal piece starts with one of these: a prefix a provider documents, never "sk-" alone. */
+export const PIECE_PREFIXES: readonly string[] = [
+  ROUTER_PREFIX,
+  ...DIRECT_PREFIXES.map((p) => `sk-${p}-`),
+  'sk-ant-',
+  ...OTHER_PREFIXES,
+];
+
+const QUOTED_PREFIX = new RegExp(`['"\`](?:${PIECE_PREFIXES.join('|')})`, 'g');
+
+export interface Assembled {
+  /** The text the pieces span (quotes, operators and all), end exclusive. */
+  start: number;
+  end: number;
+  /** The joined key. */
+  key: string;
+}
+
+/** How far back a constant's definition, and how far ahead its use, is looked for: a small scope. */
+const SCOPE = 4000;
+/** Pieces joined at most (empty constants add none to the length that also bounds a join). */
+const MAX_PIECES = 16;
+/**
+ * Quoted prefixes looked at per text: a file with more is a list of prefixes or generated, not a
+ * hiding place, and a flood of them must not cost a scope search each (whole keys are still found).
+ */
+const MAX_STARTS = 256;
+const QUOTES = '\'"`';
+
+function isKeyChar(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 45 ||
+    code === 95
+  );
+}
+
+function skipSpace(text: string, at: number): number {
+  while (at < text.length && /\s/.test(text[at]!)) at++;
+  return at;
+}
+
+function skipSpaceBack(text: string, at: number): number {
+  while (at > 0 && /\s/.test(text[at - 1]!)) at--;
+  return at;
+}
+
+/** A literal of key characters only at `at` (its opening quote): its content and where it ends. */
+function literalAt(text: string, at: number): { content: string; end: number } | undefined {
+  const quote = text[at];
+  if (quote === undefined || !QUOTES.includes(quote)) return undefined;
+  let end = at + 1;
+  while (end < text.length && isKeyChar(text.charCodeAt(end)) && end - at <= MAX_TOKEN) end++;
+  if (text[end] !== quote) return undefined;
+  return { content: text.slice(at + 1, end), end: end + 1 };
+}
+
+const IDENT = /[A-Za-z_$][\w$]*/y;
+
+function identAt(text: string, at: number): string | undefined {
+  IDENT.lastIndex = at;
+  const match = IDENT.exec(text);
+  return match ? match[0] : undefined;
+}
+
+/** The value of a constant defined as a literal of key characters in the scope before `before`. */
+function constantValue(text: string, name: string, before: number): string | undefined {
+  const from = Math.max(0, before - SCOPE);
+  const scope = text.slice(from, before);
+  const escaped = name.replace(/\$/g, '\\$');
+  const definition = new RegExp(
+    `(?<![\\w$.])${escaped}\\s*(?::\\s*[\\w.<>\\[\\]]+\\s*)?[:=]\\s*(['"\`])([A-Za-z0-9_-]*)\\1`,
+    'g',
+  );
+  let value: string | undefined;
+  for (const match of scope.matchAll(definition)) value = match[2];
+  return value;
+}
+
+/** A literal or a constant's name at `at`: its text and where it ends. */
+function pieceAt(text: string, at: number): { content: string; end: number } | undefined {
+  const literal = literalAt(text, at);
+  if (literal) return literal;
+  const name = identAt(text, at);
+  if (!name) return undefined;
+  const value = constantValue(text, name, at);
+  return value === undefined ? undefined : { content: value, end: at + name.length };
+}
+
+/** `first` + piece + piece…, or adjacent literals, from the piece that ends at `end`. */
+function concatenation(text: string, start: number, first: string, end: number): Assembled | undefined {
+  let joined = first;
+  let at = end;
+  let pieces = 1;
+  for (;;) {
+    let next = skipSpace(text, at);
+    if (text[next] === '+') next = skipSpace(text, next + 1);
+    else if (!QUOTES.includes(text[next] ?? '')) break;
+    const piece = pieceAt(text, next);
+    if (!piece) break;
+    joined += piece.content;
+    at = piece.end;
+    if (++pieces > MAX_PIECES || joined.length > MAX_TOKEN) return undefined;
+  }
+  return pieces > 1 ? { start, end: at, key: joined } : undefined;
+}
+
+/** [piece, piece, …].join('') around the literal at `quote`. */
+function joinedArray(text: string, quote: number): Assembled | undefined {
+  const open = skipSpaceBack(text, quote) - 1;
+  if (text[open] !== '[') return undefined;
+  let joined = '';
+  let at = quote;
+  for (let pieces = 1; ; pieces++) {
+    const piece = pieceAt(text, at);
+    if (!piece) return undefined;
+    joined += piece.content;
+    if (pieces > MAX_PIECES || joined.length > MAX_TOKEN) return undefined;
+    at = skipSpace(text, piece.end);
+    if (text[at] === ',') at = skipSpace(text, at + 1);
+    if (text[at] === ']') break;
+  }
+  const join = /\]\s*\.join\(\s*(['"`])\1\s*\)/y;
+  join.lastIndex = at;
+  const match = join.exec(text);
+  return match ? { start: open, end: at + match[0].length, key: joined } : undefined;
+}
+
+/** A template literal made of constants (and literal text) only, at the backtick `tick`. */
+function template(text: string, tick: number): Assembled | undefined {
+  let joined = '';
+  let at = tick + 1;
+  let pieces = 0;
+  while (at < text.length && text[at] !== '`') {
+    if (text.startsWith('${', at)) {
+      if (++pieces > MAX_PIECES) return undefined;
+      const inner = skipSpace(text, at + 2);
+      const name = identAt(text, inner);
+      if (!name) return undefined;
+      const close = skipSpace(text, inner + name.length);
+      if (text[close] !== '}') return undefined;
+      const value = constantValue(text, name, tick);
+      if (value === undefined) return undefined;
+      joined += value;
+      at = close + 1;
+    } else if (isKeyChar(text.charCodeAt(at))) joined += text[at++];
+    else return undefined;
+    if (joined.length > MAX_TOKEN) return undefined;
+  }
+  return text[at] === '`' ? { start: tick, end: at + 1, key: joined } : undefined;
+}
+
+/** The backtick that opens the template around `at`, looked for within a line's reach. */
+function backtickBefore(text: string, at: number): number {
+  for (let i = at - 1; i >= 0 && i >= at - MAX_TOKEN * 2; i--) if (text[i] === '`') return i;
+  return -1;
+}
+
+/** Where the constant that holds a literal is used with other pieces, in the scope after it. */
+function usesOfConstant(text: string, name: string, from: number): Assembled[] {
+  const found: Assembled[] = [];
+  const escaped = name.replace(/\$/g, '\\$');
+  const use = new RegExp(`(?<![\\w$.])${escaped}(?![\\w$])`, 'g');
+  use.lastIndex = from;
+  const limit = Math.min(text.length, from + SCOPE);
+  let uses = 0;
+  for (let match = use.exec(text); match && match.index < limit && ++uses <= MAX_PIECES; match = use.exec(text)) {
+    const at = match.index;
+    if (text.startsWith('${', skipSpaceBack(text, at) - 2)) {
+      const tick = backtickBefore(text, at);
+      const assembled = tick === -1 ? undefined : template(text, tick);
+      if (assembled && assembled.end > at) found.push(assembled);
+      continue;
+    }
+    const value = constantValue(text, name, at);
+    if (value === undefined) continue;
+    const assembled = concatenation(text, at, value, at + name.length);
+    if (assembled) found.push(assembled);
+  }
+  return found;
+}
+
+/** The name a literal at `quote` is assigned to (`const A = '…'`, `A: '…'`), if it is. */
+function assignedName(text: string, quote: number): string | undefined {
+  const before = text.slice(Math.max(0, quote - 200), quote);
+  const match = /([A-Za-z_$][\w$]*)\s*(?::\s*[\w.<>[\]]+\s*)?[:=]\s*$/.exec(before);
+  return match?.[1];
+}
+
+/** Keys assembled from pieces in `text`; `isKey` says whether a joined text is a whole key. */
+export function assembledKeys(text: string, isKey: (joined: string) => boolean): Assembled[] {
+  const found = new Map<number, Assembled>();
+  const consider = (assembled: Assembled | undefined) => {
+    if (assembled && !found.has(assembled.start) && isKey(assembled.key)) found.set(assembled.start, assembled);
+  };
+  let starts = 0;
+  // One pass for every quoted prefix: a search per prefix was fourteen passes over each text.
+  for (const match of text.matchAll(QUOTED_PREFIX)) {
+    const quote = match.index;
+    if (++starts > MAX_STARTS) break;
+    if (text[quote] === '`') consider(template(text, quote));
+    const literal = literalAt(text, quote);
+    // A whole key in one literal is the token rules' finding, not a piece.
+    if (!literal || isKey(literal.content)) continue;
+    consider(concatenation(text, quote, literal.content, literal.end));
+    consider(joinedArray(text, quote));
+    const name = assignedName(text, quote);
+    if (name) for (const use of usesOfConstant(text, name, literal.end)) consider(use);
+  }
+  return [...found.values()];
+}
+
+/**
+ * Whether a text holds a quoted piece that starts with a documented prefix and is not a whole
+ * key by itself (`isKey`): where a split key can start. A quoted whole key is no such piece.
+ */
+export function holdsPiece(text: string, isKey: (literal: string) => boolean): boolean {
+  for (const match of text.matchAll(QUOTED_PREFIX)) {
+    const literal = literalAt(text, match.index);
+    if (!literal || !isKey(literal.content)) return true;
+  }
+  return false;
+}
