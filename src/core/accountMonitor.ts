@@ -3,7 +3,7 @@
 // limits; whether the compatible endpoint answers. The status bar and the panel
 // subscribe; nothing here knows VS Code.
 import type { ServiceErrorData, ServiceId } from '../shared/errorKinds.ts';
-import { errorKindRule } from '../shared/errorKindRules.ts';
+import { errorKindRule, keepsWhatWasKnown } from '../shared/errorKindRules.ts';
 import { missingScopesIn } from '../shared/scopes.ts';
 import { Emitter, type Subscription } from '../shared/event.ts';
 import type { CompatibleSnapshot, DirectSnapshot, RouterSnapshot } from './accountStatus.ts';
@@ -233,7 +233,7 @@ export class AccountMonitor {
         this.emit('compatible');
         return { service: 'compatible', ok: true, canListModels: false };
       }
-      const transient = ['network', 'timeout', 'server', 'rate_limit', 'cancelled'].includes(error.kind);
+      const transient = keepsWhatWasKnown(error.kind);
       this.compatible = {
         ...this.compatible,
         verified: error.kind === 'auth' ? 'invalid' : transient ? this.compatible.verified : null,
@@ -270,8 +270,7 @@ export class AccountMonitor {
       return { service: 'router', ok: true, warnings, expiresAt: keyInfo.expiresAt };
     } catch (thrown) {
       const error = toServiceError(thrown, 'router');
-      const rule = errorKindRule(error.kind);
-      const transient = rule.transient || rule.status === 'keep';
+      const transient = keepsWhatWasKnown(error.kind);
       this.router = {
         ...this.router,
         lastError: transient ? this.router.lastError : error.toData(),
