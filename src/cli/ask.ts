@@ -2,10 +2,9 @@
 //             [--timeout MS] [--idle-timeout MS] [PROMPT|-]
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONFIG } from '../core/config.ts';
-import { DirectClient } from '../core/directClient.ts';
-import { SERVICES, type ServiceId } from '../core/services.ts';
+import type { ServiceId } from '../core/services.ts';
+import { serviceModule } from '../core/services/registry.ts';
 import { ServiceError, toServiceError } from '../core/errors.ts';
-import { RouterClient } from '../core/routerClient.ts';
 import type { CompletionResult, ReportedUsage, TextStream } from '../core/textStream.ts';
 import { type CliIo, EXIT } from './io.ts';
 import {
@@ -117,8 +116,8 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     idleTimeoutMs,
     requestTimeoutMs,
   };
-  const chat = SERVICES[service].wire === 'chat-completions' ? new RouterClient({ ...connection, service }) : undefined;
-  const direct = SERVICES[service].wire === 'responses' ? new DirectClient(connection) : undefined;
+  const module = serviceModule(service);
+  const client = module.open(connection);
   const callOptions = {
     signal: controller.signal,
     stream: !values['no-stream'],
@@ -129,9 +128,7 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
         );
     },
   };
-  const stream: TextStream = chat
-    ? chat.chat({ model: values.model, messages: [{ role: 'user', content: prompt }] }, callOptions)
-    : direct!.respond({ model: values.model, input: prompt }, callOptions);
+  const stream: TextStream = module.prompt(client, { model: values.model, turns: [], text: prompt }, callOptions);
   try {
     let ended = true;
     for await (const delta of stream) {
@@ -173,7 +170,7 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     return failure.kind === 'cancelled' ? EXIT.interrupted : EXIT.failure;
   } finally {
     process.removeListener('SIGINT', onSignal);
-    await Promise.all([chat?.close(), direct?.close()]);
+    await client.close();
   }
 }
 
