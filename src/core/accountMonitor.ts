@@ -14,7 +14,7 @@ import type { KeyMetadata, KeyStore } from './keyStore.ts';
 import { SERVICES, SERVICE_IDS, baseUrlOf } from './services.ts';
 import { compatibleService } from './services/compatible.ts';
 import { directService } from './services/direct.ts';
-import type { AccountContext, AccountSnapshot, WireClient } from './services/module.ts';
+import type { AccountContext, AccountSnapshot, Remedy, WireClient } from './services/module.ts';
 import { type Verification, serviceModule } from './services/registry.ts';
 import { routerService } from './services/router.ts';
 
@@ -68,6 +68,11 @@ export class AccountMonitor {
   /** The service's item counts down a wait the service named. */
   counting(service: ServiceId): boolean {
     return serviceModule(service).account.counting(this.snapshot(service));
+  }
+
+  /** What fixes the state the service's item shows, if anything does. */
+  remedy(service: ServiceId, pages: { keys: string | null; credits: string | null }): Remedy | undefined {
+    return serviceModule(service).account.remedy(this.snapshot(service), pages);
   }
 
   routerSnapshot(): RouterSnapshot {

@@ -1,24 +1,19 @@
-// One status-bar item per service (core/services.ts): the router key's credit
-// and today's free count, the direct service's state, and whether the
-// OpenAI-compatible endpoint answers (only once it is configured). Driven by the account monitor's events; refreshed
+// One status-bar item per service (core/services.ts), showing what its module's
+// status view says (core/services/<id>.ts): the router key's credit and today's
+// free count, the direct service's state, whether the OpenAI-compatible endpoint
+// answers (only once it is configured). Driven by the account monitor's events; refreshed
 // on activation, after requests, every N minutes while the window is focused,
 // backing off on failure and showing a stale figure's age rather than a popup.
 import * as vscode from 'vscode';
-import type { ServiceId } from '../shared/errorKinds.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
 import { errorKindRule } from '../shared/errorKindRules.ts';
 import type { AccountMonitor } from '../core/accountMonitor.ts';
-import { type StatusView, compatibleStatusView, directStatusView, routerStatusView } from '../core/accountStatus.ts';
+import type { StatusView } from '../core/accountStatus.ts';
 import type { KeyStore } from '../core/keyStore.ts';
 import { SERVICES, SERVICE_IDS, isConfigured, serviceName } from '../core/services.ts';
 import type { Configuration } from './configuration.ts';
 import { disposeAll } from '../shared/dispose.ts';
 
-/** The items' names in the status bar's context menu, localised. */
-const ITEM_NAMES: Record<ServiceId, () => string> = {
-  router: () => vscode.l10n.t('Keyward: routing service'),
-  direct: () => vscode.l10n.t('Keyward: direct service'),
-  compatible: () => vscode.l10n.t('Keyward: OpenAI-compatible service'),
-};
 const MAX_BACKOFF_MS = 30 * 60_000;
 
 /** The item names its service, so two figures side by side are not a guess. */
@@ -71,14 +66,15 @@ export class StatusBar implements vscode.Disposable {
     for (const service of SERVICE_IDS) this.render(service);
     // A live countdown for "rate limited (12s)".
     this.tick = setInterval(() => {
-      if (this.monitor.directSnapshot().lastError?.kind === 'rate_limit') this.render('direct');
+      for (const service of SERVICE_IDS) if (this.monitor.counting(service)) this.render(service);
     }, 1000);
   }
 
   private createItem(service: ServiceId): vscode.StatusBarItem {
     const { id, priority } = SERVICES[service].statusBar;
     const item = vscode.window.createStatusBarItem(id, vscode.StatusBarAlignment.Right, priority);
-    item.name = ITEM_NAMES[service]();
+    // The item's name in the status bar's context menu: English in the service's row, localised here.
+    item.name = vscode.l10n.t(SERVICES[service].statusBar.name);
     item.command = SERVICES[service].commands.actions;
     this.disposables.push(item);
     return item;
@@ -130,19 +126,7 @@ export class StatusBar implements vscode.Disposable {
   }
 
   private viewOf(service: ServiceId, meta: ReturnType<KeyStore['metadata']>, now: number): StatusView {
-    switch (service) {
-      case 'router':
-        return routerStatusView(this.monitor.routerSnapshot(), meta, now);
-      case 'direct':
-        return directStatusView(this.monitor.directSnapshot(), meta, now);
-      case 'compatible':
-        return compatibleStatusView(
-          this.monitor.compatibleSnapshot(),
-          meta,
-          serviceName(this.configuration.value, 'compatible'),
-          now,
-        );
-    }
+    return this.monitor.view(service, meta, serviceName(this.configuration.value, service), now);
   }
 
   private lastRefresh = 0;

@@ -91,6 +91,7 @@ export const compatibleService = {
     },
     view: (snapshot, meta, name, now) => compatibleStatusView(snapshot, meta, name, now),
     counting: () => false,
+    remedy: () => undefined,
     notice: (verification, _pages, name) => ({
       severity: 'info',
       message: verification.canListModels

@@ -216,6 +216,18 @@ export const directService = {
     view: (snapshot, meta, _name, now) => directStatusView(snapshot, meta, now),
     // A live countdown for "rate limited (12s)".
     counting: (snapshot) => snapshot.lastError?.kind === 'rate_limit',
+    remedy(snapshot, pages) {
+      const missing = snapshot.missingScopes.filter(blocksPrompting);
+      return missing.length > 0 && pages.keys
+        ? {
+            icon: 'shield',
+            label: 'Give the Key {0}',
+            args: [missing.join(', ')],
+            description: 'opens the API keys page',
+            url: pages.keys,
+          }
+        : undefined;
+    },
     notice(verification, pages) {
       // Say what the check could see: listing models never proves the key may create responses.
       const blocking = verification.missingScopes.filter(blocksPrompting);

@@ -88,6 +88,16 @@ export interface VerifiedNotice {
   open?: { label: string; url: string };
 }
 
+/** What fixes the state the status item shows, offered first in its menu: English, localised by the host. */
+export interface Remedy {
+  /** A codicon name. */
+  icon: string;
+  label: string;
+  args: string[];
+  description: string;
+  url: string;
+}
+
 /** `keyward status` for one key: the JSON contract's fields after `ok` and `service`, and the text form. */
 export interface CliStatus {
   json: Record<string, unknown>;
@@ -139,6 +149,8 @@ export interface ServiceModule<
     view(snapshot: Snapshot, meta: KeyMetadata | undefined, name: string, now: number): StatusView;
     /** The item counts down (a wait the service named): it is drawn again each second. */
     counting(snapshot: Snapshot): boolean;
+    /** What fixes the state the item shows, if anything does (credits for a negative balance, a missing scope). */
+    remedy(snapshot: Snapshot, pages: { keys: string | null; credits: string | null }): Remedy | undefined;
     /** The free-model guard saw a new count (services with free models). */
     freeChanged?(snapshot: Snapshot, free: FreeStatus | null): Snapshot;
     /** What to tell a person after a check that worked. */

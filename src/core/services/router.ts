@@ -1,6 +1,6 @@
 // The routing service: chat completions, a key check that reads the key's limit and expiry, prepaid credits, free
 // models with per-minute and per-day allowances.
-import { type RouterSnapshot, routerStatusView } from '../accountStatus.ts';
+import { type RouterSnapshot, isNegativeBalance, routerStatusView } from '../accountStatus.ts';
 import { type ServiceError, toServiceError } from '../errors.ts';
 import { nextUtcMidnight } from '../freeGuard.ts';
 import { keepsWhatWasKnown } from '../../shared/errorKindRules.ts';
@@ -142,6 +142,16 @@ export const routerService = {
     },
     view: (snapshot, meta, _name, now) => routerStatusView(snapshot, meta, now),
     counting: () => false,
+    remedy: (snapshot, pages) =>
+      isNegativeBalance(snapshot) && pages.credits
+        ? {
+            icon: 'credit-card',
+            label: 'Add Credits',
+            args: [],
+            description: 'the balance is below zero: every call fails until it is back above zero',
+            url: pages.credits,
+          }
+        : undefined,
     notice(verification, pages) {
       if (verification.warnings.length === 0)
         return {
