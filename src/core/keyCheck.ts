@@ -10,8 +10,14 @@ import { serviceModule } from './services/registry.ts';
 
 export type KeyCheck = { ok: true } | { ok: false; error: ServiceError };
 
-export async function checkKey(service: ServiceId, key: string, config: KeywardConfig): Promise<KeyCheck> {
-  const baseUrl = baseUrlOf(config, service);
+/** `baseUrl` asks that server instead of the configured one (the CLI's --base-url). */
+export async function checkKey(
+  service: ServiceId,
+  key: string,
+  config: KeywardConfig,
+  baseUrlOverride?: string,
+): Promise<KeyCheck> {
+  const baseUrl = baseUrlOverride ?? baseUrlOf(config, service);
   if (baseUrl === null)
     return {
       ok: false,

@@ -20,10 +20,13 @@ import {
   answerBody,
 } from './textStream.ts';
 import { SERVICES } from './services.ts';
+import { routerDescriptor } from './services/routerDescriptor.ts';
+import { defaultModel } from '../shared/serviceIds.ts';
 import { STREAM_USAGE_SUPPORT, type StreamUsageSupport, refusesStreamOptions } from './streamUsageSupport.ts';
 import { type HttpResponse, Transport, type TransportOptions } from './transport.ts';
 
-export const FREE_ROUTER_MODEL = 'openrouter/free';
+/** The routing service's free router: it picks a free model, and costs nothing. */
+export const FREE_ROUTER_MODEL = defaultModel(routerDescriptor.id);
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';

@@ -4,6 +4,7 @@
 // and a secretlint comment that names rules only hides keys those rules find
 // (an AWS rule does not hide a direct-service key).
 import type { ServiceId } from '../../shared/errorKinds.ts';
+import { SERVICES } from '../services.ts';
 
 /** On the line before a key: ignore the next line. */
 export const NEXT_LINE_MARKER = 'keyward-ignore-next-line';
@@ -42,18 +43,6 @@ const KEYWARD_SAME_LINE = /keyward-ignore(?!-next-line)/;
 const SECRETLINT = /secretlint-(disable-next-line|disable-line|disable|enable)\b(.*)/g;
 const KEYWARD_BLOCK = /keyward-(disable|enable)\b(?!-)/g;
 
-/** Rule ids (secretlint's, and the presets that include them) that find each service's keys. */
-const SECRETLINT_RULES: Record<ServiceId, readonly string[]> = {
-  direct: [
-    '@secretlint/secretlint-rule-openai',
-    '@secretlint/secretlint-rule-preset-recommend',
-    '@secretlint/secretlint-rule-preset-canary',
-  ],
-  router: ['@secretlint/secretlint-rule-openrouter'],
-  // A compatible service's key has no fixed shape, so no secretlint rule is known to find it.
-  compatible: [],
-};
-
 /**
  * Rule ids in a secretlint comment, as secretlint's parseComment reads them: "a, b -- why" gives [a, b]
  * (everything from the first "--" is the reason, which also ends "-->"). Unlike secretlint, a comment's
@@ -71,7 +60,7 @@ export function secretlintRules(options: string): string[] {
 
 /** Whether a secretlint comment naming these rules (none: all rules) covers a key of this service. */
 export function secretlintCovers(rules: readonly string[], service: ServiceId): boolean {
-  return rules.length === 0 || rules.some((id) => SECRETLINT_RULES[service].includes(id));
+  return rules.length === 0 || rules.some((id) => SERVICES[service].secretlintRules.includes(id));
 }
 
 function lineAt(text: string, offset: number): { start: number; end: number } {

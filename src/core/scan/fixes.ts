@@ -1,15 +1,12 @@
 // The text of the quick fixes, as pure functions: which environment variable,
 // how each language reads it, where a string literal starts and ends, how a
 // comment is written, and how .env and .gitignore are amended.
-import type { ServiceId } from '../../shared/errorKinds.ts';
+import { type ServiceId, perService } from '../../shared/serviceIds.ts';
 import { SERVICES } from '../services.ts';
 import { NEXT_LINE_MARKER } from './scanner.ts';
 
-export const ENV_VAR: Record<ServiceId, string> = {
-  router: SERVICES.router.env.key,
-  direct: SERVICES.direct.env.key,
-  compatible: SERVICES.compatible.env.key,
-};
+/** The environment variable each service's SDK reads its key from (the service's row). */
+export const ENV_VAR: Record<ServiceId, string> = perService((id) => SERVICES[id].env.key);
 
 const READS: Record<string, (name: string) => string> = {
   typescript: (n) => `process.env.${n}`,

@@ -17,6 +17,8 @@ export const compatibleDescriptor = {
   keyPlaceholder: '',
   keyPrompt:
     "Paste the key your OpenAI-compatible server expects, if it wants one (local servers often need none). It is kept in VS Code's secret storage only.",
+  // A compatible service's key has no fixed shape, so no secretlint rule is known to find it.
+  secretlintRules: [],
   keyShape: null,
   // Servers that offer GET /models (Ollama, LM Studio, vLLM, llama.cpp) answer it without spending.
   endpoints: { chat: '/chat/completions', keyCheck: '/models', models: '/models', credits: null },

@@ -78,6 +78,8 @@ export interface ServiceDescriptor {
   keyPlaceholder: string;
   /** What the Set Key box asks for. Localised by the host. */
   keyPrompt: string;
+  /** Rule ids (secretlint's, and the presets that include them) that find this service's keys: a secretlint pragma naming one allows the line. */
+  secretlintRules: readonly string[];
   /** Key shape checked when a key is set (core/keyFormats.ts); null takes any shape. */
   keyShape: 'router' | 'direct' | null;
   endpoints: {

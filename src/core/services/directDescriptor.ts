@@ -17,6 +17,11 @@ export const directDescriptor = {
   keyLabel: 'Direct key',
   keyPlaceholder: 'sk-proj-…',
   keyPrompt: "Paste the direct service key (sk-proj-...). It is kept in VS Code's secret storage only.",
+  secretlintRules: [
+    '@secretlint/secretlint-rule-openai',
+    '@secretlint/secretlint-rule-preset-recommend',
+    '@secretlint/secretlint-rule-preset-canary',
+  ],
   keyShape: 'direct',
   // Listing models is the only check that spends nothing; it proves api.model.read, not more.
   endpoints: { chat: '/responses', keyCheck: '/models', models: '/models', credits: null },

@@ -17,6 +17,7 @@ export const routerDescriptor = {
   keyLabel: 'Router key',
   keyPlaceholder: 'sk-or-v1-…',
   keyPrompt: "Paste the routing service key (sk-or-v1-...). It is kept in VS Code's secret storage only.",
+  secretlintRules: ['@secretlint/secretlint-rule-openrouter'],
   keyShape: 'router',
   endpoints: { chat: '/chat/completions', keyCheck: '/key', models: '/models', credits: '/credits' },
   pages: { keys: DEFAULT_CONFIG.router.keysUrl, credits: DEFAULT_CONFIG.router.creditsUrl },
