@@ -70,6 +70,8 @@ export interface ServiceChoice {
   hasCredits: boolean;
   /** Works without a key (a local server); a key is stored only when the person gives one. */
   keyOptional?: boolean;
+  /** A model that costs nothing there (the routing service's free router), for the first screen's "Try a free model". */
+  freeModel?: string;
 }
 
 export interface PanelState {
