@@ -88,7 +88,7 @@ async function checkKey(client: DirectClient, signal?: AbortSignal): Promise<Dir
 
 export const directService = {
   descriptor: directDescriptor,
-  open: (options) => new DirectClient(options),
+  open: (options) => new DirectClient({ ...options, service: directDescriptor.id }),
   prompt(client, input, options) {
     const last = input.turns.at(-1);
     const conversation = input.previousResponseId && last ? last.content : input.turns;
