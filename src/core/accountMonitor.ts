@@ -2,6 +2,7 @@
 // (services/<id>.ts: what a key check and a prompt's outcome change). The status bar and the panel subscribe;
 // nothing here knows VS Code, nor which service it holds.
 import type { ServiceId } from '../shared/serviceIds.ts';
+import { Disposable, toDisposable } from '../shared/dispose.ts';
 import { Emitter, type Subscription } from '../shared/event.ts';
 import type { CompatibleSnapshot, DirectSnapshot, RouterSnapshot, StatusView } from './accountStatus.ts';
 import type { KeywardConfig } from './config.ts';
@@ -27,28 +28,32 @@ export interface MonitorOptions {
   now?: () => number;
 }
 
-export class AccountMonitor {
+export class AccountMonitor extends Disposable {
   readonly freeGuard: FreeModelGuard;
   private readonly snapshots = new Map<ServiceId, AccountSnapshot>();
   private readonly options: MonitorOptions;
   private readonly context: AccountContext;
-  private readonly changed = new Emitter<ServiceId>();
+  private readonly changed = this._register(new Emitter<ServiceId>());
   private readonly clients = new Map<ServiceId, { id: string; client: WireClient }>();
 
   constructor(options: MonitorOptions) {
+    super();
     this.options = options;
+    this._register(toDisposable(() => this.closeClients()));
     const now = options.now ?? Date.now;
     this.freeGuard = new FreeModelGuard(now);
     this.context = { now, tier: options.tier, freeGuard: this.freeGuard };
     for (const service of SERVICE_IDS) this.snapshots.set(service, serviceModule(service).account.empty(this.context));
-    this.freeGuard.onDidChange((free) => {
-      for (const service of SERVICE_IDS) {
-        const { freeChanged } = serviceModule(service).account;
-        if (!freeChanged) continue;
-        this.snapshots.set(service, freeChanged(this.stored(service), free));
-        this.emit(service);
-      }
-    });
+    this._register(
+      this.freeGuard.onDidChange((free) => {
+        for (const service of SERVICE_IDS) {
+          const { freeChanged } = serviceModule(service).account;
+          if (!freeChanged) continue;
+          this.snapshots.set(service, freeChanged(this.stored(service), free));
+          this.emit(service);
+        }
+      }),
+    );
   }
 
   private stored(service: ServiceId): AccountSnapshot {
@@ -164,9 +169,9 @@ export class AccountMonitor {
     this.emit(service);
   }
 
-  dispose(): void {
+  private closeClients(): void {
     for (const { client } of this.clients.values()) void client.close();
-    this.changed.dispose();
+    this.clients.clear();
   }
 
   private emit(service: ServiceId): void {
