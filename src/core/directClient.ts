@@ -1,7 +1,7 @@
 // The direct service client: responses (streamed or not, multi-turn) and the
 // free model list. The answer text is assembled from output[] message items:
 // `output_text` exists only in the SDKs, not on the wire.
-import { classifyDirectError, classifyDirectResponse } from './classify.ts';
+import { classifyOpenAiError, classifyOpenAiResponse } from './classify.ts';
 import { ServiceError } from './errors.ts';
 import { responseFinish } from './finishReason.ts';
 import { type Json, num, obj, parseObject } from './json.ts';
@@ -131,7 +131,7 @@ export class DirectClient {
   }
 
   private fail(response: HttpResponse, text: string): ServiceError {
-    return classifyDirectResponse(
+    return classifyOpenAiResponse(
       {
         status: response.status,
         text,
@@ -217,7 +217,7 @@ export class DirectClient {
     if (text) yield text;
     if (refusal) yield { refusal };
     if (body.status === 'failed')
-      throw classifyDirectError(obj(body.error) ?? {}, null, this.context(response), this.service);
+      throw classifyOpenAiError(obj(body.error) ?? {}, null, this.context(response), this.service);
     return this.result(body, text, refusal, 0);
   }
 
@@ -260,7 +260,7 @@ export class DirectClient {
         }
         if (type === 'error' || (type !== 'response.failed' && obj(data.error) && !obj(data.response))) {
           // Both shapes: nested under `error` (as recorded) or at the top (as specified).
-          const error = classifyDirectError(obj(data.error) ?? data, null, this.context(response), this.service);
+          const error = classifyOpenAiError(obj(data.error) ?? data, null, this.context(response), this.service);
           // The response.failed that follows may say what the failed answer used; it comes in the
           // same network chunk or not at all, so nothing waits for it.
           const failed = events
@@ -275,7 +275,7 @@ export class DirectClient {
           const failed = obj(data.response) ?? {};
           const reported = reportedUsage(obj(failed.usage));
           if (reported) yield { reported };
-          throw classifyDirectError(obj(failed.error) ?? {}, null, this.context(response), this.service);
+          throw classifyOpenAiError(obj(failed.error) ?? {}, null, this.context(response), this.service);
         }
         if (type === 'response.completed' || type === 'response.incomplete') {
           const final = obj(data.response) ?? {};
