@@ -44,7 +44,6 @@ export const compatibleDescriptor = {
     hasScopes: false,
     hasDataCollectionOptOut: false,
     chainsResponses: false,
-    hasRateLimitHeaders: false,
     hasModelPrices: false,
     streamUsageOnRequest: true,
   },

@@ -36,8 +36,6 @@ export interface ServiceCapabilities {
   hasDataCollectionOptOut: boolean;
   /** A conversation continues from a stored response (`previous_response_id`). */
   chainsResponses: boolean;
-  /** Rate-limit headers worth keeping from each answer. */
-  hasRateLimitHeaders: boolean;
   /** The model list carries prices per token. */
   hasModelPrices: boolean;
   /** Streams report usage only when asked (`stream_options.include_usage`), as OpenAI's spec has it. */

@@ -47,7 +47,6 @@ export const directDescriptor = {
     hasScopes: true,
     hasDataCollectionOptOut: false,
     chainsResponses: true,
-    hasRateLimitHeaders: true,
     hasModelPrices: false,
     streamUsageOnRequest: false,
   },

@@ -42,7 +42,6 @@ export const routerDescriptor = {
     hasScopes: false,
     hasDataCollectionOptOut: true,
     chainsResponses: false,
-    hasRateLimitHeaders: false,
     hasModelPrices: true,
     streamUsageOnRequest: false,
   },
