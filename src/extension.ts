@@ -1,7 +1,7 @@
 // The composition root: builds core services, hands them to the host adapters,
 // and owns every lifetime through context.subscriptions.
 import * as vscode from 'vscode';
-import type { ServiceId } from './shared/errorKinds.ts';
+import type { ServiceId } from './shared/serviceIds.ts';
 import { AccountMonitor } from './core/accountMonitor.ts';
 import type { KeywardConfig } from './core/config.ts';
 import { KeyStore, scannerKeys } from './core/keyStore.ts';

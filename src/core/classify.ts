@@ -2,7 +2,8 @@
 // wire facts: status, error.code/type, metadata.reason/limit_source, message
 // text and headers. Every text here comes from the network: ServiceError's
 // constructor redacts it (with the caller's key as a known secret) and clips it.
-import type { ErrorKind, ServiceId } from '../shared/errorKinds.ts';
+import type { ErrorKind } from '../shared/errorKinds.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
 import { SERVICE_NAMES, ServiceError } from './errors.ts';
 import { SERVICES } from './services.ts';
 import { type Json, obj as asObject, parseObject as parseJson } from './json.ts';

@@ -3,7 +3,8 @@
 // The constructor is also the one place where text from the network is made
 // safe: whatever builds an error, its message, code and action are redacted and
 // clipped here, so no classifier, client or caller can forget to.
-import type { ErrorKind, ServiceErrorData, ServiceId } from '../shared/errorKinds.ts';
+import type { ErrorKind, ServiceErrorData } from '../shared/errorKinds.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
 import { errorKindRule } from '../shared/errorKindRules.ts';
 import { redactSecrets } from './redact.ts';
 import { SERVICES, SERVICE_IDS } from './services.ts';

@@ -3,7 +3,8 @@
 // that comes from the webview. A stream is chat/send -> chat/chunk* -> exactly
 // one chat/done or chat/error, keyed by request id.
 import type { FinishReason } from './answerEnd.ts';
-import type { ServiceErrorData, ServiceId } from './errorKinds.ts';
+import type { ServiceErrorData } from './errorKinds.ts';
+import type { ServiceId } from './serviceIds.ts';
 import { isServiceId } from './serviceIds.ts';
 
 export interface ModelOption {

@@ -3,7 +3,7 @@
 // next-line marker the line after it, a disable/enable pair the lines between,
 // and a secretlint comment that names rules only hides keys those rules find
 // (an AWS rule does not hide a direct-service key).
-import type { ServiceId } from '../../shared/errorKinds.ts';
+import type { ServiceId } from '../../shared/serviceIds.ts';
 import { SERVICES } from '../services.ts';
 
 /** On the line before a key: ignore the next line. */
