@@ -1,5 +1,5 @@
 // The import boundaries of the house style, enforced rather than hoped for:
-// webview -> shared <- core <- host <- extension.ts, and cli -> core.
+// webview -> shared <- core <- host <- extension.ts, and cli -> core; host and cli never import each other.
 import tseslint from 'typescript-eslint';
 
 const noVscode = { name: 'vscode', message: 'Only src/host and src/extension.ts may talk to VS Code.' };
@@ -72,6 +72,22 @@ export default tseslint.config(
             layer('core', 'webview/ may import only shared/.'),
             layer('host', 'webview/ may import only shared/.'),
             layer('cli', 'webview/ may import only shared/.'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The host adapts core to VS Code; the webview is another bundle it talks to only through shared/protocol.ts,
+    // and the CLI is another door onto core.
+    files: ['src/host/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            layer('webview', 'host/ talks to the webview through shared/protocol.ts, not by importing it.'),
+            layer('cli', 'host/ stands on core/, not on cli/.'),
           ],
         },
       ],

@@ -1,12 +1,12 @@
 // The composition root: builds core services, hands them to the host adapters,
 // and owns every lifetime through context.subscriptions.
 import * as vscode from 'vscode';
-import type { ServiceId } from './shared/errorKinds.ts';
+import type { ServiceId } from './shared/serviceIds.ts';
 import { AccountMonitor } from './core/accountMonitor.ts';
 import type { KeywardConfig } from './core/config.ts';
 import { KeyStore, scannerKeys } from './core/keyStore.ts';
 import { type PromptRequest, runPrompt } from './core/promptRunner.ts';
-import { SERVICES, SERVICE_IDS } from './core/services.ts';
+import { SERVICES, SERVICE_IDS, baseUrlOf } from './core/services.ts';
 import { CommandId } from './host/commandIds.ts';
 import { Configuration } from './host/configuration.ts';
 import { KeyCommands, type SetKeyArgs } from './host/keyCommands.ts';
@@ -161,7 +161,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     }),
   );
   log.info(
-    `Keyward ${context.extension.packageJSON.version as string} active; ${SERVICE_IDS.map((id) => `${id} ${configuration.value[id].baseUrl ?? '(not set)'}`).join(', ')}.`,
+    `Keyward ${context.extension.packageJSON.version as string} active; ${SERVICE_IDS.map((id) => `${id} ${baseUrlOf(configuration.value, id) ?? '(not set)'}`).join(', ')}.`,
   );
 
   // Startup work must not delay activation; nor run after a quick deactivation (it would start the status timers again).

@@ -2,10 +2,9 @@
 //             [--timeout MS] [--idle-timeout MS] [--redact] [PROMPT|-]
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONFIG } from '../core/config.ts';
-import { DirectClient } from '../core/directClient.ts';
-import { SERVICES, SERVICE_IDS, type ServiceId } from '../core/services.ts';
+import { SERVICE_IDS, type ServiceId } from '../core/services.ts';
+import { serviceModule } from '../core/services/registry.ts';
 import { ServiceError, toServiceError } from '../core/errors.ts';
-import { RouterClient } from '../core/routerClient.ts';
 import { type GuardHit, guardPrompt } from '../core/secretGuard.ts';
 import type { CompletionResult, ReportedUsage, TextStream } from '../core/textStream.ts';
 import { type CliIo, EXIT } from './io.ts';
@@ -146,8 +145,8 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     idleTimeoutMs,
     requestTimeoutMs,
   };
-  const chat = SERVICES[service].wire === 'chat-completions' ? new RouterClient({ ...connection, service }) : undefined;
-  const direct = SERVICES[service].wire === 'responses' ? new DirectClient(connection) : undefined;
+  const module = serviceModule(service);
+  const client = module.open(connection);
   const callOptions = {
     signal: controller.signal,
     stream: !values['no-stream'],
@@ -158,9 +157,7 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
         );
     },
   };
-  const stream: TextStream = chat
-    ? chat.chat({ model: values.model, messages: [{ role: 'user', content: prompt }] }, callOptions)
-    : direct!.respond({ model: values.model, input: prompt }, callOptions);
+  const stream: TextStream = module.prompt(client, { model: values.model, turns: [], text: prompt }, callOptions);
   try {
     let ended = true;
     for await (const delta of stream) {
@@ -202,7 +199,7 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     return failure.kind === 'cancelled' ? EXIT.interrupted : EXIT.failure;
   } finally {
     process.removeListener('SIGINT', onSignal);
-    await Promise.all([chat?.close(), direct?.close()]);
+    await client.close();
   }
 }
 

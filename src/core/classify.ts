@@ -2,7 +2,8 @@
 // wire facts: status, error.code/type, metadata.reason/limit_source, message
 // text and headers. Every text here comes from the network: ServiceError's
 // constructor redacts it (with the caller's key as a known secret) and clips it.
-import type { ErrorKind, ServiceId } from '../shared/errorKinds.ts';
+import type { ErrorKind } from '../shared/errorKinds.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
 import { SERVICE_NAMES, ServiceError } from './errors.ts';
 import { SERVICES } from './services.ts';
 import { type Json, obj as asObject, parseObject as parseJson } from './json.ts';
@@ -225,8 +226,8 @@ const QUOTA_CODES: Record<string, ErrorKind> = {
   organization_usage_limit_exceeded: 'usage_limit',
 };
 
-/** A direct-service error object ({message, type, param, code}) from a body or a stream event. */
-export function classifyDirectError(
+/** An error object in OpenAI's dialect ({message, type, param, code}: the direct service, and the compatible servers that copy it), from a body or a stream event. */
+export function classifyOpenAiError(
   error: Json,
   status: number | null,
   response: ResponseContext,
@@ -287,16 +288,16 @@ export function classifyDirectError(
   });
 }
 
-export function classifyDirectResponse(response: FailedResponse, service: ServiceId = 'direct'): ServiceError {
+export function classifyOpenAiResponse(response: FailedResponse, service: ServiceId = 'direct'): ServiceError {
   const error = asObject(parseJson(response.text)?.error);
-  return error ? classifyDirectError(error, response.status, response, service) : fallback(service, response);
+  return error ? classifyOpenAiError(error, response.status, response, service) : fallback(service, response);
 }
 
 /** A failed response in the words of the service's error dialect (core/services.ts). */
 export function classifyResponse(service: ServiceId, response: FailedResponse): ServiceError {
   return SERVICES[service].errorDialect === 'router'
     ? classifyRouterResponse(response)
-    : classifyDirectResponse(response, service);
+    : classifyOpenAiResponse(response, service);
 }
 
 /** An error object from a 200 body or a stream chunk, in the service's dialect. */
@@ -308,5 +309,5 @@ export function classifyError(
 ): ServiceError {
   return SERVICES[service].errorDialect === 'router'
     ? classifyRouterError(error, status, response)
-    : classifyDirectError(error, status, response, service);
+    : classifyOpenAiError(error, status, response, service);
 }

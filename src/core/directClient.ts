@@ -1,7 +1,7 @@
 // The direct service client: responses (streamed or not, multi-turn) and the
 // free model list. The answer text is assembled from output[] message items:
 // `output_text` exists only in the SDKs, not on the wire.
-import { classifyDirectError, classifyDirectResponse } from './classify.ts';
+import { classifyOpenAiError, classifyOpenAiResponse } from './classify.ts';
 import { ServiceError } from './errors.ts';
 import { responseFinish } from './finishReason.ts';
 import { type Json, num, obj, parseObject } from './json.ts';
@@ -17,6 +17,9 @@ import {
 } from './textStream.ts';
 import { type HttpResponse, Transport, type TransportOptions } from './transport.ts';
 import { parseGoDuration } from './waitTimes.ts';
+import { SERVICES, type ServiceDescriptor } from './services.ts';
+import { directDescriptor } from './services/directDescriptor.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
 
 export interface InputMessage {
   role: 'user' | 'assistant' | 'system' | 'developer';
@@ -51,6 +54,8 @@ export interface RateLimits {
 export interface DirectClientOptions extends TransportOptions {
   baseUrl: string;
   key: string;
+  /** A Responses service (core/services/<id>.ts); the direct service when absent. */
+  service?: ServiceId;
   retry?: RetryPolicy;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -81,13 +86,18 @@ export function outputRefusal(response: Json): string {
 }
 
 export class DirectClient {
+  readonly service: ServiceId;
+  /** The paths the service's row names; the client hard-codes none. */
+  private readonly endpoints: ServiceDescriptor['endpoints'];
   private readonly transport: Transport;
   private readonly options: DirectClientOptions;
   private rateLimits: RateLimits | null = null;
 
   constructor(options: DirectClientOptions) {
     this.options = options;
-    this.transport = new Transport('direct', options.baseUrl, options);
+    this.service = options.service ?? directDescriptor.id;
+    this.endpoints = SERVICES[this.service].endpoints;
+    this.transport = new Transport(this.service, options.baseUrl, options);
   }
 
   /** The rate-limit headers last seen on any response of this client. */
@@ -121,18 +131,26 @@ export class DirectClient {
   }
 
   private fail(response: HttpResponse, text: string): ServiceError {
-    return classifyDirectResponse({
-      status: response.status,
-      text,
-      header: response.header,
-      now: this.now(),
-      secrets: [this.options.key],
-    });
+    return classifyOpenAiResponse(
+      {
+        status: response.status,
+        text,
+        header: response.header,
+        now: this.now(),
+        secrets: [this.options.key],
+      },
+      this.service,
+    );
   }
 
   /** Model ids the key may use. Free: it spends no tokens. */
   async models(signal?: AbortSignal): Promise<string[]> {
-    const response = await this.transport.send({ method: 'GET', path: '/models', key: this.options.key, signal });
+    const response = await this.transport.send({
+      method: 'GET',
+      path: this.endpoints.models ?? '/models',
+      key: this.options.key,
+      signal,
+    });
     this.observe(response);
     const text = await response.text();
     if (response.status >= 400) throw this.fail(response, text);
@@ -140,7 +158,7 @@ export class DirectClient {
     if (!body || !Array.isArray(body.data))
       throw new ServiceError({
         kind: 'server',
-        service: 'direct',
+        service: this.service,
         status: response.status,
         message: 'The direct service sent a model list that is not JSON.',
       });
@@ -153,7 +171,7 @@ export class DirectClient {
     if (request.instructions) body.instructions = request.instructions;
     if (request.previousResponseId) body.previous_response_id = request.previousResponseId;
     if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
-    return new TextStream('direct', () => this.respondAttempt(body, stream, options), {
+    return new TextStream(this.service, () => this.respondAttempt(body, stream, options), {
       signal: options.signal,
       retry: this.options.retry ?? DEFAULT_RETRY_POLICY,
       onRetry: options.onRetry,
@@ -168,7 +186,7 @@ export class DirectClient {
   ): AsyncGenerator<Piece, CompletionResult> {
     const response = await this.transport.send({
       method: 'POST',
-      path: '/responses',
+      path: this.endpoints.chat,
       key: this.options.key,
       body,
       signal: options.signal,
@@ -188,7 +206,7 @@ export class DirectClient {
     if (!body)
       throw new ServiceError({
         kind: 'server',
-        service: 'direct',
+        service: this.service,
         status: response.status,
         message: 'The direct service sent a response that is not JSON.',
       });
@@ -198,7 +216,8 @@ export class DirectClient {
     if (reported) yield { reported };
     if (text) yield text;
     if (refusal) yield { refusal };
-    if (body.status === 'failed') throw classifyDirectError(obj(body.error) ?? {}, null, this.context(response));
+    if (body.status === 'failed')
+      throw classifyOpenAiError(obj(body.error) ?? {}, null, this.context(response), this.service);
     return this.result(body, text, refusal, 0);
   }
 
@@ -211,7 +230,7 @@ export class DirectClient {
     /** response.refusal.done's text: the whole refusal, whatever deltas were missed. */
     let refusalDone: string | undefined;
     let skipped = 0;
-    for await (const events of sseEvents(answerBody(response.body, 'direct', signal))) {
+    for await (const events of sseEvents(answerBody(response.body, this.service, signal))) {
       let batch = '';
       for (const [index, event] of events.entries()) {
         if (event.data === '[DONE]') break;
@@ -241,7 +260,7 @@ export class DirectClient {
         }
         if (type === 'error' || (type !== 'response.failed' && obj(data.error) && !obj(data.response))) {
           // Both shapes: nested under `error` (as recorded) or at the top (as specified).
-          const error = classifyDirectError(obj(data.error) ?? data, null, this.context(response));
+          const error = classifyOpenAiError(obj(data.error) ?? data, null, this.context(response), this.service);
           // The response.failed that follows may say what the failed answer used; it comes in the
           // same network chunk or not at all, so nothing waits for it.
           const failed = events
@@ -256,7 +275,7 @@ export class DirectClient {
           const failed = obj(data.response) ?? {};
           const reported = reportedUsage(obj(failed.usage));
           if (reported) yield { reported };
-          throw classifyDirectError(obj(failed.error) ?? {}, null, this.context(response));
+          throw classifyOpenAiError(obj(failed.error) ?? {}, null, this.context(response), this.service);
         }
         if (type === 'response.completed' || type === 'response.incomplete') {
           const final = obj(data.response) ?? {};
@@ -270,7 +289,7 @@ export class DirectClient {
     }
     throw new ServiceError({
       kind: 'network',
-      service: 'direct',
+      service: this.service,
       message: 'The direct service closed the stream before the answer was complete.',
     });
   }
@@ -279,7 +298,7 @@ export class DirectClient {
     const reported = reportedUsage(obj(body.usage));
     const { finishReason, native } = responseFinish(body);
     return {
-      service: 'direct',
+      service: this.service,
       text,
       model: typeof body.model === 'string' ? body.model : '',
       usage: reported?.usage ?? null,

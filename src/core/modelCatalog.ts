@@ -1,11 +1,13 @@
 // The model lists the panel offers, read once per key and service and kept
 // until the key changes or the person refreshes.
-import type { ServiceErrorData, ServiceId } from '../shared/errorKinds.ts';
+import type { ServiceErrorData } from '../shared/errorKinds.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
 import type { ModelOption } from '../shared/protocol.ts';
 import type { AccountMonitor } from './accountMonitor.ts';
 import { ServiceError } from './errors.ts';
-import { directOptions, routerOptions } from './modelOptions.ts';
-import { SERVICES, SERVICE_IDS } from './services.ts';
+import { SERVICE_IDS } from './services.ts';
+import { cannotListModels } from './services/module.ts';
+import { serviceModule } from './services/registry.ts';
 
 const each = <T>(value: T) => Object.fromEntries(SERVICE_IDS.map((id) => [id, value])) as Record<ServiceId, T>;
 
@@ -43,27 +45,15 @@ export class ModelCatalog {
     const known = this.lists[service];
     if (known) return { service, models: known, canList: this.listable[service] };
     try {
-      switch (SERVICES[service].wire) {
-        case 'chat-completions': {
-          const client = await this.monitor.chatClient(service);
-          if (!client) return undefined;
-          this.lists[service] = routerOptions(await client.models());
-          break;
-        }
-        case 'responses': {
-          const client = await this.monitor.directClient();
-          if (!client) return undefined;
-          this.lists[service] = directOptions(await client.models());
-          break;
-        }
-      }
+      const client = await this.monitor.client(service);
+      if (!client) return undefined;
+      this.lists[service] = await serviceModule(service).modelOptions(client);
       this.listable[service] = true;
       return { service, models: this.lists[service], canList: true };
     } catch (error) {
       const failure = error instanceof ServiceError ? error : undefined;
       // A Restricted key may prompt yet not list models, nor may a server without GET /models: the person types a model id.
-      this.listable[service] =
-        failure?.kind !== 'permission' && !(failure?.kind === 'bad_request' && failure.status === 404);
+      this.listable[service] = !(failure && cannotListModels(failure));
       return {
         service,
         models: null,

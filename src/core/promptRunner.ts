@@ -1,17 +1,16 @@
 // One prompt to any service, the way the panel and the tests send it: the
 // stored key, the configured base URL, the free-model guard, and the outcome
 // reported to the account monitor so the status bar follows.
-import type { ServiceId } from '../shared/errorKinds.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
 import type { AccountMonitor } from './accountMonitor.ts';
 import type { RateLimits } from './directClient.ts';
 import { toServiceError } from './errors.ts';
-import { SERVICES, capable } from './services.ts';
+import { capable } from './services.ts';
+import { serviceModule } from './services/registry.ts';
+import type { Turn } from './services/module.ts';
 import type { RetryNotice, CompletionResult, ReportedUsage, TextStream } from './textStream.ts';
 
-export interface Turn {
-  role: 'user' | 'assistant';
-  content: string;
-}
+export type { Turn };
 
 export interface PromptRequest {
   service: ServiceId;
@@ -54,47 +53,29 @@ export async function runPrompt(
   }
 }
 
-/** The request in the service's wire format (core/services.ts). */
+/** The request in the service's wire format (its module, core/services/<id>.ts). */
 async function openStream(
   monitor: AccountMonitor,
   request: PromptRequest,
   callbacks: PromptCallbacks,
 ): Promise<TextStream> {
   const { service } = request;
-  const wire = SERVICES[service].wire;
-  switch (wire) {
-    case 'chat-completions': {
-      const client = await monitor.chatClient(service);
-      if (!client) throw monitor.unavailable(service);
-      return client.chat(
-        {
-          model: request.model,
-          messages: request.instructions
-            ? [{ role: 'system', content: request.instructions }, ...request.turns]
-            : request.turns,
-          denyDataCollection: request.denyDataCollection === true,
-        },
-        { signal: callbacks.signal, onRetry: callbacks.onRetry, onFreeWait: callbacks.onFreeWait },
-      );
-    }
-    case 'responses': {
-      const client = await monitor.directClient();
-      if (!client) throw monitor.unavailable(service);
-      const last = request.turns.at(-1);
-      const input = request.previousResponseId && last ? last.content : request.turns;
-      return client.respond(
-        {
-          model: request.model,
-          input,
-          ...(request.previousResponseId ? { previousResponseId: request.previousResponseId } : {}),
-          ...(request.instructions ? { instructions: request.instructions } : {}),
-        },
-        { signal: callbacks.signal, onRetry: callbacks.onRetry },
-      );
-    }
-  }
+  const client = await monitor.client(service);
+  if (!client) throw monitor.unavailable(service);
+  return serviceModule(service).prompt(
+    client,
+    {
+      model: request.model,
+      turns: request.turns,
+      ...(request.previousResponseId ? { previousResponseId: request.previousResponseId } : {}),
+      ...(request.instructions ? { instructions: request.instructions } : {}),
+      denyDataCollection: request.denyDataCollection === true,
+    },
+    { signal: callbacks.signal, onRetry: callbacks.onRetry, onFreeWait: callbacks.onFreeWait },
+  );
 }
 
 async function rateLimitsOf(monitor: AccountMonitor, service: ServiceId): Promise<RateLimits | null | undefined> {
-  return capable(service, 'hasRateLimitHeaders') ? (await monitor.directClient())?.lastRateLimits : undefined;
+  const client = await monitor.client(service);
+  return client ? serviceModule(service).rateLimits(client) : undefined;
 }

@@ -20,10 +20,13 @@ import {
   answerBody,
 } from './textStream.ts';
 import { SERVICES } from './services.ts';
+import { routerDescriptor } from './services/routerDescriptor.ts';
+import { defaultModel } from '../shared/serviceIds.ts';
 import { STREAM_USAGE_SUPPORT, type StreamUsageSupport, refusesStreamOptions } from './streamUsageSupport.ts';
 import { type HttpResponse, Transport, type TransportOptions } from './transport.ts';
 
-export const FREE_ROUTER_MODEL = 'openrouter/free';
+/** The routing service's free router: it picks a free model, and costs nothing. */
+export const FREE_ROUTER_MODEL = defaultModel(routerDescriptor.id);
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -120,10 +123,17 @@ export class RouterClient {
 
   constructor(options: RouterClientOptions) {
     this.options = options;
-    this.service = options.service ?? 'router';
+    this.service = options.service ?? routerDescriptor.id;
     if (SERVICES[this.service].wire !== 'chat-completions')
       throw new Error(`The ${SERVICE_NAMES[this.service]} does not speak chat completions.`);
     this.transport = new Transport(this.service, options.baseUrl, options);
+  }
+
+  /** The path the service's row names; the clients hard-code none. */
+  private endpoint(name: 'keyCheck' | 'credits' | 'models'): string {
+    const path = SERVICES[this.service].endpoints[name];
+    if (path === null) throw new Error(`The ${SERVICE_NAMES[this.service]} has no ${name} endpoint.`);
+    return path;
   }
 
   private secrets(): string[] {
@@ -169,7 +179,7 @@ export class RouterClient {
   }
 
   async keyInfo(signal?: AbortSignal): Promise<RouterKeyInfo> {
-    const data = obj((await this.getJson('/key', signal)).data) ?? {};
+    const data = obj((await this.getJson(this.endpoint('keyCheck'), signal)).data) ?? {};
     const free = obj(data.free_model_daily_requests);
     const info: RouterKeyInfo = {
       label: typeof data.label === 'string' ? data.label : '',
@@ -193,7 +203,7 @@ export class RouterClient {
   /** The account's credits, or null when the key may not read them (403: management keys only). */
   async credits(signal?: AbortSignal): Promise<RouterCredits | null> {
     try {
-      const data = obj((await this.getJson('/credits', signal)).data) ?? {};
+      const data = obj((await this.getJson(this.endpoint('credits'), signal)).data) ?? {};
       const totalCredits = num(data.total_credits) ?? 0;
       const totalUsage = num(data.total_usage) ?? 0;
       return { totalCredits, totalUsage, balance: Math.round((totalCredits - totalUsage) * 1e8) / 1e8 };
@@ -204,7 +214,7 @@ export class RouterClient {
   }
 
   async models(signal?: AbortSignal): Promise<RouterModelInfo[]> {
-    const data = (await this.getJson('/models', signal)).data;
+    const data = (await this.getJson(this.endpoint('models'), signal)).data;
     if (!Array.isArray(data)) return [];
     return data
       .map((m) => obj(m))

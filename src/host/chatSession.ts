@@ -3,8 +3,8 @@
 // through the shared clients behind the secret guard, and what changes is
 // posted to every connected webview.
 import * as vscode from 'vscode';
-import type { ServiceId } from '../shared/errorKinds.ts';
 import { type KeyMask, keyMaskOf } from '../shared/keyShapes.ts';
+import { DEFAULT_SERVICE, type ServiceId, defaultModel } from '../shared/serviceIds.ts';
 import {
   type Attachment,
   type ChatTurn,
@@ -101,7 +101,7 @@ export class ChatSession implements vscode.Disposable {
       offered = JSON.stringify(services);
       for (const id of SERVICE_IDS) this.catalog.forget(id);
       const chosen = this.ports.store.choice().service;
-      const service = services.some((s) => s.id === chosen) ? chosen : 'router';
+      const service = services.some((s) => s.id === chosen) ? chosen : DEFAULT_SERVICE;
       this.post({ type: 'services/changed', services, service });
       if (this.connections.size > 0) void Promise.all(services.map((s) => this.loadModels(s.id)));
     });
@@ -159,6 +159,7 @@ export class ChatSession implements vscode.Disposable {
       pricedModels: SERVICES[id].capabilities.hasModelPrices,
       hasCredits: SERVICES[id].capabilities.hasCredits,
       keyOptional: SERVICES[id].capabilities.keyOptional,
+      ...(SERVICES[id].capabilities.hasFreeModels ? { freeModel: defaultModel(id) } : {}),
     }));
   }
 
@@ -234,7 +235,7 @@ export class ChatSession implements vscode.Disposable {
     const choice = this.ports.store.choice();
     const services = this.services();
     return {
-      service: services.some((s) => s.id === choice.service) ? choice.service : 'router',
+      service: services.some((s) => s.id === choice.service) ? choice.service : DEFAULT_SERVICE,
       services,
       models: this.catalog.models,
       canListModels: this.catalog.canList,

@@ -1,4 +1,4 @@
-import type { SERVICES, ServiceCommands, ServiceId } from '../core/services.ts';
+import type { DescribedCommandId } from '../core/services.ts';
 
 /** Every command the extension contributes; package.json declares the same ids. */
 export const CommandId = {
@@ -46,4 +46,4 @@ export type CommandId = (typeof CommandId)[keyof typeof CommandId];
 
 type Declared<T extends CommandId> = T;
 /** Every command the service table (core/services.ts) names; the compiler refuses one this table lacks. */
-export type ServiceCommandId = Declared<(typeof SERVICES)[ServiceId]['commands'][keyof ServiceCommands]>;
+export type ServiceCommandId = Declared<DescribedCommandId>;

@@ -2,9 +2,8 @@
 // service and models, and where each attachment came from. Everything passes
 // the one filter for disk (the memento handed in is a ScrubbedMemento).
 import type * as vscode from 'vscode';
-import type { ServiceId } from '../shared/errorKinds.ts';
+import { DEFAULT_SERVICE, type ServiceId, defaultModel, perService } from '../shared/serviceIds.ts';
 import type { ChatTurn } from '../shared/protocol.ts';
-import { FREE_ROUTER_MODEL } from '../core/routerClient.ts';
 import type { ChatConversations } from './chatConversations.ts';
 
 const CHOICE_KEY = 'keyward.panel.choice';
@@ -50,8 +49,8 @@ export class ConversationStore {
   choice(): Choice {
     return (
       this.state.get<Choice>(CHOICE_KEY) ?? {
-        service: 'router',
-        selectedModel: { router: FREE_ROUTER_MODEL, direct: 'gpt-5.4-mini', compatible: '' },
+        service: DEFAULT_SERVICE,
+        selectedModel: perService(defaultModel),
       }
     );
   }

@@ -2,30 +2,19 @@
 // remind before they expire. The key is read from a password box or a command
 // argument and goes nowhere but SecretStorage.
 import * as vscode from 'vscode';
-import type { ServiceId } from '../shared/errorKinds.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
 import type { AccountMonitor, Verification } from '../core/accountMonitor.ts';
-import { blocksPrompting } from '../shared/scopes.ts';
-import type { KeywardConfig } from '../core/config.ts';
 import type { Configuration } from './configuration.ts';
 import { SERVICE_NAMES } from '../core/errors.ts';
 import { checkKeyForSlot } from '../core/keyFormats.ts';
 import { type KeyStore, SecretStorageUnavailable, daysUntil } from '../core/keyStore.ts';
 import { SERVICES, SERVICE_IDS, pagesOf } from '../core/services.ts';
+import { serviceModule } from '../core/services/registry.ts';
 import type { Log } from './log.ts';
 import { serviceLabel, serviceTitle } from './serviceNames.ts';
 
 const t = vscode.l10n.t;
 const title = (service: ServiceId) => serviceTitle(service);
-
-/** What the Set Key box says, per service. */
-const SET_KEY_PROMPTS: Record<ServiceId, () => string> = {
-  router: () => t("Paste the routing service key (sk-or-v1-...). It is kept in VS Code's secret storage only."),
-  direct: () => t("Paste the direct service key (sk-proj-...). It is kept in VS Code's secret storage only."),
-  compatible: () =>
-    t(
-      "Paste the key your OpenAI-compatible server expects, if it wants one (local servers often need none). It is kept in VS Code's secret storage only.",
-    ),
-};
 
 /** Options for calling the commands from code (tests, the environment import). */
 export interface SetKeyArgs {
@@ -69,7 +58,7 @@ export class KeyCommands {
       args.key ??
       (await vscode.window.showInputBox({
         title: t('Set {0} key', title(slot)),
-        prompt: SET_KEY_PROMPTS[slot](),
+        prompt: t(SERVICES[slot].keyPrompt),
         password: true,
         ignoreFocusOut: true,
         placeHolder: SERVICES[slot].keyPlaceholder,
@@ -148,77 +137,24 @@ export class KeyCommands {
       if (answer === setKey) await this.setKey(service);
       return;
     }
-    switch (verification.service) {
-      case 'direct':
-        return this.afterDirectVerify(verification, config);
-      case 'compatible':
-        void vscode.window.showInformationMessage(
-          verification.canListModels
-            ? t('The {0} answers and lists its models.', serviceTitle('compatible', config))
-            : t(
-                'The {0} answers, but offers no model list: type the model id in the prompt panel.',
-                serviceTitle('compatible', config),
-              ),
-        );
-        return;
-      case 'router':
-        return this.afterRouterVerify(verification, config);
-    }
-  }
-
-  private async afterDirectVerify(
-    verification: Extract<Verification, { service: 'direct'; ok: true }>,
-    config: KeywardConfig,
-  ): Promise<void> {
-    // Say what the check could see: listing models never proves the key may create responses.
-    const blocking = verification.missingScopes.filter(blocksPrompting);
-    if (blocking.length > 0) {
-      const open = t('Open Keys Page');
-      const answer = await vscode.window.showWarningMessage(
-        t(
-          'The direct service key is recognised but restricted: it lacks {0}, so it cannot send prompts. Give it that permission on the API keys page, or use a key with All permissions.',
-          blocking.join(', '),
-        ),
-        open,
-      );
-      if (answer === open) await vscode.env.openExternal(vscode.Uri.parse(config.direct.keysUrl));
-    } else if (!verification.canListModels) {
-      void vscode.window.showInformationMessage(
-        t(
-          'The direct service key is valid but restricted: it may not list models. It can still prompt; type a model id in the prompt panel.',
-        ),
-      );
-    } else {
-      void vscode.window.showInformationMessage(
-        t(
-          'The direct service key is valid and may list models. Whether it may create responses (api.responses.write) cannot be checked without spending tokens: the first prompt will show it.',
-        ),
-      );
-    }
-  }
-
-  private async afterRouterVerify(
-    verification: Extract<Verification, { service: 'router'; ok: true }>,
-    config: KeywardConfig,
-  ): Promise<void> {
-    if (verification.warnings.length === 0) {
-      void vscode.window.showInformationMessage(
-        t('The routing service key is valid, with a credit limit and an expiry date.'),
-      );
+    // What the check saw, in the service module's words (core/services/<id>.ts).
+    const notice = serviceModule(service).account.notice(
+      verification,
+      pagesOf(config, service),
+      serviceTitle(service, config),
+    );
+    const message = t(notice.message, ...notice.args.map((arg) => t(arg)));
+    if (!notice.open) {
+      void (notice.severity === 'warning'
+        ? vscode.window.showWarningMessage(message)
+        : vscode.window.showInformationMessage(message));
       return;
     }
-    const problems = verification.warnings
-      .map((w) => (w === 'no_credit_limit' ? t('no credit limit') : t('no expiry date')))
-      .join(t(' and '));
-    const open = t('Open Key Settings');
-    const answer = await vscode.window.showWarningMessage(
-      t(
-        'The routing service key is valid, but it has {0}. The service recommends a credit limit and an expiry on every key.',
-        problems,
-      ),
-      open,
-    );
-    if (answer === open) await vscode.env.openExternal(vscode.Uri.parse(config.router.keysUrl));
+    const open = t(notice.open.label);
+    const answer = await (notice.severity === 'warning'
+      ? vscode.window.showWarningMessage(message, open)
+      : vscode.window.showInformationMessage(message, open));
+    if (answer === open) await vscode.env.openExternal(vscode.Uri.parse(notice.open.url));
   }
 
   async rotate(service: ServiceId, newKey?: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 // Every string the panel shows, localised on the host and handed to the webview.
 import * as vscode from 'vscode';
 import { emptyStateStrings } from './emptyStateStrings.ts';
-import { errorKindStrings } from './errorKindStrings.ts';
+import { errorKindStrings, errorKindWaitStrings } from './errorKindStrings.ts';
 
 const t = vscode.l10n.t;
 
@@ -71,11 +71,7 @@ export function panelStrings(): Record<string, string> {
     resendPaid: t('Resend to the paid model'),
     waiting: t('The service asked to wait;'),
     retryingIn: t('trying again in'),
-    'wait.in_flight_budget': t('Requests still running use up the balance;'),
-    'wait.free_limit_minute': t('Free models allow 20 requests a minute;'),
-    'wait.rate_limit': t('Rate limited;'),
-    'wait.server': t('The service had a problem;'),
-    'wait.network': t('The connection failed;'),
+    ...errorKindWaitStrings(),
     ...errorKindStrings(),
     ...emptyStateStrings(),
     declined: t('The model declined'),

@@ -1,10 +1,8 @@
 // The quick pick behind each status-bar item.
 import * as vscode from 'vscode';
-import type { ServiceId } from '../shared/errorKinds.ts';
-import { blocksPrompting } from '../shared/scopes.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
 import type { AccountMonitor } from '../core/accountMonitor.ts';
-import { isNegativeBalance } from '../core/accountStatus.ts';
-import { SERVICES, capable, pagesOf } from '../core/services.ts';
+import { SERVICES, pagesOf } from '../core/services.ts';
 import { CommandId } from './commandIds.ts';
 import type { Configuration } from './configuration.ts';
 import { serviceTitle } from './serviceNames.ts';
@@ -13,25 +11,15 @@ const t = vscode.l10n.t;
 
 type Action = vscode.QuickPickItem & { run: () => Thenable<unknown> };
 
-/** What fixes the state the item shows, first: credits for a negative balance, the keys page for a missing scope. */
+/** What fixes the state the item shows, first (the service module says what): credits, the keys page. */
 function remedy(service: ServiceId, monitor: AccountMonitor, configuration: Configuration): Action | undefined {
-  const config = configuration.value;
-  if (capable(service, 'hasCredits') && isNegativeBalance(monitor.routerSnapshot())) {
-    return {
-      label: `$(credit-card) ${t('Add Credits')}`,
-      description: t('the balance is below zero: every call fails until it is back above zero'),
-      run: () => vscode.env.openExternal(vscode.Uri.parse(config.router.creditsUrl)),
-    };
-  }
-  const missing = capable(service, 'hasScopes') ? monitor.directSnapshot().missingScopes.filter(blocksPrompting) : [];
-  if (missing.length > 0) {
-    return {
-      label: `$(shield) ${t('Give the Key {0}', missing.join(', '))}`,
-      description: t('opens the API keys page'),
-      run: () => vscode.env.openExternal(vscode.Uri.parse(config.direct.keysUrl)),
-    };
-  }
-  return undefined;
+  const found = monitor.remedy(service, pagesOf(configuration.value, service));
+  if (!found) return undefined;
+  return {
+    label: `$(${found.icon}) ${t(found.label, ...found.args)}`,
+    description: t(found.description),
+    run: () => vscode.env.openExternal(vscode.Uri.parse(found.url)),
+  };
 }
 
 export async function showStatusActions(

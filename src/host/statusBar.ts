@@ -1,24 +1,19 @@
-// One status-bar item per service (core/services.ts): the router key's credit
-// and today's free count, the direct service's state, and whether the
-// OpenAI-compatible endpoint answers (only once it is configured). Driven by the account monitor's events; refreshed
+// One status-bar item per service (core/services.ts), showing what its module's
+// status view says (core/services/<id>.ts): the router key's credit and today's
+// free count, the direct service's state, whether the OpenAI-compatible endpoint
+// answers (only once it is configured). Driven by the account monitor's events; refreshed
 // on activation, after requests, every N minutes while the window is focused,
 // backing off on failure and showing a stale figure's age rather than a popup.
 import * as vscode from 'vscode';
-import type { ServiceId } from '../shared/errorKinds.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
 import { errorKindRule } from '../shared/errorKindRules.ts';
 import type { AccountMonitor } from '../core/accountMonitor.ts';
-import { type StatusView, compatibleStatusView, directStatusView, routerStatusView } from '../core/accountStatus.ts';
+import type { StatusView } from '../core/accountStatus.ts';
 import type { KeyStore } from '../core/keyStore.ts';
 import { SERVICES, SERVICE_IDS, isConfigured, serviceName } from '../core/services.ts';
 import type { Configuration } from './configuration.ts';
-import { disposeAll } from '../shared/dispose.ts';
+import { Disposable, toDisposable } from '../shared/dispose.ts';
 
-/** The items' names in the status bar's context menu, localised. */
-const ITEM_NAMES: Record<ServiceId, () => string> = {
-  router: () => vscode.l10n.t('Keyward: routing service'),
-  direct: () => vscode.l10n.t('Keyward: direct service'),
-  compatible: () => vscode.l10n.t('Keyward: OpenAI-compatible service'),
-};
 const MAX_BACKOFF_MS = 30 * 60_000;
 
 /** The item names its service, so two figures side by side are not a guess. */
@@ -35,19 +30,17 @@ function quietEntry(service: ServiceId): { text: string; tooltip: string } {
   };
 }
 
-export class StatusBar implements vscode.Disposable {
+export class StatusBar extends Disposable {
   private readonly items: Record<ServiceId, vscode.StatusBarItem>;
-  private readonly disposables: vscode.Disposable[] = [];
   private readonly monitor: AccountMonitor;
   private readonly keys: KeyStore;
   private readonly configuration: Configuration;
   private timer: NodeJS.Timeout | undefined;
-  private tick: NodeJS.Timeout | undefined;
-  private disposed = false;
   private failures = 0;
   private readonly views: Partial<Record<ServiceId, StatusView>> = {};
 
   constructor(monitor: AccountMonitor, keys: KeyStore, configuration: Configuration) {
+    super();
     this.monitor = monitor;
     this.keys = keys;
     this.configuration = configuration;
@@ -55,14 +48,14 @@ export class StatusBar implements vscode.Disposable {
       ServiceId,
       vscode.StatusBarItem
     >;
-    const unsubscribe = monitor.onDidChange((service) => this.render(service));
-    const unsubscribeKeys = keys.onDidChange((service) => this.render(service));
-    this.disposables.push(
-      new vscode.Disposable(unsubscribe),
-      new vscode.Disposable(unsubscribeKeys),
+    this._register(monitor.onDidChange((service) => this.render(service)));
+    this._register(keys.onDidChange((service) => this.render(service)));
+    this._register(
       vscode.window.onDidChangeWindowState((state) => {
         if (state.focused && this.isDue()) void this.refresh();
       }),
+    );
+    this._register(
       configuration.onDidChange(() => {
         for (const service of SERVICE_IDS) this.render(service);
         this.schedule();
@@ -70,18 +63,20 @@ export class StatusBar implements vscode.Disposable {
     );
     for (const service of SERVICE_IDS) this.render(service);
     // A live countdown for "rate limited (12s)".
-    this.tick = setInterval(() => {
-      if (this.monitor.directSnapshot().lastError?.kind === 'rate_limit') this.render('direct');
+    const tick = setInterval(() => {
+      for (const service of SERVICE_IDS) if (this.monitor.counting(service)) this.render(service);
     }, 1000);
+    this._register(toDisposable(() => clearInterval(tick)));
+    this._register(toDisposable(() => clearTimeout(this.timer)));
   }
 
   private createItem(service: ServiceId): vscode.StatusBarItem {
     const { id, priority } = SERVICES[service].statusBar;
     const item = vscode.window.createStatusBarItem(id, vscode.StatusBarAlignment.Right, priority);
-    item.name = ITEM_NAMES[service]();
+    // The item's name in the status bar's context menu: English in the service's row, localised here.
+    item.name = vscode.l10n.t(SERVICES[service].statusBar.name);
     item.command = SERVICES[service].commands.actions;
-    this.disposables.push(item);
-    return item;
+    return this._register(item);
   }
 
   /** The text shown now, for tests and the leak check. */
@@ -130,19 +125,7 @@ export class StatusBar implements vscode.Disposable {
   }
 
   private viewOf(service: ServiceId, meta: ReturnType<KeyStore['metadata']>, now: number): StatusView {
-    switch (service) {
-      case 'router':
-        return routerStatusView(this.monitor.routerSnapshot(), meta, now);
-      case 'direct':
-        return directStatusView(this.monitor.directSnapshot(), meta, now);
-      case 'compatible':
-        return compatibleStatusView(
-          this.monitor.compatibleSnapshot(),
-          meta,
-          serviceName(this.configuration.value, 'compatible'),
-          now,
-        );
-    }
+    return this.monitor.view(service, meta, serviceName(this.configuration.value, service), now);
   }
 
   private lastRefresh = 0;
@@ -173,7 +156,7 @@ export class StatusBar implements vscode.Disposable {
   schedule(): void {
     if (this.timer) clearTimeout(this.timer);
     // A refresh that ends after dispose() must not arm a timer nobody will clear.
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     const minutes = this.configuration.value.status.refreshMinutes;
     if (minutes <= 0 && this.failures === 0) return;
     const base = minutes > 0 ? minutes * 60_000 : 60_000;
@@ -182,12 +165,5 @@ export class StatusBar implements vscode.Disposable {
       if (vscode.window.state.focused) void this.refresh();
       else this.schedule();
     }, delay);
-  }
-
-  dispose(): void {
-    this.disposed = true;
-    if (this.timer) clearTimeout(this.timer);
-    if (this.tick) clearInterval(this.tick);
-    disposeAll(this.disposables);
   }
 }

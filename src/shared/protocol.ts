@@ -3,8 +3,9 @@
 // that comes from the webview. A stream is chat/send -> chat/chunk* -> exactly
 // one chat/done or chat/error, keyed by request id.
 import type { FinishReason } from './answerEnd.ts';
-import type { ServiceErrorData, ServiceId } from './errorKinds.ts';
+import type { ServiceErrorData } from './errorKinds.ts';
 import type { KeyMask } from './keyShapes.ts';
+import type { ServiceId } from './serviceIds.ts';
 import { isServiceId } from './serviceIds.ts';
 
 export interface ModelOption {
@@ -71,6 +72,8 @@ export interface ServiceChoice {
   hasCredits: boolean;
   /** Works without a key (a local server); a key is stored only when the person gives one. */
   keyOptional?: boolean;
+  /** A model that costs nothing there (the routing service's free router), for the first screen's "Try a free model". */
+  freeModel?: string;
 }
 
 export interface PanelState {

@@ -1,7 +1,7 @@
 /**
  * The services Keyward can prompt. What each one is (endpoints, settings, keys,
- * capabilities) lives in one table, `core/services.ts`; this list is the part the
- * webview and the protocol guard need too.
+ * capabilities) and does lives in its module, `core/services/<id>.ts`; this list
+ * is the part the webview and the protocol guard need too.
  */
 export const SERVICE_IDS = ['router', 'direct', 'compatible'] as const;
 
@@ -9,4 +9,22 @@ export type ServiceId = (typeof SERVICE_IDS)[number];
 
 export function isServiceId(value: unknown): value is ServiceId {
   return (SERVICE_IDS as readonly unknown[]).includes(value);
+}
+
+/** The service a new chat starts on: the first of the list. */
+export const DEFAULT_SERVICE: ServiceId = SERVICE_IDS[0];
+
+/** A record with one entry per service, so a new id needs no new key in the tables built with it. */
+export function perService<T>(make: (id: ServiceId) => T): Record<ServiceId, T> {
+  return Object.fromEntries(SERVICE_IDS.map((id) => [id, make(id)])) as Record<ServiceId, T>;
+}
+
+/**
+ * The model a new chat picks on a service, where it has one to suggest (the host and the webview both start
+ * from it): the routing service's free router, which costs nothing, and the direct service's small model.
+ */
+const DEFAULT_MODELS: Partial<Record<ServiceId, string>> = { router: 'openrouter/free', direct: 'gpt-5.4-mini' };
+
+export function defaultModel(service: ServiceId): string {
+  return DEFAULT_MODELS[service] ?? '';
 }

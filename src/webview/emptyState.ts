@@ -1,7 +1,7 @@
 // What an empty chat says: which keys are stored (with a way to set or import
 // each), a free model to try, and what the secret guard does. Built from the
 // state alone, so it follows the keys as they are stored or deleted.
-import type { ServiceId } from '../shared/errorKinds.ts';
+import { DEFAULT_SERVICE, type ServiceId } from '../shared/serviceIds.ts';
 import type { PanelAction, ServiceChoice } from '../shared/protocol.ts';
 
 export interface EmptyStateInput {
@@ -42,7 +42,7 @@ export function emptyState({ services, hasKey, s, run, tryFree }: EmptyStateInpu
   if (services.some(({ id, keyOptional }) => !keyOptional && !hasKey[id])) {
     const importRow = el('div', 'empty-import');
     importRow.append(
-      button(s('empty.import', 'Import from the environment'), () => run('importKeys', 'router'), true),
+      button(s('empty.import', 'Import from the environment'), () => run('importKeys', DEFAULT_SERVICE), true),
       el(
         'span',
         'empty-hint',
@@ -79,15 +79,18 @@ export function emptyState({ services, hasKey, s, run, tryFree }: EmptyStateInpu
   root.append(keys);
 
   const free = el('div', 'empty-free');
-  const tryButton = button(s('empty.tryFree', 'Try a free model'), tryFree, hasKey.router);
+  // The service that offers a free model says so (ServiceChoice.freeModel); the webview names none itself.
+  const freeService = services.find((choice) => choice.freeModel !== undefined);
+  const canTry = freeService !== undefined && hasKey[freeService.id];
+  const tryButton = button(s('empty.tryFree', 'Try a free model'), tryFree, canTry);
   tryButton.id = 'try-free';
-  tryButton.disabled = !hasKey.router;
+  tryButton.disabled = !canTry;
   free.append(
     tryButton,
     el(
       'span',
       'empty-hint',
-      hasKey.router
+      canTry
         ? s('empty.tryFreeHint', 'The free router (openrouter/free) on the routing service costs nothing.')
         : s('empty.tryFreeNeedsKey', 'Needs a routing service key.'),
     ),

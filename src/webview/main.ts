@@ -240,8 +240,6 @@ function renderConversation(): void {
   scrollDown();
 }
 
-const FREE_ROUTER = 'openrouter/free';
-
 /** The first screen: keys to set or import, a free model to try, what the secret guard does. */
 function renderEmpty(): void {
   const empty = $('empty');
@@ -256,10 +254,12 @@ function renderEmpty(): void {
       s,
       run: (action, service) => post({ type: 'action/run', action, service }),
       tryFree: () => {
-        dispatch({ type: 'service/local', service: 'router' });
-        post({ type: 'service/select', service: 'router' });
-        dispatch({ type: 'model/local', model: FREE_ROUTER });
-        post({ type: 'model/select', service: 'router', model: FREE_ROUTER });
+        const free = state.services.find((choice) => choice.freeModel !== undefined);
+        if (!free?.freeModel) return;
+        dispatch({ type: 'service/local', service: free.id });
+        post({ type: 'service/select', service: free.id });
+        dispatch({ type: 'model/local', model: free.freeModel });
+        post({ type: 'model/select', service: free.id, model: free.freeModel });
         $('prompt').focus();
       },
     }),

@@ -1,7 +1,7 @@
 // The panel's state and its reducer: pure, so it is tested without a DOM.
 import { type KeyMask, mapStrings, maskKeyShapes, maskKnownKeys } from '../shared/keyShapes.ts';
-import type { Attachment, ChatTurn, HostMessage, PanelState } from '../shared/protocol.ts';
-import { isServiceId } from '../shared/serviceIds.ts';
+import type { Attachment, ChatTurn, HostMessage, ModelOption, PanelState } from '../shared/protocol.ts';
+import { DEFAULT_SERVICE, defaultModel, isServiceId, perService } from '../shared/serviceIds.ts';
 import { MAX_RECENT, withRecent } from './modelPicker.ts';
 
 export interface Pending {
@@ -33,19 +33,19 @@ export type Action = HostMessage | LocalAction;
 
 export function initialState(): ViewState {
   return {
-    service: 'router',
+    service: DEFAULT_SERVICE,
     services: [],
-    models: { router: null, direct: null, compatible: null },
-    canListModels: { router: true, direct: true, compatible: true },
-    selectedModel: { router: 'openrouter/free', direct: 'gpt-5.4-mini', compatible: '' },
-    hasKey: { router: false, direct: false, compatible: false },
+    models: perService<ModelOption[] | null>(() => null),
+    canListModels: perService(() => true),
+    selectedModel: perService(defaultModel),
+    hasKey: perService(() => false),
     turns: [],
     strings: {},
     draft: '',
     attachments: [],
     pending: null,
     modelFilter: '',
-    recentModels: { router: [], direct: [], compatible: [] },
+    recentModels: perService<string[]>(() => []),
   };
 }
 
@@ -203,7 +203,7 @@ export function restoredView(saved: unknown): Partial<PersistedView> {
           typeof (a as Attachment).fileName === 'string',
       )
     : [];
-  const service = isServiceId(raw.service) ? raw.service : 'router';
+  const service = isServiceId(raw.service) ? raw.service : DEFAULT_SERVICE;
   const recent =
     raw.recentModels && typeof raw.recentModels === 'object' ? (raw.recentModels as Record<string, unknown>) : {};
   const ids = (value: unknown) =>
@@ -221,12 +221,8 @@ export function restoredView(saved: unknown): Partial<PersistedView> {
       endLine: Number(a.endLine) || 1,
     })),
     service,
-    selectedModel: {
-      router: text(models.router) || base.selectedModel.router,
-      direct: text(models.direct) || base.selectedModel.direct,
-      compatible: text(models.compatible) || base.selectedModel.compatible,
-    },
+    selectedModel: perService((id) => text(models[id]) || base.selectedModel[id]),
     modelFilter: text(raw.modelFilter),
-    recentModels: { router: ids(recent.router), direct: ids(recent.direct), compatible: ids(recent.compatible) },
+    recentModels: perService((id) => ids(recent[id])),
   });
 }

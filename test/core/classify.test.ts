@@ -1,8 +1,8 @@
 // Classification of the wire-facts cases the emulator does not produce itself.
 import { describe, expect, it } from 'vitest';
 import {
-  classifyDirectError,
-  classifyDirectResponse,
+  classifyOpenAiError,
+  classifyOpenAiResponse,
   classifyRouterError,
   classifyRouterResponse,
 } from '../../src/core/classify.ts';
@@ -21,7 +21,7 @@ const router = (status: number, body: unknown, h: Record<string, string> = {}) =
     secrets: [],
   });
 const direct = (status: number, body: unknown, h: Record<string, string> = {}) =>
-  classifyDirectResponse({
+  classifyOpenAiResponse({
     status,
     text: typeof body === 'string' ? body : JSON.stringify(body),
     header: headers(h),
@@ -410,25 +410,25 @@ describe('direct service', () => {
   it('classifies stream error events of either shape', () => {
     const context = { header: headers(), now: NOW, secrets: [] };
     expect(
-      classifyDirectError(
+      classifyOpenAiError(
         { type: 'insufficient_quota', code: 'insufficient_quota', message: 'You exceeded your current quota' },
         null,
         context,
       ).kind,
     ).toBe('credit_exhausted');
     expect(
-      classifyDirectError({ code: 'rate_limit_exceeded', message: 'Request too large for gpt-4o-mini' }, null, context)
+      classifyOpenAiError({ code: 'rate_limit_exceeded', message: 'Request too large for gpt-4o-mini' }, null, context)
         .kind,
     ).toBe('rate_limit');
     expect(
-      classifyDirectError({ type: 'server_error', code: null, message: 'Sorry, something went wrong.' }, null, context)
+      classifyOpenAiError({ type: 'server_error', code: null, message: 'Sorry, something went wrong.' }, null, context)
         .kind,
     ).toBe('server');
   });
 
   it("marks a request larger than the rate limit's token budget as not worth retrying", () => {
     // The response.failed fixture in vercel/ai (wire facts B5): "Request too large ... Limit 30000, Requested 35364."
-    const tooLarge = classifyDirectError(
+    const tooLarge = classifyOpenAiError(
       {
         code: 'rate_limit_exceeded',
         message:
@@ -470,7 +470,7 @@ describe('direct service', () => {
 
   it('masks the caller key in any message', () => {
     const secret = ['sk', 'proj', 'a'.repeat(30)].join('-');
-    const error = classifyDirectResponse({
+    const error = classifyOpenAiResponse({
       status: 401,
       text: JSON.stringify({
         error: {

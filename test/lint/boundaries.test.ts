@@ -24,6 +24,8 @@ describe('import boundaries', { timeout: 300_000 }, () => {
     ['src/webview/blocks.ts', "import { maskKey } from '../core/redact.ts';\nexport const m = maskKey;\n"],
     ['src/webview/blocks.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n"],
     ['src/cli/main.ts', "import { Log } from '../host/log.ts';\nexport const l = Log;\n"],
+    ['src/host/log.ts', "import { element } from '../webview/dom.ts';\nexport const e = element;\n"],
+    ['src/host/log.ts', "import { runCli } from '../cli/run.ts';\nexport const r = runCli;\n"],
   ])(
     'refuses the import in %s',
     async (file, code) => {

@@ -78,4 +78,19 @@ describe('the empty state', () => {
     expect(first.closest('.empty-import')).not.toBeNull();
     expect(first.className).toBe('primary');
   });
+
+  it('offers a free model on the service the host says has one, once its key is stored', () => {
+    // The host names the free model (ServiceChoice.freeModel, from the service's module): the webview knows no id.
+    const free = choice('router', 'Routing service', { freeModel: 'free/model' });
+    const tryFree = (hasKey: boolean) =>
+      draw([choice('direct', 'Direct service'), free], {
+        router: hasKey,
+        direct: true,
+        compatible: false,
+      }).root.querySelector<HTMLButtonElement>('#try-free')!;
+    expect(tryFree(true).disabled).toBe(false);
+    expect(tryFree(false).disabled).toBe(true);
+    const none = draw([choice('direct', 'Direct service')], { router: true, direct: true, compatible: false });
+    expect(none.root.querySelector<HTMLButtonElement>('#try-free')!.disabled).toBe(true);
+  });
 });

@@ -4,6 +4,8 @@
 // and a secretlint comment that names rules only hides keys those rules find
 // (an AWS rule does not hide a direct-service key).
 import type { KeyOwner } from '../../shared/keyShapes.ts';
+import { perService } from '../../shared/serviceIds.ts';
+import { SERVICES } from '../services.ts';
 
 /** On the line before a key: ignore the next line. */
 export const NEXT_LINE_MARKER = 'keyward-ignore-next-line';
@@ -44,16 +46,9 @@ const KEYWARD_BLOCK = /keyward-(disable|enable)\b(?!-)/g;
 
 const PRESETS = ['@secretlint/secretlint-rule-preset-recommend', '@secretlint/secretlint-rule-preset-canary'];
 
-/** Rule ids (secretlint's, and the presets that include them) that find each owner's keys. */
+/** Rule ids (secretlint's, and the presets that include them) that find each owner's keys: a service's from its row. */
 const SECRETLINT_RULES: Record<KeyOwner, readonly string[]> = {
-  direct: [
-    '@secretlint/secretlint-rule-openai',
-    '@secretlint/secretlint-rule-preset-recommend',
-    '@secretlint/secretlint-rule-preset-canary',
-  ],
-  router: ['@secretlint/secretlint-rule-openrouter'],
-  // A compatible service's key has no fixed shape, so no secretlint rule is known to find it.
-  compatible: [],
+  ...perService((id) => SERVICES[id].secretlintRules),
   // secretlint's preset-recommend holds the anthropic, gcp, groq and huggingface rules; it has none for the others.
   anthropic: ['@secretlint/secretlint-rule-anthropic', ...PRESETS],
   google: ['@secretlint/secretlint-rule-gcp', ...PRESETS],

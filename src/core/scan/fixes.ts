@@ -2,15 +2,14 @@
 // how each language reads it, where a string literal starts and ends, how a
 // comment is written, and how .env and .gitignore are amended.
 import type { KeyOwner, ProviderId } from '../../shared/keyShapes.ts';
+import { perService } from '../../shared/serviceIds.ts';
 import { PROVIDERS } from './providerRules.ts';
 import { SERVICES } from '../services.ts';
 import { NEXT_LINE_MARKER } from './scanner.ts';
 
-/** The variable each owner's key is read from: the services' own, and each provider's SDK default. */
+/** The variable each owner's key is read from: a service's from its row, and each provider's SDK default. */
 export const ENV_VAR: Record<KeyOwner, string> = {
-  router: SERVICES.router.env.key,
-  direct: SERVICES.direct.env.key,
-  compatible: SERVICES.compatible.env.key,
+  ...perService((id) => SERVICES[id].env.key),
   ...(Object.fromEntries(Object.entries(PROVIDERS).map(([id, p]) => [id, p.env])) as Record<ProviderId, string>),
 };
 

@@ -76,9 +76,8 @@ export async function askService(
     direct: { ...DEFAULT_CONFIG.direct },
     network: { connectTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs },
   };
-  config[service].baseUrl = baseUrl;
   const checkedAt = where(baseUrl, SERVICES[service].endpoints.keyCheck ?? '');
-  const result = await checkKey(service, key, config);
+  const result = await checkKey(service, key, config, baseUrl);
   if (result.ok) return { status: 'live', reason: `the service accepted the key (${endpoint(service)})`, checkedAt };
   const { error } = result;
   const status = error.status === null ? '' : ` (HTTP ${error.status})`;

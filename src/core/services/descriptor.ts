@@ -1,0 +1,97 @@
+// What a service is, as data: its names, wire family, error dialect, settings, environment variables, key slot and
+// shape, endpoints, pages, status-bar item, commands and capabilities. Plain data that the lowest layers (errors,
+// clients, the key store) may read; what a service does lives in its module (services/<id>.ts).
+import type { ServiceId } from '../../shared/serviceIds.ts';
+import type { KeywardConfig } from '../config.ts';
+
+export interface ConfiguredService {
+  /** Null: there is no base URL yet (compatible before it is set). */
+  baseUrl: string | null;
+  pages: { keys: string | null; credits: string | null };
+  /** The name a person gave the service; empty when none. */
+  givenName: string;
+}
+
+/** The request format: OpenAI's chat completions, or its Responses API. */
+export type WireFamily = 'chat-completions' | 'responses';
+
+/**
+ * Which error bodies the service sends: the routing service's `{code, message, metadata}`,
+ * or OpenAI's `{message, type, param, code}` (which OpenAI-compatible servers copy).
+ */
+export type ErrorDialect = 'router' | 'openai';
+
+export interface ServiceCapabilities {
+  /** `:free` models with per-minute and per-day limits. */
+  hasFreeModels: boolean;
+  /** Prepaid credits and per-key credit limits that can be read. */
+  hasCredits: boolean;
+  /** The service may be used without any key (a local server). */
+  keyOptional: boolean;
+  /** Usage tiers that set the rate limits. */
+  hasUsageTier: boolean;
+  /** Restricted keys whose missing scopes errors name. */
+  hasScopes: boolean;
+  /** The `provider.data_collection: "deny"` training opt-out. */
+  hasDataCollectionOptOut: boolean;
+  /** A conversation continues from a stored response (`previous_response_id`). */
+  chainsResponses: boolean;
+  /** The model list carries prices per token. */
+  hasModelPrices: boolean;
+  /** Streams report usage only when asked (`stream_options.include_usage`), as OpenAI's spec has it. */
+  streamUsageOnRequest: boolean;
+}
+
+export interface ServiceCommands {
+  setKey: string;
+  verifyKey: string;
+  /** Rotation opens the service's keys page where it has one, then takes the new key. */
+  rotateKey: string;
+  deleteKey: string;
+  /** What clicking the status-bar item runs. */
+  actions: string;
+}
+
+export interface ServiceDescriptor {
+  id: ServiceId;
+  /** Lower case, as it sits in a sentence: "the routing service". Localised by the host. */
+  displayName: string;
+  /** Capitalised, for buttons and pickers. Localised by the host. */
+  label: string;
+  /** On the chat's narrow service switch, with the label as its tooltip. Localised by the host. */
+  shortLabel: string;
+  /** The word in command titles: "Set Router Key". */
+  commandWord: string;
+  wire: WireFamily;
+  errorDialect: ErrorDialect;
+  /** Null: there is no default, the user gives one (keyward.<id>.baseUrl, or --base-url). */
+  defaultBaseUrl: string | null;
+  settings: { baseUrl: string; name: string | null };
+  env: { key: string; baseUrl: string };
+  /** The SecretStorage name of the key. */
+  secretSlot: string;
+  /** The label a stored key gets when the user gives none. */
+  keyLabel: string;
+  /** What the Set Key input shows as its placeholder. */
+  keyPlaceholder: string;
+  /** What the Set Key box asks for. Localised by the host. */
+  keyPrompt: string;
+  /** Rule ids (secretlint's, and the presets that include them) that find this service's keys: a secretlint pragma naming one allows the line. */
+  secretlintRules: readonly string[];
+  /** Key shape checked when a key is set (core/keyFormats.ts); null takes any shape. */
+  keyShape: 'router' | 'direct' | null;
+  endpoints: {
+    chat: '/chat/completions' | '/responses';
+    keyCheck: string | null;
+    models: string | null;
+    credits: string | null;
+  };
+  /** Default pages; the settings may move them (KeywardConfig). */
+  pages: { keys: string | null; credits: string | null };
+  /** What the settings say about this service: its base URL (null: not set up yet), its pages, the name given it. */
+  configured(config: KeywardConfig): ConfiguredService;
+  /** The status-bar item: its id, its name in the bar's context menu (localised by the host), its place. */
+  statusBar: { id: string; name: string; priority: number; shown: 'always' | 'when-configured' };
+  commands: ServiceCommands;
+  capabilities: ServiceCapabilities;
+}

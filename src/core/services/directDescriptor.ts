@@ -1,0 +1,53 @@
+// The direct service as data (see descriptor.ts); what it does is services/direct.ts.
+import { DEFAULT_CONFIG } from '../config.ts';
+import type { ServiceDescriptor } from './descriptor.ts';
+
+export const directDescriptor = {
+  id: 'direct',
+  displayName: 'direct service',
+  label: 'Direct service',
+  shortLabel: 'Direct',
+  commandWord: 'Direct',
+  wire: 'responses',
+  errorDialect: 'openai',
+  defaultBaseUrl: DEFAULT_CONFIG.direct.baseUrl,
+  settings: { baseUrl: 'keyward.direct.baseUrl', name: null },
+  env: { key: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
+  secretSlot: 'keyward.key.direct',
+  keyLabel: 'Direct key',
+  keyPlaceholder: 'sk-proj-…',
+  keyPrompt: "Paste the direct service key (sk-proj-...). It is kept in VS Code's secret storage only.",
+  secretlintRules: [
+    '@secretlint/secretlint-rule-openai',
+    '@secretlint/secretlint-rule-preset-recommend',
+    '@secretlint/secretlint-rule-preset-canary',
+  ],
+  keyShape: 'direct',
+  // Listing models is the only check that spends nothing; it proves api.model.read, not more.
+  endpoints: { chat: '/responses', keyCheck: '/models', models: '/models', credits: null },
+  pages: { keys: DEFAULT_CONFIG.direct.keysUrl, credits: DEFAULT_CONFIG.direct.billingUrl },
+  configured: (config) => ({
+    baseUrl: config.direct.baseUrl,
+    pages: { keys: config.direct.keysUrl, credits: config.direct.billingUrl },
+    givenName: '',
+  }),
+  statusBar: { id: 'direct', name: 'Keyward: direct service', priority: 100, shown: 'always' },
+  commands: {
+    setKey: 'keyward.setDirectKey',
+    verifyKey: 'keyward.verifyDirectKey',
+    rotateKey: 'keyward.rotateDirectKey',
+    deleteKey: 'keyward.deleteDirectKey',
+    actions: 'keyward.directActions',
+  },
+  capabilities: {
+    hasFreeModels: false,
+    hasCredits: false,
+    keyOptional: false,
+    hasUsageTier: true,
+    hasScopes: true,
+    hasDataCollectionOptOut: false,
+    chainsResponses: true,
+    hasModelPrices: false,
+    streamUsageOnRequest: false,
+  },
+} as const satisfies ServiceDescriptor;

@@ -1,0 +1,48 @@
+// The router service as data (see descriptor.ts); what it does is services/router.ts.
+import { DEFAULT_CONFIG } from '../config.ts';
+import type { ServiceDescriptor } from './descriptor.ts';
+
+export const routerDescriptor = {
+  id: 'router',
+  displayName: 'routing service',
+  label: 'Routing service',
+  shortLabel: 'Routing',
+  commandWord: 'Router',
+  wire: 'chat-completions',
+  errorDialect: 'router',
+  defaultBaseUrl: DEFAULT_CONFIG.router.baseUrl,
+  settings: { baseUrl: 'keyward.router.baseUrl', name: null },
+  env: { key: 'OPENROUTER_API_KEY', baseUrl: 'OPENROUTER_BASE_URL' },
+  secretSlot: 'keyward.key.router',
+  keyLabel: 'Router key',
+  keyPlaceholder: 'sk-or-v1-…',
+  keyPrompt: "Paste the routing service key (sk-or-v1-...). It is kept in VS Code's secret storage only.",
+  secretlintRules: ['@secretlint/secretlint-rule-openrouter'],
+  keyShape: 'router',
+  endpoints: { chat: '/chat/completions', keyCheck: '/key', models: '/models', credits: '/credits' },
+  pages: { keys: DEFAULT_CONFIG.router.keysUrl, credits: DEFAULT_CONFIG.router.creditsUrl },
+  configured: (config) => ({
+    baseUrl: config.router.baseUrl,
+    pages: { keys: config.router.keysUrl, credits: config.router.creditsUrl },
+    givenName: '',
+  }),
+  statusBar: { id: 'router', name: 'Keyward: routing service', priority: 101, shown: 'always' },
+  commands: {
+    setKey: 'keyward.setRouterKey',
+    verifyKey: 'keyward.verifyRouterKey',
+    rotateKey: 'keyward.rotateRouterKey',
+    deleteKey: 'keyward.deleteRouterKey',
+    actions: 'keyward.routerActions',
+  },
+  capabilities: {
+    hasFreeModels: true,
+    hasCredits: true,
+    keyOptional: false,
+    hasUsageTier: false,
+    hasScopes: false,
+    hasDataCollectionOptOut: true,
+    chainsResponses: false,
+    hasModelPrices: true,
+    streamUsageOnRequest: false,
+  },
+} as const satisfies ServiceDescriptor;
