@@ -27,6 +27,10 @@ import { ScrubbedMemento } from './host/scrubbedState.ts';
 import { secretPort, statePort } from './host/secretPorts.ts';
 import { pickUsageTier, showStatusActions } from './host/statusActions.ts';
 import { StatusBar } from './host/statusBar.ts';
+import { KeywardChatProvider, LM_VENDOR } from './host/lm/chatProvider.ts';
+import { manageLanguageModelKeys } from './host/lm/manageKeys.ts';
+import { ModelSettingsStore } from './host/modelSettingsStore.ts';
+import { ModelCatalog } from './core/modelCatalog.ts';
 
 /** Returned from activate() only when VS Code runs Keyward's own tests. */
 export interface KeywardTestApi {
@@ -95,6 +99,16 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   );
   const chatView: ChatView = new ChatView(context.extensionUri, panel.session, conversations);
   const historyView = new HistoryView();
+  const modelSettings = new ModelSettingsStore(globalState);
+  const lmProvider = new KeywardChatProvider({
+    monitor,
+    keys,
+    catalog: new ModelCatalog(monitor),
+    configuration,
+    settings: modelSettings,
+    log,
+    manageCommand: CommandId.manageLanguageModels,
+  });
   const fixes = new KeyFixes(diagnostics, configuration, keys);
   const liveness = new KeyLiveness(diagnostics, configuration);
   const preCommitHook = new PreCommitHookCommand(log);
@@ -136,6 +150,12 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.historyOpen, (node?: HistoryNode) => historyView.open(node)),
     command(CommandId.installPreCommitHook, () => preCommitHook.run()),
     command(CommandId.showLog, () => log.show()),
+    modelSettings,
+    lmProvider,
+    vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider),
+    command(CommandId.manageLanguageModels, () => manageLanguageModelKeys(keys, configuration)),
+    keys.onDidChange((service) => lmProvider.refresh(service)),
+    configuration.onDidChange(() => lmProvider.refresh()),
     // Each service's key commands, as its row in core/services.ts names them.
     ...SERVICE_IDS.flatMap((service) => {
       const ids = SERVICES[service].commands;

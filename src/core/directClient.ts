@@ -5,6 +5,7 @@ import { classifyOpenAiError, classifyOpenAiResponse } from './classify.ts';
 import { ServiceError } from './errors.ts';
 import { responseFinish } from './finishReason.ts';
 import { type Json, num, obj, parseObject } from './json.ts';
+import { type ToolCall, parseToolArguments } from './lm/messages.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy.ts';
 import { sseEvents } from './sse.ts';
 import {
@@ -28,10 +29,16 @@ export interface InputMessage {
 
 export interface ResponsesRequest {
   model: string;
-  input: string | InputMessage[];
+  /** Text, plain turns, or input items already mapped (function calls and outputs, images: core/lm/messages.ts). */
+  input: string | InputMessage[] | Json[];
   instructions?: string;
   previousResponseId?: string;
   maxOutputTokens?: number;
+  temperature?: number;
+  reasoningEffort?: string;
+  /** Function tools in the wire form (`toResponsesTools`). */
+  tools?: Json[];
+  toolChoice?: 'auto' | 'required';
 }
 
 export interface DirectCallOptions {
@@ -73,6 +80,24 @@ function messageParts(response: Json, type: string, field: string): string {
     }
   }
   return text;
+}
+
+/** A `function_call` output item as a tool call, or undefined for any other item. */
+function functionCall(item: unknown): ToolCall | undefined {
+  const call = obj(item);
+  if (call?.type !== 'function_call' || typeof call.name !== 'string') return undefined;
+  const callId = typeof call.call_id === 'string' ? call.call_id : typeof call.id === 'string' ? call.id : '';
+  return {
+    callId,
+    name: call.name,
+    input: parseToolArguments(typeof call.arguments === 'string' ? call.arguments : ''),
+  };
+}
+
+/** The function calls among a response's output items. */
+export function outputToolCalls(response: Json): ToolCall[] {
+  const output = Array.isArray(response.output) ? response.output : [];
+  return output.map(functionCall).filter((c): c is ToolCall => c !== undefined);
 }
 
 /** Concatenates the output_text parts of every message item, as the SDKs' output_text does. */
@@ -171,6 +196,12 @@ export class DirectClient {
     if (request.instructions) body.instructions = request.instructions;
     if (request.previousResponseId) body.previous_response_id = request.previousResponseId;
     if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
+    if (request.temperature !== undefined) body.temperature = request.temperature;
+    if (request.reasoningEffort !== undefined) body.reasoning = { effort: request.reasoningEffort };
+    if (request.tools && request.tools.length > 0) {
+      body.tools = request.tools;
+      if (request.toolChoice) body.tool_choice = request.toolChoice;
+    }
     return new TextStream(this.service, () => this.respondAttempt(body, stream, options), {
       signal: options.signal,
       retry: this.options.retry ?? DEFAULT_RETRY_POLICY,
@@ -216,6 +247,7 @@ export class DirectClient {
     if (reported) yield { reported };
     if (text) yield text;
     if (refusal) yield { refusal };
+    for (const toolCall of outputToolCalls(body)) yield { toolCall };
     if (body.status === 'failed')
       throw classifyOpenAiError(obj(body.error) ?? {}, null, this.context(response), this.service);
     return this.result(body, text, refusal, 0);
@@ -230,6 +262,7 @@ export class DirectClient {
     /** response.refusal.done's text: the whole refusal, whatever deltas were missed. */
     let refusalDone: string | undefined;
     let skipped = 0;
+    let calls = 0;
     for await (const events of sseEvents(answerBody(response.body, this.service, signal))) {
       let batch = '';
       for (const [index, event] of events.entries()) {
@@ -252,6 +285,14 @@ export class DirectClient {
         if (type === 'response.refusal.delta' && typeof data.delta === 'string') {
           refusal += data.delta;
           yield { refusal: data.delta };
+          continue;
+        }
+        if (type === 'response.output_item.done') {
+          const toolCall = functionCall(data.item);
+          if (toolCall) {
+            calls += 1;
+            yield { toolCall };
+          }
           continue;
         }
         if (type === 'response.refusal.done' && typeof data.refusal === 'string') {
@@ -282,6 +323,8 @@ export class DirectClient {
           const whole = refusalDone ?? (refusal || outputRefusal(final));
           if (whole.length > refusal.length && whole.startsWith(refusal))
             yield { refusal: whole.slice(refusal.length) };
+          // Calls the stream did not announce item by item are in the final output.
+          if (calls === 0) for (const toolCall of outputToolCalls(final)) yield { toolCall };
           return this.result(final, text || outputText(final), whole, skipped);
         }
       }

@@ -1,7 +1,9 @@
 // One prompt to any service, the way the panel and the tests send it: the
 // stored key, the configured base URL, the free-model guard, and the outcome
 // reported to the account monitor so the status bar follows.
+import type { ModelSettings } from '../shared/modelSettings.ts';
 import type { ServiceId } from '../shared/serviceIds.ts';
+import type { LmMessage, LmTool, ToolChoice } from './lm/messages.ts';
 import type { AccountMonitor } from './accountMonitor.ts';
 import type { RateLimits } from './directClient.ts';
 import { toServiceError } from './errors.ts';
@@ -21,6 +23,12 @@ export interface PromptRequest {
   previousResponseId?: string;
   instructions?: string;
   denyDataCollection?: boolean;
+  /** A language-model request from VS Code: its messages (sent instead of `turns`), tools and tool choice. */
+  messages?: LmMessage[];
+  tools?: LmTool[];
+  toolChoice?: ToolChoice;
+  /** The model's settings, limited to what the model takes (shared/modelSettings.ts). */
+  settings?: ModelSettings;
 }
 
 export interface PromptCallbacks {
@@ -70,6 +78,10 @@ async function openStream(
       ...(request.previousResponseId ? { previousResponseId: request.previousResponseId } : {}),
       ...(request.instructions ? { instructions: request.instructions } : {}),
       denyDataCollection: request.denyDataCollection === true,
+      ...(request.messages ? { messages: request.messages } : {}),
+      ...(request.tools ? { tools: request.tools } : {}),
+      ...(request.toolChoice ? { toolChoice: request.toolChoice } : {}),
+      ...(request.settings ? { settings: request.settings } : {}),
     },
     { signal: callbacks.signal, onRetry: callbacks.onRetry, onFreeWait: callbacks.onFreeWait },
   );

@@ -7,6 +7,7 @@ import { classifyError, classifyResponse } from './classify.ts';
 import { SERVICE_NAMES, ServiceError } from './errors.ts';
 import { chatFinishReason } from './finishReason.ts';
 import { type Json, num, obj, parseObject } from './json.ts';
+import { parseToolArguments } from './lm/messages.ts';
 import type { FreeModelGuard, FreeDailyRequests } from './freeGuard.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retryPolicy.ts';
 import { sseEvents } from './sse.ts';
@@ -35,8 +36,15 @@ export interface ChatMessage {
 
 export interface ChatRequest {
   model: string;
-  messages: ChatMessage[];
+  /** Plain turns, or wire messages already mapped (tool calls and results, images: core/lm/messages.ts). */
+  messages: readonly (ChatMessage | Json)[];
   maxTokens?: number;
+  temperature?: number;
+  /** Sent as `reasoning: {effort}`, the routing service's unified form (its API reference, "Reasoning tokens"). */
+  reasoningEffort?: string;
+  /** Function tools in the wire form (`toChatTools`). */
+  tools?: Json[];
+  toolChoice?: 'auto' | 'required';
   /** Send `provider: {data_collection: "deny"}`: only providers that do not train on prompts. */
   denyDataCollection?: boolean;
 }
@@ -70,6 +78,12 @@ export interface RouterModelInfo {
   completionPrice: number | null;
   free: boolean;
   contextLength: number | null;
+  /** top_provider.max_completion_tokens. */
+  maxOutputTokens: number | null;
+  /** The request fields the model takes (`supported_parameters`); null when the list does not say. */
+  supportedParameters: string[] | null;
+  /** architecture.input_modalities. */
+  inputModalities: string[];
 }
 
 export interface RouterCredits {
@@ -96,6 +110,10 @@ export function isFreeModelId(id: string): boolean {
   return id === FREE_ROUTER_MODEL || id.endsWith(':free');
 }
 
+function strings(value: unknown): string[] | null {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : null;
+}
+
 /** Free means a `:free` id or both prices "0"; "-1" is a variable price, not free. */
 export function parseRouterModel(raw: Json): RouterModelInfo | undefined {
   if (typeof raw.id !== 'string') return undefined;
@@ -113,6 +131,9 @@ export function parseRouterModel(raw: Json): RouterModelInfo | undefined {
     completionPrice,
     free: raw.id.endsWith(':free') || (pricing.prompt === '0' && pricing.completion === '0'),
     contextLength: num(raw.context_length),
+    maxOutputTokens: num(obj(raw.top_provider)?.max_completion_tokens),
+    supportedParameters: strings(raw.supported_parameters),
+    inputModalities: strings(obj(raw.architecture)?.input_modalities) ?? ['text'],
   };
 }
 
@@ -228,6 +249,12 @@ export class RouterClient {
     const stream = options.stream !== false;
     const body: Json = { model: request.model, messages: request.messages, stream };
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+    if (request.temperature !== undefined) body.temperature = request.temperature;
+    if (request.reasoningEffort !== undefined) body.reasoning = { effort: request.reasoningEffort };
+    if (request.tools && request.tools.length > 0) {
+      body.tools = request.tools;
+      if (request.toolChoice) body.tool_choice = request.toolChoice;
+    }
     if (request.denyDataCollection && SERVICES[this.service].capabilities.hasDataCollectionOptOut)
       body.provider = { data_collection: 'deny' };
     if (
@@ -327,6 +354,18 @@ export class RouterClient {
     }
     if (content) yield content;
     if (refusal) yield { refusal };
+    for (const call of Array.isArray(message?.tool_calls) ? message.tool_calls : []) {
+      const c = obj(call);
+      const fn = obj(c?.function);
+      if (typeof c?.id === 'string' && typeof fn?.name === 'string')
+        yield {
+          toolCall: {
+            callId: c.id,
+            name: fn.name,
+            input: parseToolArguments(typeof fn.arguments === 'string' ? fn.arguments : ''),
+          },
+        };
+    }
     const finish = chatFinishReason(choice?.finish_reason);
     if (finish === 'error') throw providerEnded(this.service, content);
     return this.result(body, content, refusal, choice, 0);
@@ -343,6 +382,8 @@ export class RouterClient {
     let usage: Json | undefined;
     let skipped = 0;
     let done = false;
+    // A tool call streams in pieces keyed by index: the first names it, the rest add to its arguments.
+    const calls = new Map<number, { id: string; name: string; args: string }>();
     for await (const events of sseEvents(answerBody(response.body, this.service, signal))) {
       let batch = '';
       let refusalBatch = '';
@@ -381,6 +422,16 @@ export class RouterClient {
           refusal += delta.refusal;
           refusalBatch += delta.refusal;
         }
+        for (const raw of Array.isArray(delta?.tool_calls) ? delta.tool_calls : []) {
+          const piece = obj(raw);
+          const index = num(piece?.index) ?? calls.size;
+          const fn = obj(piece?.function);
+          const call = calls.get(index) ?? { id: '', name: '', args: '' };
+          if (typeof piece?.id === 'string' && piece.id) call.id = piece.id;
+          if (typeof fn?.name === 'string' && fn.name) call.name = fn.name;
+          if (typeof fn?.arguments === 'string') call.args += fn.arguments;
+          calls.set(index, call);
+        }
         if (choice && typeof choice.finish_reason === 'string') finishChoice = choice;
       }
       if (batch) yield batch;
@@ -395,6 +446,8 @@ export class RouterClient {
       });
     }
     if (chatFinishReason(finishChoice?.finish_reason) === 'error') throw providerEnded(this.service, text);
+    for (const [, call] of [...calls].sort(([a], [b]) => a - b))
+      if (call.name) yield { toolCall: { callId: call.id, name: call.name, input: parseToolArguments(call.args) } };
     return this.result({ ...last, usage }, text, refusal, finishChoice, skipped);
   }
 

@@ -8,6 +8,7 @@ import type { ServiceId } from '../shared/errorKinds.ts';
 import { SERVICE_NAMES, ServiceError } from './errors.ts';
 import { type RetryHistory, type RetryPolicy, emptyHistory, recordRetry, retryDelayMs } from './retryPolicy.ts';
 import { transportError } from './transport.ts';
+import type { ToolCall } from './lm/messages.ts';
 
 export interface Usage {
   inputTokens: number;
@@ -33,6 +34,8 @@ export interface CompletionResult {
   refusal: string | null;
   /** SSE events that could not be parsed and were skipped. */
   skippedEvents: number;
+  /** The tools the model called (only when the request offered tools), in the order it called them. */
+  toolCalls?: ToolCall[];
 }
 
 /** Tokens and cost as the service reported them, possibly before the answer failed. */
@@ -42,7 +45,7 @@ export interface ReportedUsage {
 }
 
 /** What an attempt yields: answer text, refusal text, or usage the service reported. */
-export type Piece = string | { refusal: string } | { reported: ReportedUsage };
+export type Piece = string | { refusal: string } | { reported: ReportedUsage } | { toolCall: ToolCall };
 
 export interface RetryNotice {
   error: ServiceError;
@@ -84,6 +87,7 @@ export class TextStream implements AsyncIterable<string> {
   private received = '';
   private refused = '';
   private reportedUsage: ReportedUsage | null = null;
+  private calls: ToolCall[] = [];
   private readonly service: ServiceId;
 
   constructor(service: ServiceId, attempt: Attempt, options: StreamOptions) {
@@ -123,12 +127,13 @@ export class TextStream implements AsyncIterable<string> {
         const inner = attempt();
         for (;;) {
           const step = await inner.next();
-          if (step.done) return step.value;
+          if (step.done) return this.calls.length > 0 ? { ...step.value, toolCalls: this.calls } : step.value;
           const piece = step.value;
           if (typeof piece === 'string') {
             this.received += piece;
             yield piece;
           } else if ('refusal' in piece) this.refused += piece.refusal;
+          else if ('toolCall' in piece) this.calls.push(piece.toolCall);
           else this.reportedUsage = piece.reported;
         }
       } catch (thrown) {
@@ -150,6 +155,7 @@ export class TextStream implements AsyncIterable<string> {
         }
         recordRetry(error, history, delay);
         this.reportedUsage = null;
+        this.calls = [];
       }
     }
   }

@@ -40,6 +40,7 @@ export const CommandId = {
   historyOpen: 'keyward.historyOpen',
   checkKeyLive: 'keyward.checkKeyLive',
   installPreCommitHook: 'keyward.installPreCommitHook',
+  manageLanguageModels: 'keyward.manageLanguageModels',
 } as const;
 
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];

@@ -7,6 +7,7 @@ import type { ServiceErrorData } from './errorKinds.ts';
 import type { KeyMask } from './keyShapes.ts';
 import type { ServiceId } from './serviceIds.ts';
 import { isServiceId } from './serviceIds.ts';
+import type { SettingSupport } from './modelSettings.ts';
 
 export interface ModelOption {
   id: string;
@@ -17,6 +18,14 @@ export interface ModelOption {
   outputPerMillion: number | null;
   /** Tokens the model takes in one request; absent or null when the service does not say. */
   contextLength?: number | null;
+  /** Tokens the model writes at most; absent or null when the service does not say. */
+  maxOutputTokens?: number | null;
+  /** The model calls tools; absent when the service does not say. */
+  toolCalling?: boolean;
+  /** The model reads images. */
+  imageInput?: boolean;
+  /** The per-model settings it takes (core/services' model lists say which); absent: none known. */
+  settings?: SettingSupport;
 }
 
 export interface Attachment {

@@ -19,6 +19,8 @@ export interface AdminContext {
   config: ServiceConfig;
   compatible: CompatibleState;
   reset(sandbox: boolean): unknown;
+  /** The service requests since the last reset, with their bodies. */
+  requests?: () => readonly unknown[];
 }
 
 class AdminError extends Error {}
@@ -110,6 +112,8 @@ function route(ctx: AdminContext, method: string, parts: string[], body: Record<
   // The OpenAI-compatible server's key and the Authorization header each request carried.
   if (area === 'compatible' && is('GET', 1)) return { key: ctx.compatible.key, seen: ctx.compatible.seen };
   if (area === 'config' && is('GET', 1)) return ctx.config;
+  // What each service request carried (path, bearer, body): an in-host test proves what left the editor.
+  if (area === 'requests' && is('GET', 1)) return { requests: ctx.requests?.() ?? [] };
   if (area === 'config' && is('POST', 1)) {
     const delay = num(body.tokenDelayMs, 'tokenDelayMs');
     const tokens = num(body.answerTokens, 'answerTokens');

@@ -9,6 +9,7 @@ import type { FaultSpec } from './faults.ts';
 import { BodyError, bearerToken, clientGone, readJsonObject, sendJson, sleep } from './http.ts';
 import { money } from './money.ts';
 import type { DirectKey, DirectOrg, DirectState } from './directState.ts';
+import { type OfferedTool, argumentPieces, readSampling, readToolChoice, readTools, toolPlan } from './tools.ts';
 import { SseWriter, strikeBeforeResponse } from './sse.ts';
 import { directKeyEcho } from './keyFactory.ts';
 import type { ServiceConfig } from './routerService.ts';
@@ -30,7 +31,8 @@ export const DIRECT_MODELS: DirectModel[] = [
 export interface DirectContext {
   state: DirectState;
   config: ServiceConfig;
-  now: () => number;
+  now: () => number; /** Keeps the request's body with its record (server.ts). */
+  record?: (body: Record<string, unknown>) => void;
 }
 
 export function directError(
@@ -103,8 +105,11 @@ function textOf(content: unknown): string | undefined {
   if (!Array.isArray(content)) return undefined;
   let out = '';
   for (const part of content) {
-    if (!part || typeof part !== 'object' || typeof (part as { text?: unknown }).text !== 'string') return undefined;
-    out += (part as { text: string }).text;
+    const p = part && typeof part === 'object' ? (part as Record<string, unknown>) : undefined;
+    // An image part carries a URL (a data: URL from Keyward), no text.
+    if (p?.type === 'input_image' && typeof p.image_url === 'string') continue;
+    if (typeof p?.text !== 'string') return undefined;
+    out += p.text;
   }
   return out;
 }
@@ -117,6 +122,10 @@ interface ResponsesRequest {
   previous: string | undefined;
   maxOutputTokens: number | undefined;
   store: boolean;
+  tools: OfferedTool[];
+  toolChoice: string | undefined;
+  temperature: number | undefined;
+  effort: string | undefined;
 }
 
 function validate(
@@ -133,6 +142,47 @@ function validate(
   else if (Array.isArray(body.input)) {
     items = [];
     for (const [i, item] of body.input.entries()) {
+      const fields = item && typeof item === 'object' ? (item as Record<string, unknown>) : {};
+      // Function calls and their outputs (ResponseFunctionToolCall, ResponseInputItem.FunctionCallOutput).
+      if (fields.type === 'function_call') {
+        if (
+          typeof fields.call_id !== 'string' ||
+          typeof fields.name !== 'string' ||
+          typeof fields.arguments !== 'string'
+        )
+          return {
+            message: `Invalid 'input[${i}]': a function_call needs call_id, name and arguments.`,
+            param: `input[${i}]`,
+            code: 'invalid_value',
+          };
+        items.push({ role: 'function_call', content: fields.arguments });
+        continue;
+      }
+      if (fields.type === 'function_call_output') {
+        if (typeof fields.call_id !== 'string' || typeof fields.output !== 'string')
+          return {
+            message: `Invalid 'input[${i}]': a function_call_output needs call_id and output.`,
+            param: `input[${i}]`,
+            code: 'invalid_value',
+          };
+        if (
+          !body.input.some(
+            (other) =>
+              other &&
+              typeof other === 'object' &&
+              (other as Record<string, unknown>).type === 'function_call' &&
+              (other as Record<string, unknown>).call_id === fields.call_id,
+          ) &&
+          body.previous_response_id === undefined
+        )
+          return {
+            message: `No tool call found for function call output with call_id ${fields.call_id}.`,
+            param: `input`,
+            code: null,
+          };
+        items.push({ role: 'tool', content: fields.output });
+        continue;
+      }
       const role = item && typeof item === 'object' ? (item as Record<string, unknown>).role : undefined;
       const content = item && typeof item === 'object' ? textOf((item as Record<string, unknown>).content) : undefined;
       if (
@@ -179,9 +229,20 @@ function validate(
       param: 'previous_response_id',
       code: 'invalid_type',
     };
+  const tools = readTools(body.tools, 'responses');
+  if (typeof tools === 'string') return { message: tools, param: 'tools', code: 'invalid_value' };
+  const toolChoice = readToolChoice(body.tool_choice);
+  if (toolChoice instanceof Error) return { message: toolChoice.message, param: 'tool_choice', code: 'invalid_value' };
+  const reasoningModel = /^(o\d|gpt-5)/.test(body.model);
+  const sampling = readSampling(body, { temperature: !reasoningModel, reasoning: reasoningModel }, true);
+  if ('message' in sampling) return { ...sampling, code: null };
   return {
     model: body.model,
     items,
+    tools,
+    toolChoice,
+    temperature: sampling.temperature,
+    effort: sampling.effort,
     instructions: typeof body.instructions === 'string' ? body.instructions : undefined,
     stream: body.stream === true,
     previous: typeof body.previous_response_id === 'string' ? body.previous_response_id : undefined,
@@ -233,6 +294,7 @@ export async function handleDirect(
   let body: Record<string, unknown>;
   try {
     body = await readJsonObject(req);
+    ctx.record?.(body);
   } catch (error) {
     if (error instanceof BodyError)
       return directError(res, error.reason === 'too_large' ? 413 : 400, error.message, 'invalid_request_error', null);
@@ -368,10 +430,44 @@ async function respond(
 
   const lastUser =
     [...transcript].reverse().find((t) => t.role === 'user')?.content ?? transcript.at(-1)?.content ?? '';
-  const plan = answerPlan(lastUser, { tokens: ctx.config.answerTokens });
+  const lastItem = transcript.at(-1);
+  const tools = toolPlan(
+    request.tools,
+    request.toolChoice,
+    lastItem?.role === 'tool'
+      ? { kind: 'toolResult', text: lastItem.content }
+      : lastItem?.role === 'user'
+        ? { kind: 'user', text: lastItem.content }
+        : undefined,
+  );
+  const call =
+    tools && 'call' in tools
+      ? {
+          id: `fc_${randomBytes(24).toString('hex')}`,
+          callId: `call_${randomBytes(12).toString('hex')}`,
+          ...tools.call,
+        }
+      : undefined;
+  const answered = answerPlan(lastUser, { tokens: ctx.config.answerTokens });
+  const plan = call
+    ? { tokens: [], refusal: null, filtered: false }
+    : tools && 'answer' in tools
+      ? { tokens: tools.answer, refusal: null, filtered: false }
+      : answered;
   const refusal = plan.refusal;
   const cut = request.maxOutputTokens !== undefined && plan.tokens.length > request.maxOutputTokens;
   const tokens = cut ? plan.tokens.slice(0, request.maxOutputTokens) : plan.tokens;
+  const callItem = (status: string) =>
+    call && {
+      id: call.id,
+      type: 'function_call',
+      status,
+      call_id: call.callId,
+      name: call.name,
+      arguments: status === 'completed' ? call.arguments : '',
+    };
+  /** The output items: the message, or the function call when the model calls a tool. */
+  const outputOf = (text: string, status: string) => (call ? [callItem('completed')] : [message(text, status)]);
   const incompleteReason = plan.filtered ? 'content_filter' : cut ? 'max_output_tokens' : null;
   const outputTokens = refusal ?? tokens;
   const responseId = `resp_${randomBytes(24).toString('hex')}`;
@@ -413,12 +509,12 @@ async function respond(
     output,
     parallel_tool_calls: true,
     previous_response_id: request.previous ?? null,
-    reasoning: { effort: null, summary: null },
+    reasoning: { effort: request.effort ?? null, summary: null },
     store: request.store,
-    temperature: 1,
+    temperature: request.temperature ?? 1,
     text: { format: { type: 'text' } },
-    tool_choice: 'auto',
-    tools: [],
+    tool_choice: request.toolChoice ?? 'auto',
+    tools: request.tools.map((t) => ({ type: 'function', name: t.name, strict: false })),
     top_p: 1,
     truncation: 'disabled',
     usage: usageValue,
@@ -442,7 +538,7 @@ async function respond(
     settle(outputTokens.length);
     const text = outputTokens.join('');
     finish(text);
-    return sendJson(res, 200, responseObject(status, [message(text, status)], usage(outputTokens.length)));
+    return sendJson(res, 200, responseObject(status, outputOf(text, status), usage(outputTokens.length)));
   }
 
   let sequence = 0;
@@ -485,6 +581,26 @@ async function respond(
   writer.open({});
   await writer.frame(event('response.created', { response: responseObject('in_progress', [], null) }));
   await writer.frame(event('response.in_progress', { response: responseObject('in_progress', [], null) }));
+  if (call) {
+    await writer.frame(event('response.output_item.added', { output_index: 0, item: callItem('in_progress') }));
+    for (const piece of argumentPieces(call.arguments)) {
+      await writer.frame(
+        event('response.function_call_arguments.delta', { item_id: call.id, output_index: 0, delta: piece }),
+      );
+      if (!writer.live) return settle(sent);
+      sent += 1;
+    }
+    await writer.frame(
+      event('response.function_call_arguments.done', { item_id: call.id, output_index: 0, arguments: call.arguments }),
+    );
+    await writer.frame(event('response.output_item.done', { output_index: 0, item: callItem('completed') }));
+    settle(sent);
+    finish('');
+    await writer.frame(
+      event('response.completed', { response: responseObject('completed', outputOf('', 'completed'), usage(sent)) }),
+    );
+    return writer.end();
+  }
   await writer.frame(
     event('response.output_item.added', {
       output_index: 0,

@@ -10,6 +10,18 @@ export interface RouterModel {
   collectsData: boolean;
   /** Default ceiling for output tokens when the request gives no max_tokens. */
   maxOutput: number;
+  /** supported_parameters beyond the sampling ones every model takes; absent: tools and tool_choice. */
+  extraParameters?: string[];
+  /** The model reads images (architecture.input_modalities). */
+  images?: boolean;
+}
+
+/** What every model of the list takes. */
+const BASE_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop'];
+const TOOL_PARAMETERS = ['tools', 'tool_choice'];
+
+export function supportedParameters(model: RouterModel): string[] {
+  return [...BASE_PARAMETERS, ...(model.extraParameters ?? TOOL_PARAMETERS)];
 }
 
 export const FREE_ROUTER_ID = 'openrouter/free';
@@ -45,6 +57,7 @@ export const ROUTER_MODELS: RouterModel[] = [
   },
   {
     id: 'google/gemma-3-27b-it:free',
+    extraParameters: [],
     name: 'Google: Gemma 3 27B (free)',
     prompt: '0',
     completion: '0',
@@ -81,6 +94,7 @@ export const ROUTER_MODELS: RouterModel[] = [
   },
   {
     id: 'openai/gpt-4o',
+    images: true,
     name: 'OpenAI: GPT-4o',
     prompt: '0.0000025',
     completion: '0.00001',
@@ -90,6 +104,8 @@ export const ROUTER_MODELS: RouterModel[] = [
   },
   {
     id: 'anthropic/claude-sonnet-4.5',
+    extraParameters: [...TOOL_PARAMETERS, 'reasoning', 'include_reasoning'],
+    images: true,
     name: 'Anthropic: Claude Sonnet 4.5',
     prompt: '0.000003',
     completion: '0.000015',
@@ -120,7 +136,7 @@ export function modelListEntry(model: RouterModel, created: number): Record<stri
     description: `${model.name}, served by the Keyward emulator.`,
     context_length: model.contextLength,
     architecture: {
-      input_modalities: ['text'],
+      input_modalities: model.images ? ['text', 'image'] : ['text'],
       output_modalities: ['text'],
       modality: 'text->text',
       tokenizer: 'Other',
@@ -134,7 +150,7 @@ export function modelListEntry(model: RouterModel, created: number): Record<stri
     },
     top_provider: { context_length: model.contextLength, max_completion_tokens: model.maxOutput, is_moderated: false },
     per_request_limits: null,
-    supported_parameters: ['max_tokens', 'temperature', 'top_p', 'stop'],
+    supported_parameters: supportedParameters(model),
     default_parameters: null,
     supported_voices: null,
     expiration_date: null,

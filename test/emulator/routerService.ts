@@ -20,6 +20,19 @@ import {
 import { FREE_PER_MINUTE, type RouterAccount, type RouterKey, type RouterState } from './routerState.ts';
 import { SseWriter, strikeBeforeResponse } from './sse.ts';
 import { routerKeyLabel } from './keyFactory.ts';
+import { type OfferedTool, argumentPieces, readSampling, readToolChoice, readTools, toolPlan } from './tools.ts';
+
+/** The last message as the tool plan reads it: a user's text or a tool's result. */
+function lastTurn(messages: Record<string, unknown>[]) {
+  const last = messages.at(-1);
+  if (last?.role === 'tool')
+    return {
+      kind: 'toolResult' as const,
+      text: typeof last.content === 'string' ? last.content : JSON.stringify(last.content),
+    };
+  if (last?.role === 'user') return { kind: 'user' as const, text: lastUserText(messages) };
+  return undefined;
+}
 
 export interface ServiceConfig {
   tokenDelayMs: number;
@@ -31,7 +44,8 @@ export interface ServiceConfig {
 export interface RouterContext {
   state: RouterState;
   config: ServiceConfig;
-  now: () => number;
+  now: () => number; /** Keeps the request's body with its record (server.ts). */
+  record?: (body: Record<string, unknown>) => void;
 }
 
 const DEFAULT_MODEL = 'openai/gpt-4o-mini';
@@ -88,6 +102,8 @@ interface ChatRequest {
   stream: boolean;
   maxTokens: number | undefined;
   dataCollection: 'allow' | 'deny';
+  tools: OfferedTool[];
+  toolChoice: string | undefined;
 }
 
 function validateChat(body: Record<string, unknown>): ChatRequest | string {
@@ -102,7 +118,17 @@ function validateChat(body: Record<string, unknown>): ChatRequest | string {
     const content = (m as Record<string, unknown>).content;
     if (typeof content !== 'string' && !Array.isArray(content) && !(role === 'assistant' && content === null))
       return `messages[${i}].content must be a string or an array of content parts`;
+    if (role === 'tool' && typeof (m as Record<string, unknown>).tool_call_id !== 'string')
+      return `messages[${i}].tool_call_id is required for a tool message`;
   }
+  const tools = readTools(body.tools, 'chat');
+  if (typeof tools === 'string') return tools;
+  const toolChoice = readToolChoice(body.tool_choice);
+  if (toolChoice instanceof Error) return toolChoice.message;
+  // The routing service passes sampling parameters on and ignores those a model does not take; a value out of
+  // range it refuses.
+  const sampling = readSampling(body, { temperature: true, reasoning: true }, false);
+  if ('message' in sampling) return sampling.message;
   if (model !== undefined && typeof model !== 'string') return '"model" must be a string';
   if (stream !== undefined && typeof stream !== 'boolean') return '"stream" must be a boolean';
   const maxRaw = body.max_completion_tokens ?? body.max_tokens;
@@ -123,6 +149,8 @@ function validateChat(body: Record<string, unknown>): ChatRequest | string {
     stream: stream === true,
     maxTokens: maxRaw as number | undefined,
     dataCollection,
+    tools,
+    toolChoice,
   };
 }
 
@@ -172,6 +200,7 @@ export async function handleRouter(
   let body: Record<string, unknown>;
   try {
     body = await readJsonObject(req);
+    ctx.record?.(body);
   } catch (error) {
     if (error instanceof BodyError) return routerError(res, error.reason === 'too_large' ? 413 : 400, error.message);
     throw error;
@@ -397,12 +426,19 @@ async function chat(
     account.inFlight.set(requestId, estimate);
   }
 
-  const plan = answerPlan(prompt, { tokens: ctx.config.answerTokens });
+  const tools = toolPlan(
+    model.extraParameters?.length === 0 ? [] : request.tools,
+    request.toolChoice,
+    lastTurn(request.messages),
+  );
+  const call = tools && 'call' in tools ? { id: `call_${randomBytes(12).toString('hex')}`, ...tools.call } : undefined;
+  const answered = answerPlan(prompt, { tokens: ctx.config.answerTokens });
+  const plan = tools && 'answer' in tools ? { tokens: tools.answer, refusal: undefined, filtered: false } : answered;
   // max_tokens cuts the answer where a real model stops: finish_reason "length".
-  const cut = request.maxTokens !== undefined && plan.tokens.length > request.maxTokens;
-  const tokens = cut ? plan.tokens.slice(0, request.maxTokens) : plan.tokens;
-  const refusal = plan.refusal;
-  const finishReason = plan.filtered ? 'content_filter' : cut ? 'length' : 'stop';
+  const cut = !call && request.maxTokens !== undefined && plan.tokens.length > request.maxTokens;
+  const tokens = call ? [] : cut ? plan.tokens.slice(0, request.maxTokens) : plan.tokens;
+  const refusal = call ? undefined : plan.refusal;
+  const finishReason = call ? 'tool_calls' : plan.filtered ? 'content_filter' : cut ? 'length' : 'stop';
   const settle = (completionTokens: number) => {
     account.inFlight.delete(requestId);
     const cost = free ? 0 : money(promptTokens * Number(model.prompt) + completionTokens * Number(model.completion));
@@ -439,7 +475,7 @@ async function chat(
         user_id: `user_${account.id}`,
       });
     }
-    const cost = settle(outputTokens.length);
+    const cost = settle(call ? argumentPieces(call.arguments).length : outputTokens.length);
     return sendJson(
       res,
       200,
@@ -458,9 +494,16 @@ async function chat(
             logprobs: null,
             message: {
               role: 'assistant',
-              content: refusal ? null : tokens.join(''),
+              content: refusal || call ? null : tokens.join(''),
               refusal: refusal ? refusal.join('') : null,
               reasoning: null,
+              ...(call
+                ? {
+                    tool_calls: [
+                      { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } },
+                    ],
+                  }
+                : {}),
             },
           },
         ],
@@ -513,6 +556,19 @@ async function chat(
     await writer.frame(chunk({ choices: [{ index: 0, delta, finish_reason: null, native_finish_reason: null }] }));
     if (!writer.live) break;
     sent += 1;
+  }
+  if (call) {
+    // The first piece names the call; the rest carry its arguments (the SDK's ChoiceDeltaToolCall).
+    for (const [i, piece] of argumentPieces(call.arguments).entries()) {
+      const toolCall =
+        i === 0
+          ? { index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: piece } }
+          : { index: 0, function: { arguments: piece } };
+      const delta = i === 0 ? { role: 'assistant', content: null, tool_calls: [toolCall] } : { tool_calls: [toolCall] };
+      await writer.frame(chunk({ choices: [{ index: 0, delta, finish_reason: null, native_finish_reason: null }] }));
+      if (!writer.live) break;
+      sent += 1;
+    }
   }
   if (!writer.live) return void settle(sent);
   await writer.frame(

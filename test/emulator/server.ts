@@ -55,6 +55,8 @@ export interface ServiceRequest {
   path: string;
   /** The bearer token sent, if any. */
   key: string | undefined;
+  /** The JSON body of a chat or responses request, as the service read it: a test proves what was sent. */
+  body?: Record<string, unknown>;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -124,7 +126,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const path = new URL(req.url ?? '/', 'http://emulator').pathname;
     if (path.startsWith(ADMIN_PREFIX + '/')) {
       return handleAdmin(
-        { router, direct, clock, faults, config, compatible, reset },
+        { router, direct, clock, faults, config, compatible, reset, requests: () => emulator.requests },
         req,
         res,
         path.slice(ADMIN_PREFIX.length),
@@ -149,7 +151,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (!service) return sendJson(res, 404, { error: { code: 404, message: `Not Found: ${path}` } });
     const sub = path.slice((service === 'router' ? ROUTER_PREFIX : DIRECT_PREFIX).length);
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    emulator.requests.push({ service, method: req.method ?? '', path: sub, key: bearer });
+    const recorded: ServiceRequest = { service, method: req.method ?? '', path: sub, key: bearer };
+    const record = (body: Record<string, unknown>) => void (recorded.body = body);
+    emulator.requests.push(recorded);
     // A long sandbox session must not grow without bound.
     if (emulator.requests.length > 1000) emulator.requests.shift();
     let fault: FaultSpec | undefined;
@@ -159,8 +163,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return sendJson(res, 400, { error: { code: 400, message: (error as Error).message } });
     }
     if (fault && (await strikeEarly(fault, service, req, res))) return;
-    if (service === 'router') return handleRouter({ state: router, config, now }, req, res, sub, fault);
-    return handleDirect({ state: direct, config, now }, req, res, sub, fault);
+    if (service === 'router') return handleRouter({ state: router, config, now, record }, req, res, sub, fault);
+    return handleDirect({ state: direct, config, now, record }, req, res, sub, fault);
   }
 
   await new Promise<void>((resolve, reject) => {

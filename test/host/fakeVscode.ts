@@ -349,6 +349,55 @@ export class FakeSecrets {
   }
 }
 
+// The language-model API's value classes, as far as Keyward's provider builds and reads them.
+export class LanguageModelTextPart {
+  value: string;
+  constructor(value: string) {
+    this.value = value;
+  }
+}
+export class LanguageModelToolCallPart {
+  callId: string;
+  name: string;
+  input: object;
+  constructor(callId: string, name: string, input: object) {
+    this.callId = callId;
+    this.name = name;
+    this.input = input;
+  }
+}
+export class LanguageModelToolResultPart {
+  callId: string;
+  content: unknown[];
+  constructor(callId: string, content: unknown[]) {
+    this.callId = callId;
+    this.content = content;
+  }
+}
+export class LanguageModelDataPart {
+  data: Uint8Array;
+  mimeType: string;
+  constructor(data: Uint8Array, mimeType: string) {
+    this.data = data;
+    this.mimeType = mimeType;
+  }
+}
+export class LanguageModelError extends Error {
+  code: string;
+  constructor(message: string, code: string) {
+    super(message);
+    this.code = code;
+  }
+  static NoPermissions = (message?: string) => new LanguageModelError(message ?? '', 'NoPermissions');
+  static Blocked = (message?: string) => new LanguageModelError(message ?? '', 'Blocked');
+  static NotFound = (message?: string) => new LanguageModelError(message ?? '', 'NotFound');
+}
+export class CancellationError extends Error {
+  constructor() {
+    super('Canceled');
+  }
+}
+
 export interface FakeState {
   /** User settings, by full name. */
   settings: Record<string, unknown>;
@@ -364,6 +413,8 @@ export interface FakeState {
   opened: string[];
   configurationEmitter: EventEmitter<{ affectsConfiguration(section: string): boolean }>;
   diagnosticCollections: FakeDiagnosticCollection[];
+  /** Language-model chat providers by vendor. */
+  lmProviders: Map<string, unknown>;
 }
 
 export function createFakeVscode(settings: Record<string, unknown> = {}) {
@@ -379,6 +430,7 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     opened: [],
     configurationEmitter: new EventEmitter(),
     diagnosticCollections: [],
+    lmProviders: new Map(),
   };
   const message =
     (level: 'info' | 'warning' | 'error') =>
@@ -403,6 +455,20 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     DiagnosticSeverity,
     Hover,
     StatusBarAlignment: { Left: 1, Right: 2 },
+    LanguageModelTextPart,
+    LanguageModelToolCallPart,
+    LanguageModelToolResultPart,
+    LanguageModelDataPart,
+    LanguageModelError,
+    CancellationError,
+    LanguageModelChatMessageRole: { User: 1, Assistant: 2 },
+    LanguageModelChatToolMode: { Auto: 1, Required: 2 },
+    lm: {
+      registerLanguageModelChatProvider: (vendor: string, provider: unknown) => {
+        state.lmProviders.set(vendor, provider);
+        return new Disposable(() => state.lmProviders.delete(vendor));
+      },
+    },
     ExtensionMode: { Production: 1, Development: 2, Test: 3 },
     ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
     Uri: {

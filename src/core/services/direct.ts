@@ -7,6 +7,7 @@ import { ServiceError, toServiceError } from '../errors.ts';
 import { errorKindRule } from '../../shared/errorKindRules.ts';
 import type { ServiceErrorData } from '../../shared/errorKinds.ts';
 import { directOptions } from '../modelOptions.ts';
+import { toResponsesInput, toResponsesTools } from '../lm/messages.ts';
 import { blocksPrompting, missingScopesIn } from '../../shared/scopes.ts';
 import { directDescriptor } from './directDescriptor.ts';
 import type { AccountContext, ServiceModule } from './module.ts';
@@ -91,13 +92,23 @@ export const directService = {
   open: (options) => new DirectClient({ ...options, service: directDescriptor.id }),
   prompt(client, input, options) {
     const last = input.turns.at(-1);
-    const conversation = input.previousResponseId && last ? last.content : input.turns;
+    const conversation = input.messages
+      ? toResponsesInput(input.messages)
+      : input.previousResponseId && last
+        ? last.content
+        : input.turns;
+    const settings = input.settings ?? {};
     return client.respond(
       {
         model: input.model,
         input: input.text ?? conversation,
-        ...(input.previousResponseId ? { previousResponseId: input.previousResponseId } : {}),
+        ...(input.previousResponseId && !input.messages ? { previousResponseId: input.previousResponseId } : {}),
         ...(input.instructions ? { instructions: input.instructions } : {}),
+        ...(settings.maxOutputTokens === undefined ? {} : { maxOutputTokens: settings.maxOutputTokens }),
+        ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
+        ...(settings.reasoningEffort === undefined ? {} : { reasoningEffort: settings.reasoningEffort }),
+        ...(input.tools && input.tools.length > 0 ? { tools: toResponsesTools(input.tools) } : {}),
+        ...(input.toolChoice ? { toolChoice: input.toolChoice } : {}),
       },
       {
         signal: options.signal,

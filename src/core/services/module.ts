@@ -6,6 +6,8 @@
 import type { ServiceErrorData } from '../../shared/errorKinds.ts';
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import type { ModelOption } from '../../shared/protocol.ts';
+import type { ModelSettings } from '../../shared/modelSettings.ts';
+import type { LmMessage, LmTool, ToolChoice } from '../lm/messages.ts';
 import type { StatusView } from '../accountStatus.ts';
 import type { RateLimits } from '../directClient.ts';
 import type { ServiceError } from '../errors.ts';
@@ -47,6 +49,12 @@ export interface PromptInput {
   previousResponseId?: string;
   instructions?: string;
   denyDataCollection?: boolean;
+  /** A language-model request's messages (tool calls, tool results, images): sent instead of `turns`. */
+  messages?: LmMessage[];
+  tools?: LmTool[];
+  toolChoice?: ToolChoice;
+  /** The model's settings the person chose, already limited to those the model takes. */
+  settings?: ModelSettings;
 }
 
 export interface PromptOptions {
