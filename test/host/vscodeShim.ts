@@ -29,4 +29,13 @@ export const {
   CodeActionKind,
   DiagnosticSeverity,
   ProgressLocation,
+  LanguageModelTextPart,
+  LanguageModelToolCallPart,
+  LanguageModelToolResultPart,
+  LanguageModelDataPart,
+  LanguageModelError,
+  LanguageModelChatMessageRole,
+  LanguageModelChatToolMode,
+  CancellationError,
+  lm,
 } = fake.api;

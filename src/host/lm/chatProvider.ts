@@ -80,6 +80,7 @@ export class KeywardChatProvider implements vscode.LanguageModelChatProvider<Key
 
   async provideLanguageModelChatInformation(
     options: vscode.PrepareLanguageModelChatModelOptions,
+    _token?: vscode.CancellationToken,
   ): Promise<KeywardModelInformation[]> {
     const lists = await Promise.all(SERVICE_IDS.map((service) => this.catalog.load(service)));
     const models: KeywardModelInformation[] = [];
@@ -230,6 +231,7 @@ export class KeywardChatProvider implements vscode.LanguageModelChatProvider<Key
   provideTokenCount(
     _model: KeywardModelInformation,
     text: string | vscode.LanguageModelChatRequestMessage,
+    _token?: vscode.CancellationToken,
   ): Promise<number> {
     if (typeof text === 'string') return Promise.resolve(estimateTextTokens(text));
     const mapped = toLmMessages([text]);
