@@ -1,0 +1,132 @@
+// Keyward's models in the real host's language-model API (vscode.lm), against the emulator: selected by vendor,
+// a request with a tool and a follow-up with its result, a cancelled request, and a key in a message that never
+// reaches the service (the emulator records every request body; admin GET /requests reads them).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { activateKeyward, admin, e2eEnv, leakKey, waitFor } from './env.ts';
+
+interface Recorded {
+  path: string;
+  body?: Record<string, unknown>;
+}
+
+const recorded = async () => (await admin<{ requests: Recorded[] }>('GET', '/requests')).requests;
+
+async function keywardModels(): Promise<vscode.LanguageModelChat[]> {
+  return waitFor('Keyward models in vscode.lm', async () => {
+    const models = await vscode.lm.selectChatModels({ vendor: 'keyward' });
+    return models.some((m) => m.id === 'router/openai/gpt-4o-mini') ? models : undefined;
+  });
+}
+
+async function readAll(response: vscode.LanguageModelChatResponse) {
+  let text = '';
+  const calls: vscode.LanguageModelToolCallPart[] = [];
+  for await (const part of response.stream) {
+    if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+    else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+  }
+  return { text, calls };
+}
+
+suite('language-model chat provider', () => {
+  suiteSetup(async () => {
+    await activateKeyward();
+    await vscode.commands.executeCommand('keyward.setRouterKey', {
+      key: e2eEnv().sandboxKeys.routerFunded,
+      quiet: true,
+    });
+  });
+
+  test('selects Keyward models by vendor, with limits and capabilities from the model list', async () => {
+    const models = await keywardModels();
+    const mini = models.find((m) => m.id === 'router/openai/gpt-4o-mini')!;
+    assert.equal(mini.vendor, 'keyward');
+    assert.equal(mini.family, 'router');
+    assert.equal(mini.maxInputTokens, 128_000);
+    assert.ok(
+      models.every((m) => m.id.startsWith('router/')),
+      'only the service with a key offers models',
+    );
+  });
+
+  test('a request with a tool gets the tool call, and the follow-up with its result gets the answer', async () => {
+    const mini = (await keywardModels()).find((m) => m.id === 'router/openai/gpt-4o-mini')!;
+    const tools: vscode.LanguageModelChatTool[] = [
+      { name: 'lookup', description: 'Looks a word up', inputSchema: { type: 'object', properties: {} } },
+    ];
+    const ask = vscode.LanguageModelChatMessage.User('define keyward [[tool]]');
+    const first = await readAll(await mini.sendRequest([ask], { tools }));
+    assert.equal(first.calls.length, 1);
+    const call = first.calls[0]!;
+    assert.equal(call.name, 'lookup');
+    assert.deepEqual(call.input, { prompt: 'define keyward' });
+    const second = await readAll(
+      await mini.sendRequest(
+        [
+          ask,
+          vscode.LanguageModelChatMessage.Assistant([call]),
+          vscode.LanguageModelChatMessage.User([
+            new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart('a ward for keys')]),
+          ]),
+        ],
+        { tools },
+      ),
+    );
+    assert.equal(second.text, 'The tool said: a ward for keys');
+    const body = (await recorded()).filter((r) => r.body).at(-1)!.body!;
+    assert.deepEqual((body.messages as Record<string, unknown>[]).at(-1), {
+      role: 'tool',
+      tool_call_id: call.callId,
+      content: 'a ward for keys',
+    });
+  });
+
+  test('a cancelled request stops', async () => {
+    const mini = (await keywardModels()).find((m) => m.id === 'router/openai/gpt-4o-mini')!;
+    await admin('POST', '/config', { tokenDelayMs: 40 });
+    try {
+      const source = new vscode.CancellationTokenSource();
+      const response = await mini.sendRequest(
+        [vscode.LanguageModelChatMessage.User('long answer [[tokens:400]]')],
+        {},
+        source.token,
+      );
+      let text = '';
+      await assert.rejects(async () => {
+        for await (const chunk of response.text) {
+          text += chunk;
+          if (text.length > 0) source.cancel();
+        }
+        // A stream that ends after cancel without an error still must not hold the whole answer.
+        if (text.split(' ').length < 400) throw new vscode.CancellationError();
+      });
+      assert.ok(text.split(' ').length < 400, 'the answer stopped before its end');
+    } finally {
+      await admin('POST', '/config', { tokenDelayMs: 0 });
+    }
+  });
+
+  test('a key in a message is never sent: the request fails naming where the key is', async () => {
+    const mini = (await keywardModels()).find((m) => m.id === 'router/openai/gpt-4o-mini')!;
+    const key = leakKey(e2eEnv().sandboxKeys.direct);
+    const before = (await recorded()).length;
+    await assert.rejects(
+      async () =>
+        readAll(
+          await mini.sendRequest([
+            vscode.LanguageModelChatMessage.User('hello'),
+            vscode.LanguageModelChatMessage.User(`here is my key ${key}`),
+          ]),
+        ),
+      (error: Error) => {
+        assert.match(error.message, /message 2, part 1/);
+        assert.ok(!error.message.includes(key), 'the error masks the key');
+        return true;
+      },
+    );
+    const after = await recorded();
+    assert.equal(after.length, before, 'no request reached the service');
+    assert.ok(!JSON.stringify(after).includes(key));
+  });
+});
