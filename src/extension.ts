@@ -30,6 +30,7 @@ import { StatusBar } from './host/statusBar.ts';
 import { KeywardChatProvider, LM_VENDOR } from './host/lm/chatProvider.ts';
 import { manageLanguageModelKeys } from './host/lm/manageKeys.ts';
 import { ModelSettingsStore } from './host/modelSettingsStore.ts';
+import { editModelSettings } from './host/modelSettingsEditor.ts';
 import { ModelCatalog } from './core/modelCatalog.ts';
 
 /** Returned from activate() only when VS Code runs Keyward's own tests. */
@@ -85,6 +86,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)),
   );
   const probe = context.extensionMode === vscode.ExtensionMode.Test ? new PanelProbe() : undefined;
+  const modelSettings = new ModelSettingsStore(globalState);
   // One set of conversations for the side-bar view and the editor panel, stored through the filter for disk.
   const conversations = new ChatConversations(new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)));
   const conversationCommands = new ConversationCommands(conversations, keys, log);
@@ -95,11 +97,14 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     configuration,
     log,
     { conversations, commands: conversationCommands, showView: (): Promise<void> => chatView.show() },
-    probe?.ports,
+    {
+      ...probe?.ports,
+      modelSettings,
+      editModelSettings: (service, model, support) => editModelSettings(modelSettings, service, model, support),
+    },
   );
   const chatView: ChatView = new ChatView(context.extensionUri, panel.session, conversations);
   const historyView = new HistoryView();
-  const modelSettings = new ModelSettingsStore(globalState);
   const lmProvider = new KeywardChatProvider({
     monitor,
     keys,

@@ -37,6 +37,7 @@ import { panelStrings } from './panelStrings.ts';
 import { askToRedact } from './secretGuardPrompt.ts';
 import { serviceLabel, serviceShortLabel } from './serviceNames.ts';
 import { WebviewConnection } from './webviewConnection.ts';
+import { type ModelSettings, type SettingSupport, applicableSettings } from '../shared/modelSettings.ts';
 
 /** What the session needs besides the core services; tests replace the question and watch what is posted. */
 export interface ChatSessionPorts {
@@ -50,6 +51,10 @@ export interface ChatSessionPorts {
   /** A history command ran from the webview. */
   clearHistory: () => Promise<void>;
   exportHistory: () => Promise<unknown>;
+  /** Per-model settings (host/modelSettingsStore.ts): sent where the model takes them, and named under the answer. */
+  modelSettings?: { get(service: ServiceId, model: string): ModelSettings };
+  /** The chat's settings button: the host asks for the model's settings (host/lm/modelSettingsEditor.ts). */
+  editModelSettings?: (service: ServiceId, model: string, support: SettingSupport | undefined) => Promise<void>;
 }
 
 interface Running {
@@ -187,6 +192,8 @@ export class ChatSession implements vscode.Disposable {
         this.catalog.forget(m.service);
         return this.loadModels(m.service);
       },
+      'models/editSettings': (m) =>
+        this.ports.editModelSettings?.(m.service, m.model, this.support(m.service, m.model)),
       'service/select': (m) => store.selectService(m.service),
       'model/select': (m) => store.selectModel(m.service, m.model),
       'link/open': (m) => this.openLink(m.url),
@@ -305,6 +312,11 @@ export class ChatSession implements vscode.Disposable {
     this.post({ type: 'chat/started', requestId, user, assistant });
     const turns = promptTurns(history, prompt, attachments);
     const previousResponseId = SERVICES[service].capabilities.chainsResponses ? lastResponseId(history) : undefined;
+    // The model's settings, only those its list says it takes: what is sent is what the answer's note names.
+    const settings = applicableSettings(
+      this.ports.modelSettings?.get(service, model) ?? {},
+      this.support(service, model),
+    );
     const controller = new AbortController();
     this.running.set(requestId, { controller, from });
     let text = '';
@@ -318,6 +330,7 @@ export class ChatSession implements vscode.Disposable {
           turns,
           ...(previousResponseId ? { previousResponseId } : {}),
           denyDataCollection: this.configuration.value.router.denyDataCollection,
+          settings,
         },
         {
           signal: controller.signal,
@@ -348,6 +361,7 @@ export class ChatSession implements vscode.Disposable {
         responseId: SERVICES[service].capabilities.chainsResponses ? result.id : null,
         refusal: result.refusal,
         finishReason: result.finishReason,
+        ...(Object.keys(settings).length > 0 ? { settings } : {}),
       };
       await store.saveTurns([...history, user, done], conversationId);
       // The walkthrough's "send a first prompt" step completes on this.
@@ -375,6 +389,11 @@ export class ChatSession implements vscode.Disposable {
     } finally {
       this.running.delete(requestId);
     }
+  }
+
+  /** What the model takes, from its service's list; undefined when the list is not known or does not say. */
+  private support(service: ServiceId, model: string): SettingSupport | undefined {
+    return this.catalog.models[service]?.find((m) => m.id === model)?.settings;
   }
 
   dispose(): void {

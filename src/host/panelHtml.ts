@@ -49,6 +49,7 @@ ${input.codiconUri ? `<link rel="stylesheet" href="${escape(input.codiconUri)}">
       </div>
     </div>
     <button id="refresh-models" type="button" class="icon-button" title="${s('refreshModels', 'Refresh the model list')}" aria-label="${s('refreshModels', 'Refresh the model list')}"><span class="codicon codicon-refresh" aria-hidden="true"></span></button>
+    <button id="model-settings" type="button" class="icon-button" title="${s('modelSettings', 'Settings for this model')}" aria-label="${s('modelSettings', 'Settings for this model')}"><span class="codicon codicon-settings-gear" aria-hidden="true"></span></button>
   </div>
   <div id="model-id-row" class="model-row" hidden>
     <label for="model-id">${s('typeModel', 'This key may not list models; type a model id:')}</label>

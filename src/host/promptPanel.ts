@@ -6,7 +6,7 @@ import type { Attachment, HostMessage } from '../shared/protocol.ts';
 import type { AccountMonitor } from '../core/accountMonitor.ts';
 import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
 import type { GuardQuestion } from '../core/secretGuard.ts';
-import { ChatSession } from './chatSession.ts';
+import { ChatSession, type ChatSessionPorts } from './chatSession.ts';
 import { LastEditor } from './codeInsert.ts';
 import type { Configuration } from './configuration.ts';
 import type { ChatConversations } from './chatConversations.ts';
@@ -51,7 +51,7 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     configuration: Configuration,
     log: Log,
     places: ChatPlaces,
-    ports: PromptPanelPorts = {},
+    ports: PromptPanelPorts & Pick<ChatSessionPorts, 'modelSettings' | 'editModelSettings'> = {},
   ) {
     this.context = context;
     this.places = places;

@@ -7,7 +7,7 @@ import type { ServiceErrorData } from './errorKinds.ts';
 import type { KeyMask } from './keyShapes.ts';
 import type { ServiceId } from './serviceIds.ts';
 import { isServiceId } from './serviceIds.ts';
-import type { SettingSupport } from './modelSettings.ts';
+import type { ModelSettings, SettingSupport } from './modelSettings.ts';
 
 export interface ModelOption {
   id: string;
@@ -66,6 +66,8 @@ export interface ChatTurn {
   error?: ServiceErrorData;
   /** Direct service: the stored response to continue from. */
   responseId?: string | null;
+  /** The per-model settings sent with this answer (only those the model takes); absent when none were set. */
+  settings?: ModelSettings;
 }
 
 /** A service the panel offers, as the host describes it (core/services.ts); the webview renders the switch from these. */
@@ -150,6 +152,8 @@ export type WebviewMessage =
     }
   | { type: 'chat/stop'; requestId: string }
   | { type: 'models/refresh'; service: ServiceId }
+  /** The settings button: the host asks for the model's temperature, max output tokens or reasoning effort. */
+  | { type: 'models/editSettings'; service: ServiceId; model: string }
   | { type: 'service/select'; service: ServiceId }
   | { type: 'model/select'; service: ServiceId; model: string }
   | { type: 'link/open'; url: string }
@@ -220,6 +224,7 @@ const WEBVIEW_MESSAGE_CHECKS = {
     m.attachments.every(isAttachment),
   'chat/stop': (m: Fields) => isId(m.requestId),
   'models/refresh': (m: Fields) => isService(m.service),
+  'models/editSettings': (m: Fields) => isService(m.service) && isModel(m.model),
   'service/select': (m: Fields) => isService(m.service),
   'model/select': (m: Fields) => isService(m.service) && isModel(m.model),
   'link/open': (m: Fields) => isString(m.url, 4000),

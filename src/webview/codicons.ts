@@ -23,6 +23,7 @@ export const CODICONS = [
   'search',
   'selection',
   'send',
+  'settings-gear',
   'warning',
 ] as const;
 

@@ -546,6 +546,9 @@ function wire(): void {
   $('export').addEventListener('click', () => post({ type: 'history/export' }));
   $('set-key').addEventListener('click', () => post({ type: 'action/run', action: 'setKey', service: state.service }));
   $('refresh-models').addEventListener('click', () => post({ type: 'models/refresh', service: state.service }));
+  $('model-settings').addEventListener('click', () =>
+    post({ type: 'models/editSettings', service: state.service, model: state.selectedModel[state.service] }),
+  );
   // Links in answers open through the host, and only when they are https.
   $('conversation').addEventListener('click', (e) => {
     const link = (e.target as HTMLElement).closest('a');

@@ -2,6 +2,7 @@
 // without a DOM, and drawn the same however often the turn is drawn again.
 import { missingScopesIn } from '../shared/scopes.ts';
 import type { ChatTurn } from '../shared/protocol.ts';
+import { settingsNote } from './settingsNote.ts';
 
 export type Strings = (key: string, fallback: string) => string;
 
@@ -33,6 +34,8 @@ export function metaLine(turn: ChatTurn, s: Strings): string | null {
   // Capped: an account past its allowance must not read "1001/1000".
   if (turn.free && turn.free.limit !== null)
     parts.push(`${s('freeToday', 'free today')} ${Math.min(turn.free.used, turn.free.limit)}/${turn.free.limit}`);
+  const settings = settingsNote(turn.settings, s);
+  if (settings) parts.push(settings);
   return parts.join(' · ');
 }
 
