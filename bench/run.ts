@@ -12,12 +12,14 @@ import { benchBundle } from './bundle.ts';
 import { benchStream } from './stream.ts';
 import { benchScanner } from './scanner.ts';
 import { benchRender } from './render.ts';
+import { benchProviderFirstToken } from './providerFirstToken.ts';
 
 const sections: [string, () => string[] | Promise<string[]>][] = [
   ['Bundle budget', benchBundle],
   ['Streaming client', benchStream],
   ['Key scanner', benchScanner],
   ['Panel rendering', benchRender],
+  ['Provider first token', benchProviderFirstToken],
 ];
 
 const load = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
