@@ -35,6 +35,8 @@ import { ModelCatalog } from './core/modelCatalog.ts';
 
 /** Returned from activate() only when VS Code runs Keyward's own tests. */
 export interface KeywardTestApi {
+  /** Per-model settings, as the chat's settings button stores them. */
+  modelSettings: ModelSettingsStore;
   statusView(
     service: ServiceId,
   ): { text: string; tooltip: string; severity: string; accessibility: string } | undefined;
@@ -200,6 +202,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
 
   if (!probe) return undefined;
   return {
+    modelSettings,
     statusView: (service) => statusBar.view(service),
     refresh: () => statusBar.refresh(),
     keyMetadata: (service) => keys.metadata(service),

@@ -3,6 +3,7 @@
 // reaches the service (the emulator records every request body; admin GET /requests reads them).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { KeywardTestApi } from '../../../src/extension.ts';
 import { activateKeyward, admin, e2eEnv, leakKey, waitFor } from './env.ts';
 
 interface Recorded {
@@ -104,6 +105,25 @@ suite('language-model chat provider', () => {
       assert.ok(text.split(' ').length < 400, 'the answer stopped before its end');
     } finally {
       await admin('POST', '/config', { tokenDelayMs: 0 });
+    }
+  });
+
+  test('per-model settings are sent where the model takes them', async () => {
+    const mini = (await keywardModels()).find((m) => m.id === 'router/openai/gpt-4o-mini')!;
+    const api = (await activateKeyward()).exports as KeywardTestApi;
+    await api.modelSettings.set('router', 'openai/gpt-4o-mini', {
+      temperature: 0.25,
+      maxOutputTokens: 60,
+      reasoningEffort: 'high',
+    });
+    try {
+      await readAll(await mini.sendRequest([vscode.LanguageModelChatMessage.User('hello with settings')]));
+      const body = (await recorded()).filter((r) => r.body).at(-1)!.body!;
+      assert.equal(body.temperature, 0.25);
+      assert.equal(body.max_tokens, 60);
+      assert.equal(body.reasoning, undefined, 'the model list says this model takes no reasoning effort');
+    } finally {
+      await api.modelSettings.set('router', 'openai/gpt-4o-mini', {});
     }
   });
 
