@@ -8,7 +8,8 @@ const ALLOWED = [
   /^README\.md$/,
   /^LICENSE$/,
   /^CHANGELOG\.md$/,
-  /^dist\/(extension|webview|undici)\.js$/,
+  // archive.js: the unpackers, loaded on the first archive a workspace scan meets.
+  /^dist\/(extension|webview|undici|archive)\.js$/,
   /^dist\/package\.json$/,
   /^dist\/codicon\.(css|woff2)$/,
   /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,
