@@ -40,7 +40,8 @@ const COMMITTED_STATE = 'keyward.committedKeys';
 const t = vscode.l10n.t;
 
 /** Where git stands, or why Keyward did not ask it. */
-export type FileState = GitState | 'unsaved' | 'restricted';
+/** 'refused': a `.git` is there but git refuses the repository (dubious ownership, a damaged HEAD). */
+export type FileState = GitState | 'unsaved' | 'restricted' | 'refused';
 
 export interface KeyDiagnostic {
   finding: Finding;
@@ -91,6 +92,10 @@ function gitText(state: FileState): string {
       return t(
         'Restricted Mode: Keyward does not run git here, so it cannot tell whether the file is tracked or ignored.',
       );
+    case 'refused':
+      return t(
+        "Git refuses this file's repository (not owned by you: safe.directory; or damaged), so Keyward cannot tell whether the file is tracked: treat the key as committed.",
+      );
     default:
       return t('This file is not saved yet.');
   }
@@ -101,7 +106,8 @@ function severity(
   ignoredLevel: IgnoredFilesLevel,
   live: boolean,
 ): vscode.DiagnosticSeverity | undefined {
-  if (state === 'tracked') return vscode.DiagnosticSeverity.Error;
+  // A repository git refuses may track the file: as loud as a tracked one.
+  if (state === 'tracked' || state === 'refused') return vscode.DiagnosticSeverity.Error;
   // A live key in an ignored file (a .env) is where keys belong; anywhere else it is an error.
   if (live && state !== 'ignored') return vscode.DiagnosticSeverity.Error;
   if (state === 'ignored') return ignoredLevel === 'off' ? undefined : vscode.DiagnosticSeverity.Information;
@@ -453,7 +459,11 @@ export class KeyDiagnostics extends Disposable {
   async fileState(uri: vscode.Uri): Promise<FileState> {
     if (uri.scheme !== 'file') return 'outside';
     if (!vscode.workspace.isTrusted) return 'restricted';
-    return this.git.status(await realFilePath(uri.fsPath));
+    const real = await realFilePath(uri.fsPath);
+    const state = await this.git.status(real);
+    // "Not in a git repository" only when there is none: a .git that git refuses must not pass for that.
+    if (state === 'outside' && (await this.git.refusal(dirname(real)))) return 'refused';
+    return state;
   }
 
   /** Publishes findings for a file, open or not (the workspace scan uses this too). */

@@ -24,6 +24,10 @@ function advice(state: FileState): string {
       return t('git ignores this file, so it will not be committed; still, keep keys in a secret store when you can.');
     case 'outside':
       return t('this file is not in a git repository.');
+    case 'refused':
+      return t(
+        'git refuses this repository (see `git status` in a terminal: usually safe.directory for a folder another user owns), so whether the file is tracked is unknown: rotate the key if it may have been committed.',
+      );
     case 'restricted':
       // No fix that moves a key is offered here: the advice names only what is.
       return t(

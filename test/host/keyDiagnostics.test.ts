@@ -49,6 +49,7 @@ describe('key diagnostics', () => {
     ['ignored', DiagnosticSeverity.Information, /ignored by git/],
     ['outside', DiagnosticSeverity.Warning, /not in a git repository/],
     ['restricted', DiagnosticSeverity.Warning, /Restricted Mode/],
+    ['refused', DiagnosticSeverity.Error, /Git refuses this file's repository/],
   ])('a file git calls %s is flagged at severity %s', (state, severity, text) => {
     parts = editorParts();
     const uri = fileUri('/w/app.js');
@@ -98,6 +99,25 @@ describe('key diagnostics', () => {
       'new.js': DiagnosticSeverity.Warning,
       outside: DiagnosticSeverity.Warning,
     });
+  });
+
+  // Issue 19, item 4, in the editor: a repository git refuses was "not in a git repository" (a Warning), though
+  // the file may be tracked. The CLI's side: test/cli/scanGitRefused.test.ts.
+  it('a file in a repository git refuses is no file "not in a git repository": an Error that says git refuses it', async () => {
+    parts = editorParts();
+    const repo = makeRepo();
+    const body = `export const k = "${routerKey()}";\n`;
+    repo.write('tracked.js', body);
+    repo.git('add', 'tracked.js');
+    repo.git('commit', '-q', '-m', 'a key');
+    writeFileSync(join(repo.dir, '.git', 'HEAD'), 'not a ref\n');
+    const doc = fakeDocument(join(repo.dir, 'tracked.js'), body);
+    await parts.diagnostics.full(doc as never);
+    const [diagnostic] = parts.collection.get(doc.uri as never)!;
+    expect(diagnostic!.severity).toBe(DiagnosticSeverity.Error);
+    expect(diagnostic!.message).toMatch(/Git refuses this file's repository/);
+    expect(diagnostic!.message).not.toMatch(/not in a git repository/);
+    expect(parts.diagnostics.all(doc.uri as never).map((e) => e.git)).toEqual(['refused']);
   });
 
   it('reads a detect-secrets pragma in an open YAML file only after "#", as the CLI does', async () => {
