@@ -56,19 +56,36 @@ function unsafeText(error: UnsafePath): string {
 }
 
 /**
- * Saves the document and waits on the save itself, however long a busy machine takes. VS Code's first answer can be
- * false while its text still reaches the disk: a save already running takes ours as the next one, and a save during
- * which the text changed leaves the document dirty. Asking again waits on the save VS Code has under way (it hands
- * back the pending one); no timer decides. False only when the document stays dirty and a new attempt changes nothing.
+ * Saves the document and waits on the save itself, however long a busy machine takes. VS Code's answer can be false
+ * while its text still reaches the disk: a save already running takes ours as the next one, a save participant is
+ * slow, or the text changed during the save and left the document dirty. So a false answer is followed by waiting
+ * for the document's next save (or change) and asking again; only a document still dirty when `patienceMs` has
+ * passed without a save is a failed save. The ceiling decides nothing on a working machine: events do.
  */
-async function saveToDisk(document: vscode.TextDocument): Promise<boolean> {
-  let version = -1;
+export async function saveToDisk(document: vscode.TextDocument, patienceMs: number): Promise<boolean> {
+  const deadline = Date.now() + patienceMs;
   for (;;) {
     if (await document.save()) return true;
     if (!document.isDirty) return true;
-    if (document.isClosed || document.version === version) return false;
-    version = document.version;
+    const left = deadline - Date.now();
+    if (document.isClosed || left <= 0) return false;
+    await nextSaveOrChange(document, left);
   }
+}
+
+/** Resolves when the document is saved or changed, or after `ms` at the latest. */
+function nextSaveOrChange(document: vscode.TextDocument, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      saved.dispose();
+      changed.dispose();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const saved = vscode.workspace.onDidSaveTextDocument((d) => d === document && done());
+    const changed = vscode.workspace.onDidChangeTextDocument((e) => e.document === document && done());
+  });
 }
 
 export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
@@ -77,6 +94,8 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
   private readonly configuration: Configuration;
   private readonly keys: KeyStore;
   ask: Ask = (message, ...items) => vscode.window.showWarningMessage(message, { modal: true }, ...items);
+  /** How long a dirty document may go without a save before the move says it could not be saved (tests shorten it). */
+  savePatienceMs = 60_000;
   /** What the fixes told the person, newest last (the in-host tests read why a fix refused). */
   readonly said: string[] = [];
 
@@ -343,7 +362,7 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
     // Out of the line is not out of history: the finding stays until the key is rotated.
     this.diagnostics.rememberCommitted(uri, entry);
     // The key is in .env and out of the line; until the file is saved its old text is still on disk.
-    if (!(await saveToDisk(document)))
+    if (!(await saveToDisk(document, this.savePatienceMs)))
       this.say(
         'warning',
         t(
