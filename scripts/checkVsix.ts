@@ -8,7 +8,7 @@ const ALLOWED = [
   /^README\.md$/,
   /^LICENSE$/,
   /^CHANGELOG\.md$/,
-  /^dist\/(extension|webview|undici)\.js$/,
+  /^dist\/(extension|webview|undici|archive)\.js$/,
   /^dist\/package\.json$/,
   /^dist\/codicon\.(css|woff2)$/,
   /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,
