@@ -39,6 +39,17 @@ export function pngSize(bytes: Buffer): { width: number; height: number } | null
 }
 
 describe('the manifest a store takes', () => {
+  // The floor is what scripts/enginesFloor.ts finds; compiling against that release's typings makes
+  // the compiler refuse an API newer than the floor (vsce only refuses typings newer than engines).
+  it('compiles against the typings of the oldest VS Code it claims to run on', () => {
+    const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as {
+      packages: Record<string, { version: string }>;
+    };
+    const typings = lock.packages['node_modules/@types/vscode']!.version;
+    expect((manifest.engines as { vscode: string }).vscode).toBe(`^${typings}`);
+    expect((manifest.devDependencies as Record<string, string>)['@types/vscode']).toBe(typings);
+  });
+
   it('names a square PNG icon of at least 128 px that ships', () => {
     const icon = manifest.icon;
     expect(typeof icon).toBe('string');
