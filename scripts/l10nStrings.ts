@@ -54,12 +54,16 @@ const SHOWN_PROPERTIES = new Set([
   'message',
   'validationMessage',
   'accessibilityInformation',
+  // The webview's DOM.
+  'textContent',
+  'ariaLabel',
 ]);
 
-/** What is not a sentence: empty, punctuation, a codicon like `$(key)`, a number, a product's name. */
+/** What is not a sentence: empty, punctuation, a codicon like `$(key)`, a number, an acronym, a product's name. */
 function hasWords(text: string): boolean {
   const rest = text.replace(/\$\([\w~-]+\)/g, '').replace(/\b(Keyward|VS Code)\b/g, '');
-  return /\p{L}{2,}/u.test(rest);
+  // A word has lower-case letters: HTTP, URL or an environment variable's name is the same in every language.
+  return /\p{Ll}{2,}/u.test(rest);
 }
 
 /**
@@ -126,10 +130,13 @@ function messageOf(arg: ts.Expression): L10nMessage | null {
   return message === null ? null : { message, ...(comment ? { comment } : {}) };
 }
 
-/** Reads one host source file. */
-export function scanHostSource(file: string, text: string): HostStrings {
+/**
+ * Reads one source file. The host localises through `l10n.t`; the webview through its `s(key, english)`,
+ * which reads the host's `panelStrings` (pass `['s']` as `localisers`, and the English fallback is fine).
+ */
+export function scanHostSource(file: string, text: string, localisers: string[] = []): HostStrings {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-  const aliases = aliasesOf(source);
+  const aliases = new Set([...aliasesOf(source), ...localisers]);
   const result: HostStrings = { messages: [], dynamic: [], bypasses: [] };
   const seen = new Set<number>();
   const spot = (node: ts.Node): SourceSpot => ({

@@ -1,7 +1,7 @@
 // The pseudo-locale run: the fake loads l10n/bundle.l10n.qps-ploc.json as VS Code loads a locale's bundle,
 // and what the host shows must come out accented and bracketed. A string that skipped vscode.l10n.t, or
 // that `npm run l10n` has not put in the bundle yet, shows as plain English and fails here.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccountMonitor } from '../../src/core/accountMonitor.ts';
 import { KeyStore } from '../../src/core/keyStore.ts';
@@ -48,6 +48,18 @@ function host() {
 describe('the pseudo-locale', () => {
   it("localises every string the chat's webview shows (panelStrings)", () => {
     expect(english(Object.entries(panelStrings()))).toEqual([]);
+  });
+
+  it("has a host string for every key the webview's s(key, english) asks for", () => {
+    // A key the host does not send shows the webview's English fallback in every locale.
+    const sent = new Set(Object.keys(panelStrings()));
+    const asked = readdirSync('src/webview')
+      .filter((file) => file.endsWith('.ts'))
+      .flatMap((file) =>
+        [...readFileSync(`src/webview/${file}`, 'utf8').matchAll(/\bs\(\s*'([^']+)'/g)].map((m) => `${file}: ${m[1]}`),
+      );
+    expect(asked.length).toBeGreaterThan(40);
+    expect(asked.filter((entry) => !sent.has(entry.split(': ')[1]!))).toEqual([]);
   });
 
   it('localises the status-bar items, their names and tooltips, with no key stored', () => {

@@ -3,7 +3,7 @@
 // `npm run l10n` writes are the ones committed, and no literal reaches a message, picker, input box or
 // status-bar item without `t`. @vscode/l10n-dev extracts the same way (microsoft/vscode-l10n
 // l10n-dev/src/ast/analyzer.ts) but only sees calls spelled `l10n.t(`.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bundles, hostStrings } from '../../scripts/l10n.ts';
 import { isPseudoLocalised, pseudoLocalise, scanHostSource } from '../../scripts/l10nStrings.ts';
@@ -21,6 +21,16 @@ describe('runtime strings', () => {
       lines,
       'Wrap these in t(...) (const t = vscode.l10n.t), then `npm run l10n`; English on purpose: a comment `// l10n-ignore: <why>`',
     ).toEqual([]);
+  });
+
+  it("no literal the webview draws skips the host's strings (its s(key, english))", () => {
+    const lines = readdirSync('src/webview')
+      .filter((file) => file.endsWith('.ts'))
+      .flatMap(
+        (file) => scanHostSource(`src/webview/${file}`, readFileSync(`src/webview/${file}`, 'utf8'), ['s']).bypasses,
+      )
+      .map((b) => `${b.file}:${b.line}: ${b.text}`);
+    expect(lines, "Draw text through s('key', 'English') and add the key to src/host/panelStrings.ts").toEqual([]);
   });
 
   it('names the messages taken from data, which the bundle reads from their tables', () => {
@@ -56,6 +66,7 @@ describe('runtime strings', () => {
       "// l10n-ignore: the service's own tier names",
       "const tiers = [{ label: 'Free' }];",
       "void vscode.window.showInputBox({ prompt: vscode.l10n.t('Paste the key'), title: 'Set the key' });",
+      "head.append(element('span', { textContent: `(HTTP ${status})` }), element('b', { textContent: 'Stopped' }));",
     ].join('\n');
     const found = scanHostSource('sample.ts', source);
     expect(found.bypasses.map((b) => `${b.line}: ${b.text}`)).toEqual([
@@ -65,6 +76,7 @@ describe('runtime strings', () => {
       '5: `Pick ${n}`',
       "6: 'Something failed'",
       "11: 'Set the key'",
+      "12: 'Stopped'",
     ]);
     expect(found.messages.map((m) => m.message)).toEqual([
       'Retry',
