@@ -38,7 +38,37 @@ export function pngSize(bytes: Buffer): { width: number; height: number } | null
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
+/**
+ * What is wrong with each image of a README for the stores: vsce refuses an SVG (but a trusted badge's) and
+ * an http image, and rewrites a relative one against the repository (microsoft/vscode-vsce src/package.ts,
+ * `ReadmeProcessor`). Relative images must be PNGs in media/readme/, which .vscodeignore keeps out of the VSIX.
+ */
+export function readmeImageProblems(markdown: string, exists: (path: string) => boolean): string[] {
+  const sources = [
+    ...[...markdown.matchAll(/!\[[^\]]*\]\(\s*<?([^)\s>]+)/g)].map((m) => m[1]!),
+    ...[...markdown.matchAll(/<img\b[^>]*\bsrc=["']([^"']+)["']/gi)].map((m) => m[1]!),
+  ];
+  return sources.flatMap((src) => {
+    if (/^[a-z]+:/i.test(src))
+      return /^https:/i.test(src) && !/\.svg(\?|#|$)/i.test(src) ? [] : [`${src}: https and not SVG`];
+    if (!/^(\.\/)?media\/readme\/[\w.-]+\.png$/.test(src)) return [`${src}: a PNG in media/readme/`];
+    return exists(src) ? [] : [`${src}: missing`];
+  });
+}
+
 describe('the manifest a store takes', () => {
+  it("README's images are what vsce and the stores take", () => {
+    expect(readmeImageProblems(readFileSync('README.md', 'utf8'), existsSync)).toEqual([]);
+    // The check itself, on images it must refuse.
+    const sample =
+      '![a](media/chat.svg) ![b](media/readme/missing.png) <img src="http://x.test/a.png"> ![c](https://x.test/b.png)';
+    expect(readmeImageProblems(sample, () => false)).toEqual([
+      'media/chat.svg: a PNG in media/readme/',
+      'media/readme/missing.png: missing',
+      'http://x.test/a.png: https and not SVG',
+    ]);
+  });
+
   // The floor is what scripts/enginesFloor.ts finds; compiling against that release's typings makes
   // the compiler refuse an API newer than the floor (vsce only refuses typings newer than engines).
   it('compiles against the typings of the oldest VS Code it claims to run on', () => {
