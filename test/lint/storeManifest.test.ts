@@ -41,7 +41,7 @@ export function pngSize(bytes: Buffer): { width: number; height: number } | null
 /**
  * What is wrong with each image of a README for the stores: vsce refuses an SVG (but a trusted badge's) and
  * an http image, and rewrites a relative one against the repository (microsoft/vscode-vsce src/package.ts,
- * `ReadmeProcessor`). Relative images must be PNGs in media/readme/, which .vscodeignore keeps out of the VSIX.
+ * `MarkdownProcessor`). Relative images must be PNGs in media/readme/, which .vscodeignore keeps out of the VSIX.
  */
 export function readmeImageProblems(markdown: string, exists: (path: string) => boolean): string[] {
   const sources = [
