@@ -5,6 +5,8 @@ import { execFileSync } from 'node:child_process';
 const ALLOWED = [
   /^package\.json$/,
   /^package\.nls(\.[a-z-]+)?\.json$/,
+  // Translations of the runtime strings (not the pseudo-locale).
+  /^l10n\/bundle\.l10n\.(?!qps-ploc\.)[a-z-]+\.json$/,
   /^README\.md$/,
   /^LICENSE$/,
   /^CHANGELOG\.md$/,

@@ -304,7 +304,7 @@ export class KeyCommands {
         importKey,
         t('Not Now'),
       );
-      if (answer === importKey) await this.setKey(service, { key: value, label: `${variable} (imported)` });
+      if (answer === importKey) await this.setKey(service, { key: value, label: t('{0} (imported)', variable) });
     }
   }
 
@@ -324,7 +324,7 @@ export class KeyCommands {
     }
     const stored: ServiceId[] = [];
     for (const service of found) {
-      await this.setKey(service, { key: env[variable(service)]!, label: `${variable(service)} (imported)` });
+      await this.setKey(service, { key: env[variable(service)]!, label: t('{0} (imported)', variable(service)) });
       if (this.keys.metadata(service)) stored.push(service);
     }
     return stored;

@@ -83,6 +83,7 @@ export async function showStatusActions(
 }
 
 export async function pickUsageTier(): Promise<void> {
+  // l10n-ignore: the labels are the service's own tier names and the setting's values.
   const tiers = [
     { label: 'Free', description: t('$100 a month; no purchase needed') },
     { label: 'Build', description: t('$500 a month; after $5 of purchases') },

@@ -12,6 +12,7 @@ import type { StatusView } from '../core/accountStatus.ts';
 import type { KeyStore } from '../core/keyStore.ts';
 import { SERVICES, SERVICE_IDS, isConfigured, serviceName } from '../core/services.ts';
 import type { Configuration } from './configuration.ts';
+import { serviceTitle } from './serviceNames.ts';
 import { Disposable, toDisposable } from '../shared/dispose.ts';
 
 const MAX_BACKOFF_MS = 30 * 60_000;
@@ -26,7 +27,7 @@ export function labelled(service: ServiceId, text: string): string {
 function quietEntry(service: ServiceId): { text: string; tooltip: string } {
   return {
     text: `$(key) ${vscode.l10n.t('{0}: set key', service)}`,
-    tooltip: vscode.l10n.t('No key is stored for the {0}. Click to set one.', SERVICES[service].displayName),
+    tooltip: vscode.l10n.t('No key is stored for the {0}. Click to set one.', serviceTitle(service)),
   };
 }
 
