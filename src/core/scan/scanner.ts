@@ -486,6 +486,18 @@ function otherAt(bytes: Buffer, prefix: (typeof OTHER_PREFIXES)[number], after: 
 }
 
 /**
+ * Where the next search for the byte at `at` starts: past the copies of it that follow (a "---" rule,
+ * "__esModule"). Each of those has the same byte before it, which ends no prefix, and a search call
+ * per byte was most of the cost; 17% of the dashes and 6% of the underscores of the bench's corpus.
+ */
+function pastRun(bytes: Buffer, at: number): number {
+  const byte = bytes[at];
+  let next = at + 1;
+  while (bytes[next] === byte) next++;
+  return next;
+}
+
+/**
  * Whether something that could start a key occurs in the bytes. Each byte search runs
  * natively (a loop over every byte in JS cost several times more): "-" finds "sk-",
  * "xai-" and "pplx-", "_" the underscore prefixes, "za" Google's "AIza". Checking the
@@ -498,7 +510,7 @@ function containsLiteral(bytes: Buffer): boolean {
   let runEnd = -1;
   /** Start of the last direct-service infix in the current run, or -1. */
   let lastInfix = -1;
-  for (let at = bytes.indexOf(DASH, 1); at !== -1; at = bytes.indexOf(DASH, at + 1)) {
+  for (let at = bytes.indexOf(DASH, 1); at !== -1; at = bytes.indexOf(DASH, pastRun(bytes, at))) {
     const before = bytes[at - 1];
     if (before !== K) {
       if (before === 0x69 && otherAt(bytes, 'xai-', at + 1)) return true;
@@ -526,7 +538,7 @@ function containsLiteral(bytes: Buffer): boolean {
     // Only the run's last MAX_TOKEN characters can start a token short enough to be a key.
     if (length > MAX_TOKEN) at = Math.max(at, runEnd - MAX_TOKEN - 1);
   }
-  for (let at = bytes.indexOf(UNDERSCORE, 1); at !== -1; at = bytes.indexOf(UNDERSCORE, at + 1)) {
+  for (let at = bytes.indexOf(UNDERSCORE, 1); at !== -1; at = bytes.indexOf(UNDERSCORE, pastRun(bytes, at))) {
     const before = bytes[at - 1];
     if (before === K && otherAt(bytes, 'gsk_', at + 1)) return true;
     if (before === 0x66 /* f */ && otherAt(bytes, 'hf_', at + 1)) return true;
