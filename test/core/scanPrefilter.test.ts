@@ -2,7 +2,7 @@
 // is never decoded, any token that could classify is, and it stays linear.
 import { describe, expect, it } from 'vitest';
 import { mayContainKey, scanBuffer } from '../../src/core/scan/scanner.ts';
-import { directKey, routerKey } from '../emulator/keyFactory.ts';
+import { PROVIDER_KEY_RULES, directKey, providerKey, routerKey } from '../emulator/keyFactory.ts';
 
 describe('mayContainKey', () => {
   it('passes over words and flags with "sk-" in them', () => {
@@ -14,6 +14,15 @@ describe('mayContainKey', () => {
       for (const text of [key, `a="${key}"`, `x\\n${key}`, `task-sk-${key}`, `ünï ${key} ü`])
         expect(mayContainKey(Buffer.from(text)), text.replace(key, 'KEY')).toBe(true);
     }
+  });
+
+  it("lets through every provider's key after a run of dashes or underscores, and in one", () => {
+    // The precheck searches "-", "_" and "za" and skips the copies that follow each hit (a "---" rule,
+    // "__esModule"): none of them ends a prefix, but a prefix's own "-" or "_" must never be skipped.
+    const keys = [routerKey(), directKey('proj'), ...PROVIDER_KEY_RULES.map((rule) => providerKey(rule))];
+    for (const key of keys)
+      for (const text of [`--- ${key}`, `__ ${key}`, `x-- "${key}"`, `a__${'_'.repeat(9)}\n${key} --__`, `---\n${key}`])
+        expect(mayContainKey(Buffer.from(text)), text.replace(key, 'KEY')).toBe(true);
   });
 
   it('agrees with the scanner: nothing it passes over holds a finding', () => {
