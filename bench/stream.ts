@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
-import { RouterClient } from '../src/core/routerClient.ts';
+import { RouterClient } from '../src/core/chat/chatCompletionsClient.ts';
 import { QUICK } from './quick.ts';
 import { formatMs, median, verdict } from './stats.ts';
 

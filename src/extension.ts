@@ -2,11 +2,11 @@
 // and owns every lifetime through context.subscriptions.
 import * as vscode from 'vscode';
 import type { ServiceId } from './shared/serviceIds.ts';
-import { AccountMonitor } from './core/accountMonitor.ts';
+import { AccountMonitor } from './core/account/accountMonitor.ts';
 import type { KeywardConfig } from './core/config.ts';
-import { KeyStore, scannerKeys } from './core/keyStore.ts';
-import { type PromptRequest, runPrompt } from './core/promptRunner.ts';
-import { SERVICES, SERVICE_IDS, baseUrlOf } from './core/services.ts';
+import { KeyStore, scannerKeys } from './core/keys/keyStore.ts';
+import { type PromptRequest, runPrompt } from './core/chat/promptRunner.ts';
+import { SERVICES, SERVICE_IDS, baseUrlOf } from './core/services/descriptors.ts';
 import { CommandId } from './host/commandIds.ts';
 import { Configuration } from './host/configuration.ts';
 import { KeyCommands, type SetKeyArgs } from './host/keyCommands.ts';

@@ -5,7 +5,7 @@
 import type { ErrorKind } from '../shared/errorKinds.ts';
 import type { ServiceId } from '../shared/serviceIds.ts';
 import { SERVICE_NAMES, ServiceError } from './errors.ts';
-import { SERVICES } from './services.ts';
+import { SERVICES } from './services/descriptors.ts';
 import { type Json, obj as asObject, parseObject as parseJson } from './json.ts';
 import { parseGoDuration, parseRateLimitReset, parseRetryAfter } from './waitTimes.ts';
 

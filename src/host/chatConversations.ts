@@ -19,7 +19,7 @@ import {
   summaries,
   switchTo,
   undoClear,
-} from '../core/conversations.ts';
+} from '../core/chat/conversations.ts';
 
 const STORE_KEY = 'keyward.conversations';
 /** Where an earlier version kept its single conversation; read once, then left alone. */

@@ -15,16 +15,16 @@ import {
   type WebviewMessage,
   isWebviewMessage,
 } from '../shared/protocol.ts';
-import type { AccountMonitor } from '../core/accountMonitor.ts';
-import { lastResponseId, promptTurns } from '../core/conversation.ts';
+import type { AccountMonitor } from '../core/account/accountMonitor.ts';
+import { lastResponseId, promptTurns } from '../core/chat/conversation.ts';
 import { toServiceError } from '../core/errors.ts';
-import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
-import { ModelCatalog } from '../core/modelCatalog.ts';
-import { runPrompt } from '../core/promptRunner.ts';
-import { isFreeModelId } from '../core/routerClient.ts';
-import { SERVICES, SERVICE_IDS, isConfigured } from '../core/services.ts';
-import { type GuardQuestion, guardPrompt } from '../core/secretGuard.ts';
-import type { ReportedUsage } from '../core/textStream.ts';
+import { type KeyStore, scannerKeys } from '../core/keys/keyStore.ts';
+import { ModelCatalog } from '../core/chat/modelCatalog.ts';
+import { runPrompt } from '../core/chat/promptRunner.ts';
+import { isFreeModelId } from '../core/chat/chatCompletionsClient.ts';
+import { SERVICES, SERVICE_IDS, isConfigured } from '../core/services/descriptors.ts';
+import { type GuardQuestion, guardPrompt } from '../core/keys/secretGuard.ts';
+import type { ReportedUsage } from '../core/chat/textStream.ts';
 import { attachFrom } from './attachRequest.ts';
 import { CodeProposals } from './codeApply.ts';
 import { type LastEditor, insertCode } from './codeInsert.ts';

@@ -5,7 +5,7 @@
 // editor's title bar; Discard closes the diff and leaves the file as it was.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { type Proposal, proposeChange } from '../core/codeProposal.ts';
+import { type Proposal, proposeChange } from '../core/chat/codeProposal.ts';
 import { PROPOSAL_SCHEME, revealChange } from './codeInsert.ts';
 
 export { PROPOSAL_SCHEME };

@@ -2,7 +2,7 @@
 // the focus, so the active editor is remembered as it changes.
 import * as vscode from 'vscode';
 import type { InsertMode } from '../shared/protocol.ts';
-import { fitInsertion, fitReplacement } from '../core/codeProposal.ts';
+import { fitInsertion, fitReplacement } from '../core/chat/codeProposal.ts';
 
 /** The scheme of an Apply proposal, the read-only right side of its diff. */
 export const PROPOSAL_SCHEME = 'keyward-proposal';

@@ -1,4 +1,4 @@
-import type { DescribedCommandId } from '../core/services.ts';
+import type { DescribedCommandId } from '../core/services/descriptors.ts';
 
 /** Every command the extension contributes; package.json declares the same ids. */
 export const CommandId = {

@@ -2,8 +2,8 @@
 // (search by text, switch, rename, delete), New, Clear with Undo, and Export
 // to a place they choose. The chat view's title bar and the palette call these.
 import * as vscode from 'vscode';
-import { conversationTitle } from '../core/conversations.ts';
-import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
+import { conversationTitle } from '../core/chat/conversations.ts';
+import { type KeyStore, scannerKeys } from '../core/keys/keyStore.ts';
 import type { ChatConversations } from './chatConversations.ts';
 import { exportConversation } from './historyExport.ts';
 import type { Log } from './log.ts';

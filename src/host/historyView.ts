@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
 import { redactSecrets } from '../core/redact.ts';
 import type { FileFinding } from '../core/scan/report.ts';
-import { SERVICES } from '../core/services.ts';
+import { SERVICES } from '../core/services/descriptors.ts';
 import { PROVIDERS, isServiceOwner, ownerName } from '../core/scan/providerRules.ts';
 import type { KeyOwner } from '../shared/keyShapes.ts';
 import { CommandId } from './commandIds.ts';

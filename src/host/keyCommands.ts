@@ -3,12 +3,12 @@
 // argument and goes nowhere but SecretStorage.
 import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/serviceIds.ts';
-import type { AccountMonitor, Verification } from '../core/accountMonitor.ts';
+import type { AccountMonitor, Verification } from '../core/account/accountMonitor.ts';
 import type { Configuration } from './configuration.ts';
 import { SERVICE_NAMES } from '../core/errors.ts';
-import { checkKeyForSlot } from '../core/keyFormats.ts';
-import { type KeyStore, SecretStorageUnavailable, daysUntil } from '../core/keyStore.ts';
-import { SERVICES, SERVICE_IDS, pagesOf } from '../core/services.ts';
+import { checkKeyForSlot } from '../core/keys/keyFormats.ts';
+import { type KeyStore, SecretStorageUnavailable, daysUntil } from '../core/keys/keyStore.ts';
+import { SERVICES, SERVICE_IDS, pagesOf } from '../core/services/descriptors.ts';
 import { serviceModule } from '../core/services/registry.ts';
 import type { Log } from './log.ts';
 import { serviceLabel, serviceTitle } from './serviceNames.ts';

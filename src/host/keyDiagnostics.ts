@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { IgnoredFilesLevel } from '../core/config.ts';
 import { SERVICE_NAMES } from '../core/errors.ts';
 import { redactSecrets } from '../core/redact.ts';
-import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
+import { type KeyStore, scannerKeys } from '../core/keys/keyStore.ts';
 import { type GitState, GitStatusCache } from '../core/scan/gitStatus.ts';
 import { IncrementalScan } from '../core/scan/incremental.ts';
 import { archiveKind, archiveMagic, scanArchive } from '../core/scan/archive.ts';

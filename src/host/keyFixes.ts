@@ -6,9 +6,9 @@ import { relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
 import { SERVICE_NAMES } from '../core/errors.ts';
-import { checkKey } from '../core/keyCheck.ts';
-import { fingerprint } from '../core/keyFormats.ts';
-import type { KeyStore } from '../core/keyStore.ts';
+import { checkKey } from '../core/keys/keyCheck.ts';
+import { fingerprint } from '../core/keys/keyFormats.ts';
+import type { KeyStore } from '../core/keys/keyStore.ts';
 import { maskKey, redactSecrets } from '../core/redact.ts';
 import { type SafeTarget, UnsafePath, readTarget, restoreTarget, safeTarget, writeTarget } from '../core/safeWrite.ts';
 import {
@@ -25,7 +25,7 @@ import { COMMITTED_KEY_CODE } from './committedKeys.ts';
 import type { Configuration } from './configuration.ts';
 import { DIAGNOSTIC_SOURCE, type KeyDiagnostic, type KeyDiagnostics, realFilePath } from './keyDiagnostics.ts';
 import { Disposable } from '../shared/dispose.ts';
-import { SERVICES, pagesOf } from '../core/services.ts';
+import { SERVICES, pagesOf } from '../core/services/descriptors.ts';
 import { PROVIDERS, isServiceOwner, ownerName } from '../core/scan/providerRules.ts';
 
 const t = vscode.l10n.t;

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/errorKinds.ts';
 import type { PanelAction } from '../shared/protocol.ts';
-import { SERVICES, pagesOf } from '../core/services.ts';
+import { SERVICES, pagesOf } from '../core/services/descriptors.ts';
 import { CommandId } from './commandIds.ts';
 import type { Configuration } from './configuration.ts';
 

@@ -1,7 +1,7 @@
 // Keyward: Install Pre-commit Hook, for the repository of a workspace folder. Says what
 // the hook does before writing it, and replaces another tool's hook only when asked.
 import * as vscode from 'vscode';
-import { type HookState, inspectPreCommitHook, installPreCommitHook } from '../core/preCommitHook.ts';
+import { type HookState, inspectPreCommitHook, installPreCommitHook } from '../core/scan/preCommitHook.ts';
 import { redactSecrets } from '../core/redact.ts';
 import type { Log } from './log.ts';
 

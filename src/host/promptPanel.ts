@@ -3,9 +3,9 @@
 // panel is one surface for it.
 import * as vscode from 'vscode';
 import type { Attachment, HostMessage } from '../shared/protocol.ts';
-import type { AccountMonitor } from '../core/accountMonitor.ts';
-import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
-import type { GuardQuestion } from '../core/secretGuard.ts';
+import type { AccountMonitor } from '../core/account/accountMonitor.ts';
+import { type KeyStore, scannerKeys } from '../core/keys/keyStore.ts';
+import type { GuardQuestion } from '../core/keys/secretGuard.ts';
 import { ChatSession } from './chatSession.ts';
 import { LastEditor } from './codeInsert.ts';
 import type { Configuration } from './configuration.ts';

@@ -2,7 +2,7 @@
 // "send redacted" (or, when the stored keys could not be read, "send anyway");
 // closing the dialog cancels.
 import * as vscode from 'vscode';
-import type { GuardAnswer, GuardHit } from '../core/secretGuard.ts';
+import type { GuardAnswer, GuardHit } from '../core/keys/secretGuard.ts';
 
 const t = vscode.l10n.t;
 

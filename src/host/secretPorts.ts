@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { SecretPort, StatePort } from '../core/keyStore.ts';
+import type { SecretPort, StatePort } from '../core/keys/keyStore.ts';
 
 /** The key store's ports over VS Code: SecretStorage for keys, global state for metadata. */
 export function secretPort(secrets: vscode.SecretStorage): SecretPort {

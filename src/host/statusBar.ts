@@ -7,10 +7,10 @@
 import * as vscode from 'vscode';
 import type { ServiceId } from '../shared/serviceIds.ts';
 import { errorKindRule } from '../shared/errorKindRules.ts';
-import type { AccountMonitor } from '../core/accountMonitor.ts';
-import type { StatusView } from '../core/accountStatus.ts';
-import type { KeyStore } from '../core/keyStore.ts';
-import { SERVICES, SERVICE_IDS, isConfigured, serviceName } from '../core/services.ts';
+import type { AccountMonitor } from '../core/account/accountMonitor.ts';
+import type { StatusView } from '../core/account/accountStatus.ts';
+import type { KeyStore } from '../core/keys/keyStore.ts';
+import { SERVICES, SERVICE_IDS, isConfigured, serviceName } from '../core/services/descriptors.ts';
 import type { Configuration } from './configuration.ts';
 import { Disposable, toDisposable } from '../shared/dispose.ts';
 

@@ -5,7 +5,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/core/keyFormats.ts';
+import { fingerprint } from '../../src/core/keys/keyFormats.ts';
 import { runGitBuffer } from '../../src/core/scan/git.ts';
 import {
   HISTORY_LOG_ARGS,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/core/keyFormats.ts';
+import { fingerprint } from '../../src/core/keys/keyFormats.ts';
 import { maskKey } from '../../src/core/redact.ts';
 import { IncrementalScan } from '../../src/core/scan/incremental.ts';
 import { scanBuffer, scanText } from '../../src/core/scan/scanner.ts';

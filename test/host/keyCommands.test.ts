@@ -1,8 +1,8 @@
 // The key commands and status bar over the fake vscode API, with real HTTP to
 // the emulator behind them.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AccountMonitor } from '../../src/core/accountMonitor.ts';
-import { KeyStore } from '../../src/core/keyStore.ts';
+import { AccountMonitor } from '../../src/core/account/accountMonitor.ts';
+import { KeyStore } from '../../src/core/keys/keyStore.ts';
 import { Configuration } from '../../src/host/configuration.ts';
 import { KeyCommands } from '../../src/host/keyCommands.ts';
 import { Log } from '../../src/host/log.ts';
@@ -10,7 +10,7 @@ import { secretPort, statePort } from '../../src/host/secretPorts.ts';
 import { StatusBar } from '../../src/host/statusBar.ts';
 import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
-import { fingerprint } from '../../src/core/keyFormats.ts';
+import { fingerprint } from '../../src/core/keys/keyFormats.ts';
 import { FakeMemento, FakeSecrets } from './fakeVscode.ts';
 import { fake } from './vscodeShim.ts';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scannerKeys } from '../../src/core/keyStore.ts';
+import { scannerKeys } from '../../src/core/keys/keyStore.ts';
 import { scanText } from '../../src/core/scan/scanner.ts';
 import { type FileState, KeyDiagnostics } from '../../src/host/keyDiagnostics.ts';
 import { FixCommand } from '../../src/host/keyFixes.ts';

@@ -1,6 +1,6 @@
 // The hover over a flagged key, over the fake vscode: what it says and where it applies.
 import { afterEach, describe, expect, it } from 'vitest';
-import { scannerKeys } from '../../src/core/keyStore.ts';
+import { scannerKeys } from '../../src/core/keys/keyStore.ts';
 import { scanText } from '../../src/core/scan/scanner.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
 import { type EditorParts, editorParts } from './editorParts.ts';

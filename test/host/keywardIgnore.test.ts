@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/core/keyFormats.ts';
+import { fingerprint } from '../../src/core/keys/keyFormats.ts';
 import { makeRepo } from '../cli/gitFixtures.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
 import { type EditorParts, editorParts } from './editorParts.ts';

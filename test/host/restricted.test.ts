@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KeyStore } from '../../src/core/keyStore.ts';
+import { KeyStore } from '../../src/core/keys/keyStore.ts';
 import { scanText } from '../../src/core/scan/scanner.ts';
 import { Configuration } from '../../src/host/configuration.ts';
 import { KeyDiagnostics } from '../../src/host/keyDiagnostics.ts';

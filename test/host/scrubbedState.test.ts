@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KeyStore, scannerKeys } from '../../src/core/keyStore.ts';
+import { KeyStore, scannerKeys } from '../../src/core/keys/keyStore.ts';
 import { maskKey } from '../../src/shared/keyShapes.ts';
 import { ScrubbedMemento } from '../../src/host/scrubbedState.ts';
 import { secretPort, statePort } from '../../src/host/secretPorts.ts';

@@ -1,10 +1,10 @@
 // Any OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp, a gateway): chat completions, a key that may be
 // absent, and a model list that may be absent too.
-import { type CompatibleSnapshot, compatibleStatusView } from '../accountStatus.ts';
+import { type CompatibleSnapshot, compatibleStatusView } from '../account/accountStatus.ts';
 import { ServiceError, toServiceError } from '../errors.ts';
 import { errorKindRule, keepsWhatWasKnown } from '../../shared/errorKindRules.ts';
-import { routerOptions } from '../modelOptions.ts';
-import { RouterClient } from '../routerClient.ts';
+import { routerOptions } from '../chat/modelOptions.ts';
+import { RouterClient } from '../chat/chatCompletionsClient.ts';
 import { promptChat } from './chatCompletions.ts';
 import { compatibleDescriptor } from './compatibleDescriptor.ts';
 import { type ServiceModule, noModelList } from './module.ts';

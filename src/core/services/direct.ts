@@ -1,12 +1,12 @@
 // The direct service: OpenAI's Responses API, a key check that lists models (it proves api.model.read, not more),
 // Restricted keys whose missing scopes errors name, usage tiers, rate-limit headers, and billing states a free
 // check cannot see.
-import { type DirectSnapshot, directStatusView } from '../accountStatus.ts';
-import { DirectClient, type RateLimits } from '../directClient.ts';
+import { type DirectSnapshot, directStatusView } from '../account/accountStatus.ts';
+import { DirectClient, type RateLimits } from '../chat/responsesClient.ts';
 import { ServiceError, toServiceError } from '../errors.ts';
 import { errorKindRule } from '../../shared/errorKindRules.ts';
 import type { ServiceErrorData } from '../../shared/errorKinds.ts';
-import { directOptions } from '../modelOptions.ts';
+import { directOptions } from '../chat/modelOptions.ts';
 import { blocksPrompting, missingScopesIn } from '../../shared/scopes.ts';
 import { directDescriptor } from './directDescriptor.ts';
 import type { AccountContext, ServiceModule } from './module.ts';

@@ -1,11 +1,11 @@
 // The routing service: chat completions, a key check that reads the key's limit and expiry, prepaid credits, free
 // models with per-minute and per-day allowances.
-import { type RouterSnapshot, isNegativeBalance, routerStatusView } from '../accountStatus.ts';
+import { type RouterSnapshot, isNegativeBalance, routerStatusView } from '../account/accountStatus.ts';
 import { type ServiceError, toServiceError } from '../errors.ts';
-import { nextUtcMidnight } from '../freeGuard.ts';
+import { nextUtcMidnight } from '../account/freeGuard.ts';
 import { keepsWhatWasKnown } from '../../shared/errorKindRules.ts';
-import { routerOptions } from '../modelOptions.ts';
-import { type RouterCredits, type RouterKeyInfo, RouterClient } from '../routerClient.ts';
+import { routerOptions } from '../chat/modelOptions.ts';
+import { type RouterCredits, type RouterKeyInfo, RouterClient } from '../chat/chatCompletionsClient.ts';
 import type { ServiceErrorData } from '../../shared/errorKinds.ts';
 import { promptChat } from './chatCompletions.ts';
 import type { ServiceModule } from './module.ts';
