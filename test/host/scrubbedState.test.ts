@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { KeyStore, scannerKeys } from '../../src/core/keys/keyStore.ts';
 import { maskKey } from '../../src/shared/keyShapes.ts';
 import { ScrubbedMemento } from '../../src/host/scrubbedState.ts';
-import { secretPort, statePort } from '../../src/host/secretPorts.ts';
+import { secretPort, statePort } from '../../src/host/keys/secretPorts.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
 import { FakeMemento, FakeSecrets } from './fakeVscode.ts';
 
