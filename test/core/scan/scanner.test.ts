@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/core/keys/keyFormats.ts';
-import { maskKey } from '../../src/core/redact.ts';
-import { IncrementalScan } from '../../src/core/scan/incremental.ts';
-import { scanBuffer, scanText } from '../../src/core/scan/scanner.ts';
-import { directKey, routerKey } from '../emulator/keyFactory.ts';
-import { negativeCases, positiveCases } from './scanCorpus.ts';
+import { fingerprint } from '../../../src/core/keys/keyFormats.ts';
+import { maskKey } from '../../../src/core/redact.ts';
+import { IncrementalScan } from '../../../src/core/scan/incremental.ts';
+import { scanBuffer, scanText } from '../../../src/core/scan/scanner.ts';
+import { directKey, routerKey } from '../../emulator/keyFactory.ts';
+import { negativeCases, positiveCases } from '../scanCorpus.ts';
 
 function utf16Position(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);

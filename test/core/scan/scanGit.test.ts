@@ -5,12 +5,12 @@
 import { readFileSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { gitArgs, gitEnv, runGit } from '../../src/core/scan/git.ts';
-import { GitStatusCache } from '../../src/core/scan/gitStatus.ts';
-import { countCommits, scanHistory } from '../../src/core/scan/history.ts';
-import { scanStaged } from '../../src/core/scan/staged.ts';
-import { listTargets } from '../../src/core/scan/targets.ts';
-import { directKey, routerKey } from '../emulator/keyFactory.ts';
+import { gitArgs, gitEnv, runGit } from '../../../src/core/scan/git.ts';
+import { GitStatusCache } from '../../../src/core/scan/gitStatus.ts';
+import { countCommits, scanHistory } from '../../../src/core/scan/history.ts';
+import { scanStaged } from '../../../src/core/scan/staged.ts';
+import { listTargets } from '../../../src/core/scan/targets.ts';
+import { directKey, routerKey } from '../../emulator/keyFactory.ts';
 import {
   type HostileRepo,
   makeHostileRepo,
@@ -18,7 +18,7 @@ import {
   makeRepo,
   plainGit,
   tempDir,
-} from '../cli/gitFixtures.ts';
+} from '../../cli/gitFixtures.ts';
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -4,9 +4,9 @@
 // (BurntSushi/ripgrep crates/searcher/src/line_buffer.rs, LineBuffer: "roll" keeps the unconsumed tail).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scanText } from '../../src/core/scan/scanner.ts';
-import { StreamScan } from '../../src/core/scan/streamScan.ts';
-import { directKey, routerKey } from '../emulator/keyFactory.ts';
+import { scanText } from '../../../src/core/scan/scanner.ts';
+import { StreamScan } from '../../../src/core/scan/streamScan.ts';
+import { directKey, routerKey } from '../../emulator/keyFactory.ts';
 
 const WINDOW = 16 << 10;
 const pool = Array.from({ length: 4 }, (_, i) => (i % 2 ? routerKey() : directKey('proj')));

@@ -3,12 +3,12 @@
 // service, and each fingerprint once.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fingerprintOf } from '../../src/core/scan/scanner.ts';
-import { KeyVerifier } from '../../src/core/scan/verify.ts';
-import { officialBaseUrls } from '../../src/core/scan/verifyHosts.ts';
-import { SERVICES } from '../../src/core/services/descriptors.ts';
-import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
-import { directKey, routerKey } from '../emulator/keyFactory.ts';
+import { fingerprintOf } from '../../../src/core/scan/scanner.ts';
+import { KeyVerifier } from '../../../src/core/scan/verify.ts';
+import { officialBaseUrls } from '../../../src/core/scan/verifyHosts.ts';
+import { SERVICES } from '../../../src/core/services/descriptors.ts';
+import { type TestBed, startTestBed } from '../../emulator/adminClient.ts';
+import { directKey, routerKey } from '../../emulator/keyFactory.ts';
 
 let bed: TestBed;
 beforeAll(async () => {

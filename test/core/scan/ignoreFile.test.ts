@@ -5,9 +5,9 @@
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { globToRegExp, loadIgnoreFile, parseIgnoreFile, suppressionFor } from '../../src/core/scan/ignoreFile.ts';
-import { tempDir } from '../cli/gitFixtures.ts';
-import { routerKey } from '../emulator/keyFactory.ts';
+import { globToRegExp, loadIgnoreFile, parseIgnoreFile, suppressionFor } from '../../../src/core/scan/ignoreFile.ts';
+import { tempDir } from '../../cli/gitFixtures.ts';
+import { routerKey } from '../../emulator/keyFactory.ts';
 
 const FP = '0123456789abcdef';
 

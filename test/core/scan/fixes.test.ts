@@ -8,9 +8,9 @@ import {
   ignoreNextLine,
   isDotenvFile,
   planDotenv,
-} from '../../src/core/scan/fixes.ts';
-import { scanText } from '../../src/core/scan/scanner.ts';
-import { routerKey } from '../emulator/keyFactory.ts';
+} from '../../../src/core/scan/fixes.ts';
+import { scanText } from '../../../src/core/scan/scanner.ts';
+import { routerKey } from '../../emulator/keyFactory.ts';
 
 const KEY = ['sk', 'or', 'v1', 'f'.repeat(8)].join('-');
 

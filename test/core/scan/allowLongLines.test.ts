@@ -1,9 +1,9 @@
 // Allow comments on long (minified) lines are looked up, not read per key: the
 // lookup must allow exactly what reading the line allowed.
 import { expect, test } from 'vitest';
-import { scanText } from '../../src/core/scan/scanner.ts';
-import { StreamScan } from '../../src/core/scan/streamScan.ts';
-import { directKey, routerKey } from '../emulator/keyFactory.ts';
+import { scanText } from '../../../src/core/scan/scanner.ts';
+import { StreamScan } from '../../../src/core/scan/streamScan.ts';
+import { directKey, routerKey } from '../../emulator/keyFactory.ts';
 
 const filler = (n: number) => 'var a=1;'.repeat(n);
 

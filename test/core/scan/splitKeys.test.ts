@@ -2,12 +2,12 @@
 // past a scanner that reads whole tokens, each reported with the split-key rule over the
 // whole expression; and many adjacent strings that make no key, which stay silent.
 import { describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/core/keys/keyFormats.ts';
-import { mayContainKey, scanBuffer, scanText } from '../../src/core/scan/scanner.ts';
-import { guardPrompt } from '../../src/core/keys/secretGuard.ts';
-import { StreamScan } from '../../src/core/scan/streamScan.ts';
-import { IncrementalScan } from '../../src/core/scan/incremental.ts';
-import { directKey, providerKey, routerKey } from '../emulator/keyFactory.ts';
+import { fingerprint } from '../../../src/core/keys/keyFormats.ts';
+import { mayContainKey, scanBuffer, scanText } from '../../../src/core/scan/scanner.ts';
+import { guardPrompt } from '../../../src/core/keys/secretGuard.ts';
+import { StreamScan } from '../../../src/core/scan/streamScan.ts';
+import { IncrementalScan } from '../../../src/core/scan/incremental.ts';
+import { directKey, providerKey, routerKey } from '../../emulator/keyFactory.ts';
 
 /** The text a finding spans, across lines. */
 function spanned(text: string, f: { line: number; column: number; endLine: number; endColumn: number }): string {

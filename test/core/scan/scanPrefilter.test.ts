@@ -1,8 +1,8 @@
 // The byte-level precheck: a file that only mentions "sk-" ("task-", a flag)
 // is never decoded, any token that could classify is, and it stays linear.
 import { describe, expect, it } from 'vitest';
-import { mayContainKey, scanBuffer } from '../../src/core/scan/scanner.ts';
-import { directKey, routerKey } from '../emulator/keyFactory.ts';
+import { mayContainKey, scanBuffer } from '../../../src/core/scan/scanner.ts';
+import { directKey, routerKey } from '../../emulator/keyFactory.ts';
 
 describe('mayContainKey', () => {
   it('passes over words and flags with "sk-" in them', () => {

@@ -4,9 +4,9 @@
 // (detect/codec/encodings.go: runs of [\w/+-]{16,}={0,2}; cmd/root.go: --max-decode-depth,
 // recursive), limited here to texts that name a place where such values are kept.
 import { describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/core/keys/keyFormats.ts';
-import { mayContainKey, optionsFor, scanBuffer, scanText } from '../../src/core/scan/scanner.ts';
-import { directKey, providerKey, routerKey } from '../emulator/keyFactory.ts';
+import { fingerprint } from '../../../src/core/keys/keyFormats.ts';
+import { mayContainKey, optionsFor, scanBuffer, scanText } from '../../../src/core/scan/scanner.ts';
+import { directKey, providerKey, routerKey } from '../../emulator/keyFactory.ts';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 

@@ -5,8 +5,8 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/core/keys/keyFormats.ts';
-import { runGitBuffer } from '../../src/core/scan/git.ts';
+import { fingerprint } from '../../../src/core/keys/keyFormats.ts';
+import { runGitBuffer } from '../../../src/core/scan/git.ts';
 import {
   HISTORY_LOG_ARGS,
   HistoryError,
@@ -14,9 +14,9 @@ import {
   countCommits,
   scanHistory,
   unquotePath,
-} from '../../src/core/scan/history.ts';
-import { directKey, routerKey } from '../emulator/keyFactory.ts';
-import { type Repo, makeRepo } from '../cli/gitFixtures.ts';
+} from '../../../src/core/scan/history.ts';
+import { directKey, routerKey } from '../../emulator/keyFactory.ts';
+import { type Repo, makeRepo } from '../../cli/gitFixtures.ts';
 
 let repo: Repo;
 const keys = {

@@ -6,10 +6,10 @@
 // detect_secrets/filters/allowlist.py for the syntaxes it names) and gitleaks' detect/detect_test.go
 // ("valid allow comment", "invalid allow comment").
 import { describe, expect, it } from 'vitest';
-import { secretlintRules } from '../../src/core/scan/allowComments.ts';
-import { IncrementalScan } from '../../src/core/scan/incremental.ts';
-import { optionsFor, scanText } from '../../src/core/scan/scanner.ts';
-import { directKey, routerKey } from '../emulator/keyFactory.ts';
+import { secretlintRules } from '../../../src/core/scan/allowComments.ts';
+import { IncrementalScan } from '../../../src/core/scan/incremental.ts';
+import { optionsFor, scanText } from '../../../src/core/scan/scanner.ts';
+import { directKey, routerKey } from '../../emulator/keyFactory.ts';
 
 const lines = (text: string) => scanText(text).map((f) => f.line);
 

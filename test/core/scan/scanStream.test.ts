@@ -2,9 +2,9 @@
 // text finds, wherever the windows and the pushed pieces cut it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ScanOptions, scanText } from '../../src/core/scan/scanner.ts';
-import { StreamScan, scanBytes } from '../../src/core/scan/streamScan.ts';
-import { directKey, routerKey } from '../emulator/keyFactory.ts';
+import { type ScanOptions, scanText } from '../../../src/core/scan/scanner.ts';
+import { StreamScan, scanBytes } from '../../../src/core/scan/streamScan.ts';
+import { directKey, routerKey } from '../../emulator/keyFactory.ts';
 
 const WINDOW = 16 << 10;
 const pool = Array.from({ length: 6 }, (_, i) => (i % 2 ? routerKey() : directKey(i % 3 ? 'proj' : 'legacy')));

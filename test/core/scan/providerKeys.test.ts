@@ -13,15 +13,15 @@
 // - Replicate: TruffleHog pkg/detectors/replicate/replicate.go (r8_ + 37).
 // - Together (tgp_v1_ + 43) and Fireworks (fw_ + 24): the keys they issue; no peer rule yet.
 import { describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/core/keys/keyFormats.ts';
-import { redactSecrets } from '../../src/core/redact.ts';
-import { ENV_VAR } from '../../src/core/scan/fixes.ts';
-import { PROVIDER_RULES } from '../../src/core/scan/providerRules.ts';
-import { RULES } from '../../src/core/scan/rules.ts';
-import { mayContainKey, optionsFor, scanBuffer, scanText } from '../../src/core/scan/scanner.ts';
-import { guardPrompt } from '../../src/core/keys/secretGuard.ts';
-import { PROVIDER_KEY_RULES, providerKey } from '../emulator/keyFactory.ts';
-import { providerNegatives } from './scanCorpus.ts';
+import { fingerprint } from '../../../src/core/keys/keyFormats.ts';
+import { redactSecrets } from '../../../src/core/redact.ts';
+import { ENV_VAR } from '../../../src/core/scan/fixes.ts';
+import { PROVIDER_RULES } from '../../../src/core/scan/providerRules.ts';
+import { RULES } from '../../../src/core/scan/rules.ts';
+import { mayContainKey, optionsFor, scanBuffer, scanText } from '../../../src/core/scan/scanner.ts';
+import { guardPrompt } from '../../../src/core/keys/secretGuard.ts';
+import { PROVIDER_KEY_RULES, providerKey } from '../../emulator/keyFactory.ts';
+import { providerNegatives } from '../scanCorpus.ts';
 
 const CONTEXTS: [string, string, (key: string) => string][] = [
   ['.env', '.env', (k) => `# AI keys\nAPI_KEY=${k}\nOTHER=1\n`],

@@ -5,10 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scanFile } from '../../src/core/scan/fileScan.ts';
-import { LOOSE_CAP, scanText, scanTextCounted } from '../../src/core/scan/scanner.ts';
-import { DIRECT_KEY_INFIX, directKey, routerKey } from '../emulator/keyFactory.ts';
-import { tempDir } from '../cli/gitFixtures.ts';
+import { scanFile } from '../../../src/core/scan/fileScan.ts';
+import { LOOSE_CAP, scanText, scanTextCounted } from '../../../src/core/scan/scanner.ts';
+import { DIRECT_KEY_INFIX, directKey, routerKey } from '../../emulator/keyFactory.ts';
+import { tempDir } from '../../cli/gitFixtures.ts';
 
 /** A legacy-shaped key with the last character cut: only the loose tier can match it. */
 const nearMiss = () => directKey('legacy').slice(0, -1);

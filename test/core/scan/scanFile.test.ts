@@ -4,9 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scanFile } from '../../src/core/scan/fileScan.ts';
-import { routerKey } from '../emulator/keyFactory.ts';
-import { tempDir } from '../cli/gitFixtures.ts';
+import { scanFile } from '../../../src/core/scan/fileScan.ts';
+import { routerKey } from '../../emulator/keyFactory.ts';
+import { tempDir } from '../../cli/gitFixtures.ts';
 
 describe('scanFile', () => {
   it.skipIf(!existsSync('/dev/zero'))('names devices instead of reading them (forever)', () => {
