@@ -4,7 +4,7 @@
 // Retries happen only before the first delta; a stream that breaks after text
 // arrived becomes stream_interrupted and keeps that text.
 import type { FinishReason } from '../../shared/answerEnd.ts';
-import type { ServiceId } from '../../shared/errorKinds.ts';
+import type { ServiceId } from '../../shared/serviceIds.ts';
 import { SERVICE_NAMES, ServiceError } from '../errors.ts';
 import { type RetryHistory, type RetryPolicy, emptyHistory, recordRetry, retryDelayMs } from '../retryPolicy.ts';
 import { transportError } from '../transport.ts';

@@ -1,6 +1,6 @@
 // The Set Key check: the service's shapes (shared/keyShapes.ts) and other providers'
 // prefixes. Unknown direct shapes get a warning, not a refusal.
-import type { ServiceId } from '../../shared/errorKinds.ts';
+import type { ServiceId } from '../../shared/serviceIds.ts';
 import {
   DIRECT_INFIX,
   DIRECT_KEY,

@@ -2,7 +2,7 @@
 // without the key (label, dates, a fingerprint, a masked form) lives apart, in
 // plain state. Old fingerprints are remembered so the scanner can call out a
 // rotated key that still sits in a file.
-import type { ServiceId } from '../../shared/errorKinds.ts';
+import type { ServiceId } from '../../shared/serviceIds.ts';
 import { Emitter, type Subscription } from '../../shared/event.ts';
 import { type KeyMask, keyMaskOf } from '../../shared/keyShapes.ts';
 import { fingerprint } from './keyFormats.ts';

@@ -1,7 +1,7 @@
 // Finds key strings in text, offline. The literal "sk-" comes first (indexOf
 // skips to it), then one bounded pass over the token: linear even on megabytes
 // of "sk-sk-sk-". Findings carry the masked key and a fingerprint, never the key.
-import type { ServiceId } from '../../shared/errorKinds.ts';
+import type { ServiceId } from '../../shared/serviceIds.ts';
 import { fingerprint as fingerprintOf } from '../keys/fingerprint.ts';
 import { maskKey } from '../redact.ts';
 import { MAX_TOKEN, RULES, type RuleId, classifyToken, keyBody, looksFake } from './rules.ts';

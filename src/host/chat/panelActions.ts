@@ -1,7 +1,7 @@
 // The buttons on an error card: set or verify the key, open the service's
 // credits or keys page.
 import * as vscode from 'vscode';
-import type { ServiceId } from '../../shared/errorKinds.ts';
+import type { ServiceId } from '../../shared/serviceIds.ts';
 import type { PanelAction } from '../../shared/protocol.ts';
 import { SERVICES, pagesOf } from '../../core/services/descriptors.ts';
 import { CommandId } from '../commandIds.ts';

@@ -5,7 +5,7 @@
 // GitGuardian keeps an incident open until the secret is revoked, for the same
 // reason. Only what may be known without the key is kept: masked form and
 // fingerprint.
-import type { ServiceId } from '../../shared/errorKinds.ts';
+import type { ServiceId } from '../../shared/serviceIds.ts';
 import { isServiceId } from '../../shared/serviceIds.ts';
 import type { Verification } from '../../core/scan/verify.ts';
 

@@ -4,7 +4,7 @@
 // The view appears after the first scan and keeps its results until the next.
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ServiceId } from '../../shared/errorKinds.ts';
+import type { ServiceId } from '../../shared/serviceIds.ts';
 import { redactSecrets } from '../../core/redact.ts';
 import type { FileFinding } from '../../core/scan/report.ts';
 import { SERVICES } from '../../core/services/descriptors.ts';

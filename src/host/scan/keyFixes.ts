@@ -4,13 +4,20 @@
 // places; nothing is written through a symbolic link or outside the folder.
 import { relative, sep } from 'node:path';
 import * as vscode from 'vscode';
-import type { ServiceId } from '../../shared/errorKinds.ts';
+import type { ServiceId } from '../../shared/serviceIds.ts';
 import { SERVICE_NAMES } from '../../core/errors.ts';
 import { checkKey } from '../../core/keys/keyCheck.ts';
 import { fingerprint } from '../../core/keys/keyFormats.ts';
 import type { KeyStore } from '../../core/keys/keyStore.ts';
 import { maskKey, redactSecrets } from '../../core/redact.ts';
-import { type SafeTarget, UnsafePath, readTarget, restoreTarget, safeTarget, writeTarget } from '../../core/safeWrite.ts';
+import {
+  type SafeTarget,
+  UnsafePath,
+  readTarget,
+  restoreTarget,
+  safeTarget,
+  writeTarget,
+} from '../../core/safeWrite.ts';
 import {
   ENV_VAR,
   appendDotenv,
