@@ -14,12 +14,12 @@ import { KeyDiagnostics } from './host/scan/keyDiagnostics.ts';
 import { KeyFixes } from './host/scan/keyFixes.ts';
 import { KeyHover } from './host/scan/keyHover.ts';
 import { KeyLiveness } from './host/scan/keyLiveness.ts';
-import { HistoryView, type HistoryNode } from './host/scan/gitHistoryView.ts';
+import { GitHistoryView, type HistoryNode } from './host/scan/gitHistoryView.ts';
 import { scanHistory, scanWorkspace } from './host/scan/workspaceScan.ts';
 import { Log } from './host/log.ts';
 import { PanelProbe } from './host/chat/panelProbe.ts';
 import { PreCommitHookCommand } from './host/scan/preCommitHookCommand.ts';
-import { PromptPanel } from './host/chat/chatEditorTab.ts';
+import { ChatEditorTab } from './host/chat/chatEditorTab.ts';
 import { ChatConversations } from './host/chat/chatConversations.ts';
 import { ChatView } from './host/chat/chatView.ts';
 import { ConversationCommands } from './host/chat/conversationCommands.ts';
@@ -37,12 +37,12 @@ export interface KeywardTestApi {
   keyMetadata(service: ServiceId): unknown;
   logLines(): readonly string[];
   /** What the Keys in Git History view shows. */
-  historyView(): ReturnType<HistoryView['snapshot']>;
+  historyView(): ReturnType<GitHistoryView['snapshot']>;
   /** The key findings of an open document, as the diagnostics provider holds them. */
   findings(uri: vscode.Uri): { ruleId: string; masked: string; git: string; line: number }[];
   globalState(): Record<string, unknown>;
   /** The prompt panel, for driving the send path the webview uses. */
-  panel: PromptPanel;
+  panel: ChatEditorTab;
   /** The conversations of this workspace (the list the chat view and the panel share). */
   conversations: ChatConversations;
   /** The conversation list's commands, whose shown list the tests read. */
@@ -84,7 +84,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   // One set of conversations for the side-bar view and the editor panel, stored through the filter for disk.
   const conversations = new ChatConversations(new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)));
   const conversationCommands = new ConversationCommands(conversations, keys, log);
-  const panel: PromptPanel = new PromptPanel(
+  const panel: ChatEditorTab = new ChatEditorTab(
     context,
     monitor,
     keys,
@@ -94,7 +94,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     probe?.ports,
   );
   const chatView: ChatView = new ChatView(context.extensionUri, panel.session, conversations);
-  const historyView = new HistoryView();
+  const historyView = new GitHistoryView();
   const fixes = new KeyFixes(diagnostics, configuration, keys);
   const liveness = new KeyLiveness(diagnostics, configuration);
   const preCommitHook = new PreCommitHookCommand(log);

@@ -6,7 +6,7 @@ import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import { Emitter, type Subscription } from '../../shared/event.ts';
 import type { CompatibleSnapshot, DirectSnapshot, RouterSnapshot, StatusView } from './accountStatus.ts';
 import type { KeywardConfig } from '../config.ts';
-import type { DirectClient, RateLimits } from '../chat/responsesClient.ts';
+import type { ResponsesClient, RateLimits } from '../chat/responsesClient.ts';
 import { SERVICE_NAMES, ServiceError } from '../errors.ts';
 import type { Tier } from './fees.ts';
 import { FreeModelGuard } from './freeGuard.ts';
@@ -16,10 +16,10 @@ import { SERVICES, SERVICE_IDS, baseUrlOf } from '../services/descriptors.ts';
 import { compatibleService } from '../services/compatible.ts';
 import { directService } from '../services/direct.ts';
 import type { AccountContext, AccountSnapshot, Remedy, WireClient } from '../services/module.ts';
-import { type Verification, serviceModule } from '../services/registry.ts';
+import { type AccountVerification, serviceModule } from '../services/registry.ts';
 import { routerService } from '../services/router.ts';
 
-export type { Verification };
+export type { AccountVerification };
 
 export interface MonitorOptions {
   keys: KeyStore;
@@ -122,8 +122,8 @@ export class AccountMonitor extends Disposable {
   }
 
   /** The direct service's client, for tests that read its rate limits. */
-  async directClient(): Promise<DirectClient | undefined> {
-    return (await this.client(directService.descriptor.id)) as DirectClient | undefined;
+  async directClient(): Promise<ResponsesClient | undefined> {
+    return (await this.client(directService.descriptor.id)) as ResponsesClient | undefined;
   }
 
   /** Why a service has no client: no base URL set yet, or no key where one is needed. */
@@ -146,7 +146,7 @@ export class AccountMonitor extends Disposable {
   }
 
   /** Checks a key without spending tokens and updates the snapshot. */
-  async verify(service: ServiceId, signal?: AbortSignal): Promise<Verification> {
+  async verify(service: ServiceId, signal?: AbortSignal): Promise<AccountVerification> {
     const client = await this.client(service);
     if (!client) return { service, ok: false, error: this.unavailable(service) };
     const { snapshot, verification } = await serviceModule(service).account.verify(
@@ -157,7 +157,7 @@ export class AccountMonitor extends Disposable {
     );
     this.snapshots.set(service, snapshot);
     this.emit(service);
-    return verification as Verification;
+    return verification as AccountVerification;
   }
 
   /** What a prompt's outcome tells about the account. */

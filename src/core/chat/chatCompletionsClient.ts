@@ -78,7 +78,7 @@ export interface RouterCredits {
   balance: number;
 }
 
-export interface RouterClientOptions extends TransportOptions {
+export interface ChatCompletionsClientOptions extends TransportOptions {
   baseUrl: string;
   /** May be empty where the service's key is optional: then no Authorization header is sent. */
   key: string;
@@ -116,12 +116,12 @@ export function parseRouterModel(raw: Json): RouterModelInfo | undefined {
   };
 }
 
-export class RouterClient {
+export class ChatCompletionsClient {
   readonly service: ServiceId;
   private readonly transport: Transport;
-  private readonly options: RouterClientOptions;
+  private readonly options: ChatCompletionsClientOptions;
 
-  constructor(options: RouterClientOptions) {
+  constructor(options: ChatCompletionsClientOptions) {
     this.options = options;
     this.service = options.service ?? routerDescriptor.id;
     if (SERVICES[this.service].wire !== 'chat-completions')

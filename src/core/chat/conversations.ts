@@ -12,7 +12,7 @@ export interface Conversation {
   turns: ChatTurn[];
 }
 
-export interface ConversationStore {
+export interface Conversations {
   version: 1;
   activeId: string;
   /** Most recently used first. */
@@ -37,7 +37,7 @@ function blank(id: string, now: number): Conversation {
   return { id, title: '', createdAt: now, updatedAt: now, turns: [] };
 }
 
-export function emptyStore(id: string, now: number): ConversationStore {
+export function emptyStore(id: string, now: number): Conversations {
   return { version: 1, activeId: id, conversations: [blank(id, now)] };
 }
 
@@ -65,14 +65,14 @@ function isConversation(value: unknown): value is Conversation {
  * earlier version kept (`legacyTurns`), or nothing. Whatever is malformed is
  * dropped rather than trusted.
  */
-export function loadStore(raw: unknown, legacyTurns: unknown, id: string, now: number): ConversationStore {
-  if (raw && typeof raw === 'object' && (raw as ConversationStore).version === 1) {
-    const conversations = ((raw as ConversationStore).conversations ?? [])
+export function loadStore(raw: unknown, legacyTurns: unknown, id: string, now: number): Conversations {
+  if (raw && typeof raw === 'object' && (raw as Conversations).version === 1) {
+    const conversations = ((raw as Conversations).conversations ?? [])
       .filter(isConversation)
       .map((c) => ({ ...c, turns: c.turns.filter(isTurn) }))
       .slice(0, MAX_CONVERSATIONS);
     if (conversations.length > 0) {
-      const activeId = (raw as ConversationStore).activeId;
+      const activeId = (raw as Conversations).activeId;
       return {
         version: 1,
         activeId: conversations.some((c) => c.id === activeId) ? activeId : conversations[0]!.id,
@@ -85,7 +85,7 @@ export function loadStore(raw: unknown, legacyTurns: unknown, id: string, now: n
   return store;
 }
 
-export function active(store: ConversationStore): Conversation {
+export function active(store: Conversations): Conversation {
   return store.conversations.find((c) => c.id === store.activeId) ?? store.conversations[0]!;
 }
 
@@ -101,7 +101,7 @@ export function conversationTitle(conversation: Conversation, untitled: string):
 }
 
 /** Starts a conversation and makes it active; an empty active one is reused, not piled up. */
-export function newConversation(store: ConversationStore, id: string, now: number): ConversationStore {
+export function newConversation(store: Conversations, id: string, now: number): Conversations {
   const current = active(store);
   if (current.turns.length === 0 && !current.title) return store;
   return {
@@ -111,17 +111,17 @@ export function newConversation(store: ConversationStore, id: string, now: numbe
   };
 }
 
-export function switchTo(store: ConversationStore, id: string): ConversationStore {
+export function switchTo(store: Conversations, id: string): Conversations {
   if (!store.conversations.some((c) => c.id === id)) return store;
   return { ...store, activeId: id };
 }
 
-export function rename(store: ConversationStore, id: string, title: string): ConversationStore {
+export function rename(store: Conversations, id: string, title: string): Conversations {
   return update(store, id, (c) => ({ ...c, title: title.replace(/\s+/g, ' ').trim().slice(0, 200) }), false);
 }
 
 /** Removes a conversation; deleting the last one leaves a fresh empty one, so there is always one to write into. */
-export function remove(store: ConversationStore, id: string, freshId: string, now: number): ConversationStore {
+export function remove(store: Conversations, id: string, freshId: string, now: number): Conversations {
   const conversations = store.conversations.filter((c) => c.id !== id);
   if (conversations.length === 0) return emptyStore(freshId, now);
   return {
@@ -131,7 +131,7 @@ export function remove(store: ConversationStore, id: string, freshId: string, no
   };
 }
 
-export function setTurns(store: ConversationStore, id: string, turns: ChatTurn[], now: number): ConversationStore {
+export function setTurns(store: Conversations, id: string, turns: ChatTurn[], now: number): Conversations {
   return update(store, id, (c) => ({ ...c, turns, updatedAt: now }), true);
 }
 
@@ -140,16 +140,16 @@ export function setTurns(store: ConversationStore, id: string, turns: ChatTurn[]
  * turns back only if nothing was written since, so it cannot wipe a new answer.
  */
 export function clear(
-  store: ConversationStore,
+  store: Conversations,
   id: string,
   now: number,
-): { store: ConversationStore; undo: Conversation | undefined } {
+): { store: Conversations; undo: Conversation | undefined } {
   const target = store.conversations.find((c) => c.id === id);
   if (!target || target.turns.length === 0) return { store, undo: undefined };
   return { store: update(store, id, (c) => ({ ...c, turns: [], updatedAt: now }), false), undo: target };
 }
 
-export function undoClear(store: ConversationStore, saved: Conversation): ConversationStore {
+export function undoClear(store: Conversations, saved: Conversation): Conversations {
   const current = store.conversations.find((c) => c.id === saved.id);
   if (current && current.turns.length > 0) return store;
   const others = store.conversations.filter((c) => c.id !== saved.id);
@@ -157,11 +157,11 @@ export function undoClear(store: ConversationStore, saved: Conversation): Conver
 }
 
 function update(
-  store: ConversationStore,
+  store: Conversations,
   id: string,
   change: (c: Conversation) => Conversation,
   toFront: boolean,
-): ConversationStore {
+): Conversations {
   const target = store.conversations.find((c) => c.id === id);
   if (!target) return store;
   const changed = change(target);
@@ -175,7 +175,7 @@ function update(
  * The list, most recent first; with a query only the conversations whose title
  * or any turn's text contains it (case-insensitive), each with an excerpt.
  */
-export function summaries(store: ConversationStore, query: string, untitled: string): ConversationSummary[] {
+export function summaries(store: Conversations, query: string, untitled: string): ConversationSummary[] {
   const needle = query.trim().toLowerCase();
   const out: ConversationSummary[] = [];
   for (const c of store.conversations) {

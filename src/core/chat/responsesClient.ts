@@ -51,7 +51,7 @@ export interface RateLimits {
   at: number;
 }
 
-export interface DirectClientOptions extends TransportOptions {
+export interface ResponsesClientOptions extends TransportOptions {
   baseUrl: string;
   key: string;
   /** A Responses service (core/services/<id>.ts); the direct service when absent. */
@@ -85,15 +85,15 @@ export function outputRefusal(response: Json): string {
   return messageParts(response, 'refusal', 'refusal');
 }
 
-export class DirectClient {
+export class ResponsesClient {
   readonly service: ServiceId;
   /** The paths the service's row names; the client hard-codes none. */
   private readonly endpoints: ServiceDescriptor['endpoints'];
   private readonly transport: Transport;
-  private readonly options: DirectClientOptions;
+  private readonly options: ResponsesClientOptions;
   private rateLimits: RateLimits | null = null;
 
-  constructor(options: DirectClientOptions) {
+  constructor(options: ResponsesClientOptions) {
     this.options = options;
     this.service = options.service ?? directDescriptor.id;
     this.endpoints = SERVICES[this.service].endpoints;

@@ -30,7 +30,7 @@ const OTHER_PROVIDERS: [RegExp, string][] = [
   [/^sk-proj-/, 'the direct service'],
 ];
 
-export type KeyCheck =
+export type KeyShapeCheck =
   | { verdict: 'ok'; kind: string }
   | { verdict: 'warn'; kind: string; message: string }
   | { verdict: 'other_service'; service: ServiceId; message: string }
@@ -45,7 +45,7 @@ export function directKeyKind(key: string): 'project' | 'service account' | 'adm
 }
 
 /** What a key looks like, for the slot the user is putting it in. Never echoes the key. */
-export function checkKeyForSlot(slot: ServiceId, raw: string): KeyCheck {
+export function checkKeyForSlot(slot: ServiceId, raw: string): KeyShapeCheck {
   const key = raw.trim();
   if (key.length === 0) return { verdict: 'refuse', message: 'The key is empty.' };
   if (/\s/.test(key))

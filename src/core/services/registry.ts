@@ -20,4 +20,4 @@ export function serviceModule(id: ServiceId): ServiceModule {
 }
 
 /** What a key check found: each service's own findings when it worked, the error when it did not. */
-export type Verification = RouterVerification | DirectVerification | CompatibleVerification | FailedVerification;
+export type AccountVerification = RouterVerification | DirectVerification | CompatibleVerification | FailedVerification;

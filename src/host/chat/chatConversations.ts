@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ChatTurn } from '../../shared/protocol.ts';
 import {
   type Conversation,
-  type ConversationStore,
+  type Conversations,
   type ConversationSummary,
   active,
   clear,
@@ -29,7 +29,7 @@ const newId = () => randomBytes(9).toString('hex');
 
 export class ChatConversations implements vscode.Disposable {
   private readonly state: vscode.Memento;
-  private current: ConversationStore;
+  private current: Conversations;
   private readonly changed = new vscode.EventEmitter<{ activeChanged: boolean }>();
   /** Fires after every change; `activeChanged` when the chat must show another conversation (or a cleared one). */
   readonly onDidChange = this.changed.event;
@@ -93,7 +93,7 @@ export class ChatConversations implements vscode.Disposable {
     return () => this.apply(undoClear(this.current, undo), true);
   }
 
-  private apply(next: ConversationStore, activeChanged: boolean): Promise<void> {
+  private apply(next: Conversations, activeChanged: boolean): Promise<void> {
     if (next === this.current) return Promise.resolve();
     const switched = activeChanged || next.activeId !== this.current.activeId;
     this.current = next;

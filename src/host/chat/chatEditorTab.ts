@@ -22,7 +22,7 @@ export const PANEL_VIEW_TYPE = 'keyward.prompt';
 const t = vscode.l10n.t;
 
 /** Replaceable edges of the panel: the tests answer the guard and watch the messages. */
-export interface PromptPanelPorts {
+export interface ChatPorts {
   ask?: GuardQuestion;
   tap?: (message: HostMessage) => void;
 }
@@ -35,7 +35,7 @@ export interface ChatPlaces {
   showView: () => Promise<void>;
 }
 
-export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerializer {
+export class ChatEditorTab implements vscode.Disposable, vscode.WebviewPanelSerializer {
   private panel: vscode.WebviewPanel | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly store: ConversationStore;
@@ -51,7 +51,7 @@ export class PromptPanel implements vscode.Disposable, vscode.WebviewPanelSerial
     configuration: Configuration,
     log: Log,
     places: ChatPlaces,
-    ports: PromptPanelPorts = {},
+    ports: ChatPorts = {},
   ) {
     this.context = context;
     this.places = places;

@@ -3,7 +3,7 @@
 // argument and goes nowhere but SecretStorage.
 import * as vscode from 'vscode';
 import type { ServiceId } from '../../shared/serviceIds.ts';
-import type { AccountMonitor, Verification } from '../../core/account/accountMonitor.ts';
+import type { AccountMonitor, AccountVerification } from '../../core/account/accountMonitor.ts';
 import type { Configuration } from '../configuration.ts';
 import { SERVICE_NAMES } from '../../core/errors.ts';
 import { checkKeyForSlot } from '../../core/keys/keyFormats.ts';
@@ -99,7 +99,7 @@ export class KeyCommands {
     return target;
   }
 
-  async verify(service: ServiceId, quiet = false): Promise<Verification | undefined> {
+  async verify(service: ServiceId, quiet = false): Promise<AccountVerification | undefined> {
     const keyless = SERVICES[service].capabilities.keyOptional;
     if (!keyless && !this.keys.metadata(service) && !(await this.keys.getKey(service).catch(() => undefined))) {
       if (!quiet) {
@@ -114,7 +114,7 @@ export class KeyCommands {
     return verification;
   }
 
-  private async afterVerify(verification: Verification, quiet: boolean): Promise<void> {
+  private async afterVerify(verification: AccountVerification, quiet: boolean): Promise<void> {
     const service = verification.service;
     const config = this.configuration.value;
     if (verification.ok && this.keys.metadata(service)) {

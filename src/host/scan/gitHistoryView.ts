@@ -60,7 +60,7 @@ export function historyHit(root: string, finding: FileFinding): HistoryHit {
   };
 }
 
-export class HistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode.Disposable {
+export class GitHistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<HistoryNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private tree: vscode.TreeView<HistoryNode> | undefined;

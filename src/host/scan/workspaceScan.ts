@@ -6,7 +6,7 @@ import { redactSecrets } from '../../core/redact.ts';
 import { GitStatusCache } from '../../core/scan/gitStatus.ts';
 import { countCommits, scanHistory as scanGitHistory } from '../../core/scan/history.ts';
 import { SKIP_REASONS, skipMessage } from '../../core/scan/report.ts';
-import { type HistoryResults, type HistoryView, historyHit } from './gitHistoryView.ts';
+import { type HistoryResults, type GitHistoryView, historyHit } from './gitHistoryView.ts';
 import type { KeyDiagnostics } from './keyDiagnostics.ts';
 import type { Log } from '../log.ts';
 
@@ -105,7 +105,7 @@ export interface HistoryScanOutcome extends HistoryResults {
  * is said as a failure, never as "no key found". Restricted Mode runs no git.
  */
 export async function scanHistory(
-  view: HistoryView,
+  view: GitHistoryView,
   diagnostics: KeyDiagnostics,
   log: Log,
 ): Promise<HistoryScanOutcome> {

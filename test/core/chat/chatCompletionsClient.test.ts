@@ -267,7 +267,7 @@ describe('router client: error kinds', () => {
 
   it('network: nothing listening', async () => {
     const { error } = await settle(
-      new (await import('../../../src/core/chat/chatCompletionsClient.ts')).RouterClient({
+      new (await import('../../../src/core/chat/chatCompletionsClient.ts')).ChatCompletionsClient({
         baseUrl: 'http://127.0.0.1:9/api/v1',
         key: funded,
         connectTimeoutMs: 1000,
@@ -361,7 +361,7 @@ describe('router client: error kinds', () => {
   });
 
   it('insecure_url: refuses plain http to a remote host before sending anything', async () => {
-    const client = new (await import('../../../src/core/chat/chatCompletionsClient.ts')).RouterClient({
+    const client = new (await import('../../../src/core/chat/chatCompletionsClient.ts')).ChatCompletionsClient({
       baseUrl: 'http://api.example.com/v1',
       key: funded,
       connectTimeoutMs: 100,

@@ -3,7 +3,7 @@
 // the service id. Streams, stops, error kinds, and no Authorization header at
 // all when no key is set.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RouterClient } from '../../../src/core/chat/chatCompletionsClient.ts';
+import { ChatCompletionsClient } from '../../../src/core/chat/chatCompletionsClient.ts';
 import { DEFAULT_RETRY_POLICY } from '../../../src/core/retryPolicy.ts';
 import { StreamUsageSupport } from '../../../src/core/chat/streamUsageSupport.ts';
 import { type TestBed, startTestBed } from '../../emulator/adminClient.ts';
@@ -27,8 +27,8 @@ function client(
   key = '',
   baseUrl = bed.emulator.compatibleBaseUrls[mode],
   streamUsage = new StreamUsageSupport(),
-): RouterClient {
-  return new RouterClient({
+): ChatCompletionsClient {
+  return new ChatCompletionsClient({
     service: 'compatible',
     baseUrl,
     key,

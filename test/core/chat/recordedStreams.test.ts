@@ -5,9 +5,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DirectClient } from '../../../src/core/chat/responsesClient.ts';
+import { ResponsesClient } from '../../../src/core/chat/responsesClient.ts';
 import { NO_RETRY } from '../../../src/core/retryPolicy.ts';
-import { RouterClient } from '../../../src/core/chat/chatCompletionsClient.ts';
+import { ChatCompletionsClient } from '../../../src/core/chat/chatCompletionsClient.ts';
 import { settle } from '../clientSupport.ts';
 
 let server: Server;
@@ -27,12 +27,12 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const options = { key: 'test-key-not-a-secret', connectTimeoutMs: 2000, idleTimeoutMs: 5000, retry: NO_RETRY };
 const chat = (stream = true) =>
-  new RouterClient({ baseUrl: base, ...options }).chat(
+  new ChatCompletionsClient({ baseUrl: base, ...options }).chat(
     { model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'x' }] },
     { stream },
   );
 const respond = (stream = true) =>
-  new DirectClient({ baseUrl: base, ...options }).respond({ model: 'gpt-4o', input: 'x' }, { stream });
+  new ResponsesClient({ baseUrl: base, ...options }).respond({ model: 'gpt-4o', input: 'x' }, { stream });
 
 /** One JSON per line, as the vercel/ai fixtures store them, framed back as SSE with named events. */
 function framed(lines: string[]): string {

@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DirectClient } from '../../../src/core/chat/responsesClient.ts';
-import { RouterClient } from '../../../src/core/chat/chatCompletionsClient.ts';
+import { ResponsesClient } from '../../../src/core/chat/responsesClient.ts';
+import { ChatCompletionsClient } from '../../../src/core/chat/chatCompletionsClient.ts';
 
 let server: Server;
 let base = '';
@@ -49,7 +49,7 @@ const deltas = fc.array(
 
 describe('any split of a valid SSE stream yields the same answer', () => {
   it('routing service (data: lines, comments, [DONE], LF or CRLF)', async () => {
-    const client = new RouterClient({
+    const client = new ChatCompletionsClient({
       baseUrl: base,
       key: 'test-key-not-a-secret',
       connectTimeoutMs: 2000,
@@ -78,7 +78,7 @@ describe('any split of a valid SSE stream yields the same answer', () => {
   });
 
   it('direct service (event: + data: lines, no [DONE])', async () => {
-    const client = new DirectClient({
+    const client = new ResponsesClient({
       baseUrl: base,
       key: 'test-key-not-a-secret',
       connectTimeoutMs: 2000,
