@@ -22,6 +22,9 @@ import { PreCommitHookCommand } from './host/scan/preCommitHookCommand.ts';
 import { ChatEditorTab } from './host/chat/chatEditorTab.ts';
 import { ChatConversations } from './host/chat/chatConversations.ts';
 import { ChatView } from './host/chat/chatView.ts';
+import { ChatSession } from './host/chat/chatSession.ts';
+import { LastEditor } from './host/chat/codeInsert.ts';
+import { ConversationStore } from './host/chat/conversationStore.ts';
 import { ConversationCommands } from './host/chat/conversationCommands.ts';
 import { ScrubbedMemento } from './host/scrubbedState.ts';
 import { secretPort, statePort } from './host/keys/secretPorts.ts';
@@ -84,16 +87,26 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   // One set of conversations for the side-bar view and the editor panel, stored through the filter for disk.
   const conversations = new ChatConversations(new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)));
   const conversationCommands = new ConversationCommands(conversations, keys, log);
-  const panel: ChatEditorTab = new ChatEditorTab(
-    context,
-    monitor,
-    keys,
-    configuration,
-    log,
-    { conversations, commands: conversationCommands, showView: (): Promise<void> => chatView.show() },
-    probe?.ports,
+  // One chat session, built and owned here: the editor tab and the side view both show it.
+  const lastEditor = new LastEditor();
+  const chatStore = new ConversationStore(
+    new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)),
+    conversations,
   );
-  const chatView: ChatView = new ChatView(context.extensionUri, panel.session, conversations);
+  const session = new ChatSession(monitor, keys, configuration, log, {
+    extensionUri: context.extensionUri,
+    store: chatStore,
+    lastEditor,
+    ...probe?.ports,
+    clearHistory: () => conversationCommands.clear(),
+    exportHistory: () => conversationCommands.export(),
+  });
+  const panel: ChatEditorTab = new ChatEditorTab(context, session, chatStore, lastEditor, {
+    conversations,
+    commands: conversationCommands,
+    showView: (): Promise<void> => chatView.show(),
+  });
+  const chatView: ChatView = new ChatView(context.extensionUri, session, conversations);
   const historyView = new GitHistoryView();
   const fixes = new KeyFixes(diagnostics, configuration, keys);
   const liveness = new KeyLiveness(diagnostics, configuration);
@@ -111,9 +124,12 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     liveness,
     command(CommandId.checkKeyLive, (uri?: vscode.Uri, range?: vscode.Range) => liveness.check(uri, range)),
     { dispose: () => monitor.dispose() },
+    keys,
     conversations,
     panel,
     chatView,
+    session,
+    lastEditor,
     command(CommandId.openPanel, () => void panel.open()),
     command(CommandId.openChat, () => chatView.show()),
     command(CommandId.newConversation, () => conversationCommands.newConversation()),
@@ -126,8 +142,8 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.askAboutSelection, () => panel.askAboutSelection()),
     command(CommandId.clearHistory, () => panel.clearHistory()),
     command(CommandId.exportHistory, (target?: vscode.Uri) => panel.exportHistory(target)),
-    command(CommandId.acceptProposal, (uri?: vscode.Uri) => panel.session.proposals.accept(uri)),
-    command(CommandId.discardProposal, (uri?: vscode.Uri) => panel.session.proposals.discard(uri)),
+    command(CommandId.acceptProposal, (uri?: vscode.Uri) => session.proposals.accept(uri)),
+    command(CommandId.discardProposal, (uri?: vscode.Uri) => session.proposals.discard(uri)),
     command(CommandId.scanWorkspace, () => scanWorkspace(diagnostics, log)),
     historyView,
     command(CommandId.scanHistory, () => scanHistory(historyView, diagnostics, log)),

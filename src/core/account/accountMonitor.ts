@@ -41,7 +41,7 @@ export class AccountMonitor extends Disposable {
     this.options = options;
     this._register(toDisposable(() => this.closeClients()));
     const now = options.now ?? Date.now;
-    this.freeGuard = new FreeModelGuard(now);
+    this.freeGuard = this._register(new FreeModelGuard(now));
     this.context = { now, tier: options.tier, freeGuard: this.freeGuard };
     for (const service of SERVICE_IDS) this.snapshots.set(service, serviceModule(service).account.empty(this.context));
     this._register(

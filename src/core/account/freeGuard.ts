@@ -2,6 +2,7 @@
 // 50 (or 1,000) per UTC day, per account. The guard starts from the key check's
 // free_model_daily_requests and counts its own free requests since, so callers
 // can show "free 12/50" and wait out the minute window instead of collecting a 429.
+import { Disposable } from '../../shared/dispose.ts';
 import { Emitter, type Subscription } from '../../shared/event.ts';
 
 export const FREE_PER_MINUTE = 20;
@@ -32,16 +33,17 @@ function utcDay(now: number): string {
   return new Date(now).toISOString().slice(0, 10);
 }
 
-export class FreeModelGuard {
+export class FreeModelGuard extends Disposable {
   private limit: number | null = null;
   private usedAtCheck = 0;
   private sinceCheck = 0;
   private day: string;
   private minute: number[] = [];
-  private readonly changed = new Emitter<FreeStatus>();
+  private readonly changed = this._register(new Emitter<FreeStatus>());
   private readonly now: () => number;
 
   constructor(now: () => number = Date.now) {
+    super();
     this.now = now;
     this.day = utcDay(now());
   }

@@ -3,6 +3,7 @@
 // plain state. Old fingerprints are remembered so the scanner can call out a
 // rotated key that still sits in a file.
 import type { ServiceId } from '../../shared/serviceIds.ts';
+import { Disposable } from '../../shared/dispose.ts';
 import { Emitter, type Subscription } from '../../shared/event.ts';
 import { type KeyMask, keyMaskOf } from '../../shared/keyShapes.ts';
 import { fingerprint } from './keyFormats.ts';
@@ -58,13 +59,14 @@ const META = 'keyward.keys.metadata';
 const RETIRED = 'keyward.keys.retired';
 const MAX_RETIRED = 20;
 
-export class KeyStore {
+export class KeyStore extends Disposable {
   private readonly secrets: SecretPort;
   private readonly state: StatePort;
   private readonly now: () => Date;
-  private readonly changed = new Emitter<ServiceId>();
+  private readonly changed = this._register(new Emitter<ServiceId>());
 
   constructor(secrets: SecretPort, state: StatePort, now: () => Date = () => new Date()) {
+    super();
     this.secrets = secrets;
     this.state = state;
     this.now = now;

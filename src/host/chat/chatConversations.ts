@@ -3,6 +3,8 @@
 // disk (a key never lands there), with an event when the active one changes.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { Disposable } from '../../shared/dispose.ts';
+import { Emitter } from '../../shared/event.ts';
 import type { ChatTurn } from '../../shared/protocol.ts';
 import {
   type Conversation,
@@ -27,10 +29,10 @@ const LEGACY_TURNS_KEY = 'keyward.panel.turns';
 
 const newId = () => randomBytes(9).toString('hex');
 
-export class ChatConversations implements vscode.Disposable {
+export class ChatConversations extends Disposable {
   private readonly state: vscode.Memento;
   private current: Conversations;
-  private readonly changed = new vscode.EventEmitter<{ activeChanged: boolean }>();
+  private readonly changed = this._register(new Emitter<{ activeChanged: boolean }>());
   /** Fires after every change; `activeChanged` when the chat must show another conversation (or a cleared one). */
   readonly onDidChange = this.changed.event;
   /** Writes go one after another, so two answers finishing together cannot lose one. */
@@ -38,6 +40,7 @@ export class ChatConversations implements vscode.Disposable {
 
   /** `state` must be the scrubbed workspace state. */
   constructor(state: vscode.Memento) {
+    super();
     this.state = state;
     this.current = loadStore(state.get(STORE_KEY), state.get(LEGACY_TURNS_KEY), newId(), Date.now());
   }
@@ -105,9 +108,5 @@ export class ChatConversations implements vscode.Disposable {
     this.writing = write.catch(() => undefined);
     this.changed.fire({ activeChanged: switched });
     return write;
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }

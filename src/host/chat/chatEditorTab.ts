@@ -2,30 +2,18 @@
 // reload, one at a time. What it shows and does is the chat session's; the
 // panel is one surface for it.
 import * as vscode from 'vscode';
-import type { Attachment, HostMessage } from '../../shared/protocol.ts';
-import type { AccountMonitor } from '../../core/account/accountMonitor.ts';
-import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
-import type { GuardQuestion } from '../../core/keys/secretGuard.ts';
-import { ChatSession } from './chatSession.ts';
-import { LastEditor } from './codeInsert.ts';
-import type { Configuration } from '../configuration.ts';
+import type { Attachment } from '../../shared/protocol.ts';
+import type { ChatSession } from './chatSession.ts';
+import type { LastEditor } from './codeInsert.ts';
 import type { ChatConversations } from './chatConversations.ts';
 import type { ConversationCommands } from './conversationCommands.ts';
-import { ConversationStore } from './conversationStore.ts';
-import type { Log } from '../log.ts';
+import type { ConversationStore } from './conversationStore.ts';
 import { attachSelection } from './panelAttachments.ts';
-import { disposeAll } from '../../shared/dispose.ts';
-import { ScrubbedMemento } from '../scrubbedState.ts';
+import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import { promptWebviewOptions } from './webviewConnection.ts';
 
 export const PANEL_VIEW_TYPE = 'keyward.prompt';
 const t = vscode.l10n.t;
-
-/** Replaceable edges of the panel: the tests answer the guard and watch the messages. */
-export interface ChatPorts {
-  ask?: GuardQuestion;
-  tap?: (message: HostMessage) => void;
-}
 
 /** The conversations the panel and the side-bar view share, and where Ask About Selection shows the chat. */
 export interface ChatPlaces {
@@ -35,48 +23,37 @@ export interface ChatPlaces {
   showView: () => Promise<void>;
 }
 
-export class ChatEditorTab implements vscode.Disposable, vscode.WebviewPanelSerializer {
+export class ChatEditorTab extends Disposable implements vscode.WebviewPanelSerializer {
   private panel: vscode.WebviewPanel | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly store: ConversationStore;
-  private readonly lastEditor = new LastEditor();
   private readonly context: vscode.ExtensionContext;
   private readonly places: ChatPlaces;
+  /** Borrowed: the session is built and disposed by whoever builds this tab (extension.ts), which hands it to the side view too. */
   readonly session: ChatSession;
+  private readonly store: ConversationStore;
+  private readonly lastEditor: LastEditor;
 
   constructor(
     context: vscode.ExtensionContext,
-    monitor: AccountMonitor,
-    keys: KeyStore,
-    configuration: Configuration,
-    log: Log,
+    session: ChatSession,
+    store: ConversationStore,
+    lastEditor: LastEditor,
     places: ChatPlaces,
-    ports: ChatPorts = {},
   ) {
+    super();
     this.context = context;
+    this.session = session;
+    this.store = store;
+    this.lastEditor = lastEditor;
     this.places = places;
-    // Workspace state through the one filter for disk.
-    this.store = new ConversationStore(
-      new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)),
-      places.conversations,
-    );
-    this.session = new ChatSession(monitor, keys, configuration, log, {
-      extensionUri: context.extensionUri,
-      store: this.store,
-      lastEditor: this.lastEditor,
-      ...ports,
-      clearHistory: () => this.clearHistory(),
-      exportHistory: () => this.exportHistory(),
-    });
-    this.disposables.push(
-      this.lastEditor,
-      this.session,
+    this._register(
       places.conversations.onDidChange(({ activeChanged }) => {
         if (activeChanged) this.session.showConversation();
         this.showTitle();
       }),
-      vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, this),
     );
+    this._register(vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, this));
+    // Closing the tab is the tab's; what it showed stays with the session.
+    this._register(toDisposable(() => this.panel?.dispose()));
   }
 
   open(): vscode.WebviewPanel {
@@ -173,10 +150,5 @@ export class ChatEditorTab implements vscode.Disposable, vscode.WebviewPanelSeri
 
   get isOpen(): boolean {
     return this.panel !== undefined;
-  }
-
-  dispose(): void {
-    this.panel?.dispose();
-    disposeAll(this.disposables);
   }
 }

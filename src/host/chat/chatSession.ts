@@ -37,6 +37,7 @@ import { panelStrings } from './panelStrings.ts';
 import { askToRedact } from './secretGuardPrompt.ts';
 import { serviceLabel, serviceShortLabel } from '../serviceNames.ts';
 import { WebviewConnection } from './webviewConnection.ts';
+import { Disposable, toDisposable } from '../../shared/dispose.ts';
 
 /** What the session needs besides the core services; tests replace the question and watch what is posted. */
 export interface ChatSessionPorts {
@@ -57,20 +58,17 @@ interface Running {
   from: WebviewConnection | undefined;
 }
 
-export class ChatSession implements vscode.Disposable {
+export class ChatSession extends Disposable {
   private readonly connections = new Set<WebviewConnection>();
   private readonly running = new Map<string, Running>();
   private readonly catalog: ModelCatalog;
-  private readonly unsubscribe: () => void;
-  private readonly settings: vscode.Disposable;
-  private readonly configSubscription: vscode.Disposable;
   private readonly monitor: AccountMonitor;
   private readonly keys: KeyStore;
   private readonly configuration: Configuration;
   private readonly log: Log;
   private readonly ports: ChatSessionPorts;
   /** Apply's diffs waiting for Accept or Discard. */
-  readonly proposals = new CodeProposals((error) => this.log.error(`Apply: ${error.message}`));
+  readonly proposals = this._register(new CodeProposals((error) => this.log.error(`Apply: ${error.message}`)));
 
   constructor(
     monitor: AccountMonitor,
@@ -79,32 +77,48 @@ export class ChatSession implements vscode.Disposable {
     log: Log,
     ports: ChatSessionPorts,
   ) {
+    super();
     this.monitor = monitor;
     this.keys = keys;
     this.configuration = configuration;
     this.log = log;
     this.ports = ports;
     this.catalog = new ModelCatalog(monitor);
-    this.settings = configuration.onDidChange((config) =>
-      this.post({ type: 'settings/changed', enterSends: config.chat.enterSends }),
+    this._register(
+      configuration.onDidChange((config) =>
+        this.post({ type: 'settings/changed', enterSends: config.chat.enterSends }),
+      ),
     );
-    this.unsubscribe = keys.onDidChange((service) => {
-      this.catalog.forget(service);
-      this.post({ type: 'keys/changed', hasKey: this.hasKeys(), keyMasks: this.keyMasks() });
-      if (this.connections.size > 0) void this.loadModels(service);
-    });
+    this._register(
+      keys.onDidChange((service) => {
+        this.catalog.forget(service);
+        this.post({ type: 'keys/changed', hasKey: this.hasKeys(), keyMasks: this.keyMasks() });
+        if (this.connections.size > 0) void this.loadModels(service);
+      }),
+    );
     // Setting up the compatible service (or removing it) changes the switch while the panel is open.
     let offered = JSON.stringify(this.services());
-    this.configSubscription = configuration.onDidChange(() => {
-      const services = this.services();
-      if (JSON.stringify(services) === offered) return;
-      offered = JSON.stringify(services);
-      for (const id of SERVICE_IDS) this.catalog.forget(id);
-      const chosen = this.ports.store.choice().service;
-      const service = services.some((s) => s.id === chosen) ? chosen : DEFAULT_SERVICE;
-      this.post({ type: 'services/changed', services, service });
-      if (this.connections.size > 0) void Promise.all(services.map((s) => this.loadModels(s.id)));
-    });
+    this._register(
+      configuration.onDidChange(() => {
+        const services = this.services();
+        if (JSON.stringify(services) === offered) return;
+        offered = JSON.stringify(services);
+        for (const id of SERVICE_IDS) this.catalog.forget(id);
+        const chosen = this.ports.store.choice().service;
+        const service = services.some((s) => s.id === chosen) ? chosen : DEFAULT_SERVICE;
+        this.post({ type: 'services/changed', services, service });
+        if (this.connections.size > 0) void Promise.all(services.map((s) => this.loadModels(s.id)));
+      }),
+    );
+    // Registered last, so it goes first: requests stop and webviews close before the subscriptions end.
+    this._register(
+      toDisposable(() => {
+        for (const run of this.running.values()) run.controller.abort();
+        this.running.clear();
+        for (const connection of this.connections) connection.dispose();
+        this.connections.clear();
+      }),
+    );
   }
 
   /** Shows the prompt UI in `webview`; disposing the connection stops what it was waiting for. */
@@ -375,16 +389,5 @@ export class ChatSession implements vscode.Disposable {
     } finally {
       this.running.delete(requestId);
     }
-  }
-
-  dispose(): void {
-    for (const run of this.running.values()) run.controller.abort();
-    this.running.clear();
-    this.unsubscribe();
-    this.settings.dispose();
-    this.proposals.dispose();
-    this.configSubscription.dispose();
-    for (const connection of this.connections) connection.dispose();
-    this.connections.clear();
   }
 }

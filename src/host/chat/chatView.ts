@@ -2,6 +2,7 @@
 // to the secondary side bar): the same webview bundle and chat session as the
 // editor panel, so both show one conversation.
 import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import type { ChatConversations } from './chatConversations.ts';
 import type { ChatSession } from './chatSession.ts';
 import { promptWebviewOptions } from './webviewConnection.ts';
@@ -9,25 +10,28 @@ import { promptWebviewOptions } from './webviewConnection.ts';
 export const CHAT_VIEW_ID = 'keyward.chat';
 const READY_WAIT_MS = 15_000;
 
-export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
+export class ChatView extends Disposable implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
   private connection: (vscode.Disposable & { whenReady: Promise<void> }) | undefined;
-  private readonly registration: vscode.Disposable;
   private readonly extensionUri: vscode.Uri;
   private readonly session: ChatSession;
   private readonly conversations: ChatConversations;
-  private readonly titles: vscode.Disposable;
 
   constructor(extensionUri: vscode.Uri, session: ChatSession, conversations: ChatConversations) {
+    super();
     this.extensionUri = extensionUri;
     this.session = session;
     this.conversations = conversations;
     // The view's header names the conversation shown, so a switch, a rename or a new one is seen at a glance.
-    this.titles = conversations.onDidChange(() => this.showTitle());
+    this._register(conversations.onDidChange(() => this.showTitle()));
     // Kept alive while hidden: a streaming answer goes on when the person looks at another view.
-    this.registration = vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this, {
-      webviewOptions: { retainContextWhenHidden: true },
-    });
+    this._register(
+      vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this, {
+        webviewOptions: { retainContextWhenHidden: true },
+      }),
+    );
+    // The connection of the view shown now: replaced when VS Code resolves the view again.
+    this._register(toDisposable(() => this.connection?.dispose()));
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -73,11 +77,5 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
 
   get isResolved(): boolean {
     return this.view !== undefined;
-  }
-
-  dispose(): void {
-    this.connection?.dispose();
-    this.titles.dispose();
-    this.registration.dispose();
   }
 }

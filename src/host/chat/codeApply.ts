@@ -5,6 +5,7 @@
 // editor's title bar; Discard closes the diff and leaves the file as it was.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { Disposable } from '../../shared/dispose.ts';
 import { type Proposal, proposeChange } from '../../core/chat/codeProposal.ts';
 import { PROPOSAL_SCHEME, revealChange } from './codeInsert.ts';
 
@@ -21,7 +22,7 @@ interface Pending {
 
 export type ProposalOutcome = 'accepted' | 'discarded' | 'stale' | 'unknown';
 
-export class CodeProposals implements vscode.TextDocumentContentProvider, vscode.Disposable {
+export class CodeProposals extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly pending = new Map<string, Pending>();
   /** Registered on the first Apply, not at activation: a proposal's text never changes once made. */
   private registration: vscode.Disposable | undefined;
@@ -32,6 +33,7 @@ export class CodeProposals implements vscode.TextDocumentContentProvider, vscode
   private readonly onError: (error: Error) => void;
 
   constructor(onError: (error: Error) => void = () => undefined) {
+    super();
     this.onError = onError;
   }
 
@@ -60,7 +62,7 @@ export class CodeProposals implements vscode.TextDocumentContentProvider, vscode
       path: document.uri.path,
       query: randomBytes(6).toString('hex'),
     });
-    this.registration ??= vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, this);
+    this.registration ??= this._register(vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, this));
     this.pending.set(uri.toString(), { target: document.uri, version: document.version, proposal });
     await this.updateContext();
     const name = vscode.workspace.asRelativePath(document.uri);
@@ -152,8 +154,8 @@ export class CodeProposals implements vscode.TextDocumentContentProvider, vscode
     await vscode.commands.executeCommand('setContext', PENDING_CONTEXT, this.pending.size > 0);
   }
 
-  dispose(): void {
-    this.registration?.dispose();
+  override dispose(): void {
     this.pending.clear();
+    super.dispose();
   }
 }

@@ -2,7 +2,7 @@
 // the panel: it answers the secret guard and keeps what was posted.
 import type { HostMessage } from '../../shared/protocol.ts';
 import type { GuardAnswer } from '../../core/keys/secretGuard.ts';
-import type { ChatPorts } from './chatEditorTab.ts';
+import type { ChatSessionPorts } from './chatSession.ts';
 import { askToRedact } from './secretGuardPrompt.ts';
 
 export class PanelProbe {
@@ -11,7 +11,7 @@ export class PanelProbe {
   /** Every message posted to the webviews, the latest ones. */
   readonly sent: HostMessage[] = [];
 
-  readonly ports: Required<ChatPorts> = {
+  readonly ports: Required<Pick<ChatSessionPorts, 'ask' | 'tap'>> = {
     ask: (names, hits, unread) =>
       this.guardAnswer ? Promise.resolve(this.guardAnswer) : askToRedact(names, hits, unread),
     tap: (message) => {

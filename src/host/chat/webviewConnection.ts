@@ -3,6 +3,7 @@
 // what comes earlier waits in a queue).
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { Disposable } from '../../shared/dispose.ts';
 import type { HostMessage } from '../../shared/protocol.ts';
 import { buildPanelHtml } from './panelHtml.ts';
 import { panelStrings } from './panelStrings.ts';
@@ -16,7 +17,7 @@ export function promptWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOp
   };
 }
 
-export class WebviewConnection implements vscode.Disposable {
+export class WebviewConnection extends Disposable {
   private ready = false;
   private readonly queue: HostMessage[] = [];
   private markReady: () => void = () => undefined;
@@ -24,7 +25,6 @@ export class WebviewConnection implements vscode.Disposable {
   readonly whenReady = new Promise<void>((resolve) => {
     this.markReady = resolve;
   });
-  private readonly subscription: vscode.Disposable;
   private readonly webview: vscode.Webview;
 
   constructor(
@@ -32,6 +32,7 @@ export class WebviewConnection implements vscode.Disposable {
     extensionUri: vscode.Uri,
     onMessage: (raw: unknown, from: WebviewConnection) => void,
   ) {
+    super();
     this.webview = webview;
     const nonce = randomBytes(16).toString('base64');
     webview.html = buildPanelHtml({
@@ -43,7 +44,7 @@ export class WebviewConnection implements vscode.Disposable {
       lang: vscode.env.language,
       strings: panelStrings(),
     });
-    this.subscription = webview.onDidReceiveMessage((raw: unknown) => onMessage(raw, this));
+    this._register(webview.onDidReceiveMessage((raw: unknown) => onMessage(raw, this)));
   }
 
   /** Posts now when the webview is ready, else later; a stale `panel/state` is dropped, the ready answer replaces it. */
@@ -63,8 +64,8 @@ export class WebviewConnection implements vscode.Disposable {
     for (const message of this.queue.splice(0)) void this.webview.postMessage(message);
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.ready = false;
-    this.subscription.dispose();
+    super.dispose();
   }
 }

@@ -4,6 +4,7 @@
 // The view appears after the first scan and keeps its results until the next.
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { Disposable } from '../../shared/dispose.ts';
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import { redactSecrets } from '../../core/redact.ts';
 import type { FileFinding } from '../../core/scan/report.ts';
@@ -60,8 +61,9 @@ export function historyHit(root: string, finding: FileFinding): HistoryHit {
   };
 }
 
-export class GitHistoryView implements vscode.TreeDataProvider<HistoryNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<HistoryNode | undefined>();
+export class GitHistoryView extends Disposable implements vscode.TreeDataProvider<HistoryNode> {
+  // VS Code's emitter, not shared/event's: TreeDataProvider.onDidChangeTreeData must be a vscode.Event.
+  private readonly changed = this._register(new vscode.EventEmitter<HistoryNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private tree: vscode.TreeView<HistoryNode> | undefined;
   private roots: HistoryNode[] = [];
@@ -69,7 +71,9 @@ export class GitHistoryView implements vscode.TreeDataProvider<HistoryNode>, vsc
   /** Shows a scan's results, replacing the last ones, and brings the view forward. */
   async show(results: HistoryResults): Promise<void> {
     this.roots = this.nodes(results);
-    this.tree ??= vscode.window.createTreeView(HISTORY_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
+    this.tree ??= this._register(
+      vscode.window.createTreeView(HISTORY_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }),
+    );
     this.tree.message = this.summary(results);
     this.changed.fire(undefined);
     await vscode.commands.executeCommand('setContext', SCANNED_CONTEXT, true);
@@ -208,10 +212,5 @@ export class GitHistoryView implements vscode.TreeDataProvider<HistoryNode>, vsc
         ),
       );
     }
-  }
-
-  dispose(): void {
-    this.tree?.dispose();
-    this.changed.dispose();
   }
 }

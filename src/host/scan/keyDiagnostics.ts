@@ -23,7 +23,7 @@ import { type SkipReason, skipMessage } from '../../core/scan/report.ts';
 import { isSourceMap, scanShippedText } from '../../core/scan/sourceMap.ts';
 import { type Finding, type ScanOptions, optionsFor } from '../../core/scan/scanner.ts';
 import { isServiceOwner, ownerName } from '../../core/scan/providerRules.ts';
-import { Disposable } from '../../shared/dispose.ts';
+import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import { Emitter, type Subscription } from '../../shared/event.ts';
 import type { Configuration } from '../configuration.ts';
 import type { Verification } from '../../core/scan/verify.ts';
@@ -184,6 +184,8 @@ export class KeyDiagnostics extends Disposable {
   /** `state` (workspace state, through the filter for disk) keeps the keys moved out of tracked files across reloads. */
   constructor(keys: KeyStore, configuration: Configuration, state?: vscode.Memento) {
     super();
+    // Edits waiting for their rescan are dropped with the rest.
+    this._register(toDisposable(() => this.timers.forEach((timer) => clearTimeout(timer))));
     this.keys = keys;
     this.configuration = configuration;
     this.committed = new CommittedKeys(committedFrom(state?.get(COMMITTED_STATE)), (list) => {
@@ -599,10 +601,5 @@ export class KeyDiagnostics extends Disposable {
 
   scanOptions(): ScanOptions {
     return this.options;
-  }
-
-  override dispose(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    super.dispose();
   }
 }

@@ -4,6 +4,7 @@
 // diagnostic and the hover of every place the same key appears.
 import { isServiceOwner, ownerName } from '../../core/scan/providerRules.ts';
 import * as vscode from 'vscode';
+import { Disposable } from '../../shared/dispose.ts';
 import { fingerprintOf } from '../../core/scan/scanner.ts';
 import { KeyVerifier, type Verification } from '../../core/scan/verify.ts';
 import { SERVICE_NAMES } from '../../core/errors.ts';
@@ -36,20 +37,20 @@ function hostOf(baseUrl: string): string {
   }
 }
 
-export class KeyLiveness implements vscode.CodeActionProvider, vscode.Disposable {
+export class KeyLiveness extends Disposable implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
   ask: Ask = (message, ...items) => vscode.window.showWarningMessage(message, { modal: true }, ...items);
   private readonly diagnostics: KeyDiagnostics;
   private readonly configuration: Configuration;
-  private readonly disposables: vscode.Disposable[] = [];
   private verifier: KeyVerifier | undefined;
   private verifierFor = '';
 
   constructor(diagnostics: KeyDiagnostics, configuration: Configuration) {
+    super();
     this.diagnostics = diagnostics;
     this.configuration = configuration;
     diagnostics.verificationOf = (fingerprint) => this.verifier?.known(fingerprint);
-    this.disposables.push(
+    this._register(
       vscode.languages.registerCodeActionsProvider({ scheme: '*' }, this, {
         providedCodeActionKinds: KeyLiveness.kinds,
       }),
@@ -164,9 +165,5 @@ export class KeyLiveness implements vscode.CodeActionProvider, vscode.Disposable
       );
     else void vscode.window.showInformationMessage(said);
     return verification;
-  }
-
-  dispose(): void {
-    for (const disposable of this.disposables) disposable.dispose();
   }
 }
