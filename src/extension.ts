@@ -152,7 +152,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.historyOpen, (node?: HistoryNode) => historyView.open(node)),
     command(CommandId.installPreCommitHook, () => preCommitHook.run()),
     command(CommandId.showLog, () => log.show()),
-    // Each service's key commands, as its row in core/services.ts names them.
+    // Each service's key commands, as its row in core/services/descriptors.ts names them.
     ...SERVICE_IDS.flatMap((service) => {
       const ids = SERVICES[service].commands;
       return [

@@ -119,7 +119,7 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     throw error;
   }
 
-  // The chat's secret guard (core/secretGuard.ts): key shapes, and every key this
+  // The chat's secret guard (core/keys/secretGuard.ts): key shapes, and every key this
   // process was given by exact value, whatever its shape.
   const known = SERVICE_IDS.flatMap((id) => {
     const value = io.env[KEY_ENV[id]]?.trim();

@@ -293,7 +293,7 @@ export function classifyOpenAiResponse(response: FailedResponse, service: Servic
   return error ? classifyOpenAiError(error, response.status, response, service) : fallback(service, response);
 }
 
-/** A failed response in the words of the service's error dialect (core/services.ts). */
+/** A failed response in the words of the service's error dialect (core/services/descriptors.ts). */
 export function classifyResponse(service: ServiceId, response: FailedResponse): ServiceError {
   return SERVICES[service].errorDialect === 'router'
     ? classifyRouterResponse(response)

@@ -1,6 +1,6 @@
 // The chat-completions client: the routing service (with its key check,
 // credits and free models) and any OpenAI-compatible endpoint share it, told
-// apart by the service id and its row in core/services.ts. No vscode import;
+// apart by the service id and its row in core/services/descriptors.ts. No vscode import;
 // tested over HTTP against the emulator.
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import { classifyError, classifyResponse } from '../classify.ts';
@@ -82,7 +82,7 @@ export interface ChatCompletionsClientOptions extends TransportOptions {
   baseUrl: string;
   /** May be empty where the service's key is optional: then no Authorization header is sent. */
   key: string;
-  /** A chat-completions service (core/services.ts); the routing service when absent. */
+  /** A chat-completions service (core/services/descriptors.ts); the routing service when absent. */
   service?: ServiceId;
   retry?: RetryPolicy;
   freeGuard?: FreeModelGuard;

@@ -120,7 +120,7 @@ export interface ServiceModule<
   rateLimits(client: Client): RateLimits | null | undefined;
   /**
    * The one key check, spending nothing: it resolves when the service knows the key and throws the ServiceError
-   * when it refuses. Used for a key not stored yet (core/keyCheck.ts), the stored key (the account monitor) and
+   * when it refuses. Used for a key not stored yet (core/keys/keyCheck.ts), the stored key (the account monitor) and
    * `keyward status`.
    */
   checkKey(client: Client, signal?: AbortSignal): Promise<unknown>;

@@ -1,4 +1,4 @@
-// One status-bar item per service (core/services.ts), showing what its module's
+// One status-bar item per service (core/services/descriptors.ts), showing what its module's
 // status view says (core/services/<id>.ts): the router key's credit and today's
 // free count, the direct service's state, whether the OpenAI-compatible endpoint
 // answers (only once it is configured). Driven by the account monitor's events; refreshed
