@@ -4,7 +4,7 @@
 // `node scripts/l10n.ts --check` writes nothing and fails when either file is out of date.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SERVICES } from '../src/core/services.ts';
+import { SERVICES } from '../src/core/services/descriptors.ts';
 import { ERROR_KIND_RULES } from '../src/shared/errorKindRules.ts';
 import { SERVICE_IDS } from '../src/shared/serviceIds.ts';
 import {

@@ -59,7 +59,7 @@ export interface ChatTurn {
   responseId?: string | null;
 }
 
-/** A service the panel offers, as the host describes it (core/services.ts); the webview renders the switch from these. */
+/** A service the panel offers, as the host describes it (core/services/descriptors.ts); the webview renders the switch from these. */
 export interface ServiceChoice {
   id: ServiceId;
   /** Localised, or the name the person gave the service. */

@@ -1,6 +1,7 @@
 // The card a failed answer shows: a human title for the kind, what happened,
 // what to do, the buttons that do it, and Retry where trying again can help.
-import type { ErrorKind, ServiceErrorData, ServiceId } from '../shared/errorKinds.ts';
+import type { ErrorKind, ServiceErrorData } from '../shared/errorKinds.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
 import { type ChatTurn, type WebviewMessage, paidTwin } from '../shared/protocol.ts';
 import { errorKindRule } from '../shared/errorKindRules.ts';
 import { codicon, element } from './dom.ts';

@@ -3,14 +3,14 @@
 // that `npm run l10n` has not put in the bundle yet, shows as plain English and fails here.
 import { readFileSync, readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AccountMonitor } from '../../src/core/accountMonitor.ts';
-import { KeyStore } from '../../src/core/keyStore.ts';
+import { AccountMonitor } from '../../src/core/account/accountMonitor.ts';
+import { KeyStore } from '../../src/core/keys/keyStore.ts';
 import { Configuration } from '../../src/host/configuration.ts';
-import { KeyCommands } from '../../src/host/keyCommands.ts';
+import { KeyCommands } from '../../src/host/keys/keyCommands.ts';
 import { Log } from '../../src/host/log.ts';
-import { panelStrings } from '../../src/host/panelStrings.ts';
-import { secretPort, statePort } from '../../src/host/secretPorts.ts';
-import { StatusBar } from '../../src/host/statusBar.ts';
+import { panelStrings } from '../../src/host/chat/panelStrings.ts';
+import { secretPort, statePort } from '../../src/host/keys/secretPorts.ts';
+import { StatusBar } from '../../src/host/status/statusBar.ts';
 import { isPseudoLocalised } from '../../scripts/l10nStrings.ts';
 import { FakeMemento, FakeSecrets } from './fakeVscode.ts';
 import { fake } from './vscodeShim.ts';

@@ -40,16 +40,16 @@ describe('runtime strings', () => {
     expect(dynamic).toEqual([
       'src/host/errorKindStrings.ts: vscode.l10n.t(rule.title)',
       'src/host/errorKindStrings.ts: vscode.l10n.t(rule.wait)',
-      'src/host/keyCommands.ts: t(SERVICES[slot].keyPrompt)',
-      'src/host/keyCommands.ts: t(notice.message, ...notice.args.map((arg) => t(arg)))',
-      'src/host/keyCommands.ts: t(arg)',
-      'src/host/keyCommands.ts: t(notice.open.label)',
+      'src/host/keys/keyCommands.ts: t(SERVICES[slot].keyPrompt)',
+      'src/host/keys/keyCommands.ts: t(notice.message, ...notice.args.map((arg) => t(arg)))',
+      'src/host/keys/keyCommands.ts: t(arg)',
+      'src/host/keys/keyCommands.ts: t(notice.open.label)',
       'src/host/serviceNames.ts: t(SERVICES[service].displayName)',
       'src/host/serviceNames.ts: t(SERVICES[service].label)',
       'src/host/serviceNames.ts: t(SERVICES[service].shortLabel)',
-      'src/host/statusActions.ts: t(found.label, ...found.args)',
-      'src/host/statusActions.ts: t(found.description)',
-      'src/host/statusBar.ts: vscode.l10n.t(SERVICES[service].statusBar.name)',
+      'src/host/status/statusActions.ts: t(found.label, ...found.args)',
+      'src/host/status/statusActions.ts: t(found.description)',
+      'src/host/status/statusBar.ts: vscode.l10n.t(SERVICES[service].statusBar.name)',
     ]);
   });
 

@@ -1,8 +1,8 @@
 // Finds key strings in text, offline. The literal "sk-" comes first (indexOf
 // skips to it), then one bounded pass over the token: linear even on megabytes
 // of "sk-sk-sk-". Findings carry the masked key and a fingerprint, never the key.
-import type { ServiceId } from '../../shared/errorKinds.ts';
-import { fingerprint as fingerprintOf } from '../fingerprint.ts';
+import type { ServiceId } from '../../shared/serviceIds.ts';
+import { fingerprint as fingerprintOf } from '../keys/fingerprint.ts';
 import { maskKey } from '../redact.ts';
 import { MAX_TOKEN, RULES, type RuleId, classifyToken, keyBody, looksFake } from './rules.ts';
 import { DIRECT_INFIX, type KeyOwner, OTHER_PREFIXES, ROUTER_KEY_LENGTH } from '../../shared/keyShapes.ts';

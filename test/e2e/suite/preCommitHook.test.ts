@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { KeywardTestApi } from '../../../src/extension.ts';
-import type { AskWithDetail } from '../../../src/host/preCommitHookCommand.ts';
+import type { AskWithDetail } from '../../../src/host/scan/preCommitHookCommand.ts';
 import { activateKeyward, e2eEnv } from './env.ts';
 
 const MARK = '# installed by keyward install-hook';
