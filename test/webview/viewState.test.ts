@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { keyMaskOf, maskKey } from '../../src/shared/keyShapes.ts';
 import type { ChatTurn } from '../../src/shared/protocol.ts';
+import { ChatStore } from '../../src/webview/store.ts';
 import { initialState, persistedView, reduce, restoredView } from '../../src/webview/viewState.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
 
@@ -213,9 +214,18 @@ describe('saved webview state (written to disk by VS Code)', () => {
     });
   });
 
-  it('the webview writes its state only through that filter', () => {
-    const main = readFileSync('src/webview/main.ts', 'utf8');
-    expect(main.match(/setState\(/g)).toHaveLength(3);
-    expect(main.match(/vscode\.setState\(persistedView\(state\)\)/g)).toHaveLength(2);
+  it('the webview writes its state only through that filter: the store saves on load and on every action', () => {
+    const written: unknown[] = [];
+    const store = new ChatStore({
+      getState: () => ({ draft: `old ${key}`, turns: [{ text: key }] }),
+      setState: (x) => written.push(x),
+    });
+    store.dispatch({ type: 'draft/set', text: `new ${key}` });
+    expect(written).toHaveLength(2);
+    expect(JSON.stringify(written)).not.toContain(key.slice(12));
+    expect(written[1]).toMatchObject({ draft: `new sk-or-v1-…${key.slice(-4)}` });
+    // No view writes the saved state by itself.
+    for (const file of readdirSync('src/webview').filter((name) => name !== 'store.ts'))
+      expect(readFileSync(`src/webview/${file}`, 'utf8'), file).not.toMatch(/\.setState\(/);
   });
 });

@@ -1,0 +1,86 @@
+// The names of the strings the chat view shows: the host localises each one (host/panelStrings.ts),
+// the webview looks them up by these names with an English fallback. A name missing on either side is a
+// compile error, not a silent fallback.
+import type { ErrorKind } from './errorKinds.ts';
+
+/** The fixed names; the host must provide every one. */
+export type FixedUiKey =
+  | 'title'
+  | 'service'
+  | 'router'
+  | 'direct'
+  | 'searchModels'
+  | 'model'
+  | 'free'
+  | 'refreshModels'
+  | 'typeModel'
+  | 'noKey'
+  | 'pickModel'
+  | 'setKey'
+  | 'verifyKey'
+  | 'conversation'
+  | 'empty'
+  | 'attachments'
+  | 'placeholder'
+  | 'placeholder.enter'
+  | 'placeholder.shiftEnter'
+  | 'attach'
+  | 'attachSelection'
+  | 'attachActiveFile'
+  | 'attachOpenFile'
+  | 'stopHint'
+  | 'plainText'
+  | 'codeActions'
+  | 'apply'
+  | 'retry'
+  | 'tryAfter'
+  | 'in'
+  | 'unit.s'
+  | 'unit.min'
+  | 'unit.h'
+  | 'unit.d'
+  | 'context'
+  | 'recent'
+  | 'noModels'
+  | 'prompt'
+  | 'send'
+  | 'stop'
+  | 'export'
+  | 'clear'
+  | 'removeAttachment'
+  | 'loadingModels'
+  | 'variablePrice'
+  | 'perMillion'
+  | 'you'
+  | 'tokens'
+  | 'freeToday'
+  | 'interrupted'
+  | 'stopped'
+  | 'copy'
+  | 'insert'
+  | 'replace'
+  | 'below'
+  | 'addCredits'
+  | 'openBilling'
+  | 'raiseLimit'
+  | 'openLimits'
+  | 'sendAgain'
+  | 'resetsAt'
+  | 'resendPaid'
+  | 'waiting'
+  | 'retryingIn'
+  | 'declined'
+  | 'finish.length'
+  | 'finish.content_filter'
+  | 'finish.content_filter.empty'
+  | 'resetsAtUtc'
+  | 'missingScopes'
+  | 'openKeys';
+
+/** Names built from data: an error kind, an empty-state line, a key permission. */
+export type DerivedUiKey = `kind.${ErrorKind}` | `wait.${ErrorKind}` | `empty.${string}` | `scope.${string}`;
+
+export type UiKey = FixedUiKey | DerivedUiKey;
+
+/** A lookup by name with the English text to show when the host sent none. */
+export type UiStrings = (key: UiKey, fallback: string) => string;
