@@ -75,7 +75,19 @@ export type FixedUiKey =
   | 'finish.content_filter.empty'
   | 'resetsAtUtc'
   | 'missingScopes'
-  | 'openKeys';
+  | 'openKeys'
+  | 'working'
+  | 'answerStarted'
+  | 'answerDone'
+  | 'answerStopped'
+  | 'answerFailed'
+  | 'copied'
+  | 'copyAnswer'
+  | 'regenerate'
+  | 'retryAnswer'
+  | 'editPrompt'
+  | 'messageActions'
+  | 'busyHint';
 
 /** Names built from data: an error kind, an empty-state line, a key permission. */
 export type DerivedUiKey = `kind.${ErrorKind}` | `wait.${ErrorKind}` | `empty.${string}` | `scope.${string}`;

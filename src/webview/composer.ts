@@ -55,6 +55,7 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
     const box = prompt();
     if (box.value !== state.draft) box.value = state.draft;
     const busy = state.pending !== null;
+    if (!busy) hint.hidden = true;
     byId<HTMLButtonElement>('send').hidden = busy;
     byId<HTMLButtonElement>('stop').hidden = !busy;
     const retry = byId('retry');
@@ -73,7 +74,20 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
     } else retry.hidden = true;
   }
 
+  /** Said under the box when Enter cannot send now: an answer is still coming (the prompt stays in the box). */
+  const hint = element('div', { className: 'composer-hint', id: 'composer-hint' });
+  hint.setAttribute('role', 'status');
+  hint.hidden = true;
+
   function send(text: string, model = hooks.currentModel(), attachments = store.state.attachments): void {
+    if (store.state.pending && text.trim() !== '') {
+      hint.textContent = s(
+        'busyHint',
+        'An answer is still coming: press Escape to stop it, then send. Your prompt stays in the box.',
+      );
+      hint.hidden = false;
+      return;
+    }
     if (store.state.pending || text.trim() === '' || model === '') return;
     const requestId = newId();
     store.dispatch({ type: 'send/begin', requestId });
@@ -128,6 +142,7 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
 
   function wire(): void {
     const box = prompt();
+    (box.closest('.input-box') ?? box).before(hint);
     box.addEventListener('input', () => store.dispatch({ type: 'draft/set', text: box.value }));
     box.addEventListener('keydown', (e) => {
       const intent = composerIntent(e, {

@@ -3,6 +3,7 @@
 // The chat's state lives in one store (store.ts); the views around it (header, message list, composer)
 // draw from it, and this file wires them to the host's messages.
 import type { ChatTurn, HostMessage, WebviewMessage } from '../shared/protocol.ts';
+import { createAnnouncer } from './announcer.ts';
 import { createComposer } from './composer.ts';
 import { byId } from './dom.ts';
 import { createHeader } from './header.ts';
@@ -21,6 +22,8 @@ const vscode = acquireVsCodeApi();
 const store = new ChatStore(vscode);
 const post = (message: WebviewMessage) => vscode.postMessage(message);
 
+const announcer = createAnnouncer();
+document.body.append(announcer.node);
 const header = createHeader(store, post);
 const composer = createComposer(store, {
   post,
@@ -48,7 +51,27 @@ const messages = createMessageList(store, {
     post({ type: 'model/select', service: free.id, model: free.freeModel });
     composer.focus();
   },
+  edit(turn) {
+    store.dispatch({ type: 'draft/set', text: turn.text });
+    for (const attachment of turn.attachments ?? []) store.dispatch({ type: 'attachment/add', attachment });
+    composer.render();
+    composer.focus();
+  },
+  announce: (text) => announcer.say(text),
 });
+
+/** The moments a screen reader is told of: an answer starts and ends (its text is read from the list). */
+function announceAction(action: Action): void {
+  const { s } = store;
+  if (action.type === 'chat/started') announcer.say(s('answerStarted', 'Answer started.'));
+  else if (action.type === 'chat/done') announcer.say(s('answerDone', 'Answer finished.'));
+  else if (action.type === 'chat/error')
+    announcer.say(
+      action.turn.status === 'cancelled'
+        ? s('answerStopped', 'Answer stopped.')
+        : `${s('answerFailed', 'The answer failed:')} ${action.turn.error ? s(`kind.${action.turn.error.kind}`, action.turn.error.kind) : ''}`.trim(),
+    );
+}
 
 function renderHeader(): void {
   header.render();
@@ -94,6 +117,7 @@ function update(before: ViewState, action: Action): void {
   }
 }
 store.subscribe(update);
+store.subscribe((_before, action) => announceAction(action));
 
 // Chunks are applied once per animation frame, so a fast stream never floods the DOM.
 let chunkBuffer: { requestId: string; text: string } | null = null;

@@ -2,8 +2,8 @@
 // drawn block by block, and the first screen in the conversation's place while it is empty.
 import type { ChatTurn, WebviewMessage } from '../shared/protocol.ts';
 import type { ServiceId } from '../shared/serviceIds.ts';
-import { decorateCodeBlocks } from './codeBlocks.ts';
-import { byId, element } from './dom.ts';
+import { copied, decorateCodeBlocks } from './codeBlocks.ts';
+import { byId, codicon, element, iconButton } from './dom.ts';
 import { emptyState } from './emptyState.ts';
 import { errorCard } from './errorCard.ts';
 import { icon } from './icons.ts';
@@ -18,11 +18,16 @@ export interface MessageListHooks {
   resend(turn: ChatTurn, model: string): void;
   /** The empty chat's "Try a free model". */
   tryFree(): void;
+  /** Puts a sent prompt (and its attached code) back in the prompt box to edit and send again. */
+  edit(turn: ChatTurn): void;
+  /** Says something to assistive technology (announcer.ts). */
+  announce(text: string): void;
 }
 
 export function createMessageList(store: ChatStore, hooks: MessageListHooks) {
   const { s } = store;
-  const { post } = hooks;
+  const { post, announce } = hooks;
+  const decorate = (container: HTMLElement) => decorateCodeBlocks(container, s, post, announce);
   const render = createRenderer();
   const renderBlocks = createBlockRenderer();
   const list = () => byId('conversation');
@@ -73,29 +78,93 @@ export function createMessageList(store: ChatStore, hooks: MessageListHooks) {
             textContent: `${a.fileName.split(/[\\/]/).pop()}:${a.startLine}-${a.endLine}`,
           }),
         );
+      node.append(
+        actionBar([
+          iconButton('edit', s('editPrompt', 'Edit and send again'), () => hooks.edit(turn), 'message-action'),
+        ]),
+      );
       return node;
     }
     node.append(element('div', { className: 'who', textContent: turn.model }));
     const body = element('div', { className: 'answer' });
     body.innerHTML = render(turn.text);
-    decorateCodeBlocks(body, s, post);
+    decorate(body);
+    // Before the first token: a sign of work that a screen reader hears, and the answer marked busy until it ends.
+    if (turn.status === 'streaming') {
+      node.setAttribute('aria-busy', 'true');
+      if (turn.text === '') body.append(workingLine());
+    }
     // A declined answer has no text of its own: no empty box above the refusal.
     if (turn.text !== '' || !turn.refusal) node.append(body);
+    // The note is in the text colour; only its icon is coloured, so a broken-off answer stays readable.
     if (turn.status === 'interrupted')
       node.append(
-        element('div', {
-          className: 'interrupted',
-          textContent: s('interrupted', 'The answer broke off here; what arrived is kept.'),
-        }),
+        element(
+          'div',
+          { className: 'interrupted' },
+          codicon('warning'),
+          s('interrupted', 'The answer broke off here; what arrived is kept.'),
+        ),
       );
     if (turn.status === 'cancelled')
-      node.append(element('div', { className: 'interrupted', textContent: s('stopped', 'Stopped.') }));
+      node.append(
+        element('div', { className: 'interrupted stopped' }, codicon('debug-stop'), s('stopped', 'Stopped.')),
+      );
     if (turn.refusal) node.classList.add('declined');
     node.append(...answerExtras(turn));
     if (turn.error && turn.status === 'error') node.append(errorCard(turn, cardHooks));
     else if (turn.error && turn.status === 'interrupted')
       node.append(element('div', { className: 'meta', textContent: turn.error.message }));
+    if (turn.status !== 'streaming') node.append(answerActions(turn));
     return node;
+  }
+
+  function workingLine(): HTMLElement {
+    const line = element('div', { className: 'working' }, codicon('loading'), s('working', 'Working…'));
+    line.setAttribute('role', 'status');
+    return line;
+  }
+
+  function actionBar(buttons: HTMLButtonElement[]): HTMLElement {
+    const bar = element('div', { className: 'message-actions' }, ...buttons);
+    bar.setAttribute('role', 'toolbar');
+    bar.setAttribute('aria-label', s('messageActions', 'Message actions'));
+    return bar;
+  }
+
+  /**
+   * An answer's own actions, as Copilot Chat puts them under each answer: Copy (the Markdown source), and on
+   * the last answer Regenerate, or Retry where the stream broke off
+   * (microsoft/vscode src/vs/workbench/contrib/chat/browser/actions/chatCopyActions.ts, chatTitleActions.ts).
+   */
+  function answerActions(turn: ChatTurn): HTMLElement {
+    const buttons: HTMLButtonElement[] = [];
+    if (turn.text !== '') {
+      const copy = iconButton(
+        'copy',
+        s('copyAnswer', 'Copy the answer'),
+        () => {
+          post({ type: 'code/copy', code: turn.text });
+          copied(copy, s, announce);
+        },
+        'message-action',
+      );
+      buttons.push(copy);
+    }
+    const { turns } = store.state;
+    const last = turns[turns.length - 1]?.id === turn.id;
+    if (last && turn.status !== 'error') {
+      const broke = turn.status === 'interrupted';
+      buttons.push(
+        iconButton(
+          'refresh',
+          broke ? s('retryAnswer', 'Retry the answer') : s('regenerate', 'Regenerate'),
+          () => hooks.resend(turn, turn.model),
+          'message-action',
+        ),
+      );
+    }
+    return actionBar(buttons);
   }
 
   /** One turn that cannot be drawn must not take the conversation with it. */
@@ -150,7 +219,7 @@ export function createMessageList(store: ChatStore, hooks: MessageListHooks) {
     blocks(texts) {
       const holder = document.createElement('div');
       holder.innerHTML = renderBlocks(texts);
-      decorateCodeBlocks(holder, s, post);
+      decorate(holder);
       return Array.from(holder.children) as HTMLElement[];
     },
     tail: (text) => render(text, { highlight: false }),
@@ -200,9 +269,10 @@ export function createMessageList(store: ChatStore, hooks: MessageListHooks) {
       answer.finish(turn.text, (tail, rest) => {
         tail.className = 'block';
         tail.innerHTML = render(rest);
-        decorateCodeBlocks(tail, s, post);
+        decorate(tail);
         node.classList.replace('streaming', 'done');
-        node.append(...answerExtras(turn));
+        node.removeAttribute('aria-busy');
+        node.append(...answerExtras(turn), answerActions(turn));
         const who = node.querySelector('.who');
         if (who) who.textContent = turn.model;
       })

@@ -263,7 +263,7 @@ export const answerSteps: UiStep[] = [
         .locator('.turn.assistant.declined')
         .last()
         .evaluate((el) => {
-          const box = el.closest('main')!;
+          const box = el.closest<HTMLElement>('#conversation')!;
           box.scrollTop += el.getBoundingClientRect().top - box.getBoundingClientRect().top;
         });
       await wb.webview().locator('.finish-note.content_filter').last().waitFor({ state: 'visible', timeout: PATIENCE });
