@@ -206,12 +206,35 @@ describe('saved webview state (written to disk by VS Code)', () => {
       selectedModel: { router: 'openrouter/free', direct: 'gpt-4o-mini', compatible: '' },
       modelFilter: '',
       recentModels: { router: [], direct: [], compatible: [] },
+      drafts: {},
     });
     expect(restoredView(undefined)).toEqual({});
     expect(restoredView({ attachments: 'nope', selectedModel: 3 })).toMatchObject({
       attachments: [],
       selectedModel: { router: 'openrouter/free', direct: 'gpt-5.4-mini' },
     });
+  });
+
+  it('keeps a draft with its conversation: switching conversations swaps drafts, saved masked', () => {
+    // Copilot Chat keeps each session's input (microsoft/vscode src/vs/workbench/contrib/chat/browser/chatInputPart.ts
+    // saves the input state per session); issue 21 saw one box shared by every conversation.
+    const show = (s: ReturnType<typeof initialState>, conversationId: string) =>
+      reduce(s, { type: 'panel/state', state: { ...initialState(), conversationId } });
+    let s = show(initialState(), 'A');
+    s = reduce(s, { type: 'draft/set', text: `half a question with ${key}` });
+    s = show(s, 'B');
+    expect(s.draft).toBe('');
+    s = reduce(s, { type: 'draft/set', text: 'a draft for B' });
+    const saved = persistedView(s);
+    expect(JSON.stringify(saved)).not.toContain(key.slice(12));
+    expect(saved.drafts.A).toBe(`half a question with sk-or-v1-…${key.slice(-4)}`);
+    s = show(s, 'A');
+    expect(s.draft).toBe(`half a question with ${key}`);
+    expect(show(s, 'B').draft).toBe('a draft for B');
+    // The same conversation shown again (a reload, an answer) keeps what is being typed.
+    expect(show(s, 'A').draft).toBe(`half a question with ${key}`);
+    // What was saved comes back after a reload.
+    expect(restoredView(JSON.parse(JSON.stringify(persistedView(s)))).drafts).toEqual({ B: 'a draft for B' });
   });
 
   it('the webview writes its state only through that filter: the store saves on load and on every action', () => {
