@@ -58,7 +58,7 @@ ${input.codiconUri ? `<link rel="stylesheet" href="${escape(input.codiconUri)}">
   <div id="no-key" class="notice" hidden>${s('noKey', 'No key is stored for this service.')} <button id="set-key">${s('setKey', 'Set key')}</button></div>
 </header>
 <main class="chat">
-<div id="conversation" role="log" aria-label="${s('conversation', 'Conversation')}"></div>
+<div id="conversation" role="log" tabindex="0" aria-label="${s('conversation', 'Conversation')}"></div>
 <div id="empty" class="empty">${s('empty', 'Ask a question, or use "Keyward: Ask About Selection" in an editor.')}</div>
 </main>
 <footer class="composer">

@@ -140,6 +140,8 @@ describe('the page', () => {
     expect(document.querySelectorAll('main')).toHaveLength(1);
     expect($('main')!.getAttribute('role')).toBeNull();
     expect($('main #conversation')!.getAttribute('role')).toBe('log');
+    // The message list is reached by Tab and scrolled by the arrow keys, as Copilot Chat's list is.
+    expect($('#conversation')!.tabIndex).toBe(0);
     expect($('h1')?.textContent).toBe('Keyward');
     expect($('#attachments')!.getAttribute('role')).toBe('group');
   });
