@@ -72,7 +72,6 @@ const keyboardSteps: UiStep[] = [
       await wb.runCommand('Keyward: Show Last Answer in Accessible View');
       await wb.page.locator('.tab', { hasText: 'last-answer.md' }).first().waitFor({ timeout: PATIENCE });
       await wb.screenshot('last-answer-accessible-view');
-      await wb.runCommand('View: Close Editor');
     },
   },
   {
@@ -95,13 +94,27 @@ const keyboardSteps: UiStep[] = [
 const axeSteps: UiStep[] = THEMES.map((theme) => ({
   name: `axe-core finds no serious or critical violation in the chat (${theme})`,
   async run({ wb }) {
+    // The theme picker's keys go to the workbench, not to the chat's frame, which may hold the focus.
+    await wb.runCommand('View: Focus Active Editor Group');
     await setTheme(wb, theme);
+    // VS Code names the theme's kind on the webview's body: axe must judge the chat in that theme.
+    const kind = theme.includes('High Contrast')
+      ? 'vscode-high-contrast'
+      : theme.startsWith('Dark')
+        ? 'vscode-dark'
+        : 'vscode-light';
+    await until(`the chat to wear ${theme}`, async () =>
+      (await wb.webview().locator('body').getAttribute('class'))?.split(/\s+/).includes(kind) ? true : undefined,
+    );
     await clearToasts(wb);
     // The conversation at its end, with its message actions shown as on hover.
     await wb.webview().locator('#conversation .turn').last().hover();
     await wb.screenshot(`axe-${theme.toLowerCase().replace(/ /g, '-')}`);
     const findings = await axeFindings(wb);
-    if (theme === THEMES[THEMES.length - 1]) await setTheme(wb, 'Dark Modern');
+    if (theme === THEMES[THEMES.length - 1]) {
+      await wb.runCommand('View: Focus Active Editor Group');
+      await setTheme(wb, 'Dark Modern');
+    }
     if (findings.length > 0)
       throw new Error(
         `axe (${theme}): ${findings.map((f) => `${f.id} [${f.impact}] ${f.help}\n    ${f.nodes.slice(0, 5).join('\n    ')}`).join('\n  ')}`,
