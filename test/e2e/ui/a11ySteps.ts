@@ -49,7 +49,11 @@ async function axeFindings(wb: Workbench): Promise<Finding[]> {
   });
 }
 
-const THEMES = ['Dark Modern', 'Light Modern', 'Dark High Contrast'] as const;
+// Light Modern and Dark High Contrast are not listed yet: switched from here (after the accessible view opened an
+// editor), the theme picker's choice did not hold (the workbench showed Dark again while the frame had briefly
+// worn the light theme), so a pass there would prove nothing. The open item is to switch by the
+// workbench.colorTheme setting and add both.
+const THEMES = ['Dark Modern'] as const;
 
 /** Whether the chat's prompt box holds the keyboard focus (inside the view's frame). */
 const promptFocused = (wb: Workbench) =>
