@@ -1,5 +1,6 @@
 // The composition root: builds core services, hands them to the host adapters,
 // and owns every lifetime through context.subscriptions.
+import { LastAnswerView } from './host/chat/lastAnswerView.ts';
 import * as vscode from 'vscode';
 import type { ServiceId } from './shared/serviceIds.ts';
 import { AccountMonitor } from './core/account/accountMonitor.ts';
@@ -112,6 +113,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const liveness = new KeyLiveness(diagnostics, configuration);
   const preCommitHook = new PreCommitHookCommand(log);
 
+  const lastAnswerView = new LastAnswerView(() => conversations.turns());
   const command = <A extends unknown[]>(id: string, run: (...args: A) => unknown) =>
     vscode.commands.registerCommand(id, run as (...args: unknown[]) => unknown);
   context.subscriptions.push(
@@ -132,6 +134,8 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     lastEditor,
     command(CommandId.openPanel, () => void panel.open()),
     command(CommandId.openChat, () => chatView.show()),
+    lastAnswerView,
+    command(CommandId.showLastAnswer, () => lastAnswerView.show()),
     command(CommandId.newConversation, () => conversationCommands.newConversation()),
     command(CommandId.showConversations, () => conversationCommands.show()),
     command(CommandId.renameConversation, (id?: string, title?: string) => conversationCommands.rename(id, title)),

@@ -26,6 +26,7 @@ export const CommandId = {
   clearHistory: 'keyward.clearHistory',
   exportHistory: 'keyward.exportHistory',
   openChat: 'keyward.openChat',
+  showLastAnswer: 'keyward.showLastAnswer',
   newConversation: 'keyward.newConversation',
   showConversations: 'keyward.showConversations',
   renameConversation: 'keyward.renameConversation',

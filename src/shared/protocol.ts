@@ -88,6 +88,8 @@ export interface PanelState {
   /** The keys Keyward holds and held, as masks (never the keys): the webview masks them in the state it saves. */
   keyMasks?: KeyMask[];
   turns: ChatTurn[];
+  /** The conversation shown: the prompt box's draft belongs to it (switching conversations swaps drafts). */
+  conversationId?: string;
   strings: Record<string, string>;
   /** `keyward.chat.enterSends`: Enter sends and Shift+Enter breaks the line (true), or the other way round. */
   enterSends?: boolean;

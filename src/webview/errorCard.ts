@@ -12,6 +12,24 @@ export function canRetry(kind: ErrorKind): boolean {
   return errorKindRule(kind).buttons.some((b) => b.action === 'retry');
 }
 
+const plain = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+/**
+ * What the card says under its title, each thing once: the service's text unless it only repeats the title,
+ * and the remedy unless the service's text already says it (or the other way round).
+ */
+export function cardLines(title: string, message: string, action: string): { message: string; action: string } {
+  const m = plain(message);
+  const a = plain(action);
+  const keepMessage = m !== '' && m !== plain(title) && !(a !== '' && a.includes(m));
+  const keepAction = a !== '' && !(m !== '' && m.includes(a));
+  return { message: keepMessage ? message : '', action: keepAction ? action : '' };
+}
+
 export interface ErrorCardHooks {
   s: Strings;
   post: (message: WebviewMessage) => void;
@@ -34,8 +52,9 @@ export function errorCard(turn: ChatTurn, hooks: ErrorCardHooks): HTMLElement {
   if (error.status)
     head.append(' ', element('span', { className: 'error-status', textContent: `(HTTP ${error.status})` }));
   card.append(head);
-  card.append(element('div', { className: 'error-message', textContent: error.message }));
-  if (error.action) card.append(element('div', { className: 'error-action', textContent: error.action }));
+  const lines = cardLines(s(`kind.${error.kind}`, error.kind), error.message, error.action);
+  if (lines.message) card.append(element('div', { className: 'error-message', textContent: lines.message }));
+  if (lines.action) card.append(element('div', { className: 'error-action', textContent: lines.action }));
 
   const actions = element('div', { className: 'error-buttons' });
   const button = (label: string, onClick: () => void, primary = false) => {

@@ -480,6 +480,7 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       onDidSaveTextDocument: new EventEmitter<unknown>().event,
       textDocuments: [] as unknown[],
       workspaceFolders: undefined,
+      registerTextDocumentContentProvider: () => new Disposable(() => undefined),
       createFileSystemWatcher: () => {
         const none = new EventEmitter<unknown>().event;
         return { onDidChange: none, onDidCreate: none, onDidDelete: none, dispose: () => undefined };

@@ -257,6 +257,7 @@ export class ChatSession extends Disposable {
       hasKey: this.hasKeys(),
       keyMasks: this.keyMasks(),
       turns: this.ports.store.turns(),
+      conversationId: this.ports.store.conversationId(),
       strings: panelStrings(),
       enterSends: this.configuration.value.chat.enterSends,
     };

@@ -38,6 +38,7 @@ ${input.codiconUri ? `<link rel="stylesheet" href="${escape(input.codiconUri)}">
 <title>${s('title', 'Keyward')}</title>
 </head>
 <body>
+<h1 class="visually-hidden">${s('title', 'Keyward')}</h1>
 <header class="toolbar">
   <div id="services" class="services" role="group" aria-label="${s('service', 'Service')}"></div>
   <div id="model-list-row" class="model-row">
@@ -56,12 +57,14 @@ ${input.codiconUri ? `<link rel="stylesheet" href="${escape(input.codiconUri)}">
   </div>
   <div id="no-key" class="notice" hidden>${s('noKey', 'No key is stored for this service.')} <button id="set-key">${s('setKey', 'Set key')}</button></div>
 </header>
-<main id="conversation" role="log" aria-live="polite" aria-label="${s('conversation', 'Conversation')}"></main>
+<main class="chat">
+<div id="conversation" role="log" tabindex="0" aria-label="${s('conversation', 'Conversation')}"></div>
 <div id="empty" class="empty">${s('empty', 'Ask a question, or use "Keyward: Ask About Selection" in an editor.')}</div>
+</main>
 <footer class="composer">
   <div id="retry" class="retry" role="status" hidden></div>
   <div class="input-box">
-    <div id="attachments" class="attachments" aria-label="${s('attachments', 'Attached code')}"></div>
+    <div id="attachments" class="attachments" role="group" aria-label="${s('attachments', 'Attached code')}"></div>
     <textarea id="prompt" rows="3" autocomplete="off" placeholder="${s('placeholder.enter', 'Ask… (Enter to send, Shift+Enter for a new line)')}" aria-label="${s('prompt', 'Prompt')}"></textarea>
     <div class="input-actions">
       <div class="attach">

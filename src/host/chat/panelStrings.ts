@@ -2,11 +2,13 @@
 import * as vscode from 'vscode';
 import { emptyStateStrings } from './emptyStateStrings.ts';
 import { errorKindStrings, errorKindWaitStrings } from '../errorKindStrings.ts';
+import type { FixedUiKey, UiKey } from '../../shared/uiStrings.ts';
 
 const t = vscode.l10n.t;
 
+/** Every fixed name of shared/uiStrings.ts, and the names built from error kinds, empty-state lines and permissions. */
 export function panelStrings(): Record<string, string> {
-  return {
+  const strings = {
     title: t('Keyward'),
     service: t('Service'),
     router: t('Routing service'),
@@ -84,5 +86,18 @@ export function panelStrings(): Record<string, string> {
     'scope.api.responses.write': t('create responses (send prompts)'),
     'scope.api.model.read': t('list models'),
     'scope.model.request': t('make requests to models'),
-  };
+    working: t('Working…'),
+    answerStarted: t('Answer started.'),
+    answerDone: t('Answer finished.'),
+    answerStopped: t('Answer stopped.'),
+    answerFailed: t('The answer failed:'),
+    copied: t('Copied'),
+    copyAnswer: t('Copy the answer'),
+    regenerate: t('Regenerate'),
+    retryAnswer: t('Retry the answer'),
+    editPrompt: t('Edit and send again'),
+    messageActions: t('Message actions'),
+    busyHint: t('An answer is still coming: press Escape to stop it, then send. Your prompt stays in the box.'),
+  } satisfies Record<FixedUiKey, string> & Partial<Record<UiKey, string>>;
+  return strings;
 }
