@@ -1,11 +1,9 @@
 // The per-model settings an answer was sent with, as the words under it ("temperature 0.3 · max 400 tokens ·
 // reasoning high"): pure, so it is tested without a DOM.
 import type { ModelSettings } from '../shared/modelSettings.ts';
+import type { UiStrings } from '../shared/uiStrings.ts';
 
-export function settingsNote(
-  settings: ModelSettings | undefined,
-  s: (key: string, fallback: string) => string,
-): string | null {
+export function settingsNote(settings: ModelSettings | undefined, s: UiStrings): string | null {
   if (!settings) return null;
   const parts: string[] = [];
   if (settings.temperature !== undefined)

@@ -1,11 +1,11 @@
 // What the services that speak OpenAI's chat completions share (the routing service and any compatible server):
 // the prompt as a list of messages, and the client for it.
 import { toChatMessages, toChatTools } from '../lm/messages.ts';
-import type { ChatMessage, RouterClient } from '../routerClient.ts';
-import type { TextStream } from '../textStream.ts';
+import type { ChatCompletionsClient, ChatMessage } from '../chat/chatCompletionsClient.ts';
+import type { TextStream } from '../chat/textStream.ts';
 import type { PromptInput, PromptOptions } from './module.ts';
 
-export function promptChat(client: RouterClient, input: PromptInput, options: PromptOptions): TextStream {
+export function promptChat(client: ChatCompletionsClient, input: PromptInput, options: PromptOptions): TextStream {
   const turns: ChatMessage[] = input.text === undefined ? input.turns : [{ role: 'user', content: input.text }];
   const conversation = input.messages ? toChatMessages(input.messages) : turns;
   const settings = input.settings ?? {};

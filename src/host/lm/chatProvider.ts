@@ -4,22 +4,23 @@
 // follow as they do for the chat. No one is asked anything here: another extension may be the one sending, so a key
 // in the messages stops the request and the error says where it is.
 import * as vscode from 'vscode';
-import type { AccountMonitor } from '../../core/accountMonitor.ts';
+import type { AccountMonitor } from '../../core/account/accountMonitor.ts';
 import { ServiceError } from '../../core/errors.ts';
-import { type KeyStore, scannerKeys } from '../../core/keyStore.ts';
+import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
 import { describeLocations, keysInMessages } from '../../core/lm/outgoingGuard.ts';
 import { estimateMessageTokens, estimateTextTokens } from '../../core/lm/tokenEstimate.ts';
-import type { ModelCatalog } from '../../core/modelCatalog.ts';
-import { runPrompt } from '../../core/promptRunner.ts';
-import { errorKindRule } from '../../shared/errorKindRules.ts';
+import type { ModelCatalog } from '../../core/chat/modelCatalog.ts';
+import { runPrompt } from '../../core/chat/promptRunner.ts';
+import { errorKindStrings } from '../errorKindStrings.ts';
 import { type ModelSettings, applicableSettings, cleanSettings } from '../../shared/modelSettings.ts';
 import type { ModelOption } from '../../shared/protocol.ts';
 import { SERVICE_IDS, type ServiceId, isServiceId } from '../../shared/serviceIds.ts';
 import type { Configuration } from '../configuration.ts';
 import type { Log } from '../log.ts';
-import type { ModelSettingsStore } from '../modelSettingsStore.ts';
+import type { ModelSettingsStore } from '../chat/modelSettingsStore.ts';
 import { serviceLabel } from '../serviceNames.ts';
 import { toLmMessages, toLmTools, toToolChoice } from './lmMessages.ts';
+import { Disposable } from '../../shared/dispose.ts';
 
 export const LM_VENDOR = 'keyward';
 
@@ -39,8 +40,12 @@ function parseId(id: string): { service: ServiceId; model: string } | undefined 
   return slash > 0 && isServiceId(service) ? { service, model: id.slice(slash + 1) } : undefined;
 }
 
-export class KeywardChatProvider implements vscode.LanguageModelChatProvider<KeywardModelInformation> {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class KeywardChatProvider
+  extends Disposable
+  implements vscode.LanguageModelChatProvider<KeywardModelInformation>
+{
+  // VS Code's emitter, not shared/event's: LanguageModelChatProvider.onDidChangeLanguageModelChatInformation must be a vscode.Event.
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
   /** The last lists offered, for the settings a model takes. */
   private readonly offered = new Map<string, ModelOption>();
@@ -63,6 +68,7 @@ export class KeywardChatProvider implements vscode.LanguageModelChatProvider<Key
     log: Log;
     manageCommand: string;
   }) {
+    super();
     this.monitor = parts.monitor;
     this.keys = parts.keys;
     this.catalog = parts.catalog;
@@ -219,8 +225,8 @@ export class KeywardChatProvider implements vscode.LanguageModelChatProvider<Key
   /** Keyward's error kind, with its title and advice; the LanguageModelError VS Code knows where one fits. */
   private languageModelError(error: unknown): Error {
     if (!(error instanceof ServiceError)) return error instanceof Error ? error : new Error(String(error));
-    const rule = errorKindRule(error.kind);
-    const text = `${vscode.l10n.t(rule.title)}: ${error.message} ${error.action}`.trim();
+    // The kind's title as the chat shows it (localised from the error-kind table the bundle already reads).
+    const text = `${errorKindStrings()[`kind.${error.kind}`]}: ${error.message} ${error.action}`.trim();
     this.log.warn(`Language models: ${error.service} ${error.kind}: ${error.message}`);
     if (error.kind === 'auth' || error.kind === 'permission') return vscode.LanguageModelError.NoPermissions(text);
     if (error.kind === 'moderation' || error.kind === 'region') return vscode.LanguageModelError.Blocked(text);
@@ -236,9 +242,5 @@ export class KeywardChatProvider implements vscode.LanguageModelChatProvider<Key
     if (typeof text === 'string') return Promise.resolve(estimateTextTokens(text));
     const mapped = toLmMessages([text]);
     return Promise.resolve('messages' in mapped ? estimateMessageTokens(mapped.messages[0]!) : 0);
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }

@@ -1,8 +1,8 @@
 // The language-model provider's managementCommand: VS Code's "Manage models" entry for Keyward opens its key setup,
 // one entry per service, each the service's own set-key command.
 import * as vscode from 'vscode';
-import type { KeyStore } from '../../core/keyStore.ts';
-import { SERVICES } from '../../core/services.ts';
+import type { KeyStore } from '../../core/keys/keyStore.ts';
+import { SERVICES } from '../../core/services/descriptors.ts';
 import { SERVICE_IDS } from '../../shared/serviceIds.ts';
 import type { Configuration } from '../configuration.ts';
 import { serviceLabel } from '../serviceNames.ts';
