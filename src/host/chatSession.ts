@@ -36,6 +36,7 @@ import { runPanelAction } from './panelActions.ts';
 import { panelStrings } from './panelStrings.ts';
 import { askToRedact } from './secretGuardPrompt.ts';
 import { serviceLabel, serviceShortLabel } from './serviceNames.ts';
+import { tickFirstPrompt } from './walkthrough.ts';
 import { WebviewConnection } from './webviewConnection.ts';
 
 /** What the session needs besides the core services; tests replace the question and watch what is posted. */
@@ -351,7 +352,7 @@ export class ChatSession implements vscode.Disposable {
       };
       await store.saveTurns([...history, user, done], conversationId);
       // The walkthrough's "send a first prompt" step completes on this.
-      void vscode.commands.executeCommand('setContext', 'keyward.promptSent', true);
+      tickFirstPrompt();
       postHere({ type: 'chat/done', requestId, turn: done });
     } catch (thrown) {
       const error = toServiceError(thrown, service);
