@@ -16,13 +16,13 @@ import {
   isWebviewMessage,
 } from '../shared/protocol.ts';
 import type { AccountMonitor } from '../core/accountMonitor.ts';
-import { lastResponseId, promptTurns } from '../core/conversation.ts';
+import { lastResponseId, promptTurns, responseKeyOf } from '../core/conversation.ts';
 import { toServiceError } from '../core/errors.ts';
 import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
 import { ModelCatalog } from '../core/modelCatalog.ts';
 import { runPrompt } from '../core/promptRunner.ts';
 import { isFreeModelId } from '../core/routerClient.ts';
-import { SERVICES, SERVICE_IDS, isConfigured } from '../core/services.ts';
+import { SERVICES, SERVICE_IDS, baseUrlOf, isConfigured } from '../core/services.ts';
 import { type GuardQuestion, guardPrompt } from '../core/secretGuard.ts';
 import type { ReportedUsage } from '../core/textStream.ts';
 import { attachFrom } from './attachRequest.ts';
@@ -142,6 +142,13 @@ export class ChatSession implements vscode.Disposable {
    * The stored and rotated-out keys as masks, from what global state already keeps (masked form, length): the
    * webview masks them in the draft it saves, whatever their shape, without ever holding a key.
    */
+  /** The key and base URL a chained answer is stored under; undefined when the key cannot be read. */
+  private async responseKey(service: ServiceId): Promise<string | undefined> {
+    const key = await this.keys.getKey(service).catch(() => undefined);
+    const baseUrl = baseUrlOf(this.configuration.value, service);
+    return key && baseUrl ? responseKeyOf(key, baseUrl) : undefined;
+  }
+
   private keyMasks(): KeyMask[] {
     const held = [
       ...SERVICE_IDS.map((id) => this.keys.metadata(id)).filter((m) => m !== undefined),
@@ -305,7 +312,9 @@ export class ChatSession implements vscode.Disposable {
     const assistant: ChatTurn = { id: newId(), role: 'assistant', text: '', service, model, status: 'streaming' };
     this.post({ type: 'chat/started', requestId, user, assistant });
     const turns = promptTurns(history, prompt, attachments);
-    const previousResponseId = SERVICES[service].capabilities.chainsResponses ? lastResponseId(history) : undefined;
+    const chains = SERVICES[service].capabilities.chainsResponses;
+    const responseKey = chains ? await this.responseKey(service) : undefined;
+    const previousResponseId = chains ? lastResponseId(history, responseKey) : undefined;
     const controller = new AbortController();
     this.running.set(requestId, { controller, from });
     let text = '';
@@ -346,7 +355,8 @@ export class ChatSession implements vscode.Disposable {
         usage: result.usage,
         costUsd: result.costUsd,
         free: free ? { used: free.used, limit: free.limit } : null,
-        responseId: SERVICES[service].capabilities.chainsResponses ? result.id : null,
+        responseId: chains ? result.id : null,
+        responseKey: chains ? (responseKey ?? null) : null,
         refusal: result.refusal,
         finishReason: result.finishReason,
       };

@@ -57,6 +57,8 @@ export interface ChatTurn {
   error?: ServiceErrorData;
   /** Direct service: the stored response to continue from. */
   responseId?: string | null;
+  /** Direct service: which key and base URL stored that response (a fingerprint); no other key can continue it. */
+  responseKey?: string | null;
 }
 
 /** A service the panel offers, as the host describes it (core/services.ts); the webview renders the switch from these. */
