@@ -56,7 +56,8 @@ export const conversationPlaceSteps: UiStep[] = [
       await wb.runCommand('Keyward: Show Conversations');
       await input(wb).fill('bread');
       await row(wb, 'second conversation about bread').first().waitFor({ timeout: PATIENCE });
-      await wb.page.keyboard.press('Enter');
+      // Clicked, not Enter: the search may match the conversation shown as well, and Enter takes the first match.
+      await row(wb, 'second conversation about bread').first().click();
       await waitFor(
         () => chat(wb).locator('#conversation').innerText(),
         'second conversation about bread',
@@ -69,7 +70,7 @@ export const conversationPlaceSteps: UiStep[] = [
       await input(wb).fill('bread');
       await row(wb, 'second conversation about bread').first().waitFor({ timeout: PATIENCE });
       await wb.screenshot('clear-kept-in-list');
-      await wb.page.keyboard.press('Enter');
+      await row(wb, 'second conversation about bread').first().click();
       await waitFor(
         () => chat(wb).locator('#conversation').innerText(),
         'second conversation about bread',
@@ -122,7 +123,8 @@ export const conversationPlaceSteps: UiStep[] = [
       // The list is still open, the row gone, and Undo Delete offered at its top.
       const undo = row(wb, 'Undo Delete').first();
       await undo.waitFor({ timeout: PATIENCE });
-      if ((await row(wb, 'first conversation about tide tables').count()) > 0)
+      // Only the Undo row still names it.
+      if ((await row(wb, 'first conversation about tide tables').count()) !== 1)
         throw new Error('the deleted row is still in the list');
       await wb.screenshot('list-after-delete');
       await undo.click();
