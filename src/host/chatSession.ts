@@ -200,7 +200,7 @@ export class ChatSession implements vscode.Disposable {
       'link/open': (m) => this.openLink(m.url),
       'code/insert': (m) => insertCode(this.ports.lastEditor.current, m.code, m.mode),
       'code/copy': (m) => vscode.env.clipboard.writeText(m.code),
-      'code/apply': (m) => this.proposals.propose(this.ports.lastEditor.current, m.code, m.languageId),
+      'code/apply': (m) => this.proposals.propose(this.ports.lastEditor.current, m.code),
       'attach/request': async (m) => {
         const attachment = await attachFrom(m.source, this.ports.lastEditor, store);
         if (attachment) this.post({ type: 'attachment/add', attachment });

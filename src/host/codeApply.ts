@@ -5,8 +5,7 @@
 // editor's title bar; Discard closes the diff and leaves the file as it was.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { applyPlace, namedPath } from '../core/applyRegion.ts';
-import { type Proposal, fitInsertion, proposeChange } from '../core/codeProposal.ts';
+import { type Proposal, proposeChange } from '../core/codeProposal.ts';
 import { PROPOSAL_SCHEME, revealChange } from './codeInsert.ts';
 
 export { PROPOSAL_SCHEME };
@@ -40,42 +39,21 @@ export class CodeProposals implements vscode.TextDocumentContentProvider, vscode
     return this.pending.get(uri.toString())?.proposal.text ?? '';
   }
 
-  /**
-   * Opens the diff of the block's file with the code applied; resolves with the proposal's address. The file is
-   * the one the block names (fence info or a first-line comment) when the workspace has it, else `editor`'s. The
-   * block replaces the selection when there is one, else the function or class of the same name, else it goes
-   * at the caret.
-   */
-  async propose(editor: vscode.TextEditor | undefined, code: string, languageId = ''): Promise<vscode.Uri | undefined> {
-    const named = await this.namedDocument(languageId, code);
-    const shown = editor && !editor.document.isClosed ? editor : undefined;
-    const document = named ?? shown?.document;
-    if (!document) {
+  /** Opens the diff of `editor`'s file with the code applied; resolves with the proposal's address. */
+  async propose(editor: vscode.TextEditor | undefined, code: string): Promise<vscode.Uri | undefined> {
+    if (!editor || editor.document.isClosed) {
       void vscode.window.showInformationMessage(t('Open the file to apply the code to, then choose Apply again.'));
       return undefined;
     }
-    const selection = shown?.document === document ? shown.selection : undefined;
+    const { document, selection } = editor;
     const eol = document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
-    const text = document.getText();
-    const place = applyPlace(text, code);
-    let proposal: Proposal;
-    if (selection && !selection.isEmpty)
-      proposal = proposeChange(text, document.offsetAt(selection.start), document.offsetAt(selection.end), code, eol);
-    else if (place.how === 'region') {
-      // Merged into the declaration it rewrites (Copilot's Apply in Editor does the same), not dropped at the caret.
-      const replacement =
-        fitInsertion(code.replace(/\r?\n$/, ''), eol) + (/\r?\n$/.test(text.slice(place.start, place.end)) ? eol : '');
-      proposal = {
-        text: text.slice(0, place.start) + replacement + text.slice(place.end),
-        start: place.start,
-        end: place.end,
-        replacement,
-      };
-    } else {
-      const at = selection ? document.offsetAt(selection.active) : text.length;
-      proposal = proposeChange(text, at, at, code, eol);
-    }
-    const viewColumn = shown?.document === document ? shown.viewColumn : undefined;
+    const proposal = proposeChange(
+      document.getText(),
+      document.offsetAt(selection.start),
+      document.offsetAt(selection.end),
+      code,
+      eol,
+    );
     // The same path, so the right side gets the file's language; the query keeps proposals apart.
     const uri = vscode.Uri.from({
       scheme: PROPOSAL_SCHEME,
@@ -89,20 +67,10 @@ export class CodeProposals implements vscode.TextDocumentContentProvider, vscode
     // In the file's own column: the chat stays in view beside it.
     await vscode.commands.executeCommand('vscode.diff', document.uri, uri, t('{0} ↔ proposed change', name), {
       preview: false,
-      ...(viewColumn ? { viewColumn } : {}),
+      ...(editor.viewColumn ? { viewColumn: editor.viewColumn } : {}),
     });
     void this.ask(uri, name).catch((error: unknown) => this.onError(error as Error));
     return uri;
-  }
-
-  /** The workspace file a block names for itself, when there is exactly one by that path. */
-  private async namedDocument(languageId: string, code: string): Promise<vscode.TextDocument | undefined> {
-    const path = namedPath(languageId, code)
-      ?.replace(/\\/g, '/')
-      .replace(/^\.?\//, '');
-    if (!path || path.includes('..')) return undefined;
-    const found = await vscode.workspace.findFiles(path.includes('/') ? path : `**/${path}`, undefined, 2);
-    return found.length === 1 ? vscode.workspace.openTextDocument(found[0]!) : undefined;
   }
 
   private async ask(uri: vscode.Uri, name: string): Promise<void> {

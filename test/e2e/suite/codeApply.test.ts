@@ -99,30 +99,6 @@ suite('code from an answer into a file', () => {
     assert.ok(editor.document.isDirty, 'accepted, not saved behind the person');
   });
 
-  // Issue 21 item 8: a JS line once went into README.md at its caret. A block that names its file goes to that
-  // file, and one that rewrites a function replaces that function, as Copilot's Apply in Editor merges a block.
-  test('Apply goes to the file the block names and replaces the function of the same name, not the caret', async () => {
-    const uri = write('apply/region.ts', 'function f() {\n  return 1;\n}\n\nfunction g() {\n  return 1;\n}\n');
-    // Another file is active, its caret somewhere: neither is where the block goes.
-    await editorWith('# notes\n\nsome text\n', new vscode.Selection(2, 4, 2, 4));
-    let proposed = '';
-    let left = '';
-    api.panel.session.proposals.answer = async (proposal) => {
-      const diff = await waitFor('the diff editor', () => (diffTabs().length === 1 ? diffTabs()[0] : undefined));
-      left = (diff.input as vscode.TabInputTextDiff).original.toString();
-      proposed = (await vscode.workspace.openTextDocument(proposal)).getText();
-      return 'discard';
-    };
-    api.panel.handleMessage({
-      type: 'code/apply',
-      code: '// apply/region.ts\nfunction g() {\n  return 2;\n}\n',
-      languageId: 'ts',
-    });
-    await waitFor('the proposal', () => (proposed !== '' && diffTabs().length === 0 ? true : undefined));
-    assert.equal(left, uri.toString());
-    assert.equal(proposed, 'function f() {\n  return 1;\n}\n\n// apply/region.ts\nfunction g() {\n  return 2;\n}\n');
-  });
-
   test("Apply accepted from the diff editor's title bar, with the notification left unanswered", async () => {
     const editor = await editorWith('a\nb\n', new vscode.Selection(1, 0, 1, 0));
     api.panel.session.proposals.answer = async () => undefined;
