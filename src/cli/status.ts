@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_CONFIG } from '../core/config.ts';
 import { ServiceError } from '../core/errors.ts';
 import { redactSecrets } from '../core/redact.ts';
-import type { ServiceId } from '../core/services.ts';
+import type { ServiceId } from '../core/services/descriptors.ts';
 import { serviceModule } from '../core/services/registry.ts';
 import { type CliIo, EXIT } from './io.ts';
 import {

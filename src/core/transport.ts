@@ -3,7 +3,7 @@
 // by AbortSignal, https only (loopback excepted), the key only in the
 // Authorization header, no redirects followed, and bounded reads.
 import type { Dispatcher } from 'undici';
-import type { ServiceId } from '../shared/errorKinds.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
 import { SERVICE_NAMES, ServiceError } from './errors.ts';
 import { SseLimitError } from './sse.ts';
 import { checkBaseUrl, endpointUrl } from './urlPolicy.ts';
