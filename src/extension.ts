@@ -157,14 +157,15 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.showLastAnswer, () => lastAnswerView.show()),
     command(CommandId.newConversation, () => conversationCommands.newConversation()),
     command(CommandId.showConversations, () => conversationCommands.show()),
-    command(CommandId.renameConversation, (id?: string, title?: string) => conversationCommands.rename(id, title)),
-    command(CommandId.deleteConversation, (id?: string, confirmed?: boolean) =>
+    // Each place passes its own argument (a menu its context, a row an id): the commands read what they can trust.
+    command(CommandId.renameConversation, (id?: unknown, title?: unknown) => conversationCommands.rename(id, title)),
+    command(CommandId.deleteConversation, (id?: unknown, confirmed?: unknown) =>
       conversationCommands.remove(id, confirmed === true),
     ),
     command(CommandId.importKeys, () => keyCommands.importFromEnvironment()),
     command(CommandId.askAboutSelection, () => panel.askAboutSelection()),
     command(CommandId.clearHistory, () => panel.clearHistory()),
-    command(CommandId.exportHistory, (target?: vscode.Uri) => panel.exportHistory(target)),
+    command(CommandId.exportHistory, (target?: unknown) => panel.exportHistory(target)),
     command(CommandId.acceptProposal, (uri?: vscode.Uri) => session.proposals.accept(uri)),
     command(CommandId.discardProposal, (uri?: vscode.Uri) => session.proposals.discard(uri)),
     command(CommandId.scanWorkspace, () => scanWorkspace(diagnostics, log)),

@@ -252,6 +252,8 @@ export function classifyOpenAiError(
     });
   if (code === 'unsupported_country_region_territory' || /country, region,? or territory/i.test(message))
     return new ServiceError({ ...base, kind: 'region' });
+  // The chain's stored response is unknown to this key's organisation (another key, or expired): not the model id.
+  if (code === 'previous_response_not_found') return new ServiceError({ ...base, kind: 'response_chain_lost' });
   const quota = (code && QUOTA_CODES[code]) || (type === 'insufficient_quota' ? 'credit_exhausted' : undefined);
   if (quota) return new ServiceError({ ...base, kind: quota });
   const retry =

@@ -5,7 +5,7 @@ import { checkBaseUrl } from './urlPolicy.ts';
 
 export interface KeywardConfig {
   router: { baseUrl: string; keysUrl: string; creditsUrl: string; denyDataCollection: boolean };
-  direct: { baseUrl: string; keysUrl: string; billingUrl: string; usageTier: Tier };
+  direct: { baseUrl: string; keysUrl: string; billingUrl: string; usageTier: Tier | null };
   /** Any OpenAI-compatible endpoint; no base URL means it is not set up. */
   compatible: { name: string; baseUrl: string | null };
   network: { connectTimeoutMs: number; idleTimeoutMs: number; requestTimeoutMs: number };
@@ -31,7 +31,8 @@ export const DEFAULT_CONFIG: KeywardConfig = {
     baseUrl: 'https://api.openai.com/v1',
     keysUrl: 'https://platform.openai.com/api-keys',
     billingUrl: 'https://platform.openai.com/settings/organization/billing/overview',
-    usageTier: 'Free',
+    /** Not set until the person says: the service does not tell a key's tier. */
+    usageTier: null,
   },
   compatible: { name: '', baseUrl: null },
   network: { connectTimeoutMs: 10_000, idleTimeoutMs: 60_000, requestTimeoutMs: 600_000 },

@@ -292,6 +292,18 @@ export const ERROR_KIND_RULES = {
     wait: null,
     buttons: [],
   },
+  response_chain_lost: {
+    // Never retried as sent (the same chain fails again); Send again sends the visible history, which works.
+    retry: never,
+    // Waiting does not fix it; Send again does, because it sends something else (see its button).
+    transient: false,
+    status: 'record',
+    title: 'Earlier answer not found',
+    advice: (s) =>
+      `The ${s.name} no longer finds the stored answer this conversation continued from: it was made with another key or organisation, or has expired. Send again to send the conversation as shown instead.`,
+    wait: null,
+    buttons: [sendAgain],
+  },
 } as const satisfies Record<ErrorKind, ErrorKindRule>;
 
 export function errorKindRule(kind: ErrorKind): ErrorKindRule {

@@ -31,6 +31,12 @@ export const ERROR_KINDS = [
   'redirected',
   /** A response line, event or body past Keyward's size caps. */
   'response_too_large',
+  /**
+   * The direct service does not know the stored response the conversation continued from (400
+   * `previous_response_not_found`): it belongs to another key's organisation, or expired. Sending the visible
+   * conversation instead works.
+   */
+  'response_chain_lost',
 ] as const;
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];

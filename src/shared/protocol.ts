@@ -68,6 +68,8 @@ export interface ChatTurn {
   responseId?: string | null;
   /** The per-model settings sent with this answer (only those the model takes); absent when none were set. */
   settings?: ModelSettings;
+  /** Direct service: which key and base URL stored that response (a fingerprint); no other key can continue it. */
+  responseKey?: string | null;
 }
 
 /** A service the panel offers, as the host describes it (core/services/descriptors.ts); the webview renders the switch from these. */

@@ -28,6 +28,7 @@ describe('retry policy', () => {
       'region',
       'redirected',
       'response_too_large',
+      'response_chain_lost',
     ];
     for (const kind of never) expect(retryDelayMs(error(kind), emptyHistory(), policy)).toBeUndefined();
     const retried = ERROR_KINDS.filter((k) => !never.includes(k));

@@ -233,7 +233,9 @@ async function main(): Promise<number> {
     onCleanup(() => writeFileSync(join(RESULTS, 'console-errors.log'), consoleLines.join('\n') + '\n'));
     const wb = new Workbench(page, RESULTS);
     await wb.open(server.url, workspace.folder);
-    for (const step of ALL_STEPS) {
+    // While iterating on one step: KEYWARD_E2E_UI_GREP runs only the steps whose name matches (honoured only when set).
+    const uiGrep = process.env.KEYWARD_E2E_UI_GREP ? new RegExp(process.env.KEYWARD_E2E_UI_GREP, 'i') : undefined;
+    for (const step of ALL_STEPS.filter((s) => !uiGrep || uiGrep.test(s.name))) {
       const stepStart = Date.now();
       try {
         await step.run({ wb, workspace, emulator, leakKey: (key) => appendFileSync(leakKeysFile, `${key}\n`) });

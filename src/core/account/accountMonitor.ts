@@ -24,7 +24,7 @@ export type { AccountVerification };
 export interface MonitorOptions {
   keys: KeyStore;
   config: () => KeywardConfig;
-  tier: () => Tier;
+  tier: () => Tier | null;
   now?: () => number;
 }
 

@@ -34,7 +34,8 @@ export interface DirectSnapshot {
   lastError: ServiceErrorData | null;
   lastErrorAt: number | null;
   rateLimits: RateLimits | null;
-  tier: Tier;
+  /** Null when nobody set it (and the service does not say it). */
+  tier: Tier | null;
   refreshedAt: number | null;
   stale: boolean;
   /** Scopes a response named as missing ("Missing scopes: api.responses.write"), whatever its status. */
@@ -254,7 +255,7 @@ export function directStatusView(snapshot: DirectSnapshot, meta: KeyMetadata | u
   } else if (snapshot.verified === 'ok') state = 'ok';
   else state = '…';
   const stale = snapshot.stale && snapshot.refreshedAt !== null ? ` (${ageText(snapshot.refreshedAt, now)})` : '';
-  const tier = tierInfo(snapshot.tier);
+  const tier = snapshot.tier === null ? null : tierInfo(snapshot.tier);
   if (snapshot.verified !== null && snapshot.verified !== 'invalid') {
     // A key check lists models and spends nothing; it cannot show that the key may create responses.
     lines.push(
@@ -268,12 +269,17 @@ export function directStatusView(snapshot: DirectSnapshot, meta: KeyMetadata | u
           : '- Creating responses: not checked yet; only a prompt shows it (`api.responses.write`)',
     );
   }
-  lines.push(`- Usage tier: ${snapshot.tier} (monthly usage limit ${formatDollars(tier.monthlyLimit)})`);
-  lines.push(
-    tier.next
-      ? `- Next tier: ${tier.next.tier} once ${formatDollars(tier.next.purchased)} of credit has been bought in all (limit ${formatDollars(tier.next.monthlyLimit)} a month).`
-      : '- Highest tier.',
-  );
+  // The API does not say a key's tier; only the person's setting does. A default is not a fact about their account.
+  if (snapshot.tier === null || tier === null)
+    lines.push('- Usage tier: not set (set `keyward.direct.usageTier` to see its limits)');
+  else {
+    lines.push(`- Usage tier: ${snapshot.tier} (monthly usage limit ${formatDollars(tier.monthlyLimit)})`);
+    lines.push(
+      tier.next
+        ? `- Next tier: ${tier.next.tier} once ${formatDollars(tier.next.purchased)} of credit has been bought in all (limit ${formatDollars(tier.next.monthlyLimit)} a month).`
+        : '- Highest tier.',
+    );
+  }
   const limits = snapshot.rateLimits;
   if (limits)
     lines.push(

@@ -2,6 +2,7 @@
 // functions over the panel's turns, so both can be tested without an editor.
 import type { Attachment, ChatTurn } from '../../shared/protocol.ts';
 import type { Turn } from './promptRunner.ts';
+import { fingerprint } from '../keys/fingerprint.ts';
 import { SERVICES } from '../services/descriptors.ts';
 
 /** Prompt text with the attached code, as the service receives it. */
@@ -36,14 +37,23 @@ export function promptTurns(history: readonly ChatTurn[], prompt: string, attach
  * After a turn from the other service, or a failed one, the direct service
  * gets the whole visible history instead.
  */
-export function lastResponseId(history: readonly ChatTurn[]): string | undefined {
+export function lastResponseId(history: readonly ChatTurn[], responseKey?: string): string | undefined {
   const last = history.at(-1);
+  // A response stored under another key (or organisation, or base URL) is unknown to this one: the service would
+  // answer 400 previous_response_not_found. The visible history goes instead. Turns from before the key was
+  // recorded keep their chain; if it breaks, the error says so and Send again sends the history.
+  if (last?.responseKey && responseKey !== undefined && last.responseKey !== responseKey) return undefined;
   return last?.role === 'assistant' &&
     SERVICES[last.service].capabilities.chainsResponses &&
     last.status === 'done' &&
     last.responseId
     ? last.responseId
     : undefined;
+}
+
+/** Names the key and base URL a stored response belongs to, without holding the key. */
+export function responseKeyOf(key: string, baseUrl: string): string {
+  return fingerprint(`${baseUrl}\n${key.trim()}`);
 }
 
 /** The export's sentences, localised by the host. */

@@ -136,24 +136,39 @@ export function setTurns(store: Conversations, id: string, turns: ChatTurn[], no
 }
 
 /**
- * Empties a conversation and returns what it held, for Undo. The undo puts the
- * turns back only if nothing was written since, so it cannot wipe a new answer.
+ * Clear: the conversation is set aside, not emptied. A fresh one becomes active and the cleared one stays in the
+ * list (Copilot Chat's "New Chat" keeps the old one in its history the same way), so nothing is lost at once. The
+ * undo switches back to it and drops the fresh one if nothing was written there since.
  */
 export function clear(
   store: Conversations,
   id: string,
+  freshId: string,
   now: number,
 ): { store: Conversations; undo: Conversation | undefined } {
   const target = store.conversations.find((c) => c.id === id);
   if (!target || target.turns.length === 0) return { store, undo: undefined };
-  return { store: update(store, id, (c) => ({ ...c, turns: [], updatedAt: now }), false), undo: target };
+  const others = store.conversations.filter((c) => c.id !== id);
+  return {
+    store: {
+      ...store,
+      activeId: freshId,
+      conversations: [blank(freshId, now), target, ...others].slice(0, MAX_CONVERSATIONS),
+    },
+    undo: target,
+  };
 }
 
+/**
+ * Brings back a cleared or deleted conversation and makes it active. A fresh conversation nobody wrote into is
+ * dropped on the way; one that holds turns stays, so Undo cannot wipe a new answer.
+ */
 export function undoClear(store: Conversations, saved: Conversation): Conversations {
+  const kept = store.conversations.filter(
+    (c) => c.id !== saved.id && (c.turns.length > 0 || c.title !== '' || c.id !== store.activeId),
+  );
   const current = store.conversations.find((c) => c.id === saved.id);
-  if (current && current.turns.length > 0) return store;
-  const others = store.conversations.filter((c) => c.id !== saved.id);
-  return { ...store, activeId: saved.id, conversations: [saved, ...others].slice(0, MAX_CONVERSATIONS) };
+  return { ...store, activeId: saved.id, conversations: [current ?? saved, ...kept].slice(0, MAX_CONVERSATIONS) };
 }
 
 function update(

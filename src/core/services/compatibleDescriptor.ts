@@ -1,5 +1,5 @@
 // The compatible service as data (see descriptor.ts); what it does is services/compatible.ts.
-import type { ServiceDescriptor } from './descriptor.ts';
+import { STATUS_PRIORITY, type ServiceDescriptor } from './descriptor.ts';
 
 export const compatibleDescriptor = {
   id: 'compatible',
@@ -28,7 +28,12 @@ export const compatibleDescriptor = {
     pages: { keys: null, credits: null },
     givenName: config.compatible.name,
   }),
-  statusBar: { id: 'compatible', name: 'Keyward: OpenAI-compatible service', priority: 99, shown: 'when-configured' },
+  statusBar: {
+    id: 'compatible',
+    name: 'Keyward: OpenAI-compatible service',
+    priority: STATUS_PRIORITY + 0.01,
+    shown: 'when-configured',
+  },
   commands: {
     setKey: 'keyward.setCompatibleKey',
     verifyKey: 'keyward.verifyCompatibleKey',

@@ -52,6 +52,13 @@ export interface ServiceCommands {
   actions: string;
 }
 
+/**
+ * Where Keyward's status items sit on the right: below the editor's own items (VS Code's editorStatus.ts puts
+ * Ln/Col at 100.5, indentation 100.4, encoding 100.3, end of line 100.2, language 100.1), so none of them lands
+ * between two of Keyward's, which once sat at 101, 100 and 99 with Ln/Col, Spaces and encoding in between.
+ */
+export const STATUS_PRIORITY = 99;
+
 export interface ServiceDescriptor {
   id: ServiceId;
   /** Lower case, as it sits in a sentence: "the routing service". Localised by the host. */
@@ -91,6 +98,7 @@ export interface ServiceDescriptor {
   /** What the settings say about this service: its base URL (null: not set up yet), its pages, the name given it. */
   configured(config: KeywardConfig): ConfiguredService;
   /** The status-bar item: its id, its name in the bar's context menu (localised by the host), its place. */
+  /** `priority` is STATUS_PRIORITY plus a hundredth per place, so Keyward's items stay side by side. */
   statusBar: { id: string; name: string; priority: number; shown: 'always' | 'when-configured' };
   commands: ServiceCommands;
   capabilities: ServiceCapabilities;

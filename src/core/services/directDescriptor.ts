@@ -1,6 +1,6 @@
 // The direct service as data (see descriptor.ts); what it does is services/direct.ts.
 import { DEFAULT_CONFIG } from '../config.ts';
-import type { ServiceDescriptor } from './descriptor.ts';
+import { STATUS_PRIORITY, type ServiceDescriptor } from './descriptor.ts';
 
 export const directDescriptor = {
   id: 'direct',
@@ -31,7 +31,7 @@ export const directDescriptor = {
     pages: { keys: config.direct.keysUrl, credits: config.direct.billingUrl },
     givenName: '',
   }),
-  statusBar: { id: 'direct', name: 'Keyward: direct service', priority: 100, shown: 'always' },
+  statusBar: { id: 'direct', name: 'Keyward: direct service', priority: STATUS_PRIORITY + 0.02, shown: 'always' },
   commands: {
     setKey: 'keyward.setDirectKey',
     verifyKey: 'keyward.verifyDirectKey',

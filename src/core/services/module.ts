@@ -76,7 +76,8 @@ export interface AccountSnapshot {
 /** What the account monitor lends a module: the clock, the settings' tier, the shared free-model guard. */
 export interface AccountContext {
   now: () => number;
-  tier: () => Tier;
+  /** Null when no tier was set: the status then says "not set" instead of stating a default as fact. */
+  tier: () => Tier | null;
   freeGuard: FreeModelGuard;
 }
 

@@ -1,6 +1,6 @@
 // The router service as data (see descriptor.ts); what it does is services/router.ts.
 import { DEFAULT_CONFIG } from '../config.ts';
-import type { ServiceDescriptor } from './descriptor.ts';
+import { STATUS_PRIORITY, type ServiceDescriptor } from './descriptor.ts';
 
 export const routerDescriptor = {
   id: 'router',
@@ -26,7 +26,7 @@ export const routerDescriptor = {
     pages: { keys: config.router.keysUrl, credits: config.router.creditsUrl },
     givenName: '',
   }),
-  statusBar: { id: 'router', name: 'Keyward: routing service', priority: 101, shown: 'always' },
+  statusBar: { id: 'router', name: 'Keyward: routing service', priority: STATUS_PRIORITY + 0.03, shown: 'always' },
   commands: {
     setKey: 'keyward.setRouterKey',
     verifyKey: 'keyward.verifyRouterKey',

@@ -83,14 +83,17 @@ export class ChatConversations extends Disposable {
     return this.apply(rename(this.current, id, title), false);
   }
 
-  remove(id: string): Promise<void> {
+  /** Deletes a conversation; the returned function brings it back (the list's Undo). */
+  async remove(id: string): Promise<() => Promise<void>> {
+    const saved = this.current.conversations.find((c) => c.id === id);
     const wasActive = id === this.activeId;
-    return this.apply(remove(this.current, id, newId(), Date.now()), wasActive);
+    await this.apply(remove(this.current, id, newId(), Date.now()), wasActive);
+    return () => (saved ? this.apply(undoClear(this.current, saved), true) : Promise.resolve());
   }
 
-  /** Empties the active conversation; the returned function puts it back (Undo). */
+  /** Sets the active conversation aside for a fresh one (it stays in the list); the returned function goes back. */
   async clear(): Promise<(() => Promise<void>) | undefined> {
-    const { store, undo } = clear(this.current, this.activeId, Date.now());
+    const { store, undo } = clear(this.current, this.activeId, newId(), Date.now());
     if (!undo) return undefined;
     await this.apply(store, true);
     return () => this.apply(undoClear(this.current, undo), true);

@@ -138,13 +138,13 @@ export class ChatEditorTab extends Disposable implements vscode.WebviewPanelSeri
     else await this.places.showView();
   }
 
-  /** Empties the conversation shown, with Undo. */
+  /** Sets the conversation shown aside for a fresh one, with Undo. */
   clearHistory(): Promise<void> {
     return this.places.commands.clear();
   }
 
   /** Writes the conversation as Markdown; `target` skips the save dialog (tests, scripts). */
-  exportHistory(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+  exportHistory(target?: unknown): Promise<vscode.Uri | undefined> {
     return this.places.commands.export(target);
   }
 

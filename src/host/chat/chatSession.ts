@@ -16,13 +16,13 @@ import {
   isWebviewMessage,
 } from '../../shared/protocol.ts';
 import type { AccountMonitor } from '../../core/account/accountMonitor.ts';
-import { lastResponseId, promptTurns } from '../../core/chat/conversation.ts';
+import { lastResponseId, promptTurns, responseKeyOf } from '../../core/chat/conversation.ts';
 import { toServiceError } from '../../core/errors.ts';
 import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
 import { ModelCatalog } from '../../core/chat/modelCatalog.ts';
 import { runPrompt } from '../../core/chat/promptRunner.ts';
 import { isFreeModelId } from '../../core/chat/chatCompletionsClient.ts';
-import { SERVICES, SERVICE_IDS, isConfigured } from '../../core/services/descriptors.ts';
+import { SERVICES, SERVICE_IDS, baseUrlOf, isConfigured } from '../../core/services/descriptors.ts';
 import { type GuardQuestion, guardPrompt } from '../../core/keys/secretGuard.ts';
 import type { ReportedUsage } from '../../core/chat/textStream.ts';
 import { attachFrom } from './attachRequest.ts';
@@ -36,6 +36,7 @@ import { runPanelAction } from './panelActions.ts';
 import { panelStrings } from './panelStrings.ts';
 import { askToRedact } from './secretGuardPrompt.ts';
 import { serviceLabel, serviceShortLabel } from '../serviceNames.ts';
+import { tickFirstPrompt } from './walkthrough.ts';
 import { WebviewConnection } from './webviewConnection.ts';
 import { type ModelSettings, type SettingSupport, applicableSettings } from '../../shared/modelSettings.ts';
 import { Disposable, toDisposable } from '../../shared/dispose.ts';
@@ -160,6 +161,13 @@ export class ChatSession extends Disposable {
    * The stored and rotated-out keys as masks, from what global state already keeps (masked form, length): the
    * webview masks them in the draft it saves, whatever their shape, without ever holding a key.
    */
+  /** The key and base URL a chained answer is stored under; undefined when the key cannot be read. */
+  private async responseKey(service: ServiceId): Promise<string | undefined> {
+    const key = await this.keys.getKey(service).catch(() => undefined);
+    const baseUrl = baseUrlOf(this.configuration.value, service);
+    return key && baseUrl ? responseKeyOf(key, baseUrl) : undefined;
+  }
+
   private keyMasks(): KeyMask[] {
     const held = [
       ...SERVICE_IDS.map((id) => this.keys.metadata(id)).filter((m) => m !== undefined),
@@ -326,7 +334,9 @@ export class ChatSession extends Disposable {
     const assistant: ChatTurn = { id: newId(), role: 'assistant', text: '', service, model, status: 'streaming' };
     this.post({ type: 'chat/started', requestId, user, assistant });
     const turns = promptTurns(history, prompt, attachments);
-    const previousResponseId = SERVICES[service].capabilities.chainsResponses ? lastResponseId(history) : undefined;
+    const chains = SERVICES[service].capabilities.chainsResponses;
+    const responseKey = chains ? await this.responseKey(service) : undefined;
+    const previousResponseId = chains ? lastResponseId(history, responseKey) : undefined;
     // The model's settings, only those its list says it takes: what is sent is what the answer's note names.
     const settings = applicableSettings(
       this.ports.modelSettings?.get(service, model) ?? {},
@@ -373,14 +383,15 @@ export class ChatSession extends Disposable {
         usage: result.usage,
         costUsd: result.costUsd,
         free: free ? { used: free.used, limit: free.limit } : null,
-        responseId: SERVICES[service].capabilities.chainsResponses ? result.id : null,
+        responseId: chains ? result.id : null,
+        responseKey: chains ? (responseKey ?? null) : null,
         refusal: result.refusal,
         finishReason: result.finishReason,
         ...(Object.keys(settings).length > 0 ? { settings } : {}),
       };
       await store.saveTurns([...history, user, done], conversationId);
       // The walkthrough's "send a first prompt" step completes on this.
-      void vscode.commands.executeCommand('setContext', 'keyward.promptSent', true);
+      tickFirstPrompt();
       postHere({ type: 'chat/done', requestId, turn: done });
     } catch (thrown) {
       const error = toServiceError(thrown, service);

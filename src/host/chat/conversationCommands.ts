@@ -4,11 +4,15 @@
 import * as vscode from 'vscode';
 import { conversationTitle } from '../../core/chat/conversations.ts';
 import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
+import { relativeTime } from '../../core/chat/relativeTime.ts';
 import type { ChatConversations } from './chatConversations.ts';
+import { idArg, textArg, uriArg } from './commandArgs.ts';
 import { exportConversation } from './conversationExport.ts';
 import type { Log } from '../log.ts';
 
 const t = vscode.l10n.t;
+/** The id of the list's "Undo Delete" row; conversation ids are hex, so it cannot clash. */
+const UNDO_DELETE = 'undo-delete';
 
 interface ConversationItem extends vscode.QuickPickItem {
   /** Empty on the "New Conversation" item. */
@@ -43,8 +47,11 @@ export class ConversationCommands {
     pick.placeholder = t('Search the conversations by text');
     pick.matchOnDescription = false;
     pick.matchOnDetail = false;
-    const when = (ms: number) => new Date(ms).toLocaleString();
+    const now = Date.now();
+    const when = (ms: number) => relativeTime(ms, now, vscode.env.language);
     const fresh: ConversationItem = { id: '', label: `$(add) ${t('New Conversation')}`, alwaysShow: true };
+    /** The last row deleted from this list, with its way back (an item at the top while the list is open). */
+    let deleted: { title: string; undo: () => Promise<void> } | undefined;
     const fill = () => {
       // The search runs over every turn, not only the titles: the items come pre-filtered and always show.
       const found = this.conversations.list(pick.value).map((c) => ({
@@ -55,24 +62,49 @@ export class ConversationCommands {
         alwaysShow: true,
         buttons: [rename, remove],
       }));
-      pick.items = [fresh, ...found];
+      const undoItem: ConversationItem[] = deleted
+        ? [{ id: UNDO_DELETE, label: `$(discard) ${t('Undo Delete "{0}"', deleted.title)}`, alwaysShow: true }]
+        : [];
+      pick.items = [...undoItem, fresh, ...found];
       // While searching, the first match is what Enter takes, not "New Conversation".
       if (pick.value && found[0]) pick.activeItems = [found[0]];
     };
     fill();
+    let renaming = false;
     const done = new Promise<void>((resolve) => {
       pick.onDidChangeValue(fill);
       pick.onDidTriggerItemButton(async ({ button, item }) => {
-        if (button === rename) await this.rename(item.id);
-        else await this.remove(item.id);
+        if (button === rename) {
+          // The input box takes the quick input's place and hides the list; it comes back after it.
+          renaming = true;
+          try {
+            await this.rename(item.id);
+          } finally {
+            renaming = false;
+          }
+          pick.show();
+        } else {
+          // No modal question here: a dialog would close the list. The row's delete is undone from the list itself.
+          const title = item.label.replace(/^\$\([^)]*\) /, '');
+          const undo = await this.conversations.remove(item.id);
+          deleted = { title, undo };
+        }
         fill();
       });
       pick.onDidAccept(async () => {
         const chosen = pick.selectedItems[0];
+        if (chosen?.id === UNDO_DELETE) {
+          const undo = deleted?.undo;
+          deleted = undefined;
+          await undo?.();
+          fill();
+          return;
+        }
         pick.hide();
         if (chosen) await this.choose(chosen.id);
       });
       pick.onDidHide(() => {
+        if (renaming) return;
         if (this.shownList === pick) this.shownList = undefined;
         pick.dispose();
         resolve();
@@ -88,7 +120,10 @@ export class ConversationCommands {
     return id ? this.conversations.switchTo(id) : this.conversations.create();
   }
 
-  async rename(id = this.conversations.activeId, title?: string): Promise<void> {
+  /** From the palette or the "…" menu (whose argument is its context, not an id): the active conversation. */
+  async rename(idArgument?: unknown, titleArgument?: unknown): Promise<void> {
+    const id = this.knownId(idArgument);
+    const title = textArg(titleArgument);
     const current = this.conversations.list().find((c) => c.id === id);
     if (!current) return;
     const next =
@@ -102,7 +137,8 @@ export class ConversationCommands {
     await this.conversations.rename(id, next);
   }
 
-  async remove(id = this.conversations.activeId, confirmed = false): Promise<boolean> {
+  async remove(idArgument?: unknown, confirmed = false): Promise<boolean> {
+    const id = this.knownId(idArgument);
     const current = this.conversations.list().find((c) => c.id === id);
     if (!current) return false;
     const yes = t('Delete');
@@ -119,7 +155,16 @@ export class ConversationCommands {
     return true;
   }
 
-  /** Empties the conversation at once and offers Undo, instead of asking first. */
+  private knownId(arg: unknown): string {
+    return (
+      idArg(
+        arg,
+        this.conversations.list().map((c) => c.id),
+      ) ?? this.conversations.activeId
+    );
+  }
+
+  /** Sets the conversation aside for a fresh one (it stays in the list) and offers Undo, instead of asking first. */
   async clear(): Promise<void> {
     const undo = await this.conversations.clear();
     if (!undo) return;
@@ -129,15 +174,15 @@ export class ConversationCommands {
       .then((answer) => (answer === again ? undo() : undefined));
   }
 
-  /** Exports the conversation shown now; `target` skips the dialog (tests, scripts). */
-  export(target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+  /** Exports the conversation shown now; a Uri `target` skips the dialog (tests, scripts), a menu's context does not. */
+  export(target?: unknown): Promise<vscode.Uri | undefined> {
     const conversation = this.conversations.activeConversation();
     return exportConversation(
       conversation.turns,
       conversationTitle(conversation, t('New conversation')),
       () => scannerKeys(this.keys),
       this.log,
-      target,
+      uriArg(target),
     );
   }
 }

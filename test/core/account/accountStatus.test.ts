@@ -1,5 +1,7 @@
 // Status-bar text for the account states of both seeds.
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { normalizeConfig } from '../../../src/core/config.ts';
 import {
   type DirectSnapshot,
   type RouterSnapshot,
@@ -252,5 +254,23 @@ describe('direct status', () => {
     const tooltip = directStatusView(base, { ...meta, service: 'direct' }, NOW).tooltip;
     expect(tooltip).toContain('Usage tier: Build (monthly usage limit $500.00)');
     expect(tooltip).toContain('Next tier: Launch once $100.00 of credit has been bought in all');
+  });
+
+  // Issue 21 item 12: the service does not say a key's tier, so with no setting the status must not claim "Free".
+  it('says the usage tier is not set when nobody set it, from the settings to the tooltip', () => {
+    const { config } = normalizeConfig(() => undefined);
+    expect(config.direct.usageTier).toBeNull();
+    const tooltip = directStatusView(
+      { ...base, tier: config.direct.usageTier },
+      { ...meta, service: 'direct' },
+      NOW,
+    ).tooltip;
+    expect(tooltip).toContain('Usage tier: not set');
+    expect(tooltip).not.toMatch(/Usage tier: Free|Next tier/);
+    // The manifest's default would make an unset setting read as "Free" in the editor.
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
+    };
+    expect(manifest.contributes.configuration.properties['keyward.direct.usageTier']).not.toHaveProperty('default');
   });
 });

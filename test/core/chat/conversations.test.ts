@@ -81,15 +81,38 @@ describe('the conversations store', () => {
     expect(summaries(store, 'nothing like it', 'Untitled')).toEqual([]);
   });
 
-  it('clears with an undo that restores the turns, unless something was written since', () => {
+  // Issue 21 item 6: Clear never loses a conversation at once. Copilot Chat's "New Chat" (its clear) keeps the old
+  // chat in its history list; Clear here does the same, and Undo goes back to it.
+  it('clears by starting a fresh conversation and keeping the old one in the list, with an undo', () => {
     const turns = [turn('1', 'user', 'keep me'), turn('2', 'assistant', 'kept')];
     const store = setTurns(emptyStore('a', 1), 'a', turns, 1);
-    const { store: cleared, undo } = clear(store, 'a', 2);
+    const { store: cleared, undo } = clear(store, 'a', 'b', 2);
+    expect(active(cleared).id).toBe('b');
     expect(active(cleared).turns).toEqual([]);
-    expect(active(undoClear(cleared, undo!)).turns).toEqual(turns);
-    const written = setTurns(cleared, 'a', [turn('3', 'user', 'new')], 3);
-    expect(undoClear(written, undo!)).toBe(written);
-    expect(clear(cleared, 'a', 4).undo).toBeUndefined();
+    expect(cleared.conversations.find((c) => c.id === 'a')?.turns).toEqual(turns);
+    expect(summaries(cleared, '', 'Untitled').map((s) => s.id)).toEqual(['b', 'a']);
+    // Undo goes back to it and drops the fresh one nobody wrote into.
+    const undone = undoClear(cleared, undo!);
+    expect(active(undone).turns).toEqual(turns);
+    expect(undone.conversations.map((c) => c.id)).toEqual(['a']);
+    // After a new prompt in the fresh one, Undo still goes back but keeps what was written.
+    const written = setTurns(cleared, 'b', [turn('3', 'user', 'new')], 3);
+    const undoneLater = undoClear(written, undo!);
+    expect(active(undoneLater).id).toBe('a');
+    expect(undoneLater.conversations.find((c) => c.id === 'b')?.turns).toHaveLength(1);
+    // An empty conversation has nothing to set aside.
+    expect(clear(cleared, 'b', 'c', 4).undo).toBeUndefined();
+  });
+
+  it('brings a deleted conversation back, also when it was the last one', () => {
+    const turns = [turn('1', 'user', 'only one')];
+    const store = setTurns(emptyStore('a', 1), 'a', turns, 1);
+    const saved = store.conversations[0]!;
+    const removed = remove(store, 'a', 'fresh', 2);
+    expect(removed.conversations.map((c) => c.id)).toEqual(['fresh']);
+    const back = undoClear(removed, saved);
+    expect(back.conversations.map((c) => c.id)).toEqual(['a']);
+    expect(active(back).turns).toEqual(turns);
   });
 
   it('reads the single conversation of an earlier version, and drops what is malformed', () => {

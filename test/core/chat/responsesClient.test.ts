@@ -184,7 +184,8 @@ describe('direct client: error kinds', () => {
     expect(result.text).toBe(expected('fourth'));
   });
 
-  it('bad_request: an unknown model and an unknown previous response', async () => {
+  // An unknown previous response is its own kind since issue 21 item 7: the model id is not what to check.
+  it('bad_request for an unknown model; response_chain_lost for an unknown previous response', async () => {
     expect((await settle(directClient(bed, key).respond({ model: 'gpt-0', input: 'x' }))).error).toMatchObject({
       kind: 'bad_request',
       status: 400,
@@ -196,7 +197,7 @@ describe('direct client: error kinds', () => {
           directClient(bed, key).respond({ model: 'gpt-4o-mini', input: 'x', previousResponseId: 'resp_none' }),
         )
       ).error,
-    ).toMatchObject({ kind: 'bad_request', code: 'previous_response_not_found' });
+    ).toMatchObject({ kind: 'response_chain_lost', status: 400, code: 'previous_response_not_found' });
   });
 
   it('server: a 500 is retried; a 502 HTML page is reported', async () => {

@@ -15,6 +15,18 @@ const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
 const nls = JSON.parse(readFileSync('package.nls.json', 'utf8')) as Record<string, string>;
 
 describe('the service table', () => {
+  // Issue 21 item 12: the items once sat at 101, 100 and 99, and VS Code's Ln/Col (100.5), Spaces (100.4),
+  // encoding (100.3), end of line (100.2) and language (100.1) landed between them. The editor's priorities are in
+  // microsoft/vscode src/vs/workbench/browser/parts/editor/editorStatus.ts.
+  it("keeps Keyward's status items side by side: no item of the editor's sorts between two of them", () => {
+    const editorItems = [100.5, 100.4, 100.3, 100.2, 100.1];
+    const ours = SERVICE_IDS.map((id) => SERVICES[id].statusBar.priority);
+    const [low, high] = [Math.min(...ours), Math.max(...ours)];
+    expect(editorItems.filter((p) => p >= low && p <= high)).toEqual([]);
+    expect(new Set(ours).size).toBe(ours.length);
+    expect(high - low).toBeLessThan(0.1);
+  });
+
   it('has one row per service id, each under its own id', () => {
     expect(Object.keys(SERVICES).sort()).toEqual([...SERVICE_IDS].sort());
     for (const id of SERVICE_IDS) expect(SERVICES[id].id).toBe(id);

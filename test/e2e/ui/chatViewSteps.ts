@@ -54,7 +54,7 @@ async function runExactly(wb: Workbench, title: string): Promise<void> {
   });
 }
 
-async function openChatView(wb: Workbench): Promise<void> {
+export async function openChatView(wb: Workbench): Promise<void> {
   await escapeAll(wb);
   await runExactly(wb, 'Keyward: Open Chat');
   await waitFor(
@@ -200,7 +200,7 @@ export const chatViewSteps: UiStep[] = [
     },
   },
   {
-    name: 'Clear empties the conversation at once, and Undo brings it back',
+    name: 'Clear shows a fresh conversation at once, and Undo brings the old one back',
     async run({ wb }) {
       await clearToasts(wb);
       await chat(wb).locator('#clear').click();

@@ -10,6 +10,7 @@ import { answerSteps } from './answerSteps.ts';
 import { chatViewSteps, leakProbeStep } from './chatViewSteps.ts';
 import { chatAnswerSteps, chooseModel } from './chatAnswerSteps.ts';
 import { compatibleSteps } from './compatibleSteps.ts';
+import { conversationPlaceSteps } from './conversationPlaceSteps.ts';
 
 export interface UiContext {
   wb: Workbench;
@@ -386,6 +387,7 @@ export const ALL_STEPS: UiStep[] = [
   ...answerSteps,
   ...chatViewSteps,
   ...chatAnswerSteps,
+  ...conversationPlaceSteps,
   ...a11ySteps,
   leakProbeStep,
 ];
