@@ -1,6 +1,7 @@
 // Settings are declared once in package.json and typed once here. A bad value
 // falls back to its default and is named, so the user learns which one to fix.
 import type { Tier } from './fees.ts';
+import { DEFAULT_PROXY, type ProxyConfig } from './proxyConfig.ts';
 import { checkBaseUrl } from './urlPolicy.ts';
 
 export interface KeywardConfig {
@@ -8,7 +9,8 @@ export interface KeywardConfig {
   direct: { baseUrl: string; keysUrl: string; billingUrl: string; usageTier: Tier };
   /** Any OpenAI-compatible endpoint; no base URL means it is not set up. */
   compatible: { name: string; baseUrl: string | null };
-  network: { connectTimeoutMs: number; idleTimeoutMs: number; requestTimeoutMs: number };
+  /** Timeouts from Keyward's settings; the proxy from VS Code's http.* settings or the environment (proxyConfig.ts). */
+  network: { connectTimeoutMs: number; idleTimeoutMs: number; requestTimeoutMs: number; proxy: ProxyConfig };
   status: { refreshMinutes: number };
   /** How files that git ignores are shown: as information, or not at all. */
   diagnostics: { ignoredFiles: IgnoredFilesLevel };
@@ -34,7 +36,7 @@ export const DEFAULT_CONFIG: KeywardConfig = {
     usageTier: 'Free',
   },
   compatible: { name: '', baseUrl: null },
-  network: { connectTimeoutMs: 10_000, idleTimeoutMs: 60_000, requestTimeoutMs: 600_000 },
+  network: { connectTimeoutMs: 10_000, idleTimeoutMs: 60_000, requestTimeoutMs: 600_000, proxy: DEFAULT_PROXY },
   status: { refreshMinutes: 5 },
   diagnostics: { ignoredFiles: 'information' },
   scan: { maxFileSizeKb: 1024 },
@@ -279,6 +281,7 @@ export function normalizeConfig(read: Reader): { config: KeywardConfig; problems
         3_600_000,
         problems,
       ),
+      proxy: DEFAULT_PROXY,
     },
   };
   return { config, problems };
