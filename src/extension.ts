@@ -27,6 +27,8 @@ import { ScrubbedMemento } from './host/scrubbedState.ts';
 import { secretPort, statePort } from './host/secretPorts.ts';
 import { pickUsageTier, showStatusActions } from './host/statusActions.ts';
 import { StatusBar } from './host/statusBar.ts';
+import { SPEND_STATE_KEY, SpendGuard } from './host/spendGuard.ts';
+import { SpendLedger } from './core/spendLedger.ts';
 
 /** Returned from activate() only when VS Code runs Keyward's own tests. */
 export interface KeywardTestApi {
@@ -74,7 +76,14 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     tier: () => configuration.value.direct.usageTier,
   });
   const keyCommands = new KeyCommands(keys, monitor, configuration, log, globalState);
-  const statusBar = new StatusBar(monitor, keys, configuration);
+  // Today's spend, per workspace, for the daily cap and the status tooltip.
+  const spendState = new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys));
+  const ledger = new SpendLedger({
+    get: () => spendState.get(SPEND_STATE_KEY),
+    set: (day) => spendState.update(SPEND_STATE_KEY, day),
+  });
+  const spend = new SpendGuard(ledger, configuration, keys, log);
+  const statusBar = new StatusBar(monitor, keys, configuration, ledger);
   const diagnostics = new KeyDiagnostics(
     keys,
     configuration,
@@ -91,7 +100,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     configuration,
     log,
     { conversations, commands: conversationCommands, showView: (): Promise<void> => chatView.show() },
-    probe?.ports,
+    { ...probe?.ports, spend },
   );
   const chatView: ChatView = new ChatView(context.extensionUri, panel.session, conversations);
   const historyView = new HistoryView();

@@ -17,6 +17,8 @@ export interface KeywardConfig {
   scan: { maxFileSizeKb: number };
   /** Enter sends and Shift+Enter breaks the line (true), or the other way round. */
   chat: { enterSends: boolean };
+  /** Ask before sending once answers today cost this much (USD, summed across services); null: no cap. */
+  spend: { dailyCapUsd: number | null };
 }
 
 export type IgnoredFilesLevel = 'information' | 'off';
@@ -41,6 +43,7 @@ export const DEFAULT_CONFIG: KeywardConfig = {
   diagnostics: { ignoredFiles: 'information' },
   scan: { maxFileSizeKb: 1024 },
   chat: { enterSends: true },
+  spend: { dailyCapUsd: null },
 };
 
 const TIER_NAMES: Tier[] = ['Free', 'Build', 'Launch', 'Grow'];
@@ -167,6 +170,16 @@ function kilobytes(read: Reader, problems: ConfigProblem[]): number {
   return value;
 }
 
+function dailyCap(read: Reader, problems: ConfigProblem[]): number | null {
+  const value = read('spend.dailyCapUsd');
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    problems.push({ setting: 'keyward.spend.dailyCapUsd', message: 'must be a number of US dollars, 0 or more' });
+    return null;
+  }
+  return value;
+}
+
 /** One setting's values per level, as VS Code's `inspect()` gives them. */
 export interface SettingLayers {
   defaultValue?: unknown;
@@ -188,6 +201,14 @@ const STRICTER = {
       : value,
   'diagnostics.ignoredFiles': (value: unknown, workspace: unknown) =>
     workspace === 'information' ? 'information' : value,
+  // A workspace may set a cap for itself, or a lower one; never raise the user's or lift it.
+  'spend.dailyCapUsd': (value: unknown, workspace: unknown) =>
+    typeof workspace === 'number' &&
+    Number.isFinite(workspace) &&
+    workspace >= 0 &&
+    (typeof value !== 'number' || workspace < value)
+      ? workspace
+      : value,
 } satisfies Record<string, (value: unknown, workspace: unknown) => unknown>;
 
 export type GuardedSetting = keyof typeof STRICTER;
@@ -197,6 +218,7 @@ const GUARDED_DEFAULTS: Record<GuardedSetting, unknown> = {
   'router.denyDataCollection': false,
   'scan.maxFileSizeKb': 1024,
   'diagnostics.ignoredFiles': 'information',
+  'spend.dailyCapUsd': null,
 };
 export const GUARDED_SETTINGS = Object.keys(STRICTER) as GuardedSetting[];
 
@@ -256,6 +278,7 @@ export function normalizeConfig(read: Reader): { config: KeywardConfig; problems
     diagnostics: { ignoredFiles: ignoredFiles(read, problems) },
     scan: { maxFileSizeKb: kilobytes(read, problems) },
     chat: { enterSends: bool(read, 'chat.enterSends', DEFAULT_CONFIG.chat.enterSends, problems) },
+    spend: { dailyCapUsd: dailyCap(read, problems) },
     network: {
       connectTimeoutMs: milliseconds(
         read,

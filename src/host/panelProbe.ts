@@ -11,7 +11,7 @@ export class PanelProbe {
   /** Every message posted to the webviews, the latest ones. */
   readonly sent: HostMessage[] = [];
 
-  readonly ports: Required<PromptPanelPorts> = {
+  readonly ports: Required<Pick<PromptPanelPorts, 'ask' | 'tap'>> = {
     ask: (names, hits, unread) =>
       this.guardAnswer ? Promise.resolve(this.guardAnswer) : askToRedact(names, hits, unread),
     tap: (message) => {

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Attachment, HostMessage } from '../shared/protocol.ts';
 import type { AccountMonitor } from '../core/accountMonitor.ts';
 import { type KeyStore, scannerKeys } from '../core/keyStore.ts';
+import type { SpendGuard } from './spendGuard.ts';
 import type { GuardQuestion } from '../core/secretGuard.ts';
 import { ChatSession } from './chatSession.ts';
 import { LastEditor } from './codeInsert.ts';
@@ -25,6 +26,7 @@ const t = vscode.l10n.t;
 export interface PromptPanelPorts {
   ask?: GuardQuestion;
   tap?: (message: HostMessage) => void;
+  spend?: SpendGuard;
 }
 
 /** The conversations the panel and the side-bar view share, and where Ask About Selection shows the chat. */

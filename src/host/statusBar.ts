@@ -12,6 +12,7 @@ import type { StatusView } from '../core/accountStatus.ts';
 import type { KeyStore } from '../core/keyStore.ts';
 import { SERVICES, SERVICE_IDS, isConfigured, serviceName } from '../core/services.ts';
 import type { Configuration } from './configuration.ts';
+import { type SpendLedger, usd } from '../core/spendLedger.ts';
 import { Disposable, toDisposable } from '../shared/dispose.ts';
 
 const MAX_BACKOFF_MS = 30 * 60_000;
@@ -38,12 +39,15 @@ export class StatusBar extends Disposable {
   private timer: NodeJS.Timeout | undefined;
   private failures = 0;
   private readonly views: Partial<Record<ServiceId, StatusView>> = {};
+  private readonly spend: SpendLedger | undefined;
 
-  constructor(monitor: AccountMonitor, keys: KeyStore, configuration: Configuration) {
+  constructor(monitor: AccountMonitor, keys: KeyStore, configuration: Configuration, spend?: SpendLedger) {
     super();
     this.monitor = monitor;
     this.keys = keys;
     this.configuration = configuration;
+    this.spend = spend;
+    if (spend) this._register(spend.onDidChange(() => SERVICE_IDS.forEach((service) => this.render(service))));
     this.items = Object.fromEntries(SERVICE_IDS.map((service) => [service, this.createItem(service)])) as Record<
       ServiceId,
       vscode.StatusBarItem
@@ -79,6 +83,22 @@ export class StatusBar extends Disposable {
     return this._register(item);
   }
 
+  /** Today's spend in this workspace across services, and the cap when one is set. */
+  private spendLine(): string {
+    if (!this.spend) return '';
+    const spent = usd(this.spend.today().totalUsd);
+    const cap = this.configuration.value.spend.dailyCapUsd;
+    const line =
+      cap === null
+        ? vscode.l10n.t('Spent today in this workspace: {0} (all services, UTC day)', spent)
+        : vscode.l10n.t(
+            'Spent today in this workspace: {0} of the {1} daily cap (all services, UTC day)',
+            spent,
+            usd(cap),
+          );
+    return `\n\n---\n\n${line}`;
+  }
+
   /** The text shown now, for tests and the leak check. */
   view(service: ServiceId): StatusView | undefined {
     return this.views[service];
@@ -111,7 +131,7 @@ export class StatusBar extends Disposable {
     const view = this.viewOf(service, meta, now);
     this.views[service] = view;
     item.text = labelled(service, view.text);
-    const tooltip = new vscode.MarkdownString(view.tooltip, true);
+    const tooltip = new vscode.MarkdownString(view.tooltip + this.spendLine(), true);
     tooltip.isTrusted = false;
     item.tooltip = tooltip;
     item.accessibilityInformation = { label: view.accessibility, role: 'button' };
