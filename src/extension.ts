@@ -27,7 +27,7 @@ import { ScrubbedMemento } from './host/scrubbedState.ts';
 import { secretPort, statePort } from './host/secretPorts.ts';
 import { pickUsageTier, showStatusActions } from './host/statusActions.ts';
 import { StatusBar } from './host/statusBar.ts';
-import { SPEND_STATE_KEY, SpendGuard } from './host/spendGuard.ts';
+import { SPEND_STATE_KEY, SpendGuard, askSpendModal } from './host/spendGuard.ts';
 import { SpendLedger } from './core/spendLedger.ts';
 
 /** Returned from activate() only when VS Code runs Keyward's own tests. */
@@ -82,14 +82,14 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     get: () => spendState.get(SPEND_STATE_KEY),
     set: (day) => spendState.update(SPEND_STATE_KEY, day),
   });
-  const spend = new SpendGuard(ledger, configuration, keys, log);
+  const probe = context.extensionMode === vscode.ExtensionMode.Test ? new PanelProbe() : undefined;
+  const spend = new SpendGuard(ledger, configuration, keys, log, probe?.spendAsk(askSpendModal));
   const statusBar = new StatusBar(monitor, keys, configuration, ledger);
   const diagnostics = new KeyDiagnostics(
     keys,
     configuration,
     new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)),
   );
-  const probe = context.extensionMode === vscode.ExtensionMode.Test ? new PanelProbe() : undefined;
   // One set of conversations for the side-bar view and the editor panel, stored through the filter for disk.
   const conversations = new ChatConversations(new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)));
   const conversationCommands = new ConversationCommands(conversations, keys, log);

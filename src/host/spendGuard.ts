@@ -24,7 +24,7 @@ export interface SpendChoice {
   model: string;
 }
 
-const askModal: SpendQuestion = async (spent, cap, freeOffered) => {
+export const askSpendModal: SpendQuestion = async (spent, cap, freeOffered) => {
   const send = vscode.l10n.t('Send anyway');
   const free = vscode.l10n.t('Use a free model');
   const picked = await vscode.window.showWarningMessage(
@@ -52,7 +52,7 @@ export class SpendGuard {
     configuration: Configuration,
     keys: KeyStore,
     log: Log,
-    ask: SpendQuestion = askModal,
+    ask: SpendQuestion = askSpendModal,
   ) {
     this.ledger = ledger;
     this.configuration = configuration;

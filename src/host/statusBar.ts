@@ -128,10 +128,11 @@ export class StatusBar extends Disposable {
     }
     item.command = SERVICES[service].commands.actions;
     const now = Date.now();
-    const view = this.viewOf(service, meta, now);
+    const view = { ...this.viewOf(service, meta, now) };
+    view.tooltip += this.spendLine();
     this.views[service] = view;
     item.text = labelled(service, view.text);
-    const tooltip = new vscode.MarkdownString(view.tooltip + this.spendLine(), true);
+    const tooltip = new vscode.MarkdownString(view.tooltip, true);
     tooltip.isTrusted = false;
     item.tooltip = tooltip;
     item.accessibilityInformation = { label: view.accessibility, role: 'button' };
