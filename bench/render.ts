@@ -20,7 +20,7 @@ export async function benchRender(): Promise<string[]> {
   const tools = ensureToolchain();
   const dir = mkdtempSync(join(tmpdir(), 'keyward-render-'));
   const html = join(dir, 'panel.html');
-  const { buildPanelHtml } = await import('../src/host/panelHtml.ts');
+  const { buildPanelHtml } = await import('../src/host/chat/panelHtml.ts');
   const page = buildPanelHtml({
     cspSource: 'file:',
     nonce: 'bench',

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
-import { RouterClient } from '../src/core/routerClient.ts';
+import { ChatCompletionsClient } from '../src/core/chat/chatCompletionsClient.ts';
 import { QUICK } from './quick.ts';
 import { formatMs, median, verdict } from './stats.ts';
 
@@ -27,7 +27,7 @@ export async function benchStream(): Promise<string[]> {
     stream: true,
   });
   const agent = new Agent();
-  const client = new RouterClient({
+  const client = new ChatCompletionsClient({
     baseUrl: emulator.routerBaseUrl,
     key,
     connectTimeoutMs: 5000,

@@ -5,10 +5,13 @@ import { execFileSync } from 'node:child_process';
 const ALLOWED = [
   /^package\.json$/,
   /^package\.nls(\.[a-z-]+)?\.json$/,
+  // Translations of the runtime strings (not the pseudo-locale).
+  /^l10n\/bundle\.l10n\.(?!qps-ploc\.)[a-z-]+\.json$/,
   /^README\.md$/,
   /^LICENSE$/,
   /^CHANGELOG\.md$/,
-  /^dist\/(extension|webview|undici)\.js$/,
+  // archive.js: the unpackers, loaded on the first archive a workspace scan meets.
+  /^dist\/(extension|webview|undici|archive)\.js$/,
   /^dist\/package\.json$/,
   /^dist\/codicon\.(css|woff2)$/,
   /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,

@@ -1,34 +1,38 @@
 // The composition root: builds core services, hands them to the host adapters,
 // and owns every lifetime through context.subscriptions.
+import { LastAnswerView } from './host/chat/lastAnswerView.ts';
 import * as vscode from 'vscode';
 import type { ServiceId } from './shared/serviceIds.ts';
-import { AccountMonitor } from './core/accountMonitor.ts';
+import { AccountMonitor } from './core/account/accountMonitor.ts';
 import type { KeywardConfig } from './core/config.ts';
-import { KeyStore, scannerKeys } from './core/keyStore.ts';
-import { type PromptRequest, runPrompt } from './core/promptRunner.ts';
-import { SERVICES, SERVICE_IDS, baseUrlOf } from './core/services.ts';
+import { KeyStore, scannerKeys } from './core/keys/keyStore.ts';
+import { type PromptRequest, runPrompt } from './core/chat/promptRunner.ts';
+import { SERVICES, SERVICE_IDS, baseUrlOf } from './core/services/descriptors.ts';
 import { CommandId } from './host/commandIds.ts';
 import { Configuration } from './host/configuration.ts';
-import { KeyCommands, type SetKeyArgs } from './host/keyCommands.ts';
-import { KeyDiagnostics } from './host/keyDiagnostics.ts';
-import { KeyFixes } from './host/keyFixes.ts';
-import { KeyHover } from './host/keyHover.ts';
-import { KeyLiveness } from './host/keyLiveness.ts';
-import { HistoryView, type HistoryNode } from './host/historyView.ts';
-import { scanHistory, scanWorkspace } from './host/workspaceScan.ts';
+import { KeyCommands, type SetKeyArgs } from './host/keys/keyCommands.ts';
+import { KeyDiagnostics } from './host/scan/keyDiagnostics.ts';
+import { KeyFixes } from './host/scan/keyFixes.ts';
+import { KeyHover } from './host/scan/keyHover.ts';
+import { KeyLiveness } from './host/scan/keyLiveness.ts';
+import { GitHistoryView, type HistoryNode } from './host/scan/gitHistoryView.ts';
+import { scanHistory, scanWorkspace } from './host/scan/workspaceScan.ts';
 import { Log } from './host/log.ts';
-import { PanelProbe } from './host/panelProbe.ts';
-import { PreCommitHookCommand } from './host/preCommitHookCommand.ts';
-import { PromptPanel } from './host/promptPanel.ts';
-import { ChatConversations } from './host/chatConversations.ts';
-import { ChatView } from './host/chatView.ts';
-import { ConversationCommands } from './host/conversationCommands.ts';
+import { PanelProbe } from './host/chat/panelProbe.ts';
+import { PreCommitHookCommand } from './host/scan/preCommitHookCommand.ts';
+import { ChatEditorTab } from './host/chat/chatEditorTab.ts';
+import { ChatConversations } from './host/chat/chatConversations.ts';
+import { ChatView } from './host/chat/chatView.ts';
+import { ChatSession } from './host/chat/chatSession.ts';
+import { LastEditor } from './host/chat/codeInsert.ts';
+import { ConversationStore } from './host/chat/conversationStore.ts';
+import { ConversationCommands } from './host/chat/conversationCommands.ts';
 import { ScrubbedMemento } from './host/scrubbedState.ts';
-import { secretPort, statePort } from './host/secretPorts.ts';
-import { pickUsageTier, showStatusActions } from './host/statusActions.ts';
-import { StatusBar } from './host/statusBar.ts';
-import { SPEND_STATE_KEY, SpendGuard, askSpendModal } from './host/spendGuard.ts';
-import { SpendLedger } from './core/spendLedger.ts';
+import { secretPort, statePort } from './host/keys/secretPorts.ts';
+import { pickUsageTier, showStatusActions } from './host/status/statusActions.ts';
+import { StatusBar } from './host/status/statusBar.ts';
+import { SPEND_STATE_KEY, SpendGuard, askSpendModal } from './host/chat/spendGuard.ts';
+import { SpendLedger } from './core/account/spendLedger.ts';
 
 /** Returned from activate() only when VS Code runs Keyward's own tests. */
 export interface KeywardTestApi {
@@ -39,12 +43,12 @@ export interface KeywardTestApi {
   keyMetadata(service: ServiceId): unknown;
   logLines(): readonly string[];
   /** What the Keys in Git History view shows. */
-  historyView(): ReturnType<HistoryView['snapshot']>;
+  historyView(): ReturnType<GitHistoryView['snapshot']>;
   /** The key findings of an open document, as the diagnostics provider holds them. */
   findings(uri: vscode.Uri): { ruleId: string; masked: string; git: string; line: number }[];
   globalState(): Record<string, unknown>;
   /** The prompt panel, for driving the send path the webview uses. */
-  panel: PromptPanel;
+  panel: ChatEditorTab;
   /** The conversations of this workspace (the list the chat view and the panel share). */
   conversations: ChatConversations;
   /** The conversation list's commands, whose shown list the tests read. */
@@ -93,38 +97,56 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   // One set of conversations for the side-bar view and the editor panel, stored through the filter for disk.
   const conversations = new ChatConversations(new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)));
   const conversationCommands = new ConversationCommands(conversations, keys, log);
-  const panel: PromptPanel = new PromptPanel(
-    context,
-    monitor,
-    keys,
-    configuration,
-    log,
-    { conversations, commands: conversationCommands, showView: (): Promise<void> => chatView.show() },
-    { ...probe?.ports, spend },
+  // One chat session, built and owned here: the editor tab and the side view both show it.
+  const lastEditor = new LastEditor();
+  const chatStore = new ConversationStore(
+    new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)),
+    conversations,
   );
-  const chatView: ChatView = new ChatView(context.extensionUri, panel.session, conversations);
-  const historyView = new HistoryView();
+  const session = new ChatSession(monitor, keys, configuration, log, {
+    extensionUri: context.extensionUri,
+    store: chatStore,
+    lastEditor,
+    ...probe?.ports,
+    spend,
+    clearHistory: () => conversationCommands.clear(),
+    exportHistory: () => conversationCommands.export(),
+  });
+  const panel: ChatEditorTab = new ChatEditorTab(context, session, chatStore, lastEditor, {
+    conversations,
+    commands: conversationCommands,
+    showView: (): Promise<void> => chatView.show(),
+  });
+  const chatView: ChatView = new ChatView(context.extensionUri, session, conversations);
+  const historyView = new GitHistoryView();
   const fixes = new KeyFixes(diagnostics, configuration, keys);
   const liveness = new KeyLiveness(diagnostics, configuration);
   const preCommitHook = new PreCommitHookCommand(log);
 
+  const lastAnswerView = new LastAnswerView(() => conversations.turns());
   const command = <A extends unknown[]>(id: string, run: (...args: A) => unknown) =>
     vscode.commands.registerCommand(id, run as (...args: unknown[]) => unknown);
   context.subscriptions.push(
     log,
     configuration,
     statusBar,
+    ledger,
     diagnostics,
     fixes,
     new KeyHover(diagnostics),
     liveness,
     command(CommandId.checkKeyLive, (uri?: vscode.Uri, range?: vscode.Range) => liveness.check(uri, range)),
     { dispose: () => monitor.dispose() },
+    keys,
     conversations,
     panel,
     chatView,
+    session,
+    lastEditor,
     command(CommandId.openPanel, () => void panel.open()),
     command(CommandId.openChat, () => chatView.show()),
+    lastAnswerView,
+    command(CommandId.showLastAnswer, () => lastAnswerView.show()),
     command(CommandId.newConversation, () => conversationCommands.newConversation()),
     command(CommandId.showConversations, () => conversationCommands.show()),
     command(CommandId.renameConversation, (id?: string, title?: string) => conversationCommands.rename(id, title)),
@@ -135,8 +157,8 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.askAboutSelection, () => panel.askAboutSelection()),
     command(CommandId.clearHistory, () => panel.clearHistory()),
     command(CommandId.exportHistory, (target?: vscode.Uri) => panel.exportHistory(target)),
-    command(CommandId.acceptProposal, (uri?: vscode.Uri) => panel.session.proposals.accept(uri)),
-    command(CommandId.discardProposal, (uri?: vscode.Uri) => panel.session.proposals.discard(uri)),
+    command(CommandId.acceptProposal, (uri?: vscode.Uri) => session.proposals.accept(uri)),
+    command(CommandId.discardProposal, (uri?: vscode.Uri) => session.proposals.discard(uri)),
     command(CommandId.scanWorkspace, () => scanWorkspace(diagnostics, log)),
     historyView,
     command(CommandId.scanHistory, () => scanHistory(historyView, diagnostics, log)),
@@ -145,7 +167,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.historyOpen, (node?: HistoryNode) => historyView.open(node)),
     command(CommandId.installPreCommitHook, () => preCommitHook.run()),
     command(CommandId.showLog, () => log.show()),
-    // Each service's key commands, as its row in core/services.ts names them.
+    // Each service's key commands, as its row in core/services/descriptors.ts names them.
     ...SERVICE_IDS.flatMap((service) => {
       const ids = SERVICES[service].commands;
       return [

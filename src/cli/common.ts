@@ -3,10 +3,11 @@
 // contract). With --json every failure prints the JSON object, usage errors too.
 import type { ServiceError } from '../core/errors.ts';
 import { redactSecrets } from '../core/redact.ts';
-import { SERVICES, SERVICE_IDS } from '../core/services.ts';
+import { SERVICES, SERVICE_IDS } from '../core/services/descriptors.ts';
 import { type ProxyConfig, proxyFromEnv } from '../core/proxyConfig.ts';
 import { checkBaseUrl } from '../core/urlPolicy.ts';
-import type { ErrorKind, ServiceId } from '../shared/errorKinds.ts';
+import type { ErrorKind } from '../shared/errorKinds.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
 import type { CliIo } from './io.ts';
 
 /**

@@ -1,6 +1,6 @@
 // keyward install-hook [--force]
 import { parseArgs } from 'node:util';
-import { HookKeywardError, installPreCommitHook, thisKeyward } from '../core/preCommitHook.ts';
+import { HookKeywardError, installPreCommitHook, thisKeyward } from '../core/scan/preCommitHook.ts';
 import { redactSecrets } from '../core/redact.ts';
 import { type CliIo, EXIT } from './io.ts';
 

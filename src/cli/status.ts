@@ -4,7 +4,7 @@ import { DEFAULT_CONFIG } from '../core/config.ts';
 import type { ProxyConfig } from '../core/proxyConfig.ts';
 import { ServiceError } from '../core/errors.ts';
 import { redactSecrets } from '../core/redact.ts';
-import type { ServiceId } from '../core/services.ts';
+import type { ServiceId } from '../core/services/descriptors.ts';
 import { serviceModule } from '../core/services/registry.ts';
 import { type CliIo, EXIT } from './io.ts';
 import {

@@ -5,7 +5,7 @@
 import type { ErrorKind } from '../shared/errorKinds.ts';
 import type { ServiceId } from '../shared/serviceIds.ts';
 import { SERVICE_NAMES, ServiceError } from './errors.ts';
-import { SERVICES } from './services.ts';
+import { SERVICES } from './services/descriptors.ts';
 import { type Json, obj as asObject, parseObject as parseJson } from './json.ts';
 import { parseGoDuration, parseRateLimitReset, parseRetryAfter } from './waitTimes.ts';
 
@@ -293,7 +293,7 @@ export function classifyOpenAiResponse(response: FailedResponse, service: Servic
   return error ? classifyOpenAiError(error, response.status, response, service) : fallback(service, response);
 }
 
-/** A failed response in the words of the service's error dialect (core/services.ts). */
+/** A failed response in the words of the service's error dialect (core/services/descriptors.ts). */
 export function classifyResponse(service: ServiceId, response: FailedResponse): ServiceError {
   return SERVICES[service].errorDialect === 'router'
     ? classifyRouterResponse(response)

@@ -7,7 +7,7 @@ import type { ErrorKind, ServiceErrorData } from '../shared/errorKinds.ts';
 import type { ServiceId } from '../shared/serviceIds.ts';
 import { errorKindRule } from '../shared/errorKindRules.ts';
 import { redactSecrets } from './redact.ts';
-import { SERVICES, SERVICE_IDS } from './services.ts';
+import { SERVICES, SERVICE_IDS } from './services/descriptors.ts';
 
 export interface ServiceErrorInit {
   kind: ErrorKind;

@@ -4,7 +4,7 @@
 // Authorization header, no redirects followed, and bounded reads; through the
 // configured proxy (proxyDispatcher.ts), where all of that still holds.
 import type { Dispatcher } from 'undici';
-import type { ServiceId } from '../shared/errorKinds.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
 import { SERVICE_NAMES, ServiceError } from './errors.ts';
 import { DEFAULT_PROXY, type ProxyConfig, proxySecrets, shownProxy } from './proxyConfig.ts';
 import { proxyDispatcher } from './proxyDispatcher.ts';

@@ -1,4 +1,4 @@
-import type { DescribedCommandId } from '../core/services.ts';
+import type { DescribedCommandId } from '../core/services/descriptors.ts';
 
 /** Every command the extension contributes; package.json declares the same ids. */
 export const CommandId = {
@@ -26,6 +26,7 @@ export const CommandId = {
   clearHistory: 'keyward.clearHistory',
   exportHistory: 'keyward.exportHistory',
   openChat: 'keyward.openChat',
+  showLastAnswer: 'keyward.showLastAnswer',
   newConversation: 'keyward.newConversation',
   showConversations: 'keyward.showConversations',
   renameConversation: 'keyward.renameConversation',
@@ -45,5 +46,5 @@ export const CommandId = {
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];
 
 type Declared<T extends CommandId> = T;
-/** Every command the service table (core/services.ts) names; the compiler refuses one this table lacks. */
+/** Every command the service table (core/services/descriptors.ts) names; the compiler refuses one this table lacks. */
 export type ServiceCommandId = Declared<DescribedCommandId>;

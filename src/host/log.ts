@@ -1,14 +1,16 @@
 import * as vscode from 'vscode';
+import { Disposable } from '../shared/dispose.ts';
 import { redactSecrets } from '../core/redact.ts';
 
 /** The one output channel; every line is redacted before VS Code sees it. */
-export class Log implements vscode.Disposable {
+export class Log extends Disposable {
   private readonly channel: vscode.LogOutputChannel;
   /** The last lines, already redacted: the key-leak check reads them. */
   private readonly recent: string[] = [];
 
   constructor() {
-    this.channel = vscode.window.createOutputChannel('Keyward', { log: true });
+    super();
+    this.channel = this._register(vscode.window.createOutputChannel('Keyward', { log: true }));
   }
 
   info(message: string): void {
@@ -36,9 +38,5 @@ export class Log implements vscode.Disposable {
 
   show(): void {
     this.channel.show(true);
-  }
-
-  dispose(): void {
-    this.channel.dispose();
   }
 }

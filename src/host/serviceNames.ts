@@ -2,7 +2,7 @@
 // each service's row (core/services/<id>Descriptor.ts), once.
 import * as vscode from 'vscode';
 import type { KeywardConfig } from '../core/config.ts';
-import { SERVICES } from '../core/services.ts';
+import { SERVICES } from '../core/services/descriptors.ts';
 import type { ServiceId } from '../shared/serviceIds.ts';
 
 const t = vscode.l10n.t;

@@ -6,6 +6,7 @@
 // proves nothing else in src/ needs to learn it but the classify rule).
 import type { PanelAction } from './protocol.ts';
 import type { ErrorKind } from './errorKinds.ts';
+import type { FixedUiKey } from './uiStrings.ts';
 import type { ServiceId } from './serviceIds.ts';
 
 /**
@@ -36,7 +37,7 @@ export type StatusEffect =
 export interface CardButton {
   action: PanelAction | 'retry';
   /** Key of the panel's localised strings; `creditsPage` reads "Add credits" or "Open billing" by service. */
-  label: string;
+  label: FixedUiKey | 'creditsPage';
   /** The English text, when the strings lack the key. */
   text: string;
 }

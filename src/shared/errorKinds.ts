@@ -35,8 +35,6 @@ export const ERROR_KINDS = [
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
-export type { ServiceId } from './serviceIds.ts';
-
 /** The plain-data form of a service error, as it crosses to the webview or out of the CLI. */
 export interface ServiceErrorData {
   kind: ErrorKind;

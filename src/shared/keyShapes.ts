@@ -1,4 +1,4 @@
-// The one definition of what a key looks like. The Set Key check (core/keyFormats.ts),
+// The one definition of what a key looks like. The Set Key check (core/keys/keyFormats.ts),
 // the scanner (core/scan/rules.ts), the redactor (core/redact.ts) and the panel's
 // persist filter all derive from here; shared, so the browser code masks the same
 // shapes as the host. The shapes follow the wire facts; other AI providers' keys

@@ -59,7 +59,7 @@ export interface ChatTurn {
   responseId?: string | null;
 }
 
-/** A service the panel offers, as the host describes it (core/services.ts); the webview renders the switch from these. */
+/** A service the panel offers, as the host describes it (core/services/descriptors.ts); the webview renders the switch from these. */
 export interface ServiceChoice {
   id: ServiceId;
   /** Localised, or the name the person gave the service. */
@@ -88,6 +88,8 @@ export interface PanelState {
   /** The keys Keyward holds and held, as masks (never the keys): the webview masks them in the state it saves. */
   keyMasks?: KeyMask[];
   turns: ChatTurn[];
+  /** The conversation shown: the prompt box's draft belongs to it (switching conversations swaps drafts). */
+  conversationId?: string;
   strings: Record<string, string>;
   /** `keyward.chat.enterSends`: Enter sends and Shift+Enter breaks the line (true), or the other way round. */
   enterSends?: boolean;

@@ -10,7 +10,12 @@ export function blockLanguage(code: Element | null): string {
   return match ? match[1]! : '';
 }
 
-export function decorateCodeBlocks(container: HTMLElement, s: Strings, post: (message: WebviewMessage) => void): void {
+export function decorateCodeBlocks(
+  container: HTMLElement,
+  s: Strings,
+  post: (message: WebviewMessage) => void,
+  announce: (text: string) => void = () => undefined,
+): void {
   for (const pre of Array.from(container.querySelectorAll('pre'))) {
     if (pre.parentElement?.classList.contains('code-block')) continue;
     const codeNode = pre.querySelector('code');
@@ -23,9 +28,7 @@ export function decorateCodeBlocks(container: HTMLElement, s: Strings, post: (me
     tools.setAttribute('aria-label', s('codeActions', 'Code actions'));
     const copy = iconButton('copy', s('copy', 'Copy'), () => {
       post({ type: 'code/copy', code });
-      // Say it worked where the eye is: the icon turns into a tick for a moment.
-      copy.replaceChildren(codicon('check'));
-      setTimeout(() => copy.replaceChildren(codicon('copy')), 1200);
+      copied(copy, s, announce);
     });
     tools.append(
       copy,
@@ -41,4 +44,22 @@ export function decorateCodeBlocks(container: HTMLElement, s: Strings, post: (me
     pre.replaceWith(wrapper);
     wrapper.append(bar, pre);
   }
+}
+
+/**
+ * Says a copy worked where the eye is (the icon turns into a tick and the button is named "Copied" for a
+ * moment) and to a screen reader (announced), as Copilot Chat's copy buttons do.
+ */
+export function copied(button: HTMLButtonElement, s: Strings, announce: (text: string) => void): void {
+  const label = button.getAttribute('aria-label') ?? '';
+  const done = s('copied', 'Copied');
+  button.replaceChildren(codicon('check'));
+  button.setAttribute('aria-label', done);
+  button.title = done;
+  announce(done);
+  setTimeout(() => {
+    button.replaceChildren(codicon('copy'));
+    button.setAttribute('aria-label', label);
+    button.title = label;
+  }, 1200);
 }

@@ -27,3 +27,6 @@ export function iconButton(name: Codicon, label: string, onClick: () => void, cl
   button.addEventListener('click', onClick);
   return button;
 }
+
+/** An element of the panel's page (panelHtml.ts) by its id. */
+export const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;

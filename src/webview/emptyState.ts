@@ -1,6 +1,7 @@
 // What an empty chat says: which keys are stored (with a way to set or import
 // each), a free model to try, and what the secret guard does. Built from the
 // state alone, so it follows the keys as they are stored or deleted.
+import type { UiStrings } from '../shared/uiStrings.ts';
 import { DEFAULT_SERVICE, type ServiceId } from '../shared/serviceIds.ts';
 import type { PanelAction, ServiceChoice } from '../shared/protocol.ts';
 
@@ -8,7 +9,7 @@ export interface EmptyStateInput {
   /** The services the host offers, with their names. */
   services: readonly ServiceChoice[];
   hasKey: Record<ServiceId, boolean>;
-  s: (key: string, fallback: string) => string;
+  s: UiStrings;
   run: (action: PanelAction, service: ServiceId) => void;
   tryFree: () => void;
 }

@@ -1,6 +1,7 @@
 // The card a failed answer shows: a human title for the kind, what happened,
 // what to do, the buttons that do it, and Retry where trying again can help.
-import type { ErrorKind, ServiceErrorData, ServiceId } from '../shared/errorKinds.ts';
+import type { ErrorKind, ServiceErrorData } from '../shared/errorKinds.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
 import { type ChatTurn, type WebviewMessage, paidTwin } from '../shared/protocol.ts';
 import { errorKindRule } from '../shared/errorKindRules.ts';
 import { codicon, element } from './dom.ts';
@@ -9,6 +10,24 @@ import { type Strings, localMoment, missingScopes, resetText, untilText } from '
 /** Where trying the same request again can help: the error-kind table says (shared/errorKindRules.ts). */
 export function canRetry(kind: ErrorKind): boolean {
   return errorKindRule(kind).buttons.some((b) => b.action === 'retry');
+}
+
+const plain = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+/**
+ * What the card says under its title, each thing once: the service's text unless it only repeats the title,
+ * and the remedy unless the service's text already says it (or the other way round).
+ */
+export function cardLines(title: string, message: string, action: string): { message: string; action: string } {
+  const m = plain(message);
+  const a = plain(action);
+  const keepMessage = m !== '' && m !== plain(title) && !(a !== '' && a.includes(m));
+  const keepAction = a !== '' && !(m !== '' && m.includes(a));
+  return { message: keepMessage ? message : '', action: keepAction ? action : '' };
 }
 
 export interface ErrorCardHooks {
@@ -33,8 +52,9 @@ export function errorCard(turn: ChatTurn, hooks: ErrorCardHooks): HTMLElement {
   if (error.status)
     head.append(' ', element('span', { className: 'error-status', textContent: `(HTTP ${error.status})` }));
   card.append(head);
-  card.append(element('div', { className: 'error-message', textContent: error.message }));
-  if (error.action) card.append(element('div', { className: 'error-action', textContent: error.action }));
+  const lines = cardLines(s(`kind.${error.kind}`, error.kind), error.message, error.action);
+  if (lines.message) card.append(element('div', { className: 'error-message', textContent: lines.message }));
+  if (lines.action) card.append(element('div', { className: 'error-action', textContent: lines.action }));
 
   const actions = element('div', { className: 'error-buttons' });
   const button = (label: string, onClick: () => void, primary = false) => {

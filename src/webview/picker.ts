@@ -1,6 +1,6 @@
 // The model picker: one button that opens a search box over a listbox (the
 // ARIA combobox pattern), so it is driven from the keyboard as well as the mouse.
-import type { ServiceId } from '../shared/errorKinds.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
 import type { ModelOption } from '../shared/protocol.ts';
 import { codicon, element } from './dom.ts';
 import { contextLabel, moveActive, pickerList, priceLabel } from './modelPicker.ts';

@@ -3,7 +3,8 @@
 import { missingScopesIn } from '../shared/scopes.ts';
 import type { ChatTurn } from '../shared/protocol.ts';
 
-export type Strings = (key: string, fallback: string) => string;
+export type { UiStrings as Strings } from '../shared/uiStrings.ts';
+import type { UiStrings as Strings } from '../shared/uiStrings.ts';
 
 /** The line under an answer that ended early: cut off at the token limit, or filtered. */
 export function finishNote(turn: ChatTurn, s: Strings): { kind: 'length' | 'content_filter'; text: string } | null {

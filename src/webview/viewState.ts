@@ -19,6 +19,21 @@ export interface ViewState extends PanelState {
   modelFilter: string;
   /** Model ids most recently chosen per service, newest first: the picker lists them on top. */
   recentModels: Record<PanelState['service'], string[]>;
+  /** The drafts of the conversations not shown, by conversation id: each conversation keeps its own. */
+  drafts: Record<string, string>;
+}
+
+/** Drafts kept for conversations not shown: the newest few, so the saved state stays small. */
+export const MAX_DRAFTS = 20;
+
+/** The draft box when the host shows a conversation: the shown one's draft is put aside, the new one's taken up. */
+function switchDrafts(state: ViewState, next: string | undefined): Pick<ViewState, 'draft' | 'drafts'> {
+  const current = state.conversationId;
+  if (next === undefined || current === undefined || next === current)
+    return { draft: state.draft, drafts: state.drafts };
+  const { [next]: taken = '', ...rest } = state.drafts;
+  const kept = state.draft.trim() === '' ? rest : { ...rest, [current]: state.draft };
+  return { draft: taken, drafts: Object.fromEntries(Object.entries(kept).slice(-MAX_DRAFTS)) };
 }
 
 export type LocalAction =
@@ -46,6 +61,7 @@ export function initialState(): ViewState {
     pending: null,
     modelFilter: '',
     recentModels: perService<string[]>(() => []),
+    drafts: {},
   };
 }
 
@@ -60,8 +76,8 @@ function replaceTurn(turns: ChatTurn[], turn: ChatTurn): ChatTurn[] {
 export function reduce(state: ViewState, action: Action, now = Date.now()): ViewState {
   switch (action.type) {
     case 'panel/state':
-      // The host's conversation wins; what the person was typing is kept.
-      return { ...state, ...action.state, pending: null };
+      // The host's conversation wins; what the person was typing stays with the conversation it was typed in.
+      return { ...state, ...action.state, ...switchDrafts(state, action.state.conversationId), pending: null };
     case 'models/list':
       return {
         ...state,
@@ -155,6 +171,8 @@ export interface PersistedView {
   selectedModel: PanelState['selectedModel'];
   modelFilter: string;
   recentModels: ViewState['recentModels'];
+  conversationId?: string;
+  drafts: Record<string, string>;
 }
 
 /**
@@ -163,7 +181,10 @@ export interface PersistedView {
  * and anything key-shaped left in a string is masked.
  */
 export function persistedView(
-  state: Pick<ViewState, keyof PersistedView> & { keyMasks?: readonly KeyMask[] },
+  state: Pick<ViewState, Exclude<keyof PersistedView, 'conversationId'>> & {
+    conversationId?: string;
+    keyMasks?: readonly KeyMask[];
+  },
 ): PersistedView {
   const masks = state.keyMasks ?? [];
   return mapStrings(
@@ -183,6 +204,8 @@ export function persistedView(
       recentModels: Object.fromEntries(
         Object.entries(state.recentModels).map(([service, ids]) => [service, [...ids]]),
       ) as ViewState['recentModels'],
+      ...(state.conversationId === undefined ? {} : { conversationId: state.conversationId }),
+      drafts: { ...state.drafts },
     },
     (text) => maskKeyShapes(maskKnownKeys(text, masks)),
   );
@@ -224,5 +247,14 @@ export function restoredView(saved: unknown): Partial<PersistedView> {
     selectedModel: perService((id) => text(models[id]) || base.selectedModel[id]),
     modelFilter: text(raw.modelFilter),
     recentModels: perService((id) => ids(recent[id])),
+    ...(typeof raw.conversationId === 'string' ? { conversationId: raw.conversationId } : {}),
+    drafts:
+      raw.drafts && typeof raw.drafts === 'object'
+        ? Object.fromEntries(
+            Object.entries(raw.drafts as Record<string, unknown>)
+              .filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '')
+              .slice(-MAX_DRAFTS),
+          )
+        : {},
   });
 }

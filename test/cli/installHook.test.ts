@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { HOOK_MARK } from '../../src/core/preCommitHook.ts';
+import { HOOK_MARK } from '../../src/core/scan/preCommitHook.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
 import { CLI, type Repo, makeRepo, tempDir } from './gitFixtures.ts';
 import { hookPath, keywardBinDir } from './keywardOnPath.ts';

@@ -3,7 +3,7 @@
 // editor grades findings with must run none of them, and no git child may see
 // an API key from the environment.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/core/keyFormats.ts';
+import { fingerprint } from '../../src/core/keys/keyFormats.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
 import { type HostileRepo, json, makeHostileRepo, plainGit, scanCli } from './gitFixtures.ts';
 

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/core/keyFormats.ts';
+import { fingerprint } from '../../src/core/keys/keyFormats.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
 import { CLI, type Repo, makeRepo, scanCli } from './gitFixtures.ts';
 import { hookPath, keywardBinDir } from './keywardOnPath.ts';

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/core/keyFormats.ts';
+import { fingerprint } from '../../src/core/keys/keyFormats.ts';
 import { PROVIDER_RULES } from '../../src/core/scan/providerRules.ts';
 import { PROVIDER_KEY_RULES, type ProviderKeyRule, providerKey, routerKey } from '../emulator/keyFactory.ts';
 

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/core/keyFormats.ts';
+import { fingerprint } from '../../src/core/keys/keyFormats.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
 import { CLI, type Repo, json, makeRepo, scanCli } from './gitFixtures.ts';
 import { hookPath, keywardBinDir } from './keywardOnPath.ts';

@@ -1,10 +1,10 @@
 // Shared setup for the client tests: an emulator, and clients whose retry waits
 // move the emulator's clock instead of the wall clock where that is enough.
-import { DirectClient, type DirectClientOptions } from '../../src/core/directClient.ts';
+import { ResponsesClient, type ResponsesClientOptions } from '../../src/core/chat/responsesClient.ts';
 import { ServiceError } from '../../src/core/errors.ts';
 import { DEFAULT_RETRY_POLICY } from '../../src/core/retryPolicy.ts';
-import { RouterClient, type RouterClientOptions } from '../../src/core/routerClient.ts';
-import type { TextStream } from '../../src/core/textStream.ts';
+import { ChatCompletionsClient, type ChatCompletionsClientOptions } from '../../src/core/chat/chatCompletionsClient.ts';
+import type { TextStream } from '../../src/core/chat/textStream.ts';
 import type { TestBed } from '../emulator/adminClient.ts';
 
 export const FAST = { connectTimeoutMs: 2_000, idleTimeoutMs: 5_000 };
@@ -18,8 +18,12 @@ export function recordingSleep(bed: TestBed) {
   return { waits, sleep };
 }
 
-export function routerClient(bed: TestBed, key: string, extra: Partial<RouterClientOptions> = {}): RouterClient {
-  return new RouterClient({
+export function routerClient(
+  bed: TestBed,
+  key: string,
+  extra: Partial<ChatCompletionsClientOptions> = {},
+): ChatCompletionsClient {
+  return new ChatCompletionsClient({
     baseUrl: bed.emulator.routerBaseUrl,
     key,
     ...FAST,
@@ -29,8 +33,8 @@ export function routerClient(bed: TestBed, key: string, extra: Partial<RouterCli
   });
 }
 
-export function directClient(bed: TestBed, key: string, extra: Partial<DirectClientOptions> = {}): DirectClient {
-  return new DirectClient({
+export function directClient(bed: TestBed, key: string, extra: Partial<ResponsesClientOptions> = {}): ResponsesClient {
+  return new ResponsesClient({
     baseUrl: bed.emulator.directBaseUrl,
     key,
     ...FAST,

@@ -1,13 +1,13 @@
 // The editor's key parts (diagnostics, quick fixes, hover) wired over the fake vscode,
 // as extension.ts wires them, for fast unit tests. The real-host suite proves the same
 // features in VS Code; these pin the details (ranges, severities, codes, edits).
-import { KeyStore } from '../../src/core/keyStore.ts';
+import { KeyStore } from '../../src/core/keys/keyStore.ts';
 import { Configuration } from '../../src/host/configuration.ts';
-import { KeyDiagnostics } from '../../src/host/keyDiagnostics.ts';
-import { KeyFixes } from '../../src/host/keyFixes.ts';
-import { KeyHover } from '../../src/host/keyHover.ts';
+import { KeyDiagnostics } from '../../src/host/scan/keyDiagnostics.ts';
+import { KeyFixes } from '../../src/host/scan/keyFixes.ts';
+import { KeyHover } from '../../src/host/scan/keyHover.ts';
 import { Log } from '../../src/host/log.ts';
-import { secretPort, statePort } from '../../src/host/secretPorts.ts';
+import { secretPort, statePort } from '../../src/host/keys/secretPorts.ts';
 import { type FakeDiagnosticCollection, FakeMemento, FakeSecrets } from './fakeVscode.ts';
 import { fake } from './vscodeShim.ts';
 

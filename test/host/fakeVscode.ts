@@ -361,6 +361,8 @@ export interface FakeState {
   answers: (string | undefined)[];
   inputs: (string | undefined)[];
   statusItems: FakeStatusBarItem[];
+  /** The loaded l10n bundle, as VS Code loads `bundle.l10n.<locale>.json`; null: English. */
+  l10nBundle: Record<string, string> | null;
   opened: string[];
   configurationEmitter: EventEmitter<{ affectsConfiguration(section: string): boolean }>;
   diagnosticCollections: FakeDiagnosticCollection[];
@@ -376,6 +378,7 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     answers: [],
     inputs: [],
     statusItems: [],
+    l10nBundle: null,
     opened: [],
     configurationEmitter: new EventEmitter(),
     diagnosticCollections: [],
@@ -424,8 +427,9 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       },
     },
     l10n: {
+      // As VS Code does: the bundle's text for the message when it has one, the English otherwise.
       t: (message: string, ...args: unknown[]) =>
-        message.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)])),
+        (state.l10nBundle?.[message] ?? message).replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)])),
     },
     window: {
       createOutputChannel: (_name: string, _options?: unknown) => ({
@@ -476,6 +480,7 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       onDidSaveTextDocument: new EventEmitter<unknown>().event,
       textDocuments: [] as unknown[],
       workspaceFolders: undefined,
+      registerTextDocumentContentProvider: () => new Disposable(() => undefined),
       createFileSystemWatcher: () => {
         const none = new EventEmitter<unknown>().event;
         return { onDidChange: none, onDidCreate: none, onDidDelete: none, dispose: () => undefined };

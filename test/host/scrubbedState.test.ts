@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KeyStore, scannerKeys } from '../../src/core/keyStore.ts';
+import { KeyStore, scannerKeys } from '../../src/core/keys/keyStore.ts';
 import { maskKey } from '../../src/shared/keyShapes.ts';
 import { ScrubbedMemento } from '../../src/host/scrubbedState.ts';
-import { secretPort, statePort } from '../../src/host/secretPorts.ts';
+import { secretPort, statePort } from '../../src/host/keys/secretPorts.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
 import { FakeMemento, FakeSecrets } from './fakeVscode.ts';
 

@@ -1,7 +1,7 @@
 // The shapes are defined once: the Set Key check and the scanner must agree on every
 // documented shape, and the two maskers (panel and redactor) must be the same masker.
 import { describe, expect, it } from 'vitest';
-import { directKeyKind } from '../../src/core/keyFormats.ts';
+import { directKeyKind } from '../../src/core/keys/keyFormats.ts';
 import { redactSecrets } from '../../src/core/redact.ts';
 import { classifyToken } from '../../src/core/scan/rules.ts';
 import { keyMaskOf, maskKey, maskKeyShapes, maskKnownKeys } from '../../src/shared/keyShapes.ts';

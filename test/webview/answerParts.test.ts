@@ -76,6 +76,26 @@ describe('the error card', () => {
     expect(resent).toEqual(['openai/gpt-4o-mini']);
   });
 
+  it('says the service text and the remedy once each (issue 21: the card said both twice)', () => {
+    const card = (message: string, action: string) => {
+      const base = failed('network');
+      return errorCard({ ...base, error: { ...base.error!, message, action } }, hooks([])).textContent ?? '';
+    };
+    const count = (text: string, part: string) => text.split(part).length - 1;
+    // The service's text that already holds the remedy: the remedy is not said again under it.
+    const withRemedy = card(
+      'The connection dropped. Check the network and try again.',
+      'Check the network and try again.',
+    );
+    expect(count(withRemedy, 'Check the network and try again')).toBe(1);
+    // A message that is only the title again is not repeated under the title.
+    expect(count(card('Network error', 'Check the network.'), 'Network error')).toBe(1);
+    // Different texts both stay.
+    const both = card('What the service said.', 'What to do.');
+    expect(both).toContain('What the service said.');
+    expect(both).toContain('What to do.');
+  });
+
   it('offers no Retry where the person must change something first', () => {
     for (const kind of ['auth', 'insufficient_credits', 'free_limit_day', 'bad_request'] as const)
       expect(errorCard(failed(kind), hooks([])).querySelector('.retry-button')).toBeNull();

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { keyMaskOf, maskKey } from '../../src/shared/keyShapes.ts';
 import type { ChatTurn } from '../../src/shared/protocol.ts';
+import { ChatStore } from '../../src/webview/store.ts';
 import { initialState, persistedView, reduce, restoredView } from '../../src/webview/viewState.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
 
@@ -205,6 +206,7 @@ describe('saved webview state (written to disk by VS Code)', () => {
       selectedModel: { router: 'openrouter/free', direct: 'gpt-4o-mini', compatible: '' },
       modelFilter: '',
       recentModels: { router: [], direct: [], compatible: [] },
+      drafts: {},
     });
     expect(restoredView(undefined)).toEqual({});
     expect(restoredView({ attachments: 'nope', selectedModel: 3 })).toMatchObject({
@@ -213,9 +215,40 @@ describe('saved webview state (written to disk by VS Code)', () => {
     });
   });
 
-  it('the webview writes its state only through that filter', () => {
-    const main = readFileSync('src/webview/main.ts', 'utf8');
-    expect(main.match(/setState\(/g)).toHaveLength(3);
-    expect(main.match(/vscode\.setState\(persistedView\(state\)\)/g)).toHaveLength(2);
+  it('keeps a draft with its conversation: switching conversations swaps drafts, saved masked', () => {
+    // Copilot Chat keeps each session's input (microsoft/vscode src/vs/workbench/contrib/chat/browser/chatInputPart.ts
+    // saves the input state per session); issue 21 saw one box shared by every conversation.
+    const show = (s: ReturnType<typeof initialState>, conversationId: string) =>
+      reduce(s, { type: 'panel/state', state: { ...initialState(), conversationId } });
+    let s = show(initialState(), 'A');
+    s = reduce(s, { type: 'draft/set', text: `half a question with ${key}` });
+    s = show(s, 'B');
+    expect(s.draft).toBe('');
+    s = reduce(s, { type: 'draft/set', text: 'a draft for B' });
+    const saved = persistedView(s);
+    expect(JSON.stringify(saved)).not.toContain(key.slice(12));
+    expect(saved.drafts.A).toBe(`half a question with sk-or-v1-…${key.slice(-4)}`);
+    s = show(s, 'A');
+    expect(s.draft).toBe(`half a question with ${key}`);
+    expect(show(s, 'B').draft).toBe('a draft for B');
+    // The same conversation shown again (a reload, an answer) keeps what is being typed.
+    expect(show(s, 'A').draft).toBe(`half a question with ${key}`);
+    // What was saved comes back after a reload.
+    expect(restoredView(JSON.parse(JSON.stringify(persistedView(s)))).drafts).toEqual({ B: 'a draft for B' });
+  });
+
+  it('the webview writes its state only through that filter: the store saves on load and on every action', () => {
+    const written: unknown[] = [];
+    const store = new ChatStore({
+      getState: () => ({ draft: `old ${key}`, turns: [{ text: key }] }),
+      setState: (x) => written.push(x),
+    });
+    store.dispatch({ type: 'draft/set', text: `new ${key}` });
+    expect(written).toHaveLength(2);
+    expect(JSON.stringify(written)).not.toContain(key.slice(12));
+    expect(written[1]).toMatchObject({ draft: `new sk-or-v1-…${key.slice(-4)}` });
+    // No view writes the saved state by itself.
+    for (const file of readdirSync('src/webview').filter((name) => name !== 'store.ts'))
+      expect(readFileSync(`src/webview/${file}`, 'utf8'), file).not.toMatch(/\.setState\(/);
   });
 });

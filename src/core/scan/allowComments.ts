@@ -5,7 +5,7 @@
 // (an AWS rule does not hide a direct-service key).
 import type { KeyOwner } from '../../shared/keyShapes.ts';
 import { perService } from '../../shared/serviceIds.ts';
-import { SERVICES } from '../services.ts';
+import { SERVICES } from '../services/descriptors.ts';
 
 /** On the line before a key: ignore the next line. */
 export const NEXT_LINE_MARKER = 'keyward-ignore-next-line';

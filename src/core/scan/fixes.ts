@@ -4,7 +4,7 @@
 import type { KeyOwner, ProviderId } from '../../shared/keyShapes.ts';
 import { perService } from '../../shared/serviceIds.ts';
 import { PROVIDERS } from './providerRules.ts';
-import { SERVICES } from '../services.ts';
+import { SERVICES } from '../services/descriptors.ts';
 import { NEXT_LINE_MARKER } from './scanner.ts';
 
 /** The variable each owner's key is read from: a service's from its row, and each provider's SDK default. */

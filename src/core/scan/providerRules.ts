@@ -5,7 +5,7 @@
 // any "sk-" string of that length also is) would be guesses, and a guess costs precision.
 import { type KeyOwner, PROVIDER_KEY_SHAPES, type ProviderId, type ProviderRuleId } from '../../shared/keyShapes.ts';
 import type { ServiceId } from '../../shared/serviceIds.ts';
-import { SERVICES } from '../services.ts';
+import { SERVICES } from '../services/descriptors.ts';
 
 export interface ProviderRule {
   provider: ProviderId;

@@ -63,8 +63,10 @@ function sourcesOf(map: unknown, out: Source[] = [], depth = 0): Source[] {
   return out;
 }
 
-// "u00" alone: a needle starting with the backslash (in every "\n" of a JSON text) was searched at half the speed.
-const U00 = Buffer.from('u00', 'latin1');
+// "00", then the "u" before it: a needle is searched by its first byte, and "u" (every "function", "return") or
+// the backslash (every "\n" of a JSON text) stop it far more often than "0": on the bench's 17 MB of source maps
+// "u00" ran at 4 GiB/s, "00" at 10-15.
+const ZERO_ZERO = Buffer.from('00', 'latin1');
 
 /**
  * Whether a JSON text escapes a character a key is made of (`\u0073` for "s"):
@@ -72,7 +74,9 @@ const U00 = Buffer.from('u00', 'latin1');
  * never writes these, so a map that has them was written to hide something.
  */
 function escapesKeyCharacters(bytes: Buffer): boolean {
-  for (let at = bytes.indexOf(U00, 1); at !== -1; at = bytes.indexOf(U00, at + 3)) {
+  for (let zeros = bytes.indexOf(ZERO_ZERO, 2); zeros !== -1; zeros = bytes.indexOf(ZERO_ZERO, zeros + 1)) {
+    if (bytes[zeros - 1] !== 0x75 /* u */) continue;
+    const at = zeros - 1;
     // \u0020 to \u007f, the ASCII a key's characters come from, after an odd run of backslashes ("\\u" is none).
     if (bytes[at + 3]! < 0x32 || bytes[at + 3]! > 0x37) continue;
     let slashes = 0;

@@ -9,12 +9,12 @@
 // keyCheck already takes that as known: the service had to recognise the key
 // to list what it lacks, so it is live. Anything else (a 403 without that
 // wording, a 5xx, a redirect, a timeout, no network) says nothing about the key.
-import type { ServiceId } from '../../shared/errorKinds.ts';
+import type { ServiceId } from '../../shared/serviceIds.ts';
 import { DEFAULT_CONFIG, type KeywardConfig } from '../config.ts';
-import { checkKey } from '../keyCheck.ts';
+import { checkKey } from '../keys/keyCheck.ts';
 import { DEFAULT_PROXY, type ProxyConfig } from '../proxyConfig.ts';
 import { redactSecrets } from '../redact.ts';
-import { SERVICES, SERVICE_IDS } from '../services.ts';
+import { SERVICES, SERVICE_IDS } from '../services/descriptors.ts';
 import { checkBaseUrl } from '../urlPolicy.ts';
 import { fingerprintOf } from './scanner.ts';
 

@@ -1,7 +1,7 @@
 // Where `keyward scan --verify` sends a key found in a file, kept apart from
 // verify.ts so that the CLI can name the hosts (in --help, in checks of its
 // flags) without loading the network stack.
-import { SERVICES, SERVICE_IDS, type ServiceId } from '../services.ts';
+import { SERVICES, SERVICE_IDS, type ServiceId } from '../services/descriptors.ts';
 
 /**
  * Where `keyward scan --verify` sends a key found in a file: the service's own

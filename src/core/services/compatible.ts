@@ -1,10 +1,10 @@
 // Any OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp, a gateway): chat completions, a key that may be
 // absent, and a model list that may be absent too.
-import { type CompatibleSnapshot, compatibleStatusView } from '../accountStatus.ts';
+import { type CompatibleSnapshot, compatibleStatusView } from '../account/accountStatus.ts';
 import { ServiceError, toServiceError } from '../errors.ts';
 import { errorKindRule, keepsWhatWasKnown } from '../../shared/errorKindRules.ts';
-import { routerOptions } from '../modelOptions.ts';
-import { RouterClient } from '../routerClient.ts';
+import { routerOptions } from '../chat/modelOptions.ts';
+import { ChatCompletionsClient } from '../chat/chatCompletionsClient.ts';
 import { promptChat } from './chatCompletions.ts';
 import { compatibleDescriptor } from './compatibleDescriptor.ts';
 import { type ServiceModule, noModelList } from './module.ts';
@@ -25,7 +25,7 @@ const EMPTY: CompatibleSnapshot = {
 };
 
 /** GET /models where offered (its ids); null: the server answered without a list, so the key is not refused. */
-async function checkKey(client: RouterClient, signal?: AbortSignal): Promise<string[] | null> {
+async function checkKey(client: ChatCompletionsClient, signal?: AbortSignal): Promise<string[] | null> {
   try {
     return (await client.models(signal)).map((model) => model.id);
   } catch (error) {
@@ -36,7 +36,7 @@ async function checkKey(client: RouterClient, signal?: AbortSignal): Promise<str
 
 export const compatibleService = {
   descriptor: compatibleDescriptor,
-  open: (options) => new RouterClient({ ...options, service: compatibleDescriptor.id }),
+  open: (options) => new ChatCompletionsClient({ ...options, service: compatibleDescriptor.id }),
   prompt: promptChat,
   modelOptions: async (client, signal) => routerOptions(await client.models(signal)),
   rateLimits: () => undefined,
@@ -100,4 +100,4 @@ export const compatibleService = {
       args: [name],
     }),
   },
-} satisfies ServiceModule<CompatibleSnapshot, RouterClient, CompatibleVerification>;
+} satisfies ServiceModule<CompatibleSnapshot, ChatCompletionsClient, CompatibleVerification>;

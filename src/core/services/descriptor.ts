@@ -78,7 +78,7 @@ export interface ServiceDescriptor {
   keyPrompt: string;
   /** Rule ids (secretlint's, and the presets that include them) that find this service's keys: a secretlint pragma naming one allows the line. */
   secretlintRules: readonly string[];
-  /** Key shape checked when a key is set (core/keyFormats.ts); null takes any shape. */
+  /** Key shape checked when a key is set (core/keys/keyFormats.ts); null takes any shape. */
   keyShape: 'router' | 'direct' | null;
   endpoints: {
     chat: '/chat/completions' | '/responses';

@@ -1,12 +1,12 @@
 // The direct service: OpenAI's Responses API, a key check that lists models (it proves api.model.read, not more),
 // Restricted keys whose missing scopes errors name, usage tiers, rate-limit headers, and billing states a free
 // check cannot see.
-import { type DirectSnapshot, directStatusView } from '../accountStatus.ts';
-import { DirectClient, type RateLimits } from '../directClient.ts';
+import { type DirectSnapshot, directStatusView } from '../account/accountStatus.ts';
+import { ResponsesClient, type RateLimits } from '../chat/responsesClient.ts';
 import { ServiceError, toServiceError } from '../errors.ts';
 import { errorKindRule } from '../../shared/errorKindRules.ts';
 import type { ServiceErrorData } from '../../shared/errorKinds.ts';
-import { directOptions } from '../modelOptions.ts';
+import { directOptions } from '../chat/modelOptions.ts';
 import { blocksPrompting, missingScopesIn } from '../../shared/scopes.ts';
 import { directDescriptor } from './directDescriptor.ts';
 import type { AccountContext, ServiceModule } from './module.ts';
@@ -76,7 +76,7 @@ function statusText(canList: boolean, models: number, limits: RateLimits | null)
 }
 
 /** The key check: listing models spends nothing, and a Restricted key refused it is still a key the service knows. */
-async function checkKey(client: DirectClient, signal?: AbortSignal): Promise<DirectKeyCheck> {
+async function checkKey(client: ResponsesClient, signal?: AbortSignal): Promise<DirectKeyCheck> {
   try {
     return { models: await client.models(signal), refusal: null };
   } catch (error) {
@@ -88,7 +88,7 @@ async function checkKey(client: DirectClient, signal?: AbortSignal): Promise<Dir
 
 export const directService = {
   descriptor: directDescriptor,
-  open: (options) => new DirectClient({ ...options, service: directDescriptor.id }),
+  open: (options) => new ResponsesClient({ ...options, service: directDescriptor.id }),
   prompt(client, input, options) {
     const last = input.turns.at(-1);
     const conversation = input.previousResponseId && last ? last.content : input.turns;
@@ -254,4 +254,4 @@ export const directService = {
       };
     },
   },
-} satisfies ServiceModule<DirectSnapshot, DirectClient, DirectVerification>;
+} satisfies ServiceModule<DirectSnapshot, ResponsesClient, DirectVerification>;

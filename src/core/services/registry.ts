@@ -1,5 +1,5 @@
 // The one registry of what services do: a new service is its module (services/<id>.ts) and one line here, next to
-// its descriptor's line in core/services.ts. Everything else calls the module through serviceModule(id).
+// its descriptor's line in core/services/descriptors.ts. Everything else calls the module through serviceModule(id).
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import { type CompatibleVerification, compatibleService } from './compatible.ts';
 import { type DirectVerification, directService } from './direct.ts';
@@ -20,4 +20,4 @@ export function serviceModule(id: ServiceId): ServiceModule {
 }
 
 /** What a key check found: each service's own findings when it worked, the error when it did not. */
-export type Verification = RouterVerification | DirectVerification | CompatibleVerification | FailedVerification;
+export type AccountVerification = RouterVerification | DirectVerification | CompatibleVerification | FailedVerification;

@@ -1,11 +1,11 @@
 // The routing service: chat completions, a key check that reads the key's limit and expiry, prepaid credits, free
 // models with per-minute and per-day allowances.
-import { type RouterSnapshot, isNegativeBalance, routerStatusView } from '../accountStatus.ts';
+import { type RouterSnapshot, isNegativeBalance, routerStatusView } from '../account/accountStatus.ts';
 import { type ServiceError, toServiceError } from '../errors.ts';
-import { nextUtcMidnight } from '../freeGuard.ts';
+import { nextUtcMidnight } from '../account/freeGuard.ts';
 import { keepsWhatWasKnown } from '../../shared/errorKindRules.ts';
-import { routerOptions } from '../modelOptions.ts';
-import { type RouterCredits, type RouterKeyInfo, RouterClient } from '../routerClient.ts';
+import { routerOptions } from '../chat/modelOptions.ts';
+import { type RouterCredits, type RouterKeyInfo, ChatCompletionsClient } from '../chat/chatCompletionsClient.ts';
 import type { ServiceErrorData } from '../../shared/errorKinds.ts';
 import { promptChat } from './chatCompletions.ts';
 import type { ServiceModule } from './module.ts';
@@ -70,13 +70,13 @@ function statusText(info: RouterKeyInfo, credits: RouterCredits | null, now: num
 }
 
 /** The key check: GET /key reads the key's label, limit and expiry, and spends nothing. */
-function checkKey(client: RouterClient, signal?: AbortSignal): Promise<RouterKeyInfo> {
+function checkKey(client: ChatCompletionsClient, signal?: AbortSignal): Promise<RouterKeyInfo> {
   return client.keyInfo(signal);
 }
 
 export const routerService = {
   descriptor: routerDescriptor,
-  open: (options) => new RouterClient({ ...options, service: routerDescriptor.id }),
+  open: (options) => new ChatCompletionsClient({ ...options, service: routerDescriptor.id }),
   prompt: promptChat,
   modelOptions: async (client, signal) => routerOptions(await client.models(signal)),
   rateLimits: () => undefined,
@@ -172,4 +172,4 @@ export const routerService = {
     },
     freeChanged: (snapshot, free) => ({ ...snapshot, free }),
   },
-} satisfies ServiceModule<RouterSnapshot, RouterClient, RouterVerification>;
+} satisfies ServiceModule<RouterSnapshot, ChatCompletionsClient, RouterVerification>;

@@ -26,6 +26,16 @@ export interface Locator {
   pressSequentially(text: string, options?: { delay?: number; timeout?: number }): Promise<void>;
   focus(options?: { timeout?: number }): Promise<void>;
   scrollIntoViewIfNeeded(options?: { timeout?: number }): Promise<void>;
+  elementHandle(options?: { timeout?: number }): Promise<ElementHandle>;
+}
+
+export interface ElementHandle {
+  ownerFrame(): Promise<Frame | null>;
+}
+
+/** A frame, for code run in it: a string is evaluated as a script (as a debugger does, outside the page's CSP). */
+export interface Frame {
+  evaluate<T>(script: string | (() => T | Promise<T>)): Promise<T>;
 }
 
 export interface FrameLocator {

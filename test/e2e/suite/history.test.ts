@@ -7,8 +7,8 @@ import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { KeywardTestApi } from '../../../src/extension.ts';
-import type { HistoryNode } from '../../../src/host/historyView.ts';
-import type { HistoryScanOutcome } from '../../../src/host/workspaceScan.ts';
+import type { HistoryNode } from '../../../src/host/scan/gitHistoryView.ts';
+import type { HistoryScanOutcome } from '../../../src/host/scan/workspaceScan.ts';
 import { activateKeyward, e2eEnv } from './env.ts';
 
 const folder = () => e2eEnv().workspace.folder;

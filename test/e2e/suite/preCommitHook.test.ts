@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { KeywardTestApi } from '../../../src/extension.ts';
-import type { AskWithDetail } from '../../../src/host/preCommitHookCommand.ts';
+import type { AskWithDetail } from '../../../src/host/scan/preCommitHookCommand.ts';
 import { activateKeyward, e2eEnv } from './env.ts';
 
 const MARK = '# installed by keyward install-hook';
@@ -62,14 +62,18 @@ suite('Install Pre-commit Hook', () => {
     assert.match(declined[0]!.detail, /git commit --no-verify/);
 
     answer('Install');
-    assert.deepEqual(await run(), { kind: 'installed', path: hook, replaced: 'nothing' });
+    // No keyward on this host's PATH outside the repository: the hook records none, and refuses commits until one is.
+    assert.deepEqual(await run(), { kind: 'installed', path: hook, replaced: 'nothing', keyward: [] });
     const text = readFileSync(hook, 'utf8');
     assert.ok(text.startsWith('#!/bin/sh\n') && text.includes(MARK));
     assert.ok(!text.includes(e2eEnv().workspace.folder), 'the hook names no path of this machine');
     assert.ok(api.preCommitHook.said.some((m) => m === `Keyward's pre-commit hook is installed at ${hook}.`));
+    assert.ok(
+      api.preCommitHook.said.some((m) => /No keyward command was found on PATH outside this repository/.test(m)),
+    );
 
     const again = answer('Update');
-    assert.deepEqual(await run(), { kind: 'installed', path: hook, replaced: 'keyward' });
+    assert.deepEqual(await run(), { kind: 'installed', path: hook, replaced: 'keyward', keyward: [] });
     assert.deepEqual(again[0]!.items, ['Update']);
   });
 
@@ -83,7 +87,7 @@ suite('Install Pre-commit Hook', () => {
     assert.deepEqual(asked[0]!.items, ['Replace']);
 
     answer('Replace');
-    assert.deepEqual(await run(), { kind: 'installed', path: hook, replaced: 'foreign' });
+    assert.deepEqual(await run(), { kind: 'installed', path: hook, replaced: 'foreign', keyward: [] });
     assert.ok(readFileSync(hook, 'utf8').includes(MARK));
   });
 

@@ -82,7 +82,10 @@ export async function clearToasts(wb: Workbench): Promise<void> {
 }
 
 /** Picks a colour theme the way a person does, and waits for the workbench to wear it. */
-export async function setTheme(wb: Workbench, theme: 'Dark Modern' | 'Light Modern'): Promise<void> {
+export async function setTheme(
+  wb: Workbench,
+  theme: 'Dark Modern' | 'Light Modern' | 'Dark High Contrast' | 'Light High Contrast',
+): Promise<void> {
   // By its keybinding: the palette puts "Browse Color Themes in Marketplace" first for the title.
   // The picker can close under us when a webview takes the focus back as an answer lands: then it opens again.
   const input = wb.page.locator('.quick-input-widget input.input');
@@ -104,15 +107,25 @@ export async function setTheme(wb: Workbench, theme: 'Dark Modern' | 'Light Mode
       if (Date.now() > deadline) throw error;
     }
   }
-  const dark = theme.startsWith('Dark');
+  // The workbench's class for the theme's kind: vs-dark, vs, hc-black or hc-light.
+  const kind = theme.includes('High Contrast')
+    ? theme.startsWith('Dark')
+      ? 'hc-black'
+      : 'hc-light'
+    : theme.startsWith('Dark')
+      ? 'vs-dark'
+      : 'vs';
   await waitFor(
     async () =>
       String(
         await wb.page.evaluate(
-          () => document.querySelector('.monaco-workbench')?.classList.contains('vs-dark') ?? false,
+          () =>
+            ['vs-dark', 'vs', 'hc-black', 'hc-light'].find((name) =>
+              document.querySelector('.monaco-workbench')?.classList.contains(name),
+            ) ?? '',
         ),
       ),
-    String(dark),
+    new RegExp(`^${kind}$`),
     `the ${theme} theme`,
   );
 }
@@ -263,7 +276,7 @@ export const answerSteps: UiStep[] = [
         .locator('.turn.assistant.declined')
         .last()
         .evaluate((el) => {
-          const box = el.closest('main')!;
+          const box = el.closest<HTMLElement>('#conversation')!;
           box.scrollTop += el.getBoundingClientRect().top - box.getBoundingClientRect().top;
         });
       await wb.webview().locator('.finish-note.content_filter').last().waitFor({ state: 'visible', timeout: PATIENCE });

@@ -1,4 +1,5 @@
 // UI steps: what a person sees and clicks. Each feature adds its steps here.
+import { a11ySteps } from './a11ySteps.ts';
 import { PROBES } from '../harness/leakCheck.ts';
 import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
 import type { E2eWorkspace } from '../harness/workspace.ts';
@@ -385,5 +386,6 @@ export const ALL_STEPS: UiStep[] = [
   ...answerSteps,
   ...chatViewSteps,
   ...chatAnswerSteps,
+  ...a11ySteps,
   leakProbeStep,
 ];

@@ -1,0 +1,329 @@
+// What the status bar says about each service, as plain data: text, markdown
+// tooltip, severity. Pure functions of what the last checks and requests saw.
+import type { ServiceErrorData } from '../../shared/errorKinds.ts';
+import { errorKindRule } from '../../shared/errorKindRules.ts';
+import { blocksPrompting } from '../../shared/scopes.ts';
+import type { RateLimits } from '../chat/responsesClient.ts';
+import { type Tier, allowanceUpgradeCost, formatDollars, tierInfo, CARD_FEE_MIN } from './fees.ts';
+import type { FreeStatus } from './freeGuard.ts';
+import { type KeyMetadata, daysUntil } from '../keys/keyStore.ts';
+import type { RouterCredits, RouterKeyInfo } from '../chat/chatCompletionsClient.ts';
+
+export type Severity = 'normal' | 'warning' | 'error';
+
+export interface StatusView {
+  text: string;
+  tooltip: string;
+  severity: Severity;
+  accessibility: string;
+}
+
+export interface RouterSnapshot {
+  keyInfo: RouterKeyInfo | null;
+  credits: RouterCredits | null;
+  free: FreeStatus | null;
+  lastError: ServiceErrorData | null;
+  /** Epoch ms of the last refresh that worked. */
+  refreshedAt: number | null;
+  /** The last refresh failed (network, server): the figures are stale. */
+  stale: boolean;
+}
+
+export interface DirectSnapshot {
+  verified: 'ok' | 'restricted' | 'invalid' | null;
+  lastError: ServiceErrorData | null;
+  lastErrorAt: number | null;
+  rateLimits: RateLimits | null;
+  tier: Tier;
+  refreshedAt: number | null;
+  stale: boolean;
+  /** Scopes a response named as missing ("Missing scopes: api.responses.write"), whatever its status. */
+  missingScopes: string[];
+  /** Epoch ms of the last prompt that worked: the only proof the key may create responses. */
+  respondedAt: number | null;
+}
+
+export interface CompatibleSnapshot {
+  /** 'ok': the endpoint answered; 'invalid': it refused the key (or wants one); null: not known. */
+  verified: 'ok' | 'invalid' | null;
+  /** Whether GET /models works; null until checked. */
+  canListModels: boolean | null;
+  lastError: ServiceErrorData | null;
+  refreshedAt: number | null;
+  stale: boolean;
+}
+
+/** What each scope a Restricted key may lack lets it do. */
+const SCOPE_MEANINGS: Record<string, string> = {
+  'api.responses.write': 'create responses (send prompts)',
+  'api.model.read': 'list models',
+  'model.request': 'make requests to models',
+};
+
+export function scopeMeaning(scope: string): string {
+  return SCOPE_MEANINGS[scope] ?? 'a permission the request needed';
+}
+
+/** Dollars with a real minus sign, for a status text that must read at a glance. */
+function signedDollars(amount: number): string {
+  return amount < 0 ? `\u2212${formatDollars(-amount)}` : formatDollars(amount);
+}
+
+export function ageText(since: number, now: number): string {
+  const seconds = Math.max(0, Math.round((now - since) / 1000));
+  if (seconds < 60) return `${seconds}s ago`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes}m ago`;
+  return `${Math.round(minutes / 60)}h ago`;
+}
+
+function untilText(at: number, now: number): string {
+  const minutes = Math.max(0, Math.round((at - now) / 60_000));
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** The spendable credit: the key's remaining limit, else the account balance, else nothing made up. */
+export function spendable(snapshot: RouterSnapshot): {
+  amount: number | null;
+  source: 'key limit' | 'balance' | 'none';
+} {
+  const info = snapshot.keyInfo;
+  if (info && info.limit !== null && info.limitRemaining !== null) {
+    const balance = snapshot.credits?.balance;
+    return {
+      amount: balance !== undefined && balance < info.limitRemaining ? balance : info.limitRemaining,
+      source: 'key limit',
+    };
+  }
+  if (snapshot.credits) return { amount: snapshot.credits.balance, source: 'balance' };
+  return { amount: null, source: 'none' };
+}
+
+export function isNegativeBalance(snapshot: RouterSnapshot): boolean {
+  if (snapshot.credits && snapshot.credits.balance < 0) return true;
+  return snapshot.lastError?.kind === 'insufficient_credits' && /negative/i.test(snapshot.lastError.message);
+}
+
+export function routerStatusView(snapshot: RouterSnapshot, meta: KeyMetadata | undefined, now: number): StatusView {
+  const info = snapshot.keyInfo;
+  const lines: string[] = [
+    `**Routing service** key "${meta?.label ?? 'Router key'}" \`${meta?.masked ?? ''}\` (fingerprint ${meta?.fingerprint.slice(0, 8) ?? '?'})`,
+    '',
+  ];
+  const stale = snapshot.stale && snapshot.refreshedAt !== null ? ` (${ageText(snapshot.refreshedAt, now)})` : '';
+
+  if (snapshot.lastError?.kind === 'auth') {
+    lines.push('$(error) The service does not accept this key. Set a new one.');
+    return {
+      text: '$(key) router: key invalid',
+      tooltip: lines.join('\n'),
+      severity: 'error',
+      accessibility: 'Routing service: key invalid',
+    };
+  }
+  if (!info) {
+    lines.push(snapshot.lastError ? `Could not check the key: ${snapshot.lastError.message}` : 'Checking the key...');
+    return {
+      text: `$(key) router${snapshot.lastError ? ': unchecked' : ' …'}`,
+      tooltip: lines.join('\n'),
+      severity: snapshot.lastError ? 'warning' : 'normal',
+      accessibility: 'Routing service: not checked yet',
+    };
+  }
+
+  const negative = isNegativeBalance(snapshot);
+  const credit = spendable(snapshot);
+  const free = snapshot.free;
+  // The account may be over its allowance (exempt accounts, the key check's lag): never "1001/1000".
+  const freeUsed = free && free.limit !== null ? Math.min(free.used, free.limit) : 0;
+  const freeText = free && free.limit !== null ? ` · free ${freeUsed}/${free.limit}` : '';
+  // Only readable with a management key; otherwise the 402 said the balance is below zero, not by how much.
+  const balance = snapshot.credits && snapshot.credits.balance < 0 ? snapshot.credits.balance : null;
+  let text: string;
+  let severity: Severity = 'normal';
+  let spoken: string;
+  if (negative) {
+    // The figure that explains the failures is the balance, not the key's remaining limit.
+    text = `$(warning) ${balance !== null ? signedDollars(balance) : 'balance below zero'} · calls fail`;
+    severity = 'warning';
+    spoken = `Routing service: the balance is below zero${balance !== null ? ` (${signedDollars(balance)})` : ''}; every call fails until credits are added`;
+  } else if (credit.amount === null) {
+    text = `$(key) no limit${freeText}`;
+    severity = 'warning';
+    spoken = `Routing service: key without a credit limit${free && free.limit !== null ? `, ${freeUsed} of ${free.limit} free requests used today` : ''}`;
+  } else {
+    text = `$(key) ${formatDollars(credit.amount)}${freeText}`;
+    spoken = `Routing service: ${formatDollars(credit.amount)} left${free && free.limit !== null ? `, ${freeUsed} of ${free.limit} free requests used today` : ''}`;
+    if (info.limit === null || info.expiresAt === null) severity = 'warning';
+  }
+  text += stale;
+
+  if (negative) {
+    lines.push(
+      balance !== null
+        ? `$(warning) **The balance is ${signedDollars(balance)}: every call fails, free models included, until credits are added.**`
+        : '$(warning) **The last request was refused because the account balance is below zero: every call fails, free models included, until credits are added.** (Only a management key can read the balance itself.)',
+      '',
+    );
+    lines.push(
+      balance !== null
+        ? `To do: add at least ${formatDollars(-balance)} of credits on the credits page to get back to zero, more to prompt again (click this item: Add Credits).`
+        : "To do: add credits on the credits page (click this item: Add Credits). The figures below are the key's own limit, not the account balance.",
+      '',
+    );
+  }
+  lines.push(
+    `- Credit limit: ${info.limit === null ? '**none** $(warning)' : `${formatDollars(info.limit)}${info.limitReset ? ` (resets ${info.limitReset})` : ''}, remaining ${formatDollars(info.limitRemaining ?? 0)}`}`,
+  );
+  lines.push(`- Usage: ${formatDollars(info.usage)} (today ${formatDollars(info.usageDaily)})`);
+  lines.push(
+    `- Balance: ${snapshot.credits ? formatDollars(snapshot.credits.balance) : 'not readable with this key (management keys only)'}`,
+  );
+  const days = daysUntil(info.expiresAt ?? meta?.expiresAt ?? null, new Date(now));
+  lines.push(
+    `- Expires: ${info.expiresAt ? `${info.expiresAt.slice(0, 10)}${days !== null ? ` (in ${days} days)` : ''}` : '**never** $(warning)'}`,
+  );
+  if (free && free.limit !== null) {
+    lines.push(
+      `- Free models today: ${freeUsed}/${free.limit}${free.used > free.limit ? ' (the account is past its allowance)' : ''}, resets at 00:00 UTC (in ${untilText(free.resetsAt, now)})`,
+    );
+    const upgrade = allowanceUpgradeCost(free.limit);
+    lines.push(
+      upgrade
+        ? `- Fewer than 10 credits bought: ${free.limit} free requests a day. Buying ${upgrade.credits} credits raises it to 1,000 a day: ${formatDollars(upgrade.card)} by card (fee 5.5%, at least ${formatDollars(CARD_FEE_MIN)}) or ${formatDollars(upgrade.crypto)} by crypto (fee 5%).`
+        : '- At least 10 credits bought: 1,000 free requests a day.',
+    );
+  }
+  if (info.limit === null)
+    lines.push(
+      '',
+      '$(warning) This key has no credit limit: a leaked key could spend the whole balance. Set a limit in the key settings.',
+    );
+  if (info.expiresAt === null)
+    lines.push(
+      '',
+      '$(warning) This key has no expiry date. Keys can get one only when created: create a new key with an expiry and rotate.',
+    );
+  if (snapshot.refreshedAt !== null)
+    lines.push(
+      '',
+      `_Checked ${ageText(snapshot.refreshedAt, now)}${snapshot.stale ? '; the last check failed, figures may be out of date' : ''}._`,
+    );
+  return { text, tooltip: lines.join('\n'), severity, accessibility: spoken };
+}
+
+export function directStatusView(snapshot: DirectSnapshot, meta: KeyMetadata | undefined, now: number): StatusView {
+  const lines: string[] = [
+    `**Direct service** key "${meta?.label ?? 'Direct key'}" \`${meta?.masked ?? ''}\` (fingerprint ${meta?.fingerprint.slice(0, 8) ?? '?'})`,
+    '',
+  ];
+  const error = snapshot.lastError;
+  const missing = snapshot.missingScopes;
+  const blocking = missing.filter(blocksPrompting);
+  let state: string;
+  let severity: Severity = 'normal';
+  const retryLeft =
+    error?.kind === 'rate_limit' && error.retryAfterSeconds !== null && snapshot.lastErrorAt !== null
+      ? Math.ceil(snapshot.lastErrorAt / 1000 + error.retryAfterSeconds - now / 1000)
+      : 0;
+  const named = error ? errorKindRule(error.kind).status : 'keep';
+  if (error && typeof named === 'object') {
+    state = named.state;
+    severity = named.severity;
+    lines.push(`$(warning) ${error.message}`, '', error.action, '');
+  } else if (retryLeft > 0) {
+    state = `rate limited (${retryLeft}s)`;
+    severity = 'warning';
+  } else if (snapshot.verified === 'invalid') {
+    state = 'key invalid';
+    severity = 'error';
+  } else if (snapshot.verified === 'restricted' || missing.length > 0) {
+    // What is missing, in the item itself: "restricted" alone does not say the key cannot prompt.
+    state = blocking.length > 0 ? `restricted · needs ${blocking.join(', ')}` : 'restricted';
+    severity = blocking.length > 0 ? 'warning' : 'normal';
+    lines.push(`$(${blocking.length > 0 ? 'warning' : 'info'}) **A Restricted key.** The service said it lacks:`);
+    for (const scope of missing.length > 0 ? missing : ['api.model.read'])
+      lines.push(`- \`${scope}\`: may not ${scopeMeaning(scope)}`);
+    lines.push('');
+    lines.push(
+      blocking.length > 0
+        ? 'To do: give the key these permissions on the API keys page (a Restricted key needs each scope), or use a key with All permissions.'
+        : 'It may still prompt: type a model id in the panel.',
+      '',
+    );
+  } else if (snapshot.verified === 'ok') state = 'ok';
+  else state = '…';
+  const stale = snapshot.stale && snapshot.refreshedAt !== null ? ` (${ageText(snapshot.refreshedAt, now)})` : '';
+  const tier = tierInfo(snapshot.tier);
+  if (snapshot.verified !== null && snapshot.verified !== 'invalid') {
+    // A key check lists models and spends nothing; it cannot show that the key may create responses.
+    lines.push(
+      `- Checked: ${missing.includes('api.model.read') ? 'the key is recognised; it may not list models' : 'the key is recognised and may list models'}`,
+    );
+    lines.push(
+      snapshot.respondedAt !== null
+        ? `- Creating responses: works (last prompt ${ageText(snapshot.respondedAt, now)})`
+        : blocking.length > 0
+          ? `- Creating responses: refused (missing ${blocking.join(', ')})`
+          : '- Creating responses: not checked yet; only a prompt shows it (`api.responses.write`)',
+    );
+  }
+  lines.push(`- Usage tier: ${snapshot.tier} (monthly usage limit ${formatDollars(tier.monthlyLimit)})`);
+  lines.push(
+    tier.next
+      ? `- Next tier: ${tier.next.tier} once ${formatDollars(tier.next.purchased)} of credit has been bought in all (limit ${formatDollars(tier.next.monthlyLimit)} a month).`
+      : '- Highest tier.',
+  );
+  const limits = snapshot.rateLimits;
+  if (limits)
+    lines.push(
+      `- Rate limits: ${limits.remainingRequests ?? '?'}/${limits.limitRequests ?? '?'} requests and ${limits.remainingTokens ?? '?'}/${limits.limitTokens ?? '?'} tokens left this minute`,
+    );
+  if (meta?.expiresAt) lines.push(`- Expires: ${meta.expiresAt.slice(0, 10)}`);
+  else lines.push('- Expires: not recorded. Keys should carry an expiry date and be rotated.');
+  if (snapshot.refreshedAt !== null) lines.push('', `_Checked ${ageText(snapshot.refreshedAt, now)}._`);
+  return {
+    text: `$(key) direct: ${state}${stale}`,
+    tooltip: lines.join('\n'),
+    severity,
+    accessibility: `Direct service: ${state.replace(' · ', ', ')}`,
+  };
+}
+
+/**
+ * The compatible endpoint: its name, whether it answers, and whether a key is
+ * stored (a keyless local server is normal, not a warning).
+ */
+export function compatibleStatusView(
+  snapshot: CompatibleSnapshot,
+  meta: KeyMetadata | undefined,
+  name: string,
+  now: number,
+): StatusView {
+  const keyLine = meta ? `Key: ${meta.label} (${meta.masked})` : 'No key stored: requests are sent without one.';
+  const error = snapshot.lastError;
+  if (snapshot.verified === 'invalid' || error?.kind === 'auth')
+    return {
+      text: `$(error) ${name}: key refused`,
+      tooltip: `**${name}**\n\nThe endpoint refused ${meta ? 'the key' : 'a request without a key'}: ${error?.message ?? ''}\n\n${keyLine}`,
+      severity: 'error',
+      accessibility: `${name}: key refused`,
+    };
+  if (error && snapshot.verified !== 'ok')
+    return {
+      text: `$(warning) ${name}: ${error.kind.replace(/_/g, ' ')}`,
+      tooltip: `**${name}**\n\n${error.message}\n\n${error.action}\n\n${keyLine}`,
+      severity: 'warning',
+      accessibility: `${name}: ${error.kind.replace(/_/g, ' ')}`,
+    };
+  const age = snapshot.refreshedAt === null ? 'not checked yet' : `checked ${ageText(snapshot.refreshedAt, now)}`;
+  const stale = snapshot.stale ? ' (stale)' : '';
+  const models =
+    snapshot.canListModels === false ? 'It lists no models: type the model id in the panel.' : 'Models are listed.';
+  return {
+    text: `$(server) ${name}${snapshot.verified === 'ok' ? '' : ' ?'}${stale}`,
+    tooltip: `**${name}**\n\n${snapshot.verified === 'ok' ? 'Answering' : 'Not checked'} (${age}). ${models}\n\n${keyLine}`,
+    severity: 'normal',
+    accessibility: `${name}: ${snapshot.verified === 'ok' ? 'answering' : 'not checked'}${stale}`,
+  };
+}

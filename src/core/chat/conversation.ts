@@ -1,0 +1,71 @@
+// A conversation as the services receive it and as the export writes it: pure
+// functions over the panel's turns, so both can be tested without an editor.
+import type { Attachment, ChatTurn } from '../../shared/protocol.ts';
+import type { Turn } from './promptRunner.ts';
+import { SERVICES } from '../services/descriptors.ts';
+
+/** Prompt text with the attached code, as the service receives it. */
+export function composePrompt(prompt: string, attachments: readonly Attachment[]): string {
+  const blocks = attachments.map(
+    (a) =>
+      `File ${a.fileName} (${a.languageId}), lines ${a.startLine}-${a.endLine}:\n\`\`\`${a.languageId}\n${a.text}\n\`\`\``,
+  );
+  return [prompt, ...blocks].join('\n\n');
+}
+
+/**
+ * The turns to send for a new prompt: every earlier turn that ended with an
+ * answer (or was cut off with part of one), whichever service answered it, so
+ * a conversation that switches services keeps one memory; then the new prompt.
+ */
+export function promptTurns(history: readonly ChatTurn[], prompt: string, attachments: readonly Attachment[]): Turn[] {
+  const previous = history.filter(
+    (turn) => turn.role === 'user' || turn.status === 'done' || turn.status === 'interrupted',
+  );
+  const turns: Turn[] = previous.map((turn) => ({
+    role: turn.role,
+    content: turn.role === 'user' ? composePrompt(turn.text, turn.attachments ?? []) : turn.text || turn.refusal || '',
+  }));
+  turns.push({ role: 'user', content: composePrompt(prompt, attachments) });
+  return turns;
+}
+
+/**
+ * The stored response the direct service continues from: only when it is the
+ * last thing in the conversation, since it then holds everything before it.
+ * After a turn from the other service, or a failed one, the direct service
+ * gets the whole visible history instead.
+ */
+export function lastResponseId(history: readonly ChatTurn[]): string | undefined {
+  const last = history.at(-1);
+  return last?.role === 'assistant' &&
+    SERVICES[last.service].capabilities.chainsResponses &&
+    last.status === 'done' &&
+    last.responseId
+    ? last.responseId
+    : undefined;
+}
+
+/** The export's sentences, localised by the host. */
+export interface ExportWords {
+  declined: string;
+  cutOff: string;
+  filtered: string;
+}
+
+/** The conversation as Markdown; the caller masks keys before it reaches disk. */
+export function conversationMarkdown(turns: readonly ChatTurn[], words: ExportWords, title?: string): string {
+  const parts = [title ? `# Keyward conversation: ${title.replace(/\s+/g, ' ')}` : '# Keyward conversation', ''];
+  for (const turn of turns) {
+    if (turn.role === 'user') {
+      parts.push(`## You (${turn.service}, ${turn.model})`, '', composePrompt(turn.text, turn.attachments ?? []), '');
+    } else {
+      parts.push(`## ${turn.model}${turn.status !== 'done' ? ` (${turn.status})` : ''}`, '', turn.text, '');
+      if (turn.refusal) parts.push(`> ${words.declined}: ${turn.refusal}`, '');
+      if (turn.finishReason === 'length' || turn.finishReason === 'content_filter')
+        parts.push(`_${turn.finishReason === 'length' ? words.cutOff : words.filtered}_`, '');
+      if (turn.error) parts.push(`> ${turn.error.kind}: ${turn.error.message}`, '');
+    }
+  }
+  return parts.join('\n');
+}

@@ -1,0 +1,15 @@
+// The one fingerprint: recognises a key elsewhere (in a file, in state, after a rotation)
+// without holding it. Short on purpose: it names a key, it does not protect one.
+import { loadBuiltin } from '../builtin.ts';
+
+type Crypto = typeof import('node:crypto');
+let hashes: Crypto | undefined;
+
+/** The first 16 hex characters of the SHA-256 of the key, surrounding whitespace ignored. */
+export function fingerprint(key: string): string {
+  return (hashes ??= loadBuiltin<Crypto>('node:crypto'))
+    .createHash('sha256')
+    .update(key.trim())
+    .digest('hex')
+    .slice(0, 16);
+}

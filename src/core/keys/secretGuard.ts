@@ -1,0 +1,65 @@
+// The secret guard's logic: a key in the prompt or the attached code never
+// leaves the editor. The question to the person is a port, so the host asks
+// with a modal and tests answer without one.
+import type { Attachment } from '../../shared/protocol.ts';
+import { type Finding, type ScanOptions, scanText } from '../scan/scanner.ts';
+
+export type GuardAnswer = 'redact' | 'cancel';
+
+/** A key the guard found: in the prompt (`piece` 0) or in attachment `piece - 1`; line and column 0-based. */
+export interface GuardHit {
+  piece: number;
+  line: number;
+  column: number;
+  masked: string;
+  description: string;
+}
+
+/**
+ * Asks whether to send with the keys redacted; `names` lists each key masked, with what it is (empty when none was
+ * found), and `hits` says where each one is (the CLI names the place in its refusal). `unread` says why the stored
+ * keys could not be compared: a key of a free-form shape could then go unnoticed.
+ */
+export type GuardQuestion = (names: string, hits: readonly GuardHit[], unread?: string) => Promise<GuardAnswer>;
+
+export interface Guarded {
+  prompt: string;
+  attachments: Attachment[];
+}
+
+function redactText(text: string, found: readonly Finding[]): string {
+  const lines = text.split('\n');
+  // From the end, so earlier columns stay valid.
+  for (const f of [...found].reverse()) {
+    // A key split over lines (splitKeys.ts) ends on a later line: the lines between go with it.
+    const tail = lines[f.endLine]!.slice(f.endColumn);
+    const line = lines[f.line]!;
+    lines.splice(f.line, f.endLine - f.line + 1, `${line.slice(0, f.column)}[redacted key ${f.masked}]${tail}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The texts to send (keys redacted when the person agreed), or undefined to cancel. With `unread` (why the stored
+ * keys could not be read) the guard fails closed: it asks even when it finds nothing, since a stored key that has
+ * no fixed shape is found only by its value.
+ */
+export async function guardPrompt(
+  prompt: string,
+  attachments: Attachment[],
+  options: ScanOptions,
+  ask: GuardQuestion,
+  unread?: string,
+): Promise<Guarded | undefined> {
+  const pieces = [prompt, ...attachments.map((a) => a.text)];
+  const found = pieces.map((text) => scanText(text, options));
+  const all = found.flat();
+  if (all.length === 0 && unread === undefined) return { prompt, attachments };
+  const names = [...new Set(all.map((f) => `${f.masked} (${f.description})`))].join(', ');
+  const hits = found.flatMap((list, piece) =>
+    list.map(({ line, column, masked, description }) => ({ piece, line, column, masked, description })),
+  );
+  if ((await ask(names, hits, unread)) !== 'redact') return undefined;
+  const redacted = pieces.map((text, i) => redactText(text, found[i]!));
+  return { prompt: redacted[0]!, attachments: attachments.map((a, i) => ({ ...a, text: redacted[i + 1]! })) };
+}

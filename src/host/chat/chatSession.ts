@@ -1,0 +1,408 @@
+// The prompt UI's host side, whatever shows it (the panel, a side-bar view):
+// every message from a webview is validated and handled here, prompts run
+// through the shared clients behind the secret guard, and what changes is
+// posted to every connected webview.
+import * as vscode from 'vscode';
+import { type KeyMask, keyMaskOf } from '../../shared/keyShapes.ts';
+import { DEFAULT_SERVICE, type ServiceId, defaultModel } from '../../shared/serviceIds.ts';
+import {
+  type Attachment,
+  type ChatTurn,
+  type HostMessage,
+  type PanelState,
+  type ServiceChoice,
+  type WebviewHandlers,
+  type WebviewMessage,
+  isWebviewMessage,
+} from '../../shared/protocol.ts';
+import type { AccountMonitor } from '../../core/account/accountMonitor.ts';
+import { lastResponseId, promptTurns } from '../../core/chat/conversation.ts';
+import { toServiceError } from '../../core/errors.ts';
+import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
+import { ModelCatalog } from '../../core/chat/modelCatalog.ts';
+import { runPrompt } from '../../core/chat/promptRunner.ts';
+import { isFreeModelId } from '../../core/chat/chatCompletionsClient.ts';
+import { SERVICES, SERVICE_IDS, isConfigured } from '../../core/services/descriptors.ts';
+import { type GuardQuestion, guardPrompt } from '../../core/keys/secretGuard.ts';
+import type { ReportedUsage } from '../../core/chat/textStream.ts';
+import { attachFrom } from './attachRequest.ts';
+import { CodeProposals } from './codeApply.ts';
+import { type LastEditor, insertCode } from './codeInsert.ts';
+import type { Configuration } from '../configuration.ts';
+import type { SpendGuard } from './spendGuard.ts';
+import type { ConversationStore } from './conversationStore.ts';
+import type { Log } from '../log.ts';
+import { newId, resolveAttachments } from './panelAttachments.ts';
+import { runPanelAction } from './panelActions.ts';
+import { panelStrings } from './panelStrings.ts';
+import { askToRedact } from './secretGuardPrompt.ts';
+import { serviceLabel, serviceShortLabel } from '../serviceNames.ts';
+import { WebviewConnection } from './webviewConnection.ts';
+import { Disposable, toDisposable } from '../../shared/dispose.ts';
+
+/** What the session needs besides the core services; tests replace the question and watch what is posted. */
+export interface ChatSessionPorts {
+  extensionUri: vscode.Uri;
+  store: ConversationStore;
+  lastEditor: LastEditor;
+  /** The secret guard's question; a modal unless replaced. */
+  ask?: GuardQuestion;
+  /** Sees every message posted to the webviews. */
+  tap?: (message: HostMessage) => void;
+  /** The daily spend cap: asks before a paid prompt once reached, and adds each answer's cost. */
+  spend?: SpendGuard;
+  /** A history command ran from the webview. */
+  clearHistory: () => Promise<void>;
+  exportHistory: () => Promise<unknown>;
+}
+
+interface Running {
+  controller: AbortController;
+  from: WebviewConnection | undefined;
+}
+
+export class ChatSession extends Disposable {
+  private readonly connections = new Set<WebviewConnection>();
+  private readonly running = new Map<string, Running>();
+  private readonly catalog: ModelCatalog;
+  private readonly monitor: AccountMonitor;
+  private readonly keys: KeyStore;
+  private readonly configuration: Configuration;
+  private readonly log: Log;
+  private readonly ports: ChatSessionPorts;
+  /** Apply's diffs waiting for Accept or Discard. */
+  readonly proposals = this._register(new CodeProposals((error) => this.log.error(`Apply: ${error.message}`)));
+
+  constructor(
+    monitor: AccountMonitor,
+    keys: KeyStore,
+    configuration: Configuration,
+    log: Log,
+    ports: ChatSessionPorts,
+  ) {
+    super();
+    this.monitor = monitor;
+    this.keys = keys;
+    this.configuration = configuration;
+    this.log = log;
+    this.ports = ports;
+    this.catalog = new ModelCatalog(monitor);
+    this._register(
+      configuration.onDidChange((config) =>
+        this.post({ type: 'settings/changed', enterSends: config.chat.enterSends }),
+      ),
+    );
+    this._register(
+      keys.onDidChange((service) => {
+        this.catalog.forget(service);
+        this.post({ type: 'keys/changed', hasKey: this.hasKeys(), keyMasks: this.keyMasks() });
+        if (this.connections.size > 0) void this.loadModels(service);
+      }),
+    );
+    // Setting up the compatible service (or removing it) changes the switch while the panel is open.
+    let offered = JSON.stringify(this.services());
+    this._register(
+      configuration.onDidChange(() => {
+        const services = this.services();
+        if (JSON.stringify(services) === offered) return;
+        offered = JSON.stringify(services);
+        for (const id of SERVICE_IDS) this.catalog.forget(id);
+        const chosen = this.ports.store.choice().service;
+        const service = services.some((s) => s.id === chosen) ? chosen : DEFAULT_SERVICE;
+        this.post({ type: 'services/changed', services, service });
+        if (this.connections.size > 0) void Promise.all(services.map((s) => this.loadModels(s.id)));
+      }),
+    );
+    // Registered last, so it goes first: requests stop and webviews close before the subscriptions end.
+    this._register(
+      toDisposable(() => {
+        for (const run of this.running.values()) run.controller.abort();
+        this.running.clear();
+        for (const connection of this.connections) connection.dispose();
+        this.connections.clear();
+      }),
+    );
+  }
+
+  /** Shows the prompt UI in `webview`; disposing the connection stops what it was waiting for. */
+  connect(webview: vscode.Webview): vscode.Disposable & { whenReady: Promise<void> } {
+    const connection = new WebviewConnection(webview, this.ports.extensionUri, (raw, from) =>
+      this.handleMessage(raw, from),
+    );
+    this.connections.add(connection);
+    const disposable = new vscode.Disposable(() => {
+      this.connections.delete(connection);
+      connection.dispose();
+      for (const [requestId, run] of this.running)
+        if (run.from === connection || run.from === undefined) {
+          run.controller.abort();
+          this.running.delete(requestId);
+        }
+    });
+    return Object.assign(disposable, { whenReady: connection.whenReady });
+  }
+
+  post(message: HostMessage): void {
+    this.ports.tap?.(message);
+    for (const connection of this.connections) connection.post(message);
+  }
+
+  private hasKeys(): Record<ServiceId, boolean> {
+    // A service whose key is optional is ready without one.
+    return Object.fromEntries(
+      SERVICE_IDS.map((id) => [id, SERVICES[id].capabilities.keyOptional || this.keys.metadata(id) !== undefined]),
+    ) as Record<ServiceId, boolean>;
+  }
+
+  /**
+   * The stored and rotated-out keys as masks, from what global state already keeps (masked form, length): the
+   * webview masks them in the draft it saves, whatever their shape, without ever holding a key.
+   */
+  private keyMasks(): KeyMask[] {
+    const held = [
+      ...SERVICE_IDS.map((id) => this.keys.metadata(id)).filter((m) => m !== undefined),
+      ...this.keys.retired(),
+    ];
+    return held.map((k) => keyMaskOf(k.masked, k.length)).filter((m) => m !== undefined);
+  }
+
+  /** The services the switch offers: the hosted ones always, the compatible one once it has a base URL. */
+  private services(): ServiceChoice[] {
+    const config = this.configuration.value;
+    return SERVICE_IDS.filter((id) => isConfigured(config, id)).map((id) => ({
+      id,
+      name: serviceLabel(id, config),
+      shortName: serviceShortLabel(id, config),
+      pricedModels: SERVICES[id].capabilities.hasModelPrices,
+      hasCredits: SERVICES[id].capabilities.hasCredits,
+      keyOptional: SERVICES[id].capabilities.keyOptional,
+      ...(SERVICES[id].capabilities.hasFreeModels ? { freeModel: defaultModel(id) } : {}),
+    }));
+  }
+
+  /** Every message from a webview enters here and is validated before use. */
+  handleMessage(raw: unknown, from?: WebviewConnection): void {
+    if (!isWebviewMessage(raw)) {
+      this.log.warn(
+        `Dropped a malformed message from the prompt panel (${typeof raw === 'object' && raw ? String((raw as { type?: unknown }).type) : typeof raw}).`,
+      );
+      return;
+    }
+    const handler = this.handlers(from)[raw.type] as (message: WebviewMessage) => unknown;
+    void Promise.resolve(handler(raw)).catch((error: unknown) =>
+      this.log.error(`Prompt panel: ${(error as Error).message}`),
+    );
+  }
+
+  private handlers(from: WebviewConnection | undefined): WebviewHandlers {
+    const store = this.ports.store;
+    return {
+      'webview/ready': () => this.onReady(from),
+      'chat/send': (m) => this.send(m.requestId, m.service, m.model, m.prompt, m.attachments, from),
+      'chat/stop': (m) => this.running.get(m.requestId)?.controller.abort(),
+      'models/refresh': (m) => {
+        this.catalog.forget(m.service);
+        return this.loadModels(m.service);
+      },
+      'service/select': (m) => store.selectService(m.service),
+      'model/select': (m) => store.selectModel(m.service, m.model),
+      'link/open': (m) => this.openLink(m.url),
+      'code/insert': (m) => insertCode(this.ports.lastEditor.current, m.code, m.mode),
+      'code/copy': (m) => vscode.env.clipboard.writeText(m.code),
+      'code/apply': (m) => this.proposals.propose(this.ports.lastEditor.current, m.code),
+      'attach/request': async (m) => {
+        const attachment = await attachFrom(m.source, this.ports.lastEditor, store);
+        if (attachment) this.post({ type: 'attachment/add', attachment });
+      },
+      'history/clear': () => this.ports.clearHistory(),
+      'history/export': () => this.ports.exportHistory(),
+      'action/run': (m) => runPanelAction(m.action, m.service, this.configuration),
+    };
+  }
+
+  /** Only https links open; anything else (`command:`, `file:`, `vscode:`) is dropped and logged like any refused message. */
+  private async openLink(url: string): Promise<void> {
+    if (/^https:\/\//i.test(url)) {
+      await vscode.env.openExternal(vscode.Uri.parse(url));
+      return;
+    }
+    // The scheme alone is logged, cut short: the rest of a link could carry anything.
+    const scheme = /^([a-z][a-z0-9+.-]{0,19}):/i.exec(url)?.[1];
+    this.log.warn(
+      `Dropped a link/open message from the prompt panel: only https links open (this one ${scheme ? `was ${scheme}:` : 'had no scheme'}).`,
+    );
+  }
+
+  /** Another conversation is shown (switched, new, cleared, restored): every webview gets the state again. */
+  showConversation(): void {
+    for (const [requestId, run] of this.running) {
+      // An answer still streaming belongs to the conversation left behind: it stops and is kept there.
+      run.controller.abort();
+      this.running.delete(requestId);
+    }
+    this.post({ type: 'panel/state', state: this.state() });
+  }
+
+  /** Asks every webview to put the cursor in the prompt box. */
+  focusPrompt(): void {
+    this.post({ type: 'prompt/focus' });
+  }
+
+  private state(): PanelState {
+    const choice = this.ports.store.choice();
+    const services = this.services();
+    return {
+      service: services.some((s) => s.id === choice.service) ? choice.service : DEFAULT_SERVICE,
+      services,
+      models: this.catalog.models,
+      canListModels: this.catalog.canList,
+      selectedModel: choice.selectedModel,
+      hasKey: this.hasKeys(),
+      keyMasks: this.keyMasks(),
+      turns: this.ports.store.turns(),
+      conversationId: this.ports.store.conversationId(),
+      strings: panelStrings(),
+      enterSends: this.configuration.value.chat.enterSends,
+    };
+  }
+
+  private async onReady(from: WebviewConnection | undefined): Promise<void> {
+    const state = this.state();
+    this.log.info(`Prompt panel ready with ${state.turns.length} turn(s) of conversation.`);
+    const message = { type: 'panel/state', state } satisfies HostMessage;
+    from?.opened(message);
+    this.ports.tap?.(message);
+    await Promise.all(state.services.map((service) => this.loadModels(service.id)));
+  }
+
+  private async loadModels(service: ServiceId): Promise<void> {
+    const list = await this.catalog.load(service);
+    if (list) this.post({ type: 'models/list', ...list });
+  }
+
+  async send(
+    requestId: string,
+    asked: ServiceId,
+    askedModel: string,
+    rawPrompt: string,
+    rawAttachments: Attachment[],
+    from?: WebviewConnection,
+  ): Promise<void> {
+    const store = this.ports.store;
+    const keys = await scannerKeys(this.keys).catch((error: unknown) => ({
+      known: [],
+      retired: [],
+      unread: [{ service: undefined, reason: (error as Error)?.message ?? String(error) }],
+    }));
+    // Unread keys fail closed: the guard asks before anything is sent, and the log says why.
+    const unread = keys.unread.length > 0 ? [...new Set(keys.unread.map((u) => u.reason))].join('; ') : undefined;
+    if (unread !== undefined)
+      this.log.warn(`Secret guard: the stored keys could not be read (${unread}); asking before sending.`);
+    const guarded = await guardPrompt(
+      rawPrompt,
+      await resolveAttachments(rawAttachments, store, this.log),
+      keys,
+      this.ports.ask ?? askToRedact,
+      unread,
+    );
+    if (guarded === undefined) {
+      // The prompt is still in the webview's box; it is not echoed back.
+      this.post({ type: 'chat/blocked', requestId, prompt: '' });
+      return;
+    }
+    const { prompt, attachments } = guarded;
+    // Past the daily cap the person decides: send anyway, a free model instead, or nothing.
+    const choice = this.ports.spend
+      ? await this.ports.spend.beforeSend(asked, askedModel)
+      : { service: asked, model: askedModel };
+    if (choice === undefined) {
+      this.post({ type: 'chat/blocked', requestId, prompt: '' });
+      return;
+    }
+    const { service, model } = choice;
+    // The answer belongs to the conversation it was asked in, even if the person switches meanwhile.
+    const conversationId = store.conversationId();
+    const history = store.turns(conversationId);
+    // What belongs to a conversation no longer shown is stored, not drawn into the one shown now.
+    const postHere = (message: HostMessage) => {
+      if (store.conversationId() === conversationId) this.post(message);
+    };
+    const user: ChatTurn = { id: newId(), role: 'user', text: prompt, service, model, status: 'done', attachments };
+    const assistant: ChatTurn = { id: newId(), role: 'assistant', text: '', service, model, status: 'streaming' };
+    this.post({ type: 'chat/started', requestId, user, assistant });
+    const turns = promptTurns(history, prompt, attachments);
+    const previousResponseId = SERVICES[service].capabilities.chainsResponses ? lastResponseId(history) : undefined;
+    const controller = new AbortController();
+    this.running.set(requestId, { controller, from });
+    let text = '';
+    let reported: ReportedUsage | undefined;
+    try {
+      const result = await runPrompt(
+        this.monitor,
+        {
+          service,
+          model,
+          turns,
+          ...(previousResponseId ? { previousResponseId } : {}),
+          denyDataCollection: this.configuration.value.router.denyDataCollection,
+        },
+        {
+          signal: controller.signal,
+          onDelta: (delta) => {
+            text += delta;
+            postHere({ type: 'chat/chunk', requestId, text: delta });
+          },
+          onRetry: (notice) =>
+            postHere({ type: 'chat/retrying', requestId, kind: notice.error.kind, delayMs: notice.delayMs }),
+          onFreeWait: (delayMs) => postHere({ type: 'chat/retrying', requestId, kind: 'free_limit_minute', delayMs }),
+          onReported: (usage) => {
+            reported = usage;
+          },
+        },
+      );
+      const free =
+        SERVICES[service].capabilities.hasFreeModels && (isFreeModelId(model) || result.costUsd === 0)
+          ? this.monitor.freeGuard.status()
+          : null;
+      const done: ChatTurn = {
+        ...assistant,
+        text: result.text,
+        model: result.model || model,
+        status: 'done',
+        usage: result.usage,
+        costUsd: result.costUsd,
+        free: free ? { used: free.used, limit: free.limit } : null,
+        responseId: SERVICES[service].capabilities.chainsResponses ? result.id : null,
+        refusal: result.refusal,
+        finishReason: result.finishReason,
+      };
+      void this.ports.spend?.record(service, result.costUsd);
+      await store.saveTurns([...history, user, done], conversationId);
+      // The walkthrough's "send a first prompt" step completes on this.
+      void vscode.commands.executeCommand('setContext', 'keyward.promptSent', true);
+      postHere({ type: 'chat/done', requestId, turn: done });
+    } catch (thrown) {
+      const error = toServiceError(thrown, service);
+      const partial = error.partialText ?? text;
+      const status: ChatTurn['status'] =
+        error.kind === 'cancelled' ? 'cancelled' : error.kind === 'stream_interrupted' ? 'interrupted' : 'error';
+      const failed: ChatTurn = {
+        ...assistant,
+        text: partial,
+        status,
+        error: error.toData(),
+        // What the service charged for a stopped or broken answer, when it said.
+        ...(reported ? { usage: reported.usage, costUsd: reported.costUsd } : {}),
+        // The reset is a moment, not "in N seconds from whenever the card is drawn".
+        retryAt:
+          error.retryAfterSeconds !== null ? new Date(Date.now() + error.retryAfterSeconds * 1000).toISOString() : null,
+      };
+      if (reported) void this.ports.spend?.record(service, reported.costUsd);
+      await store.saveTurns([...history, user, failed], conversationId);
+      postHere({ type: 'chat/error', requestId, turn: failed, prompt });
+      this.log.warn(`Prompt to the ${service} service (${model}) failed: ${error.kind}: ${error.message}`);
+    } finally {
+      this.running.delete(requestId);
+    }
+  }
+}

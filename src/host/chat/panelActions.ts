@@ -1,0 +1,25 @@
+// The buttons on an error card: set or verify the key, open the service's
+// credits or keys page.
+import * as vscode from 'vscode';
+import type { ServiceId } from '../../shared/serviceIds.ts';
+import type { PanelAction } from '../../shared/protocol.ts';
+import { SERVICES, pagesOf } from '../../core/services/descriptors.ts';
+import { CommandId } from '../commandIds.ts';
+import type { Configuration } from '../configuration.ts';
+
+export async function runPanelAction(
+  action: PanelAction,
+  service: ServiceId,
+  configuration: Configuration,
+): Promise<void> {
+  const pages = pagesOf(configuration.value, service);
+  const commands = SERVICES[service].commands;
+  if (action === 'setKey') await vscode.commands.executeCommand(commands.setKey);
+  else if (action === 'verifyKey') await vscode.commands.executeCommand(commands.verifyKey);
+  else if (action === 'importKeys') await vscode.commands.executeCommand(CommandId.importKeys);
+  else {
+    // A service without the page (a local server has no credits) offers no such button; nothing to open.
+    const page = action === 'openCredits' ? pages.credits : pages.keys;
+    if (page) await vscode.env.openExternal(vscode.Uri.parse(page));
+  }
+}

@@ -1,0 +1,353 @@
+// Set, verify, rotate and delete keys; import them from the environment once;
+// remind before they expire. The key is read from a password box or a command
+// argument and goes nowhere but SecretStorage.
+import * as vscode from 'vscode';
+import type { ServiceId } from '../../shared/serviceIds.ts';
+import type { AccountMonitor, AccountVerification } from '../../core/account/accountMonitor.ts';
+import type { Configuration } from '../configuration.ts';
+import { SERVICE_NAMES } from '../../core/errors.ts';
+import { checkKeyForSlot } from '../../core/keys/keyFormats.ts';
+import { type KeyStore, SecretStorageUnavailable, daysUntil } from '../../core/keys/keyStore.ts';
+import { SERVICES, SERVICE_IDS, pagesOf } from '../../core/services/descriptors.ts';
+import { serviceModule } from '../../core/services/registry.ts';
+import type { Log } from '../log.ts';
+import { serviceLabel, serviceTitle } from '../serviceNames.ts';
+
+const t = vscode.l10n.t;
+const title = (service: ServiceId) => serviceTitle(service);
+
+/** Options for calling the commands from code (tests, the environment import). */
+export interface SetKeyArgs {
+  key?: string;
+  label?: string;
+  /** Accept a key that belongs to the other service into that service's slot without asking. */
+  acceptOtherSlot?: boolean;
+  /** Store a key of unknown shape without asking. */
+  acceptWarning?: boolean;
+  /** Do not show result notifications (used by the environment import). */
+  quiet?: boolean;
+}
+
+export class KeyCommands {
+  private readonly keys: KeyStore;
+  private readonly monitor: AccountMonitor;
+  private readonly configuration: Configuration;
+  private readonly log: Log;
+  private readonly state: vscode.Memento;
+
+  constructor(keys: KeyStore, monitor: AccountMonitor, configuration: Configuration, log: Log, state: vscode.Memento) {
+    this.keys = keys;
+    this.monitor = monitor;
+    this.configuration = configuration;
+    this.log = log;
+    this.state = state;
+  }
+
+  private async storageFailed(error: unknown): Promise<void> {
+    if (error instanceof SecretStorageUnavailable) {
+      this.log.error(error.message);
+      await vscode.window.showErrorMessage(t('Keyward cannot store keys: {0}', error.message), { modal: true });
+      return;
+    }
+    throw error;
+  }
+
+  /** Returns the slot the key ended up in, or undefined when nothing was stored. */
+  async setKey(slot: ServiceId, args: SetKeyArgs = {}): Promise<ServiceId | undefined> {
+    const key =
+      args.key ??
+      (await vscode.window.showInputBox({
+        title: t('Set {0} key', title(slot)),
+        prompt: t(SERVICES[slot].keyPrompt),
+        password: true,
+        ignoreFocusOut: true,
+        placeHolder: SERVICES[slot].keyPlaceholder,
+      }));
+    if (!key) return undefined;
+    const check = checkKeyForSlot(slot, key);
+    let target = slot;
+    if (check.verdict === 'refuse') {
+      await vscode.window.showErrorMessage(check.message);
+      return undefined;
+    }
+    if (check.verdict === 'other_service') {
+      const store = t('Store as {0} key', title(check.service));
+      const answer = args.acceptOtherSlot
+        ? store
+        : await vscode.window.showWarningMessage(
+            t('{0} Store it in the {1} slot instead?', check.message, title(check.service)),
+            { modal: true },
+            store,
+          );
+      if (answer !== store) return undefined;
+      target = check.service;
+    }
+    if (check.verdict === 'warn' && !args.acceptWarning) {
+      const anyway = t('Store anyway');
+      if ((await vscode.window.showWarningMessage(check.message, { modal: true }, anyway)) !== anyway) return undefined;
+    }
+    try {
+      await this.keys.setKey(target, key, args.label ? { label: args.label } : {});
+    } catch (error) {
+      await this.storageFailed(error);
+      return undefined;
+    }
+    this.monitor.reset(target);
+    this.log.info(`Stored a ${SERVICE_NAMES[target]} key ${this.keys.metadata(target)?.masked ?? ''}.`);
+    const verification = await this.monitor.verify(target);
+    await this.afterVerify(verification, args.quiet === true);
+    return target;
+  }
+
+  async verify(service: ServiceId, quiet = false): Promise<AccountVerification | undefined> {
+    const keyless = SERVICES[service].capabilities.keyOptional;
+    if (!keyless && !this.keys.metadata(service) && !(await this.keys.getKey(service).catch(() => undefined))) {
+      if (!quiet) {
+        const set = t('Set Key');
+        if ((await vscode.window.showInformationMessage(t('No {0} key is stored.', title(service)), set)) === set)
+          await this.setKey(service);
+      }
+      return undefined;
+    }
+    const verification = await this.monitor.verify(service);
+    await this.afterVerify(verification, quiet);
+    return verification;
+  }
+
+  private async afterVerify(verification: AccountVerification, quiet: boolean): Promise<void> {
+    const service = verification.service;
+    const config = this.configuration.value;
+    if (verification.ok && this.keys.metadata(service)) {
+      await this.keys.updateMetadata(service, {
+        lastVerifiedAt: new Date().toISOString(),
+        ...('expiresAt' in verification && verification.expiresAt ? { expiresAt: verification.expiresAt } : {}),
+      });
+    }
+    if (quiet) return;
+    if (!verification.ok) {
+      const error = verification.error;
+      this.log.warn(`Verifying the ${SERVICE_NAMES[service]} key: ${error.kind}: ${error.message}`);
+      const setKey = t('Set Key');
+      const answer = await vscode.window.showErrorMessage(
+        error.kind === 'auth'
+          ? t('The {0} does not accept this key: {1}', SERVICE_NAMES[service], error.message)
+          : t('Could not verify the {0} key: {1}', SERVICE_NAMES[service], error.message),
+        setKey,
+      );
+      if (answer === setKey) await this.setKey(service);
+      return;
+    }
+    // What the check saw, in the service module's words (core/services/<id>.ts).
+    const notice = serviceModule(service).account.notice(
+      verification,
+      pagesOf(config, service),
+      serviceTitle(service, config),
+    );
+    const message = t(notice.message, ...notice.args.map((arg) => t(arg)));
+    if (!notice.open) {
+      void (notice.severity === 'warning'
+        ? vscode.window.showWarningMessage(message)
+        : vscode.window.showInformationMessage(message));
+      return;
+    }
+    const open = t(notice.open.label);
+    const answer = await (notice.severity === 'warning'
+      ? vscode.window.showWarningMessage(message, open)
+      : vscode.window.showInformationMessage(message, open));
+    if (answer === open) await vscode.env.openExternal(vscode.Uri.parse(notice.open.url));
+  }
+
+  async rotate(service: ServiceId, newKey?: string): Promise<boolean> {
+    const config = this.configuration.value;
+    const page = pagesOf(config, service).keys;
+    if (newKey === undefined && page) await vscode.env.openExternal(vscode.Uri.parse(page));
+    const key =
+      newKey ??
+      (await vscode.window.showInputBox({
+        title: t('Rotate {0} key', title(service)),
+        prompt: page
+          ? t('Create a new key on the page that just opened (with a credit limit and an expiry), then paste it here.')
+          : t('Paste the new key. The old one is remembered, so Keyward flags it if it still appears in your files.'),
+        password: true,
+        ignoreFocusOut: true,
+      }));
+    if (!key) return false;
+    const check = checkKeyForSlot(service, key);
+    if (check.verdict === 'refuse' || check.verdict === 'other_service') {
+      await vscode.window.showErrorMessage(check.message);
+      return false;
+    }
+    const old = this.keys.metadata(service);
+    let previousKey: string | undefined;
+    try {
+      previousKey = await this.keys.getKey(service);
+      await this.keys.setKey(service, key);
+    } catch (error) {
+      await this.storageFailed(error);
+      return false;
+    }
+    this.monitor.reset(service);
+    const verification = await this.monitor.verify(service);
+    if (!verification.ok && verification.error.kind === 'auth') {
+      // The new key does not work: put the old one back rather than leave the user with none.
+      // The refused key never served, so it is not remembered as rotated out.
+      if (previousKey)
+        await this.keys.setKey(service, previousKey, {
+          retirePrevious: false,
+          ...(old ? { label: old.label, expiresAt: old.expiresAt } : {}),
+        });
+      else await this.keys.deleteKey(service, { retire: false });
+      this.monitor.reset(service);
+      void this.monitor.verify(service);
+      await vscode.window.showErrorMessage(
+        t(
+          'The new {0} key was not accepted ({1}); the old key stays in place.',
+          SERVICE_NAMES[service],
+          verification.error.message,
+        ),
+      );
+      return false;
+    }
+    await this.afterVerify(verification, true);
+    this.log.info(
+      `Rotated the ${SERVICE_NAMES[service]} key: ${old?.masked ?? 'none'} -> ${this.keys.metadata(service)?.masked}.`,
+    );
+    const openPage = t('Open Keys Page');
+    void vscode.window
+      .showWarningMessage(
+        old
+          ? t(
+              'Key rotated. Now delete the old key {0} at the {1}: until then it still works for anyone who has it. Keyward will flag it if it still appears in your files.',
+              old.masked,
+              SERVICE_NAMES[service],
+            )
+          : t('Key stored.'),
+        openPage,
+      )
+      .then((answer) => (answer === openPage && page ? vscode.env.openExternal(vscode.Uri.parse(page)) : undefined));
+    return true;
+  }
+
+  async delete(service: ServiceId, confirmed = false): Promise<boolean> {
+    const meta = this.keys.metadata(service);
+    if (!meta) {
+      void vscode.window.showInformationMessage(t('No {0} key is stored.', title(service)));
+      return false;
+    }
+    if (!confirmed) {
+      const remove = t('Delete Key');
+      const answer = await vscode.window.showWarningMessage(
+        t(
+          "Delete the {0} key {1} from VS Code's secret storage? The key itself stays valid at the service until you delete it there.",
+          title(service),
+          meta.masked,
+        ),
+        { modal: true },
+        remove,
+      );
+      if (answer !== remove) return false;
+    }
+    try {
+      await this.keys.deleteKey(service);
+    } catch (error) {
+      await this.storageFailed(error);
+      return false;
+    }
+    this.monitor.reset(service);
+    this.log.info(`Deleted the ${SERVICE_NAMES[service]} key ${meta.masked} from secret storage.`);
+    return true;
+  }
+
+  async setExpiry(service?: ServiceId, date?: string): Promise<void> {
+    const slot = service ?? (await this.pickService());
+    if (!slot || !this.keys.metadata(slot)) return;
+    const value =
+      date ??
+      (await vscode.window.showInputBox({
+        title: t('Expiry date of the {0} key', title(slot)),
+        prompt: t('The date the key stops working (YYYY-MM-DD). Keyward reminds you a week before.'),
+        validateInput: (text) =>
+          /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text))
+            ? undefined
+            : t('Use the form YYYY-MM-DD'),
+      }));
+    if (!value) return;
+    await this.keys.updateMetadata(slot, { expiresAt: new Date(`${value}T00:00:00Z`).toISOString() });
+  }
+
+  async pickService(): Promise<ServiceId | undefined> {
+    const pick = await vscode.window.showQuickPick(
+      SERVICE_IDS.map((service) => ({ label: serviceLabel(service, this.configuration.value), service })),
+      { title: t('Which service?') },
+    );
+    return pick?.service;
+  }
+
+  /** Offers once per service to import a key found in the environment. */
+  async offerEnvironmentImport(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+    for (const service of SERVICE_IDS) {
+      const variable = SERVICES[service].env.key;
+      const value = env[variable];
+      const asked = `keyward.envImportOffered.${service}`;
+      if (!value || this.state.get<boolean>(asked)) continue;
+      let stored: string | undefined;
+      try {
+        stored = await this.keys.getKey(service);
+      } catch {
+        continue;
+      }
+      if (stored) continue;
+      await this.state.update(asked, true);
+      const importKey = t('Import');
+      const answer = await vscode.window.showInformationMessage(
+        t("{0} is set in the environment. Import it into VS Code's secret storage for Keyward?", variable),
+        importKey,
+        t('Not Now'),
+      );
+      if (answer === importKey) await this.setKey(service, { key: value, label: t('{0} (imported)', variable) });
+    }
+  }
+
+  /**
+   * Import Keys from the Environment (the walkthrough and the chat's empty
+   * state): stores what the variables hold, asking nothing more; says so when
+   * neither is set, rather than doing nothing.
+   */
+  async importFromEnvironment(env: NodeJS.ProcessEnv = process.env): Promise<ServiceId[]> {
+    const variable = (service: ServiceId) => SERVICES[service].env.key;
+    const found = SERVICE_IDS.filter((service) => env[variable(service)]);
+    if (found.length === 0) {
+      void vscode.window.showInformationMessage(
+        t('None of {0} is set in the environment VS Code was started with.', SERVICE_IDS.map(variable).join(', ')),
+      );
+      return [];
+    }
+    const stored: ServiceId[] = [];
+    for (const service of found) {
+      await this.setKey(service, { key: env[variable(service)]!, label: t('{0} (imported)', variable(service)) });
+      if (this.keys.metadata(service)) stored.push(service);
+    }
+    return stored;
+  }
+
+  /** Warns once a day when a key expires within a week. */
+  async remindExpiry(now = new Date()): Promise<void> {
+    for (const service of SERVICE_IDS) {
+      const meta = this.keys.metadata(service);
+      const days = daysUntil(meta?.expiresAt ?? null, now);
+      if (!meta || days === null || days > 7) continue;
+      const stamp = `keyward.expiryReminded.${service}`;
+      const today = now.toISOString().slice(0, 10);
+      if (this.state.get<string>(stamp) === today) continue;
+      await this.state.update(stamp, today);
+      const rotate = t('Rotate Key');
+      const text =
+        days < 0
+          ? t('The {0} key {1} has expired.', title(service), meta.masked)
+          : t('The {0} key {1} expires in {2} days.', title(service), meta.masked, String(days));
+      void vscode.window
+        .showWarningMessage(text, rotate)
+        .then((answer) => (answer === rotate ? this.rotate(service) : undefined));
+    }
+  }
+}

@@ -1,0 +1,615 @@
+// Flags key strings in open documents as you type, graded by where git stands:
+// tracked (Error: it is in history), would be committed (Warning), ignored
+// (Information, or off), not in a repository (Warning). In Restricted Mode git
+// is not run at all (a repository's config could run programs): Warning, said so.
+import { realpath } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import * as vscode from 'vscode';
+import type { IgnoredFilesLevel } from '../../core/config.ts';
+import { SERVICE_NAMES } from '../../core/errors.ts';
+import { redactSecrets } from '../../core/redact.ts';
+import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
+import { type GitState, GitStatusCache } from '../../core/scan/gitStatus.ts';
+import { IncrementalScan } from '../../core/scan/incremental.ts';
+import { archiveKind, archiveMagic, scanArchive } from '../../core/scan/archive.ts';
+import {
+  IGNORE_FILE,
+  IgnoreFileCache,
+  type IgnoreRules,
+  type Suppression,
+  suppressionFor,
+} from '../../core/scan/ignoreFile.ts';
+import { type SkipReason, skipMessage } from '../../core/scan/report.ts';
+import { isSourceMap, scanShippedText } from '../../core/scan/sourceMap.ts';
+import { type Finding, type ScanOptions, optionsFor } from '../../core/scan/scanner.ts';
+import { isServiceOwner, ownerName } from '../../core/scan/providerRules.ts';
+import { Disposable, toDisposable } from '../../shared/dispose.ts';
+import { Emitter, type Subscription } from '../../shared/event.ts';
+import type { Configuration } from '../configuration.ts';
+import type { Verification } from '../../core/scan/verify.ts';
+import {
+  COMMITTED_KEY_CODE,
+  type CommittedKey,
+  CommittedKeys,
+  type RotationSigns,
+  committedFrom,
+} from './committedKeys.ts';
+
+export const DIAGNOSTIC_SOURCE = 'Keyward';
+const COMMITTED_STATE = 'keyward.committedKeys';
+const t = vscode.l10n.t;
+
+/** Where git stands, or why Keyward did not ask it. */
+/** 'refused': a `.git` is there but git refuses the repository (dubious ownership, a damaged HEAD). */
+export type FileState = GitState | 'unsaved' | 'restricted' | 'refused';
+
+export interface KeyDiagnostic {
+  finding: Finding;
+  range: vscode.Range;
+  git: FileState;
+  /** What the key's service said, once someone asked (never asked on its own). */
+  verification?: Verification;
+  /**
+   * Where the key really is when it is inside the file rather than in its
+   * text: an archive's entry (`extension/dist/x.js`) or a source map's original
+   * source. The finding's line and column are there, the range is the file's
+   * start, and no fix edits it.
+   */
+  inner?: string;
+  /** The .keywardignore line that suppresses it: shown at Hint severity, saying so, never hidden. */
+  suppression?: Suppression;
+}
+
+/** A finding to publish, and where inside the file it is when that is not the file's own text. */
+export interface PlacedFinding {
+  finding: Finding;
+  inner?: string;
+}
+
+/**
+ * The real path of a file (or of its folder, when the file does not exist yet):
+ * a file opened through a symlinked folder is graded where git sees it.
+ */
+export async function realFilePath(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return join(await realpath(dirname(path)).catch(() => dirname(path)), basename(path));
+  }
+}
+
+function gitText(state: FileState): string {
+  switch (state) {
+    case 'tracked':
+      return t('This file is tracked by git: the key is in its history, so rotating the key is the only fix.');
+    case 'untracked':
+      return t('This file is not ignored by git: the key would be committed.');
+    case 'ignored':
+      return t('This file is ignored by git.');
+    case 'outside':
+      return t('This file is not in a git repository.');
+    case 'restricted':
+      return t(
+        'Restricted Mode: Keyward does not run git here, so it cannot tell whether the file is tracked or ignored.',
+      );
+    case 'refused':
+      return t(
+        "Git refuses this file's repository (not owned by you: safe.directory; or damaged), so Keyward cannot tell whether the file is tracked: treat the key as committed.",
+      );
+    default:
+      return t('This file is not saved yet.');
+  }
+}
+
+function severity(
+  state: FileState,
+  ignoredLevel: IgnoredFilesLevel,
+  live: boolean,
+): vscode.DiagnosticSeverity | undefined {
+  // A repository git refuses may track the file: as loud as a tracked one.
+  if (state === 'tracked' || state === 'refused') return vscode.DiagnosticSeverity.Error;
+  // A live key in an ignored file (a .env) is where keys belong; anywhere else it is an error.
+  if (live && state !== 'ignored') return vscode.DiagnosticSeverity.Error;
+  if (state === 'ignored') return ignoredLevel === 'off' ? undefined : vscode.DiagnosticSeverity.Information;
+  return vscode.DiagnosticSeverity.Warning;
+}
+
+export function describeFinding(finding: Finding): string {
+  const described = describeKey(finding);
+  if (finding.ruleId === 'split-key') return `${described} ${t('It is assembled from string pieces.')}`;
+  if (finding.ruleId === 'encoded-key') return `${described} ${t('It is encoded in base64 here.')}`;
+  return described;
+}
+
+function describeKey(finding: Finding): string {
+  const owner = finding.service;
+  // Another provider's key: named by its owner; Keyward stores no such key.
+  if (!isServiceOwner(owner))
+    return finding.confidence === 'high'
+      ? t('A key of {0}, {1}.', ownerName(owner), finding.masked)
+      : t('Probably a key of {0}, {1}.', ownerName(owner), finding.masked);
+  const service = SERVICE_NAMES[owner];
+  if (finding.stored === 'active') return t('Your {0} key {1}, the one stored in Keyward.', service, finding.masked);
+  if (finding.stored === 'retired')
+    return t(
+      'A {0} key Keyward rotated out, {1}: it works until it is deleted at the service.',
+      service,
+      finding.masked,
+    );
+  return finding.confidence === 'high'
+    ? t('A {0} key, {1}.', service, finding.masked)
+    : t('Probably a {0} key, {1}.', service, finding.masked);
+}
+
+function message(
+  finding: Finding,
+  state: FileState,
+  verification: Verification | undefined,
+  where: string | undefined,
+): string {
+  const found = `${describeFinding(finding)} ${gitText(state)}`;
+  // An inner file cannot be opened as a document: the message names it as `keyward scan` does.
+  const text = where === undefined ? found : `${where}:${finding.line + 1}:${finding.column + 1}: ${found}`;
+  switch (verification?.status) {
+    case undefined:
+      return text;
+    case 'live':
+      return state === 'tracked'
+        ? `${t('Live key in git history: rotate now.')} ${text}`
+        : `${text} ${t('The service says the key is live.')}`;
+    case 'inactive':
+      return `${text} ${t('The service refused the key: it is no longer live.')}`;
+    case 'unknown':
+      return `${text} ${t('Whether the key is live is unknown: {0}', verification.reason)}`;
+  }
+}
+
+export class KeyDiagnostics extends Disposable {
+  readonly collection = this._register(vscode.languages.createDiagnosticCollection('keyward'));
+  /** The lines of each .keywardignore that were refused, on that file: they suppress nothing. */
+  readonly ignoreProblems = this._register(vscode.languages.createDiagnosticCollection('keyward-ignore'));
+  private readonly ignoreFiles = new IgnoreFileCache();
+  readonly git = new GitStatusCache();
+  private readonly scans = new Map<string, IncrementalScan>();
+  private readonly byUri = new Map<string, KeyDiagnostic[]>();
+  /** The Uri each published key came from, to publish it again as it was. */
+  private readonly uris = new Map<string, vscode.Uri>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly pending = new Map<string, vscode.TextDocumentContentChangeEvent[]>();
+  private options: ScanOptions = {};
+  private readonly keys: KeyStore;
+  private readonly diagnosticsChanged = this._register(new Emitter<void>());
+  /** Liveness answers by fingerprint, set by the "Check whether this key is live" action. */
+  verificationOf: (fingerprint: string) => Verification | undefined = () => undefined;
+  /** Keys moved out of tracked files: still findings there until they are rotated. */
+  private readonly committed: CommittedKeys;
+
+  /** Its settings, typed; the workspace scan reads its size cap here too. */
+  readonly configuration: Configuration;
+
+  /** `state` (workspace state, through the filter for disk) keeps the keys moved out of tracked files across reloads. */
+  constructor(keys: KeyStore, configuration: Configuration, state?: vscode.Memento) {
+    super();
+    // Edits waiting for their rescan are dropped with the rest.
+    this._register(toDisposable(() => this.timers.forEach((timer) => clearTimeout(timer))));
+    this.keys = keys;
+    this.configuration = configuration;
+    this.committed = new CommittedKeys(committedFrom(state?.get(COMMITTED_STATE)), (list) => {
+      void Promise.resolve(state?.update(COMMITTED_STATE, list)).catch(() => undefined);
+    });
+    let ignoredFiles = configuration.value.diagnostics.ignoredFiles;
+    for (const disposable of [
+      vscode.workspace.onDidOpenTextDocument((doc) => void this.full(doc)),
+      vscode.workspace.onDidCloseTextDocument((doc) => this.forget(doc.uri)),
+      vscode.workspace.onDidChangeTextDocument((event) => this.changed(event)),
+      vscode.workspace.onDidSaveTextDocument(() => this.gitChanged()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.watchGitExtension();
+        this.gitChanged();
+      }),
+      // After Configuration has read the new value, which a listener of VS Code's own event may not see yet.
+      configuration.onDidChange((config) => {
+        if (config.diagnostics.ignoredFiles === ignoredFiles) return;
+        ignoredFiles = config.diagnostics.ignoredFiles;
+        this.rescanAll();
+      }),
+      keys.onDidChange(() => void this.reloadKeys()),
+    ])
+      this._register(disposable);
+    for (const pattern of ['**/.gitignore', '**/.git/index', '**/.git/HEAD']) {
+      const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+      this._register(watcher);
+      this._register(watcher.onDidChange(() => this.gitChanged()));
+      this._register(watcher.onDidCreate(() => this.gitChanged()));
+      this._register(watcher.onDidDelete(() => this.gitChanged()));
+    }
+    // A changed ignore file changes what is suppressed: read again, then word every finding again.
+    const ignoreWatcher = this._register(vscode.workspace.createFileSystemWatcher(`**/${IGNORE_FILE}`));
+    for (const event of [ignoreWatcher.onDidChange, ignoreWatcher.onDidCreate, ignoreWatcher.onDidDelete])
+      this._register(event(() => this.ignoreFileChanged()));
+    this.ignoreFiles.onLoad = (root, rules) => this.showIgnoreProblems(root, rules);
+    this.watchGitExtension();
+    void this.reloadKeys();
+  }
+
+  /** Reads the ignore files again and re-places every published finding. */
+  ignoreFileChanged(): void {
+    this.ignoreFiles.clear();
+    this.ignoreProblems.clear();
+    this.reword();
+  }
+
+  private showIgnoreProblems(root: string, rules: IgnoreRules | undefined): void {
+    const uri = vscode.Uri.file(join(root, IGNORE_FILE));
+    this.ignoreProblems.set(
+      uri,
+      (rules?.problems ?? []).map((p) => {
+        const line = Math.max(0, p.line - 1);
+        const diagnostic = new vscode.Diagnostic(
+          new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
+          t('This line of .keywardignore suppresses nothing: {0}', p.message),
+          vscode.DiagnosticSeverity.Error,
+        );
+        diagnostic.source = DIAGNOSTIC_SOURCE;
+        return diagnostic;
+      }),
+    );
+  }
+
+  /** The .keywardignore entry that covers a finding in a file (or an entry inside it), if any. */
+  private suppressionOf(uri: vscode.Uri, finding: Finding, inner: string | undefined): Suppression | undefined {
+    if (uri.scheme !== 'file') return undefined;
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const found = this.ignoreFiles.lookup(uri.fsPath, folders);
+    if (!found) return undefined;
+    return suppressionFor(found.rules, inner === undefined ? found.rel : `${found.rel}!${inner}`, finding.fingerprint);
+  }
+
+  /** The built-in git extension tells about commits and staging sooner than the file watcher. */
+  private watchGitExtension(): void {
+    if (!vscode.workspace.isTrusted) return;
+    const git = vscode.extensions.getExtension<{
+      getAPI(version: 1): {
+        repositories: { state: { onDidChange: vscode.Event<void> } }[];
+        onDidOpenRepository: vscode.Event<{ state: { onDidChange: vscode.Event<void> } }>;
+      };
+    }>('vscode.git');
+    if (!git) return;
+    void Promise.resolve(git.isActive ? git.exports : git.activate()).then(
+      (exports) => {
+        const api = exports?.getAPI(1);
+        if (!api) return;
+        const watch = (repo: { state: { onDidChange: vscode.Event<void> } }) =>
+          this._register(repo.state.onDidChange(() => this.gitChanged()));
+        api.repositories.forEach(watch);
+        this._register(api.onDidOpenRepository(watch));
+      },
+      () => undefined,
+    );
+  }
+
+  onDidChange(listener: () => void): Subscription {
+    return this.diagnosticsChanged.event(listener);
+  }
+
+  /** Findings at a document position (for hovers and quick fixes). */
+  at(uri: vscode.Uri, range: vscode.Range | vscode.Position): KeyDiagnostic[] {
+    return (this.byUri.get(uri.toString()) ?? []).filter((d) =>
+      range instanceof vscode.Position ? d.range.contains(range) : d.range.intersection(range) !== undefined,
+    );
+  }
+
+  all(uri: vscode.Uri): readonly KeyDiagnostic[] {
+    return this.byUri.get(uri.toString()) ?? [];
+  }
+
+  private async reloadKeys(): Promise<void> {
+    this.options = await scannerKeys(this.keys).catch(() => ({}));
+    for (const [uri, scan] of this.scans) scan.setOptions(optionsFor(uri, this.options));
+    this.rescanAll();
+    // A rotation clears a moved key's finding in files that are not open too.
+    this.replaceCommitted();
+  }
+
+  /**
+   * A key was moved out of a file git tracks: it stays a finding there until it is rotated (see committedKeys.ts).
+   * Called by a fix once the key is out of the line.
+   */
+  rememberCommitted(uri: vscode.Uri, entry: KeyDiagnostic): void {
+    if (entry.git !== 'tracked' || entry.inner !== undefined) return;
+    const { finding } = entry;
+    // Rotation is known only for a service Keyward holds a key of (its stored key changes, or a live check).
+    if (!isServiceOwner(finding.service)) return;
+    this.committed.add({
+      uri: uri.toString(),
+      line: finding.line,
+      column: finding.column,
+      service: finding.service,
+      masked: finding.masked,
+      fingerprint: finding.fingerprint,
+      storedAtMove: this.keys.metadata(finding.service)?.fingerprint ?? null,
+    });
+    this.place(
+      uri,
+      this.all(uri).map((e) => ({ finding: e.finding, ...(e.inner === undefined ? {} : { inner: e.inner }) })),
+      'tracked',
+    );
+  }
+
+  /** The moved keys whose finding is at a place in the document (for the quick fixes). */
+  committedAt(uri: vscode.Uri, range: vscode.Range | vscode.Position): CommittedKey[] {
+    return this.committed
+      .of(uri.toString())
+      .filter(
+        (k) =>
+          this.committedRange(k).intersection(
+            range instanceof vscode.Position ? new vscode.Range(range, range) : range,
+          ) !== undefined,
+      );
+  }
+
+  private committedRange(key: CommittedKey): vscode.Range {
+    return new vscode.Range(key.line, key.column, key.line, key.column);
+  }
+
+  private signs(): RotationSigns {
+    return {
+      stored: (service) => this.keys.metadata(service)?.fingerprint ?? null,
+      retired: () => new Set(this.keys.retired().map((r) => r.fingerprint)),
+      verification: (fingerprint) => this.verificationOf(fingerprint),
+    };
+  }
+
+  /** Publishes again every file with a moved key, open or not, so a rotation clears its finding. */
+  private replaceCommitted(): void {
+    for (const key of this.committed.uris()) {
+      const uri = vscode.Uri.parse(key);
+      const entries = this.all(uri);
+      this.place(
+        uri,
+        entries.map((e) => ({ finding: e.finding, ...(e.inner === undefined ? {} : { inner: e.inner }) })),
+        entries[0]?.git ?? 'tracked',
+      );
+    }
+  }
+
+  private rescanAll(): void {
+    for (const doc of vscode.workspace.textDocuments) void this.full(doc);
+  }
+
+  private gitChanged(): void {
+    this.git.invalidate();
+    for (const doc of vscode.workspace.textDocuments) {
+      const scan = this.scans.get(doc.uri.toString());
+      if (scan) void this.publish(doc, scan.findings);
+      else if (this.tracked(doc) && isSourceMap(doc.uri.path)) void this.publishSourceMap(doc);
+    }
+  }
+
+  private tracked(doc: vscode.TextDocument): boolean {
+    return doc.uri.scheme === 'file' || doc.uri.scheme === 'untitled' || doc.uri.scheme === 'vscode-remote';
+  }
+
+  async full(doc: vscode.TextDocument): Promise<void> {
+    if (!this.tracked(doc)) return;
+    if (isSourceMap(doc.uri.path)) return this.publishSourceMap(doc);
+    const key = doc.uri.toString();
+    let scan = this.scans.get(key);
+    if (!scan) {
+      scan = new IncrementalScan(optionsFor(key, this.options));
+      this.scans.set(key, scan);
+    }
+    await this.publish(doc, scan.reset(doc.getText()));
+  }
+
+  private changed(event: vscode.TextDocumentChangeEvent): void {
+    const doc = event.document;
+    if (!this.tracked(doc) || event.contentChanges.length === 0) return;
+    const key = doc.uri.toString();
+    const list = this.pending.get(key) ?? [];
+    list.push(...event.contentChanges);
+    this.pending.set(key, list);
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => this.flush(doc), 150),
+    );
+  }
+
+  /** Rescans only the lines the edits touched since the last pass. */
+  private flush(doc: vscode.TextDocument): void {
+    const key = doc.uri.toString();
+    const changes = this.pending.get(key) ?? [];
+    this.pending.delete(key);
+    this.timers.delete(key);
+    const scan = this.scans.get(key);
+    if (!scan || changes.length !== 1) {
+      // Several edits at once (multi-cursor, format): one full pass is simpler and still fast.
+      void this.full(doc);
+      return;
+    }
+    const change = changes[0]!;
+    const addedLines = change.text.split('\n').length - 1;
+    const startLine = change.range.start.line;
+    const findings = scan.applyEdit(
+      { startLine, oldEndLine: change.range.end.line, newEndLine: startLine + addedLines },
+      (i) => (i < doc.lineCount ? doc.lineAt(i).text : undefined),
+    );
+    void this.publish(doc, findings);
+  }
+
+  /**
+   * A source map open in the editor is read as `keyward scan` reads it: each
+   * original source a file of its own for allow comments (read as one line,
+   * one source's `keyward-ignore` hid the others' keys), whole at every change
+   * (no edit of its one line is small).
+   */
+  private async publishSourceMap(doc: vscode.TextDocument): Promise<void> {
+    const name = doc.uri.path.split('/').pop() ?? '';
+    const placed: PlacedFinding[] = [];
+    for (const part of scanShippedText(Buffer.from(doc.getText()), name, this.options))
+      for (const finding of part.findings)
+        placed.push(part.source === undefined ? { finding } : { finding, inner: part.source });
+    this.place(doc.uri, placed, doc.isUntitled ? 'unsaved' : await this.fileState(doc.uri));
+  }
+
+  private async publish(doc: vscode.TextDocument, findings: readonly Finding[]): Promise<void> {
+    this.set(doc.uri, findings, doc.isUntitled ? 'unsaved' : await this.fileState(doc.uri));
+  }
+
+  /** Where git stands on a saved file, asked with real paths and only in a trusted workspace. */
+  async fileState(uri: vscode.Uri): Promise<FileState> {
+    if (uri.scheme !== 'file') return 'outside';
+    if (!vscode.workspace.isTrusted) return 'restricted';
+    const real = await realFilePath(uri.fsPath);
+    const state = await this.git.status(real);
+    // "Not in a git repository" only when there is none: a .git that git refuses must not pass for that.
+    if (state === 'outside' && (await this.git.refusal(dirname(real)))) return 'refused';
+    return state;
+  }
+
+  /** Publishes findings for a file, open or not (the workspace scan uses this too). */
+  set(uri: vscode.Uri, findings: readonly Finding[], state: FileState): void {
+    this.place(
+      uri,
+      findings.map((finding) => ({ finding })),
+      state,
+    );
+  }
+
+  /** Publishes findings some of which are inside the file (an archive's entries, a source map's sources). */
+  place(uri: vscode.Uri, placed: readonly PlacedFinding[], state: FileState): void {
+    const ignoredLevel = this.configuration.value.diagnostics.ignoredFiles;
+    const entries: KeyDiagnostic[] = [];
+    const diagnostics: vscode.Diagnostic[] = [];
+    const shown = uri.scheme === 'file' ? vscode.workspace.asRelativePath(uri) : uri.path.split('/').pop();
+    for (const { finding, inner } of placed) {
+      const verification = this.verificationOf(finding.fingerprint);
+      const graded = severity(state, ignoredLevel, verification?.status === 'live');
+      if (graded === undefined) continue;
+      const suppression = this.suppressionOf(uri, finding, inner);
+      // Suppressed is shown, quietly, with where and why: a reader can still see the key is there.
+      const level = suppression ? vscode.DiagnosticSeverity.Hint : graded;
+      const range =
+        inner === undefined
+          ? new vscode.Range(finding.line, finding.column, finding.endLine, finding.endColumn)
+          : new vscode.Range(0, 0, 0, 0);
+      const where = inner === undefined ? undefined : redactSecrets(`${shown}!${inner}`);
+      const text = message(finding, state, verification, where);
+      const diagnostic = new vscode.Diagnostic(
+        range,
+        suppression
+          ? `${text} ${t('Suppressed by {0}:{1}: {2}', suppression.file, String(suppression.line), suppression.reason)}`
+          : text,
+        level,
+      );
+      diagnostic.source = DIAGNOSTIC_SOURCE;
+      diagnostic.code = finding.ruleId;
+      entries.push({
+        finding,
+        range,
+        git: state,
+        ...(verification ? { verification } : {}),
+        ...(inner === undefined ? {} : { inner }),
+        ...(suppression ? { suppression } : {}),
+      });
+      diagnostics.push(diagnostic);
+    }
+    this.committed.prune(this.signs());
+    for (const key of this.committed.of(uri.toString())) {
+      // Back in the text, it is flagged as any key is.
+      if (entries.some((e) => e.finding.fingerprint === key.fingerprint)) continue;
+      const live = this.verificationOf(key.fingerprint)?.status === 'live';
+      const text = t(
+        "The {0} key {1} was moved out of this file, but git has it in this file's history: rotate it (it works until it is deleted at the service).",
+        SERVICE_NAMES[key.service],
+        key.masked,
+      );
+      const diagnostic = new vscode.Diagnostic(
+        this.committedRange(key),
+        live ? `${t('Live key in git history: rotate now.')} ${text}` : text,
+        vscode.DiagnosticSeverity.Error,
+      );
+      diagnostic.source = DIAGNOSTIC_SOURCE;
+      diagnostic.code = COMMITTED_KEY_CODE;
+      diagnostics.push(diagnostic);
+    }
+    this.byUri.set(uri.toString(), entries);
+    this.uris.set(uri.toString(), uri);
+    this.collection.set(uri, diagnostics);
+    this.diagnosticsChanged.fire();
+  }
+
+  /** Words every published finding again (a liveness answer arrived); nothing is rescanned. */
+  reword(): void {
+    const moved = new Set(this.committed.uris());
+    for (const [key, entries] of [...this.byUri]) {
+      if (entries.length > 0 && !moved.has(key))
+        this.place(
+          this.uris.get(key) ?? vscode.Uri.parse(key),
+          entries.map((e) => ({ finding: e.finding, ...(e.inner === undefined ? {} : { inner: e.inner }) })),
+          entries[0]!.git,
+        );
+    }
+    this.replaceCommitted();
+  }
+
+  private forget(uri: vscode.Uri): void {
+    const key = uri.toString();
+    this.scans.delete(key);
+    this.byUri.delete(key);
+    this.uris.delete(key);
+    clearTimeout(this.timers.get(key));
+    this.collection.delete(uri);
+    // A closed file keeps the finding of a key moved out of it until the key is rotated.
+    if (this.committed.of(key).length > 0) this.place(uri, [], 'tracked');
+  }
+
+  /**
+   * Scans a file that is not open (workspace scan) the way `keyward scan` does:
+   * binary files are searched too (a key compiled into a bundle is a real
+   * leak), an archive is looked inside and a source map by its original
+   * sources, through the same core functions. A file over the size cap is not
+   * read, and whatever an archive's limits left unpacked is returned, so the
+   * caller can name it instead of calling the workspace clean.
+   */
+  async scanFile(
+    uri: vscode.Uri,
+    maxBytes: number,
+  ): Promise<
+    | { findings: number; suppressed: number; notScanned: { inner: string; reason: SkipReason; message: string }[] }
+    | { skipped: 'too-large'; size: number }
+  > {
+    const stat = await vscode.workspace.fs.stat(uri);
+    if (stat.size > maxBytes) return { skipped: 'too-large', size: stat.size };
+    const bytes = Buffer.from(await vscode.workspace.fs.readFile(uri));
+    const name = uri.path.split('/').pop() ?? '';
+    // By name, and by its first bytes (a zip renamed .bin, a gzip without .gz), as `keyward scan` does.
+    const kind = archiveKind(name) ?? archiveMagic(bytes);
+    const placed: PlacedFinding[] = [];
+    const notScanned: { inner: string; reason: SkipReason; message: string }[] = [];
+    if (kind) {
+      const result = await scanArchive(bytes, kind, this.options, undefined, name);
+      for (const hit of result.findings) placed.push({ finding: hit.finding, inner: hit.inner });
+      for (const skip of result.skipped)
+        notScanned.push({
+          inner: skip.inner,
+          reason: skip.reason,
+          message: skipMessage({ path: skip.inner, ...skip }),
+        });
+    } else
+      for (const part of scanShippedText(bytes, name, this.options))
+        for (const finding of part.findings)
+          placed.push(part.source === undefined ? { finding } : { finding, inner: part.source });
+    const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
+    // An open document's diagnostics follow its text as it is typed, not the file on disk.
+    if (placed.length > 0 && !open) this.place(uri, placed, await this.fileState(uri));
+    // Suppressed keys are published (as Hints) but do not make the workspace "hold keys".
+    const suppressed = placed.filter((p) => this.suppressionOf(uri, p.finding, p.inner)).length;
+    return { findings: placed.length - suppressed, suppressed, notScanned };
+  }
+
+  scanOptions(): ScanOptions {
+    return this.options;
+  }
+}

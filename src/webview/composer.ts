@@ -1,0 +1,178 @@
+// The composer: the prompt box with its draft, the attached-code chips, the `+` menu, Send and Stop,
+// and the line that counts down while the service asked to wait.
+import { ATTACH_SOURCES, type Attachment, type WebviewMessage } from '../shared/protocol.ts';
+import { composerIntent, lastPrompt } from './composerKeys.ts';
+import { byId, codicon, element, iconButton } from './dom.ts';
+import type { UiKey } from '../shared/uiStrings.ts';
+import type { ChatStore } from './store.ts';
+
+export interface ComposerHooks {
+  post(message: WebviewMessage): void;
+  currentModel(): string;
+  /** Whether another popup (the model picker) takes Escape first. */
+  popupOpen(): boolean;
+}
+
+function newId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** What a chip shows on hover: where the code comes from and its first lines. */
+function chipPreview(a: Attachment): string {
+  const head = `${a.fileName}:${a.startLine}-${a.endLine}`;
+  if (!a.text) return head;
+  const lines = a.text.split('\n');
+  const shown = lines.slice(0, 12).map((line) => (line.length > 100 ? `${line.slice(0, 100)}…` : line));
+  return [head, '', ...shown, ...(lines.length > 12 ? ['…'] : [])].join('\n');
+}
+
+export function createComposer(store: ChatStore, hooks: ComposerHooks) {
+  const { s } = store;
+  const { post } = hooks;
+  const prompt = () => byId<HTMLTextAreaElement>('prompt');
+  const attachMenu = byId('attach-menu');
+
+  function renderAttachments(): void {
+    byId('attachments').replaceChildren(
+      ...store.state.attachments.map((a) => {
+        const label = `${a.fileName.split(/[\\/]/).pop()}:${a.startLine}-${a.endLine}`;
+        const remove = iconButton('close', `${s('removeAttachment', 'Remove')} ${a.fileName}`, () => {
+          store.dispatch({ type: 'attachment/remove', id: a.id });
+          prompt().focus();
+        });
+        remove.classList.add('chip-remove');
+        const chip = element('span', { className: 'chip', title: chipPreview(a) }, codicon('file'), label, remove);
+        chip.setAttribute('aria-label', `${label} (${a.languageId})`);
+        return chip;
+      }),
+    );
+  }
+
+  let countdown: number | undefined;
+
+  function render(): void {
+    const { state } = store;
+    const box = prompt();
+    if (box.value !== state.draft) box.value = state.draft;
+    const busy = state.pending !== null;
+    if (!busy) hint.hidden = true;
+    byId<HTMLButtonElement>('send').hidden = busy;
+    byId<HTMLButtonElement>('stop').hidden = !busy;
+    const retry = byId('retry');
+    clearInterval(countdown);
+    if (state.pending?.retryUntil) {
+      const tick = () => {
+        const pending = store.state.pending;
+        const left = Math.max(0, Math.ceil(((pending?.retryUntil ?? 0) - Date.now()) / 1000));
+        // The wait's own wording by its error kind, else the general one.
+        const wait = s(`wait.${pending?.retryKind ?? ''}` as UiKey, s('waiting', 'The service asked to wait;'));
+        retry.textContent = `${wait} ${s('retryingIn', 'trying again in')} ${left} s`;
+      };
+      tick();
+      countdown = window.setInterval(tick, 250);
+      retry.hidden = false;
+    } else retry.hidden = true;
+  }
+
+  /** Said under the box when Enter cannot send now: an answer is still coming (the prompt stays in the box). */
+  const hint = element('div', { className: 'composer-hint', id: 'composer-hint' });
+  hint.setAttribute('role', 'status');
+  hint.hidden = true;
+
+  function send(text: string, model = hooks.currentModel(), attachments = store.state.attachments): void {
+    if (store.state.pending && text.trim() !== '') {
+      hint.textContent = s(
+        'busyHint',
+        'An answer is still coming: press Escape to stop it, then send. Your prompt stays in the box.',
+      );
+      hint.hidden = false;
+      return;
+    }
+    if (store.state.pending || text.trim() === '' || model === '') return;
+    const requestId = newId();
+    store.dispatch({ type: 'send/begin', requestId });
+    render();
+    post({ type: 'chat/send', requestId, service: store.state.service, model, prompt: text, attachments });
+  }
+
+  function stop(): void {
+    const { pending } = store.state;
+    if (pending) post({ type: 'chat/stop', requestId: pending.requestId });
+    prompt().focus();
+  }
+
+  /** The `+` menu: a button and a short menu of what to attach, driven by arrows, Enter and Escape. */
+  function wireAttachMenu(): void {
+    const button = byId<HTMLButtonElement>('attach');
+    const items = () => Array.from(attachMenu.querySelectorAll<HTMLButtonElement>('[role="menuitem"]'));
+    const close = (focus: HTMLElement | null) => {
+      attachMenu.hidden = true;
+      button.setAttribute('aria-expanded', 'false');
+      focus?.focus();
+    };
+    const open = () => {
+      attachMenu.hidden = false;
+      button.setAttribute('aria-expanded', 'true');
+      items()[0]?.focus();
+    };
+    button.addEventListener('click', () => (attachMenu.hidden ? open() : close(button)));
+    for (const item of items()) {
+      item.addEventListener('click', () => {
+        const source = ATTACH_SOURCES.find((x) => x === item.dataset.source);
+        close(prompt());
+        if (source) post({ type: 'attach/request', source });
+      });
+    }
+    attachMenu.addEventListener('keydown', (e) => {
+      const all = items();
+      const index = all.indexOf(document.activeElement as HTMLButtonElement);
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        close(button);
+      } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        all[(index + (e.key === 'ArrowDown' ? 1 : all.length - 1)) % all.length]?.focus();
+      } else if (e.key === 'Tab') close(null);
+    });
+    document.addEventListener('mousedown', (e) => {
+      if (!attachMenu.hidden && !attachMenu.contains(e.target as Node) && !button.contains(e.target as Node))
+        close(null);
+    });
+  }
+
+  function wire(): void {
+    const box = prompt();
+    (box.closest('.input-box') ?? box).before(hint);
+    box.addEventListener('input', () => store.dispatch({ type: 'draft/set', text: box.value }));
+    box.addEventListener('keydown', (e) => {
+      const intent = composerIntent(e, {
+        enterSends: store.state.enterSends !== false,
+        streaming: store.state.pending !== null,
+        empty: box.value.trim() === '',
+      });
+      // Escape is handled once, by the document, which also stops when the focus is elsewhere.
+      if (intent === 'none' || intent === 'stop') return;
+      e.preventDefault();
+      if (intent === 'send') send(box.value);
+      else if (intent === 'recall') {
+        const last = lastPrompt(store.state.turns);
+        if (last === undefined) return;
+        store.dispatch({ type: 'draft/set', text: last });
+        box.value = last;
+        box.setSelectionRange(last.length, last.length);
+      }
+    });
+    byId('send').addEventListener('click', () => send(box.value));
+    byId('stop').addEventListener('click', stop);
+    document.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || hooks.popupOpen() || !attachMenu.hidden) return;
+      if (store.state.pending) {
+        e.preventDefault();
+        stop();
+      }
+    });
+    wireAttachMenu();
+  }
+
+  return { render, renderAttachments, send, focus: () => prompt().focus(), wire };
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatTurn } from '../../../src/shared/protocol.ts';
+import { conversationMarkdown, lastResponseId, promptTurns } from '../../../src/core/chat/conversation.ts';
+
+const turn = (t: Partial<ChatTurn> & Pick<ChatTurn, 'role' | 'text'>): ChatTurn => ({
+  id: 'x',
+  service: 'router',
+  model: 'm',
+  status: 'done',
+  ...t,
+});
+
+const attachment = { id: 'a', fileName: 'a.ts', languageId: 'ts', startLine: 1, endLine: 2, text: 'let a;' };
+
+describe('conversation', () => {
+  const history: ChatTurn[] = [
+    turn({ role: 'user', text: 'q1', attachments: [attachment] }),
+    turn({ role: 'assistant', text: 'a1' }),
+    turn({ role: 'user', text: 'q2' }),
+    turn({ role: 'assistant', text: '', status: 'error' }),
+    turn({ role: 'user', text: 'qd', service: 'direct' }),
+    turn({ role: 'assistant', text: 'ad', service: 'direct', responseId: 'resp_1' }),
+    turn({ role: 'user', text: 'q3' }),
+    turn({ role: 'assistant', text: 'half', status: 'interrupted' }),
+    turn({ role: 'assistant', text: '', refusal: 'no' }),
+  ];
+
+  it('sends every turn that ended with an answer, whichever service gave it, then the new prompt with its code', () => {
+    expect(promptTurns(history, 'now', [])).toEqual([
+      { role: 'user', content: 'q1\n\nFile a.ts (ts), lines 1-2:\n```ts\nlet a;\n```' },
+      { role: 'assistant', content: 'a1' },
+      { role: 'user', content: 'q2' },
+      { role: 'user', content: 'qd' },
+      { role: 'assistant', content: 'ad' },
+      { role: 'user', content: 'q3' },
+      { role: 'assistant', content: 'half' },
+      { role: 'assistant', content: 'no' },
+      { role: 'user', content: 'now' },
+    ]);
+  });
+
+  it('continues the direct service from its stored response only while that is the last turn', () => {
+    expect(lastResponseId(history.slice(0, 6))).toBe('resp_1');
+    // After a routing-service turn the direct service must see it: no shortcut through its own response.
+    expect(lastResponseId(history)).toBeUndefined();
+    expect(lastResponseId(history.slice(0, 4))).toBeUndefined();
+  });
+
+  it('exports Markdown with the ending notes in the words given', () => {
+    const text = conversationMarkdown(
+      [
+        turn({ role: 'user', text: 'q' }),
+        turn({ role: 'assistant', text: 'a', finishReason: 'length' }),
+        turn({ role: 'assistant', text: '', refusal: 'nope' }),
+        turn({
+          role: 'assistant',
+          text: 'p',
+          status: 'error',
+          error: { kind: 'network', status: null, code: null, message: 'down', action: '', retryAfterSeconds: null },
+        }),
+      ],
+      { declined: 'DECLINED', cutOff: 'CUT', filtered: 'FILTERED' },
+    );
+    expect(text).toBe(
+      [
+        '# Keyward conversation',
+        '',
+        '## You (router, m)',
+        '',
+        'q',
+        '',
+        '## m',
+        '',
+        'a',
+        '',
+        '_CUT_',
+        '',
+        '## m',
+        '',
+        '',
+        '',
+        '> DECLINED: nope',
+        '',
+        '## m (error)',
+        '',
+        'p',
+        '',
+        '> network: down',
+        '',
+      ].join('\n'),
+    );
+  });
+});

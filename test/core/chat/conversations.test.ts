@@ -1,0 +1,119 @@
+// The conversations store and the history a prompt sends.
+import { describe, expect, it } from 'vitest';
+import type { ChatTurn } from '../../../src/shared/protocol.ts';
+import {
+  MAX_CONVERSATIONS,
+  active,
+  clear,
+  conversationTitle,
+  emptyStore,
+  loadStore,
+  newConversation,
+  remove,
+  rename,
+  setTurns,
+  summaries,
+  switchTo,
+  undoClear,
+} from '../../../src/core/chat/conversations.ts';
+
+const turn = (id: string, role: ChatTurn['role'], text: string, extra: Partial<ChatTurn> = {}): ChatTurn => ({
+  id,
+  role,
+  text,
+  service: 'router',
+  model: 'm',
+  status: 'done',
+  ...extra,
+});
+
+describe('the conversations store', () => {
+  it('starts, switches, renames and keeps the most recently written first', () => {
+    let store = emptyStore('a', 1);
+    store = setTurns(store, 'a', [turn('1', 'user', 'How do SSE streams end?')], 2);
+    store = newConversation(store, 'b', 3);
+    expect(active(store).id).toBe('b');
+    // An empty active conversation is reused rather than stacked.
+    expect(newConversation(store, 'c', 4)).toBe(store);
+    store = setTurns(store, 'b', [turn('2', 'user', 'second')], 5);
+    store = switchTo(store, 'a');
+    expect(active(store).turns[0]!.text).toBe('How do SSE streams end?');
+    expect(switchTo(store, 'nope')).toBe(store);
+    store = rename(store, 'a', '  SSE   notes ');
+    expect(summaries(store, '', 'Untitled').map((s) => [s.id, s.title, s.active])).toEqual([
+      ['b', 'second', false],
+      ['a', 'SSE notes', true],
+    ]);
+  });
+
+  it('titles an unnamed conversation from its first prompt, shortened', () => {
+    const long = 'word '.repeat(40);
+    const store = setTurns(emptyStore('a', 1), 'a', [turn('1', 'user', long)], 2);
+    const title = conversationTitle(active(store), 'Untitled');
+    expect(title.length).toBe(60);
+    expect(title.endsWith('…')).toBe(true);
+    expect(conversationTitle(active(emptyStore('x', 1)), 'Untitled')).toBe('Untitled');
+  });
+
+  it('deletes, moving to the next conversation, and never leaves none', () => {
+    let store = setTurns(emptyStore('a', 1), 'a', [turn('1', 'user', 'x')], 1);
+    store = newConversation(store, 'b', 2);
+    store = remove(store, 'b', 'fresh', 3);
+    expect(store.activeId).toBe('a');
+    store = remove(store, 'a', 'fresh', 4);
+    expect(store.conversations.map((c) => c.id)).toEqual(['fresh']);
+    expect(active(store).turns).toEqual([]);
+  });
+
+  it('searches titles and the text of every turn, with an excerpt', () => {
+    let store = setTurns(
+      emptyStore('a', 1),
+      'a',
+      [turn('1', 'user', 'alpha'), turn('2', 'assistant', 'The Needle')],
+      1,
+    );
+    store = newConversation(store, 'b', 2);
+    store = setTurns(store, 'b', [turn('3', 'user', 'beta')], 3);
+    const found = summaries(store, 'needle', 'Untitled');
+    expect(found.map((s) => s.id)).toEqual(['a']);
+    expect(found[0]!.excerpt).toBe('The Needle');
+    expect(summaries(store, 'BETA', 'Untitled').map((s) => s.id)).toEqual(['b']);
+    expect(summaries(store, 'nothing like it', 'Untitled')).toEqual([]);
+  });
+
+  it('clears with an undo that restores the turns, unless something was written since', () => {
+    const turns = [turn('1', 'user', 'keep me'), turn('2', 'assistant', 'kept')];
+    const store = setTurns(emptyStore('a', 1), 'a', turns, 1);
+    const { store: cleared, undo } = clear(store, 'a', 2);
+    expect(active(cleared).turns).toEqual([]);
+    expect(active(undoClear(cleared, undo!)).turns).toEqual(turns);
+    const written = setTurns(cleared, 'a', [turn('3', 'user', 'new')], 3);
+    expect(undoClear(written, undo!)).toBe(written);
+    expect(clear(cleared, 'a', 4).undo).toBeUndefined();
+  });
+
+  it('reads the single conversation of an earlier version, and drops what is malformed', () => {
+    const legacy = [turn('1', 'user', 'old'), { id: 2 }, null];
+    const store = loadStore(undefined, legacy, 'a', 1);
+    expect(active(store).turns.map((t) => t.text)).toEqual(['old']);
+    const saved = {
+      version: 1,
+      activeId: 'gone',
+      conversations: [{ id: 'b', title: '', createdAt: 1, updatedAt: 1, turns: [turn('1', 'user', 'x'), 'junk'] }, 7],
+    };
+    const loaded = loadStore(saved, undefined, 'a', 1);
+    expect(loaded.activeId).toBe('b');
+    expect(active(loaded).turns).toHaveLength(1);
+    expect(loadStore({ version: 2 }, undefined, 'a', 1).conversations.map((c) => c.id)).toEqual(['a']);
+  });
+
+  it('keeps at most MAX_CONVERSATIONS', () => {
+    let store = emptyStore('c0', 0);
+    for (let i = 1; i <= MAX_CONVERSATIONS + 5; i++) {
+      store = setTurns(store, store.activeId, [turn(`t${i}`, 'user', 'x')], i);
+      store = newConversation(store, `c${i}`, i);
+    }
+    expect(store.conversations).toHaveLength(MAX_CONVERSATIONS);
+    expect(store.activeId).toBe(`c${MAX_CONVERSATIONS + 5}`);
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { Attachment } from '../../../src/shared/protocol.ts';
+import { type GuardAnswer, guardPrompt } from '../../../src/core/keys/secretGuard.ts';
+import { routerKey } from '../../emulator/keyFactory.ts';
+
+const attach = (text: string): Attachment => ({
+  id: 'a1',
+  fileName: '.env',
+  languageId: 'dotenv',
+  startLine: 1,
+  endLine: 2,
+  text,
+});
+
+describe('secret guard', () => {
+  it('sends a prompt without keys as it is, without asking', async () => {
+    const asked: string[] = [];
+    const result = await guardPrompt('hello', [attach('A=1')], {}, async (names) => {
+      asked.push(names);
+      return 'cancel';
+    });
+    expect(result).toEqual({ prompt: 'hello', attachments: [attach('A=1')] });
+    expect(asked).toEqual([]);
+  });
+
+  it('fails closed when the stored keys could not be read: it asks even when it finds nothing', async () => {
+    const asked: (string | undefined)[] = [];
+    const ask = async (_names: string, _hits: unknown, unread?: string): Promise<GuardAnswer> => {
+      asked.push(unread);
+      return 'cancel';
+    };
+    expect(await guardPrompt('hello', [], {}, ask, 'no keyring')).toBeUndefined();
+    expect(asked).toEqual(['no keyring']);
+  });
+
+  it('cancels unless the person chooses to redact', async () => {
+    const key = routerKey();
+    expect(await guardPrompt(`use ${key}`, [], {}, async () => 'cancel')).toBeUndefined();
+  });
+
+  it('redacts every key in the prompt and the attachments, and names them masked', async () => {
+    const [a, b] = [routerKey(), routerKey()];
+    let named = '';
+    const answer = async (names: string): Promise<GuardAnswer> => {
+      named = names;
+      return 'redact';
+    };
+    const result = await guardPrompt(`first ${a} then ${a}`, [attach(`X=1\nKEY=${b}\n`)], {}, answer);
+    expect(result).toBeDefined();
+    const sent = JSON.stringify(result);
+    expect(sent).not.toContain(a.slice(12));
+    expect(sent).not.toContain(b.slice(12));
+    expect(result!.prompt).toMatch(/^first \[redacted key [^\]]+\] then \[redacted key [^\]]+\]$/);
+    expect(result!.attachments[0]!.text).toMatch(/^X=1\nKEY=\[redacted key [^\]]+\]\n$/);
+    expect(named).not.toContain(a.slice(12));
+    expect(named.split(', ')).toHaveLength(2);
+  });
+});

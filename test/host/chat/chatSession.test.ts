@@ -1,0 +1,174 @@
+// The chat session's secret guard over the fake vscode: when SecretStorage cannot be read, a stored key of a
+// free-form shape (an OpenAI-compatible service's) cannot be recognised in a prompt, so the guard fails closed:
+// it asks before sending, and the log says why. Nothing is sent in silence.
+import { randomBytes } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type KeyMask, maskKey, maskKnownKeys } from '../../../src/shared/keyShapes.ts';
+import type { HostMessage } from '../../../src/shared/protocol.ts';
+import { KeyStore } from '../../../src/core/keys/keyStore.ts';
+import type { GuardAnswer } from '../../../src/core/keys/secretGuard.ts';
+import { ChatSession } from '../../../src/host/chat/chatSession.ts';
+import { Configuration } from '../../../src/host/configuration.ts';
+import { Log } from '../../../src/host/log.ts';
+import { secretPort, statePort } from '../../../src/host/keys/secretPorts.ts';
+import { FakeMemento, FakeSecrets, fileUri } from '../fakeVscode.ts';
+import { fake } from '../vscodeShim.ts';
+
+/** A key with no shape any rule knows, as a local server may hand out. */
+const freeFormKey = () => `local${randomBytes(18).toString('base64url')}`;
+
+function conversationStore() {
+  return {
+    conversationId: () => 'c1',
+    turns: () => [],
+    saveTurns: async () => undefined,
+    choice: () => ({ service: 'router', selectedModel: { router: 'm', direct: 'm', compatible: 'm' } }),
+    attachmentRefs: () => [],
+  };
+}
+
+describe('chat session: the secret guard when SecretStorage cannot be read', () => {
+  let secrets: FakeSecrets;
+  let keys: KeyStore;
+  let log: Log;
+  let configuration: Configuration;
+  let session: ChatSession;
+  let asked: { names: string; unread: string | undefined }[];
+  let answer: GuardAnswer;
+  let posted: HostMessage[];
+
+  beforeEach(() => {
+    fake.state.logLines.length = 0;
+    secrets = new FakeSecrets();
+    keys = new KeyStore(secretPort(secrets as never), statePort(new FakeMemento() as never));
+    log = new Log();
+    configuration = new Configuration(log);
+    asked = [];
+    answer = 'cancel';
+    posted = [];
+    session = new ChatSession({} as never, keys, configuration, log, {
+      extensionUri: fileUri('/ext') as never,
+      store: conversationStore() as never,
+      lastEditor: { current: undefined } as never,
+      ask: async (names, _hits, unread) => {
+        asked.push({ names, unread });
+        return answer;
+      },
+      tap: (message) => {
+        if (message.type.startsWith('chat/')) posted.push(message);
+      },
+      clearHistory: async () => undefined,
+      exportHistory: async () => undefined,
+    });
+  });
+
+  afterEach(() => {
+    session.dispose();
+    configuration.dispose();
+    log.dispose();
+  });
+
+  it('asks before sending a prompt holding a stored free-form key it could not read, and cancel sends nothing', async () => {
+    const key = freeFormKey();
+    await keys.setKey('compatible', key);
+    secrets.failing = true;
+    await session.send('r1', 'compatible', 'm', `use ${key} please`, []);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.names).toBe('');
+    expect(asked[0]!.unread).toMatch(/secret storage/);
+    expect(posted.map((m) => m.type)).toEqual(['chat/blocked']);
+    const logged = fake.state.logLines.join('\n');
+    expect(logged).toMatch(/Secret guard: the stored keys could not be read \(.*locked collection/);
+    expect(logged).not.toContain(key);
+  });
+
+  it('sends only when the person says so', async () => {
+    secrets.failing = true;
+    answer = 'redact';
+    await session.send('r2', 'router', 'm', 'hello', []);
+    expect(asked).toHaveLength(1);
+    expect(posted[0]?.type).toBe('chat/started');
+  });
+
+  it('asks nothing when the stored keys were read and the prompt holds none (the control)', async () => {
+    await keys.setKey('compatible', freeFormKey());
+    await session.send('r3', 'router', 'm', 'hello', []);
+    expect(asked).toEqual([]);
+    expect(posted[0]?.type).toBe('chat/started');
+  });
+
+  it('still recognises the stored free-form key by its value when SecretStorage works', async () => {
+    const key = freeFormKey();
+    await keys.setKey('compatible', key);
+    await session.send('r4', 'compatible', 'm', `use ${key} please`, []);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.names).toContain('the key stored in Keyward');
+    expect(asked[0]!.unread).toBeUndefined();
+  });
+});
+
+describe('chat session: links from the webview', () => {
+  it('opens https links, and drops command:, file: and vscode: links with a log line as other refused messages get', async () => {
+    fake.state.logLines.length = 0;
+    fake.state.opened.length = 0;
+    const log = new Log();
+    const configuration = new Configuration(log);
+    const keys = new KeyStore(secretPort(new FakeSecrets() as never), statePort(new FakeMemento() as never));
+    const session = new ChatSession({} as never, keys, configuration, log, {
+      extensionUri: fileUri('/ext') as never,
+      store: conversationStore() as never,
+      lastEditor: { current: undefined } as never,
+      clearHistory: async () => undefined,
+      exportHistory: async () => undefined,
+    });
+    try {
+      for (const url of ['command:workbench.action.terminal.new', 'file:///etc/passwd', 'vscode://some.extension/x'])
+        session.handleMessage({ type: 'link/open', url });
+      session.handleMessage({ type: 'link/open', url: 'https://example.test/page' });
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(fake.state.opened).toEqual(['https://example.test/page']);
+      const dropped = fake.state.logLines.filter((l) => l.includes('Dropped a link/open message'));
+      expect(dropped).toEqual([
+        expect.stringMatching(/^\[warn\] .*only https links open \(this one was command:\)/),
+        expect.stringMatching(/this one was file:/),
+        expect.stringMatching(/this one was vscode:/),
+      ]);
+      expect(dropped.join('\n')).not.toContain('passwd');
+    } finally {
+      session.dispose();
+      configuration.dispose();
+    }
+  });
+});
+
+describe('chat session: what the webview learns of stored keys', () => {
+  it('sends masks of the stored and rotated-out keys, never a key, and they mask the keys wherever they appear', async () => {
+    const posted: HostMessage[] = [];
+    const log = new Log();
+    const configuration = new Configuration(log);
+    const keys = new KeyStore(secretPort(new FakeSecrets() as never), statePort(new FakeMemento() as never));
+    const session = new ChatSession({} as never, keys, configuration, log, {
+      extensionUri: fileUri('/ext') as never,
+      store: conversationStore() as never,
+      lastEditor: { current: undefined } as never,
+      tap: (message) => posted.push(message),
+      clearHistory: async () => undefined,
+      exportHistory: async () => undefined,
+    });
+    try {
+      const first = freeFormKey();
+      const second = freeFormKey();
+      await keys.setKey('compatible', first);
+      await keys.setKey('compatible', second);
+      const changed = posted.filter((m) => m.type === 'keys/changed');
+      expect(changed).toHaveLength(2);
+      const masks = (changed[1] as { keyMasks: KeyMask[] }).keyMasks;
+      expect(JSON.stringify(posted)).not.toContain(first.slice(3, -4));
+      expect(JSON.stringify(posted)).not.toContain(second.slice(3, -4));
+      expect(maskKnownKeys(`a ${second} b ${first}`, masks)).toBe(`a ${maskKey(second)} b ${maskKey(first)}`);
+    } finally {
+      session.dispose();
+      configuration.dispose();
+    }
+  });
+});

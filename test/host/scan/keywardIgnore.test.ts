@@ -1,0 +1,92 @@
+// .keywardignore in the editor, over the fake vscode: a suppressed key is still shown (a Hint,
+// not hidden) with the file, line and reason that suppressed it, as `keyward scan` lists it; a
+// refused line of the ignore file is an Error on that line; a changed ignore file applies at once.
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fingerprint } from '../../../src/core/keys/keyFormats.ts';
+import { makeRepo } from '../../cli/gitFixtures.ts';
+import { routerKey } from '../../emulator/keyFactory.ts';
+import { type EditorParts, editorParts } from '../editorParts.ts';
+import { DiagnosticSeverity, fakeDocument, fileUri } from '../fakeVscode.ts';
+import { fake } from '../vscodeShim.ts';
+
+let parts: EditorParts;
+afterEach(() => parts.dispose());
+
+describe('.keywardignore in the editor', () => {
+  it('shows a suppressed key as a Hint saying where it was suppressed; the others keep their severity', async () => {
+    parts = editorParts();
+    const repo = makeRepo();
+    const [fixture, kept, real] = [routerKey(), routerKey(), routerKey()];
+    repo.write(
+      '.keywardignore',
+      `test/fixtures/  # generated, never live\n${fingerprint(kept)}  revoked, kept for the docs\nno reason here\n`,
+    );
+    const docs = [
+      fakeDocument(repo.write('test/fixtures/keys.ts', `k = "${fixture}"\n`), `k = "${fixture}"\n`),
+      fakeDocument(repo.write('docs/a.js', `k = "${kept}"\n`), `k = "${kept}"\n`),
+      fakeDocument(repo.write('src/app.js', `k = "${real}"\n`), `k = "${real}"\n`),
+    ];
+    for (const doc of docs) await parts.diagnostics.full(doc as never);
+    const first = (i: number) => parts.collection.get(docs[i]!.uri as never)![0]!;
+    const [onFixture, onKept, onReal] = [first(0), first(1), first(2)];
+    expect(onFixture.severity).toBe(DiagnosticSeverity.Hint);
+    expect(onFixture.message).toMatch(/ Suppressed by \.keywardignore:1: generated, never live$/);
+    expect(onFixture.code).toBe('router-key');
+    expect(onKept.severity).toBe(DiagnosticSeverity.Hint);
+    expect(onKept.message).toMatch(/ Suppressed by \.keywardignore:2: revoked, kept for the docs$/);
+    expect(onReal.severity).toBe(DiagnosticSeverity.Warning);
+    expect(onReal.message).not.toMatch(/Suppressed/);
+    expect(parts.diagnostics.all(docs[0]!.uri as never)[0]!.suppression).toEqual({
+      file: '.keywardignore',
+      line: 1,
+      kind: 'path',
+      reason: 'generated, never live',
+    });
+    // The hover says it too, the reason as text (the repository's words never become Markdown).
+    const hover = parts.hover.provideHover(docs[0] as never, onFixture.range.start as never)!;
+    expect((hover.contents as unknown as { value: string }[]).map((c) => c.value).join('\n')).toMatch(
+      /- Suppressed: by \\\.keywardignore:1: generated, never live\n/,
+    );
+    // The refused line is an Error on that line of the ignore file.
+    const problems = parts.diagnostics.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)!;
+    expect(problems.map((d) => [d.range.start.line, d.severity])).toEqual([[2, DiagnosticSeverity.Error]]);
+    expect(problems[0]!.message).toMatch(/^This line of \.keywardignore suppresses nothing: neither a fingerprint/);
+
+    // The line is removed: the fixture is a Warning again, without re-opening it.
+    repo.write('.keywardignore', `${fingerprint(kept)}  revoked, kept for the docs\n`);
+    parts.diagnostics.ignoreFileChanged();
+    expect(parts.collection.get(docs[0]!.uri as never)![0]!.severity).toBe(DiagnosticSeverity.Warning);
+    expect(parts.collection.get(docs[1]!.uri as never)![0]!.message).toMatch(/\.keywardignore:1: revoked/);
+    expect(parts.diagnostics.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)).toEqual([]);
+  });
+
+  it('Scan Workspace publishes a suppressed key as a Hint and does not count it as a key found', async () => {
+    parts = editorParts();
+    const repo = makeRepo();
+    repo.write('.keywardignore', 'fixtures/  # generated, never live\n');
+    const files = [
+      repo.write('fixtures/a.js', `k = "${routerKey()}"\n`),
+      repo.write('src/b.js', `k = "${routerKey()}"\n`),
+    ];
+    // The two calls of workspace.fs the scan makes, over the disk, for this test only.
+    const workspace = fake.api.workspace as unknown as Record<string, unknown>;
+    workspace.fs = {
+      stat: async (uri: { fsPath: string }) => ({ size: statSync(uri.fsPath).size }),
+      readFile: async (uri: { fsPath: string }) => readFileSync(uri.fsPath),
+    };
+    try {
+      const [fixture, source] = await Promise.all(
+        files.map((path) => parts.diagnostics.scanFile(fileUri(path) as never, 1 << 20)),
+      );
+      expect(fixture).toEqual({ findings: 0, suppressed: 1, notScanned: [] });
+      expect(source).toEqual({ findings: 1, suppressed: 0, notScanned: [] });
+      expect(parts.collection.get(fileUri(files[0]!) as never)!.map((d) => d.severity)).toEqual([
+        DiagnosticSeverity.Hint,
+      ]);
+    } finally {
+      delete workspace.fs;
+    }
+  });
+});
