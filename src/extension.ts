@@ -31,6 +31,8 @@ import { ScrubbedMemento } from './host/scrubbedState.ts';
 import { secretPort, statePort } from './host/keys/secretPorts.ts';
 import { pickUsageTier, showStatusActions } from './host/status/statusActions.ts';
 import { StatusBar } from './host/status/statusBar.ts';
+import { SPEND_STATE_KEY, SpendGuard, askSpendModal } from './host/chat/spendGuard.ts';
+import { SpendLedger } from './core/account/spendLedger.ts';
 
 /** Returned from activate() only when VS Code runs Keyward's own tests. */
 export interface KeywardTestApi {
@@ -78,13 +80,20 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     tier: () => configuration.value.direct.usageTier,
   });
   const keyCommands = new KeyCommands(keys, monitor, configuration, log, globalState);
-  const statusBar = new StatusBar(monitor, keys, configuration);
+  // Today's spend, per workspace, for the daily cap and the status tooltip.
+  const spendState = new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys));
+  const ledger = new SpendLedger({
+    get: () => spendState.get(SPEND_STATE_KEY),
+    set: (day) => spendState.update(SPEND_STATE_KEY, day),
+  });
+  const probe = context.extensionMode === vscode.ExtensionMode.Test ? new PanelProbe() : undefined;
+  const spend = new SpendGuard(ledger, configuration, keys, log, probe?.spendAsk(askSpendModal));
+  const statusBar = new StatusBar(monitor, keys, configuration, ledger);
   const diagnostics = new KeyDiagnostics(
     keys,
     configuration,
     new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)),
   );
-  const probe = context.extensionMode === vscode.ExtensionMode.Test ? new PanelProbe() : undefined;
   // One set of conversations for the side-bar view and the editor panel, stored through the filter for disk.
   const conversations = new ChatConversations(new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)));
   const conversationCommands = new ConversationCommands(conversations, keys, log);
@@ -99,6 +108,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     store: chatStore,
     lastEditor,
     ...probe?.ports,
+    spend,
     clearHistory: () => conversationCommands.clear(),
     exportHistory: () => conversationCommands.export(),
   });
@@ -120,6 +130,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     log,
     configuration,
     statusBar,
+    ledger,
     diagnostics,
     fixes,
     new KeyHover(diagnostics),
