@@ -36,6 +36,8 @@ import { manageLanguageModelKeys } from './host/lm/manageKeys.ts';
 import { ModelSettingsStore } from './host/chat/modelSettingsStore.ts';
 import { editModelSettings } from './host/chat/modelSettingsEditor.ts';
 import { ModelCatalog } from './core/chat/modelCatalog.ts';
+import { SPEND_STATE_KEY, SpendGuard, askSpendModal } from './host/chat/spendGuard.ts';
+import { SpendLedger } from './core/account/spendLedger.ts';
 
 /** Returned from activate() only when VS Code runs Keyward's own tests. */
 export interface KeywardTestApi {
@@ -85,13 +87,20 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     tier: () => configuration.value.direct.usageTier,
   });
   const keyCommands = new KeyCommands(keys, monitor, configuration, log, globalState);
-  const statusBar = new StatusBar(monitor, keys, configuration);
+  // Today's spend, per workspace, for the daily cap and the status tooltip.
+  const spendState = new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys));
+  const ledger = new SpendLedger({
+    get: () => spendState.get(SPEND_STATE_KEY),
+    set: (day) => spendState.update(SPEND_STATE_KEY, day),
+  });
+  const probe = context.extensionMode === vscode.ExtensionMode.Test ? new PanelProbe() : undefined;
+  const spend = new SpendGuard(ledger, configuration, keys, log, probe?.spendAsk(askSpendModal));
+  const statusBar = new StatusBar(monitor, keys, configuration, ledger);
   const diagnostics = new KeyDiagnostics(
     keys,
     configuration,
     new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)),
   );
-  const probe = context.extensionMode === vscode.ExtensionMode.Test ? new PanelProbe() : undefined;
   const modelSettings = new ModelSettingsStore(globalState);
   // One set of conversations for the side-bar view and the editor panel, stored through the filter for disk.
   const conversations = new ChatConversations(new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)));
@@ -109,6 +118,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     ...probe?.ports,
     modelSettings,
     editModelSettings: (service, model, support) => editModelSettings(modelSettings, service, model, support),
+    spend,
     clearHistory: () => conversationCommands.clear(),
     exportHistory: () => conversationCommands.export(),
   });
@@ -139,6 +149,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     log,
     configuration,
     statusBar,
+    ledger,
     diagnostics,
     fixes,
     new KeyHover(diagnostics),

@@ -2,6 +2,7 @@
 //             [--timeout MS] [--idle-timeout MS] [--redact] [PROMPT|-]
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONFIG } from '../core/config.ts';
+import type { ProxyConfig } from '../core/proxyConfig.ts';
 import { SERVICE_IDS, type ServiceId } from '../core/services/descriptors.ts';
 import { serviceModule } from '../core/services/registry.ts';
 import { ServiceError, toServiceError } from '../core/errors.ts';
@@ -11,12 +12,14 @@ import { type CliIo, EXIT } from './io.ts';
 import {
   BASE_URL_ENV,
   KEY_ENV,
+  NETWORK_HELP,
   SERVICE_CHOICES,
   TIMEOUT_ENV,
   UsageError,
   baseUrlFor,
   errorJson,
   keyFor,
+  proxyFor,
   millisecondsOption,
   readAll,
   reportUsage,
@@ -59,6 +62,7 @@ is sent (kind key_in_prompt in --json), unless --redact is given.
 A refusal is printed as the answer, marked on standard error; --json gives it as
 "refusal", and why the answer ended as "finishReason" (stop, length,
 content_filter, tool_calls, error, other).
+${NETWORK_HELP}
 Exit status: 0 answered, 1 service error, 2 usage error, 3 no usable answer (the
 model declined, or the provider's content filter stopped it), 4 a key in the
 prompt (nothing sent), 130 interrupted.
@@ -85,6 +89,7 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
   let key: string;
   let requestTimeoutMs: number;
   let idleTimeoutMs: number;
+  let proxy: ProxyConfig;
   try {
     service = serviceOption(values.service);
     if (!values.model) throw new UsageError('--model is required', 'missing_option');
@@ -104,6 +109,7 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
       DEFAULT_CONFIG.network.idleTimeoutMs,
     );
     key = keyFor(service, io.env);
+    proxy = proxyFor(io.env);
     if (positionals.length > 1)
       throw new UsageError('give the prompt as one argument (quote it), or "-" to read standard input');
     const source = positionals[0];
@@ -144,6 +150,7 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     connectTimeoutMs: DEFAULT_CONFIG.network.connectTimeoutMs,
     idleTimeoutMs,
     requestTimeoutMs,
+    proxy,
   };
   const module = serviceModule(service);
   const client = module.open(connection);

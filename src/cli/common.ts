@@ -4,6 +4,7 @@
 import type { ServiceError } from '../core/errors.ts';
 import { redactSecrets } from '../core/redact.ts';
 import { SERVICES, SERVICE_IDS } from '../core/services/descriptors.ts';
+import { type ProxyConfig, proxyFromEnv } from '../core/proxyConfig.ts';
 import { checkBaseUrl } from '../core/urlPolicy.ts';
 import type { ErrorKind } from '../shared/errorKinds.ts';
 import type { ServiceId } from '../shared/serviceIds.ts';
@@ -47,6 +48,24 @@ export function serviceOption(value: string | undefined): ServiceId {
 }
 
 /** --base-url, else the SDK's environment variable, else the real service; https only, except loopback. */
+/** The help's paragraph on proxies and certificates, shared by ask and status. */
+export const NETWORK_HELP = `Behind a proxy: https_proxy / HTTPS_PROXY (else http_proxy / HTTP_PROXY; host:port
+means http://host:port, user:password@ for proxy authorisation), no_proxy / NO_PROXY
+(hosts that go straight). Plain http (localhost only) never goes through a proxy.
+Certificates: Node's own, NODE_EXTRA_CA_CERTS and the system store (KEYWARD_SYSTEM_CA=0: not
+the system store).`;
+
+/**
+ * The proxy and certificate settings from the environment (HTTPS_PROXY, NO_PROXY, lower case first); a proxy
+ * variable that is set but not a proxy URL is a usage error, not a silent direct connection.
+ */
+export function proxyFor(env: NodeJS.ProcessEnv = {}): ProxyConfig {
+  const { proxy, problems } = proxyFromEnv(env);
+  const problem = problems[0];
+  if (problem) throw new UsageError(`${problem.setting} ${problem.message}`, 'invalid_proxy');
+  return proxy;
+}
+
 export function baseUrlFor(service: ServiceId, flag: string | undefined, env: NodeJS.ProcessEnv = {}): string {
   const fromEnv = env[BASE_URL_ENV[service]];
   const value = flag ?? (fromEnv === undefined || fromEnv.trim() === '' ? undefined : fromEnv.trim());

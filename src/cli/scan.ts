@@ -34,7 +34,8 @@ import { type Listed, listTargets } from '../core/scan/targets.ts';
 import { officialBaseUrls } from '../core/scan/verifyHosts.ts';
 import { checkBaseUrl } from '../core/urlPolicy.ts';
 import type { ServiceId } from '../shared/serviceIds.ts';
-import { BASE_URL_ENV, TIMEOUT_ENV, UsageError, millisecondsOption } from './common.ts';
+import { BASE_URL_ENV, TIMEOUT_ENV, UsageError, millisecondsOption, proxyFor } from './common.ts';
+import type { ProxyConfig } from '../core/proxyConfig.ts';
 import { type CliIo, EXIT } from './io.ts';
 
 declare const KEYWARD_VERSION: string | undefined;
@@ -302,6 +303,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
   }
   let services: Partial<Record<ServiceId, string>> | undefined;
   let timeoutMs = 0;
+  let proxy: ProxyConfig | undefined;
   try {
     const chosen = verifyBaseUrls(values['verify-base-url']);
     if (!values.verify && Object.keys(chosen).length > 0)
@@ -309,6 +311,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
     if (values.verify) {
       services = { ...OFFICIAL, ...chosen };
       timeoutMs = millisecondsOption(undefined, '', io.env, TIMEOUT_ENV.idle, 15_000);
+      proxy = proxyFor(io.env);
       for (const id of Object.keys(OFFICIAL) as ServiceId[]) {
         const variable = BASE_URL_ENV[id];
         if (chosen[id] === undefined && io.env[variable]?.trim())
@@ -393,7 +396,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
   if (services && findings.length > 0) {
     // Loaded only here: a scan without --verify never loads the network stack.
     const { KeyVerifier } = await import('../core/scan/verify.ts');
-    const verifier = new KeyVerifier({ baseUrls: services, timeoutMs });
+    const verifier = new KeyVerifier({ baseUrls: services, timeoutMs, proxy });
     if (format === 'text')
       io.stderr.write(
         `keyward scan: --verify: asking each key's own service (${Object.values(services).map(shownUrl).join(', ')}) whether it is live\n`,

@@ -1,6 +1,7 @@
 // keyward status --service router|direct|compatible [--base-url URL] [--json]
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONFIG } from '../core/config.ts';
+import type { ProxyConfig } from '../core/proxyConfig.ts';
 import { ServiceError } from '../core/errors.ts';
 import { redactSecrets } from '../core/redact.ts';
 import type { ServiceId } from '../core/services/descriptors.ts';
@@ -9,11 +10,13 @@ import { type CliIo, EXIT } from './io.ts';
 import {
   BASE_URL_ENV,
   KEY_ENV,
+  NETWORK_HELP,
   SERVICE_CHOICES,
   UsageError,
   baseUrlFor,
   errorJson,
   keyFor,
+  proxyFor,
   reportUsage,
   serviceOption,
   writeError,
@@ -34,6 +37,7 @@ The key comes from ${KEY_ENV.router} (router), ${KEY_ENV.direct} (direct) or
 ${KEY_ENV.compatible} (compatible, optional); without --base-url, ${BASE_URL_ENV.router} /
 ${BASE_URL_ENV.direct} / ${BASE_URL_ENV.compatible} name the base URL (compatible needs one).
 With --json every failure prints the JSON object, usage errors included.
+${NETWORK_HELP}
 Exit status: 0 checked, 1 service error (e.g. the key is not valid), 2 usage error.
 `;
 
@@ -64,10 +68,12 @@ export async function statusCommand(args: string[], io: CliIo): Promise<number> 
   let service: ServiceId;
   let baseUrl: string;
   let key: string;
+  let proxy: ProxyConfig;
   try {
     service = serviceOption(values.service);
     baseUrl = baseUrlFor(service, values['base-url'], io.env);
     key = keyFor(service, io.env);
+    proxy = proxyFor(io.env);
   } catch (error) {
     if (error instanceof UsageError) return reportUsage(io, 'status', values.json, error);
     throw error;
@@ -77,6 +83,7 @@ export async function statusCommand(args: string[], io: CliIo): Promise<number> 
     key,
     connectTimeoutMs: DEFAULT_CONFIG.network.connectTimeoutMs,
     idleTimeoutMs: DEFAULT_CONFIG.network.idleTimeoutMs,
+    proxy,
   };
   // The key check echoes fields of the service's choosing (the key's label): nothing key-shaped is printed.
   const out = { write: (text: string) => io.stdout.write(redactSecrets(text, key ? [key] : [])) };
@@ -88,6 +95,7 @@ interface Connection {
   key: string;
   connectTimeoutMs: number;
   idleTimeoutMs: number;
+  proxy: ProxyConfig;
 }
 type Out = { write(text: string): unknown };
 

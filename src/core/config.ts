@@ -1,6 +1,7 @@
 // Settings are declared once in package.json and typed once here. A bad value
 // falls back to its default and is named, so the user learns which one to fix.
 import type { Tier } from './account/fees.ts';
+import { DEFAULT_PROXY, type ProxyConfig } from './proxyConfig.ts';
 import { checkBaseUrl } from './urlPolicy.ts';
 
 export interface KeywardConfig {
@@ -8,13 +9,16 @@ export interface KeywardConfig {
   direct: { baseUrl: string; keysUrl: string; billingUrl: string; usageTier: Tier | null };
   /** Any OpenAI-compatible endpoint; no base URL means it is not set up. */
   compatible: { name: string; baseUrl: string | null };
-  network: { connectTimeoutMs: number; idleTimeoutMs: number; requestTimeoutMs: number };
+  /** Timeouts from Keyward's settings; the proxy from VS Code's http.* settings or the environment (proxyConfig.ts). */
+  network: { connectTimeoutMs: number; idleTimeoutMs: number; requestTimeoutMs: number; proxy: ProxyConfig };
   status: { refreshMinutes: number };
   /** How files that git ignores are shown: as information, or not at all. */
   diagnostics: { ignoredFiles: IgnoredFilesLevel };
   scan: { maxFileSizeKb: number };
   /** Enter sends and Shift+Enter breaks the line (true), or the other way round. */
   chat: { enterSends: boolean };
+  /** Ask before sending once answers today cost this much (USD, summed across services); null: no cap. */
+  spend: { dailyCapUsd: number | null };
 }
 
 export type IgnoredFilesLevel = 'information' | 'off';
@@ -35,11 +39,12 @@ export const DEFAULT_CONFIG: KeywardConfig = {
     usageTier: null,
   },
   compatible: { name: '', baseUrl: null },
-  network: { connectTimeoutMs: 10_000, idleTimeoutMs: 60_000, requestTimeoutMs: 600_000 },
+  network: { connectTimeoutMs: 10_000, idleTimeoutMs: 60_000, requestTimeoutMs: 600_000, proxy: DEFAULT_PROXY },
   status: { refreshMinutes: 5 },
   diagnostics: { ignoredFiles: 'information' },
   scan: { maxFileSizeKb: 1024 },
   chat: { enterSends: true },
+  spend: { dailyCapUsd: null },
 };
 
 const TIER_NAMES: Tier[] = ['Free', 'Build', 'Launch', 'Grow'];
@@ -166,6 +171,16 @@ function kilobytes(read: Reader, problems: ConfigProblem[]): number {
   return value;
 }
 
+function dailyCap(read: Reader, problems: ConfigProblem[]): number | null {
+  const value = read('spend.dailyCapUsd');
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    problems.push({ setting: 'keyward.spend.dailyCapUsd', message: 'must be a number of US dollars, 0 or more' });
+    return null;
+  }
+  return value;
+}
+
 /** One setting's values per level, as VS Code's `inspect()` gives them. */
 export interface SettingLayers {
   defaultValue?: unknown;
@@ -187,6 +202,14 @@ const STRICTER = {
       : value,
   'diagnostics.ignoredFiles': (value: unknown, workspace: unknown) =>
     workspace === 'information' ? 'information' : value,
+  // A workspace may set a cap for itself, or a lower one; never raise the user's or lift it.
+  'spend.dailyCapUsd': (value: unknown, workspace: unknown) =>
+    typeof workspace === 'number' &&
+    Number.isFinite(workspace) &&
+    workspace >= 0 &&
+    (typeof value !== 'number' || workspace < value)
+      ? workspace
+      : value,
 } satisfies Record<string, (value: unknown, workspace: unknown) => unknown>;
 
 export type GuardedSetting = keyof typeof STRICTER;
@@ -196,6 +219,7 @@ const GUARDED_DEFAULTS: Record<GuardedSetting, unknown> = {
   'router.denyDataCollection': false,
   'scan.maxFileSizeKb': 1024,
   'diagnostics.ignoredFiles': 'information',
+  'spend.dailyCapUsd': null,
 };
 export const GUARDED_SETTINGS = Object.keys(STRICTER) as GuardedSetting[];
 
@@ -255,6 +279,7 @@ export function normalizeConfig(read: Reader): { config: KeywardConfig; problems
     diagnostics: { ignoredFiles: ignoredFiles(read, problems) },
     scan: { maxFileSizeKb: kilobytes(read, problems) },
     chat: { enterSends: bool(read, 'chat.enterSends', DEFAULT_CONFIG.chat.enterSends, problems) },
+    spend: { dailyCapUsd: dailyCap(read, problems) },
     network: {
       connectTimeoutMs: milliseconds(
         read,
@@ -280,6 +305,7 @@ export function normalizeConfig(read: Reader): { config: KeywardConfig; problems
         3_600_000,
         problems,
       ),
+      proxy: DEFAULT_PROXY,
     },
   };
   return { config, problems };

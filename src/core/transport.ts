@@ -1,10 +1,13 @@
 // HTTP for both clients, on undici: a connect timeout, a long request timeout
 // for answers that are not streamed, an idle timeout for streams, cancellation
 // by AbortSignal, https only (loopback excepted), the key only in the
-// Authorization header, no redirects followed, and bounded reads.
+// Authorization header, no redirects followed, and bounded reads; through the
+// configured proxy (proxyDispatcher.ts), where all of that still holds.
 import type { Dispatcher } from 'undici';
 import type { ServiceId } from '../shared/serviceIds.ts';
 import { SERVICE_NAMES, ServiceError } from './errors.ts';
+import { DEFAULT_PROXY, type ProxyConfig, proxySecrets, shownProxy } from './proxyConfig.ts';
+import { proxyDispatcher } from './proxyDispatcher.ts';
 import { SseLimitError } from './sse.ts';
 import { checkBaseUrl, endpointUrl } from './urlPolicy.ts';
 
@@ -17,6 +20,8 @@ export interface TransportOptions {
    * first byte (reasoning models take minutes). Default DEFAULT_REQUEST_TIMEOUT_MS.
    */
   requestTimeoutMs?: number;
+  /** The proxy and certificate settings; none: straight, Node's own authorities and the system's. */
+  proxy?: ProxyConfig | undefined;
   /** For tests and benches: a dispatcher of one's own. */
   dispatcher?: Dispatcher;
 }
@@ -122,6 +127,7 @@ export function transportError(
   signal: AbortSignal | undefined,
   where: string,
   waits?: Waits,
+  proxy?: ProxyConfig,
 ): ServiceError {
   if (error instanceof ServiceError) return error;
   const name = SERVICE_NAMES[service];
@@ -144,15 +150,34 @@ export function transportError(
       message: timeoutMessage(name, code, where, waits),
       cause: error,
     });
+  // undici reports a proxy that refused the tunnel (407 without the right credentials, 403 by policy) as an
+  // abort; it is the network's answer, not the person's.
+  const refused = /^Proxy response \((\d{3})\)/.exec((error as Error)?.message ?? '');
+  if (refused && proxy?.url) {
+    return new ServiceError({
+      kind: 'network',
+      service,
+      code: `proxy_${refused[1]}`,
+      message: `Could not reach the ${name} at ${where} through the proxy ${shownProxy(proxy.url)}: it refused the tunnel (HTTP ${refused[1]}).`,
+      action:
+        refused[1] === '407'
+          ? 'The proxy asks for credentials: set http.proxyAuthorization, or put them in the proxy URL (HTTPS_PROXY for the CLI).'
+          : 'Ask the network administrator whether the proxy lets this host through.',
+      secrets: proxySecrets(proxy),
+      cause: error,
+    });
+  }
   if (code === 'UND_ERR_ABORTED' || (error as { name?: string })?.name === 'AbortError') {
     return new ServiceError({ kind: 'cancelled', service, message: 'The request was cancelled.', cause: error });
   }
   const detail = code && NETWORK_CODES.has(code) ? code : ((error as Error)?.message ?? String(error));
+  const through = proxy?.url ? ` through the proxy ${shownProxy(proxy.url)}` : '';
   return new ServiceError({
     kind: 'network',
     service,
     code: code ?? null,
-    message: `Could not reach the ${name} at ${where} (${detail}).`,
+    message: `Could not reach the ${name} at ${where}${through} (${detail}).`,
+    secrets: proxySecrets(proxy),
     cause: error,
   });
 }
@@ -201,13 +226,9 @@ export class Transport {
   }
 
   private async ready(): Promise<{ request: Undici['request']; dispatcher: Dispatcher }> {
-    const { request, Agent } = await loadUndici();
-    this.dispatcher ??= new Agent({
-      connect: { timeout: this.options.connectTimeoutMs },
-      headersTimeout: this.options.idleTimeoutMs,
-      bodyTimeout: this.options.idleTimeoutMs,
-    });
-    return { request, dispatcher: this.dispatcher };
+    const undici = await loadUndici();
+    this.dispatcher ??= proxyDispatcher(undici, this.options.proxy ?? DEFAULT_PROXY, this.options);
+    return { request: undici.request, dispatcher: this.dispatcher };
   }
 
   /**
@@ -244,7 +265,8 @@ export class Transport {
     }
     const url = endpointUrl(this.baseUrl, options.path);
     const waits = this.waits(options);
-    const fail = (error: unknown) => transportError(error, this.service, options.signal, url, waits);
+    const fail = (error: unknown) =>
+      transportError(error, this.service, options.signal, url, waits, this.options.proxy);
     if (options.signal?.aborted) throw fail(new Error('aborted'));
     // No key, no Authorization header at all: a keyless local server must not see "Bearer ".
     const headers: Record<string, string> = {

@@ -1,9 +1,10 @@
-// The part of undici the clients use (Agent and request), without fetch,
-// WebSocket, caches and mocks, for the extension's on-demand undici.js.
+// The part of undici the clients use (Agent, the proxy agent and request),
+// without fetch, WebSocket, caches and mocks, for the extension's on-demand undici.js.
 // Mirrors undici's own top-level request(): parse the URL, hand it to the dispatcher.
 'use strict';
 const Dispatcher = require('undici/lib/dispatcher/dispatcher');
 const Agent = require('undici/lib/dispatcher/agent');
+const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent');
 const api = require('undici/lib/api');
 
 Object.assign(Dispatcher.prototype, api);
@@ -19,4 +20,4 @@ function request(url, opts) {
   });
 }
 
-module.exports = { Agent, request };
+module.exports = { Agent, EnvHttpProxyAgent, request };

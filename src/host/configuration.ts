@@ -7,6 +7,7 @@ import {
   normalizeConfig,
   withoutWorkspace,
 } from '../core/config.ts';
+import { proxyFromSettings } from '../core/proxyConfig.ts';
 import { Disposable } from '../shared/dispose.ts';
 import { Emitter, type Subscription } from '../shared/event.ts';
 import type { Log } from './log.ts';
@@ -27,6 +28,16 @@ export function readSetting(name: string): unknown {
   return isGuardedSetting(name) ? guardedValue(name, layers) : (layers.globalValue ?? layers.defaultValue);
 }
 
+/**
+ * One of VS Code's `http.*` settings (the proxy, its authorisation, certificate checks) as the user set it: a
+ * repository's .vscode/settings.json never picks the proxy a key travels through nor switches certificate checks
+ * off (VS Code scopes these to the application too; this holds whatever the host hands over).
+ */
+export function readHttpSetting(name: string): unknown {
+  const inspected = vscode.workspace.getConfiguration('http').inspect(name);
+  return inspected ? (inspected.globalValue ?? inspected.defaultValue) : undefined;
+}
+
 /** The one place that reads Keyward's settings; bad values are named once per change. */
 export class Configuration extends Disposable {
   private current: KeywardConfig;
@@ -39,7 +50,7 @@ export class Configuration extends Disposable {
     this.current = this.read();
     this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (!event.affectsConfiguration('keyward')) return;
+        if (!event.affectsConfiguration('keyward') && !event.affectsConfiguration('http')) return;
         this.current = this.read();
         this.changed.fire(this.current);
       }),
@@ -63,6 +74,10 @@ export class Configuration extends Disposable {
 
   private read(): KeywardConfig {
     const { config, problems } = normalizeConfig(readSetting);
+    // VS Code's proxy settings, passed to core as plain data: the host's patching of Node's http does not reach undici.
+    const network = proxyFromSettings(readHttpSetting, process.env);
+    config.network = { ...config.network, proxy: network.proxy };
+    problems.push(...network.problems);
     for (const problem of problems) {
       this.log.warn(`${problem.setting} ${problem.message}; using the default.`);
       void vscode.window.showWarningMessage(

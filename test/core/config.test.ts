@@ -22,6 +22,8 @@ describe('normalizeConfig', () => {
       connectTimeoutMs: 10_000,
       idleTimeoutMs: 60_000,
       requestTimeoutMs: 600_000,
+      // Straight, checking certificates, trusting the system store beside Node's: until VS Code's http.* say otherwise.
+      proxy: { url: null, noProxy: '', strictSSL: true, authorization: null, systemCertificates: true },
     });
     expect(normalizeConfig(reader({ 'network.requestTimeoutMs': 1_200_000 })).config.network.requestTimeoutMs).toBe(
       1_200_000,

@@ -56,7 +56,7 @@ describe('Configuration in Restricted Mode (an untrusted folder)', () => {
     fake.state.workspaceSettings['keyward.network.requestTimeoutMs'] = 1;
     fake.state.settings['keyward.network.idleTimeoutMs'] = 30_000;
     const configuration = new Configuration(new Log());
-    expect(configuration.value.network).toEqual({
+    expect(configuration.value.network).toMatchObject({
       connectTimeoutMs: 10_000,
       idleTimeoutMs: 30_000,
       requestTimeoutMs: 600_000,
@@ -73,5 +73,42 @@ describe('Configuration in Restricted Mode (an untrusted folder)', () => {
     fake.api.workspace.isTrusted = true;
     expect(readSetting('scan.maxFileSizeKb')).toBe(8192);
     expect(readSetting('network.connectTimeoutMs')).toBe(2000);
+  });
+});
+
+describe("Configuration: VS Code's proxy settings", () => {
+  it('hands http.proxy, http.noProxy, http.proxyStrictSSL and http.proxyAuthorization to core', () => {
+    fake.state.settings['http.proxy'] = 'http://proxy.corp:3128';
+    fake.state.settings['http.noProxy'] = ['localhost', '*.corp'];
+    fake.state.settings['http.proxyStrictSSL'] = false;
+    fake.state.settings['http.proxyAuthorization'] = 'Basic abc';
+    const configuration = new Configuration(new Log());
+    expect(configuration.value.network.proxy).toMatchObject({
+      url: 'http://proxy.corp:3128/',
+      noProxy: 'localhost,*.corp',
+      strictSSL: false,
+      authorization: 'Basic abc',
+      systemCertificates: true,
+    });
+    configuration.dispose();
+  });
+
+  it("never takes the proxy or certificate checks from a repository's settings", () => {
+    fake.state.workspaceSettings['http.proxy'] = 'http://attacker.example:8080';
+    fake.state.workspaceSettings['http.proxyStrictSSL'] = false;
+    fake.state.workspaceSettings['http.systemCertificates'] = false;
+    const configuration = new Configuration(new Log());
+    expect(configuration.value.network.proxy.url).not.toBe('http://attacker.example:8080/');
+    expect(configuration.value.network.proxy.strictSSL).toBe(true);
+    expect(configuration.value.network.proxy.systemCertificates).toBe(true);
+    configuration.dispose();
+  });
+
+  it('follows a change of http.proxy', () => {
+    const configuration = new Configuration(new Log());
+    fake.state.settings['http.proxy'] = 'http://proxy.corp:3128';
+    fake.state.configurationEmitter.fire({ affectsConfiguration: (section: string) => section === 'http' });
+    expect(configuration.value.network.proxy.url).toBe('http://proxy.corp:3128/');
+    configuration.dispose();
   });
 });

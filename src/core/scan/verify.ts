@@ -12,6 +12,7 @@
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import { DEFAULT_CONFIG, type KeywardConfig } from '../config.ts';
 import { checkKey } from '../keys/keyCheck.ts';
+import { DEFAULT_PROXY, type ProxyConfig } from '../proxyConfig.ts';
 import { redactSecrets } from '../redact.ts';
 import { SERVICES, SERVICE_IDS } from '../services/descriptors.ts';
 import { checkBaseUrl } from '../urlPolicy.ts';
@@ -34,6 +35,8 @@ export interface VerifierOptions {
   concurrency?: number;
   /** How long one service may take to connect and to answer. */
   timeoutMs?: number;
+  /** The proxy and certificate authorities; none: straight to the service. */
+  proxy?: ProxyConfig;
 }
 
 export const VERIFY_DEFAULTS = { concurrency: 4, timeoutMs: 15_000 } as const;
@@ -69,12 +72,13 @@ export async function askService(
   key: string,
   baseUrl: string,
   timeoutMs: number,
+  proxy: ProxyConfig = DEFAULT_PROXY,
 ): Promise<Verification> {
   const config: KeywardConfig = {
     ...DEFAULT_CONFIG,
     router: { ...DEFAULT_CONFIG.router },
     direct: { ...DEFAULT_CONFIG.direct },
-    network: { connectTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs },
+    network: { connectTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs, proxy },
   };
   const checkedAt = where(baseUrl, SERVICES[service].endpoints.keyCheck ?? '');
   const result = await checkKey(service, key, config, baseUrl);
@@ -112,6 +116,7 @@ export class KeyVerifier {
       baseUrls: options.baseUrls,
       concurrency: Math.max(1, options.concurrency ?? VERIFY_DEFAULTS.concurrency),
       timeoutMs: options.timeoutMs ?? VERIFY_DEFAULTS.timeoutMs,
+      proxy: options.proxy ?? DEFAULT_PROXY,
     };
   }
 
@@ -147,7 +152,7 @@ export class KeyVerifier {
     await this.slot();
     try {
       this.asked++;
-      return await askService(service, key, baseUrl, this.options.timeoutMs);
+      return await askService(service, key, baseUrl, this.options.timeoutMs, this.options.proxy);
     } catch (error) {
       return { status: 'unknown', reason: redactSecrets(String((error as Error)?.message ?? error), [key]) };
     } finally {

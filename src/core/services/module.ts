@@ -14,6 +14,7 @@ import type { ServiceError } from '../errors.ts';
 import type { Tier } from '../account/fees.ts';
 import type { FreeModelGuard, FreeStatus } from '../account/freeGuard.ts';
 import type { KeyMetadata } from '../keys/keyStore.ts';
+import type { ProxyConfig } from '../proxyConfig.ts';
 import type { RetryNotice, TextStream } from '../chat/textStream.ts';
 import type { ServiceDescriptor } from './descriptor.ts';
 
@@ -24,6 +25,8 @@ export interface ClientOptions {
   connectTimeoutMs: number;
   idleTimeoutMs: number;
   requestTimeoutMs?: number;
+  /** The proxy and certificate authorities (VS Code's http.* settings, or HTTPS_PROXY in the CLI). */
+  proxy?: ProxyConfig;
   now?: () => number;
   /** The free-model guard the account monitor shares; services without free models ignore it. */
   freeGuard?: FreeModelGuard;

@@ -29,6 +29,7 @@ import { attachFrom } from './attachRequest.ts';
 import { CodeProposals } from './codeApply.ts';
 import { type LastEditor, insertCode } from './codeInsert.ts';
 import type { Configuration } from '../configuration.ts';
+import type { SpendGuard } from './spendGuard.ts';
 import type { ConversationStore } from './conversationStore.ts';
 import type { Log } from '../log.ts';
 import { newId, resolveAttachments } from './panelAttachments.ts';
@@ -50,6 +51,8 @@ export interface ChatSessionPorts {
   ask?: GuardQuestion;
   /** Sees every message posted to the webviews. */
   tap?: (message: HostMessage) => void;
+  /** The daily spend cap: asks before a paid prompt once reached, and adds each answer's cost. */
+  spend?: SpendGuard;
   /** A history command ran from the webview. */
   clearHistory: () => Promise<void>;
   exportHistory: () => Promise<unknown>;
@@ -294,8 +297,8 @@ export class ChatSession extends Disposable {
 
   async send(
     requestId: string,
-    service: ServiceId,
-    model: string,
+    asked: ServiceId,
+    askedModel: string,
     rawPrompt: string,
     rawAttachments: Attachment[],
     from?: WebviewConnection,
@@ -323,6 +326,15 @@ export class ChatSession extends Disposable {
       return;
     }
     const { prompt, attachments } = guarded;
+    // Past the daily cap the person decides: send anyway, a free model instead, or nothing.
+    const choice = this.ports.spend
+      ? await this.ports.spend.beforeSend(asked, askedModel)
+      : { service: asked, model: askedModel };
+    if (choice === undefined) {
+      this.post({ type: 'chat/blocked', requestId, prompt: '' });
+      return;
+    }
+    const { service, model } = choice;
     // The answer belongs to the conversation it was asked in, even if the person switches meanwhile.
     const conversationId = store.conversationId();
     const history = store.turns(conversationId);
@@ -389,6 +401,7 @@ export class ChatSession extends Disposable {
         finishReason: result.finishReason,
         ...(Object.keys(settings).length > 0 ? { settings } : {}),
       };
+      void this.ports.spend?.record(service, result.costUsd);
       await store.saveTurns([...history, user, done], conversationId);
       // The walkthrough's "send a first prompt" step completes on this.
       tickFirstPrompt();
@@ -409,6 +422,7 @@ export class ChatSession extends Disposable {
         retryAt:
           error.retryAfterSeconds !== null ? new Date(Date.now() + error.retryAfterSeconds * 1000).toISOString() : null,
       };
+      if (reported) void this.ports.spend?.record(service, reported.costUsd);
       await store.saveTurns([...history, user, failed], conversationId);
       postHere({ type: 'chat/error', requestId, turn: failed, prompt });
       this.log.warn(`Prompt to the ${service} service (${model}) failed: ${error.kind}: ${error.message}`);

@@ -12,6 +12,7 @@ import type { StatusView } from '../../core/account/accountStatus.ts';
 import type { KeyStore } from '../../core/keys/keyStore.ts';
 import { SERVICES, SERVICE_IDS, isConfigured, serviceName } from '../../core/services/descriptors.ts';
 import type { Configuration } from '../configuration.ts';
+import { type SpendLedger, usd } from '../../core/account/spendLedger.ts';
 import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import { serviceTitle } from '../serviceNames.ts';
 
@@ -39,12 +40,15 @@ export class StatusBar extends Disposable {
   private timer: NodeJS.Timeout | undefined;
   private failures = 0;
   private readonly views: Partial<Record<ServiceId, StatusView>> = {};
+  private readonly spend: SpendLedger | undefined;
 
-  constructor(monitor: AccountMonitor, keys: KeyStore, configuration: Configuration) {
+  constructor(monitor: AccountMonitor, keys: KeyStore, configuration: Configuration, spend?: SpendLedger) {
     super();
     this.monitor = monitor;
     this.keys = keys;
     this.configuration = configuration;
+    this.spend = spend;
+    if (spend) this._register(spend.onDidChange(() => SERVICE_IDS.forEach((service) => this.render(service))));
     this.items = Object.fromEntries(SERVICE_IDS.map((service) => [service, this.createItem(service)])) as Record<
       ServiceId,
       vscode.StatusBarItem
@@ -80,6 +84,22 @@ export class StatusBar extends Disposable {
     return this._register(item);
   }
 
+  /** Today's spend in this workspace across services, and the cap when one is set. */
+  private spendLine(): string {
+    if (!this.spend) return '';
+    const spent = usd(this.spend.today().totalUsd);
+    const cap = this.configuration.value.spend.dailyCapUsd;
+    const line =
+      cap === null
+        ? vscode.l10n.t('Spent today in this workspace: {0} (all services, UTC day)', spent)
+        : vscode.l10n.t(
+            'Spent today in this workspace: {0} of the {1} daily cap (all services, UTC day)',
+            spent,
+            usd(cap),
+          );
+    return `\n\n---\n\n${line}`;
+  }
+
   /** The text shown now, for tests and the leak check. */
   view(service: ServiceId): StatusView | undefined {
     return this.views[service];
@@ -109,7 +129,8 @@ export class StatusBar extends Disposable {
     }
     item.command = SERVICES[service].commands.actions;
     const now = Date.now();
-    const view = this.viewOf(service, meta, now);
+    const view = { ...this.viewOf(service, meta, now) };
+    view.tooltip += this.spendLine();
     this.views[service] = view;
     item.text = labelled(service, view.text);
     const tooltip = new vscode.MarkdownString(view.tooltip, true);

@@ -1,0 +1,144 @@
+// A corporate network in miniature, for the proxy and certificate tests: a private certificate authority made at
+// run time (selfsigned, over @peculiar/x509), a TLS front signed by it that passes the decrypted bytes to the
+// emulator (so https://localhost:PORT/… is the emulator behind a certificate no public store trusts), and a real
+// CONNECT proxy (TooTallNate's `proxy`, the one proxy-agents tests against) that records each tunnel it opens.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
+import { createProxy } from 'proxy';
+import { generate } from 'selfsigned';
+
+export interface PrivateCa {
+  /** The authority's certificate, PEM, in a file (for NODE_EXTRA_CA_CERTS or SSL_CERT_FILE). */
+  caFile: string;
+  caPem: string;
+  /** The server's key and certificate for localhost and 127.0.0.1, signed by the authority. */
+  key: string;
+  cert: string;
+  dispose(): void;
+}
+
+export async function privateCa(): Promise<PrivateCa> {
+  const notAfterDate = new Date(Date.now() + 2 * 86_400_000);
+  const ca = await generate([{ name: 'commonName', value: 'Keyward Test Corporate Root' }], {
+    keySize: 2048,
+    algorithm: 'sha256',
+    notAfterDate,
+    extensions: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    ],
+  });
+  const leaf = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keySize: 2048,
+    algorithm: 'sha256',
+    notAfterDate,
+    ca: { key: ca.private, cert: ca.cert },
+    extensions: [
+      { name: 'basicConstraints', cA: false, critical: true },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'keyward-ca-'));
+  const caFile = join(dir, 'corporate-root.pem');
+  writeFileSync(caFile, ca.cert);
+  return {
+    caFile,
+    caPem: ca.cert,
+    key: leaf.private,
+    cert: leaf.cert,
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export interface TlsFront {
+  port: number;
+  /** The origin through TLS, e.g. https://localhost:PORT. */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** https://localhost:PORT in front of an http server on this machine (the emulator), with the private CA's cert. */
+export async function tlsFront(ca: PrivateCa, targetPort: number): Promise<TlsFront> {
+  const sockets = new Set<Socket>();
+  const server = createTlsServer({ key: ca.key, cert: ca.cert }, (secure) => {
+    const plain = connect(targetPort, '127.0.0.1');
+    for (const socket of [secure, plain] as Socket[]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+    }
+    secure.pipe(plain).pipe(secure);
+  });
+  // A client that refuses the certificate ends the handshake; that is the test's point, not an error here.
+  server.on('tlsClientError', () => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    origin: `https://localhost:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface Tunnel {
+  /** The CONNECT request line's target, host:port. */
+  target: string;
+  headers: IncomingHttpHeaders;
+}
+
+export interface ConnectProxy {
+  url: string;
+  /** Every CONNECT the proxy was asked for, in order. */
+  tunnels: Tunnel[];
+  /** Plain (non-CONNECT) requests it was sent: a key must never travel so. */
+  plain: { url: string; headers: IncomingHttpHeaders }[];
+  close(): Promise<void>;
+}
+
+/** A real CONNECT proxy on 127.0.0.1; with `credentials` ("user:password") it demands Basic proxy authorisation. */
+export async function connectProxy(credentials?: string): Promise<ConnectProxy> {
+  const tunnels: Tunnel[] = [];
+  const plain: ConnectProxy['plain'] = [];
+  const sockets = new Set<Socket>();
+  const server = createHttpServer();
+  // Recorded before the proxy's own listeners run, so a refused tunnel is recorded too.
+  server.on('connect', (req) => tunnels.push({ target: req.url ?? '', headers: req.headers }));
+  server.on('request', (req) => plain.push({ url: req.url ?? '', headers: req.headers }));
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const proxy = createProxy(server);
+  if (credentials) {
+    const expected = `Basic ${Buffer.from(credentials).toString('base64')}`;
+    proxy.authenticate = (req) => req.headers['proxy-authorization'] === expected;
+  }
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    tunnels,
+    plain,
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
