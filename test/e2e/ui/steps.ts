@@ -387,7 +387,9 @@ export const ALL_STEPS: UiStep[] = [
   ...answerSteps,
   ...chatViewSteps,
   ...chatAnswerSteps,
-  ...conversationPlaceSteps,
+  // The accessibility steps read the chat's one webview: they run before the walkthrough and list steps, which
+  // leave other webviews (the Welcome page's media) in the workbench.
   ...a11ySteps,
+  ...conversationPlaceSteps,
   leakProbeStep,
 ];
