@@ -2,6 +2,7 @@
 // a request with a tool and a follow-up with its result, a cancelled request, and a key in a message that never
 // reaches the service (the emulator records every request body; admin GET /requests reads them).
 import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { KeywardTestApi } from '../../../src/extension.ts';
 import { activateKeyward, admin, e2eEnv, leakKey, waitFor } from './env.ts';
@@ -31,25 +32,55 @@ async function readAll(response: vscode.LanguageModelChatResponse) {
 }
 
 suite('language-model chat provider', () => {
+  let api: KeywardTestApi;
+  /** Whether an earlier suite left a direct key: this suite removes it and puts the run's direct key back after. */
+  let hadDirectKey = false;
+
   suiteSetup(async () => {
-    await activateKeyward();
+    api = (await activateKeyward()).exports as KeywardTestApi;
     await vscode.commands.executeCommand('keyward.setRouterKey', {
       key: e2eEnv().sandboxKeys.routerFunded,
       quiet: true,
     });
+    hadDirectKey = api.keyMetadata('direct') !== undefined;
+    if (hadDirectKey) await vscode.commands.executeCommand('keyward.deleteDirectKey', true);
   });
 
-  test('selects Keyward models by vendor, with limits and capabilities from the model list', async () => {
-    const models = await keywardModels();
+  suiteTeardown(async () => {
+    if (hadDirectKey && api.keyMetadata('direct') === undefined)
+      await vscode.commands.executeCommand('keyward.setDirectKey', { key: e2eEnv().sandboxKeys.direct, quiet: true });
+  });
+
+  test('selects Keyward models by vendor, with limits and capabilities from the model list, per service with a key', async () => {
+    assert.equal(api.keyMetadata('direct'), undefined, 'this suite starts without a direct key');
+    // Each model under its service. The direct service has no key: it offers none (the run's compatible server
+    // needs no key, and may). The list follows key changes, so the wait is for the state, not for a first answer.
+    const families = (models: readonly vscode.LanguageModelChat[]) => [...new Set(models.map((m) => m.family))];
+    const models = await waitFor('Keyward’s router models and no direct ones', async () => {
+      const all = await keywardModels();
+      return families(all).includes('direct') ? undefined : all;
+    });
     const mini = models.find((m) => m.id === 'router/openai/gpt-4o-mini')!;
     assert.equal(mini.vendor, 'keyward');
     assert.equal(mini.family, 'router');
     assert.equal(mini.maxInputTokens, 128_000);
-    // Each model under its service; the direct service has no key in this run, so it offers none (the compatible
-    // server of the run needs no key, and may).
     assert.ok(models.every((m) => m.id.startsWith(`${m.family}/`)));
-    const families = [...new Set(models.map((m) => m.family))];
-    assert.ok(!families.includes('direct'), `no direct models without a direct key (offered: ${families.join(', ')})`);
+    assert.ok(!families(models).includes('direct'), `no direct models without a direct key`);
+
+    // A direct key brings the direct service's models; deleting it takes them away again.
+    await vscode.commands.executeCommand('keyward.setDirectKey', { key: e2eEnv().sandboxKeys.direct, quiet: true });
+    try {
+      const withDirect = await waitFor('direct models once the direct key is stored', async () => {
+        const all = await vscode.lm.selectChatModels({ vendor: 'keyward', family: 'direct' });
+        return all.length > 0 ? all : undefined;
+      });
+      assert.ok(withDirect.every((m) => m.vendor === 'keyward' && m.id.startsWith('direct/')));
+    } finally {
+      await vscode.commands.executeCommand('keyward.deleteDirectKey', true);
+    }
+    await waitFor('no direct models once the direct key is deleted', async () =>
+      (await vscode.lm.selectChatModels({ vendor: 'keyward', family: 'direct' })).length === 0 ? true : undefined,
+    );
   });
 
   test('a request with a tool gets the tool call, and the follow-up with its result gets the answer', async () => {
@@ -111,7 +142,6 @@ suite('language-model chat provider', () => {
 
   test('per-model settings are sent where the model takes them', async () => {
     const mini = (await keywardModels()).find((m) => m.id === 'router/openai/gpt-4o-mini')!;
-    const api = (await activateKeyward()).exports as KeywardTestApi;
     await api.modelSettings.set('router', 'openai/gpt-4o-mini', {
       temperature: 0.25,
       maxOutputTokens: 60,
@@ -131,13 +161,17 @@ suite('language-model chat provider', () => {
   test('a key in a message is never sent: the request fails naming where the key is', async () => {
     const mini = (await keywardModels()).find((m) => m.id === 'router/openai/gpt-4o-mini')!;
     const key = leakKey(e2eEnv().sandboxKeys.direct);
-    const before = (await recorded()).length;
+    // The emulator's record keeps earlier suites' requests with their Authorization headers, which hold the run's
+    // keys (this key too: earlier suites stored it as the direct key), and status refreshes may add requests
+    // meanwhile. So both messages carry a word of their own, looked for in every recorded body, and the key is
+    // looked for in the bodies, what was sent as messages, not in the headers of requests it was meant for.
+    const marker = `lm-guard-${randomBytes(6).toString('hex')}`;
     await assert.rejects(
       async () =>
         readAll(
           await mini.sendRequest([
-            vscode.LanguageModelChatMessage.User('hello'),
-            vscode.LanguageModelChatMessage.User(`here is my key ${key}`),
+            vscode.LanguageModelChatMessage.User(`hello ${marker}`),
+            vscode.LanguageModelChatMessage.User(`here is my key ${key} ${marker}`),
           ]),
         ),
       (error: Error) => {
@@ -146,8 +180,16 @@ suite('language-model chat provider', () => {
         return true;
       },
     );
-    const after = await recorded();
-    assert.equal(after.length, before, 'no request reached the service');
-    assert.ok(!JSON.stringify(after).includes(key));
+    // A request that was sent is recorded before its answer: one more request through the same path shows the
+    // record is up to date before looking.
+    const after = `lm-after-${randomBytes(6).toString('hex')}`;
+    await readAll(await mini.sendRequest([vscode.LanguageModelChatMessage.User(after)]));
+    const bodies = (await recorded()).map((r) => JSON.stringify(r.body ?? {}));
+    assert.ok(
+      bodies.some((b) => b.includes(after)),
+      'the record holds the request sent after the guarded one',
+    );
+    assert.ok(!bodies.some((b) => b.includes(marker)), 'no request of the guarded conversation reached the service');
+    assert.ok(!bodies.some((b) => b.includes(key)), 'the key is in no request body');
   });
 });
