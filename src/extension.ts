@@ -36,7 +36,7 @@ import { manageLanguageModelKeys } from './host/lm/manageKeys.ts';
 import { ModelSettingsStore } from './host/chat/modelSettingsStore.ts';
 import { editModelSettings } from './host/chat/modelSettingsEditor.ts';
 import { ModelCatalog } from './core/chat/modelCatalog.ts';
-import { SPEND_STATE_KEY, SpendGuard, askSpendModal } from './host/chat/spendGuard.ts';
+import { SPEND_STATE_KEY, SpendGuard } from './host/chat/spendGuard.ts';
 import { SpendLedger } from './core/account/spendLedger.ts';
 
 /** Returned from activate() only when VS Code runs Keyward's own tests. */
@@ -94,7 +94,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     set: (day) => spendState.update(SPEND_STATE_KEY, day),
   });
   const probe = context.extensionMode === vscode.ExtensionMode.Test ? new PanelProbe() : undefined;
-  const spend = new SpendGuard(ledger, configuration, keys, log, probe?.spendAsk(askSpendModal));
+  const spend = new SpendGuard(ledger, configuration, keys, log);
   const statusBar = new StatusBar(monitor, keys, configuration, ledger);
   const diagnostics = new KeyDiagnostics(
     keys,
@@ -135,6 +135,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     catalog: new ModelCatalog(monitor),
     configuration,
     settings: modelSettings,
+    spend,
     log,
     manageCommand: CommandId.manageLanguageModels,
   });

@@ -72,6 +72,14 @@ export interface ChatTurn {
   responseKey?: string | null;
 }
 
+/** What the chat's spend-cap card says: today's spend and the cap (formatted), and a free model to offer. */
+export interface SpendCapNotice {
+  spent: string;
+  cap: string;
+  /** A free model on a service with a key; absent when there is none to offer. */
+  free?: { service: ServiceId; model: string };
+}
+
 /** A service the panel offers, as the host describes it (core/services/descriptors.ts); the webview renders the switch from these. */
 export interface ServiceChoice {
   id: ServiceId;
@@ -130,6 +138,11 @@ export type HostMessage =
   | { type: 'chat/error'; requestId: string; turn: ChatTurn; prompt: string }
   /** The secret guard stopped the send: the prompt stays in the box. */
   | { type: 'chat/blocked'; requestId: string; prompt: string }
+  /**
+   * The daily spend cap held the send back: nothing was sent, the prompt stays in the box, and the chat shows a card
+   * (Send anyway / Use a free model / Change cap).
+   */
+  | ({ type: 'chat/spendCap'; requestId: string } & SpendCapNotice)
   | { type: 'attachment/add'; attachment: Attachment }
   | { type: 'keys/changed'; hasKey: Record<ServiceId, boolean>; keyMasks?: KeyMask[] }
   /** The services on offer changed (the compatible one was set up or removed); `service` is the one to show. */
@@ -153,6 +166,8 @@ export type WebviewMessage =
       model: string;
       prompt: string;
       attachments: Attachment[];
+      /** The person chose "Send anyway" on the spend cap's card: this prompt goes past the cap. */
+      overCap?: true;
     }
   | { type: 'chat/stop'; requestId: string }
   | { type: 'models/refresh'; service: ServiceId }
@@ -191,7 +206,14 @@ const oneOf =
     values.includes(value as T);
 
 /** What an error card's (or the empty state's) buttons may ask the host to do. */
-export const PANEL_ACTIONS = ['setKey', 'verifyKey', 'openCredits', 'openKeys', 'importKeys'] as const;
+export const PANEL_ACTIONS = [
+  'setKey',
+  'verifyKey',
+  'openCredits',
+  'openKeys',
+  'importKeys',
+  'changeSpendCap',
+] as const;
 export type PanelAction = (typeof PANEL_ACTIONS)[number];
 const isAction = oneOf(...PANEL_ACTIONS);
 const isInsertMode = oneOf<InsertMode>('cursor', 'replace', 'below');
@@ -225,7 +247,8 @@ const WEBVIEW_MESSAGE_CHECKS = {
     m.prompt.trim().length > 0 &&
     Array.isArray(m.attachments) &&
     m.attachments.length <= 20 &&
-    m.attachments.every(isAttachment),
+    m.attachments.every(isAttachment) &&
+    (m.overCap === undefined || m.overCap === true),
   'chat/stop': (m: Fields) => isId(m.requestId),
   'models/refresh': (m: Fields) => isService(m.service),
   'models/editSettings': (m: Fields) => isService(m.service) && isModel(m.model),

@@ -95,7 +95,15 @@ export type FixedUiKey =
   | 'retryAnswer'
   | 'editPrompt'
   | 'messageActions'
-  | 'busyHint';
+  | 'busyHint'
+  | 'spendCap.title'
+  | 'spendCap.dismiss'
+  | 'spendCap.spent'
+  | 'spendCap.cap'
+  | 'spendCap.notSent'
+  | 'spendCap.useFree'
+  | 'spendCap.sendAnyway'
+  | 'spendCap.changeCap';
 
 /** Names built from data: an error kind, an empty-state line, a key permission. */
 export type DerivedUiKey = `kind.${ErrorKind}` | `wait.${ErrorKind}` | `empty.${string}` | `scope.${string}`;

@@ -79,7 +79,12 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
   hint.setAttribute('role', 'status');
   hint.hidden = true;
 
-  function send(text: string, model = hooks.currentModel(), attachments = store.state.attachments): void {
+  function send(
+    text: string,
+    model = hooks.currentModel(),
+    attachments = store.state.attachments,
+    options: { overCap?: true } = {},
+  ): void {
     if (store.state.pending && text.trim() !== '') {
       hint.textContent = s(
         'busyHint',
@@ -92,7 +97,7 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
     const requestId = newId();
     store.dispatch({ type: 'send/begin', requestId });
     render();
-    post({ type: 'chat/send', requestId, service: store.state.service, model, prompt: text, attachments });
+    post({ type: 'chat/send', requestId, service: store.state.service, model, prompt: text, attachments, ...options });
   }
 
   function stop(): void {

@@ -3,12 +3,14 @@
 // The chat's state lives in one store (store.ts); the views around it (header, message list, composer)
 // draw from it, and this file wires them to the host's messages.
 import type { ChatTurn, HostMessage, WebviewMessage } from '../shared/protocol.ts';
+import type { ServiceId } from '../shared/serviceIds.ts';
 import { createAnnouncer } from './announcer.ts';
 import { createComposer } from './composer.ts';
 import { byId } from './dom.ts';
 import { createHeader } from './header.ts';
 import { grammarWarmups } from './highlight.ts';
 import { createMessageList } from './messageList.ts';
+import { spendCapCard } from './spendCapCard.ts';
 import { ChatStore } from './store.ts';
 import type { Action, ViewState } from './viewState.ts';
 
@@ -39,16 +41,21 @@ function resend(turn: ChatTurn, model: string): void {
   composer.send(user.text, model, user.attachments ?? []);
 }
 
+/** Picks a model in the header as the person would (service and model), and tells the host. */
+function pickModel(service: ServiceId, model: string): void {
+  store.dispatch({ type: 'service/local', service });
+  post({ type: 'service/select', service });
+  store.dispatch({ type: 'model/local', model });
+  post({ type: 'model/select', service, model });
+}
+
 const messages = createMessageList(store, {
   post,
   resend,
   tryFree() {
     const free = store.state.services.find((choice) => choice.freeModel !== undefined);
     if (!free?.freeModel) return;
-    store.dispatch({ type: 'service/local', service: free.id });
-    post({ type: 'service/select', service: free.id });
-    store.dispatch({ type: 'model/local', model: free.freeModel });
-    post({ type: 'model/select', service: free.id, model: free.freeModel });
+    pickModel(free.id, free.freeModel);
     composer.focus();
   },
   edit(turn) {
@@ -71,6 +78,33 @@ function announceAction(action: Action): void {
         ? s('answerStopped', 'Answer stopped.')
         : `${s('answerFailed', 'The answer failed:')} ${action.turn.error ? s(`kind.${action.turn.error.kind}`, action.turn.error.kind) : ''}`.trim(),
     );
+}
+
+/** The spend cap's card above the prompt box, while the cap holds the prompt back. */
+function renderSpendCap(): void {
+  const slot = byId('spend-cap');
+  const notice = store.state.spendCap;
+  slot.hidden = notice === null;
+  if (notice === null) {
+    slot.replaceChildren();
+    return;
+  }
+  slot.replaceChildren(
+    spendCapCard(notice, {
+      s: store.s,
+      sendAnyway: () => composer.send(store.state.draft, undefined, undefined, { overCap: true }),
+      useFree(free) {
+        // The picker shows the free model from now on: the next prompts cost nothing too, and the person sees why.
+        pickModel(free.service, free.model);
+        composer.send(store.state.draft, free.model);
+      },
+      changeCap: () => post({ type: 'action/run', action: 'changeSpendCap', service: store.state.service }),
+      dismiss() {
+        store.dispatch({ type: 'spendCap/dismiss' });
+        composer.focus();
+      },
+    }),
+  );
 }
 
 function renderHeader(): void {
@@ -110,6 +144,7 @@ function update(before: ViewState, action: Action): void {
       composer.render();
       return;
     default:
+      if (before.spendCap !== store.state.spendCap) renderSpendCap();
       if (before.turns !== store.state.turns) messages.renderConversation();
       renderHeader();
       composer.renderAttachments();

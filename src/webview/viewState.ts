@@ -1,6 +1,6 @@
 // The panel's state and its reducer: pure, so it is tested without a DOM.
 import { type KeyMask, mapStrings, maskKeyShapes, maskKnownKeys } from '../shared/keyShapes.ts';
-import type { Attachment, ChatTurn, HostMessage, ModelOption, PanelState } from '../shared/protocol.ts';
+import type { Attachment, ChatTurn, HostMessage, ModelOption, PanelState, SpendCapNotice } from '../shared/protocol.ts';
 import { DEFAULT_SERVICE, defaultModel, isServiceId, perService } from '../shared/serviceIds.ts';
 import { MAX_RECENT, withRecent } from './modelPicker.ts';
 
@@ -21,6 +21,8 @@ export interface ViewState extends PanelState {
   recentModels: Record<PanelState['service'], string[]>;
   /** The drafts of the conversations not shown, by conversation id: each conversation keeps its own. */
   drafts: Record<string, string>;
+  /** The daily spend cap held the last send back: the card above the prompt box asks what to do. */
+  spendCap: SpendCapNotice | null;
 }
 
 /** Drafts kept for conversations not shown: the newest few, so the saved state stays small. */
@@ -42,7 +44,8 @@ export type LocalAction =
   | { type: 'send/begin'; requestId: string }
   | { type: 'model/filter'; text: string }
   | { type: 'service/local'; service: PanelState['service'] }
-  | { type: 'model/local'; model: string };
+  | { type: 'model/local'; model: string }
+  | { type: 'spendCap/dismiss' };
 
 export type Action = HostMessage | LocalAction;
 
@@ -62,6 +65,7 @@ export function initialState(): ViewState {
     modelFilter: '',
     recentModels: perService<string[]>(() => []),
     drafts: {},
+    spendCap: null,
   };
 }
 
@@ -77,7 +81,13 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
   switch (action.type) {
     case 'panel/state':
       // The host's conversation wins; what the person was typing stays with the conversation it was typed in.
-      return { ...state, ...action.state, ...switchDrafts(state, action.state.conversationId), pending: null };
+      return {
+        ...state,
+        ...action.state,
+        ...switchDrafts(state, action.state.conversationId),
+        pending: null,
+        spendCap: null,
+      };
     case 'models/list':
       return {
         ...state,
@@ -91,6 +101,7 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
         draft: '',
         attachments: [],
         pending: { requestId: action.requestId, assistantId: action.assistant.id, retryUntil: null, retryKind: null },
+        spendCap: null,
       };
     case 'chat/chunk': {
       if (state.pending?.requestId !== action.requestId) return state;
@@ -125,6 +136,17 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
         draft: state.draft.trim() === '' ? action.prompt : state.draft,
         pending: state.pending?.requestId === action.requestId ? null : state.pending,
       };
+    case 'chat/spendCap': {
+      // Nothing was sent: the prompt is still in the box (the host echoes none back) and the card asks.
+      const { type: _type, requestId, ...notice } = action;
+      return {
+        ...state,
+        spendCap: notice,
+        pending: state.pending?.requestId === requestId ? null : state.pending,
+      };
+    }
+    case 'spendCap/dismiss':
+      return { ...state, spendCap: null };
     case 'attachment/add':
       return {
         ...state,

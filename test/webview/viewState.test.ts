@@ -62,6 +62,25 @@ describe('panel state reducer', () => {
     );
   });
 
+  it('the spend cap holds a send back: the card shows, the prompt stays in the box, and a started answer or Close clears it', () => {
+    let s = reduce(initialState(), { type: 'draft/set', text: 'paid question' });
+    s = reduce(s, { type: 'send/begin', requestId: 'r1' });
+    s = reduce(s, {
+      type: 'chat/spendCap',
+      requestId: 'r1',
+      spent: '$0.02',
+      cap: '$0.01',
+      free: { service: 'router', model: 'openrouter/free' },
+    });
+    expect(s.pending).toBeNull();
+    expect(s.draft).toBe('paid question');
+    expect(s.spendCap).toEqual({ spent: '$0.02', cap: '$0.01', free: { service: 'router', model: 'openrouter/free' } });
+    expect(reduce(s, { type: 'spendCap/dismiss' }).spendCap).toBeNull();
+    s = reduce(s, { type: 'send/begin', requestId: 'r2' });
+    s = reduce(s, { type: 'chat/started', requestId: 'r2', user, assistant });
+    expect(s.spendCap).toBeNull();
+  });
+
   it('after Stop the answer stays as a stopped answer and the prompt box is not refilled', () => {
     let s = reduce(initialState(), { type: 'send/begin', requestId: 'r1' });
     s = reduce(s, { type: 'chat/started', requestId: 'r1', user, assistant });

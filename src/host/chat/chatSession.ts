@@ -51,7 +51,7 @@ export interface ChatSessionPorts {
   ask?: GuardQuestion;
   /** Sees every message posted to the webviews. */
   tap?: (message: HostMessage) => void;
-  /** The daily spend cap: asks before a paid prompt once reached, and adds each answer's cost. */
+  /** The daily spend cap: holds a paid prompt back once reached (the chat's card asks), and adds each answer's cost. */
   spend?: SpendGuard;
   /** A history command ran from the webview. */
   clearHistory: () => Promise<void>;
@@ -211,7 +211,8 @@ export class ChatSession extends Disposable {
     const store = this.ports.store;
     return {
       'webview/ready': () => this.onReady(from),
-      'chat/send': (m) => this.send(m.requestId, m.service, m.model, m.prompt, m.attachments, from),
+      'chat/send': (m) =>
+        this.send(m.requestId, m.service, m.model, m.prompt, m.attachments, from, { overCap: m.overCap === true }),
       'chat/stop': (m) => this.running.get(m.requestId)?.controller.abort(),
       'models/refresh': (m) => {
         this.catalog.forget(m.service);
@@ -302,8 +303,17 @@ export class ChatSession extends Disposable {
     rawPrompt: string,
     rawAttachments: Attachment[],
     from?: WebviewConnection,
+    options: { overCap?: boolean } = {},
   ): Promise<void> {
     const store = this.ports.store;
+    // Past the daily cap a paid prompt waits for the person's word, asked on a card in the chat (nothing is sent and
+    // the prompt stays in the box); "Send anyway" sends it again with overCap. Checked before the secret guard, so a
+    // prompt held back here is not asked about twice.
+    const capped = options.overCap ? undefined : this.ports.spend?.check(asked, askedModel);
+    if (capped) {
+      this.post({ type: 'chat/spendCap', requestId, ...capped });
+      return;
+    }
     const keys = await scannerKeys(this.keys).catch((error: unknown) => ({
       known: [],
       retired: [],
@@ -326,15 +336,8 @@ export class ChatSession extends Disposable {
       return;
     }
     const { prompt, attachments } = guarded;
-    // Past the daily cap the person decides: send anyway, a free model instead, or nothing.
-    const choice = this.ports.spend
-      ? await this.ports.spend.beforeSend(asked, askedModel)
-      : { service: asked, model: askedModel };
-    if (choice === undefined) {
-      this.post({ type: 'chat/blocked', requestId, prompt: '' });
-      return;
-    }
-    const { service, model } = choice;
+    const service = asked;
+    const model = askedModel;
     // The answer belongs to the conversation it was asked in, even if the person switches meanwhile.
     const conversationId = store.conversationId();
     const history = store.turns(conversationId);

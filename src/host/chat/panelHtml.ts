@@ -63,6 +63,7 @@ ${input.codiconUri ? `<link rel="stylesheet" href="${escape(input.codiconUri)}">
 <div id="empty" class="empty">${s('empty', 'Ask a question, or use "Keyward: Ask About Selection" in an editor.')}</div>
 </main>
 <footer class="composer">
+  <div id="spend-cap" hidden></div>
   <div id="retry" class="retry" role="status" hidden></div>
   <div class="input-box">
     <div id="attachments" class="attachments" role="group" aria-label="${s('attachments', 'Attached code')}"></div>

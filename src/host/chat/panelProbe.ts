@@ -4,14 +4,10 @@ import type { HostMessage } from '../../shared/protocol.ts';
 import type { GuardAnswer } from '../../core/keys/secretGuard.ts';
 import type { ChatSessionPorts } from './chatSession.ts';
 import { askToRedact } from './secretGuardPrompt.ts';
-import type { SpendAnswer, SpendQuestion } from './spendGuard.ts';
 
 export class PanelProbe {
   /** What the secret guard answers instead of a modal; the modal when unset. */
   guardAnswer: GuardAnswer | undefined;
-  /** What the spend cap's question answers instead of a modal (the modal when unset), and what it was asked. */
-  spendAnswer: SpendAnswer | undefined;
-  readonly spendQuestions: { spent: string; cap: string; freeOffered: boolean }[] = [];
   /** Every message posted to the webviews, the latest ones. */
   readonly sent: HostMessage[] = [];
 
@@ -23,12 +19,4 @@ export class PanelProbe {
       if (this.sent.length > 2000) this.sent.splice(0, 1000);
     },
   };
-
-  /** The spend cap's question: the probe's answer, else the modal given. */
-  spendAsk(modal: SpendQuestion): SpendQuestion {
-    return (spent, cap, freeOffered) => {
-      this.spendQuestions.push({ spent, cap, freeOffered });
-      return this.spendAnswer ? Promise.resolve(this.spendAnswer) : modal(spent, cap, freeOffered);
-    };
-  }
 }

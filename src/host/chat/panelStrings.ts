@@ -106,6 +106,14 @@ export function panelStrings(): Record<string, string> {
     editPrompt: t('Edit and send again'),
     messageActions: t('Message actions'),
     busyHint: t('An answer is still coming: press Escape to stop it, then send. Your prompt stays in the box.'),
+    'spendCap.title': t('Daily spend cap reached'),
+    'spendCap.dismiss': t('Close'),
+    'spendCap.spent': t('Spent today in this workspace:'),
+    'spendCap.cap': t('daily cap:'),
+    'spendCap.notSent': t('Your prompt was not sent; it is still in the box.'),
+    'spendCap.useFree': t('Use a free model'),
+    'spendCap.sendAnyway': t('Send anyway'),
+    'spendCap.changeCap': t('Change cap'),
   } satisfies Record<FixedUiKey, string> & Partial<Record<UiKey, string>>;
   return strings;
 }

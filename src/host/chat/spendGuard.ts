@@ -1,76 +1,70 @@
-// The daily spend cap in the chat: once today's answers have cost keyward.spend.dailyCapUsd, a prompt to a model
-// that costs money waits for the person's word (send anyway, switch to a free model, or cancel). The cost of each
-// answer is added to the workspace's ledger after it ends, stopped and failed answers included when the service
-// reported what it charged.
+// The daily spend cap: once today's answers have cost keyward.spend.dailyCapUsd, a prompt to a model that costs
+// money is not sent until the person says so. In the chat that is a card above the prompt box (Send anyway, Use a
+// free model, Change cap): no modal, so the person can read the conversation, edit the prompt or just switch models,
+// and nothing waits on a dialog. Requests from VS Code's chat or another extension (the language-model provider)
+// cannot ask: they fail with an error that names the cap, today's spend and what to do. Free models cost nothing
+// and are never stopped. The cost of each answer is added to the workspace's ledger after it ends, stopped and
+// failed answers included when the service reported what it charged.
 import * as vscode from 'vscode';
 import type { KeyStore } from '../../core/keys/keyStore.ts';
 import { isFreeModelId } from '../../core/chat/chatCompletionsClient.ts';
 import { SERVICES } from '../../core/services/descriptors.ts';
 import { type SpendLedger, usd } from '../../core/account/spendLedger.ts';
 import { SERVICE_IDS, type ServiceId, defaultModel } from '../../shared/serviceIds.ts';
+import type { SpendCapNotice } from '../../shared/protocol.ts';
 import type { Configuration } from '../configuration.ts';
 import type { Log } from '../log.ts';
 
 /** The workspace-state key of today's spend. */
 export const SPEND_STATE_KEY = 'keyward.spend.today';
 
-export type SpendAnswer = 'send' | 'free' | 'cancel';
-
-/** The question once the cap is reached; a modal unless a test replaces it. */
-export type SpendQuestion = (spent: string, cap: string, freeOffered: boolean) => Promise<SpendAnswer>;
-
-export interface SpendChoice {
-  service: ServiceId;
-  model: string;
-}
-
-export const askSpendModal: SpendQuestion = async (spent, cap, freeOffered) => {
-  const send = vscode.l10n.t('Send anyway');
-  const free = vscode.l10n.t('Use a free model');
-  const picked = await vscode.window.showWarningMessage(
-    vscode.l10n.t("Today's answers have cost {0}, the daily cap of {1} for this workspace.", spent, cap),
-    {
-      modal: true,
-      detail: vscode.l10n.t(
-        'Summed from the cost each answer reported today (UTC), across services. The cap is keyward.spend.dailyCapUsd.',
-      ),
-    },
-    ...(freeOffered ? [send, free] : [send]),
-  );
-  return picked === send ? 'send' : picked === free ? 'free' : 'cancel';
-};
+/** The setting the cap's "Change cap" opens. */
+export const SPEND_CAP_SETTING = 'keyward.spend.dailyCapUsd';
 
 export class SpendGuard {
   private readonly ledger: SpendLedger;
   private readonly configuration: Configuration;
   private readonly keys: KeyStore;
   private readonly log: Log;
-  private readonly ask: SpendQuestion;
 
-  constructor(
-    ledger: SpendLedger,
-    configuration: Configuration,
-    keys: KeyStore,
-    log: Log,
-    ask: SpendQuestion = askSpendModal,
-  ) {
+  constructor(ledger: SpendLedger, configuration: Configuration, keys: KeyStore, log: Log) {
     this.ledger = ledger;
     this.configuration = configuration;
     this.keys = keys;
     this.log = log;
-    this.ask = ask;
   }
 
-  /** Where the prompt goes: as asked, to a free model instead, or nowhere (undefined) when the person cancels. */
-  async beforeSend(service: ServiceId, model: string): Promise<SpendChoice | undefined> {
+  /**
+   * Undefined when the prompt may go: no cap, not reached, or a free model. Otherwise what the chat's card says:
+   * today's spend, the cap, and a free model to offer (on the service asked, else another with a key).
+   */
+  check(service: ServiceId, model: string): SpendCapNotice | undefined {
     const cap = this.configuration.value.spend.dailyCapUsd;
-    if (!this.ledger.reached(cap) || cap === null) return { service, model };
-    if (SERVICES[service].capabilities.hasFreeModels && isFreeModelId(model)) return { service, model };
+    if (cap === null || !this.ledger.reached(cap)) return undefined;
+    if (SERVICES[service].capabilities.hasFreeModels && isFreeModelId(model)) return undefined;
     const free = this.freeChoice(service);
-    const answer = await this.ask(usd(this.ledger.today().totalUsd), usd(cap), free !== undefined);
-    if (answer === 'send') return { service, model };
-    if (answer === 'free' && free) return free;
-    return undefined;
+    this.log.info(`Spend cap: a prompt to ${service} ${model} waits; today's spend has reached the daily cap.`);
+    return { spent: usd(this.ledger.today().totalUsd), cap: usd(cap), ...(free ? { free } : {}) };
+  }
+
+  /** For callers that cannot ask (the language-model provider): the reason the request is not sent, or undefined. */
+  refusal(service: ServiceId, model: string): string | undefined {
+    const notice = this.check(service, model);
+    if (!notice) return undefined;
+    const free = notice.free
+      ? vscode.l10n.t(
+          'choose a free model (such as {0}/{1}, which costs nothing)',
+          notice.free.service,
+          notice.free.model,
+        )
+      : vscode.l10n.t('choose a free model');
+    return vscode.l10n.t(
+      "Keyward did not send the request: today's spend in this workspace ({0}) has reached the daily cap of {1} ({2}). To go on, {3}, raise the cap in Settings, or wait until the day ends (00:00 UTC).",
+      notice.spent,
+      notice.cap,
+      SPEND_CAP_SETTING,
+      free,
+    );
   }
 
   /** Adds what an answer cost; a spend that could not be stored is said in the log, not lost in silence. */
@@ -83,7 +77,7 @@ export class SpendGuard {
   }
 
   /** A free model on the service asked, else on another service with free models and a key. */
-  private freeChoice(service: ServiceId): SpendChoice | undefined {
+  private freeChoice(service: ServiceId): { service: ServiceId; model: string } | undefined {
     const candidates = [service, ...SERVICE_IDS.filter((id) => id !== service)];
     const id = candidates.find(
       (candidate) => SERVICES[candidate].capabilities.hasFreeModels && this.keys.metadata(candidate) !== undefined,

@@ -1,8 +1,9 @@
 // Keyward's models wherever VS Code asks for a model: a Language Model Chat Provider (vendor `keyward`, final API
 // since VS Code 1.104) over the same service modules, account monitor and secret guard as the chat. Each service
 // that has a key offers its model list; a request goes through runPrompt, so free counts, credit and the status bar
-// follow as they do for the chat. No one is asked anything here: another extension may be the one sending, so a key
-// in the messages stops the request and the error says where it is.
+// follow as they do for the chat, and each answer's cost counts toward the daily spend cap. No one is asked anything
+// here: another extension may be the one sending, so a key in the messages, or a paid model past the cap, stops the
+// request and the error says why and what to do.
 import * as vscode from 'vscode';
 import type { AccountMonitor } from '../../core/account/accountMonitor.ts';
 import { ServiceError } from '../../core/errors.ts';
@@ -11,6 +12,7 @@ import { describeLocations, keysInMessages } from '../../core/lm/outgoingGuard.t
 import { estimateMessageTokens, estimateTextTokens } from '../../core/lm/tokenEstimate.ts';
 import type { ModelCatalog } from '../../core/chat/modelCatalog.ts';
 import { runPrompt } from '../../core/chat/promptRunner.ts';
+import type { ReportedUsage } from '../../core/chat/textStream.ts';
 import { errorKindStrings } from '../errorKindStrings.ts';
 import { type ModelSettings, applicableSettings, cleanSettings } from '../../shared/modelSettings.ts';
 import type { ModelOption } from '../../shared/protocol.ts';
@@ -18,6 +20,7 @@ import { SERVICE_IDS, type ServiceId, isServiceId } from '../../shared/serviceId
 import type { Configuration } from '../configuration.ts';
 import type { Log } from '../log.ts';
 import type { ModelSettingsStore } from '../chat/modelSettingsStore.ts';
+import type { SpendGuard } from '../chat/spendGuard.ts';
 import { serviceLabel } from '../serviceNames.ts';
 import { toLmMessages, toLmTools, toToolChoice } from './lmMessages.ts';
 import { Disposable } from '../../shared/dispose.ts';
@@ -55,6 +58,8 @@ export class KeywardChatProvider
   private readonly catalog: ModelCatalog;
   private readonly configuration: Configuration;
   private readonly settings: ModelSettingsStore;
+  /** The daily spend cap: a paid model past it is refused, and each answer's cost is added. */
+  private readonly spend: SpendGuard | undefined;
   private readonly log: Log;
   /** The manifest's managementCommand: Keyward's key setup. */
   private readonly manageCommand: string;
@@ -65,6 +70,7 @@ export class KeywardChatProvider
     catalog: ModelCatalog;
     configuration: Configuration;
     settings: ModelSettingsStore;
+    spend?: SpendGuard;
     log: Log;
     manageCommand: string;
   }) {
@@ -74,6 +80,7 @@ export class KeywardChatProvider
     this.catalog = parts.catalog;
     this.configuration = parts.configuration;
     this.settings = parts.settings;
+    this.spend = parts.spend;
     this.log = parts.log;
     this.manageCommand = parts.manageCommand;
   }
@@ -181,9 +188,17 @@ export class KeywardChatProvider
         ),
       );
     }
+    // Past the daily cap a paid model is refused (free ones cost nothing and go): the caller may be another
+    // extension with no one to ask, so the error names the cap, today's spend and the ways on.
+    const refusal = this.spend?.refusal(service, model);
+    if (refusal !== undefined) {
+      this.log.warn(`Language models: not sent to ${service} ${model}, today's spend has reached the daily cap.`);
+      throw vscode.LanguageModelError.Blocked(refusal);
+    }
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());
     if (token.isCancellationRequested) controller.abort();
+    let reported: ReportedUsage | undefined;
     try {
       const tools = toLmTools(options.tools);
       const settings = this.settingsFor(service, model, options.modelOptions);
@@ -201,8 +216,14 @@ export class KeywardChatProvider
         {
           signal: controller.signal,
           onDelta: (delta) => progress.report(new vscode.LanguageModelTextPart(delta)),
+          // What a stopped or broken answer was charged still counts toward the cap.
+          onReported: (usage) => {
+            reported = usage;
+          },
         },
       );
+      reported = undefined;
+      void this.spend?.record(service, result.costUsd);
       for (const call of result.toolCalls ?? [])
         progress.report(
           new vscode.LanguageModelToolCallPart(
@@ -215,6 +236,7 @@ export class KeywardChatProvider
       const cost = result.costUsd === null ? '' : `, $${result.costUsd}`;
       this.log.info(`Language models: ${service} ${result.model || model} answered (${usage}${cost}).`);
     } catch (error) {
+      if (reported) void this.spend?.record(service, reported.costUsd);
       if (token.isCancellationRequested) throw new vscode.CancellationError();
       throw this.languageModelError(error);
     } finally {

@@ -1,7 +1,8 @@
 // The daily spend cap in the chat, over the fake vscode with real HTTP to the emulator: each answer's reported
-// cost is added to the workspace's ledger; once the cap is reached a paid prompt waits for the person's word
-// (the modal's "Send anyway" / "Use a free model" / Cancel), a free model is never asked about, and the status
-// tooltip says today's spend. Cline and Roo Code ask before going on past a cost limit too
+// cost is added to the workspace's ledger; once the cap is reached a paid prompt is held back with the card's
+// notice (nothing sent, no dialog; "Send anyway" re-sends with overCap, "Use a free model" sends to the free model),
+// a free model is never held, and the status tooltip says today's spend. The language-model provider's refusal is
+// in test/host/lm/lmProvider.test.ts. Cline and Roo Code ask before going on past a cost limit too
 // (RooCodeInc/Roo-Code src/core/task/Task.ts, "allowedMaxCost"); Keyward counts per workspace and per UTC day.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AccountMonitor } from '../../../src/core/account/accountMonitor.ts';
@@ -17,6 +18,7 @@ import type { HostMessage } from '../../../src/shared/protocol.ts';
 import { type TestBed, startTestBed } from '../../emulator/adminClient.ts';
 import { FakeMemento, FakeSecrets, fileUri } from '../fakeVscode.ts';
 import { fake } from '../vscodeShim.ts';
+import { directKey } from '../../emulator/keyFactory.ts';
 
 let bed: TestBed;
 beforeAll(async () => {
@@ -80,7 +82,8 @@ function setup(cap: number | undefined) {
       const tip = fake.state.statusItems.find((item) => item.id === 'router')?.tooltip;
       return typeof tip === 'string' ? tip : (tip?.value ?? '');
     },
-    questions: () => fake.state.messages.filter((m) => m.level === 'warning' && m.items.includes('Send anyway')),
+    /** No dialog is ever shown for the cap: it is a card in the chat. */
+    dialogs: () => fake.state.messages.filter((m) => m.level === 'warning'),
     dispose: () => {
       statusBar.dispose();
       session.dispose();
@@ -110,61 +113,71 @@ describe('the daily spend cap', () => {
     const spent = await spendOnce();
     expect(s.workspaceState.get(SPEND_STATE_KEY)).toMatchObject({ totalUsd: spent, byService: { router: spent } });
     await vi.waitFor(() => expect(s.tooltip()).toMatch(/Spent today in this workspace: \$0\.\d+ \(all services/));
-    // No cap: never asked.
+    // No cap: never held.
+    s.posted.length = 0;
     await s.session.send('second', 'router', PAID, 'again', []);
-    expect(s.questions()).toEqual([]);
+    expect(s.posted.at(-1)?.type).toBe('chat/done');
     s.dispose();
   });
 
-  it('once reached, Cancel sends nothing', async () => {
+  it('once reached, a paid prompt is held with the card’s notice: nothing is sent and no dialog is shown', async () => {
     s = setup(0.000005);
     await s.keys.setKey('router', bed.emulator.sandbox!.keys.routerFunded);
     await spendOnce();
     await vi.waitFor(() => expect(s.tooltip()).toMatch(/of the \$0\.000005 daily cap/));
     const asked = bed.emulator.requests.length;
-    fake.state.answers.push(undefined);
     s.posted.length = 0;
     await s.session.send('capped', 'router', PAID, 'more', []);
-    expect(s.questions()).toHaveLength(1);
-    expect(s.questions()[0]!.items).toEqual(['Send anyway', 'Use a free model']);
-    expect(s.questions()[0]!.text).toMatch(/Today's answers have cost \$0\.\d+, the daily cap of \$0\.000005/);
-    expect(s.posted.map((m) => m.type)).toEqual(['chat/blocked']);
+    expect(s.posted).toEqual([
+      {
+        type: 'chat/spendCap',
+        requestId: 'capped',
+        spent: expect.stringMatching(/^\$0\.\d+$/),
+        cap: '$0.000005',
+        free: { service: 'router', model: 'openrouter/free' },
+      },
+    ]);
     expect(bed.emulator.requests.length).toBe(asked);
+    expect(s.dialogs()).toEqual([]);
     s.dispose();
   });
 
-  it('"Use a free model" sends the prompt to the free router instead; "Send anyway" to the model asked', async () => {
+  it('"Send anyway" (overCap) sends to the model asked; "Use a free model" sends to the free router unheld', async () => {
     s = setup(0.000005);
     await s.keys.setKey('router', bed.emulator.sandbox!.keys.routerFunded);
     await spendOnce();
-    fake.state.answers.push('Use a free model');
     s.posted.length = 0;
-    await s.session.send('free', 'router', PAID, 'more', []);
-    const started = s.posted.find((m) => m.type === 'chat/started');
-    expect(started).toMatchObject({ assistant: { service: 'router', model: 'openrouter/free' } });
-    expect(s.posted.at(-1)?.type).toBe('chat/done');
-
-    fake.state.answers.push('Send anyway');
-    s.posted.length = 0;
-    await s.session.send('anyway', 'router', PAID, 'more', []);
+    await s.session.send('anyway', 'router', PAID, 'more', [], undefined, { overCap: true });
     expect(s.posted.find((m) => m.type === 'chat/started')).toMatchObject({ assistant: { model: PAID } });
     expect(s.posted.at(-1)?.type).toBe('chat/done');
-    expect(s.questions()).toHaveLength(2);
+    s.posted.length = 0;
+    await s.session.send('free', 'router', 'openrouter/free', 'more', []);
+    expect(s.posted.find((m) => m.type === 'chat/started')).toMatchObject({
+      assistant: { service: 'router', model: 'openrouter/free' },
+    });
+    expect(s.posted.at(-1)?.type).toBe('chat/done');
+    expect(s.dialogs()).toEqual([]);
     s.dispose();
   });
 
-  it('a free model is sent without asking, and a workspace cannot raise the user’s cap', async () => {
+  it('offers no free model when no service with free models has a key', async () => {
+    s = setup(0.000005);
+    await s.keys.setKey('direct', directKey());
+    await s.ledger.record('direct', 1);
+    s.posted.length = 0;
+    await s.session.send('direct', 'direct', 'gpt-4o-mini', 'more', []);
+    expect(s.posted).toEqual([{ type: 'chat/spendCap', requestId: 'direct', spent: '$1.00', cap: '$0.000005' }]);
+    s.dispose();
+  });
+
+  it('a workspace cannot raise the user’s cap', async () => {
     s = setup(0.000005);
     fake.state.workspaceSettings['keyward.spend.dailyCapUsd'] = 1000;
     await s.keys.setKey('router', bed.emulator.sandbox!.keys.routerFunded);
     await spendOnce();
     s.posted.length = 0;
-    await s.session.send('free', 'router', 'openrouter/free', 'more', []);
-    expect(s.questions()).toEqual([]);
-    expect(s.posted.at(-1)?.type).toBe('chat/done');
-    fake.state.answers.push(undefined);
     await s.session.send('paid', 'router', PAID, 'more', []);
-    expect(s.questions()).toHaveLength(1);
+    expect(s.posted.map((m) => m.type)).toEqual(['chat/spendCap']);
     s.dispose();
   });
 });

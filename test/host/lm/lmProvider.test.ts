@@ -1,11 +1,13 @@
 // Keyward's language-model chat provider over the fake vscode and the emulator: the models of each service with a
 // key (none without), streamed text and tool calls, cancellation, the secret guard (a key in any part stops the
 // request before anything is sent, and the error names where it is), Keyward's error kinds as LanguageModelErrors,
-// and the per-model settings sent on the wire. The real host runs the same in test/e2e/suite/lmProvider.test.ts.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+// the per-model settings sent on the wire, and the daily spend cap (a paid model past it is refused). The real host runs the same in test/e2e/suite/lmProvider.test.ts.
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AccountMonitor } from '../../../src/core/account/accountMonitor.ts';
 import { KeyStore } from '../../../src/core/keys/keyStore.ts';
 import { ModelCatalog } from '../../../src/core/chat/modelCatalog.ts';
+import { SpendLedger } from '../../../src/core/account/spendLedger.ts';
+import { SPEND_STATE_KEY, SpendGuard } from '../../../src/host/chat/spendGuard.ts';
 import { Configuration } from '../../../src/host/configuration.ts';
 import { KeywardChatProvider, type KeywardModelInformation } from '../../../src/host/lm/chatProvider.ts';
 import { Log } from '../../../src/host/log.ts';
@@ -49,7 +51,7 @@ const token = (cancelled = false) => {
 const user = (...content: unknown[]) => ({ role: 1, content, name: undefined });
 const assistant = (...content: unknown[]) => ({ role: 2, content, name: undefined });
 
-async function setUp(withKey = true) {
+async function setUp(withKey = true, withSpend = false) {
   await bed.admin('POST', '/reset', { sandbox: true });
   Object.assign(fake.state.settings, {
     'keyward.router.baseUrl': bed.emulator.routerBaseUrl,
@@ -67,16 +69,22 @@ async function setUp(withKey = true) {
     tier: () => configuration.value.direct.usageTier,
   });
   const settings = new ModelSettingsStore(memento as never);
+  const spendState = new FakeMemento();
+  const ledger = new SpendLedger({
+    get: () => spendState.get(SPEND_STATE_KEY),
+    set: (day) => spendState.update(SPEND_STATE_KEY, day),
+  });
   const provider = new KeywardChatProvider({
     monitor,
     keys,
     catalog: new ModelCatalog(monitor),
     configuration,
     settings,
+    ...(withSpend ? { spend: new SpendGuard(ledger, configuration, keys, log) } : {}),
     log,
     manageCommand: 'keyward.manageLanguageModels',
   });
-  return { provider, keys, settings, log };
+  return { provider, keys, settings, log, ledger };
 }
 
 async function run(
@@ -200,6 +208,32 @@ describe('language-model chat provider', () => {
     const body = bodies().at(-1)!.body!;
     expect(body).toMatchObject({ temperature: 0.2, max_tokens: 30 });
     expect(body.reasoning).toBeUndefined();
+  });
+
+  it('past the daily spend cap a paid model is refused with a Blocked error naming the cap; a free model answers, and costs count', async () => {
+    fake.state.settings['keyward.spend.dailyCapUsd'] = 0.000005;
+    try {
+      const capped = await setUp(true, true);
+      const models = await capped.provider.provideLanguageModelChatInformation({ silent: true }, token() as never);
+      const paid = models.find((m) => m.id === 'router/openai/gpt-4o-mini')!;
+      const free = models.find((m) => m.id === 'router/openrouter/free')!;
+      await run(capped.provider, paid, [user(new LanguageModelTextPart('first'))]);
+      await vi.waitFor(() => expect(capped.ledger.today().totalUsd).toBeGreaterThan(0));
+      const before = bodies().length;
+      const error = await run(capped.provider, paid, [user(new LanguageModelTextPart('second'))]).catch(
+        (e: unknown) => e,
+      );
+      expect((error as LanguageModelError).code).toBe('Blocked');
+      expect((error as Error).message).toMatch(
+        /today's spend in this workspace \(\$0\.\d+\) has reached the daily cap of \$0\.000005 \(keyward\.spend\.dailyCapUsd\)/,
+      );
+      expect((error as Error).message).toContain('router/openrouter/free');
+      expect(bodies().length).toBe(before);
+      const parts = await run(capped.provider, free, [user(new LanguageModelTextPart('free'))]);
+      expect(parts.length).toBeGreaterThan(0);
+    } finally {
+      delete fake.state.settings['keyward.spend.dailyCapUsd'];
+    }
   });
 
   it('estimates tokens at about four characters each', async () => {
