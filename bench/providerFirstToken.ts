@@ -1,6 +1,7 @@
 // A language-model request from VS Code (host/lm/chatProvider.ts) against the chat's own path: the time to the first
 // delta through runPrompt with the chat's turns, and through what the provider adds before the same call (reading
-// the stored keys, the secret guard over every message part, the wire mapping of messages and a tool). Same
+// the stored keys, the secret guard over every message part, the daily spend cap's check, the wire mapping of
+// messages and a tool). Same
 // emulator, alternating, in one process. The vscode layer itself (part classes, progress.report) is not in this
 // process; it adds an object per delta.
 import { spawn } from 'node:child_process';
@@ -12,6 +13,7 @@ import { KeyStore, scannerKeys } from '../src/core/keys/keyStore.ts';
 import type { LmMessage } from '../src/core/lm/messages.ts';
 import { keysInMessages } from '../src/core/lm/outgoingGuard.ts';
 import { runPrompt } from '../src/core/chat/promptRunner.ts';
+import { SpendLedger } from '../src/core/account/spendLedger.ts';
 import { QUICK } from './quick.ts';
 import { formatMs, median, verdict } from './stats.ts';
 
@@ -40,6 +42,9 @@ export async function benchProviderFirstToken(): Promise<string[]> {
   await keys.setKey('router', started.keys.routerFunded);
   const config = { ...DEFAULT_CONFIG, router: { ...DEFAULT_CONFIG.router, baseUrl: started.router.baseUrl } };
   const monitor = new AccountMonitor({ keys, config: () => config, tier: () => config.direct.usageTier });
+  // A cap that is set and not reached: the provider reads today's spend before every request.
+  let spendDay: unknown = { day: new Date().toISOString().slice(0, 10), totalUsd: 0.5, byService: { router: 0.5 } };
+  const ledger = new SpendLedger({ get: () => spendDay, set: async (day) => void (spendDay = day) });
 
   const prompt = 'bench the first token of an answer';
   // A conversation as an agent sends it: earlier turns, a tool call and its result.
@@ -67,6 +72,7 @@ export async function benchProviderFirstToken(): Promise<string[]> {
     let first = 0;
     const found = keysInMessages(messages, await scannerKeys(keys));
     if (found.length > 0) throw new Error('the bench conversation holds a key');
+    if (ledger.reached(1000)) throw new Error('the bench spend cap is reached');
     await runPrompt(
       monitor,
       { service: 'router', model: MODEL, turns: [], messages, tools, toolChoice: 'auto' },
