@@ -11,6 +11,8 @@ import { chatViewSteps, leakProbeStep } from './chatViewSteps.ts';
 import { chatAnswerSteps, chooseModel } from './chatAnswerSteps.ts';
 import { compatibleSteps } from './compatibleSteps.ts';
 import { conversationPlaceSteps } from './conversationPlaceSteps.ts';
+import { spendCapSteps } from './spendCapSteps.ts';
+import { languageModelSteps } from './languageModelSteps.ts';
 
 export interface UiContext {
   wb: Workbench;
@@ -387,9 +389,13 @@ export const ALL_STEPS: UiStep[] = [
   ...answerSteps,
   ...chatViewSteps,
   ...chatAnswerSteps,
+  ...spendCapSteps,
   // The accessibility steps read the chat's one webview: they run before the walkthrough and list steps, which
   // leave other webviews (the Welcome page's media) in the workbench.
   ...a11ySteps,
   ...conversationPlaceSteps,
   leakProbeStep,
+  // Last: it turns the host's AI features on for a while, and their chat view and notices must not reach the
+  // screens of the steps above.
+  ...languageModelSteps,
 ];
