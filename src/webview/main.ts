@@ -84,6 +84,10 @@ function announceAction(action: Action): void {
 function renderSpendCap(): void {
   const slot = byId('spend-cap');
   const notice = store.state.spendCap;
+  // The card takes its height from the conversation: a reader at the end stays at the end (the last answer is what
+  // the card's amounts follow from), one who scrolled up stays where they were.
+  const conversation = byId('conversation');
+  const atEnd = conversation.scrollHeight - conversation.scrollTop - conversation.clientHeight < 40;
   slot.hidden = notice === null;
   if (notice === null) {
     slot.replaceChildren();
@@ -105,6 +109,7 @@ function renderSpendCap(): void {
       },
     }),
   );
+  if (atEnd) conversation.scrollTop = conversation.scrollHeight;
 }
 
 function renderHeader(): void {
