@@ -172,6 +172,11 @@ class OncePerFile {
   }
 
   /** `as`: how the name says to read it (an archive kind, YAML or text), which names of one file may not share. */
+  /** Whether any listed file is reached through a link; when none is, every read goes straight through. */
+  get linked(): boolean {
+    return this.targets.size > 0;
+  }
+
   read<T>(as: string, path: string, linkTo: string | undefined, read: () => T): T {
     if (this.targets.size === 0) return read();
     const real = linkTo ?? (this.targets.has(path) ? path : undefined);
@@ -270,9 +275,10 @@ function scanOne(file: Listed, report: Reported): ArchiveKind | undefined {
     return undefined;
   }
   const fileOptions = report.optionsOf(path);
-  const outcome = once.read(fileOptions.yaml ? 'yaml' : 'text', path, linkTo, () =>
-    scanFile(path, fileOptions, maxSize, regular),
-  );
+  // No closure per file where no link asks for one.
+  const outcome = once.linked
+    ? once.read(fileOptions.yaml ? 'yaml' : 'text', path, linkTo, () => scanFile(path, fileOptions, maxSize, regular))
+    : scanFile(path, fileOptions, maxSize, regular);
   // A zip renamed .bin, a gzip without .gz: opened as what its first bytes say.
   if ('archive' in outcome) return outcome.archive;
   // Named only when reported: a relative path per clean file was a tenth of a tree's scan.
