@@ -1,5 +1,4 @@
 // The `keyward` command line over core/.
-import { setFlagsFromString } from 'node:v8';
 import { redactSecrets } from '../core/redact.ts';
 import { nodeVersionProblem } from './nodeVersion.ts';
 import { runCli } from './run.ts';
@@ -10,11 +9,9 @@ if (problem) {
   process.stderr.write(problem + '\n');
   process.exit(2);
 }
-// A scan is a short process whose hot code is native searches: V8's optimizing compiler spent about a third
-// of its CPU time (on worker threads) compiling code the scan then ran for a few milliseconds. Set before any
-// code is hot, this only keeps the engine at its faster-to-compile tiers; interleaved over the bench's 10,674
-// files it took CPU from 0.30 to 0.27 s with wall time unchanged (bench/scanner.ts).
-if (argv[0] === 'scan') setFlagsFromString('--no-turbofan');
+// V8's optimizing compiler stays on: turning it off (--no-turbofan) took 10 % of CPU off the bench's 50 MB of
+// small files but doubled the CPU of a scan of this repository's node_modules (0.55 → 1.2 s user), where the
+// per-file loop runs long enough to pay for its compiled code.
 
 void runCli(argv, {
   stdout: process.stdout,
