@@ -100,6 +100,7 @@ export type FixedUiKey =
   | 'editingMany'
   | 'editCancel'
   | 'replacedOne'
+  | 'replacedAnswer'
   | 'replacedMany'
   | 'undoEdit'
   | 'undo'

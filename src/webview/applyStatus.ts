@@ -3,6 +3,7 @@
 // Undo beside the change (the editor shows the same two above the change). The state outlives a redraw of the
 // conversation: a block finds its Apply again by its code.
 import type { ApplyState, WebviewMessage } from '../shared/protocol.ts';
+import type { Codicon } from './codicons.ts';
 import { codicon, element } from './dom.ts';
 import type { Strings } from './turnNotes.ts';
 
@@ -57,6 +58,15 @@ export function applyStateText(entry: ApplyEntry, s: Strings): string {
   }
 }
 
+const APPLY_ICONS = {
+  working: 'loading',
+  pending: 'git-compare',
+  kept: 'check',
+  undone: 'discard',
+  refused: 'warning',
+  stale: 'warning',
+} as const satisfies Record<ApplyEntry['state'], Codicon>;
+
 /** The line under a code block: the state in words, and Keep / Undo while the change waits. */
 export function applyStatusLine(
   id: string,
@@ -67,18 +77,19 @@ export function applyStatusLine(
   const line = element('div', { className: `apply-status ${entry.state}` });
   line.dataset.applyId = id;
   const words = element('span', { className: 'apply-status-text', textContent: applyStateText(entry, s) });
-  line.append(
-    codicon(entry.state === 'pending' || entry.state === 'kept' ? 'check' : entry.state === 'working' ? 'loading' : 'warning'),
-    words,
-  );
+  line.append(codicon(APPLY_ICONS[entry.state]), words);
   if (entry.state === 'pending') {
-    const keep = element('button', { type: 'button', className: 'text-button primary', textContent: s('keep', 'Keep') });
+    const keep = element('button', {
+      type: 'button',
+      className: 'text-button primary',
+      textContent: s('keep', 'Keep'),
+    });
     keep.setAttribute('aria-label', s('keepIn', 'Keep the change in {0}').replace('{0}', entry.file));
     keep.addEventListener('click', () => post({ type: 'code/applyResolve', applyId: id, keep: true }));
     const undo = element('button', { type: 'button', className: 'text-button', textContent: s('undo', 'Undo') });
     undo.setAttribute('aria-label', s('undoIn', 'Undo the change in {0}').replace('{0}', entry.file));
     undo.addEventListener('click', () => post({ type: 'code/applyResolve', applyId: id, keep: false }));
-    line.append(keep, undo);
+    line.append(element('span', { className: 'apply-actions' }, keep, undo));
   }
   return line;
 }

@@ -23,9 +23,12 @@ export function decorateCodeBlocks(
     const codeNode = pre.querySelector('code');
     const code = codeNode?.textContent ?? pre.textContent ?? '';
     const language = blockLanguage(codeNode);
+    // The file the fence names (highlight.ts puts it in the block's title): shown on the bar, sent with Apply.
+    const file = pre.title;
     const wrapper = element('div', { className: 'code-block' });
     const bar = element('div', { className: 'code-bar' });
     bar.append(element('span', { className: 'code-lang', textContent: language || s('plainText', 'text') }));
+    if (file) bar.append(element('span', { className: 'code-file', textContent: file }));
     const tools = element('div', { className: 'code-tools', role: 'toolbar' });
     tools.setAttribute('aria-label', s('codeActions', 'Code actions'));
     const copy = iconButton('copy', s('copy', 'Copy'), () => {
@@ -45,7 +48,7 @@ export function decorateCodeBlocks(
         post({
           type: 'code/apply',
           code,
-          languageId: language,
+          languageId: file ? `${language} ${file}` : language,
           ...(applyId ? { applyId } : {}),
           ...(turnId ? { turnId } : {}),
         });

@@ -124,9 +124,9 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
         : after === 1
           ? s('editingOne', 'Editing your message: sending replaces it and the answer after it.')
           : s('editingMany', 'Editing your message: sending replaces it and the {0} messages after it.').replace(
-            '{0}',
-            String(after),
-          );
+              '{0}',
+              String(after),
+            );
     editCancel.textContent = s('editCancel', 'Cancel edit');
     document.querySelector(`[data-turn-id="${editing.turnId}"]`)?.classList.add('editing');
   }

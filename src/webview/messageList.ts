@@ -206,14 +206,31 @@ export function createMessageList(store: ChatStore, hooks: MessageListHooks) {
    * with an Undo that brings them back (Copilot Chat continues from an edited message the same way).
    */
   function replacedNote(count: number): HTMLElement {
+    // `count` holds the edited message itself and every turn after it.
     const text =
-      count === 1
+      count <= 1
         ? s('replacedOne', 'Your edit replaced the earlier message.')
-        : s('replacedMany', 'Your edit replaced {0} earlier messages.').replace('{0}', String(count));
-    const undo = element('button', { type: 'button', className: 'text-button', id: 'undo-edit', textContent: s('undo', 'Undo') });
+        : count === 2
+          ? s('replacedAnswer', 'Your edit replaced the earlier message and its answer.')
+          : s('replacedMany', 'Your edit replaced the earlier message and the {0} after it.').replace(
+              '{0}',
+              String(count - 1),
+            );
+    const undo = element('button', {
+      type: 'button',
+      className: 'text-button',
+      id: 'undo-edit',
+      textContent: s('undo', 'Undo'),
+    });
     undo.setAttribute('aria-label', s('undoEdit', 'Undo the edit: bring back the replaced messages'));
     undo.addEventListener('click', () => hooks.undoEdit());
-    const note = element('div', { className: 'replaced-note' }, codicon('edit'), element('span', { textContent: text }), undo);
+    const note = element(
+      'div',
+      { className: 'replaced-note' },
+      codicon('edit'),
+      element('span', { textContent: text }),
+      undo,
+    );
     note.setAttribute('role', 'note');
     return note;
   }

@@ -187,7 +187,9 @@ describe('an answer, moment by moment', () => {
       (n) => n.dataset.turnId,
     );
     expect(shown).toEqual(['u1b', 'a1b']);
-    expect($('.replaced-note')!.textContent).toContain(`Your edit replaced ${count} earlier messages.`);
+    expect($('.replaced-note')!.textContent).toContain(
+      `Your edit replaced the earlier message and the ${count - 1} after it.`,
+    );
     expect($('#editing')!.hidden).toBe(true);
     $<HTMLButtonElement>('#undo-edit')!.click();
     expect(posted.at(-1)).toEqual({ type: 'history/undoEdit' });
@@ -200,9 +202,7 @@ describe('an answer, moment by moment', () => {
     box.dispatchEvent(new Event('input'));
     $<HTMLButtonElement>('[data-turn-id="u1b"] button[aria-label="Edit and send again"]')!.click();
     expect(box.value).toBe('Why is the sea blue?');
-    expect($('#editing')!.textContent).toContain(
-      'Editing your message: sending replaces it and the answer after it.',
-    );
+    expect($('#editing')!.textContent).toContain('Editing your message: sending replaces it and the answer after it.');
     $<HTMLButtonElement>('#edit-cancel')!.click();
     expect(box.value).toBe('half a thought');
     expect($('#editing')!.hidden).toBe(true);
@@ -223,6 +223,41 @@ describe('an answer, moment by moment', () => {
     expect(note.querySelector('.codicon-warning')).not.toBeNull();
     $<HTMLButtonElement>('[data-turn-id="a2"] button[aria-label="Retry the answer"]')!.click();
     expect(posted.at(-1)).toMatchObject({ type: 'chat/send', prompt: 'More' });
+  });
+});
+
+// Issue 21 item 8: Apply sends the file the fence names, and Keep / Undo are words under the block.
+describe('Apply from a code block', () => {
+  it('sends the named file with the block, shows Keep and Undo in words, and says where it stands', () => {
+    const answer = turn({ id: 'a20', role: 'assistant', status: 'streaming' });
+    send({
+      type: 'chat/started',
+      requestId: 'r20',
+      user: turn({ id: 'u20', role: 'user', text: 'fix it' }),
+      assistant: answer,
+    });
+    const text = 'Here:\n\n```js src/app.js\nfunction f() {}\n```\n';
+    send({ type: 'chat/done', requestId: 'r20', turn: { ...answer, status: 'done', text } });
+    const block = $('[data-turn-id="a20"] .code-block')!;
+    expect(block.querySelector('.code-file')?.textContent).toBe('src/app.js');
+    block.querySelector<HTMLButtonElement>('button[aria-label^="Apply"]')!.click();
+    const apply = posted.at(-1) as Extract<WebviewMessage, { type: 'code/apply' }>;
+    expect(apply).toMatchObject({ type: 'code/apply', languageId: 'js src/app.js', turnId: 'a20' });
+    expect(apply.code).toBe('function f() {}\n');
+    send({ type: 'code/applyState', applyId: apply.applyId!, state: 'pending', file: 'src/app.js' });
+    const status = $('[data-turn-id="a20"] .apply-status')!;
+    expect(status.textContent).toContain('Applied to src/app.js. Keep the change or undo it:');
+    const buttons = Array.from(status.querySelectorAll('button'));
+    expect(buttons.map((b) => [b.textContent, b.getAttribute('aria-label')])).toEqual([
+      ['Keep', 'Keep the change in src/app.js'],
+      ['Undo', 'Undo the change in src/app.js'],
+    ]);
+    expect(announced()).toBe('Applied to src/app.js. Keep the change or undo it:');
+    buttons[1]!.click();
+    expect(posted.at(-1)).toEqual({ type: 'code/applyResolve', applyId: apply.applyId, keep: false });
+    send({ type: 'code/applyState', applyId: apply.applyId!, state: 'undone', file: 'src/app.js' });
+    expect($('[data-turn-id="a20"] .apply-status')!.textContent).toContain('Undone: src/app.js is as it was.');
+    expect($('[data-turn-id="a20"] .apply-status button')).toBeNull();
   });
 });
 

@@ -4,6 +4,7 @@
 // the editor's title bar, and under the block in the chat. Undo puts back exactly the text that was replaced.
 import * as vscode from 'vscode';
 import { Disposable } from '../../shared/dispose.ts';
+import { Emitter } from '../../shared/event.ts';
 import type { ApplyState } from '../../shared/protocol.ts';
 import { mergeBlock } from '../../core/chat/applyRegion.ts';
 import { type ChooseFile, applyTarget, quickPickFile } from './applyTarget.ts';
@@ -44,7 +45,7 @@ export interface ApplyRequest {
 
 export class CodeProposals extends Disposable implements vscode.CodeLensProvider {
   private readonly pending = new Map<string, Pending>();
-  private readonly lensesChanged = this._register(new vscode.EventEmitter<void>());
+  private readonly lensesChanged = this._register(new Emitter<void>());
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
   private decoration: vscode.TextEditorDecorationType | undefined;
   private providing = false;
@@ -136,6 +137,7 @@ export class CodeProposals extends Disposable implements vscode.CodeLensProvider
     return id;
   }
 
+  /** Keep and Undo above the change; they name the file (one change waits per file), so a lens not yet redrawn still works. */
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     return [...this.pending.values()]
       .filter((p) => p.uri.toString() === document.uri.toString())
@@ -146,13 +148,13 @@ export class CodeProposals extends Disposable implements vscode.CodeLensProvider
             title: `$(check) ${t('Keep')}`,
             tooltip: t('Keep the applied change'),
             command: 'keyward.acceptProposal',
-            arguments: [p.id],
+            arguments: [p.uri],
           }),
           new vscode.CodeLens(at, {
             title: `$(discard) ${t('Undo')}`,
             tooltip: t('Undo the applied change: the file gets back its text from before'),
             command: 'keyward.discardProposal',
-            arguments: [p.id],
+            arguments: [p.uri],
           }),
         ];
       });
@@ -217,7 +219,8 @@ export class CodeProposals extends Disposable implements vscode.CodeLensProvider
   private find(arg?: unknown): Pending | undefined {
     if (typeof arg === 'string') return this.pending.get(arg);
     const all = [...this.pending.values()];
-    const uri = arg instanceof vscode.Uri ? arg : all.length === 1 ? all[0]!.uri : vscode.window.activeTextEditor?.document.uri;
+    const uri =
+      arg instanceof vscode.Uri ? arg : all.length === 1 ? all[0]!.uri : vscode.window.activeTextEditor?.document.uri;
     return uri && all.find((p) => p.uri.toString() === uri.toString());
   }
 

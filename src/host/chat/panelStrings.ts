@@ -8,6 +8,7 @@ const t = vscode.l10n.t;
 
 /** Every fixed name of shared/uiStrings.ts, and the names built from error kinds, empty-state lines and permissions. */
 export function panelStrings(): Record<string, string> {
+  // A string with {0} is given '{0}' back as its argument: the webview fills it in (a file name, a count).
   const strings = {
     title: t('Keyward'),
     service: t('Service'),
@@ -107,19 +108,20 @@ export function panelStrings(): Record<string, string> {
     queuedBack: t('Your queued prompt is back in the box, not sent.'),
     editingOne: t('Editing your message: sending replaces it and the answer after it.'),
     editingLast: t('Editing your message: sending replaces it.'),
-    editingMany: t('Editing your message: sending replaces it and the {0} messages after it.'),
+    editingMany: t('Editing your message: sending replaces it and the {0} messages after it.', '{0}'),
     editCancel: t('Cancel edit'),
     replacedOne: t('Your edit replaced the earlier message.'),
-    replacedMany: t('Your edit replaced {0} earlier messages.'),
+    replacedAnswer: t('Your edit replaced the earlier message and its answer.'),
+    replacedMany: t('Your edit replaced the earlier message and the {0} after it.', '{0}'),
     undoEdit: t('Undo the edit: bring back the replaced messages'),
     undo: t('Undo'),
     keep: t('Keep'),
-    keepIn: t('Keep the change in {0}'),
-    undoIn: t('Undo the change in {0}'),
+    keepIn: t('Keep the change in {0}', '{0}'),
+    undoIn: t('Undo the change in {0}', '{0}'),
     applyWorking: t('Applying…'),
-    applyPending: t('Applied to {0}. Keep the change or undo it:'),
-    applyKept: t('Kept in {0}.'),
-    applyUndone: t('Undone: {0} is as it was.'),
+    applyPending: t('Applied to {0}. Keep the change or undo it:', '{0}'),
+    applyKept: t('Kept in {0}.', '{0}'),
+    applyUndone: t('Undone: {0} is as it was.', '{0}'),
   } satisfies Record<FixedUiKey, string> & Partial<Record<UiKey, string>>;
   return strings;
 }
