@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { KeywardTestApi } from '../../../src/extension.ts';
 import type { HostMessage } from '../../../src/shared/protocol.ts';
 import { folder, open, write } from './editor.ts';
-import { activateKeyward, waitFor } from './env.ts';
+import { PATIENCE, activateKeyward, e2eEnv, waitFor } from './env.ts';
 
 let api: KeywardTestApi;
 
@@ -147,6 +147,57 @@ suite('code from an answer into a file', () => {
     assert.equal(document.getText(), 'import os\n\ndef run():\n    return 2\n');
     assert.equal(await vscode.commands.executeCommand('keyward.discardProposal', uri), 'undone');
     assert.equal(document.getText(), 'import os\n\ndef run():\n    return 1\n');
+  });
+
+  test('a block that names no file goes to the file attached to the prompt it answers, not the active editor', async () => {
+    await vscode.commands.executeCommand('keyward.setRouterKey', {
+      key: e2eEnv().sandboxKeys.routerFunded,
+      quiet: true,
+    });
+    const uri = write('apply/attached.ts', 'export function h() {\n  return 1;\n}\n');
+    const editor = await open(uri.fsPath);
+    editor.selection = new vscode.Selection(0, 0, 3, 0);
+    const before = api.panelProbe.sent.length;
+    await vscode.commands.executeCommand('keyward.askAboutSelection');
+    const added = await waitFor('the attachment', () =>
+      api.panelProbe.sent.slice(before).find((m) => m.type === 'attachment/add'),
+    );
+    const requestId = id();
+    api.panel.handleMessage({
+      type: 'chat/send',
+      requestId,
+      service: 'router',
+      model: 'openai/gpt-4o-mini',
+      prompt: 'make h return 2',
+      attachments: [(added as Extract<HostMessage, { type: 'attachment/add' }>).attachment],
+    });
+    const done = await waitFor(
+      'the answer',
+      () =>
+        api.panelProbe.sent.find(
+          (m): m is Extract<HostMessage, { type: 'chat/done' }> => m.type === 'chat/done' && m.requestId === requestId,
+        ),
+      PATIENCE,
+    );
+    // Another editor is active now: the attachment, not the caret, says where the code goes.
+    await editorWith('# notes\n', new vscode.Selection(0, 0, 0, 0));
+    let asked = false;
+    api.panel.session.proposals.choose = async () => {
+      asked = true;
+      return undefined;
+    };
+    const applyId = `a${id()}`;
+    api.panel.handleMessage({
+      type: 'code/apply',
+      code: 'export function h() {\n  return 2;\n}\n',
+      languageId: 'ts',
+      applyId,
+      turnId: done.turn.id,
+    });
+    await waitFor('the pending Apply', () => (stateOf(applyId) === 'pending' ? true : undefined));
+    assert.equal(asked, false, 'the attached file needs no question');
+    assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), 'export function h() {\n  return 2;\n}\n');
+    assert.equal(await vscode.commands.executeCommand('keyward.discardProposal', uri), 'undone');
   });
 
   test('a path that leaves the workspace, or a link inside it, is refused by name and nothing is written', async () => {

@@ -30,7 +30,6 @@ async function openReadme(wb: Workbench): Promise<void> {
   await wb.openFile('README.md');
 }
 
-
 /**
  * Written but not yet passing in the real host (see the branch report): the prompt keys,
  * the + menu, the error card with Retry, the keyboard picker and the light-theme shots.
