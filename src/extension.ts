@@ -147,8 +147,9 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.askAboutSelection, () => panel.askAboutSelection()),
     command(CommandId.clearHistory, () => panel.clearHistory()),
     command(CommandId.exportHistory, (target?: unknown) => panel.exportHistory(target)),
-    command(CommandId.acceptProposal, (uri?: vscode.Uri) => session.proposals.accept(uri)),
-    command(CommandId.discardProposal, (uri?: vscode.Uri) => session.proposals.discard(uri)),
+    // From the CodeLens (the Apply's id), the editor title (the file) or the palette (nothing).
+    command(CommandId.acceptProposal, (arg?: unknown) => session.proposals.keep(arg)),
+    command(CommandId.discardProposal, (arg?: unknown) => session.proposals.undo(arg)),
     command(CommandId.scanWorkspace, () => scanWorkspace(diagnostics, log)),
     historyView,
     command(CommandId.scanHistory, () => scanHistory(historyView, diagnostics, log)),

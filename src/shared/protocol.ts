@@ -109,8 +109,18 @@ export type HostMessage =
       canList: boolean;
       error?: ServiceErrorData;
     }
-  /** The user turn was accepted (after the secret guard) and the answer starts. */
-  | { type: 'chat/started'; requestId: string; user: ChatTurn; assistant: ChatTurn }
+  /**
+   * The user turn was accepted (after the secret guard) and the answer starts. `replaced`: it is an edited
+   * message sent again, and these turns (the one edited and all after it) left the conversation; the host keeps
+   * them for an Undo (`history/undoEdit`).
+   */
+  | {
+      type: 'chat/started';
+      requestId: string;
+      user: ChatTurn;
+      assistant: ChatTurn;
+      replaced?: { fromTurnId: string; count: number };
+    }
   /** A piece of the answer. */
   | { type: 'chat/chunk'; requestId: string; text: string }
   /** The service asked to wait; the request is retried after delayMs unless stopped. */
@@ -126,8 +136,13 @@ export type HostMessage =
   | { type: 'history/cleared' }
   /** Put the cursor in the prompt box (the chat was opened or revealed). */
   | { type: 'prompt/focus' }
+  /** Where an Apply stands: written and waiting for Keep or Undo, kept, undone, or refused (`text` says why). */
+  | { type: 'code/applyState'; applyId: string; state: ApplyState; file: string; text?: string }
   /** A chat setting changed while the chat is open. */
   | { type: 'settings/changed'; enterSends: boolean };
+
+/** An Apply's life: `pending` is written into the editor and waits for Keep or Undo (Copilot's Apply in Editor). */
+export type ApplyState = 'pending' | 'kept' | 'undone' | 'refused' | 'stale';
 
 /** Where code from an answer goes in the editor. */
 export type InsertMode = 'cursor' | 'replace' | 'below';
@@ -142,6 +157,8 @@ export type WebviewMessage =
       model: string;
       prompt: string;
       attachments: Attachment[];
+      /** Edit-and-resend: the user turn this prompt replaces, with every turn after it. */
+      replaceFrom?: string;
     }
   | { type: 'chat/stop'; requestId: string }
   | { type: 'models/refresh'; service: ServiceId }
@@ -150,8 +167,16 @@ export type WebviewMessage =
   | { type: 'link/open'; url: string }
   | { type: 'code/insert'; code: string; mode: InsertMode }
   | { type: 'code/copy'; code: string }
-  /** Propose the block as a change to the editor's file: a diff the person accepts or discards. */
-  | { type: 'code/apply'; code: string; languageId: string }
+  /**
+   * Apply the block to the file it is for (the file it names, the file attached to the prompt, or the one the
+   * person picks), merged into the region it rewrites; `applyId` names it for Keep and Undo, `turnId` is the
+   * answer it came from (its prompt's attachments name the file).
+   */
+  | { type: 'code/apply'; code: string; languageId: string; applyId?: string; turnId?: string }
+  /** Keep or Undo an Apply still pending. */
+  | { type: 'code/applyResolve'; applyId: string; keep: boolean }
+  /** Undo the last Edit-and-resend: the replaced turns come back in place of the new exchange. */
+  | { type: 'history/undoEdit' }
   /** The `+` menu: attach the selection, the whole active file, or another open file (the host asks which). */
   | { type: 'attach/request'; source: AttachSource }
   | { type: 'history/clear' }
@@ -212,7 +237,8 @@ const WEBVIEW_MESSAGE_CHECKS = {
     m.prompt.trim().length > 0 &&
     Array.isArray(m.attachments) &&
     m.attachments.length <= 20 &&
-    m.attachments.every(isAttachment),
+    m.attachments.every(isAttachment) &&
+    (m.replaceFrom === undefined || isId(m.replaceFrom)),
   'chat/stop': (m: Fields) => isId(m.requestId),
   'models/refresh': (m: Fields) => isService(m.service),
   'service/select': (m: Fields) => isService(m.service),
@@ -220,7 +246,13 @@ const WEBVIEW_MESSAGE_CHECKS = {
   'link/open': (m: Fields) => isString(m.url, 4000),
   'code/insert': (m: Fields) => isString(m.code) && isInsertMode(m.mode),
   'code/copy': (m: Fields) => isString(m.code),
-  'code/apply': (m: Fields) => isString(m.code) && isString(m.languageId, 100),
+  'code/apply': (m: Fields) =>
+    isString(m.code) &&
+    isString(m.languageId, 100) &&
+    (m.applyId === undefined || isId(m.applyId)) &&
+    (m.turnId === undefined || isId(m.turnId)),
+  'code/applyResolve': (m: Fields) => isId(m.applyId) && typeof m.keep === 'boolean',
+  'history/undoEdit': () => true,
   'attach/request': (m: Fields) => (ATTACH_SOURCES as readonly unknown[]).includes(m.source),
   'history/clear': () => true,
   'history/export': () => true,

@@ -87,7 +87,30 @@ export type FixedUiKey =
   | 'retryAnswer'
   | 'editPrompt'
   | 'messageActions'
-  | 'busyHint';
+  | 'queued'
+  | 'queuedEdit'
+  | 'queuedCancel'
+  | 'queuedEditLabel'
+  | 'queuedCancelLabel'
+  | 'queuedSaid'
+  | 'queuedCancelled'
+  | 'queuedBack'
+  | 'editingLast'
+  | 'editingOne'
+  | 'editingMany'
+  | 'editCancel'
+  | 'replacedOne'
+  | 'replacedAnswer'
+  | 'replacedMany'
+  | 'undoEdit'
+  | 'undo'
+  | 'keep'
+  | 'keepIn'
+  | 'undoIn'
+  | 'applyWorking'
+  | 'applyPending'
+  | 'applyKept'
+  | 'applyUndone';
 
 /** Names built from data: an error kind, an empty-state line, a key permission. */
 export type DerivedUiKey = `kind.${ErrorKind}` | `wait.${ErrorKind}` | `empty.${string}` | `scope.${string}`;

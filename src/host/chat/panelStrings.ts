@@ -8,6 +8,7 @@ const t = vscode.l10n.t;
 
 /** Every fixed name of shared/uiStrings.ts, and the names built from error kinds, empty-state lines and permissions. */
 export function panelStrings(): Record<string, string> {
+  // A string with {0} is given '{0}' back as its argument: the webview fills it in (a file name, a count).
   const strings = {
     title: t('Keyward'),
     service: t('Service'),
@@ -35,7 +36,7 @@ export function panelStrings(): Record<string, string> {
     stopHint: t('Stop (Escape)'),
     plainText: t('text'),
     codeActions: t('Code actions'),
-    apply: t('Apply to the file (review the diff)'),
+    apply: t('Apply to its file (then Keep or Undo)'),
     retry: t('Retry'),
     tryAfter: t('Try again after'),
     in: t('in'),
@@ -97,7 +98,30 @@ export function panelStrings(): Record<string, string> {
     retryAnswer: t('Retry the answer'),
     editPrompt: t('Edit and send again'),
     messageActions: t('Message actions'),
-    busyHint: t('An answer is still coming: press Escape to stop it, then send. Your prompt stays in the box.'),
+    queued: t('Queued — sends when this answer ends'),
+    queuedEdit: t('Edit'),
+    queuedCancel: t('Cancel'),
+    queuedEditLabel: t('Edit the queued prompt'),
+    queuedCancelLabel: t('Cancel the queued prompt'),
+    queuedSaid: t('Queued: your prompt is sent when this answer ends.'),
+    queuedCancelled: t('The queued prompt was cancelled.'),
+    queuedBack: t('Your queued prompt is back in the box, not sent.'),
+    editingOne: t('Editing your message: sending replaces it and the answer after it.'),
+    editingLast: t('Editing your message: sending replaces it.'),
+    editingMany: t('Editing your message: sending replaces it and the {0} messages after it.', '{0}'),
+    editCancel: t('Cancel edit'),
+    replacedOne: t('Your edit replaced the earlier message.'),
+    replacedAnswer: t('Your edit replaced the earlier message and its answer.'),
+    replacedMany: t('Your edit replaced the earlier message and the {0} after it.', '{0}'),
+    undoEdit: t('Undo the edit: bring back the replaced messages'),
+    undo: t('Undo'),
+    keep: t('Keep'),
+    keepIn: t('Keep the change in {0}', '{0}'),
+    undoIn: t('Undo the change in {0}', '{0}'),
+    applyWorking: t('Applying…'),
+    applyPending: t('Applied to {0}. Keep the change or undo it:', '{0}'),
+    applyKept: t('Kept in {0}.', '{0}'),
+    applyUndone: t('Undone: {0} is as it was.', '{0}'),
   } satisfies Record<FixedUiKey, string> & Partial<Record<UiKey, string>>;
   return strings;
 }
