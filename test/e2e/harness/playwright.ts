@@ -19,6 +19,7 @@ export interface Locator {
   hover(options?: { timeout?: number }): Promise<void>;
   isVisible(): Promise<boolean>;
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
+  filter(options: { hasText?: string | RegExp; hasNotText?: string | RegExp }): Locator;
   allInnerTexts(): Promise<string[]>;
   selectOption(value: string, options?: { timeout?: number }): Promise<string[]>;
   evaluate<T>(fn: (element: Element) => T): Promise<T>;
