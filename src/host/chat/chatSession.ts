@@ -68,6 +68,8 @@ export class ChatSession extends Disposable {
   private readonly configuration: Configuration;
   private readonly log: Log;
   private readonly ports: ChatSessionPorts;
+  /** The last Clear's way back while the chat offers it ("Conversation cleared — Undo"). */
+  private clearUndo: (() => Promise<void>) | undefined;
   /** Apply's diffs waiting for Accept or Discard. */
   readonly proposals = this._register(new CodeProposals((error) => this.log.error(`Apply: ${error.message}`)));
 
@@ -220,7 +222,13 @@ export class ChatSession extends Disposable {
         if (attachment) this.post({ type: 'attachment/add', attachment });
       },
       'history/clear': () => this.ports.clearHistory(),
+      'history/undoClear': () => {
+        const undo = this.clearUndo;
+        this.clearUndo = undefined;
+        return undo?.();
+      },
       'history/export': () => this.ports.exportHistory(),
+      'focus/editor': () => this.focusEditor(),
       'action/run': (m) => runPanelAction(m.action, m.service, this.configuration),
     };
   }
@@ -246,6 +254,25 @@ export class ChatSession extends Disposable {
       this.running.delete(requestId);
     }
     this.post({ type: 'panel/state', state: this.state() });
+  }
+
+  /**
+   * Shows Clear's Undo in every open chat, which keeps it until it shows another conversation; false when no chat
+   * is open to show it.
+   */
+  offerClearUndo(title: string, undo: () => Promise<void>): boolean {
+    if (this.connections.size === 0) return false;
+    this.clearUndo = undo;
+    this.post({ type: 'history/undoable', title });
+    return true;
+  }
+
+  /** Escape in the chat: back to the editor the person came from, or else to the editor area. */
+  private async focusEditor(): Promise<void> {
+    const editor = this.ports.lastEditor.current;
+    if (editor && !editor.document.isClosed)
+      await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
+    else await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
   }
 
   /** Asks every webview to put the cursor in the prompt box. */
