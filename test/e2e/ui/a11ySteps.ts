@@ -223,6 +223,7 @@ const axeSteps: UiStep[] = THEMES.map((theme) => ({
     await wb.webview().locator('#conversation .turn').last().hover();
     const shot = theme.name.toLowerCase().replace(/ /g, '-');
     await wb.screenshot(`axe-${shot}`);
+    if (theme.name === 'Dark Modern') await wb.readmeShot('chat', ['.part.sidebar'], 0);
     // The same conversation scrolled to its error card.
     const card = wb.webview().locator('.error-card').last();
     if ((await card.count()) > 0) {
