@@ -134,6 +134,8 @@ export type HostMessage =
   /** The services on offer changed (the compatible one was set up or removed); `service` is the one to show. */
   | { type: 'services/changed'; services: ServiceChoice[]; service: ServiceId }
   | { type: 'history/cleared' }
+  /** Clear set the conversation titled so aside: the chat offers Undo in the view until it shows another one. */
+  | { type: 'history/undoable'; title: string }
   /** Put the cursor in the prompt box (the chat was opened or revealed). */
   | { type: 'prompt/focus' }
   /** Where an Apply stands: written and waiting for Keep or Undo, kept, undone, or refused (`text` says why). */
@@ -180,7 +182,11 @@ export type WebviewMessage =
   /** The `+` menu: attach the selection, the whole active file, or another open file (the host asks which). */
   | { type: 'attach/request'; source: AttachSource }
   | { type: 'history/clear' }
+  /** The in-view Undo of the last Clear: the conversation set aside is shown again. */
+  | { type: 'history/undoClear' }
   | { type: 'history/export' }
+  /** Escape with nothing left to do in the chat: the keyboard focus goes back to the editor. */
+  | { type: 'focus/editor' }
   | { type: 'action/run'; action: PanelAction; service: ServiceId };
 
 export const ATTACH_SOURCES = ['selection', 'activeFile', 'openFile'] as const;
@@ -255,7 +261,9 @@ const WEBVIEW_MESSAGE_CHECKS = {
   'history/undoEdit': () => true,
   'attach/request': (m: Fields) => (ATTACH_SOURCES as readonly unknown[]).includes(m.source),
   'history/clear': () => true,
+  'history/undoClear': () => true,
   'history/export': () => true,
+  'focus/editor': () => true,
   'action/run': (m: Fields) => isService(m.service) && isAction(m.action),
 } satisfies Record<WebviewMessageType, (message: Fields) => boolean>;
 

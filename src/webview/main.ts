@@ -5,8 +5,10 @@
 import type { ChatTurn, HostMessage, WebviewMessage } from '../shared/protocol.ts';
 import { createAnnouncer } from './announcer.ts';
 import { ApplyStatuses, applyStateText, applyStatusLine } from './applyStatus.ts';
+import { createClearedNotice } from './clearedNotice.ts';
 import { createComposer } from './composer.ts';
 import { byId } from './dom.ts';
+import { wireFocusTrap } from './focusTrap.ts';
 import { createHeader } from './header.ts';
 import { grammarWarmups } from './highlight.ts';
 import { createMessageList } from './messageList.ts';
@@ -157,6 +159,10 @@ function update(before: ViewState, action: Action): void {
 }
 store.subscribe(update);
 store.subscribe(announceAction);
+// Clear's Undo sits above the Clear button.
+const clearedNotice = createClearedNotice(store, post);
+document.querySelector('footer.composer .buttons')?.before(clearedNotice.node);
+store.subscribe((_before, action) => clearedNotice.update(action));
 
 // Chunks are applied once per animation frame, so a fast stream never floods the DOM.
 let chunkBuffer: { requestId: string; text: string } | null = null;
@@ -185,6 +191,8 @@ function wire(): void {
   messages.wire();
   byId('clear').addEventListener('click', () => post({ type: 'history/clear' }));
   byId('export').addEventListener('click', () => post({ type: 'history/export' }));
+  // After the composer's and the pickers' keys: Escape leaves the chat only when nothing here took it.
+  wireFocusTrap(post);
   // The workbench focuses the view's frame (clicking its header, its Focus command) without choosing an element:
   // the prompt box takes it then, as the host's `prompt/focus` may have reached the frame before it could.
   // Not when the focus comes with a click: the person may be selecting an answer's text.

@@ -86,6 +86,8 @@ export class ChatSession extends Disposable {
   private lastEdit: LastEdit | undefined;
   /** Requests whose conversation was put back by an Undo: what they end with is neither stored nor shown. */
   private readonly discarded = new Set<string>();
+  /** The last Clear's way back while the chat offers it ("Conversation cleared — Undo"). */
+  private clearUndo: (() => Promise<void>) | undefined;
 
   constructor(
     monitor: AccountMonitor,
@@ -245,7 +247,13 @@ export class ChatSession extends Disposable {
         if (attachment) this.post({ type: 'attachment/add', attachment });
       },
       'history/clear': () => this.ports.clearHistory(),
+      'history/undoClear': () => {
+        const undo = this.clearUndo;
+        this.clearUndo = undefined;
+        return undo?.();
+      },
       'history/export': () => this.ports.exportHistory(),
+      'focus/editor': () => this.focusEditor(),
       'action/run': (m) => runPanelAction(m.action, m.service, this.configuration),
     };
   }
@@ -305,6 +313,25 @@ export class ChatSession extends Disposable {
       this.running.delete(requestId);
     }
     this.post({ type: 'panel/state', state: this.state() });
+  }
+
+  /**
+   * Shows Clear's Undo in every open chat, which keeps it until it shows another conversation; false when no chat
+   * is open to show it.
+   */
+  offerClearUndo(title: string, undo: () => Promise<void>): boolean {
+    if (this.connections.size === 0) return false;
+    this.clearUndo = undo;
+    this.post({ type: 'history/undoable', title });
+    return true;
+  }
+
+  /** Escape in the chat: back to the editor the person came from, or else to the editor area. */
+  private async focusEditor(): Promise<void> {
+    const editor = this.ports.lastEditor.current;
+    if (editor && !editor.document.isClosed)
+      await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
+    else await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
   }
 
   /** Asks every webview to put the cursor in the prompt box. */

@@ -52,6 +52,12 @@ export function panelStrings(): Record<string, string> {
     stop: t('Stop'),
     export: t('Export'),
     clear: t('Clear'),
+    cleared: t('Conversation cleared.'),
+    undoClear: t('Undo'),
+    dismiss: t('Dismiss'),
+    keyboardHelp: t(
+      'Tab and Shift+Tab move within the chat. Escape goes back to the editor; F6 moves to the next part of the window.',
+    ),
     removeAttachment: t('Remove'),
     loadingModels: t('Loading models…'),
     variablePrice: t('variable price'),

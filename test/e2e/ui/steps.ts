@@ -108,6 +108,7 @@ export const keySteps: UiStep[] = [
       const hover = wb.page.locator('.monaco-hover, .workbench-hover').first();
       await hover.waitFor({ timeout: PATIENCE });
       expectText(await hover.innerText(), /Free models today: 0\/1000/, 'the router tooltip');
+      await wb.readmeShot('status-tooltip', ['.monaco-hover, .workbench-hover', '[id="keyward.keyward.router"]'], 1);
     },
   },
   {

@@ -238,3 +238,39 @@ describe('chat session: Edit-and-resend and its Undo', () => {
     }
   });
 });
+
+describe("chat session: Clear's Undo in the chat", () => {
+  it('offers Undo in an open chat and runs it once from there; with no chat open it says so', async () => {
+    const posted: HostMessage[] = [];
+    const log = new Log();
+    const configuration = new Configuration(log);
+    const keys = new KeyStore(secretPort(new FakeSecrets() as never), statePort(new FakeMemento() as never));
+    const session = new ChatSession({} as never, keys, configuration, log, {
+      extensionUri: fileUri('/ext') as never,
+      store: conversationStore() as never,
+      lastEditor: { current: undefined } as never,
+      tap: (message) => posted.push(message),
+      clearHistory: async () => undefined,
+      exportHistory: async () => undefined,
+    });
+    let undone = 0;
+    const undo = async () => void undone++;
+    try {
+      // No chat to show it in: the caller falls back to a notification.
+      expect(session.offerClearUndo('Tide tables', undo)).toBe(false);
+      expect(posted).toEqual([]);
+      // An open chat, as far as the session can tell (the fake vscode builds no webview page).
+      const open = { post() {}, dispose() {} };
+      (session as unknown as { connections: Set<unknown> }).connections.add(open);
+      expect(session.offerClearUndo('Tide tables', undo)).toBe(true);
+      expect(posted).toContainEqual({ type: 'history/undoable', title: 'Tide tables' });
+      session.handleMessage({ type: 'history/undoClear' });
+      session.handleMessage({ type: 'history/undoClear' });
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(undone).toBe(1);
+    } finally {
+      session.dispose();
+      configuration.dispose();
+    }
+  });
+});
