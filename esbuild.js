@@ -125,7 +125,7 @@ const bundles = [
     platform: 'node',
     format: 'cjs',
     target: 'node22',
-    // undici's own bundle defines this (its build/wasm and Node's copy): it leaves out the experimental Milo
+    // undici's build of the copy Node ships defines this (esbuildDetection: '1'): it leaves out the experimental Milo
     // HTTP/1 parser, two base64 WebAssembly modules (115 KB) that run only when a client asks for it by option.
     define: { esbuildDetection: 'true' },
   },
