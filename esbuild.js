@@ -1,7 +1,8 @@
-// Builds the three bundles: the extension host, the webview and the CLI.
+// Builds the three bundles: the extension host (with the parts it loads on demand), the webview and the CLI.
 // `--production` minifies and drops source maps; `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
 import { writeCodicons } from './scripts/codicons.ts';
 
 const production = process.argv.includes('--production');
@@ -40,18 +41,83 @@ const archiveOnDemand = {
   },
 };
 
+// Parts of the extension that only a command uses, each in a file of its own that the command imports on its
+// first run (a dynamic import in the source): activation parses none of them and dist/extension.js keeps nearer
+// its size budget (bench/bundle.ts). The CLI keeps them inline (`scan --history` and `install-hook` use them
+// from the start).
+const ON_DEMAND = {
+  'src/core/scan/history.ts': 'history.js',
+  'src/core/scan/preCommitHook.ts': 'preCommitHook.js',
+};
+
+const repoPath = (path) => relative(process.cwd(), path).split(sep).join('/');
+
+/** In the extension bundle: a dynamic import of an on-demand part becomes a load of its file. */
+const onDemandFiles = {
+  name: 'on-demand-files',
+  setup(build) {
+    build.onResolve({ filter: /\.ts$/ }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const file = ON_DEMAND[repoPath(resolve(args.resolveDir, args.path))];
+      return file ? { path: `./${file}`, external: true } : undefined;
+    });
+  },
+};
+
+/**
+ * In an on-demand part: every module the extension bundle already holds is taken from it (its `keywardShared`
+ * export, see extensionEntry), not copied. A copy would weigh on the package again and, worse, be a second
+ * instance: an error class checked with instanceof, or a module's state, would differ between the two. Only
+ * what the extension bundle lacks is bundled into the part. `shared` collects the modules taken.
+ */
+function fromExtension(held, shared) {
+  return {
+    name: 'from-extension',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/extension\.js$/ }, () => ({ path: './extension.js', external: true }));
+      build.onResolve({ filter: /^\./ }, (args) => {
+        if (args.kind === 'entry-point' || args.namespace === 'shared') return undefined;
+        const path = repoPath(resolve(args.resolveDir, args.path));
+        if (!held.has(path)) return undefined;
+        shared.add(path);
+        return { path, namespace: 'shared' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'shared' }, (args) => ({
+        contents: `module.exports = require('./extension.js').keywardShared[${JSON.stringify(args.path)}];`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** The extension bundle's entry: src/extension.ts, and the modules the on-demand parts take, by path. */
+function extensionEntry(shared) {
+  const names = [...shared].sort();
+  return {
+    contents: [
+      "export * from './src/extension.ts';",
+      ...names.map((path, i) => `import * as m${i} from './${path}';`),
+      `export const keywardShared = { ${names.map((path, i) => `${JSON.stringify(path)}: m${i}`).join(', ')} };`,
+    ].join('\n'),
+    resolveDir: process.cwd(),
+    sourcefile: 'extension-entry.ts',
+    loader: 'ts',
+  };
+}
+
+/** @type {esbuild.BuildOptions} */
+const extension = {
+  ...common,
+  outfile: 'dist/extension.js',
+  platform: 'node',
+  format: 'cjs',
+  target: 'node22',
+  external: ['vscode'],
+  plugins: [undiciOnDemand, archiveOnDemand, onDemandFiles],
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const bundles = [
-  {
-    ...common,
-    entryPoints: ['src/extension.ts'],
-    outfile: 'dist/extension.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    external: ['vscode'],
-    plugins: [undiciOnDemand, archiveOnDemand],
-  },
   {
     ...common,
     entryPoints: ['src/core/undiciLean.cjs'],
@@ -59,6 +125,9 @@ const bundles = [
     platform: 'node',
     format: 'cjs',
     target: 'node22',
+    // undici's build of the copy Node ships defines this (esbuildDetection: '1'): it leaves out the experimental Milo
+    // HTTP/1 parser, two base64 WebAssembly modules (115 KB) that run only when a client asks for it by option.
+    define: { esbuildDetection: 'true' },
   },
   {
     ...common,
@@ -99,9 +168,34 @@ mkdirSync('dist', { recursive: true });
 writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
 await writeCodicons('dist');
 
+// The extension and its on-demand parts in three steps: what the extension bundle holds, then each part with
+// those modules taken from it, then the extension bundle exporting the modules the parts take.
+const { metafile } = await esbuild.build({
+  ...extension,
+  entryPoints: ['src/extension.ts'],
+  write: false,
+  metafile: true,
+  logLevel: 'silent',
+});
+const held = new Set(Object.keys(metafile.inputs));
+const shared = new Set();
+const parts = Object.entries(ON_DEMAND).map(([entry, file]) => ({
+  ...common,
+  entryPoints: [entry],
+  outfile: `dist/${file}`,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node22',
+  external: ['vscode'],
+  plugins: [undiciOnDemand, archiveOnDemand, fromExtension(held, shared)],
+}));
+await Promise.all(parts.map((options) => esbuild.build(options)));
+const all = [{ ...extension, stdin: extensionEntry(shared) }, ...bundles];
+
 if (watch) {
-  const contexts = await Promise.all(bundles.map((options) => esbuild.context(options)));
+  // A part that starts to use another of the extension's modules needs a restart of the watch.
+  const contexts = await Promise.all([...all, ...parts].map((options) => esbuild.context(options)));
   await Promise.all(contexts.map((context) => context.watch()));
 } else {
-  await Promise.all(bundles.map((options) => esbuild.build(options)));
+  await Promise.all(all.map((options) => esbuild.build(options)));
 }

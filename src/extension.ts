@@ -104,14 +104,20 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const modelSettings = new ModelSettingsStore(globalState);
   // One set of conversations for the side-bar view and the editor panel, stored through the filter for disk.
   const conversations = new ChatConversations(new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)));
-  const conversationCommands = new ConversationCommands(conversations, keys, log);
+  // Clear's Undo is shown in the chat when one is open (the session is built below; it is asked only after a Clear).
+  const conversationCommands: ConversationCommands = new ConversationCommands(
+    conversations,
+    keys,
+    log,
+    (title, undo): boolean => session.offerClearUndo(title, undo),
+  );
   // One chat session, built and owned here: the editor tab and the side view both show it.
   const lastEditor = new LastEditor();
   const chatStore = new ConversationStore(
     new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)),
     conversations,
   );
-  const session = new ChatSession(monitor, keys, configuration, log, {
+  const session: ChatSession = new ChatSession(monitor, keys, configuration, log, {
     extensionUri: context.extensionUri,
     store: chatStore,
     lastEditor,
@@ -178,8 +184,9 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.askAboutSelection, () => panel.askAboutSelection()),
     command(CommandId.clearHistory, () => panel.clearHistory()),
     command(CommandId.exportHistory, (target?: unknown) => panel.exportHistory(target)),
-    command(CommandId.acceptProposal, (uri?: vscode.Uri) => session.proposals.accept(uri)),
-    command(CommandId.discardProposal, (uri?: vscode.Uri) => session.proposals.discard(uri)),
+    // From the CodeLens (the Apply's id), the editor title (the file) or the palette (nothing).
+    command(CommandId.acceptProposal, (arg?: unknown) => session.proposals.keep(arg)),
+    command(CommandId.discardProposal, (arg?: unknown) => session.proposals.undo(arg)),
     command(CommandId.scanWorkspace, () => scanWorkspace(diagnostics, log)),
     historyView,
     command(CommandId.scanHistory, () => scanHistory(historyView, diagnostics, log)),

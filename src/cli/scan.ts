@@ -173,6 +173,11 @@ class OncePerFile {
   }
 
   /** `as`: how the name says to read it (an archive kind, YAML or text), which names of one file may not share. */
+  /** Whether any listed file is reached through a link; when none is, every read goes straight through. */
+  get linked(): boolean {
+    return this.targets.size > 0;
+  }
+
   read<T>(as: string, path: string, linkTo: string | undefined, read: () => T): T {
     if (this.targets.size === 0) return read();
     const real = linkTo ?? (this.targets.has(path) ? path : undefined);
@@ -218,48 +223,75 @@ export async function scanFiles(
       skipped.push({ path: at(skip.inner), reason: skip.reason, ...(skip.detail ? { detail: skip.detail } : {}) });
     for (const o of result.omitted) omitted.push({ path: at(o.inner), count: o.count });
   };
-  for (const { path, shown, state, regular, linkTo } of files) {
-    const kind = archiveKind(path);
-    if (kind) {
-      await openArchive(path, shown, state, kind, linkTo);
-      continue;
-    }
-    if (isSourceMap(path)) {
-      // Always by its sources: a first pass over the map's one line could be silenced by one source's comment.
-      const outcome = once.read('map', path, linkTo, () => scanSourceMapFile(path, options, maxSize, regular));
-      if (!('skipped' in outcome) && outcome.parts.length === 0) continue;
-      const name = display(cwd, shown);
-      if ('skipped' in outcome) {
-        skipped.push({ path: name, reason: outcome.skipped, ...(outcome.detail ? { detail: outcome.detail } : {}) });
-        continue;
-      }
-      if (outcome.asOneText) skipped.push({ path: name, reason: 'archive-limit', detail: SOURCE_MAP_TOO_LARGE });
-      for (const part of outcome.parts) {
-        const where = part.source === undefined ? name : `${name}!${part.source}`;
-        for (const finding of part.findings) out.push({ path: where, finding, git: state });
-        if (part.omitted > 0) omitted.push({ path: where, count: part.omitted });
-      }
-      continue;
-    }
+  // Each option set a file can need, made once: a fresh object per file, and a shape seen for the first time
+  // deep into the loop, cost an allocation each and a recompilation of the loop's optimized code.
+  const variants = new Map<string, ScanOptions>();
+  const optionsOf = (path: string) => {
     const fileOptions = optionsFor(path, options);
-    const outcome = once.read(fileOptions.yaml ? 'yaml' : 'text', path, linkTo, () =>
-      scanFile(path, fileOptions, maxSize, regular),
-    );
-    if ('archive' in outcome) {
-      // A zip renamed .bin, a gzip without .gz: opened as what its first bytes say.
-      await openArchive(path, shown, state, outcome.archive, linkTo);
-      continue;
-    }
-    // Named only when reported: a relative path per clean file was a tenth of a tree's scan.
-    if (!('skipped' in outcome) && outcome.findings.length === 0 && !outcome.omitted) continue;
+    if (fileOptions === options) return options;
+    const key = `${fileOptions.yaml === true}${fileOptions.decodeBase64 === true}`;
+    let kept = variants.get(key);
+    if (kept === undefined) variants.set(key, (kept = fileOptions));
+    return kept;
+  };
+  const report: Reported = { cwd, out, skipped, omitted, once, maxSize, options, optionsOf };
+  for (const file of files) {
+    // The loop itself stays small (it is what the engine compiles while it runs); a file is read in scanOne.
+    const kind = archiveKind(file.path) ?? scanOne(file, report);
+    if (kind) await openArchive(file.path, file.shown, file.state, kind, file.linkTo);
+  }
+}
+
+/** What scanFiles hands each file's scan: where to put what it finds, and how to read. */
+interface Reported {
+  cwd: string;
+  out: FileFinding[];
+  skipped: Skipped[];
+  omitted: Omitted[];
+  once: OncePerFile;
+  maxSize: number;
+  options: ScanOptions;
+  optionsOf: (path: string) => ScanOptions;
+}
+
+/** Scans one file that is no archive by name; says what archive its first bytes show it is, for the caller to open. */
+function scanOne(file: Listed, report: Reported): ArchiveKind | undefined {
+  const { path, shown, state, regular, linkTo } = file;
+  const { cwd, out, skipped, omitted, once, maxSize } = report;
+  if (isSourceMap(path)) {
+    // Always by its sources: a first pass over the map's one line could be silenced by one source's comment.
+    const outcome = once.read('map', path, linkTo, () => scanSourceMapFile(path, report.options, maxSize, regular));
+    if (!('skipped' in outcome) && outcome.parts.length === 0) return undefined;
     const name = display(cwd, shown);
     if ('skipped' in outcome) {
       skipped.push({ path: name, reason: outcome.skipped, ...(outcome.detail ? { detail: outcome.detail } : {}) });
-      continue;
+      return undefined;
     }
-    for (const finding of outcome.findings) out.push({ path: name, finding, git: state });
-    if (outcome.omitted) omitted.push({ path: name, count: outcome.omitted });
+    if (outcome.asOneText) skipped.push({ path: name, reason: 'archive-limit', detail: SOURCE_MAP_TOO_LARGE });
+    for (const part of outcome.parts) {
+      const where = part.source === undefined ? name : `${name}!${part.source}`;
+      for (const finding of part.findings) out.push({ path: where, finding, git: state });
+      if (part.omitted > 0) omitted.push({ path: where, count: part.omitted });
+    }
+    return undefined;
   }
+  const fileOptions = report.optionsOf(path);
+  // No closure per file where no link asks for one.
+  const outcome = once.linked
+    ? once.read(fileOptions.yaml ? 'yaml' : 'text', path, linkTo, () => scanFile(path, fileOptions, maxSize, regular))
+    : scanFile(path, fileOptions, maxSize, regular);
+  // A zip renamed .bin, a gzip without .gz: opened as what its first bytes say.
+  if ('archive' in outcome) return outcome.archive;
+  // Named only when reported: a relative path per clean file was a tenth of a tree's scan.
+  if (!('skipped' in outcome) && outcome.findings.length === 0 && !outcome.omitted) return undefined;
+  const name = display(cwd, shown);
+  if ('skipped' in outcome) {
+    skipped.push({ path: name, reason: outcome.skipped, ...(outcome.detail ? { detail: outcome.detail } : {}) });
+    return undefined;
+  }
+  for (const finding of outcome.findings) out.push({ path: name, finding, git: state });
+  if (outcome.omitted) omitted.push({ path: name, count: outcome.omitted });
+  return undefined;
 }
 
 export async function scanCommand(args: string[], io: CliIo): Promise<number> {

@@ -128,8 +128,18 @@ export type HostMessage =
       canList: boolean;
       error?: ServiceErrorData;
     }
-  /** The user turn was accepted (after the secret guard) and the answer starts. */
-  | { type: 'chat/started'; requestId: string; user: ChatTurn; assistant: ChatTurn }
+  /**
+   * The user turn was accepted (after the secret guard) and the answer starts. `replaced`: it is an edited
+   * message sent again, and these turns (the one edited and all after it) left the conversation; the host keeps
+   * them for an Undo (`history/undoEdit`).
+   */
+  | {
+      type: 'chat/started';
+      requestId: string;
+      user: ChatTurn;
+      assistant: ChatTurn;
+      replaced?: { fromTurnId: string; count: number };
+    }
   /** A piece of the answer. */
   | { type: 'chat/chunk'; requestId: string; text: string }
   /** The service asked to wait; the request is retried after delayMs unless stopped. */
@@ -148,10 +158,17 @@ export type HostMessage =
   /** The services on offer changed (the compatible one was set up or removed); `service` is the one to show. */
   | { type: 'services/changed'; services: ServiceChoice[]; service: ServiceId }
   | { type: 'history/cleared' }
+  /** Clear set the conversation titled so aside: the chat offers Undo in the view until it shows another one. */
+  | { type: 'history/undoable'; title: string }
   /** Put the cursor in the prompt box (the chat was opened or revealed). */
   | { type: 'prompt/focus' }
+  /** Where an Apply stands: written and waiting for Keep or Undo, kept, undone, or refused (`text` says why). */
+  | { type: 'code/applyState'; applyId: string; state: ApplyState; file: string; text?: string }
   /** A chat setting changed while the chat is open. */
   | { type: 'settings/changed'; enterSends: boolean };
+
+/** An Apply's life: `pending` is written into the editor and waits for Keep or Undo (Copilot's Apply in Editor). */
+export type ApplyState = 'pending' | 'kept' | 'undone' | 'refused' | 'stale';
 
 /** Where code from an answer goes in the editor. */
 export type InsertMode = 'cursor' | 'replace' | 'below';
@@ -166,6 +183,8 @@ export type WebviewMessage =
       model: string;
       prompt: string;
       attachments: Attachment[];
+      /** Edit-and-resend: the user turn this prompt replaces, with every turn after it. */
+      replaceFrom?: string;
       /** The person chose "Send anyway" on the spend cap's card: this prompt goes past the cap. */
       overCap?: true;
     }
@@ -178,12 +197,24 @@ export type WebviewMessage =
   | { type: 'link/open'; url: string }
   | { type: 'code/insert'; code: string; mode: InsertMode }
   | { type: 'code/copy'; code: string }
-  /** Propose the block as a change to the editor's file: a diff the person accepts or discards. */
-  | { type: 'code/apply'; code: string; languageId: string }
+  /**
+   * Apply the block to the file it is for (the file it names, the file attached to the prompt, or the one the
+   * person picks), merged into the region it rewrites; `applyId` names it for Keep and Undo, `turnId` is the
+   * answer it came from (its prompt's attachments name the file).
+   */
+  | { type: 'code/apply'; code: string; languageId: string; applyId?: string; turnId?: string }
+  /** Keep or Undo an Apply still pending. */
+  | { type: 'code/applyResolve'; applyId: string; keep: boolean }
+  /** Undo the last Edit-and-resend: the replaced turns come back in place of the new exchange. */
+  | { type: 'history/undoEdit' }
   /** The `+` menu: attach the selection, the whole active file, or another open file (the host asks which). */
   | { type: 'attach/request'; source: AttachSource }
   | { type: 'history/clear' }
+  /** The in-view Undo of the last Clear: the conversation set aside is shown again. */
+  | { type: 'history/undoClear' }
   | { type: 'history/export' }
+  /** Escape with nothing left to do in the chat: the keyboard focus goes back to the editor. */
+  | { type: 'focus/editor' }
   | { type: 'action/run'; action: PanelAction; service: ServiceId };
 
 export const ATTACH_SOURCES = ['selection', 'activeFile', 'openFile'] as const;
@@ -248,6 +279,7 @@ const WEBVIEW_MESSAGE_CHECKS = {
     Array.isArray(m.attachments) &&
     m.attachments.length <= 20 &&
     m.attachments.every(isAttachment) &&
+    (m.replaceFrom === undefined || isId(m.replaceFrom)) &&
     (m.overCap === undefined || m.overCap === true),
   'chat/stop': (m: Fields) => isId(m.requestId),
   'models/refresh': (m: Fields) => isService(m.service),
@@ -257,10 +289,18 @@ const WEBVIEW_MESSAGE_CHECKS = {
   'link/open': (m: Fields) => isString(m.url, 4000),
   'code/insert': (m: Fields) => isString(m.code) && isInsertMode(m.mode),
   'code/copy': (m: Fields) => isString(m.code),
-  'code/apply': (m: Fields) => isString(m.code) && isString(m.languageId, 100),
+  'code/apply': (m: Fields) =>
+    isString(m.code) &&
+    isString(m.languageId, 100) &&
+    (m.applyId === undefined || isId(m.applyId)) &&
+    (m.turnId === undefined || isId(m.turnId)),
+  'code/applyResolve': (m: Fields) => isId(m.applyId) && typeof m.keep === 'boolean',
+  'history/undoEdit': () => true,
   'attach/request': (m: Fields) => (ATTACH_SOURCES as readonly unknown[]).includes(m.source),
   'history/clear': () => true,
+  'history/undoClear': () => true,
   'history/export': () => true,
+  'focus/editor': () => true,
   'action/run': (m: Fields) => isService(m.service) && isAction(m.action),
 } satisfies Record<WebviewMessageType, (message: Fields) => boolean>;
 

@@ -1,6 +1,7 @@
 // The bar on each code block of an answer: its language and Copy, Insert at
-// cursor and Apply (a diff the person accepts or discards in the editor).
+// cursor and Apply (merged into the file it is for, then kept or undone; applyStatus.ts).
 import type { WebviewMessage } from '../shared/protocol.ts';
+import { type ApplyStatuses, applyStatusLine } from './applyStatus.ts';
 import { codicon, element, iconButton } from './dom.ts';
 import type { Strings } from './turnNotes.ts';
 
@@ -15,15 +16,19 @@ export function decorateCodeBlocks(
   s: Strings,
   post: (message: WebviewMessage) => void,
   announce: (text: string) => void = () => undefined,
+  applies?: ApplyStatuses,
 ): void {
   for (const pre of Array.from(container.querySelectorAll('pre'))) {
     if (pre.parentElement?.classList.contains('code-block')) continue;
     const codeNode = pre.querySelector('code');
     const code = codeNode?.textContent ?? pre.textContent ?? '';
     const language = blockLanguage(codeNode);
+    // The file the fence names (highlight.ts puts it in the block's title): shown on the bar, sent with Apply.
+    const file = pre.title;
     const wrapper = element('div', { className: 'code-block' });
     const bar = element('div', { className: 'code-bar' });
     bar.append(element('span', { className: 'code-lang', textContent: language || s('plainText', 'text') }));
+    if (file) bar.append(element('span', { className: 'code-file', textContent: file }));
     const tools = element('div', { className: 'code-tools', role: 'toolbar' });
     tools.setAttribute('aria-label', s('codeActions', 'Code actions'));
     const copy = iconButton('copy', s('copy', 'Copy'), () => {
@@ -36,13 +41,24 @@ export function decorateCodeBlocks(
       iconButton('replace', s('replace', 'Replace selection'), () =>
         post({ type: 'code/insert', code, mode: 'replace' }),
       ),
-      iconButton('git-compare', s('apply', 'Apply to the file (review the diff)'), () =>
-        post({ type: 'code/apply', code, languageId: language }),
-      ),
+      iconButton('git-compare', s('apply', 'Apply to its file (then Keep or Undo)'), () => {
+        const turnId = wrapper.closest<HTMLElement>('[data-turn-id]')?.dataset.turnId;
+        const applyId = applies?.start(code);
+        if (applyId) wrapper.querySelector('.apply-status')?.remove();
+        post({
+          type: 'code/apply',
+          code,
+          languageId: file ? `${language} ${file}` : language,
+          ...(applyId ? { applyId } : {}),
+          ...(turnId ? { turnId } : {}),
+        });
+      }),
     );
     bar.append(tools);
     pre.replaceWith(wrapper);
     wrapper.append(bar, pre);
+    const known = applies?.forCode(code);
+    if (known && known.entry.state !== 'working') wrapper.append(applyStatusLine(known.id, known.entry, s, post));
   }
 }
 

@@ -6,6 +6,7 @@ export const CODICONS = [
   'arrow-up',
   'check',
   'chevron-down',
+  'clock',
   'close',
   'copy',
   'debug-stop',

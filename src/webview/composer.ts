@@ -11,7 +11,12 @@ export interface ComposerHooks {
   currentModel(): string;
   /** Whether another popup (the model picker) takes Escape first. */
   popupOpen(): boolean;
+  /** Says something to assistive technology (announcer.ts, a role=status region). */
+  announce(text: string): void;
 }
+
+/** Where a prompt comes from: the box (it may be queued or replace an edited message), the queue, or an action. */
+export type SendFrom = 'box' | 'queue' | 'action';
 
 function newId(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -55,7 +60,8 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
     const box = prompt();
     if (box.value !== state.draft) box.value = state.draft;
     const busy = state.pending !== null;
-    if (!busy) hint.hidden = true;
+    renderQueued();
+    renderEditing();
     byId<HTMLButtonElement>('send').hidden = busy;
     byId<HTMLButtonElement>('stop').hidden = !busy;
     const retry = byId('retry');
@@ -74,30 +80,102 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
     } else retry.hidden = true;
   }
 
-  /** Said under the box when Enter cannot send now: an answer is still coming (the prompt stays in the box). */
-  const hint = element('div', { className: 'composer-hint', id: 'composer-hint' });
-  hint.setAttribute('role', 'status');
-  hint.hidden = true;
+  /**
+   * A prompt written while an answer streams waits above the box (issue 21 item 14): it is sent when the answer
+   * ends well, and goes back into the box if the answer fails or is stopped. Edit and Cancel are words, not icons.
+   */
+  const queuedBox = element('div', { className: 'queued', id: 'queued' });
+  queuedBox.hidden = true;
+  const queuedLabel = element('div', { className: 'queued-label' }, codicon('clock'));
+  const queuedText = element('div', { className: 'queued-text' });
+  const queuedEdit = element('button', { type: 'button', className: 'text-button', id: 'queued-edit' });
+  const queuedCancel = element('button', { type: 'button', className: 'text-button', id: 'queued-cancel' });
+  queuedBox.append(queuedLabel, queuedText, element('div', { className: 'queued-actions' }, queuedEdit, queuedCancel));
+
+  function renderQueued(): void {
+    const { queued } = store.state;
+    queuedBox.hidden = queued === null;
+    if (!queued) return;
+    queuedLabel.replaceChildren(codicon('clock'), s('queued', 'Queued — sends when this answer ends'));
+    queuedText.textContent = queued.text;
+    queuedEdit.textContent = s('queuedEdit', 'Edit');
+    queuedCancel.textContent = s('queuedCancel', 'Cancel');
+    queuedEdit.setAttribute('aria-label', s('queuedEditLabel', 'Edit the queued prompt'));
+    queuedCancel.setAttribute('aria-label', s('queuedCancelLabel', 'Cancel the queued prompt'));
+  }
+
+  /** While a sent message is edited: what sending will do, and a way out that puts the box back as it was. */
+  const editBanner = element('div', { className: 'editing-banner', id: 'editing' });
+  editBanner.hidden = true;
+  const editText = element('span', { className: 'editing-text' });
+  const editCancel = element('button', { type: 'button', className: 'text-button', id: 'edit-cancel' });
+  editBanner.append(codicon('edit'), editText, editCancel);
+
+  function renderEditing(): void {
+    const { editing, turns } = store.state;
+    editBanner.hidden = editing === null;
+    document.querySelectorAll('.turn.editing').forEach((node) => node.classList.remove('editing'));
+    if (!editing) return;
+    const index = turns.findIndex((t) => t.id === editing.turnId);
+    const after = index < 0 ? 0 : turns.length - index - 1;
+    editText.textContent =
+      after === 0
+        ? s('editingLast', 'Editing your message: sending replaces it.')
+        : after === 1
+          ? s('editingOne', 'Editing your message: sending replaces it and the answer after it.')
+          : s('editingMany', 'Editing your message: sending replaces it and the {0} messages after it.').replace(
+              '{0}',
+              String(after),
+            );
+    editCancel.textContent = s('editCancel', 'Cancel edit');
+    document.querySelector(`[data-turn-id="${editing.turnId}"]`)?.classList.add('editing');
+  }
 
   function send(
     text: string,
     model = hooks.currentModel(),
     attachments = store.state.attachments,
+    from: SendFrom = 'box',
+    /** "Send anyway" on the spend cap's card: this prompt goes past the cap. */
     options: { overCap?: true } = {},
   ): void {
-    if (store.state.pending && text.trim() !== '') {
-      hint.textContent = s(
-        'busyHint',
-        'An answer is still coming: press Escape to stop it, then send. Your prompt stays in the box.',
-      );
-      hint.hidden = false;
+    if (text.trim() === '' || model === '') return;
+    const { pending, editing } = store.state;
+    if (pending) {
+      // Regenerate and Retry are not offered while an answer streams; only the box queues.
+      if (from !== 'box') return;
+      store.dispatch({
+        type: 'queue/add',
+        queued: { text, attachments, model, ...(editing ? { replaceFrom: editing.turnId } : {}) },
+      });
+      prompt().value = '';
+      render();
+      renderAttachments();
+      hooks.announce(s('queuedSaid', 'Queued: your prompt is sent when this answer ends.'));
       return;
     }
-    if (store.state.pending || text.trim() === '' || model === '') return;
+    const queued = from === 'queue' ? (store.state.queued ?? undefined) : undefined;
+    const replaceFrom = from === 'box' ? editing?.turnId : queued?.replaceFrom;
     const requestId = newId();
-    store.dispatch({ type: 'send/begin', requestId });
+    store.dispatch({ type: 'send/begin', requestId, ...(queued ? { queued } : {}) });
     render();
-    post({ type: 'chat/send', requestId, service: store.state.service, model, prompt: text, attachments, ...options });
+    post({
+      type: 'chat/send',
+      requestId,
+      service: store.state.service,
+      model,
+      prompt: text,
+      attachments,
+      ...(replaceFrom ? { replaceFrom } : {}),
+      ...options,
+    });
+  }
+
+  /** The answer ended well: the queued prompt goes now. */
+  function sendQueued(): void {
+    const { queued } = store.state;
+    if (!queued || store.state.pending) return;
+    send(queued.text, queued.model, queued.attachments, 'queue');
   }
 
   function stop(): void {
@@ -147,7 +225,25 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
 
   function wire(): void {
     const box = prompt();
-    (box.closest('.input-box') ?? box).before(hint);
+    (box.closest('.input-box') ?? box).before(queuedBox, editBanner);
+    queuedEdit.addEventListener('click', () => {
+      store.dispatch({ type: 'queue/edit' });
+      render();
+      renderAttachments();
+      box.focus();
+    });
+    queuedCancel.addEventListener('click', () => {
+      store.dispatch({ type: 'queue/cancel' });
+      render();
+      hooks.announce(s('queuedCancelled', 'The queued prompt was cancelled.'));
+      box.focus();
+    });
+    editCancel.addEventListener('click', () => {
+      store.dispatch({ type: 'edit/cancel' });
+      render();
+      renderAttachments();
+      box.focus();
+    });
     box.addEventListener('input', () => store.dispatch({ type: 'draft/set', text: box.value }));
     box.addEventListener('keydown', (e) => {
       const intent = composerIntent(e, {
@@ -179,5 +275,5 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
     wireAttachMenu();
   }
 
-  return { render, renderAttachments, send, focus: () => prompt().focus(), wire };
+  return { render, renderAttachments, send, sendQueued, focus: () => prompt().focus(), wire };
 }

@@ -68,6 +68,17 @@ export function fenceLanguage(info: string): string {
   return /^[\w#+.-]{1,32}$/.test(word) ? word.toLowerCase() : '';
 }
 
+/**
+ * The file a fence names after its language (```ts src/a.ts, ```ts title="src/a.ts", ```ts:src/a.ts), for Apply
+ * (issue 21 item 8); '' when it names none. Only path characters pass: it is put in an attribute.
+ */
+export function fenceFile(info: string): string {
+  const trimmed = info.trim();
+  const rest = /^[^\s:]*[\s:]+(.*)$/.exec(trimmed)?.[1] ?? '';
+  const path = /^(?:(?:path|file|filename|title)=)?["']?([\w.@/\\-]{1,200})["']?$/.exec(rest.trim())?.[1] ?? '';
+  return /[\w-]\.[A-Za-z0-9]{1,8}$/.test(path) ? path : '';
+}
+
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
 
@@ -80,7 +91,9 @@ export function highlightBlock(code: string, info: string): string {
       ? hljs.highlight(code, { language: grammar, ignoreIllegals: true }).value
       : escapeHtml(code);
   const langClass = label ? ` language-${label}` : '';
-  return `<pre><code class="hljs${langClass}">${body}</code></pre>\n`;
+  // The file it names rides on the block (a title survives the sanitiser): the bar shows it and Apply sends it.
+  const file = fenceFile(info);
+  return `<pre${file ? ` title="${escapeHtml(file)}"` : ''}><code class="hljs${langClass}">${body}</code></pre>\n`;
 }
 
 // highlight.js compiles a grammar on its first use, and inside a streaming answer that was the longest pause of

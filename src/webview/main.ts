@@ -5,8 +5,11 @@
 import type { ChatTurn, HostMessage, WebviewMessage } from '../shared/protocol.ts';
 import type { ServiceId } from '../shared/serviceIds.ts';
 import { createAnnouncer } from './announcer.ts';
+import { ApplyStatuses, applyStateText, applyStatusLine } from './applyStatus.ts';
+import { createClearedNotice } from './clearedNotice.ts';
 import { createComposer } from './composer.ts';
 import { byId } from './dom.ts';
+import { wireFocusTrap } from './focusTrap.ts';
 import { createHeader } from './header.ts';
 import { grammarWarmups } from './highlight.ts';
 import { createMessageList } from './messageList.ts';
@@ -31,14 +34,16 @@ const composer = createComposer(store, {
   post,
   currentModel: () => header.currentModel(),
   popupOpen: () => header.pickerOpen,
+  announce: (text) => announcer.say(text),
 });
+const applies = new ApplyStatuses();
 
 function resend(turn: ChatTurn, model: string): void {
   const { turns } = store.state;
   const index = turns.findIndex((t) => t.id === turn.id);
   const user = [...turns.slice(0, index)].reverse().find((t) => t.role === 'user');
   if (!user) return;
-  composer.send(user.text, model, user.attachments ?? []);
+  composer.send(user.text, model, user.attachments ?? [], 'action');
 }
 
 /** Picks a model in the header as the person would (service and model), and tells the host. */
@@ -59,24 +64,53 @@ const messages = createMessageList(store, {
     composer.focus();
   },
   edit(turn) {
-    store.dispatch({ type: 'draft/set', text: turn.text });
-    for (const attachment of turn.attachments ?? []) store.dispatch({ type: 'attachment/add', attachment });
+    // The box takes the message; sending it replaces the message and every turn after it (the banner says so).
+    store.dispatch({ type: 'edit/begin', turn });
     composer.render();
+    composer.renderAttachments();
     composer.focus();
   },
   announce: (text) => announcer.say(text),
+  undoEdit: () => post({ type: 'history/undoEdit' }),
+  applies,
 });
 
-/** The moments a screen reader is told of: an answer starts and ends (its text is read from the list). */
-function announceAction(action: Action): void {
+/** The host says where an Apply stands: the line under its block changes, and a screen reader hears it. */
+function showApplyState(message: Extract<HostMessage, { type: 'code/applyState' }>): void {
+  const entry = { state: message.state, file: message.file, ...(message.text ? { text: message.text } : {}) };
+  applies.set(message.applyId, entry);
+  const blocks = document.querySelectorAll<HTMLElement>('.code-block');
+  for (const block of Array.from(blocks)) {
+    const code = block.querySelector('pre code')?.textContent ?? block.querySelector('pre')?.textContent ?? '';
+    if (applies.forCode(code)?.id !== message.applyId) continue;
+    const line = applyStatusLine(message.applyId, entry, store.s, post);
+    const old = block.querySelector('.apply-status');
+    if (old) old.replaceWith(line);
+    else block.append(line);
+  }
+  announcer.say(applyStateText(entry, store.s));
+}
+
+/**
+ * The moments a screen reader is told of: an answer starts and ends (its text is read from the list), and a
+ * queued prompt that was not sent because the answer did not end well (it is back in the box).
+ */
+function announceAction(before: ViewState, action: Action): void {
   const { s } = store;
+  const wasQueued = action.type === 'chat/blocked' ? before.pending?.queued !== undefined : before.queued !== null;
+  const unqueued =
+    wasQueued && store.state.queued === null && store.state.pending === null
+      ? ` ${s('queuedBack', 'Your queued prompt is back in the box, not sent.')}`
+      : '';
   if (action.type === 'chat/started') announcer.say(s('answerStarted', 'Answer started.'));
   else if (action.type === 'chat/done') announcer.say(s('answerDone', 'Answer finished.'));
+  else if (action.type === 'chat/blocked' && unqueued) announcer.say(unqueued.trim());
   else if (action.type === 'chat/error')
     announcer.say(
-      action.turn.status === 'cancelled'
+      (action.turn.status === 'cancelled'
         ? s('answerStopped', 'Answer stopped.')
-        : `${s('answerFailed', 'The answer failed:')} ${action.turn.error ? s(`kind.${action.turn.error.kind}`, action.turn.error.kind) : ''}`.trim(),
+        : `${s('answerFailed', 'The answer failed:')} ${action.turn.error ? s(`kind.${action.turn.error.kind}`, action.turn.error.kind) : ''}`.trim()) +
+        unqueued,
     );
 }
 
@@ -96,7 +130,7 @@ function renderSpendCap(): void {
   slot.replaceChildren(
     spendCapCard(notice, {
       s: store.s,
-      sendAnyway: () => composer.send(store.state.draft, undefined, undefined, { overCap: true }),
+      sendAnyway: () => composer.send(store.state.draft, undefined, undefined, 'box', { overCap: true }),
       useFree(free) {
         // The picker shows the free model from now on: the next prompts cost nothing too, and the person sees why.
         pickModel(free.service, free.model);
@@ -143,10 +177,17 @@ function update(before: ViewState, action: Action): void {
     case 'chat/done':
       if (!messages.finishStreamed(action.turn)) messages.renderTurn(action.turn.id);
       composer.render();
+      // The answer ended well: a prompt queued behind it goes now.
+      if (before.pending?.requestId === action.requestId) composer.sendQueued();
       return;
     case 'chat/error':
       messages.renderTurn(action.turn.id);
       composer.render();
+      composer.renderAttachments();
+      return;
+    case 'chat/blocked':
+      composer.render();
+      composer.renderAttachments();
       return;
     default:
       if (before.spendCap !== store.state.spendCap) renderSpendCap();
@@ -157,7 +198,11 @@ function update(before: ViewState, action: Action): void {
   }
 }
 store.subscribe(update);
-store.subscribe((_before, action) => announceAction(action));
+store.subscribe(announceAction);
+// Clear's Undo sits above the Clear button.
+const clearedNotice = createClearedNotice(store, post);
+document.querySelector('footer.composer .buttons')?.before(clearedNotice.node);
+store.subscribe((_before, action) => clearedNotice.update(action));
 
 // Chunks are applied once per animation frame, so a fast stream never floods the DOM.
 let chunkBuffer: { requestId: string; text: string } | null = null;
@@ -186,6 +231,8 @@ function wire(): void {
   messages.wire();
   byId('clear').addEventListener('click', () => post({ type: 'history/clear' }));
   byId('export').addEventListener('click', () => post({ type: 'history/export' }));
+  // After the composer's and the pickers' keys: Escape leaves the chat only when nothing here took it.
+  wireFocusTrap(post);
   // The workbench focuses the view's frame (clicking its header, its Focus command) without choosing an element:
   // the prompt box takes it then, as the host's `prompt/focus` may have reached the frame before it could.
   // Not when the focus comes with a click: the person may be selecting an answer's text.
@@ -202,6 +249,7 @@ function wire(): void {
     if (!message || typeof message !== 'object' || typeof message.type !== 'string') return;
     if (message.type === 'chat/chunk') queueChunk(message.requestId, message.text);
     else if (message.type === 'prompt/focus') composer.focus();
+    else if (message.type === 'code/applyState') showApplyState(message);
     else {
       if (message.type === 'chat/done' || message.type === 'chat/error') flushChunks();
       store.dispatch(message);

@@ -10,7 +10,8 @@ const highlighted = new MarkdownIt({
   linkify: true,
   breaks: false,
   typographer: false,
-  highlight: (code, info) => highlightBlock(code, info),
+  // markdown-it hands the fence's first word and the rest apart: the rest may name the block's file.
+  highlight: (code, language, attributes) => highlightBlock(code, attributes ? `${language} ${attributes}` : language),
 });
 
 // markdown-it's own link check lets http and relative links through; the panel opens only https.

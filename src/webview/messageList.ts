@@ -2,6 +2,7 @@
 // drawn block by block, and the first screen in the conversation's place while it is empty.
 import type { ChatTurn, WebviewMessage } from '../shared/protocol.ts';
 import type { ServiceId } from '../shared/serviceIds.ts';
+import type { ApplyStatuses } from './applyStatus.ts';
 import { copied, decorateCodeBlocks } from './codeBlocks.ts';
 import { byId, codicon, element, iconButton } from './dom.ts';
 import { emptyState } from './emptyState.ts';
@@ -22,12 +23,16 @@ export interface MessageListHooks {
   edit(turn: ChatTurn): void;
   /** Says something to assistive technology (announcer.ts). */
   announce(text: string): void;
+  /** Brings back the turns the last Edit-and-resend replaced. */
+  undoEdit(): void;
+  /** Where each Apply from a code block stands. */
+  applies: ApplyStatuses;
 }
 
 export function createMessageList(store: ChatStore, hooks: MessageListHooks) {
   const { s } = store;
   const { post, announce } = hooks;
-  const decorate = (container: HTMLElement) => decorateCodeBlocks(container, s, post, announce);
+  const decorate = (container: HTMLElement) => decorateCodeBlocks(container, s, post, announce, hooks.applies);
   const render = createRenderer();
   const renderBlocks = createBlockRenderer();
   const list = () => byId('conversation');
@@ -196,8 +201,46 @@ export function createMessageList(store: ChatStore, hooks: MessageListHooks) {
     );
   }
 
+  /**
+   * Where an edited message was sent again: the turns it replaced are gone from the view, and this note says so
+   * with an Undo that brings them back (Copilot Chat continues from an edited message the same way).
+   */
+  function replacedNote(count: number): HTMLElement {
+    // `count` holds the edited message itself and every turn after it.
+    const text =
+      count <= 1
+        ? s('replacedOne', 'Your edit replaced the earlier message.')
+        : count === 2
+          ? s('replacedAnswer', 'Your edit replaced the earlier message and its answer.')
+          : s('replacedMany', 'Your edit replaced the earlier message and the {0} after it.').replace(
+              '{0}',
+              String(count - 1),
+            );
+    const undo = element('button', {
+      type: 'button',
+      className: 'text-button',
+      id: 'undo-edit',
+      textContent: s('undo', 'Undo'),
+    });
+    undo.setAttribute('aria-label', s('undoEdit', 'Undo the edit: bring back the replaced messages'));
+    undo.addEventListener('click', () => hooks.undoEdit());
+    const note = element(
+      'div',
+      { className: 'replaced-note' },
+      codicon('edit'),
+      element('span', { textContent: text }),
+      undo,
+    );
+    note.setAttribute('role', 'note');
+    return note;
+  }
+
   function renderConversation(): void {
-    list().replaceChildren(...store.state.turns.map(safeTurnNode));
+    const { turns, replacedNotice } = store.state;
+    const nodes = turns.map(safeTurnNode);
+    const at = replacedNotice ? turns.findIndex((t) => t.id === replacedNotice.userId) : -1;
+    if (replacedNotice && at >= 0) nodes.splice(at, 0, replacedNote(replacedNotice.count));
+    list().replaceChildren(...nodes);
     renderEmpty();
     scrollDown();
   }

@@ -10,6 +10,25 @@ export interface Pending {
   /** Epoch ms when the service's wait ends, while a retry is pending. */
   retryUntil: number | null;
   retryKind: string | null;
+  /** Sent from the queue, not from the box: the box may hold something new, and a blocked send goes back there. */
+  queued?: Queued;
+}
+
+/** A prompt written while an answer streams: it is sent when that answer ends well (issue 21 item 14). */
+export interface Queued {
+  text: string;
+  attachments: Attachment[];
+  model: string;
+  /** Queued while a sent message was being edited: it replaces that message when it goes. */
+  replaceFrom?: string;
+}
+
+/** A sent message being edited in the box: sending replaces it and every turn after it. */
+export interface Editing {
+  turnId: string;
+  /** What the box held before, put back if the edit is cancelled. */
+  draftBefore: string;
+  attachmentsBefore: Attachment[];
 }
 
 export interface ViewState extends PanelState {
@@ -21,6 +40,10 @@ export interface ViewState extends PanelState {
   recentModels: Record<PanelState['service'], string[]>;
   /** The drafts of the conversations not shown, by conversation id: each conversation keeps its own. */
   drafts: Record<string, string>;
+  queued: Queued | null;
+  editing: Editing | null;
+  /** The last Edit-and-resend replaced `count` turns before the user turn `userId`: an Undo is offered there. */
+  replacedNotice: { userId: string; count: number } | null;
   /** The daily spend cap held the last send back: the card above the prompt box asks what to do. */
   spendCap: SpendCapNotice | null;
 }
@@ -41,7 +64,13 @@ function switchDrafts(state: ViewState, next: string | undefined): Pick<ViewStat
 export type LocalAction =
   | { type: 'draft/set'; text: string }
   | { type: 'attachment/remove'; id: string }
-  | { type: 'send/begin'; requestId: string }
+  | { type: 'send/begin'; requestId: string; queued?: Queued }
+  | { type: 'queue/add'; queued: Queued }
+  | { type: 'queue/cancel' }
+  /** The queued prompt goes back into the box to be edited (and is no longer queued). */
+  | { type: 'queue/edit' }
+  | { type: 'edit/begin'; turn: ChatTurn }
+  | { type: 'edit/cancel' }
   | { type: 'model/filter'; text: string }
   | { type: 'service/local'; service: PanelState['service'] }
   | { type: 'model/local'; model: string }
@@ -66,6 +95,28 @@ export function initialState(): ViewState {
     recentModels: perService<string[]>(() => []),
     drafts: {},
     spendCap: null,
+    queued: null,
+    editing: null,
+    replacedNotice: null,
+  };
+}
+
+/** Two texts for one box: the older first, a blank line between. */
+function joinTexts(first: string, second: string): string {
+  return [first, second].filter((text) => text.trim() !== '').join('\n\n');
+}
+
+function mergeAttachments(first: Attachment[], second: Attachment[]): Attachment[] {
+  return [...first, ...second.filter((a) => !first.some((b) => b.id === a.id))];
+}
+
+/** The queued prompt back in the box (not sent): before what the box holds, its code chips with it. */
+function unqueue(state: ViewState): Pick<ViewState, 'draft' | 'attachments' | 'queued'> {
+  if (!state.queued) return { draft: state.draft, attachments: state.attachments, queued: null };
+  return {
+    draft: joinTexts(state.queued.text, state.draft),
+    attachments: mergeAttachments(state.queued.attachments, state.attachments),
+    queued: null,
   };
 }
 
@@ -79,30 +130,50 @@ function replaceTurn(turns: ChatTurn[], turn: ChatTurn): ChatTurn[] {
 
 export function reduce(state: ViewState, action: Action, now = Date.now()): ViewState {
   switch (action.type) {
-    case 'panel/state':
-      // The host's conversation wins; what the person was typing stays with the conversation it was typed in.
+    case 'panel/state': {
+      // The host's conversation wins; what the person was typing (and queued) stays with the conversation it was
+      // typed in; an edit in progress ends.
+      const typed = { ...state, ...unqueue(state) };
       return {
-        ...state,
+        ...typed,
         ...action.state,
-        ...switchDrafts(state, action.state.conversationId),
+        ...switchDrafts(typed, action.state.conversationId),
         pending: null,
+        editing: null,
+        replacedNotice: null,
         spendCap: null,
       };
+    }
     case 'models/list':
       return {
         ...state,
         models: { ...state.models, [action.service]: action.models },
         canListModels: { ...state.canListModels, [action.service]: action.canList },
       };
-    case 'chat/started':
+    case 'chat/started': {
+      // An edited message sent again: the conversation continues from it, the turns it replaced leave the view
+      // (the host keeps them for Undo).
+      const cut = action.replaced ? state.turns.findIndex((t) => t.id === action.replaced!.fromTurnId) : -1;
+      const kept = cut >= 0 ? state.turns.slice(0, cut) : state.turns;
+      // A prompt sent from the queue was not in the box: what the box holds now is newer, and stays.
+      const fromQueue = state.pending?.requestId === action.requestId && state.pending.queued !== undefined;
       return {
         ...state,
-        turns: [...state.turns, action.user, action.assistant],
-        draft: '',
-        attachments: [],
-        pending: { requestId: action.requestId, assistantId: action.assistant.id, retryUntil: null, retryKind: null },
+        turns: [...kept, action.user, action.assistant],
+        draft: fromQueue ? state.draft : '',
+        attachments: fromQueue ? state.attachments : [],
+        editing: fromQueue ? state.editing : null,
+        replacedNotice: action.replaced ? { userId: action.user.id, count: action.replaced.count } : null,
+        pending: {
+          requestId: action.requestId,
+          assistantId: action.assistant.id,
+          retryUntil: null,
+          retryKind: null,
+          ...(fromQueue ? { queued: state.pending!.queued! } : {}),
+        },
         spendCap: null,
       };
+    }
     case 'chat/chunk': {
       if (state.pending?.requestId !== action.requestId) return state;
       const id = state.pending.assistantId;
@@ -121,28 +192,53 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
     case 'chat/error': {
       // A failed send keeps the prompt in the box (unless the person already typed something new);
       // a stopped answer was the person's choice: it stays as an answer and the box stays as it is.
-      const refill = action.turn.status !== 'cancelled' && state.draft.trim() === '';
-      const draft = refill ? action.prompt : state.draft;
+      // A prompt queued behind this answer is not sent: it goes back into the box (issue 21 item 14).
+      const mine = state.pending?.requestId === action.requestId;
+      const typed = mine ? { ...state, ...unqueue(state) } : state;
+      const refill = action.turn.status !== 'cancelled' && typed.draft.trim() === '';
+      const draft = refill ? action.prompt : typed.draft;
       return {
-        ...state,
+        ...typed,
         turns: replaceTurn(state.turns, action.turn),
         draft,
         pending: state.pending?.requestId === action.requestId ? null : state.pending,
       };
     }
-    case 'chat/blocked':
+    case 'chat/blocked': {
+      const mine = state.pending?.requestId === action.requestId;
+      // A queued prompt the guard stopped was never in the box: it goes there now, with anything queued after it.
+      const sent = mine ? state.pending!.queued : undefined;
+      const typed = mine ? { ...state, ...unqueue(state) } : state;
+      if (sent)
+        return {
+          ...typed,
+          draft: joinTexts(sent.text, typed.draft),
+          attachments: mergeAttachments(sent.attachments, typed.attachments),
+          pending: null,
+        };
       return {
-        ...state,
-        draft: state.draft.trim() === '' ? action.prompt : state.draft,
-        pending: state.pending?.requestId === action.requestId ? null : state.pending,
+        ...typed,
+        draft: typed.draft.trim() === '' ? action.prompt : typed.draft,
+        pending: mine ? null : state.pending,
       };
+    }
     case 'chat/spendCap': {
-      // Nothing was sent: the prompt is still in the box (the host echoes none back) and the card asks.
+      // Nothing was sent and the card asks. The prompt is still in the box (the host echoes none back); a queued
+      // prompt the cap held was never there: it goes there now, as when the secret guard stops one.
       const { type: _type, requestId, ...notice } = action;
+      const mine = state.pending?.requestId === requestId;
+      const sent = mine ? state.pending!.queued : undefined;
+      const typed = mine ? { ...state, ...unqueue(state) } : state;
       return {
-        ...state,
+        ...typed,
+        ...(sent
+          ? {
+              draft: joinTexts(sent.text, typed.draft),
+              attachments: mergeAttachments(sent.attachments, typed.attachments),
+            }
+          : {}),
         spendCap: notice,
-        pending: state.pending?.requestId === requestId ? null : state.pending,
+        pending: mine ? null : state.pending,
       };
     }
     case 'spendCap/dismiss':
@@ -161,11 +257,60 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
     case 'services/changed':
       return { ...state, services: action.services, service: action.service };
     case 'history/cleared':
-      return { ...state, turns: [] };
+      return { ...state, turns: [], editing: null, replacedNotice: null };
     case 'draft/set':
       return { ...state, draft: action.text };
     case 'send/begin':
-      return { ...state, pending: { requestId: action.requestId, assistantId: '', retryUntil: null, retryKind: null } };
+      return {
+        ...state,
+        pending: {
+          requestId: action.requestId,
+          assistantId: '',
+          retryUntil: null,
+          retryKind: null,
+          ...(action.queued ? { queued: action.queued } : {}),
+        },
+        queued: action.queued ? null : state.queued,
+      };
+    case 'queue/add':
+      // One queue entry: a second prompt written while the same answer streams joins the first.
+      return {
+        ...state,
+        queued: state.queued
+          ? {
+              text: joinTexts(state.queued.text, action.queued.text),
+              attachments: mergeAttachments(state.queued.attachments, action.queued.attachments),
+              model: action.queued.model,
+              ...(state.queued.replaceFrom ? { replaceFrom: state.queued.replaceFrom } : {}),
+            }
+          : action.queued,
+        draft: '',
+        attachments: [],
+        editing: null,
+      };
+    case 'queue/cancel':
+      return { ...state, queued: null };
+    case 'queue/edit':
+      return { ...state, ...unqueue(state) };
+    case 'edit/begin':
+      return {
+        ...state,
+        editing: {
+          turnId: action.turn.id,
+          draftBefore: state.editing ? state.editing.draftBefore : state.draft,
+          attachmentsBefore: state.editing ? state.editing.attachmentsBefore : state.attachments,
+        },
+        draft: action.turn.text,
+        attachments: action.turn.attachments ?? [],
+      };
+    case 'edit/cancel':
+      if (!state.editing) return state;
+      return {
+        ...state,
+        draft: state.editing.draftBefore,
+        attachments: state.editing.attachmentsBefore,
+        editing: null,
+      };
     case 'model/filter':
       return { ...state, modelFilter: action.text };
     case 'service/local':

@@ -1,5 +1,6 @@
 // The extension loads its lean undici (Agent + request only) from dist/undici.js;
 // it must behave like undici's own request() for what the clients use.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
@@ -55,6 +56,36 @@ describe('lean undici', () => {
         for await (const _ of response.body);
       })(),
     ).rejects.toMatchObject({ code: 'UND_ERR_BODY_TIMEOUT' });
+    await agent.close();
+  });
+
+  // The bundle the extension loads is built with undici's own `esbuildDetection` define, which leaves out
+  // the experimental Milo parser: the HTTP/1 parser it keeps (llhttp) must still read answers and streams.
+  it('the built dist/undici.js (no Milo) reads an answer and a stream', async () => {
+    const built = require('../../dist/undici.js') as typeof import('undici');
+    // Each parser ships as base64 WebAssembly, with and without SIMD: llhttp's two, and no more.
+    const wasmBlobs = readFileSync('dist/undici.js', 'utf8').match(/[A-Za-z0-9+/=]{20000,}/g) ?? [];
+    expect(wasmBlobs).toHaveLength(2);
+    const agent = new built.Agent({ connect: { timeout: 1000 }, headersTimeout: 2000, bodyTimeout: 2000 });
+    const models = await built.request(`${bed.emulator.directBaseUrl}/models`, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${bed.emulator.sandbox!.keys.direct}` },
+      dispatcher: agent,
+    });
+    expect(models.statusCode).toBe(200);
+    expect(((await models.body.json()) as { object: string }).object).toBe('list');
+    const chat = await built.request(`${bed.emulator.routerBaseUrl}/chat/completions`, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: {
+        authorization: `Bearer ${bed.emulator.sandbox!.keys.routerFunded}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ model: 'openrouter/free', messages: [{ role: 'user', content: 'built' }], stream: true }),
+    });
+    let text = '';
+    for await (const chunk of chat.body) text += chunk.toString();
+    expect(text).toContain('data: [DONE]');
     await agent.close();
   });
 });

@@ -49,6 +49,12 @@ export function answerTokens(prompt: string, options: AnswerOptions): string[] {
   if (prompt.includes('[[code]]')) {
     tokens.push('Here', ' is', ' code:\n\n', '```js\n', 'console.log("keyward");\n', '```\n\n');
   }
+  // A block that names its file in the fence's info string and rewrites one function (Apply's target and region).
+  const named = /\[\[code:([\w./-]{1,80})\]\]/.exec(prompt);
+  if (named) {
+    tokens.push('Here', ' is', ' the', ' change:\n\n', `\`\`\`js ${named[1]}\n`);
+    tokens.push('function greet(name) {\n', '  return "keyward, " + name;\n', '}\n', '```\n\n');
+  }
   let state = fnv1a(prompt);
   for (let i = tokens.length; i < count; i++) {
     state = nextRandom(state);

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFakeVscode, fakeExtensionContext } from './fakeVscode.ts';
 import { loadExtensionBundle } from './loadBundle.ts';
+import { DIRECT_INFIX } from '../../src/shared/keyShapes.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -33,5 +34,55 @@ describe('the archive unpackers, on demand', () => {
       'zipEntryList',
       'zstdDecompressSync',
     ]);
+  });
+});
+
+// The git history scan and the pre-commit hook installer run only on their commands: each is a file of its own
+// (esbuild.js, ON_DEMAND), imported on the command's first run, never parsed by an activation. What they share
+// with the extension (the scanner, git helpers, the redactor) they take from the loaded dist/extension.js, so
+// there is one instance of each module, not a copy.
+describe('the history scan and the hook installer, on demand', () => {
+  const onDemand = { history: 'dist/history.js', preCommitHook: 'dist/preCommitHook.js' };
+
+  it('are not in dist/extension.js and not loaded by activation', () => {
+    const bundle = readFileSync('dist/extension.js', 'utf8');
+    // Each one's own text: present wherever the module is bundled.
+    expect(bundle).not.toContain('# installed by keyward install-hook');
+    expect(bundle).not.toContain('--no-renames');
+    const paths = Object.values(onDemand).map((file) => resolve(file));
+    for (const path of paths) delete require.cache[path];
+    const { api } = createFakeVscode();
+    const context = fakeExtensionContext();
+    loadExtensionBundle(api).activate(context);
+    for (const path of paths) expect(Object.keys(require.cache)).not.toContain(path);
+    context.dispose();
+  });
+
+  it('are files of their own, which the bundle imports by name', () => {
+    const bundle = readFileSync('dist/extension.js', 'utf8');
+    expect(bundle).toMatch(/import\(["']\.\/history\.js["']\)/);
+    expect(bundle).toMatch(/import\(["']\.\/preCommitHook\.js["']\)/);
+  });
+
+  it('take the modules they share from the loaded extension bundle, and load no second copy of it', () => {
+    const { api } = createFakeVscode();
+    const context = fakeExtensionContext();
+    const extension = loadExtensionBundle(api);
+    extension.activate(context);
+    const shared = (extension as unknown as { keywardShared: Record<string, unknown> }).keywardShared;
+    expect(Object.keys(shared)).toEqual(expect.arrayContaining(['src/core/scan/scanner.ts', 'src/core/redact.ts']));
+    const loaded = require.cache[resolve('dist/extension.js')];
+    for (const path of Object.values(onDemand)) delete require.cache[resolve(path)];
+    const history = require(resolve(onDemand.history)) as Record<string, unknown>;
+    const hook = require(resolve(onDemand.preCommitHook)) as Record<string, unknown>;
+    expect(typeof history.scanHistory).toBe('function');
+    expect(typeof history.countCommits).toBe('function');
+    expect(typeof hook.inspectPreCommitHook).toBe('function');
+    expect(typeof hook.installPreCommitHook).toBe('function');
+    // The same module object: the parts required the bundle already loaded, not a fresh one.
+    expect(require.cache[resolve('dist/extension.js')]).toBe(loaded);
+    // The scanner's code is in the extension bundle only.
+    expect(readFileSync(onDemand.history, 'utf8')).not.toContain(DIRECT_INFIX);
+    context.dispose();
   });
 });

@@ -107,4 +107,91 @@ describe('the manifest a store takes', () => {
     expect(manifest).not.toHaveProperty('enabledApiProposals');
     expect(manifest.version).toMatch(/^\d+\.\d+\.\d+$/);
   });
+
+  // The Open VSX server's own checks on upload (eclipse/openvsx server/src/main/java/org/eclipse/openvsx/
+  // ExtensionValidator.java: validateExtensionName, validateMetadata). ovsx runs them only over the network.
+  it("passes the Open VSX server's metadata checks", () => {
+    // The store shows the English strings of package.nls.json where the manifest names a %key%.
+    const nls = JSON.parse(readFileSync('package.nls.json', 'utf8')) as Record<string, string>;
+    const localized = JSON.parse(
+      JSON.stringify(manifest).replace(/"%([\w.-]+)%"/g, (whole, key: string) =>
+        key in nls ? JSON.stringify(nls[key]) : whole,
+      ),
+    ) as Record<string, unknown>;
+    expect(localized.description).not.toMatch(/^%/);
+    expect(openVsxProblems(localized)).toEqual([]);
+    // The check itself, on a manifest the server refuses.
+    const refused = {
+      name: 'key ward',
+      version: 'latest',
+      displayName: 'Key\u0000ward',
+      description: 'x'.repeat(2049),
+      categories: ['AI'],
+      keywords: ['a\u2028b'],
+      homepage: 'not a url',
+      markdown: 'gfm',
+      qna: 'nowhere',
+      galleryBanner: { color: '#'.repeat(17), theme: 'blue' },
+    };
+    expect(openVsxProblems(refused)).toEqual([
+      'name: Invalid extension name: key ward',
+      "version: The version string 'latest' is reserved.",
+      'displayName: invalid character at 3',
+      'description: longer than 2048',
+      'keywords: invalid character at 1',
+      'homepage: not a URL',
+      'markdown: not one of github, standard',
+      'galleryBanner.color: longer than 16',
+      'galleryBanner.theme: not one of dark, light',
+      'qna: not one of marketplace, false or a URL',
+    ]);
+  });
 });
+
+/** The Open VSX server's upload checks, rule for rule (see the test above for the source). */
+export function openVsxProblems(m: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+  const name = text(m.name) ?? '';
+  if (!/^[\w\-+$~]+$/.test(name) || name.length > 255) problems.push(`name: Invalid extension name: ${name}`);
+  const version = text(m.version) ?? '';
+  if (['latest', 'pre-release', 'reviews'].includes(version))
+    problems.push(`version: The version string '${version}' is reserved.`);
+  else if (!/^[\p{L}\p{N}$+\-,.:;_]+$/u.test(version)) problems.push(`version: invalid characters in ${version}`);
+  // Java's CONTROL, FORMAT, UNASSIGNED, PRIVATE_USE, LINE_SEPARATOR and PARAGRAPH_SEPARATOR types.
+  const invalid = /[\p{Cc}\p{Cf}\p{Cn}\p{Co}\p{Zl}\p{Zp}]/u;
+  const field = (label: string, value: unknown, limit: number): void => {
+    for (const v of Array.isArray(value) ? value : [value]) {
+      if (typeof v !== 'string') continue;
+      const at = v.search(invalid);
+      if (at >= 0) problems.push(`${label}: invalid character at ${at}`);
+      if (v.length > limit) problems.push(`${label}: longer than ${limit}`);
+    }
+  };
+  const isUrl = (v: string): boolean =>
+    URL.canParse(v.replace(/^git\+/, '')) && new URL(v.replace(/^git\+/, '')).host !== '';
+  const url = (label: string, value: unknown): void => {
+    const v = typeof value === 'object' && value !== null ? text((value as { url?: unknown }).url) : text(value);
+    if (v && !isUrl(v)) problems.push(`${label}: not a URL`);
+    if (v && v.length > 255) problems.push(`${label}: longer than 255`);
+  };
+  const oneOf = (label: string, value: unknown, allowed: string[], orUrl = false): void => {
+    const v = text(value);
+    if (v && !allowed.includes(v) && !(orUrl && isUrl(v)))
+      problems.push(`${label}: not one of ${allowed.join(', ')}${orUrl ? ' or a URL' : ''}`);
+  };
+  field('displayName', m.displayName, 255);
+  field('description', m.description, 2048);
+  field('categories', m.categories, 255);
+  field('keywords', m.keywords, 255);
+  field('license', m.license, 255);
+  url('homepage', m.homepage);
+  url('repository', m.repository);
+  url('bugs', m.bugs);
+  oneOf('markdown', m.markdown, ['github', 'standard']);
+  const banner = (m.galleryBanner ?? {}) as { color?: unknown; theme?: unknown };
+  field('galleryBanner.color', banner.color, 16);
+  oneOf('galleryBanner.theme', banner.theme, ['dark', 'light']);
+  oneOf('qna', m.qna, ['marketplace', 'false'], true);
+  return problems;
+}

@@ -45,7 +45,7 @@ describe('code blocks in an answer', () => {
       'Copy',
       'Insert at cursor',
       'Replace selection',
-      'Apply to the file (review the diff)',
+      'Apply to its file (then Keep or Undo)',
     ]);
     for (const b of buttons) b.click();
     expect(posted).toEqual([

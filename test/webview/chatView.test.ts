@@ -93,30 +93,121 @@ describe('an answer, moment by moment', () => {
     });
   });
 
-  it('says what Enter does while an answer is coming, and keeps the prompt in the box', () => {
+  it('queues a prompt written while an answer is coming, says so, and sends it when the answer ends well', () => {
     // The regenerate above is pending: nothing was sent back yet.
     const box = $<HTMLTextAreaElement>('#prompt')!;
+    const regenerate = posted.at(-1) as { requestId: string };
     box.value = 'and at sunset?';
+    box.dispatchEvent(new Event('input'));
     const before = posted.length;
     box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
     expect(posted.length).toBe(before);
-    expect(box.value).toBe('and at sunset?');
-    const hint = $('#composer-hint')!;
-    expect(hint.hidden).toBe(false);
-    expect(hint.getAttribute('role')).toBe('status');
-    expect(hint.textContent).toContain('Escape');
-    send({
-      type: 'chat/blocked',
-      requestId: (posted.at(-1) as { requestId: string }).requestId,
-      prompt: '',
-    } as HostMessage);
-    expect(hint.hidden).toBe(true);
+    expect(box.value).toBe('');
+    const queued = $('#queued')!;
+    expect(queued.hidden).toBe(false);
+    expect(queued.textContent).toContain('Queued — sends when this answer ends');
+    expect(queued.textContent).toContain('and at sunset?');
+    expect($('#queued-cancel')!.textContent).toBe('Cancel');
+    expect($('#queued-edit')!.textContent).toBe('Edit');
+    expect($('#announcer')!.getAttribute('role')).toBe('status');
+    expect(announced()).toBe('Queued: your prompt is sent when this answer ends.');
+    const answer = turn({ id: 'a9', role: 'assistant', status: 'streaming' });
+    const user = turn({ id: 'u9', role: 'user', text: 'Why is the sky blue?' });
+    send({ type: 'chat/started', requestId: regenerate.requestId, user, assistant: answer });
+    send({ type: 'chat/done', requestId: regenerate.requestId, turn: { ...answer, status: 'done', text: 'Blue.' } });
+    expect(posted.at(-1)).toMatchObject({ type: 'chat/send', prompt: 'and at sunset?', model: 'openrouter/free' });
+    expect(posted.length).toBe(before + 1);
+    expect(queued.hidden).toBe(true);
   });
 
-  it('puts a sent prompt back in the box to edit and send again', () => {
+  it('keeps a queued prompt in the box, not sent, when the answer is stopped; Cancel drops one, Edit brings it back', () => {
+    const box = $<HTMLTextAreaElement>('#prompt')!;
+    const enter = () =>
+      box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    const running = posted.at(-1) as { requestId: string };
+    box.value = 'one more';
+    enter();
+    const before = posted.length;
+    const answer = turn({ id: 'a10', role: 'assistant', status: 'streaming' });
+    const user = turn({ id: 'u10', role: 'user', text: 'and at sunset?' });
+    send({ type: 'chat/started', requestId: running.requestId, user, assistant: answer });
+    send({
+      type: 'chat/error',
+      requestId: running.requestId,
+      turn: { ...answer, status: 'cancelled', text: 'Red' },
+      prompt: 'and at sunset?',
+    });
+    expect(posted.length).toBe(before);
+    expect(box.value).toBe('one more');
+    expect($('#queued')!.hidden).toBe(true);
+    expect(announced()).toBe('Answer stopped. Your queued prompt is back in the box, not sent.');
+    // Queued again behind a new answer: Cancel drops it, Edit puts it back in the box.
+    enter();
+    const go = posted.at(-1) as { requestId: string };
+    box.value = 'queued';
+    enter();
+    expect($('#queued')!.hidden).toBe(false);
+    $<HTMLButtonElement>('#queued-cancel')!.click();
+    expect($('#queued')!.hidden).toBe(true);
+    expect(box.value).toBe('');
+    box.value = 'again';
+    enter();
+    $<HTMLButtonElement>('#queued-edit')!.click();
+    expect(box.value).toBe('again');
+    expect($('#queued')!.hidden).toBe(true);
+    send({ type: 'chat/blocked', requestId: go.requestId, prompt: '' } as HostMessage);
+    box.value = '';
+    box.dispatchEvent(new Event('input'));
+  });
+
+  it('edits a sent message in the box: the banner says what sending replaces, and the send names the message', () => {
     $<HTMLButtonElement>('[data-turn-id="u1"] button[aria-label="Edit and send again"]')!.click();
-    expect($<HTMLTextAreaElement>('#prompt')!.value).toBe('Why is the sky blue?');
+    const box = $<HTMLTextAreaElement>('#prompt')!;
+    expect(box.value).toBe('Why is the sky blue?');
     expect(document.activeElement?.id).toBe('prompt');
+    const banner = $('#editing')!;
+    expect(banner.hidden).toBe(false);
+    expect(banner.textContent).toMatch(/sending replaces it and the \d+ messages after it/);
+    expect($('[data-turn-id="u1"]')!.classList.contains('editing')).toBe(true);
+    box.value = 'Why is the sea blue?';
+    box.dispatchEvent(new Event('input'));
+    box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    const sent = posted.at(-1) as { requestId: string };
+    expect(sent).toMatchObject({ type: 'chat/send', prompt: 'Why is the sea blue?', replaceFrom: 'u1' });
+    const count = document.querySelectorAll('#conversation .turn').length;
+    send({
+      type: 'chat/started',
+      requestId: sent.requestId,
+      user: turn({ id: 'u1b', role: 'user', text: 'Why is the sea blue?' }),
+      assistant: turn({ id: 'a1b', role: 'assistant', status: 'streaming' }),
+      replaced: { fromTurnId: 'u1', count },
+    });
+    // The conversation continues from the edited message; the note offers Undo where the old turns were.
+    const shown = Array.from(document.querySelectorAll<HTMLElement>('#conversation .turn')).map(
+      (n) => n.dataset.turnId,
+    );
+    expect(shown).toEqual(['u1b', 'a1b']);
+    expect($('.replaced-note')!.textContent).toContain(
+      `Your edit replaced the earlier message and the ${count - 1} after it.`,
+    );
+    expect($('#editing')!.hidden).toBe(true);
+    $<HTMLButtonElement>('#undo-edit')!.click();
+    expect(posted.at(-1)).toEqual({ type: 'history/undoEdit' });
+    send({ type: 'chat/done', requestId: sent.requestId, turn: turn({ id: 'a1b', role: 'assistant', text: 'Salt.' }) });
+  });
+
+  it('Cancel edit puts the box back as it was', () => {
+    const box = $<HTMLTextAreaElement>('#prompt')!;
+    box.value = 'half a thought';
+    box.dispatchEvent(new Event('input'));
+    $<HTMLButtonElement>('[data-turn-id="u1b"] button[aria-label="Edit and send again"]')!.click();
+    expect(box.value).toBe('Why is the sea blue?');
+    expect($('#editing')!.textContent).toContain('Editing your message: sending replaces it and the answer after it.');
+    $<HTMLButtonElement>('#edit-cancel')!.click();
+    expect(box.value).toBe('half a thought');
+    expect($('#editing')!.hidden).toBe(true);
+    box.value = '';
+    box.dispatchEvent(new Event('input'));
   });
 
   it('offers Retry under an answer that broke off, and keeps its note in the text colour with a coloured icon', () => {
@@ -132,6 +223,41 @@ describe('an answer, moment by moment', () => {
     expect(note.querySelector('.codicon-warning')).not.toBeNull();
     $<HTMLButtonElement>('[data-turn-id="a2"] button[aria-label="Retry the answer"]')!.click();
     expect(posted.at(-1)).toMatchObject({ type: 'chat/send', prompt: 'More' });
+  });
+});
+
+// Issue 21 item 8: Apply sends the file the fence names, and Keep / Undo are words under the block.
+describe('Apply from a code block', () => {
+  it('sends the named file with the block, shows Keep and Undo in words, and says where it stands', () => {
+    const answer = turn({ id: 'a20', role: 'assistant', status: 'streaming' });
+    send({
+      type: 'chat/started',
+      requestId: 'r20',
+      user: turn({ id: 'u20', role: 'user', text: 'fix it' }),
+      assistant: answer,
+    });
+    const text = 'Here:\n\n```js src/app.js\nfunction f() {}\n```\n';
+    send({ type: 'chat/done', requestId: 'r20', turn: { ...answer, status: 'done', text } });
+    const block = $('[data-turn-id="a20"] .code-block')!;
+    expect(block.querySelector('.code-file')?.textContent).toBe('src/app.js');
+    block.querySelector<HTMLButtonElement>('button[aria-label^="Apply"]')!.click();
+    const apply = posted.at(-1) as Extract<WebviewMessage, { type: 'code/apply' }>;
+    expect(apply).toMatchObject({ type: 'code/apply', languageId: 'js src/app.js', turnId: 'a20' });
+    expect(apply.code).toBe('function f() {}\n');
+    send({ type: 'code/applyState', applyId: apply.applyId!, state: 'pending', file: 'src/app.js' });
+    const status = $('[data-turn-id="a20"] .apply-status')!;
+    expect(status.textContent).toContain('Applied to src/app.js. Keep the change or undo it:');
+    const buttons = Array.from(status.querySelectorAll('button'));
+    expect(buttons.map((b) => [b.textContent, b.getAttribute('aria-label')])).toEqual([
+      ['Keep', 'Keep the change in src/app.js'],
+      ['Undo', 'Undo the change in src/app.js'],
+    ]);
+    expect(announced()).toBe('Applied to src/app.js. Keep the change or undo it:');
+    buttons[1]!.click();
+    expect(posted.at(-1)).toEqual({ type: 'code/applyResolve', applyId: apply.applyId, keep: false });
+    send({ type: 'code/applyState', applyId: apply.applyId!, state: 'undone', file: 'src/app.js' });
+    expect($('[data-turn-id="a20"] .apply-status')!.textContent).toContain('Undone: src/app.js is as it was.');
+    expect($('[data-turn-id="a20"] .apply-status button')).toBeNull();
   });
 });
 

@@ -1,7 +1,7 @@
 // Highlighted code is still model output: it must come out coloured, escaped and sanitised.
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
-import { fenceLanguage, highlightBlock } from '../../src/webview/highlight.ts';
+import { fenceFile, fenceLanguage, highlightBlock } from '../../src/webview/highlight.ts';
 import { createPurifier, createRenderer } from '../../src/webview/markdown.ts';
 
 const render = createRenderer(createPurifier(new JSDOM('').window));
@@ -56,5 +56,23 @@ describe('code highlighting', () => {
     const doc = dom(render('```ts\nconst a = 1;\n```\n', { highlight: false }));
     expect(doc.querySelector('code')!.className).toBe('language-ts');
     expect(doc.querySelector('code span')).toBeNull();
+  });
+});
+
+// Issue 21 item 8: the file a fence names reaches Apply (the renderer keeps only the language in the class).
+describe('the file a fence names', () => {
+  it('reads the path after the language, in each form answers use', () => {
+    expect(fenceFile('ts src/a.ts')).toBe('src/a.ts');
+    expect(fenceFile('ts title="src/a.ts"')).toBe('src/a.ts');
+    expect(fenceFile('ts:src/a.ts')).toBe('src/a.ts');
+    expect(fenceFile('python path=tools/run.py')).toBe('tools/run.py');
+    expect(fenceFile('ts')).toBe('');
+    expect(fenceFile('js {1,3}')).toBe('');
+  });
+
+  it('lets only path characters into the attribute', () => {
+    expect(fenceFile('ts "><img src=x onerror=alert(1)>.ts')).toBe('');
+    const html = highlightBlock('x', 'ts src/a.ts');
+    expect(html.startsWith('<pre title="src/a.ts"><code')).toBe(true);
   });
 });

@@ -271,3 +271,112 @@ describe('saved webview state (written to disk by VS Code)', () => {
       expect(readFileSync(`src/webview/${file}`, 'utf8'), file).not.toMatch(/\.setState\(/);
   });
 });
+
+// Issue 21 item 14: Enter while an answer streams queues the prompt; it goes when the answer ends well and comes
+// back into the box, not sent, when the answer fails or is stopped.
+describe('a prompt queued behind a streaming answer', () => {
+  const streaming = () => {
+    let s = reduce(initialState(), { type: 'send/begin', requestId: 'r1' });
+    s = reduce(s, { type: 'chat/started', requestId: 'r1', user, assistant });
+    return reduce(s, {
+      type: 'queue/add',
+      queued: { text: 'next', attachments: [], model: 'openrouter/free' },
+    });
+  };
+
+  it('empties the box into the queue, and a second prompt joins the first', () => {
+    let s = reduce(streaming(), { type: 'draft/set', text: 'and more' });
+    s = reduce(s, { type: 'queue/add', queued: { text: 'and more', attachments: [], model: 'openrouter/free' } });
+    expect(s.draft).toBe('');
+    expect(s.queued?.text).toBe('next\n\nand more');
+  });
+
+  it('is taken out of the queue by the send that carries it, and a new draft typed meanwhile stays', () => {
+    let s = reduce(streaming(), { type: 'chat/done', requestId: 'r1', turn: { ...assistant, status: 'done' } });
+    expect(s.queued?.text).toBe('next');
+    s = reduce(s, { type: 'draft/set', text: 'typed since' });
+    s = reduce(s, { type: 'send/begin', requestId: 'r2', queued: s.queued! });
+    expect(s.queued).toBeNull();
+    s = reduce(s, {
+      type: 'chat/started',
+      requestId: 'r2',
+      user: { ...user, id: 'u2', text: 'next' },
+      assistant: { ...assistant, id: 'a2' },
+    });
+    expect(s.draft).toBe('typed since');
+  });
+
+  it('goes back into the box, before what the box holds, when the answer is stopped or fails', () => {
+    for (const status of ['cancelled', 'error'] as const) {
+      let s = reduce(streaming(), { type: 'draft/set', text: 'typed since' });
+      s = reduce(s, { type: 'chat/error', requestId: 'r1', turn: { ...assistant, status }, prompt: 'hi' });
+      expect(s.queued).toBeNull();
+      expect(s.draft).toBe('next\n\ntyped since');
+      expect(s.pending).toBeNull();
+    }
+  });
+
+  it('a queued prompt the secret guard stopped is put in the box (it was never there)', () => {
+    let s = reduce(streaming(), { type: 'chat/done', requestId: 'r1', turn: { ...assistant, status: 'done' } });
+    s = reduce(s, { type: 'send/begin', requestId: 'r2', queued: s.queued! });
+    s = reduce(s, { type: 'chat/blocked', requestId: 'r2', prompt: '' });
+    expect(s.draft).toBe('next');
+    expect(s.pending).toBeNull();
+  });
+
+  it('stays with its conversation when another is shown: it becomes that conversation’s draft', () => {
+    let s = reduce(streaming(), {
+      type: 'panel/state',
+      state: { ...initialState(), conversationId: 'c1' },
+    });
+    s = reduce(s, { type: 'queue/add', queued: { text: 'for c1', attachments: [], model: 'm' } });
+    s = reduce(s, { type: 'panel/state', state: { ...initialState(), conversationId: 'c2' } });
+    expect(s.queued).toBeNull();
+    expect(s.drafts.c1).toBe('for c1');
+  });
+});
+
+// Issue 21: an edited message sent again replaces itself and every turn after it, in the view too.
+describe('Edit-and-resend in the view', () => {
+  const turns: ChatTurn[] = [
+    { ...user, id: 'u1', text: 'one' },
+    { ...assistant, id: 'a1', status: 'done', text: 'A' },
+    { ...user, id: 'u2', text: 'two' },
+    { ...assistant, id: 'a2', status: 'done', text: 'B' },
+  ];
+  const shown = () => reduce(initialState(), { type: 'panel/state', state: { ...initialState(), turns } });
+
+  it('takes the message into the box and gives the box back on Cancel', () => {
+    let s = reduce(shown(), { type: 'draft/set', text: 'mine' });
+    s = reduce(s, { type: 'edit/begin', turn: turns[0]! });
+    expect(s).toMatchObject({ draft: 'one', editing: { turnId: 'u1' } });
+    s = reduce(s, { type: 'edit/cancel' });
+    expect(s).toMatchObject({ draft: 'mine', editing: null });
+  });
+
+  it('cuts the conversation at the edited message when its answer starts, and notes what it replaced', () => {
+    let s = reduce(shown(), { type: 'edit/begin', turn: turns[0]! });
+    s = reduce(s, { type: 'send/begin', requestId: 'r1' });
+    s = reduce(s, {
+      type: 'chat/started',
+      requestId: 'r1',
+      user: { ...user, id: 'u1b', text: 'one, edited' },
+      assistant: { ...assistant, id: 'a1b' },
+      replaced: { fromTurnId: 'u1', count: 4 },
+    });
+    expect(s.turns.map((t) => t.id)).toEqual(['u1b', 'a1b']);
+    expect(s.replacedNotice).toEqual({ userId: 'u1b', count: 4 });
+    expect(s.editing).toBeNull();
+    // The next prompt ends the Undo's offer (the host forgets the replaced turns then too).
+    s = reduce(s, { type: 'chat/done', requestId: 'r1', turn: { ...assistant, id: 'a1b', status: 'done' } });
+    s = reduce(s, { type: 'send/begin', requestId: 'r2' });
+    s = reduce(s, {
+      type: 'chat/started',
+      requestId: 'r2',
+      user: { ...user, id: 'u3' },
+      assistant: { ...assistant, id: 'a3' },
+    });
+    expect(s.replacedNotice).toBeNull();
+    expect(s.turns).toHaveLength(4);
+  });
+});

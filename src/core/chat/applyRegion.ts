@@ -3,8 +3,13 @@
 // file it rewrites (the function, class or declaration of the same name), as
 // Copilot's "Apply in Editor" merges a block into its place instead of dropping
 // it at the caret. Pure text functions: tested without an editor.
+import { type Eol, type Proposal, fitInsertion, proposeChange } from './codeProposal.ts';
 
-/** A path the block names for itself: `ts src/app.ts`, `ts:src/app.ts`, `path=src/app.ts`, or `// src/app.ts`. */
+/**
+ * A path the block names for itself: `ts src/app.ts`, `ts:src/app.ts`, `ts title="src/app.ts"`, `path=src/app.ts`,
+ * or a first-line comment (`// src/app.ts`, `# path: tools/run.py`). Returned as written: the host decides whether
+ * it is inside the workspace (`../x.ts` and `/etc/x.conf` are returned so that they can be refused by name).
+ */
 export function namedPath(info: string, code: string): string | undefined {
   const fromInfo =
     /(?:^|[\s:])(?:(?:path|file|filename|title)=)?["']?([\w.@/\\-]*[\w-]\.[A-Za-z0-9]{1,8})["']?\s*$/.exec(
@@ -13,7 +18,7 @@ export function namedPath(info: string, code: string): string | undefined {
   if (fromInfo && /[/\\.]/.test(fromInfo) && !/^\d/.test(fromInfo)) return fromInfo;
   const first = code.split(/\r?\n/, 1)[0]?.trim() ?? '';
   const comment =
-    /^(?:\/\/|#|--|;|\/\*|<!--)\s*(?:file(?:name)?:\s*)?([\w.@/\\-]*[\w-]\.[A-Za-z0-9]{1,8})\s*(?:\*\/|-->)?$/.exec(
+    /^(?:\/\/|#|--|;|\/\*|<!--)\s*(?:(?:file(?:name)?|path):\s*)?([\w.@/\\-]*[\w-]\.[A-Za-z0-9]{1,8})\s*(?:\*\/|-->)?$/.exec(
       first,
     )?.[1];
   return comment;
@@ -103,5 +108,45 @@ export function applyPlace(document: string, code: string): ApplyPlace {
     end: Math.max(...regions.map((r) => r.region.end)),
     how: 'region',
     names: regions.map((r) => r.name),
+  };
+}
+
+/** What Apply writes: a Proposal (core/chat/codeProposal.ts) and how its place was found. */
+export interface AppliedBlock extends Proposal {
+  how: 'selection' | 'region' | 'appended';
+  names: string[];
+}
+
+/**
+ * The file with the block merged in: in place of the selection when the person made one in that file, else in
+ * place of the declarations it rewrites, else at the end of the file (as whole lines), never at a caret.
+ */
+export function mergeBlock(document: string, code: string, eol: Eol, selection?: Region): AppliedBlock {
+  if (selection && selection.end > selection.start)
+    return { ...proposeChange(document, selection.start, selection.end, code, eol), how: 'selection', names: [] };
+  const place = applyPlace(document, code);
+  const body = fitInsertion(code.replace(/\r?\n$/, ''), eol);
+  if (place.how === 'region') {
+    // The region's own last line break stays; the block brings none of its own beyond it.
+    const replacement = body + (/\r?\n$/.test(document.slice(place.start, place.end)) ? eol : '');
+    return {
+      text: document.slice(0, place.start) + replacement + document.slice(place.end),
+      start: place.start,
+      end: place.end,
+      replacement,
+      how: 'region',
+      names: place.names,
+    };
+  }
+  // Appended as whole lines: a blank line before it when the file has text, the file's last line kept whole.
+  const lead = document === '' ? '' : /\r?\n$/.test(document) ? eol : eol + eol;
+  const replacement = `${lead}${body}${eol}`;
+  return {
+    text: document + replacement,
+    start: document.length,
+    end: document.length,
+    replacement,
+    how: 'appended',
+    names: [],
   };
 }

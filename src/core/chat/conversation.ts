@@ -51,6 +51,21 @@ export function lastResponseId(history: readonly ChatTurn[], responseKey?: strin
     : undefined;
 }
 
+/**
+ * Edit-and-resend: the turns that stay when the user's turn `turnId` is sent again as edited (everything before
+ * it), and the turns it replaces (it and everything after), as Copilot Chat continues from the edited message.
+ * The kept turns end where the edited one began, so the direct service's chain restarts from the answer before
+ * it (`lastResponseId` of the kept turns). Undefined when the conversation has no such user turn.
+ */
+export function splitAtEdit(
+  turns: readonly ChatTurn[],
+  turnId: string,
+): { kept: ChatTurn[]; replaced: ChatTurn[] } | undefined {
+  const index = turns.findIndex((turn) => turn.id === turnId);
+  if (index < 0 || turns[index]!.role !== 'user') return undefined;
+  return { kept: turns.slice(0, index), replaced: turns.slice(index) };
+}
+
 /** Names the key and base URL a stored response belongs to, without holding the key. */
 export function responseKeyOf(key: string, baseUrl: string): string {
   return fingerprint(`${baseUrl}\n${key.trim()}`);

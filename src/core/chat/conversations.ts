@@ -171,6 +171,18 @@ export function undoClear(store: Conversations, saved: Conversation): Conversati
   return { ...store, activeId: saved.id, conversations: [current ?? saved, ...kept].slice(0, MAX_CONVERSATIONS) };
 }
 
+/**
+ * Undoes a delete from the list: the conversation goes back to its place. It becomes the one shown again only if it
+ * was (then as undoClear does); otherwise the chat stays where it is, so the open list keeps the keyboard focus.
+ */
+export function restore(store: Conversations, saved: Conversation, index: number, wasActive: boolean): Conversations {
+  if (wasActive) return undoClear(store, saved);
+  if (store.conversations.some((c) => c.id === saved.id)) return store;
+  const conversations = [...store.conversations];
+  conversations.splice(Math.max(0, Math.min(index, conversations.length)), 0, saved);
+  return { ...store, conversations: conversations.slice(0, MAX_CONVERSATIONS) };
+}
+
 function update(
   store: Conversations,
   id: string,

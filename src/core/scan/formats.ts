@@ -60,37 +60,55 @@ export function archiveKind(name: string): ArchiveKind | undefined {
   return Object.hasOwn(BY_EXTENSION, extension) ? BY_EXTENSION[extension] : undefined;
 }
 
-const startsWith = (bytes: Uint8Array, at: number, ...expected: number[]) =>
-  bytes.length >= at + expected.length && expected.every((b, i) => bytes[at + i] === b);
+/** Whether the bytes at `at` are `expected`; no array or closure per call, as it runs for every file of a scan. */
+function startsWith(bytes: Uint8Array, at: number, expected: readonly number[]): boolean {
+  if (bytes.length < at + expected.length) return false;
+  for (let i = 0; i < expected.length; i++) if (bytes[at + i] !== expected[i]) return false;
+  return true;
+}
+
+const ZIP_LOCAL = [0x50, 0x4b, 3, 4];
+const ZIP_EMPTY = [0x50, 0x4b, 5, 6];
+const ZIP_SPANNED = [0x50, 0x4b, 7, 8];
+const CRX = [0x43, 0x72, 0x32, 0x34];
+const ZSTD = [0x28, 0xb5, 0x2f, 0xfd];
+const LZ4 = [0x04, 0x22, 0x4d, 0x18];
+const BZIP2 = [0x42, 0x5a, 0x68];
+const BZIP2_BLOCK = [0x31, 0x41, 0x59, 0x26, 0x53, 0x59];
+const BZIP2_END = [0x17, 0x72, 0x45, 0x38, 0x50, 0x90];
+const XZ = [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00];
+const SEVEN_ZIP = [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c];
+const RAR = [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07];
+const USTAR = [0x75, 0x73, 0x74, 0x61, 0x72];
 
 /** The container a file's first bytes say it is (the first 512 bytes are enough). */
 export function archiveMagic(bytes: Uint8Array): ArchiveKind | undefined {
   if (bytes.length < 4) return undefined;
-  const [a, b] = [bytes[0], bytes[1]];
+  const a = bytes[0];
+  const b = bytes[1];
   // PK\3\4 a local file header, PK\5\6 an empty archive, PK\7\8 a spanned one; "Cr24" a browser extension's header.
-  if (a === 0x50 && b === 0x4b && startsWith(bytes, 2, 3, 4)) return 'zip';
-  if (a === 0x50 && b === 0x4b && (startsWith(bytes, 2, 5, 6) || startsWith(bytes, 2, 7, 8))) return 'zip';
-  if (startsWith(bytes, 0, 0x43, 0x72, 0x32, 0x34)) return 'zip';
+  if (startsWith(bytes, 0, ZIP_LOCAL) || startsWith(bytes, 0, ZIP_EMPTY) || startsWith(bytes, 0, ZIP_SPANNED))
+    return 'zip';
+  if (startsWith(bytes, 0, CRX)) return 'zip';
   // gzip with its only method (deflate); compress with a flags byte as ncompress writes it (9 to 16 bits).
   if (a === 0x1f && b === 0x8b && bytes[2] === 8) return 'gzip';
   if (a === 0x1f && b === 0x9d && (bytes[2]! & 0x60) === 0 && (bytes[2]! & 0x1f) >= 9 && (bytes[2]! & 0x1f) <= 16)
     return 'compress';
-  if (startsWith(bytes, 0, 0x28, 0xb5, 0x2f, 0xfd)) return 'zstd';
-  if (startsWith(bytes, 0, 0x04, 0x22, 0x4d, 0x18)) return 'lz4';
+  if (startsWith(bytes, 0, ZSTD)) return 'zstd';
+  if (startsWith(bytes, 0, LZ4)) return 'lz4';
   // "BZh", a block size digit, then the magic of a block (pi) or of the end of an empty stream (sqrt pi).
   if (
-    startsWith(bytes, 0, 0x42, 0x5a, 0x68) &&
+    startsWith(bytes, 0, BZIP2) &&
     bytes[3]! >= 0x31 &&
     bytes[3]! <= 0x39 &&
-    (startsWith(bytes, 4, 0x31, 0x41, 0x59, 0x26, 0x53, 0x59) ||
-      startsWith(bytes, 4, 0x17, 0x72, 0x45, 0x38, 0x50, 0x90))
+    (startsWith(bytes, 4, BZIP2_BLOCK) || startsWith(bytes, 4, BZIP2_END))
   )
     return 'bzip2';
-  if (startsWith(bytes, 0, 0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00)) return 'xz';
-  if (startsWith(bytes, 0, 0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c)) return '7z';
-  if (startsWith(bytes, 0, 0x52, 0x61, 0x72, 0x21, 0x1a, 0x07)) return 'rar';
+  if (startsWith(bytes, 0, XZ)) return 'xz';
+  if (startsWith(bytes, 0, SEVEN_ZIP)) return '7z';
+  if (startsWith(bytes, 0, RAR)) return 'rar';
   // "ustar" at 257: POSIX and GNU tar headers (a v7 tar has no magic; its name says .tar).
-  if (startsWith(bytes, 257, 0x75, 0x73, 0x74, 0x61, 0x72)) return 'tar';
+  if (startsWith(bytes, 257, USTAR)) return 'tar';
   return undefined;
 }
 

@@ -211,10 +211,12 @@ function walk(
   }
   // Plain concatenation: both are already normal, and this runs once per file.
   const prefix = dir.endsWith(sep) ? dir : dir + sep;
-  const shownPrefix = shown === dir ? prefix : shown.endsWith(sep) ? shown : shown + sep;
+  const sameName = shown === dir;
+  const shownPrefix = sameName ? prefix : shown.endsWith(sep) ? shown : shown + sep;
   for (const entry of entries) {
     const path = prefix + entry.name;
-    const show = shownPrefix + entry.name;
+    // One string for both where they are the same (the usual case): a second per file is garbage to collect.
+    const show = sameName ? path : shownPrefix + entry.name;
     if (entry.isDirectory()) {
       if (DEFAULT_EXCLUDED_DIRS.includes(entry.name) && !include.has(entry.name))
         out.skipped.push({ path: show, reason: 'excluded-folder' });

@@ -16,6 +16,7 @@ import {
   loadStore,
   newConversation,
   remove,
+  restore,
   rename,
   setTurns,
   summaries,
@@ -85,10 +86,11 @@ export class ChatConversations extends Disposable {
 
   /** Deletes a conversation; the returned function brings it back (the list's Undo). */
   async remove(id: string): Promise<() => Promise<void>> {
-    const saved = this.current.conversations.find((c) => c.id === id);
+    const index = this.current.conversations.findIndex((c) => c.id === id);
+    const saved = this.current.conversations[index];
     const wasActive = id === this.activeId;
     await this.apply(remove(this.current, id, newId(), Date.now()), wasActive);
-    return () => (saved ? this.apply(undoClear(this.current, saved), true) : Promise.resolve());
+    return () => (saved ? this.apply(restore(this.current, saved, index, wasActive), wasActive) : Promise.resolve());
   }
 
   /** Sets the active conversation aside for a fresh one (it stays in the list); the returned function goes back. */

@@ -16,7 +16,7 @@ import {
   isWebviewMessage,
 } from '../../shared/protocol.ts';
 import type { AccountMonitor } from '../../core/account/accountMonitor.ts';
-import { lastResponseId, promptTurns, responseKeyOf } from '../../core/chat/conversation.ts';
+import { lastResponseId, promptTurns, responseKeyOf, splitAtEdit } from '../../core/chat/conversation.ts';
 import { toServiceError } from '../../core/errors.ts';
 import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
 import { ModelCatalog } from '../../core/chat/modelCatalog.ts';
@@ -65,6 +65,13 @@ export interface ChatSessionPorts {
 interface Running {
   controller: AbortController;
   from: WebviewConnection | undefined;
+  conversationId: string;
+}
+
+/** The last Edit-and-resend: the conversation as it was before, for its Undo. */
+interface LastEdit {
+  conversationId: string;
+  before: ChatTurn[];
 }
 
 export class ChatSession extends Disposable {
@@ -76,8 +83,19 @@ export class ChatSession extends Disposable {
   private readonly configuration: Configuration;
   private readonly log: Log;
   private readonly ports: ChatSessionPorts;
-  /** Apply's diffs waiting for Accept or Discard. */
-  readonly proposals = this._register(new CodeProposals((error) => this.log.error(`Apply: ${error.message}`)));
+  /** Apply's changes waiting for Keep or Undo. */
+  readonly proposals = this._register(
+    new CodeProposals(
+      (error) => this.log.error(`Apply: ${error.message}`),
+      (applyId, state, file, text) =>
+        this.post({ type: 'code/applyState', applyId, state, file, ...(text ? { text } : {}) }),
+    ),
+  );
+  private lastEdit: LastEdit | undefined;
+  /** Requests whose conversation was put back by an Undo: what they end with is neither stored nor shown. */
+  private readonly discarded = new Set<string>();
+  /** The last Clear's way back while the chat offers it ("Conversation cleared — Undo"). */
+  private clearUndo: (() => Promise<void>) | undefined;
 
   constructor(
     monitor: AccountMonitor,
@@ -212,7 +230,9 @@ export class ChatSession extends Disposable {
     return {
       'webview/ready': () => this.onReady(from),
       'chat/send': (m) =>
-        this.send(m.requestId, m.service, m.model, m.prompt, m.attachments, from, { overCap: m.overCap === true }),
+        this.send(m.requestId, m.service, m.model, m.prompt, m.attachments, from, m.replaceFrom, {
+          overCap: m.overCap === true,
+        }),
       'chat/stop': (m) => this.running.get(m.requestId)?.controller.abort(),
       'models/refresh': (m) => {
         this.catalog.forget(m.service);
@@ -225,15 +245,64 @@ export class ChatSession extends Disposable {
       'link/open': (m) => this.openLink(m.url),
       'code/insert': (m) => insertCode(this.ports.lastEditor.current, m.code, m.mode),
       'code/copy': (m) => vscode.env.clipboard.writeText(m.code),
-      'code/apply': (m) => this.proposals.propose(this.ports.lastEditor.current, m.code),
+      'code/apply': (m) =>
+        this.proposals.apply({
+          code: m.code,
+          languageId: m.languageId,
+          ...(m.applyId ? { applyId: m.applyId } : {}),
+          attached: this.attachedFiles(m.turnId),
+          editor: this.ports.lastEditor.current,
+        }),
+      'code/applyResolve': (m) => this.proposals.resolve(m.applyId, m.keep),
+      'history/undoEdit': () => this.undoEdit(),
       'attach/request': async (m) => {
         const attachment = await attachFrom(m.source, this.ports.lastEditor, store);
         if (attachment) this.post({ type: 'attachment/add', attachment });
       },
       'history/clear': () => this.ports.clearHistory(),
+      'history/undoClear': () => {
+        const undo = this.clearUndo;
+        this.clearUndo = undefined;
+        return undo?.();
+      },
       'history/export': () => this.ports.exportHistory(),
+      'focus/editor': () => this.focusEditor(),
       'action/run': (m) => runPanelAction(m.action, m.service, this.configuration),
     };
+  }
+
+  /** The files attached to the prompt that the answer `turnId` answers, where this host attached them. */
+  private attachedFiles(turnId: string | undefined): vscode.Uri[] {
+    if (!turnId) return [];
+    const turns = this.ports.store.turns();
+    const index = turns.findIndex((turn) => turn.id === turnId);
+    const prompt = turns
+      .slice(0, Math.max(index, 0))
+      .reverse()
+      .find((turn) => turn.role === 'user');
+    const refs = this.ports.store.attachmentRefs();
+    return (prompt?.attachments ?? [])
+      .map((a) => refs.find((ref) => ref.id === a.id)?.uri)
+      .filter((uri): uri is string => uri !== undefined)
+      .map((uri) => vscode.Uri.parse(uri));
+  }
+
+  /**
+   * Undo of the last Edit-and-resend: the conversation is put back as it was before the edit (the answer to the
+   * edited message, finished or still coming, is dropped), and every webview shows it.
+   */
+  private async undoEdit(): Promise<void> {
+    const edit = this.lastEdit;
+    const store = this.ports.store;
+    if (!edit || edit.conversationId !== store.conversationId()) return;
+    this.lastEdit = undefined;
+    for (const [requestId, run] of this.running)
+      if (run.conversationId === edit.conversationId) {
+        this.discarded.add(requestId);
+        run.controller.abort();
+      }
+    await store.saveTurns(edit.before, edit.conversationId);
+    this.post({ type: 'panel/state', state: this.state() });
   }
 
   /** Only https links open; anything else (`command:`, `file:`, `vscode:`) is dropped and logged like any refused message. */
@@ -257,6 +326,25 @@ export class ChatSession extends Disposable {
       this.running.delete(requestId);
     }
     this.post({ type: 'panel/state', state: this.state() });
+  }
+
+  /**
+   * Shows Clear's Undo in every open chat, which keeps it until it shows another conversation; false when no chat
+   * is open to show it.
+   */
+  offerClearUndo(title: string, undo: () => Promise<void>): boolean {
+    if (this.connections.size === 0) return false;
+    this.clearUndo = undo;
+    this.post({ type: 'history/undoable', title });
+    return true;
+  }
+
+  /** Escape in the chat: back to the editor the person came from, or else to the editor area. */
+  private async focusEditor(): Promise<void> {
+    const editor = this.ports.lastEditor.current;
+    if (editor && !editor.document.isClosed)
+      await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
+    else await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
   }
 
   /** Asks every webview to put the cursor in the prompt box. */
@@ -303,6 +391,7 @@ export class ChatSession extends Disposable {
     rawPrompt: string,
     rawAttachments: Attachment[],
     from?: WebviewConnection,
+    replaceFrom?: string,
     options: { overCap?: boolean } = {},
   ): Promise<void> {
     const store = this.ports.store;
@@ -340,14 +429,26 @@ export class ChatSession extends Disposable {
     const model = askedModel;
     // The answer belongs to the conversation it was asked in, even if the person switches meanwhile.
     const conversationId = store.conversationId();
-    const history = store.turns(conversationId);
+    const all = store.turns(conversationId);
+    // Edit-and-resend: the conversation continues from the edited message; what it replaces is kept for Undo.
+    const split = replaceFrom === undefined ? undefined : splitAtEdit(all, replaceFrom);
+    if (replaceFrom !== undefined && !split)
+      this.log.warn('Edit and send again: the edited message is no longer in the conversation; sent as a new one.');
+    const history = split ? split.kept : all;
+    this.lastEdit = split ? { conversationId, before: all } : undefined;
     // What belongs to a conversation no longer shown is stored, not drawn into the one shown now.
     const postHere = (message: HostMessage) => {
       if (store.conversationId() === conversationId) this.post(message);
     };
     const user: ChatTurn = { id: newId(), role: 'user', text: prompt, service, model, status: 'done', attachments };
     const assistant: ChatTurn = { id: newId(), role: 'assistant', text: '', service, model, status: 'streaming' };
-    this.post({ type: 'chat/started', requestId, user, assistant });
+    this.post({
+      type: 'chat/started',
+      requestId,
+      user,
+      assistant,
+      ...(split && replaceFrom ? { replaced: { fromTurnId: replaceFrom, count: split.replaced.length } } : {}),
+    });
     const turns = promptTurns(history, prompt, attachments);
     const chains = SERVICES[service].capabilities.chainsResponses;
     const responseKey = chains ? await this.responseKey(service) : undefined;
@@ -358,7 +459,7 @@ export class ChatSession extends Disposable {
       this.support(service, model),
     );
     const controller = new AbortController();
-    this.running.set(requestId, { controller, from });
+    this.running.set(requestId, { controller, from, conversationId });
     let text = '';
     let reported: ReportedUsage | undefined;
     try {
@@ -404,12 +505,15 @@ export class ChatSession extends Disposable {
         finishReason: result.finishReason,
         ...(Object.keys(settings).length > 0 ? { settings } : {}),
       };
+      // What the answer cost counts toward the cap even when its conversation was discarded meanwhile.
       void this.ports.spend?.record(service, result.costUsd);
+      if (this.discarded.has(requestId)) return;
       await store.saveTurns([...history, user, done], conversationId);
       // The walkthrough's "send a first prompt" step completes on this.
       tickFirstPrompt();
       postHere({ type: 'chat/done', requestId, turn: done });
     } catch (thrown) {
+      if (this.discarded.has(requestId)) return;
       const error = toServiceError(thrown, service);
       const partial = error.partialText ?? text;
       const status: ChatTurn['status'] =
@@ -431,6 +535,7 @@ export class ChatSession extends Disposable {
       this.log.warn(`Prompt to the ${service} service (${model}) failed: ${error.kind}: ${error.message}`);
     } finally {
       this.running.delete(requestId);
+      this.discarded.delete(requestId);
     }
   }
 

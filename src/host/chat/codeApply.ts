@@ -1,157 +1,283 @@
-// Apply: a code block from an answer proposed as a change to the file the
-// person was last in, shown in VS Code's diff editor (the file on the left, the
-// file with the change on the right, a read-only virtual document). Nothing is
-// written until the person accepts it, from the notification or the diff
-// editor's title bar; Discard closes the diff and leaves the file as it was.
-import { randomBytes } from 'node:crypto';
+// Apply, as Copilot's "Apply in Editor" does it (issue 21 item 8): an answer's code block goes into the file it is
+// for (applyTarget.ts), merged into the region it rewrites (core/chat/applyRegion.ts), written into the editor
+// (not saved), the changed lines highlighted, and Keep / Undo offered in words: above the change (a CodeLens), in
+// the editor's title bar, and under the block in the chat. Undo puts back exactly the text that was replaced.
 import * as vscode from 'vscode';
 import { Disposable } from '../../shared/dispose.ts';
-import { type Proposal, proposeChange } from '../../core/chat/codeProposal.ts';
-import { PROPOSAL_SCHEME, revealChange } from './codeInsert.ts';
+import { Emitter } from '../../shared/event.ts';
+import type { ApplyState } from '../../shared/protocol.ts';
+import { mergeBlock } from '../../core/chat/applyRegion.ts';
+import { type ChooseFile, applyTarget, quickPickFile } from './applyTarget.ts';
+import { PROPOSAL_SCHEME } from './codeInsert.ts';
 
 export { PROPOSAL_SCHEME };
 const PENDING_CONTEXT = 'keyward.proposalPending';
+/** The files with a change waiting, as `resourcePath` names them: the editor title's Keep and Undo show there. */
+const PENDING_PATHS_CONTEXT = 'keyward.applyPendingPaths';
 const t = vscode.l10n.t;
 
 interface Pending {
-  target: vscode.Uri;
-  /** The document version the proposal was made from: a file changed since is not overwritten. */
+  id: string;
+  uri: vscode.Uri;
+  /** Shown to the person: the workspace-relative name. */
+  file: string;
+  /** Where the applied text starts now, and the text there (both follow later edits around and inside it). */
+  start: number;
+  current: string;
+  /** The text the Apply replaced: what Undo puts back. */
+  original: string;
+  /** Changes up to this version are Apply's own. */
   version: number;
-  proposal: Proposal;
 }
 
-export type ProposalOutcome = 'accepted' | 'discarded' | 'stale' | 'unknown';
+export type ProposalOutcome = 'kept' | 'undone' | 'stale' | 'unknown';
 
-export class CodeProposals extends Disposable implements vscode.TextDocumentContentProvider {
+export interface ApplyRequest {
+  code: string;
+  languageId: string;
+  /** Names the Apply in the chat; one is made up when the chat did not give one. */
+  applyId?: string;
+  /** Files attached to the prompt the block answers. */
+  attached: readonly vscode.Uri[];
+  /** The editor the person was last in: its selection in the target file is replaced, if there is one. */
+  editor: vscode.TextEditor | undefined;
+}
+
+export class CodeProposals extends Disposable implements vscode.CodeLensProvider {
   private readonly pending = new Map<string, Pending>();
-  /** Registered on the first Apply, not at activation: a proposal's text never changes once made. */
-  private registration: vscode.Disposable | undefined;
-  /** For tests: answers the notification instead of a person (undefined leaves it to the title-bar actions). */
-  answer: ((proposal: vscode.Uri) => Promise<'accept' | 'discard' | undefined>) | undefined;
+  private readonly lensesChanged = this._register(new Emitter<void>());
+  readonly onDidChangeCodeLenses = this.lensesChanged.event;
+  private decoration: vscode.TextEditorDecorationType | undefined;
+  private providing = false;
+  private counter = 0;
+  /** For tests: answers "which file?" instead of a Quick Pick. */
+  choose: ChooseFile | undefined;
 
-  /** `onError` hears what goes wrong after the diff is open, when nobody awaits the answer any more. */
+  /** `onError` hears what goes wrong when nobody awaits; `onState` tells the chat where an Apply stands. */
   private readonly onError: (error: Error) => void;
+  private readonly onState: (applyId: string, state: ApplyState, file: string, text?: string) => void;
 
-  constructor(onError: (error: Error) => void = () => undefined) {
+  constructor(
+    onError: (error: Error) => void = () => undefined,
+    onState: (applyId: string, state: ApplyState, file: string, text?: string) => void = () => undefined,
+  ) {
     super();
     this.onError = onError;
+    this.onState = onState;
   }
 
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.pending.get(uri.toString())?.proposal.text ?? '';
+  /** Registered on the first Apply, not at activation. */
+  private register(): void {
+    if (this.providing) return;
+    this.providing = true;
+    this.decoration = this._register(
+      vscode.window.createTextEditorDecorationType({
+        isWholeLine: true,
+        backgroundColor: new vscode.ThemeColor('diffEditor.insertedLineBackground'),
+        overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'),
+        overviewRulerLane: vscode.OverviewRulerLane.Left,
+      }),
+    );
+    this._register(vscode.languages.registerCodeLensProvider([{ scheme: 'file' }, { scheme: 'untitled' }], this));
+    this._register(vscode.workspace.onDidChangeTextDocument((event) => this.follow(event)));
+    this._register(vscode.window.onDidChangeVisibleTextEditors(() => this.decorate()));
   }
 
-  /** Opens the diff of `editor`'s file with the code applied; resolves with the proposal's address. */
-  async propose(editor: vscode.TextEditor | undefined, code: string): Promise<vscode.Uri | undefined> {
-    if (!editor || editor.document.isClosed) {
-      void vscode.window.showInformationMessage(t('Open the file to apply the code to, then choose Apply again.'));
+  /** Applies `request` and resolves with its id once the change is in the editor (undefined if it is not). */
+  async apply(request: ApplyRequest): Promise<string | undefined> {
+    const id = request.applyId ?? `apply${++this.counter}`;
+    const target = await applyTarget(request.code, request.languageId, request.attached, this.choose ?? quickPickFile);
+    if (target.kind === 'cancelled') {
+      this.onState(id, 'refused', '', t('Apply cancelled: no file was chosen.'));
       return undefined;
     }
-    const { document, selection } = editor;
+    if (target.kind === 'refused') {
+      void vscode.window.showWarningMessage(target.message);
+      this.onState(id, 'refused', '', target.message);
+      return undefined;
+    }
+    const document = await vscode.workspace.openTextDocument(target.uri);
+    const file = vscode.workspace.asRelativePath(document.uri);
+    if ([...this.pending.values()].some((p) => p.uri.toString() === document.uri.toString())) {
+      const message = t('A change applied to {0} waits for Keep or Undo: choose one first, then Apply again.', file);
+      void vscode.window.showInformationMessage(message);
+      this.onState(id, 'refused', file, message);
+      return undefined;
+    }
     const eol = document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
-    const proposal = proposeChange(
-      document.getText(),
-      document.offsetAt(selection.start),
-      document.offsetAt(selection.end),
-      code,
-      eol,
-    );
-    // The same path, so the right side gets the file's language; the query keeps proposals apart.
-    const uri = vscode.Uri.from({
-      scheme: PROPOSAL_SCHEME,
-      path: document.uri.path,
-      query: randomBytes(6).toString('hex'),
+    const editor = request.editor?.document === document ? request.editor : undefined;
+    const selection =
+      editor && !editor.selection.isEmpty
+        ? { start: document.offsetAt(editor.selection.start), end: document.offsetAt(editor.selection.end) }
+        : undefined;
+    const before = document.getText();
+    const merged = mergeBlock(before, request.code, eol, selection);
+    const range = new vscode.Range(document.positionAt(merged.start), document.positionAt(merged.end));
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(document.uri, range, merged.replacement);
+    if (!(await vscode.workspace.applyEdit(edit))) {
+      const message = t('{0} could not be changed (it may be read-only).', file);
+      void vscode.window.showWarningMessage(message);
+      this.onState(id, 'refused', file, message);
+      return undefined;
+    }
+    this.register();
+    this.pending.set(id, {
+      id,
+      uri: document.uri,
+      file,
+      start: merged.start,
+      current: merged.replacement,
+      original: before.slice(merged.start, merged.end),
+      version: document.version,
     });
-    this.registration ??= this._register(vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, this));
-    this.pending.set(uri.toString(), { target: document.uri, version: document.version, proposal });
-    await this.updateContext();
-    const name = vscode.workspace.asRelativePath(document.uri);
-    // In the file's own column: the chat stays in view beside it.
-    await vscode.commands.executeCommand('vscode.diff', document.uri, uri, t('{0} ↔ proposed change', name), {
+    await this.changed();
+    await this.reveal(id, editor?.viewColumn);
+    this.onState(id, 'pending', file);
+    return id;
+  }
+
+  /** Keep and Undo above the change; they name the file (one change waits per file), so a lens not yet redrawn still works. */
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    return [...this.pending.values()]
+      .filter((p) => p.uri.toString() === document.uri.toString())
+      .flatMap((p) => {
+        const at = new vscode.Range(document.positionAt(p.start), document.positionAt(p.start));
+        return [
+          new vscode.CodeLens(at, {
+            title: `$(check) ${t('Keep')}`,
+            tooltip: t('Keep the applied change'),
+            command: 'keyward.acceptProposal',
+            arguments: [p.uri],
+          }),
+          new vscode.CodeLens(at, {
+            title: `$(discard) ${t('Undo')}`,
+            tooltip: t('Undo the applied change: the file gets back its text from before'),
+            command: 'keyward.discardProposal',
+            arguments: [p.uri],
+          }),
+        ];
+      });
+  }
+
+  /** Later edits move the applied text, or change it: Undo follows them. */
+  private follow(event: vscode.TextDocumentChangeEvent): void {
+    let moved = false;
+    for (const p of this.pending.values()) {
+      if (p.uri.toString() !== event.document.uri.toString() || event.document.version <= p.version) continue;
+      for (const change of event.contentChanges) {
+        const end = p.start + p.current.length;
+        const changeEnd = change.rangeOffset + change.rangeLength;
+        if (changeEnd <= p.start) p.start += change.text.length - change.rangeLength;
+        else if (change.rangeOffset >= end) continue;
+        else if (change.rangeOffset >= p.start && changeEnd <= end) {
+          const from = change.rangeOffset - p.start;
+          p.current = p.current.slice(0, from) + change.text + p.current.slice(from + change.rangeLength);
+        } else p.current = '\u0000'; // An edit across its edge: Undo can no longer tell what to put back.
+        moved = true;
+      }
+      p.version = event.document.version;
+    }
+    if (moved) {
+      this.decorate();
+      this.lensesChanged.fire();
+    }
+  }
+
+  private decorate(): void {
+    if (!this.decoration) return;
+    for (const editor of vscode.window.visibleTextEditors) {
+      const ranges = [...this.pending.values()]
+        .filter((p) => p.uri.toString() === editor.document.uri.toString())
+        .map((p) => {
+          const end = editor.document.positionAt(p.start + p.current.length);
+          // A change ending in a line break ends on the line before.
+          const last = end.character === 0 && end.line > 0 ? end.line - 1 : end.line;
+          return new vscode.Range(editor.document.positionAt(p.start), new vscode.Position(last, 0));
+        });
+      editor.setDecorations(this.decoration, ranges);
+    }
+  }
+
+  private async reveal(id: string, viewColumn: vscode.ViewColumn | undefined): Promise<void> {
+    const p = this.pending.get(id);
+    if (!p) return;
+    const document = await vscode.workspace.openTextDocument(p.uri);
+    const range = new vscode.Range(document.positionAt(p.start), document.positionAt(p.start + p.current.length));
+    const shown = vscode.window.visibleTextEditors.find((e) => e.document === document);
+    const editor = await vscode.window.showTextDocument(document, {
+      viewColumn: viewColumn ?? shown?.viewColumn ?? vscode.ViewColumn.One,
+      preserveFocus: false,
       preview: false,
-      ...(editor.viewColumn ? { viewColumn: editor.viewColumn } : {}),
+      selection: new vscode.Range(range.start, range.start),
     });
-    void this.ask(uri, name).catch((error: unknown) => this.onError(error as Error));
-    return uri;
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    this.decorate();
   }
 
-  private async ask(uri: vscode.Uri, name: string): Promise<void> {
-    const accept = t('Accept');
-    const discard = t('Discard');
-    const choice = this.answer
-      ? await this.answer(uri)
-      : await vscode.window
-          .showInformationMessage(t('Apply the proposed change to {0}?', name), accept, discard)
-          .then((picked) => (picked === accept ? 'accept' : picked === discard ? 'discard' : undefined));
-    // Dismissed: the proposal stays, with Accept and Discard in the diff editor's title bar.
-    if (choice === 'accept') await this.accept(uri);
-    else if (choice === 'discard') await this.discard(uri);
+  /** The Apply `arg` names (its id, or the file from the editor title), else the only one waiting, else the active file's. */
+  private find(arg?: unknown): Pending | undefined {
+    if (typeof arg === 'string') return this.pending.get(arg);
+    const all = [...this.pending.values()];
+    const uri =
+      arg instanceof vscode.Uri ? arg : all.length === 1 ? all[0]!.uri : vscode.window.activeTextEditor?.document.uri;
+    return uri && all.find((p) => p.uri.toString() === uri.toString());
   }
 
-  /**
-   * The proposal `uri` names, or the one in the active diff editor, or the one for the file `uri` names, or the
-   * only one pending. From the diff editor's title bar `uri` is the side that has focus: the file itself when the
-   * person clicked into the left side.
-   */
-  private find(uri?: vscode.Uri): [string, Pending] | undefined {
-    const key =
-      (uri?.scheme === PROPOSAL_SCHEME ? uri.toString() : undefined) ??
-      (() => {
-        const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-        if (input instanceof vscode.TabInputTextDiff && input.modified.scheme === PROPOSAL_SCHEME)
-          return input.modified.toString();
-        const forFile = uri && [...this.pending].filter(([, p]) => p.target.toString() === uri.toString());
-        if (forFile?.length === 1) return forFile[0]![0];
-        return this.pending.size === 1 ? [...this.pending.keys()][0] : undefined;
-      })();
-    const pending = key === undefined ? undefined : this.pending.get(key);
-    return key !== undefined && pending ? [key, pending] : undefined;
+  /** Keep: the change stays in the editor as it is (not saved behind the person); the highlight and buttons go. */
+  async keep(arg?: unknown): Promise<ProposalOutcome> {
+    const p = this.find(arg);
+    if (!p) return 'unknown';
+    this.pending.delete(p.id);
+    await this.changed();
+    this.onState(p.id, 'kept', p.file);
+    return 'kept';
   }
 
-  async accept(uri?: vscode.Uri): Promise<ProposalOutcome> {
-    const found = this.find(uri);
-    if (!found) return 'unknown';
-    const [key, { target, version, proposal }] = found;
-    this.pending.delete(key);
-    await this.closeDiff(key);
-    await this.updateContext();
-    const document = await vscode.workspace.openTextDocument(target);
-    if (document.version !== version) {
-      void vscode.window.showWarningMessage(
-        t('{0} changed after the proposal was made; it was not applied. Choose Apply again.', document.fileName),
+  /** Undo: the applied text is replaced by exactly what was there before. */
+  async undo(arg?: unknown): Promise<ProposalOutcome> {
+    const p = this.find(arg);
+    if (!p) return 'unknown';
+    const document = await vscode.workspace.openTextDocument(p.uri);
+    const range = new vscode.Range(document.positionAt(p.start), document.positionAt(p.start + p.current.length));
+    if (document.getText(range) !== p.current) {
+      this.pending.delete(p.id);
+      await this.changed();
+      const message = t(
+        '{0} changed across the applied lines; Undo could not tell what to put back. Use Edit > Undo instead.',
+        p.file,
       );
+      void vscode.window.showWarningMessage(message);
+      this.onState(p.id, 'stale', p.file, message);
       return 'stale';
     }
-    const range = new vscode.Range(document.positionAt(proposal.start), document.positionAt(proposal.end));
     const edit = new vscode.WorkspaceEdit();
-    edit.replace(target, range, proposal.replacement);
-    if (!(await vscode.workspace.applyEdit(edit))) return 'stale';
-    const editor = await vscode.window.showTextDocument(document, { preserveFocus: false });
-    await revealChange(editor, range.start, proposal.replacement);
-    return 'accepted';
+    edit.replace(p.uri, range, p.original);
+    this.pending.delete(p.id);
+    const done = await vscode.workspace.applyEdit(edit);
+    await this.changed();
+    if (!done) {
+      this.onState(p.id, 'stale', p.file, t('{0} could not be changed (it may be read-only).', p.file));
+      return 'stale';
+    }
+    this.onState(p.id, 'undone', p.file);
+    return 'undone';
   }
 
-  async discard(uri?: vscode.Uri): Promise<ProposalOutcome> {
-    const found = this.find(uri);
-    if (!found) return 'unknown';
-    const [key, { target }] = found;
-    this.pending.delete(key);
-    await this.closeDiff(key);
-    await this.updateContext();
-    // An untitled file closed while the diff was open cannot be shown again; it was discarded either way.
-    await vscode.window.showTextDocument(target, { preserveFocus: false }).then(undefined, () => undefined);
-    return 'discarded';
+  /** Keep or Undo from the chat's buttons. */
+  resolve(applyId: string, keep: boolean): Promise<ProposalOutcome> {
+    return (keep ? this.keep(applyId) : this.undo(applyId)).catch((error: unknown) => {
+      this.onError(error as Error);
+      return 'unknown';
+    });
   }
 
-  private async closeDiff(key: string): Promise<void> {
-    const tabs = vscode.window.tabGroups.all
-      .flatMap((group) => group.tabs)
-      .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === key);
-    if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
-  }
-
-  private async updateContext(): Promise<void> {
+  private async changed(): Promise<void> {
+    this.decorate();
+    this.lensesChanged.fire();
+    const paths = [...new Set([...this.pending.values()].map((p) => p.uri.fsPath))];
     await vscode.commands.executeCommand('setContext', PENDING_CONTEXT, this.pending.size > 0);
+    await vscode.commands.executeCommand('setContext', PENDING_PATHS_CONTEXT, paths);
   }
 
   override dispose(): void {

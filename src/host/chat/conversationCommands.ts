@@ -14,6 +14,12 @@ const t = vscode.l10n.t;
 /** The id of the list's "Undo Delete" row; conversation ids are hex, so it cannot clash. */
 const UNDO_DELETE = 'undo-delete';
 
+/**
+ * Offers Clear's Undo inside the chat ("Conversation cleared — Undo"); false when no chat is open to show it, and
+ * the Undo then comes as a notification instead.
+ */
+export type OfferClearUndo = (title: string, undo: () => Promise<void>) => boolean;
+
 interface ConversationItem extends vscode.QuickPickItem {
   /** Empty on the "New Conversation" item. */
   id: string;
@@ -23,15 +29,17 @@ export class ConversationCommands {
   private readonly conversations: ChatConversations;
   private readonly keys: KeyStore;
   private readonly log: Log;
+  private readonly offerUndo: OfferClearUndo;
   /** For tests: the answer a modal question gets instead of showing it. */
   confirmAnswer: boolean | undefined;
   /** For tests: the list while it is shown, whose items they read. */
   shownList: vscode.QuickPick<ConversationItem> | undefined;
 
-  constructor(conversations: ChatConversations, keys: KeyStore, log: Log) {
+  constructor(conversations: ChatConversations, keys: KeyStore, log: Log, offerUndo: OfferClearUndo = () => false) {
     this.conversations = conversations;
     this.keys = keys;
     this.log = log;
+    this.offerUndo = offerUndo;
   }
 
   newConversation(): Promise<void> {
@@ -164,10 +172,15 @@ export class ConversationCommands {
     );
   }
 
-  /** Sets the conversation aside for a fresh one (it stays in the list) and offers Undo, instead of asking first. */
+  /**
+   * Sets the conversation aside for a fresh one (it stays in the list) and offers Undo, instead of asking first:
+   * in the chat itself when one is open (a notification can be missed or hidden), else as a notification.
+   */
   async clear(): Promise<void> {
+    const title = conversationTitle(this.conversations.activeConversation(), t('New conversation'));
     const undo = await this.conversations.clear();
     if (!undo) return;
+    if (this.offerUndo(title, undo)) return;
     const again = t('Undo');
     void vscode.window
       .showInformationMessage(t('Conversation cleared.'), again)

@@ -39,6 +39,7 @@ ${input.codiconUri ? `<link rel="stylesheet" href="${escape(input.codiconUri)}">
 </head>
 <body>
 <h1 class="visually-hidden">${s('title', 'Keyward')}</h1>
+<p id="keyboard-help" class="visually-hidden">${s('keyboardHelp', 'Tab and Shift+Tab move within the chat. Escape goes back to the editor; F6 moves to the next part of the window.')}</p>
 <header class="toolbar">
   <div id="services" class="services" role="group" aria-label="${s('service', 'Service')}"></div>
   <div id="model-list-row" class="model-row">
@@ -67,7 +68,7 @@ ${input.codiconUri ? `<link rel="stylesheet" href="${escape(input.codiconUri)}">
   <div id="retry" class="retry" role="status" hidden></div>
   <div class="input-box">
     <div id="attachments" class="attachments" role="group" aria-label="${s('attachments', 'Attached code')}"></div>
-    <textarea id="prompt" rows="3" autocomplete="off" placeholder="${s('placeholder.enter', 'Ask… (Enter to send, Shift+Enter for a new line)')}" aria-label="${s('prompt', 'Prompt')}"></textarea>
+    <textarea id="prompt" rows="3" autocomplete="off" placeholder="${s('placeholder.enter', 'Ask… (Enter to send, Shift+Enter for a new line)')}" aria-label="${s('prompt', 'Prompt')}" aria-describedby="keyboard-help"></textarea>
     <div class="input-actions">
       <div class="attach">
         <button id="attach" type="button" class="icon-button" aria-haspopup="menu" aria-expanded="false" aria-controls="attach-menu" title="${s('attach', 'Attach context')}" aria-label="${s('attach', 'Attach context')}"><span class="codicon codicon-add" aria-hidden="true"></span></button>

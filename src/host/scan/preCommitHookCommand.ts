@@ -1,7 +1,7 @@
 // Keyward: Install Pre-commit Hook, for the repository of a workspace folder. Says what
 // the hook does before writing it, and replaces another tool's hook only when asked.
 import * as vscode from 'vscode';
-import { type HookState, inspectPreCommitHook, installPreCommitHook } from '../../core/scan/preCommitHook.ts';
+import type { HookState } from '../../core/scan/preCommitHook.ts';
 import { redactSecrets } from '../../core/redact.ts';
 import type { Log } from '../log.ts';
 
@@ -47,6 +47,8 @@ export class PreCommitHookCommand {
       return { kind: 'no_folder' };
     }
     try {
+      // Loaded on the command's first run, from a file of its own (esbuild.js): activation never parses it.
+      const { inspectPreCommitHook, installPreCommitHook } = await import('../../core/scan/preCommitHook.ts');
       const state = await inspectPreCommitHook(folder.uri.fsPath);
       switch (state.kind) {
         case 'not_a_repository':

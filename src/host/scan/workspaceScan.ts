@@ -4,7 +4,6 @@
 import * as vscode from 'vscode';
 import { redactSecrets } from '../../core/redact.ts';
 import { GitStatusCache } from '../../core/scan/gitStatus.ts';
-import { countCommits, scanHistory as scanGitHistory } from '../../core/scan/history.ts';
 import { SKIP_REASONS, skipMessage } from '../../core/scan/report.ts';
 import { type HistoryResults, type GitHistoryView, historyHit } from './gitHistoryView.ts';
 import type { KeyDiagnostics } from './keyDiagnostics.ts';
@@ -139,6 +138,8 @@ export async function scanHistory(
     async (progress, token) => {
       const controller = new AbortController();
       const cancel = token.onCancellationRequested(() => controller.abort());
+      // Loaded on the first history scan, from a file of its own (esbuild.js): activation never parses it.
+      const { countCommits, scanHistory: scanGitHistory } = await import('../../core/scan/history.ts');
       const counts = await Promise.all([...roots].map((root) => countCommits(root)));
       const total = counts.every((c) => c !== undefined) ? counts.reduce<number>((a, b) => a + (b ?? 0), 0) : undefined;
       const result: HistoryScanOutcome = { hits: [], commits: 0, total, cancelled: false, repositories: roots.size };

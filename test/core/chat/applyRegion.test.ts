@@ -1,7 +1,13 @@
 // Apply merges an answer's block into the place it rewrites (issue 21 item 8), as Copilot's "Apply in Editor"
 // does, instead of inserting it at whatever caret is active (a JS line once went into README.md).
 import { describe, expect, it } from 'vitest';
-import { applyPlace, declarationRegion, declaredNames, namedPath } from '../../../src/core/chat/applyRegion.ts';
+import {
+  applyPlace,
+  declarationRegion,
+  declaredNames,
+  mergeBlock,
+  namedPath,
+} from '../../../src/core/chat/applyRegion.ts';
 
 const file = [
   "import { x } from './x';",
@@ -70,5 +76,51 @@ describe('the region a block rewrites', () => {
       how: 'appended',
       names: [],
     });
+  });
+});
+
+describe('the fence forms of issue 21 item 8', () => {
+  it('reads title="…" in the info string and "# path:" in a first-line comment', () => {
+    expect(namedPath('ts title="src/a.ts"', 'x')).toBe('src/a.ts');
+    expect(namedPath('ts src/a.ts', 'x')).toBe('src/a.ts');
+    expect(namedPath('python', '# path: x.py\nprint(1)')).toBe('x.py');
+    expect(namedPath('ts', '// src/a.ts\nexport const a = 1;')).toBe('src/a.ts');
+  });
+
+  it('returns a path that leaves the workspace as written, for the host to refuse by name', () => {
+    expect(namedPath('ts ../outside.ts', 'x')).toBe('../outside.ts');
+    expect(namedPath('sh', '# path: /etc/profile.sh\necho')).toBe('/etc/profile.sh');
+  });
+});
+
+describe('merging a block into the file', () => {
+  it('replaces the function of the same name and keeps the rest byte for byte', () => {
+    const merged = mergeBlock(file, "export function greet(name: string): string {\n  return 'yo';\n}\n", '\n');
+    expect(merged.how).toBe('region');
+    expect(merged.names).toEqual(['greet']);
+    expect(merged.text).toBe(
+      file.replace(
+        /export function greet[\s\S]*?\n}\n/,
+        "export function greet(name: string): string {\n  return 'yo';\n}\n",
+      ),
+    );
+    // What Undo puts back: the replaced slice, at the same place.
+    expect(
+      merged.text.slice(0, merged.start) +
+        file.slice(merged.start, merged.end) +
+        merged.text.slice(merged.start + merged.replacement.length),
+    ).toBe(file);
+  });
+
+  it('appends a block with nothing in common as whole lines, after a last line without a line break too', () => {
+    expect(mergeBlock('a\n', 'b();\n', '\n').text).toBe('a\n\nb();\n');
+    expect(mergeBlock('a', 'b();\n', '\n').text).toBe('a\n\nb();\n');
+    expect(mergeBlock('', 'b();\n', '\n').text).toBe('b();\n');
+    expect(mergeBlock('a\r\n', 'b();\nc();\n', '\r\n').text).toBe('a\r\n\r\nb();\r\nc();\r\n');
+  });
+
+  it('replaces the selection the person made in that file, whatever the block declares', () => {
+    const merged = mergeBlock('one\ntwo\nthree\n', 'TWO\n', '\n', { start: 4, end: 8 });
+    expect(merged).toMatchObject({ how: 'selection', text: 'one\nTWO\nthree\n' });
   });
 });

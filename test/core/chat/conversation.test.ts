@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatTurn } from '../../../src/shared/protocol.ts';
-import { conversationMarkdown, lastResponseId, promptTurns } from '../../../src/core/chat/conversation.ts';
+import { conversationMarkdown, lastResponseId, promptTurns, splitAtEdit } from '../../../src/core/chat/conversation.ts';
 
 const turn = (t: Partial<ChatTurn> & Pick<ChatTurn, 'role' | 'text'>): ChatTurn => ({
   id: 'x',
@@ -89,5 +89,42 @@ describe('conversation', () => {
         '',
       ].join('\n'),
     );
+  });
+});
+
+// Issue 21: editing a sent message and sending it again continues from the edited message, as Copilot Chat does.
+describe('Edit-and-resend', () => {
+  const direct = (t: Partial<ChatTurn> & Pick<ChatTurn, 'role' | 'text' | 'id'>) => turn({ service: 'direct', ...t });
+  const turns: ChatTurn[] = [
+    direct({ id: 'u1', role: 'user', text: 'q1' }),
+    direct({ id: 'a1', role: 'assistant', text: 'a1', responseId: 'resp_1' }),
+    direct({ id: 'u2', role: 'user', text: 'q2' }),
+    direct({ id: 'a2', role: 'assistant', text: 'a2', responseId: 'resp_2' }),
+    direct({ id: 'u3', role: 'user', text: 'q3' }),
+    direct({ id: 'a3', role: 'assistant', text: 'a3', responseId: 'resp_3' }),
+  ];
+
+  it('keeps what came before the edited message and names what it replaces', () => {
+    const split = splitAtEdit(turns, 'u2')!;
+    expect(split.kept.map((t) => t.id)).toEqual(['u1', 'a1']);
+    expect(split.replaced.map((t) => t.id)).toEqual(['u2', 'a2', 'u3', 'a3']);
+  });
+
+  it('restarts the response chain from the answer before the edited message, not from the last one', () => {
+    expect(lastResponseId(turns)).toBe('resp_3');
+    expect(lastResponseId(splitAtEdit(turns, 'u2')!.kept)).toBe('resp_1');
+    // The first message edited: no chain, the visible history (none) goes.
+    expect(lastResponseId(splitAtEdit(turns, 'u1')!.kept)).toBeUndefined();
+    // What the service receives: the kept turns and the edited prompt, nothing of the replaced tail.
+    expect(promptTurns(splitAtEdit(turns, 'u2')!.kept, 'q2 edited', [])).toEqual([
+      { role: 'user', content: 'q1' },
+      { role: 'assistant', content: 'a1' },
+      { role: 'user', content: 'q2 edited' },
+    ]);
+  });
+
+  it('splits only at a user turn it knows', () => {
+    expect(splitAtEdit(turns, 'a2')).toBeUndefined();
+    expect(splitAtEdit(turns, 'gone')).toBeUndefined();
   });
 });

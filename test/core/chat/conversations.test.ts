@@ -11,6 +11,7 @@ import {
   newConversation,
   remove,
   rename,
+  restore,
   setTurns,
   summaries,
   switchTo,
@@ -113,6 +114,26 @@ describe('the conversations store', () => {
     const back = undoClear(removed, saved);
     expect(back.conversations.map((c) => c.id)).toEqual(['a']);
     expect(active(back).turns).toEqual(turns);
+  });
+
+  // Undo Delete in the open list must not switch the chat: a switch moves the keyboard focus into the chat's
+  // frame and the list closes under the person (the UI step once hung there).
+  it('puts a row deleted from the list back in its place without switching the chat, unless it was shown', () => {
+    let store = setTurns(emptyStore('a', 1), 'a', [turn('1', 'user', 'first')], 1);
+    store = setTurns(newConversation(store, 'b', 2), 'b', [turn('2', 'user', 'second')], 2);
+    store = setTurns(newConversation(store, 'c', 3), 'c', [turn('3', 'user', 'third')], 3);
+    const order = store.conversations.map((c) => c.id);
+    const index = order.indexOf('b');
+    const saved = store.conversations[index]!;
+    const back = restore(remove(store, 'b', 'fresh', 4), saved, index, false);
+    expect(back.conversations.map((c) => c.id)).toEqual(order);
+    expect(back.activeId).toBe(store.activeId);
+    // Twice is once.
+    expect(restore(back, saved, index, false)).toBe(back);
+    // The one shown comes back shown.
+    const shown = store.conversations.find((c) => c.id === store.activeId)!;
+    const again = restore(remove(store, shown.id, 'fresh', 5), shown, order.indexOf(shown.id), true);
+    expect(again.activeId).toBe(shown.id);
   });
 
   it('reads the single conversation of an earlier version, and drops what is malformed', () => {

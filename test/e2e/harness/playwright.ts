@@ -19,6 +19,7 @@ export interface Locator {
   hover(options?: { timeout?: number }): Promise<void>;
   isVisible(): Promise<boolean>;
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
+  filter(options: { hasText?: string | RegExp; hasNotText?: string | RegExp }): Locator;
   allInnerTexts(): Promise<string[]>;
   selectOption(value: string, options?: { timeout?: number }): Promise<string[]>;
   evaluate<T>(fn: (element: Element) => T): Promise<T>;
@@ -49,7 +50,11 @@ export interface Page {
   frameLocator(selector: string): FrameLocator;
   keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
   mouse: { move(x: number, y: number): Promise<void> };
-  screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
+  screenshot(options: {
+    path: string;
+    fullPage?: boolean;
+    clip?: { x: number; y: number; width: number; height: number };
+  }): Promise<unknown>;
   evaluate<T>(fn: () => T | Promise<T>): Promise<T>;
   exposeFunction(name: string, fn: (...args: any[]) => unknown): Promise<void>;
   waitForTimeout(ms: number): Promise<void>;

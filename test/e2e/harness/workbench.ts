@@ -184,4 +184,29 @@ export class Workbench {
     await this.page.screenshot({ path });
     return path;
   }
+
+  /**
+   * A picture of only what `selectors` cover (their joint bounding box, with a margin), saved as readme-<name>.png
+   * next to the screenshots: the README's images are chosen from these (media/readme/).
+   */
+  async readmeShot(name: string, selectors: string[], margin = 8): Promise<string> {
+    const boxes = await Promise.all(
+      selectors.map((selector) =>
+        this.page
+          .locator(selector)
+          .first()
+          .evaluate((el) => {
+            const r = el.getBoundingClientRect();
+            return { x: r.left, y: r.top, right: r.right, bottom: r.bottom };
+          }),
+      ),
+    );
+    const x = Math.max(0, Math.min(...boxes.map((b) => b.x)) - margin);
+    const y = Math.max(0, Math.min(...boxes.map((b) => b.y)) - margin);
+    const right = Math.max(...boxes.map((b) => b.right)) + margin;
+    const bottom = Math.max(...boxes.map((b) => b.bottom)) + margin;
+    const path = join(this.resultsDir, `readme-${name}.png`);
+    await this.page.screenshot({ path, clip: { x, y, width: right - x, height: bottom - y } });
+    return path;
+  }
 }

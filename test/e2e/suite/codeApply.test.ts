@@ -1,11 +1,15 @@
 // Code from an answer into a file, in the real host: Replace keeps the
-// selection's line endings, and Apply shows a diff that is accepted (the file
-// changes) or discarded (it does not), from the notification or the title bar.
+// selection's line endings, and Apply writes the block into the file it is for,
+// merged into its region, with Keep and Undo (issue 21 item 8).
 import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { KeywardTestApi } from '../../../src/extension.ts';
-import { open, write } from './editor.ts';
-import { activateKeyward, waitFor } from './env.ts';
+import type { HostMessage } from '../../../src/shared/protocol.ts';
+import { folder, open, write } from './editor.ts';
+import { PATIENCE, activateKeyward, e2eEnv, waitFor } from './env.ts';
 
 let api: KeywardTestApi;
 
@@ -16,10 +20,17 @@ async function editorWith(content: string, selection: vscode.Selection): Promise
   return editor;
 }
 
-const diffTabs = () =>
-  vscode.window.tabGroups.all
-    .flatMap((group) => group.tabs)
-    .filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.scheme === 'keyward-proposal');
+const id = () => randomBytes(6).toString('hex');
+
+/** The last state the chat was told of for an Apply. */
+function lastState(applyId: string): Extract<HostMessage, { type: 'code/applyState' }> | undefined {
+  return api.panelProbe.sent
+    .filter((m): m is Extract<HostMessage, { type: 'code/applyState' }> => m.type === 'code/applyState')
+    .filter((m) => m.applyId === applyId)
+    .at(-1);
+}
+const stateOf = (applyId: string) => lastState(applyId)?.state;
+const textOf = (applyId: string) => lastState(applyId)?.text ?? '';
 
 async function closeAll(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
@@ -31,7 +42,9 @@ suite('code from an answer into a file', () => {
   });
 
   teardown(async () => {
-    api.panel.session.proposals.answer = undefined;
+    api.panel.session.proposals.choose = undefined;
+    // Whatever a failed test left waiting is undone, so the next one starts clean.
+    while ((await vscode.commands.executeCommand('keyward.discardProposal')) === 'undone');
     await closeAll();
   });
 
@@ -61,83 +74,162 @@ suite('code from an answer into a file', () => {
     );
   });
 
-  test('Apply shows the file with the change in a diff; Discard leaves the file as it was', async () => {
-    const editor = await editorWith('function f() {\n  return 1;\n}\n', new vscode.Selection(1, 2, 1, 11));
-    let proposed = '';
-    api.panel.session.proposals.answer = async (uri) => {
-      await waitFor('the diff editor', () => (diffTabs().length === 1 ? true : undefined));
-      proposed = (await vscode.workspace.openTextDocument(uri)).getText();
-      return 'discard';
-    };
-    api.panel.handleMessage({ type: 'code/apply', code: 'return 2;\n', languageId: 'ts' });
-    // Discard closes the diff and shows the file again.
-    await waitFor('the file shown again', () =>
-      proposed !== '' && diffTabs().length === 0 && vscode.window.activeTextEditor?.document === editor.document
-        ? true
-        : undefined,
-    );
-    assert.equal(proposed, 'function f() {\n  return 2;\n}\n');
-    assert.equal(editor.document.getText(), 'function f() {\n  return 1;\n}\n');
-  });
-
-  test('Apply accepted from the notification writes the change into the file and reveals it', async () => {
-    const uri = write('apply/accept.ts', 'function f() {\n  return 1;\n}\n');
-    const editor = await open(uri.fsPath);
-    editor.selection = new vscode.Selection(1, 2, 1, 11);
-    let left = '';
-    api.panel.session.proposals.answer = async () => {
-      const diff = await waitFor('the diff editor', () => (diffTabs().length === 1 ? diffTabs()[0] : undefined));
-      left = (diff.input as vscode.TabInputTextDiff).original.toString();
-      return 'accept';
-    };
-    api.panel.handleMessage({ type: 'code/apply', code: 'return 2;\n', languageId: 'ts' });
-    await waitFor('the accepted change', () =>
-      editor.document.getText() === 'function f() {\n  return 2;\n}\n' && diffTabs().length === 0 ? true : undefined,
-    );
-    assert.equal(left, uri.toString());
-    assert.equal(vscode.window.activeTextEditor?.document, editor.document);
-    assert.ok(editor.document.isDirty, 'accepted, not saved behind the person');
-  });
-
-  test("Apply accepted from the diff editor's title bar, with the notification left unanswered", async () => {
-    const editor = await editorWith('a\nb\n', new vscode.Selection(1, 0, 1, 0));
-    api.panel.session.proposals.answer = async () => undefined;
-    api.panel.handleMessage({ type: 'code/apply', code: 'inserted\n', languageId: '' });
-    await waitFor('the diff editor', () => (diffTabs().length === 1 ? true : undefined));
-    assert.equal(await vscode.commands.executeCommand('keyward.acceptProposal'), 'accepted');
-    assert.equal(editor.document.getText(), 'a\ninserted\nb\n');
-    assert.equal(diffTabs().length, 0);
-  });
-
-  test("Discard from the title bar with the file's side focused: given the file, it finds that file's proposal", async () => {
-    const editor = await editorWith('a\nb\n', new vscode.Selection(1, 0, 1, 0));
-    api.panel.session.proposals.answer = async () => undefined;
-    api.panel.handleMessage({ type: 'code/apply', code: 'proposed\n', languageId: '' });
-    await waitFor('the diff editor', () => (diffTabs().length === 1 ? true : undefined));
-    // Another tab in front: the active tab no longer names the proposal, only the argument does.
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: 'other' }), {
-      preview: false,
+  // Issue 21 item 8: a JS line once went into README.md at its caret. Apply goes to the file the code is for,
+  // merges it into the region it rewrites, and offers Keep and Undo in words; Undo gives back exactly the old text.
+  test('Apply goes to the file a first-line comment names, replaces the function of the same name, and Undo restores it', async () => {
+    const before = 'function f() {\n  return 1;\n}\n\nfunction g() {\n  return 1;\n}\n';
+    const uri = write('apply/region.ts', before);
+    // Another file is active, its caret somewhere: neither is where the block goes.
+    const other = await editorWith('# notes\n\nsome text\n', new vscode.Selection(2, 4, 2, 4));
+    const applyId = `a${id()}`;
+    api.panel.handleMessage({
+      type: 'code/apply',
+      code: '// apply/region.ts\nfunction g() {\n  return 2;\n}\n',
+      languageId: 'ts',
+      applyId,
     });
-    assert.equal(await vscode.commands.executeCommand('keyward.discardProposal', editor.document.uri), 'discarded');
-    assert.equal(editor.document.getText(), 'a\nb\n');
-    assert.equal(diffTabs().length, 0);
-    assert.equal(vscode.window.activeTextEditor?.document, editor.document, 'the file is shown again');
+    await waitFor('the pending Apply', () => (stateOf(applyId) === 'pending' ? true : undefined));
+    const document = await vscode.workspace.openTextDocument(uri);
+    assert.equal(
+      document.getText(),
+      'function f() {\n  return 1;\n}\n\n// apply/region.ts\nfunction g() {\n  return 2;\n}\n',
+    );
+    assert.equal(other.document.getText(), '# notes\n\nsome text\n', 'the active editor is untouched');
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri.toString(), 'the file is shown');
+    // Keep and Undo, in words, above the change.
+    const lenses = await waitFor('the Keep and Undo lenses', async () => {
+      const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+      const titles = (found ?? []).map((lens) => lens.command?.title ?? '');
+      return titles.some((title) => title.includes('Keep')) ? titles : undefined;
+    });
+    assert.deepEqual(
+      lenses.filter((title) => /Keep|Undo/.test(title)),
+      ['$(check) Keep', '$(discard) Undo'],
+    );
+    api.panel.handleMessage({ type: 'code/applyResolve', applyId, keep: false });
+    await waitFor('the Undo', () => (stateOf(applyId) === 'undone' ? true : undefined));
+    assert.equal(document.getText(), before, 'exactly the text from before');
   });
 
-  test('with the diff open, Insert goes into the file, not into the read-only proposal', async () => {
-    const editor = await editorWith('a\nb\n', new vscode.Selection(1, 0, 1, 0));
-    api.panel.session.proposals.answer = async () => undefined;
-    api.panel.handleMessage({ type: 'code/apply', code: 'proposed\n', languageId: '' });
-    await waitFor('the diff editor', () =>
-      vscode.window.activeTextEditor?.document.uri.scheme === 'keyward-proposal' ? true : undefined,
+  test('Apply to the file named in the fence info; Keep leaves the change in the editor, unsaved', async () => {
+    const uri = write('apply/info.ts', 'export const a = 1;\n');
+    const applyId = `a${id()}`;
+    api.panel.handleMessage({
+      type: 'code/apply',
+      code: 'export const b = 2;\n',
+      languageId: 'ts apply/info.ts',
+      applyId,
+    });
+    await waitFor('the pending Apply', () => (stateOf(applyId) === 'pending' ? true : undefined));
+    const document = await vscode.workspace.openTextDocument(uri);
+    // Nothing in common with the file: appended as whole lines, never at a caret.
+    assert.equal(document.getText(), 'export const a = 1;\n\nexport const b = 2;\n');
+    assert.equal(await vscode.commands.executeCommand('keyward.acceptProposal', applyId), 'kept');
+    assert.equal(stateOf(applyId), 'kept');
+    assert.equal(document.getText(), 'export const a = 1;\n\nexport const b = 2;\n');
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+    assert.equal((lenses ?? []).filter((lens) => lens.command?.command === 'keyward.acceptProposal').length, 0);
+  });
+
+  test('a block that names no file asks which one, offering the open editors; the chosen file gets it', async () => {
+    const uri = write('apply/chosen.py', 'import os\n\ndef run():\n    return 1\n');
+    await open(uri.fsPath);
+    let offered: string[] = [];
+    api.panel.session.proposals.choose = async (candidates) => {
+      offered = candidates.map((c) => c.toString());
+      return uri;
+    };
+    const applyId = `a${id()}`;
+    api.panel.handleMessage({ type: 'code/apply', code: 'def run():\n    return 2\n', languageId: 'python', applyId });
+    await waitFor('the pending Apply', () => (stateOf(applyId) === 'pending' ? true : undefined));
+    assert.ok(offered.includes(uri.toString()), `the open file was offered: ${offered.join(', ')}`);
+    const document = await vscode.workspace.openTextDocument(uri);
+    assert.equal(document.getText(), 'import os\n\ndef run():\n    return 2\n');
+    assert.equal(await vscode.commands.executeCommand('keyward.discardProposal', uri), 'undone');
+    assert.equal(document.getText(), 'import os\n\ndef run():\n    return 1\n');
+  });
+
+  test('a block that names no file goes to the file attached to the prompt it answers, not the active editor', async () => {
+    await vscode.commands.executeCommand('keyward.setRouterKey', {
+      key: e2eEnv().sandboxKeys.routerFunded,
+      quiet: true,
+    });
+    const uri = write('apply/attached.ts', 'export function h() {\n  return 1;\n}\n');
+    const editor = await open(uri.fsPath);
+    editor.selection = new vscode.Selection(0, 0, 3, 0);
+    const before = api.panelProbe.sent.length;
+    await vscode.commands.executeCommand('keyward.askAboutSelection');
+    const added = await waitFor('the attachment', () =>
+      api.panelProbe.sent.slice(before).find((m) => m.type === 'attachment/add'),
     );
-    api.panel.handleMessage({ type: 'code/insert', code: 'typed\n', mode: 'cursor' });
-    await waitFor(
-      'the insertion in the file',
-      () => (editor.document.getText() === 'a\ntyped\nb\n' ? true : undefined),
-      30_000,
+    const requestId = id();
+    api.panel.handleMessage({
+      type: 'chat/send',
+      requestId,
+      service: 'router',
+      model: 'openai/gpt-4o-mini',
+      prompt: 'make h return 2',
+      attachments: [(added as Extract<HostMessage, { type: 'attachment/add' }>).attachment],
+    });
+    const done = await waitFor(
+      'the answer',
+      () =>
+        api.panelProbe.sent.find(
+          (m): m is Extract<HostMessage, { type: 'chat/done' }> => m.type === 'chat/done' && m.requestId === requestId,
+        ),
+      PATIENCE,
     );
-    assert.equal(await vscode.commands.executeCommand('keyward.discardProposal'), 'discarded');
-    assert.equal(diffTabs().length, 0);
+    // Another editor is active now: the attachment, not the caret, says where the code goes.
+    await editorWith('# notes\n', new vscode.Selection(0, 0, 0, 0));
+    let asked = false;
+    api.panel.session.proposals.choose = async () => {
+      asked = true;
+      return undefined;
+    };
+    const applyId = `a${id()}`;
+    api.panel.handleMessage({
+      type: 'code/apply',
+      code: 'export function h() {\n  return 2;\n}\n',
+      languageId: 'ts',
+      applyId,
+      turnId: done.turn.id,
+    });
+    await waitFor('the pending Apply', () => (stateOf(applyId) === 'pending' ? true : undefined));
+    assert.equal(asked, false, 'the attached file needs no question');
+    assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), 'export function h() {\n  return 2;\n}\n');
+    assert.equal(await vscode.commands.executeCommand('keyward.discardProposal', uri), 'undone');
+  });
+
+  test('a path that leaves the workspace, or a link inside it, is refused by name and nothing is written', async () => {
+    let asked = false;
+    api.panel.session.proposals.choose = async () => {
+      asked = true;
+      return undefined;
+    };
+    const outside = `a${id()}`;
+    api.panel.handleMessage({
+      type: 'code/apply',
+      code: '// ../outside.ts\nconst a = 1;\n',
+      languageId: 'ts',
+      applyId: outside,
+    });
+    await waitFor('the refusal', () => (stateOf(outside) === 'refused' ? true : undefined));
+    assert.match(textOf(outside), /Apply refused: \.\.\/outside\.ts is outside the workspace\./);
+    const real = write('apply/real.ts', 'const real = 1;\n');
+    const link = join(folder(), 'apply', 'link.ts');
+    rmSync(link, { force: true });
+    symlinkSync(real.fsPath, link);
+    const linked = `a${id()}`;
+    api.panel.handleMessage({
+      type: 'code/apply',
+      code: 'const real = 2;\n',
+      languageId: 'ts apply/link.ts',
+      applyId: linked,
+    });
+    await waitFor('the refusal', () => (stateOf(linked) === 'refused' ? true : undefined));
+    assert.match(textOf(linked), /symbolic link/);
+    assert.equal(readFileSync(real.fsPath, 'utf8'), 'const real = 1;\n');
+    assert.equal((await vscode.workspace.openTextDocument(real)).getText(), 'const real = 1;\n');
+    assert.equal(asked, false, 'a refused path is not turned into a question');
   });
 });

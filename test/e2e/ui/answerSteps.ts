@@ -3,7 +3,7 @@
 // status bar and on the error card, each with a screenshot to look at (dark
 // theme, then the light one).
 import type { Emulator } from '../../emulator/server.ts';
-import { PATIENCE, type Workbench } from '../harness/workbench.ts';
+import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
 import { chooseModel } from './chatAnswerSteps.ts';
 import type { UiStep } from './steps.ts';
 
@@ -95,12 +95,21 @@ export async function setTheme(
     await wb.page.keyboard.press('Control+K');
     await wb.page.keyboard.press('Control+T');
     try {
-      await wb.page
-        .locator('.quick-input-list .monaco-list-row', { hasText: theme })
-        .first()
-        .waitFor({ timeout: 15_000 });
+      // Any row: the list draws only the rows in view, and the high-contrast themes are below them until filtered.
+      await wb.page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15_000 });
       await input.fill(theme, { timeout: 5_000 });
+      // Enter takes the row the list has focused, and the list filters after the text changes: pressed too soon it
+      // took the theme already worn, after the picker had previewed the new one (which looked like a switch that
+      // did not hold). So Enter waits for the theme's own row to be the focused one.
+      const focused = wb.page.locator('.quick-input-list .monaco-list-row.focused');
+      await until(
+        `the ${theme} row to be focused`,
+        // The first row of a group also carries the group's name ("high contrast themes").
+        async () => ((await focused.innerText().catch(() => '')).includes(theme) ? true : undefined),
+        15_000,
+      );
       await wb.page.keyboard.press('Enter');
+      await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
       break;
     } catch (error) {
       await wb.page.keyboard.press('Escape');

@@ -84,25 +84,6 @@ async function conversationText(wb: Workbench): Promise<string> {
   return (await chat(wb).locator('#conversation').innerText()).replace(/\s+/g, ' ');
 }
 
-/** Accepts the first notification button with this label, from the notification centre (toasts come and go). */
-async function notificationButton(wb: Workbench, label: string): Promise<void> {
-  const button = wb.page.locator('.notifications-center .monaco-button', { hasText: label }).first();
-  await until(
-    `a notification offering ${label}`,
-    async () => {
-      await wb.runCommand('Notifications: Show Notifications');
-      if (!(await button.isVisible())) {
-        await wb.page.keyboard.press('Escape');
-        return undefined;
-      }
-      await button.click();
-      return true;
-    },
-    PATIENCE,
-    500,
-  );
-}
-
 export const chatViewSteps: UiStep[] = [
   {
     name: 'Open Chat shows the chat in the Keyward side bar, beside the code',
@@ -200,15 +181,31 @@ export const chatViewSteps: UiStep[] = [
     },
   },
   {
-    name: 'Clear shows a fresh conversation at once, and Undo brings the old one back',
+    name: 'Clear shows a fresh conversation at once, and the Undo it offers in the view, from the keyboard, brings the old one back',
     async run({ wb }) {
       await clearToasts(wb);
       await chat(wb).locator('#clear').click();
       await chat(wb).locator('.empty-state').waitFor({ timeout: PATIENCE });
       if ((await conversationText(wb)).includes(SECOND)) throw new Error('Clear left the conversation');
+      // The way back is in the view, in a live region, not only in a notification.
+      const notice = chat(wb).locator('#cleared-notice');
+      await waitFor(() => notice.innerText(), 'Conversation cleared.', 'the in-view notice after Clear');
+      if ((await notice.getAttribute('role')) !== 'status') throw new Error('the notice is not a live region');
+      // From the keyboard: Tab from the prompt box reaches Undo.
+      await chat(wb).locator('#prompt').focus();
+      const undoFocused = () =>
+        chat(wb)
+          .locator('#undo-clear')
+          .evaluate((button) => button === document.activeElement && document.hasFocus())
+          .catch(() => false);
+      for (let i = 0; i < 8 && !(await undoFocused()); i++) await wb.page.keyboard.press('Tab');
+      if (!(await undoFocused())) throw new Error('Tab from the prompt box did not reach Undo');
       await wb.screenshot('conversation-cleared-dark');
-      await notificationButton(wb, 'Undo');
+      await wb.page.keyboard.press('Enter');
       await waitFor(() => conversationText(wb), answerText(SECOND, { tokens: 12 }), 'the conversation after Undo');
+      await notice.waitFor({ state: 'hidden', timeout: PATIENCE });
+      if ((await wb.notifications()).includes('Conversation cleared'))
+        throw new Error('Clear also raised a notification while the chat offered Undo');
       await wb.screenshot('conversation-undone-dark');
     },
   },

@@ -1,6 +1,7 @@
 // UI steps for issue 21 items 3, 6, 12, 13 and 14: every conversation command from each place it is offered (the
 // view's "…" menu passes its own context, not an id or a path), Clear keeping the old conversation in the list,
-// Keyward's status items side by side, and the walkthrough ticking "Send a first prompt". They run after the chat-view steps, which sent answers.
+// the list's relative times and its row delete that leaves the list open with Undo, Keyward's status items side by
+// side, and the walkthrough ticking "Send a first prompt". They run after the chat-view steps, which sent answers.
 import type { FrameLocator, Locator } from '../harness/playwright.ts';
 import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
 import { waitFor } from './answerSteps.ts';
@@ -106,6 +107,44 @@ export const conversationPlaceSteps: UiStep[] = [
       await rows(wb).first().waitFor({ timeout: PATIENCE });
       if ((await row(wb, 'Renamed from the menu').count()) > 0)
         throw new Error('the conversation deleted from the … menu is still listed');
+      await escapeAll(wb);
+    },
+  },
+  {
+    name: 'the list says how long ago, stays open after a row is deleted, offers Undo, and still searches',
+    async run({ wb }) {
+      await escapeAll(wb);
+      await wb.runCommand('Keyward: Show Conversations');
+      // The conversation's own row, not the Undo row that names it once it is deleted.
+      const tide = row(wb, 'first conversation about tide tables').filter({ hasNotText: 'Undo Delete' });
+      await tide.first().waitFor({ timeout: PATIENCE });
+      const description = await tide.first().innerText();
+      if (!/\bago\b|\bnow\b/.test(description)) throw new Error(`no relative time on the row: ${description}`);
+      await tide.first().hover();
+      await tide.first().locator('.action-label.codicon-trash').click();
+      // The list is still open, the row gone, and Undo Delete offered at its top.
+      const undo = row(wb, 'Undo Delete').first();
+      await undo.waitFor({ timeout: PATIENCE });
+      await until('the deleted row to leave the list', async () => ((await tide.count()) === 0 ? true : undefined));
+      await wb.screenshot('list-after-delete');
+      await undo.click();
+      // Undo puts the row back in the list, which stays open (it once switched the chat, whose frame took the
+      // focus and closed the list under the step).
+      await until('the row back, the Undo row gone, the list still open', async () =>
+        (await tide.count()) > 0 && (await row(wb, 'Undo Delete').count()) === 0 && (await input(wb).isVisible())
+          ? true
+          : undefined,
+      );
+      await wb.screenshot('list-after-undo-delete');
+      // Still searching: typing filters the rows.
+      await input(wb).fill('tide');
+      await until('the search to keep only the tide conversation', async () =>
+        (await rows(wb).filter({ hasText: 'conversation about' }).count()) === (await tide.count()) &&
+        (await tide.count()) > 0
+          ? true
+          : undefined,
+      );
+      await wb.screenshot('list-search-after-undo');
       await escapeAll(wb);
     },
   },

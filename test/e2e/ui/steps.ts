@@ -9,6 +9,7 @@ import { routerKey } from '../../emulator/keyFactory.ts';
 import { answerSteps } from './answerSteps.ts';
 import { chatViewSteps, leakProbeStep } from './chatViewSteps.ts';
 import { chatAnswerSteps, chooseModel } from './chatAnswerSteps.ts';
+import { chatFlowSteps } from './chatFlowSteps.ts';
 import { compatibleSteps } from './compatibleSteps.ts';
 import { conversationPlaceSteps } from './conversationPlaceSteps.ts';
 import { spendCapSteps } from './spendCapSteps.ts';
@@ -109,6 +110,7 @@ export const keySteps: UiStep[] = [
       const hover = wb.page.locator('.monaco-hover, .workbench-hover').first();
       await hover.waitFor({ timeout: PATIENCE });
       expectText(await hover.innerText(), /Free models today: 0\/1000/, 'the router tooltip');
+      await wb.readmeShot('status-tooltip', ['.monaco-hover, .workbench-hover', '[id="keyward.keyward.router"]'], 1);
     },
   },
   {
@@ -389,6 +391,7 @@ export const ALL_STEPS: UiStep[] = [
   ...answerSteps,
   ...chatViewSteps,
   ...chatAnswerSteps,
+  ...chatFlowSteps,
   ...spendCapSteps,
   // The accessibility steps read the chat's one webview: they run before the walkthrough and list steps, which
   // leave other webviews (the Welcome page's media) in the workbench.

@@ -2,7 +2,7 @@
 // free-form shape (an OpenAI-compatible service's) cannot be recognised in a prompt, so the guard fails closed:
 // it asks before sending, and the log says why. Nothing is sent in silence.
 import { randomBytes } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type KeyMask, maskKey, maskKnownKeys } from '../../../src/shared/keyShapes.ts';
 import type { HostMessage } from '../../../src/shared/protocol.ts';
 import { KeyStore } from '../../../src/core/keys/keyStore.ts';
@@ -166,6 +166,108 @@ describe('chat session: what the webview learns of stored keys', () => {
       expect(JSON.stringify(posted)).not.toContain(first.slice(3, -4));
       expect(JSON.stringify(posted)).not.toContain(second.slice(3, -4));
       expect(maskKnownKeys(`a ${second} b ${first}`, masks)).toBe(`a ${maskKey(second)} b ${maskKey(first)}`);
+    } finally {
+      session.dispose();
+      configuration.dispose();
+    }
+  });
+});
+
+// Issue 21: an edited message sent again continues the conversation from it; what it replaced is kept for an
+// in-view Undo, which puts the conversation back exactly as it was.
+describe('chat session: Edit-and-resend and its Undo', () => {
+  const turn = (id: string, role: 'user' | 'assistant', text: string) =>
+    ({ id, role, text, service: 'router', model: 'm', status: 'done' }) as const;
+  const before = [
+    turn('u1', 'user', 'one'),
+    turn('a1', 'assistant', 'A'),
+    turn('u2', 'user', 'two'),
+    turn('a2', 'assistant', 'B'),
+  ];
+
+  it('sends from the edited message, stores the conversation cut there, and Undo restores the turns it replaced', async () => {
+    let saved: unknown[] = [...before];
+    const log = new Log();
+    const configuration = new Configuration(log);
+    const keys = new KeyStore(secretPort(new FakeSecrets() as never), statePort(new FakeMemento() as never));
+    const posted: HostMessage[] = [];
+    const session = new ChatSession(
+      // No service answers here: the answer fails, which is stored like any other end.
+      { client: async () => undefined, unavailable: () => new Error('no service in this test') } as never,
+      keys,
+      configuration,
+      log,
+      {
+        extensionUri: fileUri('/ext') as never,
+        store: {
+          ...conversationStore(),
+          turns: () => saved,
+          saveTurns: async (turns: unknown[]) => {
+            saved = turns;
+          },
+        } as never,
+        lastEditor: { current: undefined } as never,
+        tap: (message) => posted.push(message),
+        clearHistory: async () => undefined,
+        exportHistory: async () => undefined,
+      },
+    );
+    try {
+      await session.send('r1', 'router', 'm', 'two, edited', [], undefined, 'u2');
+      const started = posted.find((m) => m.type === 'chat/started');
+      expect(started).toMatchObject({ replaced: { fromTurnId: 'u2', count: 2 } });
+      expect((saved as { id: string; text: string }[]).map((t) => t.text).slice(0, 3)).toEqual([
+        'one',
+        'A',
+        'two, edited',
+      ]);
+      expect(saved).toHaveLength(4);
+      session.handleMessage({ type: 'history/undoEdit' });
+      await vi.waitFor(() => expect(posted.at(-1)?.type).toBe('panel/state'));
+      expect(saved).toEqual(before);
+      // A second Undo finds nothing to undo: nothing is stored or posted.
+      const count = posted.length;
+      saved = [...before, turn('u3', 'user', 'three')];
+      await (session as unknown as { undoEdit(): Promise<void> }).undoEdit();
+      expect(saved).toHaveLength(5);
+      expect(posted).toHaveLength(count);
+    } finally {
+      session.dispose();
+      configuration.dispose();
+      log.dispose();
+    }
+  });
+});
+
+describe("chat session: Clear's Undo in the chat", () => {
+  it('offers Undo in an open chat and runs it once from there; with no chat open it says so', async () => {
+    const posted: HostMessage[] = [];
+    const log = new Log();
+    const configuration = new Configuration(log);
+    const keys = new KeyStore(secretPort(new FakeSecrets() as never), statePort(new FakeMemento() as never));
+    const session = new ChatSession({} as never, keys, configuration, log, {
+      extensionUri: fileUri('/ext') as never,
+      store: conversationStore() as never,
+      lastEditor: { current: undefined } as never,
+      tap: (message) => posted.push(message),
+      clearHistory: async () => undefined,
+      exportHistory: async () => undefined,
+    });
+    let undone = 0;
+    const undo = async () => void undone++;
+    try {
+      // No chat to show it in: the caller falls back to a notification.
+      expect(session.offerClearUndo('Tide tables', undo)).toBe(false);
+      expect(posted).toEqual([]);
+      // An open chat, as far as the session can tell (the fake vscode builds no webview page).
+      const open = { post() {}, dispose() {} };
+      (session as unknown as { connections: Set<unknown> }).connections.add(open);
+      expect(session.offerClearUndo('Tide tables', undo)).toBe(true);
+      expect(posted).toContainEqual({ type: 'history/undoable', title: 'Tide tables' });
+      session.handleMessage({ type: 'history/undoClear' });
+      session.handleMessage({ type: 'history/undoClear' });
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(undone).toBe(1);
     } finally {
       session.dispose();
       configuration.dispose();

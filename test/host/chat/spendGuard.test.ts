@@ -147,7 +147,7 @@ describe('the daily spend cap', () => {
     await s.keys.setKey('router', bed.emulator.sandbox!.keys.routerFunded);
     await spendOnce();
     s.posted.length = 0;
-    await s.session.send('anyway', 'router', PAID, 'more', [], undefined, { overCap: true });
+    await s.session.send('anyway', 'router', PAID, 'more', [], undefined, undefined, { overCap: true });
     expect(s.posted.find((m) => m.type === 'chat/started')).toMatchObject({ assistant: { model: PAID } });
     expect(s.posted.at(-1)?.type).toBe('chat/done');
     s.posted.length = 0;
