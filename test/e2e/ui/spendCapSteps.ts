@@ -76,6 +76,12 @@ export const spendCapSteps: UiStep[] = [
           'the cap in the router tooltip',
         );
         await wb.page.mouse.move(10, 10);
+        // The tooltip must not cover the card in the screenshots: it goes when the pointer leaves, else on Escape.
+        await wb.page
+          .locator('.monaco-hover, .workbench-hover')
+          .first()
+          .waitFor({ state: 'hidden', timeout: 10_000 })
+          .catch(() => wb.page.keyboard.press('Escape'));
 
         await heldOnCard(wb, 'over the cap, to a free model');
         const card = view.locator('#spend-cap .spend-cap-card');
