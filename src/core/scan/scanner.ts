@@ -504,17 +504,26 @@ function pastRun(bytes: Buffer, at: number): number {
  * token after a prefix at byte level means a file that only mentions one ("task-",
  * "hf_hub", a flag) is never decoded. A token is the rest of its run of key characters
  * (all ASCII, so bytes and text agree); each "sk-" run is measured once, so
- * "sk-sk-sk-…" stays linear.
+ * "sk-sk-sk-…" stays linear. With `found`, every such start is listed (each search in
+ * order; a large file's window then decodes only around them) rather than the first
+ * answering for the whole buffer.
  */
-function containsLiteral(bytes: Buffer): boolean {
+function containsLiteral(bytes: Buffer, found?: number[]): boolean {
   let runEnd = -1;
   /** Start of the last direct-service infix in the current run, or -1. */
   let lastInfix = -1;
   for (let at = bytes.indexOf(DASH, 1); at !== -1; at = bytes.indexOf(DASH, pastRun(bytes, at))) {
     const before = bytes[at - 1];
     if (before !== K) {
-      if (before === 0x69 && otherAt(bytes, 'xai-', at + 1)) return true;
-      if (before === 0x78 && otherAt(bytes, 'pplx-', at + 1)) return true;
+      const other =
+        before === 0x69 && otherAt(bytes, 'xai-', at + 1)
+          ? at - 3
+          : before === 0x78 && otherAt(bytes, 'pplx-', at + 1)
+            ? at - 4
+            : -1;
+      if (other === -1) continue;
+      if (!found) return true;
+      found.push(other);
       continue;
     }
     if (bytes[at - 2] !== S) continue;
@@ -529,26 +538,53 @@ function containsLiteral(bytes: Buffer): boolean {
       }
     }
     const length = runEnd - start;
-    if (length === ROUTER_KEY_LENGTH) return true;
-    if (length <= MAX_TOKEN && lastInfix >= start + 3) return true;
-    // An Anthropic key: the version and 95 characters after "sk-ant-", the last two "AA".
-    if (length >= 100 && length <= 120 && bytesAre(bytes, start + 3, 'ant-') && bytesAre(bytes, runEnd - 2, 'AA'))
-      return true;
-    if (length <= MAX_TOKEN && quotedPrefixAt(bytes, start, runEnd, false)) return true;
+    if (
+      length === ROUTER_KEY_LENGTH ||
+      (length <= MAX_TOKEN && lastInfix >= start + 3) ||
+      // An Anthropic key: the version and 95 characters after "sk-ant-", the last two "AA".
+      (length >= 100 && length <= 120 && bytesAre(bytes, start + 3, 'ant-') && bytesAre(bytes, runEnd - 2, 'AA')) ||
+      (length <= MAX_TOKEN && quotedPrefixAt(bytes, start, runEnd, false))
+    ) {
+      if (!found) return true;
+      found.push(start);
+    }
     // Only the run's last MAX_TOKEN characters can start a token short enough to be a key.
     if (length > MAX_TOKEN) at = Math.max(at, runEnd - MAX_TOKEN - 1);
   }
   for (let at = bytes.indexOf(UNDERSCORE, 1); at !== -1; at = bytes.indexOf(UNDERSCORE, pastRun(bytes, at))) {
     const before = bytes[at - 1];
-    if (before === K && otherAt(bytes, 'gsk_', at + 1)) return true;
-    if (before === 0x66 /* f */ && otherAt(bytes, 'hf_', at + 1)) return true;
-    if (before === 0x77 /* w */ && otherAt(bytes, 'fw_', at + 1)) return true;
-    if (before === 0x38 /* 8 */ && otherAt(bytes, 'r8_', at + 1)) return true;
-    if (before === 0x70 /* p */ && bytesAre(bytes, at + 1, 'v1_') && otherAt(bytes, 'tgp_v1_', at + 4)) return true;
+    const start =
+      before === K && otherAt(bytes, 'gsk_', at + 1)
+        ? at - 3
+        : (before === 0x66 /* f */ && otherAt(bytes, 'hf_', at + 1)) ||
+            (before === 0x77 /* w */ && otherAt(bytes, 'fw_', at + 1)) ||
+            (before === 0x38 /* 8 */ && otherAt(bytes, 'r8_', at + 1))
+          ? at - 2
+          : before === 0x70 /* p */ && bytesAre(bytes, at + 1, 'v1_') && otherAt(bytes, 'tgp_v1_', at + 4)
+            ? at - 3
+            : -1;
+    if (start === -1) continue;
+    if (!found) return true;
+    found.push(start);
   }
   for (let at = bytes.indexOf(Z_A, 2); at !== -1; at = bytes.indexOf(Z_A, at + 2))
-    if (bytes[at - 1] === 0x49 && bytes[at - 2] === 0x41 && otherAt(bytes, 'AIza', at + 2)) return true;
-  return false;
+    if (bytes[at - 1] === 0x49 && bytes[at - 2] === 0x41 && otherAt(bytes, 'AIza', at + 2)) {
+      if (!found) return true;
+      found.push(at - 2);
+    }
+  return found !== undefined && found.length > 0;
+}
+
+/**
+ * Where in the bytes a key can start, in order, for a window of a large file to be decoded only around them;
+ * undefined when the options look for more than the shapes (a stored or rotated-out key, base64 values), which
+ * only a whole read can answer.
+ */
+export function keyStarts(bytes: Buffer, options: ScanOptions): number[] | undefined {
+  if (options.known?.length || options.retired?.length || options.decodeBase64) return undefined;
+  const found: number[] = [];
+  containsLiteral(bytes, found);
+  return found.sort((a, b) => a - b);
 }
 
 /** Whether a file's bytes can hold a finding at all: the fast path that skips most files undecoded. */
