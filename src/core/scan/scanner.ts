@@ -509,70 +509,94 @@ function pastRun(bytes: Buffer, at: number): number {
  * answering for the whole buffer.
  */
 function containsLiteral(bytes: Buffer, found?: number[]): boolean {
-  let runEnd = -1;
-  /** Start of the last direct-service infix in the current run, or -1. */
-  let lastInfix = -1;
+  // The loops keep to the common case (a dash or underscore after no prefix's last two letters); what can start a
+  // token is read out of line, so the loop the engine optimizes for every file stays small: with the checks
+  // inline, its optimizing compile alone was the largest compile of a scan of the bench's corpus.
+  runEnd = -1;
   for (let at = bytes.indexOf(DASH, 1); at !== -1; at = bytes.indexOf(DASH, pastRun(bytes, at))) {
-    const before = bytes[at - 1];
-    if (before !== K) {
-      const other =
-        before === 0x69 && otherAt(bytes, 'xai-', at + 1)
-          ? at - 3
-          : before === 0x78 && otherAt(bytes, 'pplx-', at + 1)
-            ? at - 4
-            : -1;
-      if (other === -1) continue;
-      if (!found) return true;
-      found.push(other);
-      continue;
-    }
-    if (bytes[at - 2] !== S) continue;
-    const start = at - 2;
-    if (start >= runEnd) {
-      runEnd = start + 3;
-      lastInfix = -1;
-      while (runEnd < bytes.length && isKeyByte(bytes[runEnd])) {
-        if (bytes[runEnd] === INFIX_LAST && runEnd - start >= INFIX.length + 2 && endsInfix(bytes, runEnd))
-          lastInfix = runEnd - INFIX.length + 1;
-        runEnd++;
-      }
-    }
-    const length = runEnd - start;
-    if (
-      length === ROUTER_KEY_LENGTH ||
-      (length <= MAX_TOKEN && lastInfix >= start + 3) ||
-      // An Anthropic key: the version and 95 characters after "sk-ant-", the last two "AA".
-      (length >= 100 && length <= 120 && bytesAre(bytes, start + 3, 'ant-') && bytesAre(bytes, runEnd - 2, 'AA')) ||
-      (length <= MAX_TOKEN && quotedPrefixAt(bytes, start, runEnd, false))
-    ) {
-      if (!found) return true;
-      found.push(start);
-    }
-    // Only the run's last MAX_TOKEN characters can start a token short enough to be a key.
-    if (length > MAX_TOKEN) at = Math.max(at, runEnd - MAX_TOKEN - 1);
-  }
-  for (let at = bytes.indexOf(UNDERSCORE, 1); at !== -1; at = bytes.indexOf(UNDERSCORE, pastRun(bytes, at))) {
-    const before = bytes[at - 1];
-    const start =
-      before === K && otherAt(bytes, 'gsk_', at + 1)
-        ? at - 3
-        : (before === 0x66 /* f */ && otherAt(bytes, 'hf_', at + 1)) ||
-            (before === 0x77 /* w */ && otherAt(bytes, 'fw_', at + 1)) ||
-            (before === 0x38 /* 8 */ && otherAt(bytes, 'r8_', at + 1))
-          ? at - 2
-          : before === 0x70 /* p */ && bytesAre(bytes, at + 1, 'v1_') && otherAt(bytes, 'tgp_v1_', at + 4)
-            ? at - 3
-            : -1;
+    const before = bytes[at - 1]!;
+    const prior = BEFORE_DASH[before]!;
+    if (prior === 0 || bytes[at - 2] !== prior) continue;
+    resumeAt = at;
+    const start = dashToken(bytes, at, before);
+    at = resumeAt;
     if (start === -1) continue;
     if (!found) return true;
     found.push(start);
   }
-  for (let at = bytes.indexOf(Z_A, 2); at !== -1; at = bytes.indexOf(Z_A, at + 2))
-    if (bytes[at - 1] === 0x49 && bytes[at - 2] === 0x41 && otherAt(bytes, 'AIza', at + 2)) {
-      if (!found) return true;
-      found.push(at - 2);
-    }
+  for (let at = bytes.indexOf(UNDERSCORE, 1); at !== -1; at = bytes.indexOf(UNDERSCORE, pastRun(bytes, at))) {
+    const before = bytes[at - 1]!;
+    const prior = BEFORE_UNDERSCORE[before]!;
+    if (prior === 0 || bytes[at - 2] !== prior) continue;
+    const start = underscoreToken(bytes, at, before);
+    if (start === -1) continue;
+    if (!found) return true;
+    found.push(start);
+  }
+  for (let at = bytes.indexOf(Z_A, 2); at !== -1; at = bytes.indexOf(Z_A, at + 2)) {
+    if (bytes[at - 1] !== 0x49 || bytes[at - 2] !== 0x41 || !otherAt(bytes, 'AIza', at + 2)) continue;
+    if (!found) return true;
+    found.push(at - 2);
+  }
   return found !== undefined && found.length > 0;
+}
+
+/**
+ * By the byte before a dash or an underscore, the byte a prefix ending there has before it (0: no prefix ends
+ * so): "sk-", "xai-", "pplx-"; "gsk_", "hf_", "fw_", "r8_", "tgp_v1_" ("p_"). Two loads and compares leave the
+ * loops for the rare place a prefix ends.
+ */
+const BEFORE_DASH = new Uint8Array(256);
+const BEFORE_UNDERSCORE = new Uint8Array(256);
+for (const [table, pairs] of [
+  [BEFORE_DASH, ['sk', 'ai', 'lx']],
+  [BEFORE_UNDERSCORE, ['sk', 'hf', 'fw', 'r8', 'gp']],
+] as const)
+  for (const pair of pairs) table[pair.charCodeAt(1)] = pair.charCodeAt(0);
+
+/**
+ * The "sk-" run containsLiteral measured last: where it ends and where its last direct-service infix starts
+ * (-1: none). Module state rather than an object per file; containsLiteral resets it.
+ */
+let runEnd = -1;
+let lastInfix = -1;
+/** Where containsLiteral's dash search goes on from after dashToken: past most of a run too long to be a key. */
+let resumeAt = 0;
+
+/** The start of a token that may be a key at a dash after "sk", "ai" or "lx" ("sk-", "xai-", "pplx-"), or -1. */
+function dashToken(bytes: Buffer, at: number, before: number): number {
+  if (before === 0x69) return otherAt(bytes, 'xai-', at + 1) ? at - 3 : -1;
+  if (before === 0x78) return otherAt(bytes, 'pplx-', at + 1) ? at - 4 : -1;
+  if (bytes[at - 2] !== S) return -1;
+  const start = at - 2;
+  if (start >= runEnd) {
+    runEnd = start + 3;
+    lastInfix = -1;
+    while (runEnd < bytes.length && isKeyByte(bytes[runEnd])) {
+      if (bytes[runEnd] === INFIX_LAST && runEnd - start >= INFIX.length + 2 && endsInfix(bytes, runEnd))
+        lastInfix = runEnd - INFIX.length + 1;
+      runEnd++;
+    }
+  }
+  const length = runEnd - start;
+  // Only the run's last MAX_TOKEN characters can start a token short enough to be a key.
+  if (length > MAX_TOKEN) resumeAt = Math.max(at, runEnd - MAX_TOKEN - 1);
+  return length === ROUTER_KEY_LENGTH ||
+    (length <= MAX_TOKEN && lastInfix >= start + 3) ||
+    // An Anthropic key: the version and 95 characters after "sk-ant-", the last two "AA".
+    (length >= 100 && length <= 120 && bytesAre(bytes, start + 3, 'ant-') && bytesAre(bytes, runEnd - 2, 'AA')) ||
+    (length <= MAX_TOKEN && quotedPrefixAt(bytes, start, runEnd, false))
+    ? start
+    : -1;
+}
+
+/** The start of a token that may be a key at an underscore after "sk", "hf", "fw", "r8" or "gp", or -1. */
+function underscoreToken(bytes: Buffer, at: number, before: number): number {
+  if (before === K) return otherAt(bytes, 'gsk_', at + 1) ? at - 3 : -1;
+  if (before === 0x66) return otherAt(bytes, 'hf_', at + 1) ? at - 2 : -1;
+  if (before === 0x77) return otherAt(bytes, 'fw_', at + 1) ? at - 2 : -1;
+  if (before === 0x38) return otherAt(bytes, 'r8_', at + 1) ? at - 2 : -1;
+  return bytesAre(bytes, at + 1, 'v1_') && otherAt(bytes, 'tgp_v1_', at + 4) ? at - 3 : -1;
 }
 
 /**
