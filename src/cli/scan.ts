@@ -29,7 +29,7 @@ import {
 } from '../core/scan/report.ts';
 import { isSourceMap } from '../core/scan/sourceMap.ts';
 import { scanStaged } from '../core/scan/staged.ts';
-import { type ScanOptions, optionsFor } from '../core/scan/scanner.ts';
+import { type ScanOptions, optionsFor, primeScanner } from '../core/scan/scanner.ts';
 import { type Listed, listTargets } from '../core/scan/targets.ts';
 import { officialBaseUrls } from '../core/scan/verifyHosts.ts';
 import { checkBaseUrl } from '../core/urlPolicy.ts';
@@ -235,6 +235,7 @@ export async function scanFiles(
     return kept;
   };
   const report: Reported = { cwd, out, skipped, omitted, once, maxSize, options, optionsOf };
+  if (files.length > 1) primeScanner();
   for (const file of files) {
     // The loop itself stays small (it is what the engine compiles while it runs); a file is read in scanOne.
     const kind = archiveKind(file.path) ?? scanOne(file, report);

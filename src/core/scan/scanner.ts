@@ -203,6 +203,25 @@ const ENDING_IN: Record<'_' | '-' | 'za', readonly (typeof OTHER_PREFIXES)[numbe
 };
 
 /**
+ * By the character before an ending, the one before that in a prefix with that ending (0: none): the two are
+ * compared first, and most endings in a text ("__esModule", "a - b") end no prefix. "za" is its own check.
+ */
+const PRIORS: Record<'_' | '-' | 'za', Uint8Array> = {
+  _: priorsOf(ENDING_IN._, 1),
+  '-': priorsOf(ENDING_IN['-'], 1),
+  za: priorsOf(ENDING_IN.za, 2),
+};
+
+function priorsOf(prefixes: readonly string[], ending: number): Uint8Array {
+  const table = new Uint8Array(128);
+  for (const prefix of prefixes) {
+    const before = prefix.length - ending - 1;
+    table[prefix.charCodeAt(before)] = prefix.charCodeAt(before - 1);
+  }
+  return table;
+}
+
+/**
  * The other providers' prefixes the text holds, in OTHER_PREFIXES' order. One search per ending
  * ("_", "-", "za") with the prefix checked where it ends: eight substring searches, most of them
  * for a prefix whose first letter is everywhere ("A", "g", "p", "t"), took 2.3 of the 8 ms that
@@ -212,9 +231,12 @@ function otherPrefixesIn(text: string): (typeof OTHER_PREFIXES)[number][] {
   let found: Set<string> | undefined;
   for (const ending of ['_', '-', 'za'] as const) {
     const candidates = ENDING_IN[ending];
-    for (let at = text.indexOf(ending); at !== -1; at = text.indexOf(ending, at + 1))
+    const priors = PRIORS[ending];
+    for (let at = text.indexOf(ending); at !== -1; at = text.indexOf(ending, at + 1)) {
+      if ((priors[text.charCodeAt(at - 1)] ?? 0) !== text.charCodeAt(at - 2)) continue;
       for (const prefix of candidates)
         if (text.startsWith(prefix, at + ending.length - prefix.length)) (found ??= new Set()).add(prefix);
+    }
   }
   return found ? OTHER_PREFIXES.filter((p) => found.has(p)) : [];
 }
@@ -504,51 +526,137 @@ function pastRun(bytes: Buffer, at: number): number {
  * token after a prefix at byte level means a file that only mentions one ("task-",
  * "hf_hub", a flag) is never decoded. A token is the rest of its run of key characters
  * (all ASCII, so bytes and text agree); each "sk-" run is measured once, so
- * "sk-sk-sk-…" stays linear.
+ * "sk-sk-sk-…" stays linear. With `found`, every such start is listed (each search in
+ * order; a large file's window then decodes only around them) rather than the first
+ * answering for the whole buffer.
  */
-function containsLiteral(bytes: Buffer): boolean {
-  let runEnd = -1;
-  /** Start of the last direct-service infix in the current run, or -1. */
-  let lastInfix = -1;
+function containsLiteral(bytes: Buffer, found?: number[]): boolean {
+  // The loops keep to the common case (a dash or underscore after no prefix's last two letters); what can start a
+  // token is read out of line, so the loop the engine optimizes for every file stays small: with the checks
+  // inline, its optimizing compile alone was the largest compile of a scan of the bench's corpus.
+  runEnd = -1;
   for (let at = bytes.indexOf(DASH, 1); at !== -1; at = bytes.indexOf(DASH, pastRun(bytes, at))) {
-    const before = bytes[at - 1];
-    if (before !== K) {
-      if (before === 0x69 && otherAt(bytes, 'xai-', at + 1)) return true;
-      if (before === 0x78 && otherAt(bytes, 'pplx-', at + 1)) return true;
-      continue;
-    }
-    if (bytes[at - 2] !== S) continue;
-    const start = at - 2;
-    if (start >= runEnd) {
-      runEnd = start + 3;
-      lastInfix = -1;
-      while (runEnd < bytes.length && isKeyByte(bytes[runEnd])) {
-        if (bytes[runEnd] === INFIX_LAST && runEnd - start >= INFIX.length + 2 && endsInfix(bytes, runEnd))
-          lastInfix = runEnd - INFIX.length + 1;
-        runEnd++;
-      }
-    }
-    const length = runEnd - start;
-    if (length === ROUTER_KEY_LENGTH) return true;
-    if (length <= MAX_TOKEN && lastInfix >= start + 3) return true;
-    // An Anthropic key: the version and 95 characters after "sk-ant-", the last two "AA".
-    if (length >= 100 && length <= 120 && bytesAre(bytes, start + 3, 'ant-') && bytesAre(bytes, runEnd - 2, 'AA'))
-      return true;
-    if (length <= MAX_TOKEN && quotedPrefixAt(bytes, start, runEnd, false)) return true;
-    // Only the run's last MAX_TOKEN characters can start a token short enough to be a key.
-    if (length > MAX_TOKEN) at = Math.max(at, runEnd - MAX_TOKEN - 1);
+    const before = bytes[at - 1]!;
+    const prior = BEFORE_DASH[before]!;
+    if (prior === 0 || bytes[at - 2] !== prior) continue;
+    resumeAt = at;
+    const start = dashToken(bytes, at, before);
+    at = resumeAt;
+    if (start === -1) continue;
+    if (!found) return true;
+    found.push(start);
   }
   for (let at = bytes.indexOf(UNDERSCORE, 1); at !== -1; at = bytes.indexOf(UNDERSCORE, pastRun(bytes, at))) {
-    const before = bytes[at - 1];
-    if (before === K && otherAt(bytes, 'gsk_', at + 1)) return true;
-    if (before === 0x66 /* f */ && otherAt(bytes, 'hf_', at + 1)) return true;
-    if (before === 0x77 /* w */ && otherAt(bytes, 'fw_', at + 1)) return true;
-    if (before === 0x38 /* 8 */ && otherAt(bytes, 'r8_', at + 1)) return true;
-    if (before === 0x70 /* p */ && bytesAre(bytes, at + 1, 'v1_') && otherAt(bytes, 'tgp_v1_', at + 4)) return true;
+    const before = bytes[at - 1]!;
+    const prior = BEFORE_UNDERSCORE[before]!;
+    if (prior === 0 || bytes[at - 2] !== prior) continue;
+    const start = underscoreToken(bytes, at, before);
+    if (start === -1) continue;
+    if (!found) return true;
+    found.push(start);
   }
-  for (let at = bytes.indexOf(Z_A, 2); at !== -1; at = bytes.indexOf(Z_A, at + 2))
-    if (bytes[at - 1] === 0x49 && bytes[at - 2] === 0x41 && otherAt(bytes, 'AIza', at + 2)) return true;
-  return false;
+  for (let at = bytes.indexOf(Z_A, 2); at !== -1; at = bytes.indexOf(Z_A, at + 2)) {
+    if (bytes[at - 1] !== 0x49 || bytes[at - 2] !== 0x41 || !otherAt(bytes, 'AIza', at + 2)) continue;
+    if (!found) return true;
+    found.push(at - 2);
+  }
+  return found !== undefined && found.length > 0;
+}
+
+/**
+ * By the byte before a dash or an underscore, the byte a prefix ending there has before it (0: no prefix ends
+ * so): "sk-", "xai-", "pplx-"; "gsk_", "hf_", "fw_", "r8_", "tgp_v1_" ("p_"). Two loads and compares leave the
+ * loops for the rare place a prefix ends.
+ */
+const BEFORE_DASH = new Uint8Array(256);
+const BEFORE_UNDERSCORE = new Uint8Array(256);
+for (const [table, pairs] of [
+  [BEFORE_DASH, ['sk', 'ai', 'lx']],
+  [BEFORE_UNDERSCORE, ['sk', 'hf', 'fw', 'r8', 'gp']],
+] as const)
+  for (const pair of pairs) table[pair.charCodeAt(1)] = pair.charCodeAt(0);
+
+/**
+ * The "sk-" run containsLiteral measured last: where it ends and where its last direct-service infix starts
+ * (-1: none). Module state rather than an object per file; containsLiteral resets it.
+ */
+let runEnd = -1;
+let lastInfix = -1;
+/** Where containsLiteral's dash search goes on from after dashToken: past most of a run too long to be a key. */
+let resumeAt = 0;
+
+/** The start of a token that may be a key at a dash after "sk", "ai" or "lx" ("sk-", "xai-", "pplx-"), or -1. */
+function dashToken(bytes: Buffer, at: number, before: number): number {
+  if (before === 0x69) return otherAt(bytes, 'xai-', at + 1) ? at - 3 : -1;
+  if (before === 0x78) return otherAt(bytes, 'pplx-', at + 1) ? at - 4 : -1;
+  if (bytes[at - 2] !== S) return -1;
+  const start = at - 2;
+  if (start >= runEnd) {
+    runEnd = start + 3;
+    lastInfix = -1;
+    while (runEnd < bytes.length && isKeyByte(bytes[runEnd])) {
+      if (bytes[runEnd] === INFIX_LAST && runEnd - start >= INFIX.length + 2 && endsInfix(bytes, runEnd))
+        lastInfix = runEnd - INFIX.length + 1;
+      runEnd++;
+    }
+  }
+  const length = runEnd - start;
+  // Only the run's last MAX_TOKEN characters can start a token short enough to be a key.
+  if (length > MAX_TOKEN) resumeAt = Math.max(at, runEnd - MAX_TOKEN - 1);
+  return length === ROUTER_KEY_LENGTH ||
+    (length <= MAX_TOKEN && lastInfix >= start + 3) ||
+    // An Anthropic key: the version and 95 characters after "sk-ant-", the last two "AA".
+    (length >= 100 && length <= 120 && bytesAre(bytes, start + 3, 'ant-') && bytesAre(bytes, runEnd - 2, 'AA')) ||
+    (length <= MAX_TOKEN && quotedPrefixAt(bytes, start, runEnd, false))
+    ? start
+    : -1;
+}
+
+/** The start of a token that may be a key at an underscore after "sk", "hf", "fw", "r8" or "gp", or -1. */
+function underscoreToken(bytes: Buffer, at: number, before: number): number {
+  if (before === K) return otherAt(bytes, 'gsk_', at + 1) ? at - 3 : -1;
+  if (before === 0x66) return otherAt(bytes, 'hf_', at + 1) ? at - 2 : -1;
+  if (before === 0x77) return otherAt(bytes, 'fw_', at + 1) ? at - 2 : -1;
+  if (before === 0x38) return otherAt(bytes, 'r8_', at + 1) ? at - 2 : -1;
+  return bytesAre(bytes, at + 1, 'v1_') && otherAt(bytes, 'tgp_v1_', at + 4) ? at - 3 : -1;
+}
+
+/**
+ * Where in the bytes a key can start, in order, for a window of a large file to be decoded only around them;
+ * undefined when the options look for more than the shapes (a stored or rotated-out key, base64 values), which
+ * only a whole read can answer.
+ */
+export function keyStarts(bytes: Buffer, options: ScanOptions): number[] | undefined {
+  if (options.known?.length || options.retired?.length || options.decodeBase64) return undefined;
+  const found: number[] = [];
+  containsLiteral(bytes, found);
+  return found.sort((a, b) => a - b);
+}
+
+/**
+ * Bytes that take every branch of the pre-check once, none of them a key: a tree's scan runs the pre-check
+ * for every file, and the engine compiled it early from files that had taken only the common branches, then
+ * threw that code away at the first file with a rarer one ("insufficient type feedback"), three times in a
+ * scan of the bench's corpus, each an optimizing compile of 15-20 ms of CPU.
+ */
+const PRIMER = Buffer.from(
+  [
+    'a-b a--b',
+    'xai-q pplx-q',
+    `sk-${'a'.repeat(8)}`,
+    `"sk-${'b'.repeat(4)}"`,
+    `sk-${'c'.repeat(MAX_TOKEN + 4)}`,
+    `sk-abc${DIRECT_INFIX}d`,
+    `sk-ant-${'e'.repeat(100)}`,
+    'gsk_q hf_q fw_q r8_q tgp_v1_q tgp_q a_b a__b AIzaq za',
+  ].join(' \n'),
+  'latin1',
+);
+
+/** Runs the pre-check once on bytes that take each of its branches (PRIMER), before a scan of many files. */
+export function primeScanner(): void {
+  containsLiteral(PRIMER, []);
+  containsLiteral(PRIMER);
 }
 
 /** Whether a file's bytes can hold a finding at all: the fast path that skips most files undecoded. */

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ScanOptions, scanText } from '../../../src/core/scan/scanner.ts';
-import { StreamScan, scanBytes } from '../../../src/core/scan/streamScan.ts';
+import { DEFAULT_WINDOW, StreamScan, scanBytes } from '../../../src/core/scan/streamScan.ts';
 import { directKey, routerKey } from '../../emulator/keyFactory.ts';
 
 const WINDOW = 16 << 10;
@@ -102,5 +102,31 @@ describe('StreamScan', () => {
     const found = streamed(Buffer.from(text), [], {});
     expect(found.map(view)).toEqual(scanText(text).map(view));
     expect(found).toHaveLength(6);
+  });
+
+  it('finds a key across the edge of two windows of the default size, at its exact line, column and byte', () => {
+    // Source-like lines with dashes and underscores (the byte searches' stops) and multi-byte characters before
+    // the key, so the lines, the UTF-16 column and the byte offset of the part read around it are all tested.
+    const line = (i: number) => `const e_${i} = a - b; // é 日本 ${i}\n`;
+    const lines: string[] = [];
+    for (let size = 0; size < DEFAULT_WINDOW - 200; size += Buffer.byteLength(lines.at(-1)!))
+      lines.push(line(lines.length));
+    const head = lines.join('');
+    const key = routerKey();
+    const far = Array.from({ length: 5000 }, (_, i) => line(i)).join('');
+    for (const shift of [0, 1, 37, 80, 120, 150, 199, 260]) {
+      // The key starts just before the first window's owned part ends, on it, or just after.
+      const pad = 'x'.repeat(shift);
+      const text = `${head}${pad} "${key}" tail\n${far}"${directKey('proj')}"\n`;
+      const bytes = Buffer.from(text, 'utf8');
+      const scan = new StreamScan();
+      for (let at = 0; at < bytes.length; at += 4 << 20) scan.push(bytes.subarray(at, at + (4 << 20)));
+      const found = scan.end();
+      const whole = scanText(text);
+      expect(found).toHaveLength(2);
+      expect(found.map((f) => [...view(f), f.startByte, f.endByte])).toEqual(
+        whole.map((f) => [...view(f), f.startByte, f.endByte]),
+      );
+    }
   });
 });
