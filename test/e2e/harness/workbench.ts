@@ -9,6 +9,11 @@ import type { FrameLocator, Locator, Page } from './playwright.ts';
  * wait for is there), and on a busy 2-core machine that can take minutes.
  */
 export const PATIENCE = 300_000;
+/**
+ * A hover or tooltip on screen. The workbench keeps hidden, empty hover widgets in the page once an editor
+ * has shown one, so the first match of the classes alone can be one of those (seen in a full UI run).
+ */
+export const VISIBLE_HOVER = '.monaco-hover:visible, .workbench-hover:visible';
 
 /** Polls `probe` until it gives a value, for at most `ceilingMs`. */
 export async function until<T>(

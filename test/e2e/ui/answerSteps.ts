@@ -3,7 +3,7 @@
 // status bar and on the error card, each with a screenshot to look at (dark
 // theme, then the light one).
 import type { Emulator } from '../../emulator/server.ts';
-import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
+import { PATIENCE, VISIBLE_HOVER, type Workbench, until } from '../harness/workbench.ts';
 import { chooseModel } from './chatAnswerSteps.ts';
 import type { UiStep } from './steps.ts';
 
@@ -216,7 +216,7 @@ export const answerSteps: UiStep[] = [
         );
         await wb.screenshot('restricted-key-error-card');
         await wb.statusItem('direct').hover();
-        const hover = wb.page.locator('.monaco-hover, .workbench-hover').first();
+        const hover = wb.page.locator(VISIBLE_HOVER).first();
         await waitFor(
           () => hover.innerText(),
           'api.responses.write: may not create responses (send prompts)',
@@ -261,7 +261,7 @@ export const answerSteps: UiStep[] = [
         await waitFor(() => wb.statusItem('router').innerText(), 'balance below zero · calls fail', 'the router item');
         await wb.statusItem('router').hover();
         await waitFor(
-          () => wb.page.locator('.monaco-hover, .workbench-hover').first().innerText(),
+          () => wb.page.locator(VISIBLE_HOVER).first().innerText(),
           'To do: add credits on the credits page',
           'the router tooltip',
         );

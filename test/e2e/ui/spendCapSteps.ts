@@ -6,7 +6,7 @@
 // (KEYWARD_E2E_UI_GREP='router key in the password box|spend cap').
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PATIENCE, type Workbench } from '../harness/workbench.ts';
+import { PATIENCE, VISIBLE_HOVER, type Workbench } from '../harness/workbench.ts';
 import { ask, clearToasts, ensurePanel, setTheme, waitFor } from './answerSteps.ts';
 import { chooseModel } from './chatAnswerSteps.ts';
 import type { UiStep } from './steps.ts';
@@ -68,7 +68,7 @@ export const spendCapSteps: UiStep[] = [
           async () => {
             await wb.page.mouse.move(10, 10);
             await wb.statusItem('router').hover();
-            const hover = wb.page.locator('.monaco-hover, .workbench-hover').first();
+            const hover = wb.page.locator(VISIBLE_HOVER).first();
             await hover.waitFor({ timeout: 10_000 });
             return hover.innerText();
           },

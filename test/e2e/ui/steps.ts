@@ -1,7 +1,7 @@
 // UI steps: what a person sees and clicks. Each feature adds its steps here.
 import { a11ySteps } from './a11ySteps.ts';
 import { PROBES } from '../harness/leakCheck.ts';
-import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
+import { PATIENCE, VISIBLE_HOVER, type Workbench, until } from '../harness/workbench.ts';
 import type { E2eWorkspace } from '../harness/workspace.ts';
 import type { Emulator } from '../../emulator/server.ts';
 import { answerText } from '../../emulator/answers.ts';
@@ -107,7 +107,7 @@ export const keySteps: UiStep[] = [
     name: 'hover the router item: the tooltip explains limit, free allowance and expiry',
     async run({ wb }) {
       await wb.statusItem('router').hover();
-      const hover = wb.page.locator('.monaco-hover, .workbench-hover').first();
+      const hover = wb.page.locator(VISIBLE_HOVER).first();
       await hover.waitFor({ timeout: PATIENCE });
       expectText(await hover.innerText(), /Free models today: 0\/1000/, 'the router tooltip');
       await wb.readmeShot('status-tooltip', ['.monaco-hover, .workbench-hover', '[id="keyward.keyward.router"]'], 1);
