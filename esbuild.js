@@ -49,6 +49,8 @@ const ON_DEMAND = {
   'src/core/scan/history.ts': 'history.js',
   'src/core/scan/preCommitHook.ts': 'preCommitHook.js',
   'src/host/onDemandCommands.ts': 'commands.js',
+  // The chat session, built when a chat first opens (src/host/chat/chatSessionOnDemand.ts).
+  'src/host/chat/chatSession.ts': 'chatSession.js',
 };
 
 const repoPath = (path) => relative(process.cwd(), path).split(sep).join('/');

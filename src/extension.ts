@@ -22,7 +22,7 @@ import { PreCommitHookCommand } from './host/scan/preCommitHookCommand.ts';
 import { ChatEditorTab } from './host/chat/chatEditorTab.ts';
 import { ChatConversations } from './host/chat/chatConversations.ts';
 import { ChatView } from './host/chat/chatView.ts';
-import { ChatSession } from './host/chat/chatSession.ts';
+import { ChatSessionOnDemand } from './host/chat/chatSessionOnDemand.ts';
 import { LastEditor } from './host/chat/codeInsert.ts';
 import { ConversationStore } from './host/chat/conversationStore.ts';
 import { ConversationCommands } from './host/chat/conversationCommands.ts';
@@ -116,18 +116,22 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)),
     conversations,
   );
-  const session: ChatSession = new ChatSession(monitor, keys, configuration, log, {
-    extensionUri: context.extensionUri,
-    store: chatStore,
-    lastEditor,
-    ...probe?.ports,
-    modelSettings,
-    editModelSettings: async (service, model, support) =>
-      (await onDemand()).editModelSettings(modelSettings, service, model, support),
-    spend,
-    clearHistory: () => conversationCommands.clear(),
-    exportHistory: () => conversationCommands.export(),
-  });
+  // Built from dist/chatSession.js when a chat first opens (host/chat/chatSessionOnDemand.ts).
+  const session: ChatSessionOnDemand = new ChatSessionOnDemand(async () => {
+    const { ChatSession } = await import('./host/chat/chatSession.ts');
+    return new ChatSession(monitor, keys, configuration, log, {
+      extensionUri: context.extensionUri,
+      store: chatStore,
+      lastEditor,
+      ...probe?.ports,
+      modelSettings,
+      editModelSettings: async (service, model, support) =>
+        (await onDemand()).editModelSettings(modelSettings, service, model, support),
+      spend,
+      clearHistory: () => conversationCommands.clear(),
+      exportHistory: () => conversationCommands.export(),
+    });
+  }, log);
   const panel: ChatEditorTab = new ChatEditorTab(context, session, chatStore, lastEditor, {
     conversations,
     commands: conversationCommands,
@@ -185,8 +189,8 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.clearHistory, () => panel.clearHistory()),
     command(CommandId.exportHistory, (target?: unknown) => panel.exportHistory(target)),
     // From the CodeLens (the Apply's id), the editor title (the file) or the palette (nothing).
-    command(CommandId.acceptProposal, (arg?: unknown) => session.proposals.keep(arg)),
-    command(CommandId.discardProposal, (arg?: unknown) => session.proposals.undo(arg)),
+    command(CommandId.acceptProposal, (arg?: unknown) => session.keepProposal(arg)),
+    command(CommandId.discardProposal, (arg?: unknown) => session.undoProposal(arg)),
     command(CommandId.scanWorkspace, async () => (await onDemand()).scanWorkspace(diagnostics, log)),
     historyView,
     command(CommandId.scanHistory, async () => (await onDemand()).scanHistory(historyView, diagnostics, log)),

@@ -42,7 +42,12 @@ describe('the archive unpackers, on demand', () => {
 // with the extension (the scanner, git helpers, the redactor) they take from the loaded dist/extension.js, so
 // there is one instance of each module, not a copy.
 describe('the history scan, the hook installer and the other commands, on demand', () => {
-  const onDemand = { history: 'dist/history.js', preCommitHook: 'dist/preCommitHook.js', commands: 'dist/commands.js' };
+  const onDemand = {
+    history: 'dist/history.js',
+    preCommitHook: 'dist/preCommitHook.js',
+    commands: 'dist/commands.js',
+    chatSession: 'dist/chatSession.js',
+  };
 
   it('are not in dist/extension.js and not loaded by activation', () => {
     const bundle = readFileSync('dist/extension.js', 'utf8');
@@ -51,6 +56,8 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(bundle).not.toContain('--no-renames');
     // The workspace scan's and the usage tier picker's.
     expect(bundle).not.toContain('Keyward: scanning the workspace');
+    // The chat panel's Content Security Policy, which the chat session's webview connection writes.
+    expect(bundle).not.toContain('default-src');
     const paths = Object.values(onDemand).map((file) => resolve(file));
     for (const path of paths) delete require.cache[path];
     const { api } = createFakeVscode();
@@ -64,6 +71,7 @@ describe('the history scan, the hook installer and the other commands, on demand
     const bundle = readFileSync('dist/extension.js', 'utf8');
     expect(bundle).toMatch(/import\(["']\.\/preCommitHook\.js["']\)/);
     expect(bundle).toMatch(/import\(["']\.\/commands\.js["']\)/);
+    expect(bundle).toMatch(/import\(["']\.\/chatSession\.js["']\)/);
     // The history scan's command is in commands.js, which loads history.js in turn (not a copy of it).
     const commands = readFileSync(onDemand.commands, 'utf8');
     expect(commands).toMatch(/import\(["']\.\/history\.js["']\)/);
@@ -89,6 +97,8 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(typeof hook.installPreCommitHook).toBe('function');
     for (const name of ['scanWorkspace', 'scanHistory', 'showStatusActions', 'pickUsageTier', 'editModelSettings'])
       expect(typeof commands[name]).toBe('function');
+    const chat = loadExtensionBundle(api, onDemand.chatSession) as unknown as Record<string, unknown>;
+    expect(typeof chat.ChatSession).toBe('function');
     // The same module object: the parts required the bundle already loaded, not a fresh one.
     expect(require.cache[resolve('dist/extension.js')]).toBe(loaded);
     // The scanner's code is in the extension bundle only.
