@@ -48,6 +48,9 @@ const archiveOnDemand = {
 const ON_DEMAND = {
   'src/core/scan/history.ts': 'history.js',
   'src/core/scan/preCommitHook.ts': 'preCommitHook.js',
+  'src/host/onDemandCommands.ts': 'commands.js',
+  // The chat session, built when a chat first opens (src/host/chat/chatSessionOnDemand.ts).
+  'src/host/chat/chatSession.ts': 'chatSession.js',
 };
 
 const repoPath = (path) => relative(process.cwd(), path).split(sep).join('/');
@@ -68,9 +71,10 @@ const onDemandFiles = {
  * In an on-demand part: every module the extension bundle already holds is taken from it (its `keywardShared`
  * export, see extensionEntry), not copied. A copy would weigh on the package again and, worse, be a second
  * instance: an error class checked with instanceof, or a module's state, would differ between the two. Only
- * what the extension bundle lacks is bundled into the part. `shared` collects the modules taken.
+ * what the extension bundle lacks is bundled into the part. `shared` collects the modules taken. With `external`,
+ * a taken module is left as an import of its path instead (for usedNames).
  */
-function fromExtension(held, shared) {
+function fromExtension(held, shared, external = false) {
   return {
     name: 'from-extension',
     setup(build) {
@@ -80,7 +84,7 @@ function fromExtension(held, shared) {
         const path = repoPath(resolve(args.resolveDir, args.path));
         if (!held.has(path)) return undefined;
         shared.add(path);
-        return { path, namespace: 'shared' };
+        return external ? { path, external: true } : { path, namespace: 'shared' };
       });
       build.onLoad({ filter: /.*/, namespace: 'shared' }, (args) => ({
         contents: `module.exports = require('./extension.js').keywardShared[${JSON.stringify(args.path)}];`,
@@ -90,14 +94,47 @@ function fromExtension(held, shared) {
   };
 }
 
-/** The extension bundle's entry: src/extension.ts, and the modules the on-demand parts take, by path. */
-function extensionEntry(shared) {
-  const names = [...shared].sort();
+/**
+ * The names a part imports from each module it takes from the extension bundle, read from esbuild's own ES module
+ * output of the part (the taken modules left as imports): the extension bundle exports those names only, so that
+ * esbuild still drops what nothing uses from a module a part shares (`*` when the part needs the whole module).
+ */
+function usedNames(output, names) {
+  const imports = /\bimport\s*(?:(\w+)\s*,?\s*)?(?:\{([^}]*)\}|\*\s*as\s+\w+)?\s*from\s*"(src\/[^"]+)"/g;
+  for (const [statement, byDefault, list, path] of output.matchAll(imports)) {
+    const taken = names.get(path) ?? new Set();
+    names.set(path, taken);
+    if (/\*\s*as/.test(statement)) taken.add('*');
+    if (byDefault) taken.add('default');
+    for (const item of (list ?? '').split(',')) {
+      const name = item.trim().split(/\s+as\s+/)[0];
+      if (name) taken.add(name);
+    }
+  }
+}
+
+/** The extension bundle's entry: src/extension.ts, and the names the on-demand parts take, by module path. */
+function extensionEntry(names) {
+  const paths = [...names.keys()].sort();
+  const binding = (path, i) =>
+    names.get(path).has('*')
+      ? `* as m${i}`
+      : `{ ${[...names.get(path)]
+          .sort()
+          .map((name) => `${name} as m${i}_${name}`)
+          .join(', ')} }`;
+  const value = (path, i) =>
+    names.get(path).has('*')
+      ? `m${i}`
+      : `{ ${[...names.get(path)]
+          .sort()
+          .map((name) => `${name}: m${i}_${name}`)
+          .join(', ')} }`;
   return {
     contents: [
       "export * from './src/extension.ts';",
-      ...names.map((path, i) => `import * as m${i} from './${path}';`),
-      `export const keywardShared = { ${names.map((path, i) => `${JSON.stringify(path)}: m${i}`).join(', ')} };`,
+      ...paths.map((path, i) => `import ${binding(path, i)} from './${path}';`),
+      `export const keywardShared = { ${paths.map((path, i) => `${JSON.stringify(path)}: ${value(path, i)}`).join(', ')} };`,
     ].join('\n'),
     resolveDir: process.cwd(),
     sourcefile: 'extension-entry.ts',
@@ -187,10 +224,35 @@ const parts = Object.entries(ON_DEMAND).map(([entry, file]) => ({
   format: 'cjs',
   target: 'node22',
   external: ['vscode'],
-  plugins: [undiciOnDemand, archiveOnDemand, fromExtension(held, shared)],
+  // A part's own dynamic import of another part loads that part's file too, rather than inlining a copy of it.
+  plugins: [undiciOnDemand, archiveOnDemand, onDemandFiles, fromExtension(held, shared)],
 }));
-await Promise.all(parts.map((options) => esbuild.build(options)));
-const all = [{ ...extension, stdin: extensionEntry(shared) }, ...bundles];
+const built = await Promise.all(parts.map((options) => esbuild.build({ ...options, metafile: true })));
+// Which of the taken modules' exports each part uses: the same parts as ES modules, the taken modules left out.
+const names = new Map();
+const asModules = await Promise.all(
+  parts.map((options) =>
+    esbuild.build({
+      ...options,
+      format: 'esm',
+      minify: false,
+      sourcemap: false,
+      write: false,
+      logLevel: 'silent',
+      plugins: [undiciOnDemand, archiveOnDemand, onDemandFiles, fromExtension(held, new Set(), true)],
+    }),
+  ),
+);
+for (const { outputFiles } of asModules) usedNames(outputFiles[0].text, names);
+// Two parts that bundle the same module (one the extension bundle lacks) would each hold an instance of it.
+const owner = new Map();
+built.forEach(({ metafile: part }, i) => {
+  for (const path of Object.keys(part.inputs).filter((input) => !input.startsWith('shared:'))) {
+    if (owner.has(path)) throw new Error(`${path} is bundled into both ${owner.get(path)} and ${parts[i].outfile}`);
+    owner.set(path, parts[i].outfile);
+  }
+});
+const all = [{ ...extension, stdin: extensionEntry(names) }, ...bundles];
 
 if (watch) {
   // A part that starts to use another of the extension's modules needs a restart of the watch.

@@ -10,9 +10,9 @@ const ALLOWED = [
   /^README\.md$/,
   /^LICENSE$/,
   /^CHANGELOG\.md$/,
-  // archive.js: the unpackers, loaded on the first archive a workspace scan meets; history.js and
-  // preCommitHook.js on their commands' first run.
-  /^dist\/(extension|webview|undici|archive|history|preCommitHook)\.js$/,
+  // archive.js: the unpackers, loaded on the first archive a workspace scan meets; history.js,
+  // preCommitHook.js and commands.js on their commands' first run; chatSession.js when a chat first opens.
+  /^dist\/(extension|webview|undici|archive|history|preCommitHook|commands|chatSession)\.js$/,
   /^dist\/package\.json$/,
   /^dist\/codicon\.(css|woff2)$/,
   /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,

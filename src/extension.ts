@@ -16,25 +16,21 @@ import { KeyFixes } from './host/scan/keyFixes.ts';
 import { KeyHover } from './host/scan/keyHover.ts';
 import { KeyLiveness } from './host/scan/keyLiveness.ts';
 import { GitHistoryView, type HistoryNode } from './host/scan/gitHistoryView.ts';
-import { scanHistory, scanWorkspace } from './host/scan/workspaceScan.ts';
 import { Log } from './host/log.ts';
 import { PanelProbe } from './host/chat/panelProbe.ts';
 import { PreCommitHookCommand } from './host/scan/preCommitHookCommand.ts';
 import { ChatEditorTab } from './host/chat/chatEditorTab.ts';
 import { ChatConversations } from './host/chat/chatConversations.ts';
 import { ChatView } from './host/chat/chatView.ts';
-import { ChatSession } from './host/chat/chatSession.ts';
+import { ChatSessionOnDemand } from './host/chat/chatSessionOnDemand.ts';
 import { LastEditor } from './host/chat/codeInsert.ts';
 import { ConversationStore } from './host/chat/conversationStore.ts';
 import { ConversationCommands } from './host/chat/conversationCommands.ts';
 import { ScrubbedMemento } from './host/scrubbedState.ts';
 import { secretPort, statePort } from './host/keys/secretPorts.ts';
-import { pickUsageTier, showStatusActions } from './host/status/statusActions.ts';
 import { StatusBar } from './host/status/statusBar.ts';
 import { KeywardChatProvider, LM_VENDOR } from './host/lm/chatProvider.ts';
-import { manageLanguageModelKeys } from './host/lm/manageKeys.ts';
 import { ModelSettingsStore } from './host/chat/modelSettingsStore.ts';
-import { editModelSettings } from './host/chat/modelSettingsEditor.ts';
 import { ModelCatalog } from './core/chat/modelCatalog.ts';
 import { SPEND_STATE_KEY, SpendGuard } from './host/chat/spendGuard.ts';
 import { SpendLedger } from './core/account/spendLedger.ts';
@@ -74,6 +70,9 @@ export interface KeywardTestApi {
     request: PromptRequest,
   ): Promise<{ ok: true; text: string; model: string } | { ok: false; kind: string; partialText?: string }>;
 }
+
+/** The handlers activation never runs, loaded on a command's first run (src/host/onDemandCommands.ts). */
+const onDemand = () => import('./host/onDemandCommands.ts');
 
 export function activate(context: vscode.ExtensionContext): KeywardTestApi | undefined {
   const log = new Log();
@@ -117,17 +116,22 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)),
     conversations,
   );
-  const session: ChatSession = new ChatSession(monitor, keys, configuration, log, {
-    extensionUri: context.extensionUri,
-    store: chatStore,
-    lastEditor,
-    ...probe?.ports,
-    modelSettings,
-    editModelSettings: (service, model, support) => editModelSettings(modelSettings, service, model, support),
-    spend,
-    clearHistory: () => conversationCommands.clear(),
-    exportHistory: () => conversationCommands.export(),
-  });
+  // Built from dist/chatSession.js when a chat first opens (host/chat/chatSessionOnDemand.ts).
+  const session: ChatSessionOnDemand = new ChatSessionOnDemand(async () => {
+    const { ChatSession } = await import('./host/chat/chatSession.ts');
+    return new ChatSession(monitor, keys, configuration, log, {
+      extensionUri: context.extensionUri,
+      store: chatStore,
+      lastEditor,
+      ...probe?.ports,
+      modelSettings,
+      editModelSettings: async (service, model, support) =>
+        (await onDemand()).editModelSettings(modelSettings, service, model, support),
+      spend,
+      clearHistory: () => conversationCommands.clear(),
+      exportHistory: () => conversationCommands.export(),
+    });
+  }, log);
   const panel: ChatEditorTab = new ChatEditorTab(context, session, chatStore, lastEditor, {
     conversations,
     commands: conversationCommands,
@@ -185,11 +189,11 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.clearHistory, () => panel.clearHistory()),
     command(CommandId.exportHistory, (target?: unknown) => panel.exportHistory(target)),
     // From the CodeLens (the Apply's id), the editor title (the file) or the palette (nothing).
-    command(CommandId.acceptProposal, (arg?: unknown) => session.proposals.keep(arg)),
-    command(CommandId.discardProposal, (arg?: unknown) => session.proposals.undo(arg)),
-    command(CommandId.scanWorkspace, () => scanWorkspace(diagnostics, log)),
+    command(CommandId.acceptProposal, (arg?: unknown) => session.keepProposal(arg)),
+    command(CommandId.discardProposal, (arg?: unknown) => session.undoProposal(arg)),
+    command(CommandId.scanWorkspace, async () => (await onDemand()).scanWorkspace(diagnostics, log)),
     historyView,
-    command(CommandId.scanHistory, () => scanHistory(historyView, diagnostics, log)),
+    command(CommandId.scanHistory, async () => (await onDemand()).scanHistory(historyView, diagnostics, log)),
     command(CommandId.historyRotateKey, (node?: HistoryNode) => historyView.rotate(node)),
     command(CommandId.historyCopyCommit, (node?: HistoryNode) => historyView.copyCommit(node)),
     command(CommandId.historyOpen, (node?: HistoryNode) => historyView.open(node)),
@@ -198,7 +202,9 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     modelSettings,
     lmProvider,
     vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider),
-    command(CommandId.manageLanguageModels, () => manageLanguageModelKeys(keys, configuration)),
+    command(CommandId.manageLanguageModels, async () =>
+      (await onDemand()).manageLanguageModelKeys(keys, configuration),
+    ),
     keys.onDidChange((service) => lmProvider.refresh(service)),
     configuration.onDidChange(() => lmProvider.refresh()),
     // Each service's key commands, as its row in core/services/descriptors.ts names them.
@@ -209,11 +215,11 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
         command(ids.verifyKey, () => keyCommands.verify(service)),
         command(ids.rotateKey, (key?: string) => keyCommands.rotate(service, key)),
         command(ids.deleteKey, (confirmed?: boolean) => keyCommands.delete(service, confirmed === true)),
-        command(ids.actions, () => showStatusActions(service, configuration, monitor)),
+        command(ids.actions, async () => (await onDemand()).showStatusActions(service, configuration, monitor)),
       ];
     }),
     command(CommandId.setKeyExpiry, (service?: ServiceId, date?: string) => keyCommands.setExpiry(service, date)),
-    command(CommandId.setUsageTier, () => pickUsageTier()),
+    command(CommandId.setUsageTier, async () => (await onDemand()).pickUsageTier()),
     command(CommandId.refreshStatus, () => statusBar.refresh()),
     context.secrets.onDidChange((event) => {
       // Other windows share SecretStorage: follow what they stored or deleted.

@@ -41,14 +41,23 @@ describe('the archive unpackers, on demand', () => {
 // (esbuild.js, ON_DEMAND), imported on the command's first run, never parsed by an activation. What they share
 // with the extension (the scanner, git helpers, the redactor) they take from the loaded dist/extension.js, so
 // there is one instance of each module, not a copy.
-describe('the history scan and the hook installer, on demand', () => {
-  const onDemand = { history: 'dist/history.js', preCommitHook: 'dist/preCommitHook.js' };
+describe('the history scan, the hook installer and the other commands, on demand', () => {
+  const onDemand = {
+    history: 'dist/history.js',
+    preCommitHook: 'dist/preCommitHook.js',
+    commands: 'dist/commands.js',
+    chatSession: 'dist/chatSession.js',
+  };
 
   it('are not in dist/extension.js and not loaded by activation', () => {
     const bundle = readFileSync('dist/extension.js', 'utf8');
     // Each one's own text: present wherever the module is bundled.
     expect(bundle).not.toContain('# installed by keyward install-hook');
     expect(bundle).not.toContain('--no-renames');
+    // The workspace scan's and the usage tier picker's.
+    expect(bundle).not.toContain('Keyward: scanning the workspace');
+    // The chat panel's Content Security Policy, which the chat session's webview connection writes.
+    expect(bundle).not.toContain('default-src');
     const paths = Object.values(onDemand).map((file) => resolve(file));
     for (const path of paths) delete require.cache[path];
     const { api } = createFakeVscode();
@@ -60,8 +69,13 @@ describe('the history scan and the hook installer, on demand', () => {
 
   it('are files of their own, which the bundle imports by name', () => {
     const bundle = readFileSync('dist/extension.js', 'utf8');
-    expect(bundle).toMatch(/import\(["']\.\/history\.js["']\)/);
     expect(bundle).toMatch(/import\(["']\.\/preCommitHook\.js["']\)/);
+    expect(bundle).toMatch(/import\(["']\.\/commands\.js["']\)/);
+    expect(bundle).toMatch(/import\(["']\.\/chatSession\.js["']\)/);
+    // The history scan's command is in commands.js, which loads history.js in turn (not a copy of it).
+    const commands = readFileSync(onDemand.commands, 'utf8');
+    expect(commands).toMatch(/import\(["']\.\/history\.js["']\)/);
+    expect(commands).not.toContain('--no-renames');
   });
 
   it('take the modules they share from the loaded extension bundle, and load no second copy of it', () => {
@@ -75,14 +89,23 @@ describe('the history scan and the hook installer, on demand', () => {
     for (const path of Object.values(onDemand)) delete require.cache[resolve(path)];
     const history = require(resolve(onDemand.history)) as Record<string, unknown>;
     const hook = require(resolve(onDemand.preCommitHook)) as Record<string, unknown>;
+    // This part uses vscode itself: loaded the way the bundle is, with `require('vscode')` answered by the fake.
+    const commands = loadExtensionBundle(api, onDemand.commands) as unknown as Record<string, unknown>;
     expect(typeof history.scanHistory).toBe('function');
     expect(typeof history.countCommits).toBe('function');
     expect(typeof hook.inspectPreCommitHook).toBe('function');
     expect(typeof hook.installPreCommitHook).toBe('function');
+    for (const name of ['scanWorkspace', 'scanHistory', 'showStatusActions', 'pickUsageTier', 'editModelSettings'])
+      expect(typeof commands[name]).toBe('function');
+    const chat = loadExtensionBundle(api, onDemand.chatSession) as unknown as Record<string, unknown>;
+    expect(typeof chat.ChatSession).toBe('function');
     // The same module object: the parts required the bundle already loaded, not a fresh one.
     expect(require.cache[resolve('dist/extension.js')]).toBe(loaded);
     // The scanner's code is in the extension bundle only.
     expect(readFileSync(onDemand.history, 'utf8')).not.toContain(DIRECT_INFIX);
+    // The bundle exports only what the parts take from a module, so esbuild still drops the rest of it: the report's
+    // formatting, which no part uses, is not in the bundle for the workspace scan's skip reasons.
+    expect(Object.keys(shared['src/core/scan/report.ts'] as object).sort()).toEqual(['SKIP_REASONS', 'skipMessage']);
     context.dispose();
   });
 });

@@ -3,14 +3,14 @@
 // panel is one surface for it.
 import * as vscode from 'vscode';
 import type { Attachment } from '../../shared/protocol.ts';
-import type { ChatSession } from './chatSession.ts';
+import type { ChatSessionView } from './chatSessionOnDemand.ts';
 import type { LastEditor } from './codeInsert.ts';
 import type { ChatConversations } from './chatConversations.ts';
 import type { ConversationCommands } from './conversationCommands.ts';
 import type { ConversationStore } from './conversationStore.ts';
 import { attachSelection } from './panelAttachments.ts';
 import { Disposable, toDisposable } from '../../shared/dispose.ts';
-import { promptWebviewOptions } from './webviewConnection.ts';
+import { promptWebviewOptions } from './webviewOptions.ts';
 
 export const PANEL_VIEW_TYPE = 'keyward.prompt';
 const t = vscode.l10n.t;
@@ -28,13 +28,13 @@ export class ChatEditorTab extends Disposable implements vscode.WebviewPanelSeri
   private readonly context: vscode.ExtensionContext;
   private readonly places: ChatPlaces;
   /** Borrowed: the session is built and disposed by whoever builds this tab (extension.ts), which hands it to the side view too. */
-  readonly session: ChatSession;
+  readonly session: ChatSessionView;
   private readonly store: ConversationStore;
   private readonly lastEditor: LastEditor;
 
   constructor(
     context: vscode.ExtensionContext,
-    session: ChatSession,
+    session: ChatSessionView,
     store: ConversationStore,
     lastEditor: LastEditor,
     places: ChatPlaces,

@@ -4,8 +4,8 @@
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import type { ChatConversations } from './chatConversations.ts';
-import type { ChatSession } from './chatSession.ts';
-import { promptWebviewOptions } from './webviewConnection.ts';
+import type { ChatSessionView } from './chatSessionOnDemand.ts';
+import { promptWebviewOptions } from './webviewOptions.ts';
 
 export const CHAT_VIEW_ID = 'keyward.chat';
 const READY_WAIT_MS = 15_000;
@@ -14,10 +14,10 @@ export class ChatView extends Disposable implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
   private connection: (vscode.Disposable & { whenReady: Promise<void> }) | undefined;
   private readonly extensionUri: vscode.Uri;
-  private readonly session: ChatSession;
+  private readonly session: ChatSessionView;
   private readonly conversations: ChatConversations;
 
-  constructor(extensionUri: vscode.Uri, session: ChatSession, conversations: ChatConversations) {
+  constructor(extensionUri: vscode.Uri, session: ChatSessionView, conversations: ChatConversations) {
     super();
     this.extensionUri = extensionUri;
     this.session = session;

@@ -8,14 +8,7 @@ import type { HostMessage } from '../../shared/protocol.ts';
 import { buildPanelHtml } from './panelHtml.ts';
 import { panelStrings } from './panelStrings.ts';
 
-/** Scripts on, and only what ships (dist, media) may load. */
-export function promptWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
-  return {
-    enableScripts: true,
-    retainContextWhenHidden: true,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
-  };
-}
+export { promptWebviewOptions } from './webviewOptions.ts';
 
 export class WebviewConnection extends Disposable {
   private ready = false;
