@@ -424,7 +424,7 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
         hit.stored === 'active'
           ? 'the key stored in Keyward'
           : hit.stored === 'retired'
-            ? 'a key Keyward rotated out (still valid until deleted at the service)'
+            ? 'a key Keyward rotated out, still valid until deleted at the service'
             : rule.description,
       line,
       column: hit.start - lineStart,
