@@ -7,7 +7,7 @@ import { type KeyMask, maskKey, maskKnownKeys } from '../../../src/shared/keySha
 import type { HostMessage } from '../../../src/shared/protocol.ts';
 import { KeyStore } from '../../../src/core/keys/keyStore.ts';
 import type { GuardAnswer } from '../../../src/core/keys/secretGuard.ts';
-import { ChatSession } from '../../../src/host/chat/chatSession.ts';
+import { ChatSession, type ChatSessionPorts } from '../../../src/host/chat/chatSession.ts';
 import { Configuration } from '../../../src/host/configuration.ts';
 import { Log } from '../../../src/host/log.ts';
 import { secretPort, statePort } from '../../../src/host/keys/secretPorts.ts';
@@ -24,6 +24,34 @@ function conversationStore() {
     saveTurns: async () => undefined,
     choice: () => ({ service: 'router', selectedModel: { router: 'm', direct: 'm', compatible: 'm' } }),
     attachmentRefs: () => [],
+  };
+}
+
+/** A session over the fake vscode with what every test here needs; `ports` and `monitor` change what a test needs. */
+function sessionUnderTest(ports: Partial<ChatSessionPorts> = {}, monitor: unknown = {}) {
+  const posted: HostMessage[] = [];
+  const log = new Log();
+  const configuration = new Configuration(log);
+  const keys = new KeyStore(secretPort(new FakeSecrets() as never), statePort(new FakeMemento() as never));
+  const session = new ChatSession(monitor as never, keys, configuration, log, {
+    extensionUri: fileUri('/ext') as never,
+    store: conversationStore() as never,
+    lastEditor: { current: undefined } as never,
+    tap: (message) => posted.push(message),
+    clearHistory: async () => undefined,
+    exportHistory: async () => undefined,
+    ...ports,
+  });
+  return {
+    session,
+    keys,
+    log,
+    posted,
+    dispose() {
+      session.dispose();
+      configuration.dispose();
+      log.dispose();
+    },
   };
 }
 
@@ -111,16 +139,7 @@ describe('chat session: links from the webview', () => {
   it('opens https links, and drops command:, file: and vscode: links with a log line as other refused messages get', async () => {
     fake.state.logLines.length = 0;
     fake.state.opened.length = 0;
-    const log = new Log();
-    const configuration = new Configuration(log);
-    const keys = new KeyStore(secretPort(new FakeSecrets() as never), statePort(new FakeMemento() as never));
-    const session = new ChatSession({} as never, keys, configuration, log, {
-      extensionUri: fileUri('/ext') as never,
-      store: conversationStore() as never,
-      lastEditor: { current: undefined } as never,
-      clearHistory: async () => undefined,
-      exportHistory: async () => undefined,
-    });
+    const { session, dispose } = sessionUnderTest();
     try {
       for (const url of ['command:workbench.action.terminal.new', 'file:///etc/passwd', 'vscode://some.extension/x'])
         session.handleMessage({ type: 'link/open', url });
@@ -135,26 +154,14 @@ describe('chat session: links from the webview', () => {
       ]);
       expect(dropped.join('\n')).not.toContain('passwd');
     } finally {
-      session.dispose();
-      configuration.dispose();
+      dispose();
     }
   });
 });
 
 describe('chat session: what the webview learns of stored keys', () => {
   it('sends masks of the stored and rotated-out keys, never a key, and they mask the keys wherever they appear', async () => {
-    const posted: HostMessage[] = [];
-    const log = new Log();
-    const configuration = new Configuration(log);
-    const keys = new KeyStore(secretPort(new FakeSecrets() as never), statePort(new FakeMemento() as never));
-    const session = new ChatSession({} as never, keys, configuration, log, {
-      extensionUri: fileUri('/ext') as never,
-      store: conversationStore() as never,
-      lastEditor: { current: undefined } as never,
-      tap: (message) => posted.push(message),
-      clearHistory: async () => undefined,
-      exportHistory: async () => undefined,
-    });
+    const { keys, posted, dispose } = sessionUnderTest();
     try {
       const first = freeFormKey();
       const second = freeFormKey();
@@ -167,8 +174,7 @@ describe('chat session: what the webview learns of stored keys', () => {
       expect(JSON.stringify(posted)).not.toContain(second.slice(3, -4));
       expect(maskKnownKeys(`a ${second} b ${first}`, masks)).toBe(`a ${maskKey(second)} b ${maskKey(first)}`);
     } finally {
-      session.dispose();
-      configuration.dispose();
+      dispose();
     }
   });
 });
@@ -187,18 +193,8 @@ describe('chat session: Edit-and-resend and its Undo', () => {
 
   it('sends from the edited message, stores the conversation cut there, and Undo restores the turns it replaced', async () => {
     let saved: unknown[] = [...before];
-    const log = new Log();
-    const configuration = new Configuration(log);
-    const keys = new KeyStore(secretPort(new FakeSecrets() as never), statePort(new FakeMemento() as never));
-    const posted: HostMessage[] = [];
-    const session = new ChatSession(
-      // No service answers here: the answer fails, which is stored like any other end.
-      { client: async () => undefined, unavailable: () => new Error('no service in this test') } as never,
-      keys,
-      configuration,
-      log,
+    const { session, posted, dispose } = sessionUnderTest(
       {
-        extensionUri: fileUri('/ext') as never,
         store: {
           ...conversationStore(),
           turns: () => saved,
@@ -206,11 +202,9 @@ describe('chat session: Edit-and-resend and its Undo', () => {
             saved = turns;
           },
         } as never,
-        lastEditor: { current: undefined } as never,
-        tap: (message) => posted.push(message),
-        clearHistory: async () => undefined,
-        exportHistory: async () => undefined,
       },
+      // No service answers here: the answer fails, which is stored like any other end.
+      { client: async () => undefined, unavailable: () => new Error('no service in this test') },
     );
     try {
       await session.send('r1', 'router', 'm', 'two, edited', [], undefined, 'u2');
@@ -232,27 +226,14 @@ describe('chat session: Edit-and-resend and its Undo', () => {
       expect(saved).toHaveLength(5);
       expect(posted).toHaveLength(count);
     } finally {
-      session.dispose();
-      configuration.dispose();
-      log.dispose();
+      dispose();
     }
   });
 });
 
 describe("chat session: Clear's Undo in the chat", () => {
   it('offers Undo in an open chat and runs it once from there; with no chat open it says so', async () => {
-    const posted: HostMessage[] = [];
-    const log = new Log();
-    const configuration = new Configuration(log);
-    const keys = new KeyStore(secretPort(new FakeSecrets() as never), statePort(new FakeMemento() as never));
-    const session = new ChatSession({} as never, keys, configuration, log, {
-      extensionUri: fileUri('/ext') as never,
-      store: conversationStore() as never,
-      lastEditor: { current: undefined } as never,
-      tap: (message) => posted.push(message),
-      clearHistory: async () => undefined,
-      exportHistory: async () => undefined,
-    });
+    const { session, posted, dispose } = sessionUnderTest();
     let undone = 0;
     const undo = async () => void undone++;
     try {
@@ -269,8 +250,7 @@ describe("chat session: Clear's Undo in the chat", () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
       expect(undone).toBe(1);
     } finally {
-      session.dispose();
-      configuration.dispose();
+      dispose();
     }
   });
 });
