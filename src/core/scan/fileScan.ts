@@ -4,6 +4,7 @@
 // windows instead of being skipped.
 import { type Stats, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { type ArchiveKind, archiveMagic } from './formats.ts';
+import { readRoom } from './precheck.ts';
 import type { SkipReason } from './report.ts';
 import type { Finding, ScanOptions } from './scanner.ts';
 import { type ShippedPart, scanShippedText } from './sourceMap.ts';
@@ -17,8 +18,9 @@ export type FileOutcome =
   { findings: Finding[]; omitted?: number } | { skipped: SkipReason; detail?: string } | { archive: ArchiveKind };
 
 // One buffer reused for every file that fits: no allocation per file, which is
-// most of the cost of a tree of small files.
-const SHARED = Buffer.allocUnsafe(1 << 20);
+// most of the cost of a tree of small files. It lies in the pre-check's WebAssembly
+// memory (precheck.ts), which then searches each file where it was read.
+const SHARED = readRoom();
 const CHUNK = 4 << 20;
 /** Files up to this size are scanned whole (one buffer, one decode); larger ones in windows of bounded memory. */
 const WHOLE = 16 << 20;

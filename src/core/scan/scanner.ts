@@ -8,6 +8,7 @@ import { MAX_TOKEN, RULES, type RuleId, classifyToken, keyBody, looksFake } from
 import { DIRECT_INFIX, type KeyOwner, OTHER_PREFIXES, ROUTER_KEY_LENGTH } from '../../shared/keyShapes.ts';
 import { MAX_DECODE_DEPTH, anchoredRegions, encodedRuns, mayHoldEncodedBytes } from './encodedKeys.ts';
 import { PIECE_PREFIXES, assembledKeys } from './splitKeys.ts';
+import { beginCandidates, nextCandidate } from './precheck.ts';
 import { DisabledRegions, NEXT_LINE_MARKER, allowMarkers, lineAllows, markerWithin } from './allowComments.ts';
 
 export { NEXT_LINE_MARKER };
@@ -203,40 +204,32 @@ const ENDING_IN: Record<'_' | '-' | 'za', readonly (typeof OTHER_PREFIXES)[numbe
 };
 
 /**
- * By the character before an ending, the one before that in a prefix with that ending (0: none): the two are
- * compared first, and most endings in a text ("__esModule", "a - b") end no prefix. "za" is its own check.
+ * Where a prefix of another provider may end: its ending ("_", "-", "za") after the two characters the
+ * prefix has before it ("gsk_": "sk"). One regular expression, which the engine compiles to native code:
+ * a loop of `indexOf` over every "_" and "-" of the text cost an optimizing compile of its own (4-5 ms of
+ * CPU in a scan of the bench's corpus) on top of its run, and most endings ("__esModule", "a - b") end no
+ * prefix.
  */
-const PRIORS: Record<'_' | '-' | 'za', Uint8Array> = {
-  _: priorsOf(ENDING_IN._, 1),
-  '-': priorsOf(ENDING_IN['-'], 1),
-  za: priorsOf(ENDING_IN.za, 2),
-};
+const PREFIX_ENDS = new RegExp(
+  (['_', '-', 'za'] as const)
+    .filter((ending) => ENDING_IN[ending].length > 0)
+    .map((ending) => {
+      const priors = ENDING_IN[ending].map((p) => p.slice(p.length - ending.length - 2, p.length - ending.length));
+      return `(?<=${[...new Set(priors)].join('|')})${ending}`;
+    })
+    .join('|'),
+  'g',
+);
 
-function priorsOf(prefixes: readonly string[], ending: number): Uint8Array {
-  const table = new Uint8Array(128);
-  for (const prefix of prefixes) {
-    const before = prefix.length - ending - 1;
-    table[prefix.charCodeAt(before)] = prefix.charCodeAt(before - 1);
-  }
-  return table;
-}
-
-/**
- * The other providers' prefixes the text holds, in OTHER_PREFIXES' order. One search per ending
- * ("_", "-", "za") with the prefix checked where it ends: eight substring searches, most of them
- * for a prefix whose first letter is everywhere ("A", "g", "p", "t"), took 2.3 of the 8 ms that
- * the bench's 263 files with an "sk-" key cost to scan once they are decoded.
- */
+/** The other providers' prefixes the text holds, in OTHER_PREFIXES' order. */
 function otherPrefixesIn(text: string): (typeof OTHER_PREFIXES)[number][] {
   let found: Set<string> | undefined;
-  for (const ending of ['_', '-', 'za'] as const) {
-    const candidates = ENDING_IN[ending];
-    const priors = PRIORS[ending];
-    for (let at = text.indexOf(ending); at !== -1; at = text.indexOf(ending, at + 1)) {
-      if ((priors[text.charCodeAt(at - 1)] ?? 0) !== text.charCodeAt(at - 2)) continue;
-      for (const prefix of candidates)
-        if (text.startsWith(prefix, at + ending.length - prefix.length)) (found ??= new Set()).add(prefix);
-    }
+  PREFIX_ENDS.lastIndex = 0;
+  for (let match = PREFIX_ENDS.exec(text); match !== null; match = PREFIX_ENDS.exec(text)) {
+    const ending = match[0] as keyof typeof ENDING_IN;
+    const end = match.index + ending.length;
+    for (const prefix of ENDING_IN[ending])
+      if (text.startsWith(prefix, end - prefix.length)) (found ??= new Set()).add(prefix);
   }
   return found ? OTHER_PREFIXES.filter((p) => found.has(p)) : [];
 }
@@ -444,7 +437,8 @@ const S = 0x73;
 const K = 0x6b;
 const DASH = 0x2d;
 const UNDERSCORE = 0x5f;
-const Z_A = Buffer.from('za', 'latin1');
+const Z = 0x7a;
+const A = 0x61;
 
 const INFIX = Buffer.from(DIRECT_INFIX, 'latin1');
 const INFIX_LAST = INFIX[INFIX.length - 1]!;
@@ -508,57 +502,36 @@ function otherAt(bytes: Buffer, prefix: (typeof OTHER_PREFIXES)[number], after: 
 }
 
 /**
- * Where the next search for the byte at `at` starts: past the copies of it that follow (a "---" rule,
- * "__esModule"). Each of those has the same byte before it, which ends no prefix, and each was one
- * more native search call: 17% of the dashes and 6% of the underscores of the bench's corpus.
- */
-function pastRun(bytes: Buffer, at: number): number {
-  const byte = bytes[at];
-  let next = at + 1;
-  while (bytes[next] === byte) next++;
-  return next;
-}
-
-/**
- * Whether something that could start a key occurs in the bytes. Each byte search runs
- * natively (a loop over every byte in JS cost several times more): "-" finds "sk-",
- * "xai-" and "pplx-", "_" the underscore prefixes, "za" Google's "AIza". Checking the
- * token after a prefix at byte level means a file that only mentions one ("task-",
+ * Whether something that could start a key occurs in the bytes. The bytes are searched in
+ * WebAssembly (precheck.ts) for the places a prefix can end: "-" after "sk", "ai" or "lx"
+ * ("sk-", "xai-", "pplx-"), "_" after "sk", "hf", "fw", "r8" or "gp", the "a" of "AIza". Checking
+ * the token after a prefix at byte level means a file that only mentions one ("task-",
  * "hf_hub", a flag) is never decoded. A token is the rest of its run of key characters
  * (all ASCII, so bytes and text agree); each "sk-" run is measured once, so
- * "sk-sk-sk-…" stays linear. With `found`, every such start is listed (each search in
- * order; a large file's window then decodes only around them) rather than the first
- * answering for the whole buffer.
+ * "sk-sk-sk-…" stays linear. With `found`, every such start is listed (in order; a large
+ * file's window then decodes only around them) rather than the first answering for the
+ * whole buffer.
  */
 function containsLiteral(bytes: Buffer, found?: number[]): boolean {
-  // The loops keep to the common case (a dash or underscore after no prefix's last two letters); what can start a
-  // token is read out of line, so the loop the engine optimizes for every file stays small: with the checks
-  // inline, its optimizing compile alone was the largest compile of a scan of the bench's corpus.
+  // What can start a token is read out of line, so the loop stays small for the engine to compile.
   runEnd = -1;
-  for (let at = bytes.indexOf(DASH, 1); at !== -1; at = bytes.indexOf(DASH, pastRun(bytes, at))) {
+  beginCandidates(bytes);
+  for (let at = nextCandidate(1); at !== -1; at = nextCandidate(at + 1)) {
+    const last = bytes[at]!;
     const before = bytes[at - 1]!;
-    const prior = BEFORE_DASH[before]!;
-    if (prior === 0 || bytes[at - 2] !== prior) continue;
-    resumeAt = at;
-    const start = dashToken(bytes, at, before);
-    at = resumeAt;
+    let start = -1;
+    if (last === DASH) {
+      if (bytes[at - 2] !== BEFORE_DASH[before] || BEFORE_DASH[before] === 0) continue;
+      resumeAt = at;
+      start = dashToken(bytes, at, before);
+      at = resumeAt;
+    } else if (last === UNDERSCORE) {
+      if (bytes[at - 2] !== BEFORE_UNDERSCORE[before] || BEFORE_UNDERSCORE[before] === 0) continue;
+      start = underscoreToken(bytes, at, before);
+    } else if (last === A && before === Z && otherAt(bytes, 'AIza', at + 1)) start = at - 3;
     if (start === -1) continue;
     if (!found) return true;
     found.push(start);
-  }
-  for (let at = bytes.indexOf(UNDERSCORE, 1); at !== -1; at = bytes.indexOf(UNDERSCORE, pastRun(bytes, at))) {
-    const before = bytes[at - 1]!;
-    const prior = BEFORE_UNDERSCORE[before]!;
-    if (prior === 0 || bytes[at - 2] !== prior) continue;
-    const start = underscoreToken(bytes, at, before);
-    if (start === -1) continue;
-    if (!found) return true;
-    found.push(start);
-  }
-  for (let at = bytes.indexOf(Z_A, 2); at !== -1; at = bytes.indexOf(Z_A, at + 2)) {
-    if (bytes[at - 1] !== 0x49 || bytes[at - 2] !== 0x41 || !otherAt(bytes, 'AIza', at + 2)) continue;
-    if (!found) return true;
-    found.push(at - 2);
   }
   return found !== undefined && found.length > 0;
 }

@@ -1,0 +1,124 @@
+// Where in a file's bytes a documented key prefix may end, sixteen bytes at a time in WebAssembly
+// (precheck.wat). The scanner asks this of every byte of every file, and most files hold no prefix:
+// a native search per "-" or "_" (one every few dozen bytes of source) was the larger part of a
+// scan's CPU, and its JavaScript loop had to be compiled again in every process before it ran
+// fast. WebAssembly runs fast from the first file. A file the CLI reads goes straight into the
+// module's memory (readRoom); any other buffer is copied in, a megabyte at a time.
+import { PRECHECK_WASM_HEX } from './precheckWasm.ts';
+
+/** Where readRoom starts: the 16 bytes before it stay zero, so no prefix seems to end in its first bytes. */
+const READ_AT = 16;
+/** How much a file read into readRoom can hold at once (the CLI's read buffer). */
+export const READ_ROOM = 1 << 20;
+/** Where other buffers are copied in, a piece at a time, with the two bytes before each piece. */
+const COPY_AT = READ_AT + READ_ROOM + 16;
+const COPY_ROOM = 1 << 20;
+
+interface Module {
+  memory: Uint8Array;
+  next(at: number, end: number): number;
+}
+
+function instantiate(): Module | undefined {
+  try {
+    const bytes = Buffer.from(PRECHECK_WASM_HEX, 'hex');
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes));
+    const { memory, next } = instance.exports as { memory: WebAssembly.Memory; next: Module['next'] };
+    // Room past each region's end for the 15 bytes a load may read beyond it.
+    if (memory.buffer.byteLength < COPY_AT + COPY_ROOM + 16) return undefined;
+    return { memory: new Uint8Array(memory.buffer), next };
+  } catch {
+    // An engine without WebAssembly SIMD (or without WebAssembly, as under --jitless): the loop below.
+    return undefined;
+  }
+}
+
+const wasm = instantiate();
+const memoryBuffer = wasm?.memory.buffer;
+
+/**
+ * A buffer the CLI reads files into, inside the module's memory, so the pre-check needs no copy. Its
+ * contents stay valid until the next read into it; the pre-check of other buffers never writes there.
+ */
+export function readRoom(): Buffer {
+  return wasm ? Buffer.from(wasm.memory.buffer, READ_AT, READ_ROOM) : Buffer.allocUnsafe(READ_ROOM);
+}
+
+// The buffer being searched and where its bytes are in the module's memory: [from, to) of it at `base`.
+let bytes: Uint8Array = new Uint8Array(0);
+let from = 0;
+let to = 0;
+let base = 0;
+
+/** Starts a search of `buffer`; nextCandidate then walks it. */
+export function beginCandidates(buffer: Uint8Array): void {
+  bytes = buffer;
+  from = 0;
+  to = 0;
+  if (wasm && buffer.buffer === memoryBuffer) {
+    // Already in the module's memory (readRoom): searched in place.
+    base = buffer.byteOffset;
+    to = buffer.length;
+  }
+}
+
+/** Copies the piece of the buffer that starts at `at` into the module's memory. */
+function copyPiece(memory: Uint8Array, at: number): void {
+  from = at;
+  to = Math.min(bytes.length, at + COPY_ROOM);
+  base = COPY_AT;
+  memory[COPY_AT - 2] = at >= 2 ? bytes[at - 2]! : 0;
+  memory[COPY_AT - 1] = at >= 1 ? bytes[at - 1]! : 0;
+  memory.set(bytes.subarray(at, to), COPY_AT);
+}
+
+/**
+ * The first index at or after `at` where a prefix's last byte may be ("-", "_", or the "a" of
+ * "AIza", after the two bytes its patterns need), or -1. A false alarm is possible ("sk/"); a miss
+ * is not: the caller checks each index against the bytes themselves.
+ */
+export function nextCandidate(at: number): number {
+  if (!wasm) return nextInJs(at);
+  for (;;) {
+    if (at >= bytes.length) return -1;
+    if (at < from || at >= to) copyPiece(wasm.memory, at);
+    const found = wasm.next(base + at - from, base + to - from);
+    if (found !== -1) return found - base + from;
+    if (to >= bytes.length) return -1;
+    at = to;
+  }
+}
+
+/**
+ * By a byte that ends a prefix, bits of the patterns it can end (as in precheck.wat); by the byte
+ * before and the one before that, the patterns they can be part of.
+ */
+const LAST = new Uint8Array(256);
+const BEFORE = new Uint8Array(256);
+const TWO_BEFORE = new Uint8Array(256);
+LAST[0x2d] = 0b00000111;
+LAST[0x5f] = 0b01111001;
+LAST[0x61] = 0b10000000;
+[...'kixfw8pz'].forEach((c, bit) => (BEFORE[c.charCodeAt(0)] = 1 << bit));
+[...'salhfrgI'].forEach((c, bit) => (TWO_BEFORE[c.charCodeAt(0)] = 1 << bit));
+
+/** nextCandidate without WebAssembly: the same patterns, a byte at a time. */
+function nextInJs(at: number): number {
+  for (let i = Math.max(at, 2); i < bytes.length; i++) {
+    const last = LAST[bytes[i]!]!;
+    if (last !== 0 && (last & BEFORE[bytes[i - 1]!]! & TWO_BEFORE[bytes[i - 2]!]!) !== 0) return i;
+  }
+  return -1;
+}
+
+/** Whether the search runs in WebAssembly (for tests and the bench). */
+export const precheckInWasm = wasm !== undefined;
+
+/** Every index nextCandidate reports in a buffer; with `inJs`, as the loop without WebAssembly finds them (tests). */
+export function candidatesOf(buffer: Uint8Array, inJs = false): number[] {
+  beginCandidates(buffer);
+  const all: number[] = [];
+  const next = inJs ? nextInJs : nextCandidate;
+  for (let at = next(0); at !== -1; at = next(at + 1)) all.push(at);
+  return all;
+}

@@ -1,0 +1,94 @@
+// The WebAssembly pre-check (src/core/scan/precheck.wat) against its JavaScript twin and against the
+// text it was assembled from. Every place a prefix ends must be reported, wherever the buffer lies:
+// in the read room (searched in place), copied in, across the seam of two copied pieces, at the
+// very start of a buffer, or right before its end where the module's 16-byte loads read past it.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { assemblePrecheck, precheckSource } from '../../../scripts/precheckWasm.ts';
+import { PRECHECK_WASM_HEX } from '../../../src/core/scan/precheckWasm.ts';
+import { READ_ROOM, candidatesOf, precheckInWasm, readRoom } from '../../../src/core/scan/precheck.ts';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** Where each prefix's last byte is, by reading the bytes plainly (the reference). */
+function prefixEnds(bytes: Uint8Array): number[] {
+  const text = Buffer.from(bytes).toString('latin1');
+  const ends = new Set<number>();
+  // The last three bytes of each prefix ("xai-": "ai-"; "tgp_v1_": "gp_", its first underscore).
+  for (const prefix of ['sk-', 'ai-', 'lx-', 'sk_', 'hf_', 'fw_', 'r8_', 'gp_', 'Iza'])
+    for (let at = text.indexOf(prefix); at !== -1; at = text.indexOf(prefix, at + 1)) ends.add(at + prefix.length - 1);
+  return [...ends].sort((a, b) => a - b);
+}
+
+/** What the pre-check reports, less its known false alarms ("/" and "]" after "sk"), which callers check away. */
+function reported(bytes: Uint8Array, inJs = false): number[] {
+  return candidatesOf(bytes, inJs).filter((at) => bytes[at] !== 0x2f && bytes[at] !== 0x5d);
+}
+
+const ALPHABET = 'sk-_xaiplhfwr8gIzA/] \n';
+const bytesOf = fc
+  .array(fc.constantFrom(...ALPHABET), { maxLength: 200 })
+  .map((a) => Buffer.from(a.join(''), 'latin1'));
+
+describe('precheck: the WebAssembly search', () => {
+  it('runs in WebAssembly on this Node', () => {
+    expect(precheckInWasm).toBe(true);
+  });
+
+  it('is the module assembled from precheck.wat (run `npm run wasm` after editing it)', async () => {
+    const wat = fileURLToPath(new URL('../../../src/core/scan/precheckWasm.ts', import.meta.url));
+    expect(readFileSync(wat, 'utf8')).toBe(precheckSource(await assemblePrecheck()));
+    expect(PRECHECK_WASM_HEX.startsWith('0061736d')).toBe(true);
+  });
+
+  it('reports every prefix end, and only those, in buffers of the letters that make them', () => {
+    fc.assert(
+      fc.property(bytesOf, (bytes) => {
+        expect(reported(bytes)).toEqual(prefixEnds(bytes));
+        expect(reported(bytes, true)).toEqual(prefixEnds(bytes));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reports the same in random bytes, whatever their values', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        expect(candidatesOf(bytes)).toEqual(candidatesOf(bytes, true));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('finds a prefix at the very start, at the very end, and nothing in the bytes past the end', () => {
+    expect(reported(Buffer.from('sk-'))).toEqual([2]);
+    expect(reported(Buffer.from('AIza'))).toEqual([3]);
+    const tail = Buffer.from(`${'.'.repeat(29)}hf_`);
+    expect(reported(tail)).toEqual([31]);
+    // A prefix that lies just past the end of a shorter view is not the view's.
+    expect(reported(tail.subarray(0, 31))).toEqual([]);
+  });
+
+  it('searches a buffer in the read room in place, at any offset in it', () => {
+    const room = readRoom();
+    room.fill(0x2e);
+    room.write('xsk-', 100, 'latin1');
+    room.write('gp_', READ_ROOM - 3, 'latin1');
+    expect(reported(room)).toEqual([103, READ_ROOM - 1]);
+    // A view that starts inside the room sees only its own bytes' prefixes (no match from before its start).
+    expect(reported(room.subarray(102, 200))).toEqual([1]);
+  });
+
+  it("finds a prefix split across the seam of two copied megabytes, and one at a large buffer's end", () => {
+    const size = (1 << 20) * 2 + 37;
+    const big = Buffer.alloc(size, 0x2e);
+    const seam = 1 << 20;
+    // "sk" closes the first piece and "-" opens the second; "xai-" straddles the second seam; "r8_" ends it all.
+    big.write('sk', seam - 2, 'latin1');
+    big.write('-', seam, 'latin1');
+    big.write('xai-', 2 * seam - 1, 'latin1');
+    big.write('r8_', size - 3, 'latin1');
+    expect(reported(big)).toEqual([seam, 2 * seam + 2, size - 1]);
+    expect(reported(big, true)).toEqual([seam, 2 * seam + 2, size - 1]);
+  });
+});
