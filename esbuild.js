@@ -51,6 +51,8 @@ const ON_DEMAND = {
   'src/host/onDemandCommands.ts': 'commands.js',
   // The chat session, built when a chat first opens (src/host/chat/chatSessionOnDemand.ts).
   'src/host/chat/chatSession.ts': 'chatSession.js',
+  // The wire clients, loaded by a service module's open() on the first client (src/core/chat/wireClients.ts).
+  'src/core/chat/wireClients.ts': 'wireClients.js',
 };
 
 const repoPath = (path) => relative(process.cwd(), path).split(sep).join('/');

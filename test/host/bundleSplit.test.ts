@@ -37,7 +37,8 @@ describe('the archive unpackers, on demand', () => {
   });
 });
 
-// The git history scan and the pre-commit hook installer run only on their commands: each is a file of its own
+// The git history scan and the pre-commit hook installer run only on their commands, the wire clients on the first
+// request: each is a file of its own
 // (esbuild.js, ON_DEMAND), imported on the command's first run, never parsed by an activation. What they share
 // with the extension (the scanner, git helpers, the redactor) they take from the loaded dist/extension.js, so
 // there is one instance of each module, not a copy.
@@ -47,6 +48,7 @@ describe('the history scan, the hook installer and the other commands, on demand
     preCommitHook: 'dist/preCommitHook.js',
     commands: 'dist/commands.js',
     chatSession: 'dist/chatSession.js',
+    wireClients: 'dist/wireClients.js',
   };
 
   it('are not in dist/extension.js and not loaded by activation', () => {
@@ -58,6 +60,9 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(bundle).not.toContain('Keyward: scanning the workspace');
     // The chat panel's Content Security Policy, which the chat session's webview connection writes.
     expect(bundle).not.toContain('default-src');
+    // The wire clients' streaming: the Responses API's text events and chat completions' usage option.
+    expect(bundle).not.toContain('response.output_text.delta');
+    expect(bundle).not.toContain('stream_options');
     const paths = Object.values(onDemand).map((file) => resolve(file));
     for (const path of paths) delete require.cache[path];
     const { api } = createFakeVscode();
@@ -72,6 +77,7 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(bundle).toMatch(/import\(["']\.\/preCommitHook\.js["']\)/);
     expect(bundle).toMatch(/import\(["']\.\/commands\.js["']\)/);
     expect(bundle).toMatch(/import\(["']\.\/chatSession\.js["']\)/);
+    expect(bundle).toMatch(/import\(["']\.\/wireClients\.js["']\)/);
     // The history scan's command is in commands.js, which loads history.js in turn (not a copy of it).
     const commands = readFileSync(onDemand.commands, 'utf8');
     expect(commands).toMatch(/import\(["']\.\/history\.js["']\)/);
@@ -99,6 +105,8 @@ describe('the history scan, the hook installer and the other commands, on demand
       expect(typeof commands[name]).toBe('function');
     const chat = loadExtensionBundle(api, onDemand.chatSession) as unknown as Record<string, unknown>;
     expect(typeof chat.ChatSession).toBe('function');
+    const clients = require(resolve(onDemand.wireClients)) as Record<string, unknown>;
+    expect(Object.keys(clients).sort()).toEqual(['ChatCompletionsClient', 'ResponsesClient']);
     // The same module object: the parts required the bundle already loaded, not a fresh one.
     expect(require.cache[resolve('dist/extension.js')]).toBe(loaded);
     // The scanner's code is in the extension bundle only.

@@ -21,7 +21,7 @@ import { toServiceError } from '../../core/errors.ts';
 import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
 import { ModelCatalog } from '../../core/chat/modelCatalog.ts';
 import { runPrompt } from '../../core/chat/promptRunner.ts';
-import { isFreeModelId } from '../../core/chat/chatCompletionsClient.ts';
+import { isFreeModelId } from '../../core/chat/freeModels.ts';
 import { SERVICES, SERVICE_IDS, baseUrlOf, isConfigured } from '../../core/services/descriptors.ts';
 import { type GuardQuestion, guardPrompt } from '../../core/keys/secretGuard.ts';
 import type { ReportedUsage } from '../../core/chat/textStream.ts';
