@@ -14,7 +14,8 @@ const ALLOWED = [
   // archive.js: the unpackers, loaded on the first archive a workspace scan meets; history.js,
   // preCommitHook.js and commands.js on their commands' first run; chatSession.js when a chat first opens;
   // wireClients.js when the first service client is made.
-  /^dist\/(extension|webview|undici|archive|history|preCommitHook|commands|chatSession|wireClients)\.js$/,
+  // lmRequests.js on the language model provider's first request.
+  /^dist\/(extension|webview|undici|archive|history|preCommitHook|commands|chatSession|wireClients|lmRequests)\.js$/,
   /^dist\/package\.json$/,
   /^dist\/codicon\.(css|woff2)$/,
   /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,

@@ -49,6 +49,7 @@ describe('the history scan, the hook installer and the other commands, on demand
     commands: 'dist/commands.js',
     chatSession: 'dist/chatSession.js',
     wireClients: 'dist/wireClients.js',
+    lmRequests: 'dist/lmRequests.js',
   };
 
   it('are not in dist/extension.js and not loaded by activation', () => {
@@ -63,6 +64,8 @@ describe('the history scan, the hook installer and the other commands, on demand
     // The wire clients' streaming: the Responses API's text events and chat completions' usage option.
     expect(bundle).not.toContain('response.output_text.delta');
     expect(bundle).not.toContain('stream_options');
+    // The language model provider's secret guard, which runs on a request.
+    expect(bundle).not.toContain('the stored keys could not be read to check the messages');
     const paths = Object.values(onDemand).map((file) => resolve(file));
     for (const path of paths) delete require.cache[path];
     const { api } = createFakeVscode();
@@ -78,6 +81,7 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(bundle).toMatch(/import\(["']\.\/commands\.js["']\)/);
     expect(bundle).toMatch(/import\(["']\.\/chatSession\.js["']\)/);
     expect(bundle).toMatch(/import\(["']\.\/wireClients\.js["']\)/);
+    expect(bundle).toMatch(/import\(["']\.\/lmRequests\.js["']\)/);
     // The history scan's command is in commands.js, which loads history.js in turn (not a copy of it).
     const commands = readFileSync(onDemand.commands, 'utf8');
     expect(commands).toMatch(/import\(["']\.\/history\.js["']\)/);
@@ -107,6 +111,8 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(typeof chat.ChatSession).toBe('function');
     const clients = require(resolve(onDemand.wireClients)) as Record<string, unknown>;
     expect(Object.keys(clients).sort()).toEqual(['ChatCompletionsClient', 'ResponsesClient']);
+    const lm = loadExtensionBundle(api, onDemand.lmRequests) as unknown as Record<string, unknown>;
+    expect(Object.keys(lm).sort()).toEqual(['countTokens', 'respond']);
     // The same module object: the parts required the bundle already loaded, not a fresh one.
     expect(require.cache[resolve('dist/extension.js')]).toBe(loaded);
     // The scanner's code is in the extension bundle only.
