@@ -10,7 +10,8 @@ import { type PromptRequest, runPrompt } from './core/chat/promptRunner.ts';
 import { SERVICES, SERVICE_IDS, baseUrlOf } from './core/services/descriptors.ts';
 import { CommandId } from './host/commandIds.ts';
 import { Configuration } from './host/configuration.ts';
-import { KeyCommands, type SetKeyArgs } from './host/keys/keyCommands.ts';
+import type { KeyCommands, SetKeyArgs } from './host/keys/keyCommands.ts';
+import { KeyReminders } from './host/keys/keyReminders.ts';
 import { KeyDiagnostics } from './host/scan/keyDiagnostics.ts';
 import { KeyFixes } from './host/scan/keyFixes.ts';
 import { KeyHover } from './host/scan/keyHover.ts';
@@ -85,7 +86,14 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     config: () => configuration.value,
     tier: () => configuration.value.direct.usageTier,
   });
-  const keyCommands = new KeyCommands(keys, monitor, configuration, log, globalState);
+  // The key commands, built on the first one run (dist/commands.js); the startup's offer and reminders need them only
+  // when the person takes one up.
+  let keyCommandsLoading: Promise<KeyCommands> | undefined;
+  const keyCommands = (): Promise<KeyCommands> =>
+    (keyCommandsLoading ??= onDemand().then(
+      ({ KeyCommands }) => new KeyCommands(keys, monitor, configuration, log, globalState),
+    ));
+  const reminders = new KeyReminders(keys, globalState, keyCommands);
   // Today's spend, per workspace, for the daily cap and the status tooltip.
   const spendState = new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys));
   const ledger = new SpendLedger({
@@ -184,7 +192,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.deleteConversation, (id?: unknown, confirmed?: unknown) =>
       conversationCommands.remove(id, confirmed === true),
     ),
-    command(CommandId.importKeys, () => keyCommands.importFromEnvironment()),
+    command(CommandId.importKeys, async () => (await keyCommands()).importFromEnvironment()),
     command(CommandId.askAboutSelection, () => panel.askAboutSelection()),
     command(CommandId.clearHistory, () => panel.clearHistory()),
     command(CommandId.exportHistory, (target?: unknown) => panel.exportHistory(target)),
@@ -211,14 +219,18 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     ...SERVICE_IDS.flatMap((service) => {
       const ids = SERVICES[service].commands;
       return [
-        command(ids.setKey, (args?: SetKeyArgs) => keyCommands.setKey(service, args)),
-        command(ids.verifyKey, () => keyCommands.verify(service)),
-        command(ids.rotateKey, (key?: string) => keyCommands.rotate(service, key)),
-        command(ids.deleteKey, (confirmed?: boolean) => keyCommands.delete(service, confirmed === true)),
+        command(ids.setKey, async (args?: SetKeyArgs) => (await keyCommands()).setKey(service, args)),
+        command(ids.verifyKey, async () => (await keyCommands()).verify(service)),
+        command(ids.rotateKey, async (key?: string) => (await keyCommands()).rotate(service, key)),
+        command(ids.deleteKey, async (confirmed?: boolean) =>
+          (await keyCommands()).delete(service, confirmed === true),
+        ),
         command(ids.actions, async () => (await onDemand()).showStatusActions(service, configuration, monitor)),
       ];
     }),
-    command(CommandId.setKeyExpiry, (service?: ServiceId, date?: string) => keyCommands.setExpiry(service, date)),
+    command(CommandId.setKeyExpiry, async (service?: ServiceId, date?: string) =>
+      (await keyCommands()).setExpiry(service, date),
+    ),
     command(CommandId.setUsageTier, async () => (await onDemand()).pickUsageTier()),
     command(CommandId.refreshStatus, () => statusBar.refresh()),
     context.secrets.onDidChange((event) => {
@@ -239,9 +251,9 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const startup = setTimeout(() => {
     for (const document of vscode.workspace.textDocuments) void diagnostics.full(document);
     void statusBar.refresh();
-    void keyCommands.offerEnvironmentImport().then(() => keyCommands.remindExpiry());
+    void reminders.offerEnvironmentImport().then(() => reminders.remindExpiry());
   }, 0);
-  const daily = setInterval(() => void keyCommands.remindExpiry(), 6 * 3_600_000);
+  const daily = setInterval(() => void reminders.remindExpiry(), 6 * 3_600_000);
   context.subscriptions.push({ dispose: () => (clearTimeout(startup), clearInterval(daily)) });
 
   if (!probe) return undefined;

@@ -5,42 +5,22 @@
 // here: another extension may be the one sending, so a key in the messages, or a paid model past the cap, stops the
 // request and the error says why and what to do.
 import * as vscode from 'vscode';
-import type { AccountMonitor } from '../../core/account/accountMonitor.ts';
-import type { KeyStore } from '../../core/keys/keyStore.ts';
 import type { ModelCatalog } from '../../core/chat/modelCatalog.ts';
 import type { ModelOption } from '../../shared/protocol.ts';
 import { SERVICE_IDS, type ServiceId } from '../../shared/serviceIds.ts';
 import type { Configuration } from '../configuration.ts';
 import type { Log } from '../log.ts';
-import type { ModelSettingsStore } from '../chat/modelSettingsStore.ts';
-import type { SpendGuard } from '../chat/spendGuard.ts';
 import { serviceLabel } from '../serviceNames.ts';
 import { Disposable } from '../../shared/dispose.ts';
+import type { ChatProviderParts, KeywardModelInformation } from './providerTypes.ts';
+
+export type { ChatProviderParts, KeywardModelInformation };
 
 export const LM_VENDOR = 'keyward';
 
 /** What a list does not say: a window most current models exceed, so VS Code never sends more than fits. */
 const UNKNOWN_CONTEXT = 32_768;
 const UNKNOWN_OUTPUT = 4_096;
-
-export interface KeywardModelInformation extends vscode.LanguageModelChatInformation {
-  readonly service: ServiceId;
-  readonly model: string;
-}
-
-/** What the provider is built from; the request handling (lmRequests.ts) reads it too. */
-export interface ChatProviderParts {
-  monitor: AccountMonitor;
-  keys: KeyStore;
-  catalog: ModelCatalog;
-  configuration: Configuration;
-  settings: ModelSettingsStore;
-  /** The daily spend cap: a paid model past it is refused, and each answer's cost is added. */
-  spend?: SpendGuard;
-  log: Log;
-  /** The manifest's managementCommand: Keyward's key setup. */
-  manageCommand: string;
-}
 
 export class KeywardChatProvider
   extends Disposable

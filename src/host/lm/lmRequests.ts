@@ -16,7 +16,7 @@ import type { ModelOption } from '../../shared/protocol.ts';
 import { type ServiceId, isServiceId } from '../../shared/serviceIds.ts';
 import type { Log } from '../log.ts';
 import type { ModelSettingsStore } from '../chat/modelSettingsStore.ts';
-import type { ChatProviderParts, KeywardModelInformation } from './chatProvider.ts';
+import type { ChatProviderParts, KeywardModelInformation } from './providerTypes.ts';
 import { toLmMessages, toLmTools, toToolChoice } from './lmMessages.ts';
 
 /** "router/openai/gpt-4o-mini": the service id has no slash, the model id may. */

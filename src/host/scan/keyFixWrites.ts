@@ -21,6 +21,7 @@ import {
 } from '../../core/safeWrite.ts';
 import {
   ENV_VAR,
+  INDIRECT_RULES,
   appendDotenv,
   appendGitignore,
   envReplacement,
@@ -31,7 +32,6 @@ import type { Configuration } from '../configuration.ts';
 import { type KeyDiagnostic, type KeyDiagnostics, realFilePath } from './keyDiagnostics.ts';
 import { SERVICES } from '../../core/services/descriptors.ts';
 import { isServiceOwner } from '../../core/scan/providerRules.ts';
-import { type Ask, INDIRECT_RULES } from './keyFixes.ts';
 
 const t = vscode.l10n.t;
 
@@ -40,7 +40,8 @@ export interface FixHost {
   readonly diagnostics: KeyDiagnostics;
   readonly configuration: Configuration;
   readonly keys: KeyStore;
-  ask: Ask;
+  /** Asks the person to pick one of the items; undefined is no. */
+  ask(message: string, ...items: string[]): Thenable<string | undefined>;
   say(level: 'warning' | 'error', text: string): void;
   /** How long a dirty document may go without a save before the move says it could not be saved. */
   savePatience(): number;

@@ -4,7 +4,14 @@ import * as vscode from 'vscode';
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import { SERVICE_NAMES } from '../../core/errors.ts';
 import type { KeyStore } from '../../core/keys/keyStore.ts';
-import { ENV_VAR, envReplacement, ignoreComment, ignoreNextLine, isDotenvFile } from '../../core/scan/fixes.ts';
+import {
+  ENV_VAR,
+  INDIRECT_RULES,
+  envReplacement,
+  ignoreComment,
+  ignoreNextLine,
+  isDotenvFile,
+} from '../../core/scan/fixes.ts';
 import { COMMITTED_KEY_CODE } from './committedKeys.ts';
 import type { Configuration } from '../configuration.ts';
 import { DIAGNOSTIC_SOURCE, type KeyDiagnostics } from './keyDiagnostics.ts';
@@ -14,9 +21,6 @@ import { SERVICES, pagesOf } from '../../core/services/descriptors.ts';
 import { PROVIDERS, isServiceOwner, ownerName } from '../../core/scan/providerRules.ts';
 
 const t = vscode.l10n.t;
-
-/** Findings whose text is not the key itself (pieces, base64): no fix moves them. */
-export const INDIRECT_RULES: ReadonlySet<string> = new Set(['split-key', 'encoded-key']);
 
 export const FixCommand = {
   moveToEnv: 'keyward.fix.moveToEnv',

@@ -6,7 +6,7 @@ import { redactSecrets } from '../../core/redact.ts';
 import { type FileState, describeFinding, type KeyDiagnostics } from './keyDiagnostics.ts';
 import { Disposable } from '../../shared/dispose.ts';
 import { serviceTitle } from '../serviceNames.ts';
-import { verificationText } from './keyLiveness.ts';
+import { verificationText } from './verificationText.ts';
 
 const t = vscode.l10n.t;
 

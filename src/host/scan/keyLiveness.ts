@@ -13,17 +13,6 @@ import { DIAGNOSTIC_SOURCE, type KeyDiagnostics } from './keyDiagnostics.ts';
 
 const t = vscode.l10n.t;
 
-export function verificationText(verification: Verification): string {
-  switch (verification.status) {
-    case 'live':
-      return t('live: the service accepts it ({0})', verification.reason);
-    case 'inactive':
-      return t('inactive: {0}', verification.reason);
-    case 'unknown':
-      return t('unknown: {0}', verification.reason);
-  }
-}
-
 /** Asks the person to pick one of the items; undefined is no. Tests script it. */
 export type Ask = (message: string, ...items: string[]) => Thenable<string | undefined>;
 

@@ -6,7 +6,19 @@ import { isServiceOwner, ownerName } from '../../core/scan/providerRules.ts';
 import { fingerprintOf } from '../../core/scan/scanner.ts';
 import { KeyVerifier, type Verification } from '../../core/scan/verify.ts';
 import { SERVICE_NAMES } from '../../core/errors.ts';
-import { type KeyLiveness, verificationText } from './keyLiveness.ts';
+import type { Configuration } from '../configuration.ts';
+import type { KeyDiagnostics } from './keyDiagnostics.ts';
+import { verificationText } from './verificationText.ts';
+
+/** What the check reads and keeps: KeyLiveness, which offers it and holds the verifier between checks. */
+export interface LivenessHost {
+  readonly diagnostics: KeyDiagnostics;
+  readonly configuration: Configuration;
+  /** Asks the person to pick one of the items; undefined is no. Tests script it. */
+  ask(message: string, ...items: string[]): Thenable<string | undefined>;
+  verifier: KeyVerifier | undefined;
+  verifierFor: string;
+}
 
 const t = vscode.l10n.t;
 
@@ -20,13 +32,13 @@ function hostOf(baseUrl: string): string {
 }
 
 /** Where a key of each service is sent to be checked: the base URLs the user set (application settings). */
-function baseUrls(liveness: KeyLiveness): Partial<Record<string, string>> {
+function baseUrls(liveness: LivenessHost): Partial<Record<string, string>> {
   const { router, direct } = liveness.configuration.value;
   return { router: router.baseUrl, direct: direct.baseUrl };
 }
 
 /** The verifier for the base URLs now set: another service is another cache. */
-function current(liveness: KeyLiveness): KeyVerifier {
+function current(liveness: LivenessHost): KeyVerifier {
   const urls = baseUrls(liveness);
   const wanted = `${urls.router} ${urls.direct}`;
   if (!liveness.verifier || liveness.verifierFor !== wanted) {
@@ -38,7 +50,7 @@ function current(liveness: KeyLiveness): KeyVerifier {
 
 /** The command: a flagged key at the given place, or at the cursor. Returns the answer (tests read it). */
 export async function checkKeyLive(
-  liveness: KeyLiveness,
+  liveness: LivenessHost,
   uri?: vscode.Uri,
   range?: vscode.Range,
 ): Promise<Verification | undefined> {
