@@ -55,6 +55,9 @@ const ON_DEMAND = {
   'src/core/chat/wireClients.ts': 'wireClients.js',
   // The language model provider's request handling, loaded on the first request (src/host/lm/lmRequests.ts).
   'src/host/lm/lmRequests.ts': 'lmRequests.js',
+  // The archive walker, loaded on the first archive a workspace scan meets (src/host/scan/keyDiagnostics.ts); the CLI
+  // keeps it inline.
+  'src/core/scan/archive.ts': 'archiveScan.js',
 };
 
 const repoPath = (path) => relative(process.cwd(), path).split(sep).join('/');

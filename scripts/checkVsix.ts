@@ -15,7 +15,8 @@ const ALLOWED = [
   // preCommitHook.js and commands.js on their commands' first run; chatSession.js when a chat first opens;
   // wireClients.js when the first service client is made.
   // lmRequests.js on the language model provider's first request.
-  /^dist\/(extension|webview|undici|archive|history|preCommitHook|commands|chatSession|wireClients|lmRequests)\.js$/,
+  // archiveScan.js the archive walker, on the first archive a workspace scan meets.
+  /^dist\/(extension|webview|undici|archive|history|preCommitHook|commands|chatSession|wireClients|lmRequests|archiveScan)\.js$/,
   /^dist\/package\.json$/,
   /^dist\/codicon\.(css|woff2)$/,
   /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,

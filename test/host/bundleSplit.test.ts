@@ -24,8 +24,10 @@ describe('the archive unpackers, on demand', () => {
     context.dispose();
   });
 
-  it('dist/archive.js holds them, for the bundle to load', () => {
-    expect(readFileSync('dist/extension.js', 'utf8')).toMatch(/(?:import|require)\(["']\.\/archive\.js["']\)/);
+  it('dist/archive.js holds them, for the archive walker to load', () => {
+    // The walker is itself on demand (dist/archiveScan.js): the extension bundle loads it, and it the unpackers.
+    expect(readFileSync('dist/extension.js', 'utf8')).toMatch(/import\(["']\.\/archiveScan\.js["']\)/);
+    expect(readFileSync('dist/archiveScan.js', 'utf8')).toMatch(/(?:import|require)\(["']\.\/archive\.js["']\)/);
     const codecs = require(resolve('dist/archive.js')) as Record<string, unknown>;
     expect(Object.keys(codecs).sort()).toEqual([
       'extract',
@@ -50,6 +52,7 @@ describe('the history scan, the hook installer and the other commands, on demand
     chatSession: 'dist/chatSession.js',
     wireClients: 'dist/wireClients.js',
     lmRequests: 'dist/lmRequests.js',
+    archiveScan: 'dist/archiveScan.js',
   };
 
   it('are not in dist/extension.js and not loaded by activation', () => {
@@ -111,6 +114,8 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(typeof chat.ChatSession).toBe('function');
     const clients = require(resolve(onDemand.wireClients)) as Record<string, unknown>;
     expect(Object.keys(clients).sort()).toEqual(['ChatCompletionsClient', 'ResponsesClient']);
+    const walker = require(resolve(onDemand.archiveScan)) as Record<string, unknown>;
+    expect(typeof walker.scanArchive).toBe('function');
     const lm = loadExtensionBundle(api, onDemand.lmRequests) as unknown as Record<string, unknown>;
     expect(Object.keys(lm).sort()).toEqual(['countTokens', 'respond']);
     // The same module object: the parts required the bundle already loaded, not a fresh one.
