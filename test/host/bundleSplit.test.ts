@@ -80,15 +80,17 @@ describe('the history scan, the hook installer and the other commands, on demand
 
   it('are files of their own, which the bundle imports by name', () => {
     const bundle = readFileSync('dist/extension.js', 'utf8');
-    expect(bundle).toMatch(/import\(["']\.\/preCommitHook\.js["']\)/);
     expect(bundle).toMatch(/import\(["']\.\/commands\.js["']\)/);
     expect(bundle).toMatch(/import\(["']\.\/chatSession\.js["']\)/);
     expect(bundle).toMatch(/import\(["']\.\/wireClients\.js["']\)/);
     expect(bundle).toMatch(/import\(["']\.\/lmRequests\.js["']\)/);
-    // The history scan's command is in commands.js, which loads history.js in turn (not a copy of it).
+    // The history scan's and the hook installer's commands are in commands.js, which loads history.js and
+    // preCommitHook.js in turn (not copies of them).
     const commands = readFileSync(onDemand.commands, 'utf8');
     expect(commands).toMatch(/import\(["']\.\/history\.js["']\)/);
     expect(commands).not.toContain('--no-renames');
+    expect(commands).toMatch(/import\(["']\.\/preCommitHook\.js["']\)/);
+    expect(commands).not.toContain('# installed by keyward install-hook');
   });
 
   it('take the modules they share from the loaded extension bundle, and load no second copy of it', () => {
