@@ -16,7 +16,7 @@ import { KeyDiagnostics } from './host/scan/keyDiagnostics.ts';
 import { KeyFixes } from './host/scan/keyFixes.ts';
 import { KeyHover } from './host/scan/keyHover.ts';
 import { KeyLiveness } from './host/scan/keyLiveness.ts';
-import { GitHistoryView, type HistoryNode } from './host/scan/gitHistoryView.ts';
+import type { GitHistoryView, HistoryNode } from './host/scan/gitHistoryView.ts';
 import { Log } from './host/log.ts';
 import { PanelProbe } from './host/chat/panelProbe.ts';
 import { PreCommitHookCommand } from './host/scan/preCommitHookCommand.ts';
@@ -146,7 +146,12 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     showView: (): Promise<void> => chatView.show(),
   });
   const chatView: ChatView = new ChatView(context.extensionUri, session, conversations);
-  const historyView = new GitHistoryView();
+  // The Keys in Git History view, built with dist/commands.js by the history scan's first run: until a scan it shows
+  // nothing, and its node commands come only from the nodes it shows.
+  let historyView: GitHistoryView | undefined;
+  let historyLoading: Promise<GitHistoryView> | undefined;
+  const history = (): Promise<GitHistoryView> =>
+    (historyLoading ??= onDemand().then(({ GitHistoryView }) => (historyView = new GitHistoryView())));
   const lmProvider = new KeywardChatProvider({
     monitor,
     keys,
@@ -200,11 +205,11 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.acceptProposal, (arg?: unknown) => session.keepProposal(arg)),
     command(CommandId.discardProposal, (arg?: unknown) => session.undoProposal(arg)),
     command(CommandId.scanWorkspace, async () => (await onDemand()).scanWorkspace(diagnostics, log)),
-    historyView,
-    command(CommandId.scanHistory, async () => (await onDemand()).scanHistory(historyView, diagnostics, log)),
-    command(CommandId.historyRotateKey, (node?: HistoryNode) => historyView.rotate(node)),
-    command(CommandId.historyCopyCommit, (node?: HistoryNode) => historyView.copyCommit(node)),
-    command(CommandId.historyOpen, (node?: HistoryNode) => historyView.open(node)),
+    { dispose: () => historyView?.dispose() },
+    command(CommandId.scanHistory, async () => (await onDemand()).scanHistory(await history(), diagnostics, log)),
+    command(CommandId.historyRotateKey, async (node?: HistoryNode) => (await history()).rotate(node)),
+    command(CommandId.historyCopyCommit, async (node?: HistoryNode) => (await history()).copyCommit(node)),
+    command(CommandId.historyOpen, async (node?: HistoryNode) => (await history()).open(node)),
     command(CommandId.installPreCommitHook, () => preCommitHook.run()),
     command(CommandId.showLog, () => log.show()),
     modelSettings,
@@ -263,7 +268,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     refresh: () => statusBar.refresh(),
     keyMetadata: (service) => keys.metadata(service),
     logLines: () => log.lines(),
-    historyView: () => historyView.snapshot(),
+    historyView: () => historyView?.snapshot() ?? [],
     findings: (uri) =>
       diagnostics
         .all(uri)
