@@ -24,7 +24,7 @@ import { ChatEditorTab } from './host/chat/chatEditorTab.ts';
 import { ChatConversations } from './host/chat/chatConversations.ts';
 import { ChatView } from './host/chat/chatView.ts';
 import { ChatSessionOnDemand } from './host/chat/chatSessionOnDemand.ts';
-import { LastEditor } from './host/chat/codeInsert.ts';
+import { LastEditor } from './host/chat/lastEditor.ts';
 import { ConversationStore } from './host/chat/conversationStore.ts';
 import { ConversationCommands } from './host/chat/conversationCommands.ts';
 import { ScrubbedMemento } from './host/scrubbedState.ts';
