@@ -58,6 +58,8 @@ const ON_DEMAND = {
   // The archive walker, loaded on the first archive a workspace scan meets (src/host/scan/keyDiagnostics.ts); the CLI
   // keeps it inline.
   'src/core/scan/archive.ts': 'archiveScan.js',
+  // Scanning bytes of any size in windows, which the workspace and history scans share (each requires it).
+  'src/core/scan/streamScan.ts': 'streamScan.js',
 };
 
 const repoPath = (path) => relative(process.cwd(), path).split(sep).join('/');
@@ -68,6 +70,21 @@ const onDemandFiles = {
   setup(build) {
     build.onResolve({ filter: /\.ts$/ }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
+      const file = ON_DEMAND[repoPath(resolve(args.resolveDir, args.path))];
+      return file ? { path: `./${file}`, external: true } : undefined;
+    });
+  },
+};
+
+/**
+ * In an on-demand part: a static import of another part loads that part's file too (a require when the part loads),
+ * so that two parts that need the same code share the one file holding it, and the extension bundle need not.
+ */
+const otherParts = {
+  name: 'other-parts',
+  setup(build) {
+    build.onResolve({ filter: /\.ts$/ }, (args) => {
+      if (args.kind === 'entry-point' || args.kind === 'dynamic-import') return undefined;
       const file = ON_DEMAND[repoPath(resolve(args.resolveDir, args.path))];
       return file ? { path: `./${file}`, external: true } : undefined;
     });
@@ -227,7 +244,7 @@ const partOptions = (held, shared) =>
     target: 'node22',
     external: ['vscode'],
     // A part's own dynamic import of another part loads that part's file too, rather than inlining a copy of it.
-    plugins: [undiciOnDemand, archiveOnDemand, onDemandFiles, fromExtension(held, shared)],
+    plugins: [undiciOnDemand, archiveOnDemand, onDemandFiles, otherParts, fromExtension(held, shared)],
   }));
 let held;
 let parts;
@@ -275,7 +292,7 @@ const asModules = await Promise.all(
       sourcemap: false,
       write: false,
       logLevel: 'silent',
-      plugins: [undiciOnDemand, archiveOnDemand, onDemandFiles, fromExtension(held, new Set(), true)],
+      plugins: [undiciOnDemand, archiveOnDemand, onDemandFiles, otherParts, fromExtension(held, new Set(), true)],
     }),
   ),
 );

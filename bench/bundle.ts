@@ -37,7 +37,8 @@ export function benchBundle(): string[] {
   // Loaded on demand, not at activation: the HTTP stack on the first request, the unpackers on the first archive,
   // the history scan, the pre-commit hook installer and the other commands' handlers on their first run, the chat
   // session when a chat first opens, the wire clients when the first client is made, the language model provider's
-  // request handling on its first request, the archive walker on the first archive.
+  // request handling on its first request, the archive walker on the first archive, the windowed scan with the
+  // history scan.
   const onDemand = [
     'dist/undici.js',
     'dist/archive.js',
@@ -46,6 +47,7 @@ export function benchBundle(): string[] {
     'dist/commands.js',
     'dist/chatSession.js',
     'dist/wireClients.js',
+    'dist/streamScan.js',
     'dist/archiveScan.js',
     'dist/lmRequests.js',
   ].map((file) => `${file} ${formatKb(statSync(file).size)}`);

@@ -16,7 +16,8 @@ const ALLOWED = [
   // wireClients.js when the first service client is made.
   // lmRequests.js on the language model provider's first request.
   // archiveScan.js the archive walker, on the first archive a workspace scan meets.
-  /^dist\/(extension|webview|undici|archive|history|preCommitHook|commands|chatSession|wireClients|lmRequests|archiveScan)\.js$/,
+  // streamScan.js scanning in windows, which the workspace and history scans load.
+  /^dist\/(extension|webview|undici|archive|history|preCommitHook|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan)\.js$/,
   /^dist\/package\.json$/,
   /^dist\/codicon\.(css|woff2)$/,
   /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,

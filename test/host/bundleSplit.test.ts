@@ -53,6 +53,7 @@ describe('the history scan, the hook installer and the other commands, on demand
     wireClients: 'dist/wireClients.js',
     lmRequests: 'dist/lmRequests.js',
     archiveScan: 'dist/archiveScan.js',
+    streamScan: 'dist/streamScan.js',
   };
 
   it('are not in dist/extension.js and not loaded by activation', () => {
@@ -91,6 +92,8 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(commands).not.toContain('--no-renames');
     expect(commands).toMatch(/import\(["']\.\/preCommitHook\.js["']\)/);
     expect(commands).not.toContain('# installed by keyward install-hook');
+    // A part that needs another part's code requires that part's file, which holds it once.
+    expect(readFileSync(onDemand.history, 'utf8')).toMatch(/require\(["']\.\/streamScan\.js["']\)/);
   });
 
   it('take the modules they share from the loaded extension bundle, and load no second copy of it', () => {
