@@ -17,7 +17,8 @@ const ALLOWED = [
   // lmRequests.js on the language model provider's first request.
   // archiveScan.js the archive walker, on the first archive a workspace scan meets.
   // streamScan.js scanning in windows, which the workspace and history scans load.
-  /^dist\/(extension|webview|undici|archive|history|preCommitHook|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan)\.js$/,
+  // keyHover.js on the first hover over a flagged key.
+  /^dist\/(extension|webview|undici|archive|history|preCommitHook|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan|keyHover)\.js$/,
   /^dist\/package\.json$/,
   /^dist\/codicon\.(css|woff2)$/,
   /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,

@@ -54,6 +54,7 @@ describe('the history scan, the hook installer and the other commands, on demand
     lmRequests: 'dist/lmRequests.js',
     archiveScan: 'dist/archiveScan.js',
     streamScan: 'dist/streamScan.js',
+    keyHover: 'dist/keyHover.js',
   };
 
   it('are not in dist/extension.js and not loaded by activation', () => {
@@ -119,6 +120,8 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(typeof chat.ChatSession).toBe('function');
     const clients = require(resolve(onDemand.wireClients)) as Record<string, unknown>;
     expect(Object.keys(clients).sort()).toEqual(['ChatCompletionsClient', 'ResponsesClient']);
+    const hover = loadExtensionBundle(api, onDemand.keyHover) as unknown as Record<string, unknown>;
+    expect(typeof hover.keyHover).toBe('function');
     const walker = require(resolve(onDemand.archiveScan)) as Record<string, unknown>;
     expect(typeof walker.scanArchive).toBe('function');
     const lm = loadExtensionBundle(api, onDemand.lmRequests) as unknown as Record<string, unknown>;
