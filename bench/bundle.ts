@@ -47,10 +47,10 @@ export function benchBundle(): string[] {
     'dist/commands.js',
     'dist/chatSession.js',
     'dist/wireClients.js',
-    'dist/keyHover.js',
-    'dist/streamScan.js',
-    'dist/archiveScan.js',
     'dist/lmRequests.js',
+    'dist/archiveScan.js',
+    'dist/streamScan.js',
+    'dist/keyHover.js',
   ].map((file) => `${file} ${formatKb(statSync(file).size)}`);
   const vsixBytes = statSync('keyward.vsix').size;
 

@@ -11,13 +11,11 @@ const ALLOWED = [
   /^README\.md$/,
   /^LICENSE$/,
   /^CHANGELOG\.md$/,
-  // archive.js: the unpackers, loaded on the first archive a workspace scan meets; history.js,
-  // preCommitHook.js and commands.js on their commands' first run; chatSession.js when a chat first opens;
-  // wireClients.js when the first service client is made.
-  // lmRequests.js on the language model provider's first request.
-  // archiveScan.js the archive walker, on the first archive a workspace scan meets.
-  // streamScan.js scanning in windows, which the workspace and history scans load.
-  // keyHover.js on the first hover over a flagged key.
+  // The files the extension loads on demand: archive.js (the unpackers) and archiveScan.js (the archive walker) on
+  // the first archive a workspace scan meets; history.js, preCommitHook.js and commands.js on their commands' first
+  // run; chatSession.js when a chat first opens; wireClients.js when the first service client is made; lmRequests.js
+  // on the language model provider's first request; streamScan.js with the history scan; keyHover.js on the first
+  // hover over a flagged key.
   /^dist\/(extension|webview|undici|archive|history|preCommitHook|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan|keyHover)\.js$/,
   /^dist\/package\.json$/,
   /^dist\/codicon\.(css|woff2)$/,
