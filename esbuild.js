@@ -51,6 +51,17 @@ const ON_DEMAND = {
   'src/host/onDemandCommands.ts': 'commands.js',
   // The chat session, built when a chat first opens (src/host/chat/chatSessionOnDemand.ts).
   'src/host/chat/chatSession.ts': 'chatSession.js',
+  // The wire clients, loaded by a service module's open() on the first client (src/core/chat/wireClients.ts).
+  'src/core/chat/wireClients.ts': 'wireClients.js',
+  // The language model provider's request handling, loaded on the first request (src/host/lm/lmRequests.ts).
+  'src/host/lm/lmRequests.ts': 'lmRequests.js',
+  // The archive walker, loaded on the first archive a workspace scan meets (src/host/scan/keyDiagnostics.ts); the CLI
+  // keeps it inline.
+  'src/core/scan/archive.ts': 'archiveScan.js',
+  // Scanning bytes of any size in windows, which the workspace and history scans share (each requires it).
+  'src/core/scan/streamScan.ts': 'streamScan.js',
+  // The hover's text over a flagged key, loaded on the first hover over one (src/host/scan/keyHover.ts).
+  'src/host/scan/keyHoverText.ts': 'keyHover.js',
 };
 
 const repoPath = (path) => relative(process.cwd(), path).split(sep).join('/');
@@ -61,6 +72,21 @@ const onDemandFiles = {
   setup(build) {
     build.onResolve({ filter: /\.ts$/ }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
+      const file = ON_DEMAND[repoPath(resolve(args.resolveDir, args.path))];
+      return file ? { path: `./${file}`, external: true } : undefined;
+    });
+  },
+};
+
+/**
+ * In an on-demand part: a static import of another part loads that part's file too (a require when the part loads),
+ * so that two parts that need the same code share the one file holding it, and the extension bundle need not.
+ */
+const otherParts = {
+  name: 'other-parts',
+  setup(build) {
+    build.onResolve({ filter: /\.ts$/ }, (args) => {
+      if (args.kind === 'entry-point' || args.kind === 'dynamic-import') return undefined;
       const file = ON_DEMAND[repoPath(resolve(args.resolveDir, args.path))];
       return file ? { path: `./${file}`, external: true } : undefined;
     });
@@ -207,26 +233,55 @@ await writeCodicons('dist');
 
 // The extension and its on-demand parts in three steps: what the extension bundle holds, then each part with
 // those modules taken from it, then the extension bundle exporting the modules the parts take.
-const { metafile } = await esbuild.build({
-  ...extension,
-  entryPoints: ['src/extension.ts'],
-  write: false,
-  metafile: true,
-  logLevel: 'silent',
-});
-const held = new Set(Object.keys(metafile.inputs));
+// A module that two parts would each bundle (one the extension bundle lacks) would be two instances of it: such a
+// module is held by the extension bundle instead, once, and both parts take it from there.
+const heldForParts = new Set();
+const partOptions = (held, shared) =>
+  Object.entries(ON_DEMAND).map(([entry, file]) => ({
+    ...common,
+    entryPoints: [entry],
+    outfile: `dist/${file}`,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    external: ['vscode'],
+    // A part's own dynamic import of another part loads that part's file too, rather than inlining a copy of it.
+    plugins: [undiciOnDemand, archiveOnDemand, onDemandFiles, otherParts, fromExtension(held, shared)],
+  }));
+let held;
+let parts;
+for (;;) {
+  const { metafile } = await esbuild.build({
+    ...extension,
+    stdin: {
+      contents: ["export * from './src/extension.ts';", ...[...heldForParts].map((path) => `import './${path}';`)].join(
+        '\n',
+      ),
+      resolveDir: process.cwd(),
+      sourcefile: 'extension-held.ts',
+      loader: 'ts',
+    },
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  held = new Set(Object.keys(metafile.inputs));
+  parts = partOptions(held, new Set());
+  const trial = await Promise.all(
+    parts.map((options) => esbuild.build({ ...options, write: false, metafile: true, logLevel: 'silent' })),
+  );
+  const owner = new Map();
+  const twice = new Set();
+  for (const { metafile: part } of trial)
+    for (const path of Object.keys(part.inputs).filter((input) => !input.startsWith('shared:'))) {
+      if (owner.has(path)) twice.add(path);
+      owner.set(path, part);
+    }
+  if (twice.size === 0) break;
+  for (const path of twice) heldForParts.add(path);
+}
 const shared = new Set();
-const parts = Object.entries(ON_DEMAND).map(([entry, file]) => ({
-  ...common,
-  entryPoints: [entry],
-  outfile: `dist/${file}`,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node22',
-  external: ['vscode'],
-  // A part's own dynamic import of another part loads that part's file too, rather than inlining a copy of it.
-  plugins: [undiciOnDemand, archiveOnDemand, onDemandFiles, fromExtension(held, shared)],
-}));
+parts = partOptions(held, shared);
 const built = await Promise.all(parts.map((options) => esbuild.build({ ...options, metafile: true })));
 // Which of the taken modules' exports each part uses: the same parts as ES modules, the taken modules left out.
 const names = new Map();
@@ -239,7 +294,7 @@ const asModules = await Promise.all(
       sourcemap: false,
       write: false,
       logLevel: 'silent',
-      plugins: [undiciOnDemand, archiveOnDemand, onDemandFiles, fromExtension(held, new Set(), true)],
+      plugins: [undiciOnDemand, archiveOnDemand, onDemandFiles, otherParts, fromExtension(held, new Set(), true)],
     }),
   ),
 );

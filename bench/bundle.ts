@@ -36,7 +36,9 @@ export function benchBundle(): string[] {
   const bundleBytes = statSync('dist/extension.js').size;
   // Loaded on demand, not at activation: the HTTP stack on the first request, the unpackers on the first archive,
   // the history scan, the pre-commit hook installer and the other commands' handlers on their first run, the chat
-  // session when a chat first opens.
+  // session when a chat first opens, the wire clients when the first client is made, the language model provider's
+  // request handling on its first request, the archive walker on the first archive, the windowed scan with the
+  // history scan, the hover's text on the first hover over a key.
   const onDemand = [
     'dist/undici.js',
     'dist/archive.js',
@@ -44,6 +46,11 @@ export function benchBundle(): string[] {
     'dist/preCommitHook.js',
     'dist/commands.js',
     'dist/chatSession.js',
+    'dist/wireClients.js',
+    'dist/lmRequests.js',
+    'dist/archiveScan.js',
+    'dist/streamScan.js',
+    'dist/keyHover.js',
   ].map((file) => `${file} ${formatKb(statSync(file).size)}`);
   const vsixBytes = statSync('keyward.vsix').size;
 

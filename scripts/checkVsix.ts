@@ -1,6 +1,7 @@
 // Fails when the VSIX would ship anything but what runs: no sources, tests,
 // maps or .env files. Lists the contents the way vsce sees them.
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 
 const ALLOWED = [
   /^package\.json$/,
@@ -10,9 +11,12 @@ const ALLOWED = [
   /^README\.md$/,
   /^LICENSE$/,
   /^CHANGELOG\.md$/,
-  // archive.js: the unpackers, loaded on the first archive a workspace scan meets; history.js,
-  // preCommitHook.js and commands.js on their commands' first run; chatSession.js when a chat first opens.
-  /^dist\/(extension|webview|undici|archive|history|preCommitHook|commands|chatSession)\.js$/,
+  // The files the extension loads on demand: archive.js (the unpackers) and archiveScan.js (the archive walker) on
+  // the first archive a workspace scan meets; history.js, preCommitHook.js and commands.js on their commands' first
+  // run; chatSession.js when a chat first opens; wireClients.js when the first service client is made; lmRequests.js
+  // on the language model provider's first request; streamScan.js with the history scan; keyHover.js on the first
+  // hover over a flagged key.
+  /^dist\/(extension|webview|undici|archive|history|preCommitHook|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan|keyHover)\.js$/,
   /^dist\/package\.json$/,
   /^dist\/codicon\.(css|woff2)$/,
   /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,
@@ -35,5 +39,21 @@ if (unexpected.length > 0) {
 }
 if (!files.includes('dist/extension.js')) {
   process.stderr.write('dist/extension.js is missing from the VSIX: build before packaging.\n');
+  process.exit(1);
+}
+// Every file the bundle loads on demand, and every file those load, ships: a part left out fails only when used.
+// (A name no build wrote is text inside a library, such as undici's own module names in a development build.)
+const loads = new Set<string>();
+const pending = ['dist/extension.js'];
+for (let file = pending.pop(); file; file = pending.pop())
+  for (const [, name] of readFileSync(file, 'utf8').matchAll(/(?:import|require)\(["']\.\/([\w-]+\.js)["']\)/g)) {
+    const path = `dist/${name}`;
+    if (loads.has(path) || !existsSync(path)) continue;
+    loads.add(path);
+    pending.push(path);
+  }
+const missing = [...loads].filter((path) => !files.includes(path));
+if (missing.length > 0) {
+  process.stderr.write(`The bundle loads files the VSIX lacks: ${missing.join(', ')}. Fix .vscodeignore.\n`);
   process.exit(1);
 }

@@ -10,12 +10,13 @@ import { type PromptRequest, runPrompt } from './core/chat/promptRunner.ts';
 import { SERVICES, SERVICE_IDS, baseUrlOf } from './core/services/descriptors.ts';
 import { CommandId } from './host/commandIds.ts';
 import { Configuration } from './host/configuration.ts';
-import { KeyCommands, type SetKeyArgs } from './host/keys/keyCommands.ts';
+import type { KeyCommands, SetKeyArgs } from './host/keys/keyCommands.ts';
+import { KeyReminders } from './host/keys/keyReminders.ts';
 import { KeyDiagnostics } from './host/scan/keyDiagnostics.ts';
 import { KeyFixes } from './host/scan/keyFixes.ts';
 import { KeyHover } from './host/scan/keyHover.ts';
 import { KeyLiveness } from './host/scan/keyLiveness.ts';
-import { GitHistoryView, type HistoryNode } from './host/scan/gitHistoryView.ts';
+import type { GitHistoryView, HistoryNode } from './host/scan/gitHistoryView.ts';
 import { Log } from './host/log.ts';
 import { PanelProbe } from './host/chat/panelProbe.ts';
 import { PreCommitHookCommand } from './host/scan/preCommitHookCommand.ts';
@@ -23,7 +24,7 @@ import { ChatEditorTab } from './host/chat/chatEditorTab.ts';
 import { ChatConversations } from './host/chat/chatConversations.ts';
 import { ChatView } from './host/chat/chatView.ts';
 import { ChatSessionOnDemand } from './host/chat/chatSessionOnDemand.ts';
-import { LastEditor } from './host/chat/codeInsert.ts';
+import { LastEditor } from './host/chat/lastEditor.ts';
 import { ConversationStore } from './host/chat/conversationStore.ts';
 import { ConversationCommands } from './host/chat/conversationCommands.ts';
 import { ScrubbedMemento } from './host/scrubbedState.ts';
@@ -85,7 +86,14 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     config: () => configuration.value,
     tier: () => configuration.value.direct.usageTier,
   });
-  const keyCommands = new KeyCommands(keys, monitor, configuration, log, globalState);
+  // The key commands, built on the first one run (dist/commands.js); the startup's offer and reminders need them only
+  // when the person takes one up.
+  let keyCommandsLoading: Promise<KeyCommands> | undefined;
+  const keyCommands = (): Promise<KeyCommands> =>
+    (keyCommandsLoading ??= onDemand().then(
+      ({ KeyCommands }) => new KeyCommands(keys, monitor, configuration, log, globalState),
+    ));
+  const reminders = new KeyReminders(keys, globalState, keyCommands);
   // Today's spend, per workspace, for the daily cap and the status tooltip.
   const spendState = new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys));
   const ledger = new SpendLedger({
@@ -138,7 +146,12 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     showView: (): Promise<void> => chatView.show(),
   });
   const chatView: ChatView = new ChatView(context.extensionUri, session, conversations);
-  const historyView = new GitHistoryView();
+  // The Keys in Git History view, built with dist/commands.js by the history scan's first run: until a scan it shows
+  // nothing, and its node commands come only from the nodes it shows.
+  let historyView: GitHistoryView | undefined;
+  let historyLoading: Promise<GitHistoryView> | undefined;
+  const history = (): Promise<GitHistoryView> =>
+    (historyLoading ??= onDemand().then(({ GitHistoryView }) => (historyView = new GitHistoryView())));
   const lmProvider = new KeywardChatProvider({
     monitor,
     keys,
@@ -184,7 +197,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.deleteConversation, (id?: unknown, confirmed?: unknown) =>
       conversationCommands.remove(id, confirmed === true),
     ),
-    command(CommandId.importKeys, () => keyCommands.importFromEnvironment()),
+    command(CommandId.importKeys, async () => (await keyCommands()).importFromEnvironment()),
     command(CommandId.askAboutSelection, () => panel.askAboutSelection()),
     command(CommandId.clearHistory, () => panel.clearHistory()),
     command(CommandId.exportHistory, (target?: unknown) => panel.exportHistory(target)),
@@ -192,11 +205,11 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.acceptProposal, (arg?: unknown) => session.keepProposal(arg)),
     command(CommandId.discardProposal, (arg?: unknown) => session.undoProposal(arg)),
     command(CommandId.scanWorkspace, async () => (await onDemand()).scanWorkspace(diagnostics, log)),
-    historyView,
-    command(CommandId.scanHistory, async () => (await onDemand()).scanHistory(historyView, diagnostics, log)),
-    command(CommandId.historyRotateKey, (node?: HistoryNode) => historyView.rotate(node)),
-    command(CommandId.historyCopyCommit, (node?: HistoryNode) => historyView.copyCommit(node)),
-    command(CommandId.historyOpen, (node?: HistoryNode) => historyView.open(node)),
+    { dispose: () => historyView?.dispose() },
+    command(CommandId.scanHistory, async () => (await onDemand()).scanHistory(await history(), diagnostics, log)),
+    command(CommandId.historyRotateKey, async (node?: HistoryNode) => (await history()).rotate(node)),
+    command(CommandId.historyCopyCommit, async (node?: HistoryNode) => (await history()).copyCommit(node)),
+    command(CommandId.historyOpen, async (node?: HistoryNode) => (await history()).open(node)),
     command(CommandId.installPreCommitHook, () => preCommitHook.run()),
     command(CommandId.showLog, () => log.show()),
     modelSettings,
@@ -211,14 +224,18 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     ...SERVICE_IDS.flatMap((service) => {
       const ids = SERVICES[service].commands;
       return [
-        command(ids.setKey, (args?: SetKeyArgs) => keyCommands.setKey(service, args)),
-        command(ids.verifyKey, () => keyCommands.verify(service)),
-        command(ids.rotateKey, (key?: string) => keyCommands.rotate(service, key)),
-        command(ids.deleteKey, (confirmed?: boolean) => keyCommands.delete(service, confirmed === true)),
+        command(ids.setKey, async (args?: SetKeyArgs) => (await keyCommands()).setKey(service, args)),
+        command(ids.verifyKey, async () => (await keyCommands()).verify(service)),
+        command(ids.rotateKey, async (key?: string) => (await keyCommands()).rotate(service, key)),
+        command(ids.deleteKey, async (confirmed?: boolean) =>
+          (await keyCommands()).delete(service, confirmed === true),
+        ),
         command(ids.actions, async () => (await onDemand()).showStatusActions(service, configuration, monitor)),
       ];
     }),
-    command(CommandId.setKeyExpiry, (service?: ServiceId, date?: string) => keyCommands.setExpiry(service, date)),
+    command(CommandId.setKeyExpiry, async (service?: ServiceId, date?: string) =>
+      (await keyCommands()).setExpiry(service, date),
+    ),
     command(CommandId.setUsageTier, async () => (await onDemand()).pickUsageTier()),
     command(CommandId.refreshStatus, () => statusBar.refresh()),
     context.secrets.onDidChange((event) => {
@@ -239,9 +256,9 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const startup = setTimeout(() => {
     for (const document of vscode.workspace.textDocuments) void diagnostics.full(document);
     void statusBar.refresh();
-    void keyCommands.offerEnvironmentImport().then(() => keyCommands.remindExpiry());
+    void reminders.offerEnvironmentImport().then(() => reminders.remindExpiry());
   }, 0);
-  const daily = setInterval(() => void keyCommands.remindExpiry(), 6 * 3_600_000);
+  const daily = setInterval(() => void reminders.remindExpiry(), 6 * 3_600_000);
   context.subscriptions.push({ dispose: () => (clearTimeout(startup), clearInterval(daily)) });
 
   if (!probe) return undefined;
@@ -251,7 +268,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     refresh: () => statusBar.refresh(),
     keyMetadata: (service) => keys.metadata(service),
     logLines: () => log.lines(),
-    historyView: () => historyView.snapshot(),
+    historyView: () => historyView?.snapshot() ?? [],
     findings: (uri) =>
       diagnostics
         .all(uri)

@@ -153,7 +153,7 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     proxy,
   };
   const module = serviceModule(service);
-  const client = module.open(connection);
+  const client = await module.open(connection);
   const callOptions = {
     signal: controller.signal,
     stream: !values['no-stream'],

@@ -108,7 +108,7 @@ async function serviceStatus(
   json: boolean,
 ): Promise<number> {
   const module = serviceModule(service);
-  const client = module.open(connection);
+  const client = await module.open(connection);
   try {
     const status = await module.cliStatus(client, connection.key !== '');
     out.write(json ? JSON.stringify({ ok: true, service, ...status.json }) + '\n' : status.text);

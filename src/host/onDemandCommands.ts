@@ -1,8 +1,17 @@
-// The handlers of commands that activation never runs: the workspace and history scans, the status item's and the
-// usage tier's quick picks, the model settings editor and the language model key manager. esbuild.js (ON_DEMAND)
-// builds this file as dist/commands.js, which a command loads on its first run (a dynamic import in
-// extension.ts), so that dist/extension.js neither holds nor parses them at activation (bench/bundle.ts).
+// The handlers of commands that activation never runs: the workspace and history scans and the history's view, the
+// status item's and the usage tier's quick picks, the model settings editor, the language model key manager, the
+// quick fixes that write, the key liveness check, the key commands, the pre-commit hook's install, and the
+// conversation list and export. esbuild.js (ON_DEMAND) builds this file as dist/commands.js, which a command loads
+// on its first run (a dynamic import in extension.ts or the class that offers the command), so that
+// dist/extension.js neither holds nor parses them at activation (bench/bundle.ts).
 export { scanHistory, scanWorkspace } from './scan/workspaceScan.ts';
 export { pickUsageTier, showStatusActions } from './status/statusActions.ts';
 export { manageLanguageModelKeys } from './lm/manageKeys.ts';
 export { editModelSettings } from './chat/modelSettingsEditor.ts';
+export { KeyFixWrites } from './scan/keyFixWrites.ts';
+export { checkKeyLive } from './scan/keyLivenessCheck.ts';
+export { KeyCommands } from './keys/keyCommands.ts';
+export { installHookCommand } from './scan/preCommitHookRun.ts';
+export { GitHistoryView } from './scan/gitHistoryView.ts';
+export { showConversationList } from './chat/conversationList.ts';
+export { exportConversation } from './chat/conversationExport.ts';

@@ -24,8 +24,10 @@ describe('the archive unpackers, on demand', () => {
     context.dispose();
   });
 
-  it('dist/archive.js holds them, for the bundle to load', () => {
-    expect(readFileSync('dist/extension.js', 'utf8')).toMatch(/(?:import|require)\(["']\.\/archive\.js["']\)/);
+  it('dist/archive.js holds them, for the archive walker to load', () => {
+    // The walker is itself on demand (dist/archiveScan.js): the extension bundle loads it, and it the unpackers.
+    expect(readFileSync('dist/extension.js', 'utf8')).toMatch(/import\(["']\.\/archiveScan\.js["']\)/);
+    expect(readFileSync('dist/archiveScan.js', 'utf8')).toMatch(/(?:import|require)\(["']\.\/archive\.js["']\)/);
     const codecs = require(resolve('dist/archive.js')) as Record<string, unknown>;
     expect(Object.keys(codecs).sort()).toEqual([
       'extract',
@@ -37,7 +39,8 @@ describe('the archive unpackers, on demand', () => {
   });
 });
 
-// The git history scan and the pre-commit hook installer run only on their commands: each is a file of its own
+// The git history scan and the pre-commit hook installer run only on their commands, the wire clients on the first
+// request: each is a file of its own
 // (esbuild.js, ON_DEMAND), imported on the command's first run, never parsed by an activation. What they share
 // with the extension (the scanner, git helpers, the redactor) they take from the loaded dist/extension.js, so
 // there is one instance of each module, not a copy.
@@ -47,6 +50,11 @@ describe('the history scan, the hook installer and the other commands, on demand
     preCommitHook: 'dist/preCommitHook.js',
     commands: 'dist/commands.js',
     chatSession: 'dist/chatSession.js',
+    wireClients: 'dist/wireClients.js',
+    lmRequests: 'dist/lmRequests.js',
+    archiveScan: 'dist/archiveScan.js',
+    streamScan: 'dist/streamScan.js',
+    keyHover: 'dist/keyHover.js',
   };
 
   it('are not in dist/extension.js and not loaded by activation', () => {
@@ -58,6 +66,11 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(bundle).not.toContain('Keyward: scanning the workspace');
     // The chat panel's Content Security Policy, which the chat session's webview connection writes.
     expect(bundle).not.toContain('default-src');
+    // The wire clients' streaming: the Responses API's text events and chat completions' usage option.
+    expect(bundle).not.toContain('response.output_text.delta');
+    expect(bundle).not.toContain('stream_options');
+    // The language model provider's secret guard, which runs on a request.
+    expect(bundle).not.toContain('the stored keys could not be read to check the messages');
     const paths = Object.values(onDemand).map((file) => resolve(file));
     for (const path of paths) delete require.cache[path];
     const { api } = createFakeVscode();
@@ -69,13 +82,19 @@ describe('the history scan, the hook installer and the other commands, on demand
 
   it('are files of their own, which the bundle imports by name', () => {
     const bundle = readFileSync('dist/extension.js', 'utf8');
-    expect(bundle).toMatch(/import\(["']\.\/preCommitHook\.js["']\)/);
     expect(bundle).toMatch(/import\(["']\.\/commands\.js["']\)/);
     expect(bundle).toMatch(/import\(["']\.\/chatSession\.js["']\)/);
-    // The history scan's command is in commands.js, which loads history.js in turn (not a copy of it).
+    expect(bundle).toMatch(/import\(["']\.\/wireClients\.js["']\)/);
+    expect(bundle).toMatch(/import\(["']\.\/lmRequests\.js["']\)/);
+    // The history scan's and the hook installer's commands are in commands.js, which loads history.js and
+    // preCommitHook.js in turn (not copies of them).
     const commands = readFileSync(onDemand.commands, 'utf8');
     expect(commands).toMatch(/import\(["']\.\/history\.js["']\)/);
     expect(commands).not.toContain('--no-renames');
+    expect(commands).toMatch(/import\(["']\.\/preCommitHook\.js["']\)/);
+    expect(commands).not.toContain('# installed by keyward install-hook');
+    // A part that needs another part's code requires that part's file, which holds it once.
+    expect(readFileSync(onDemand.history, 'utf8')).toMatch(/require\(["']\.\/streamScan\.js["']\)/);
   });
 
   it('take the modules they share from the loaded extension bundle, and load no second copy of it', () => {
@@ -99,6 +118,14 @@ describe('the history scan, the hook installer and the other commands, on demand
       expect(typeof commands[name]).toBe('function');
     const chat = loadExtensionBundle(api, onDemand.chatSession) as unknown as Record<string, unknown>;
     expect(typeof chat.ChatSession).toBe('function');
+    const clients = require(resolve(onDemand.wireClients)) as Record<string, unknown>;
+    expect(Object.keys(clients).sort()).toEqual(['ChatCompletionsClient', 'ResponsesClient']);
+    const hover = loadExtensionBundle(api, onDemand.keyHover) as unknown as Record<string, unknown>;
+    expect(typeof hover.keyHover).toBe('function');
+    const walker = require(resolve(onDemand.archiveScan)) as Record<string, unknown>;
+    expect(typeof walker.scanArchive).toBe('function');
+    const lm = loadExtensionBundle(api, onDemand.lmRequests) as unknown as Record<string, unknown>;
+    expect(Object.keys(lm).sort()).toEqual(['countTokens', 'respond']);
     // The same module object: the parts required the bundle already loaded, not a fresh one.
     expect(require.cache[resolve('dist/extension.js')]).toBe(loaded);
     // The scanner's code is in the extension bundle only.

@@ -154,14 +154,14 @@ describe('Restricted Mode', () => {
     }
   });
 
-  it('the hover does not advise moving the key out, since no fix does it here', () => {
+  it('the hover does not advise moving the key out, since no fix does it here', async () => {
     const key = routerKey();
     const text = `const key = "${key}";\n`;
     const doc = document('/untrusted/hover.js', text);
     parts.diagnostics.set(doc.uri as never, scanText(text), 'restricted');
     const hover = new KeyHover(parts.diagnostics);
     try {
-      const shown = hover.provideHover(doc as never, new Position(0, 15) as never);
+      const shown = await hover.provideHover(doc as never, new Position(0, 15) as never);
       const markdown = (shown as unknown as { contents: { value: string }[] }).contents[0]!.value;
       expect(markdown).toMatch(/Restricted Mode/);
       expect(markdown).not.toMatch(/move the key out \(|Move the key out/);

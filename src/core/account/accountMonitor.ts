@@ -28,13 +28,22 @@ export interface MonitorOptions {
   now?: () => number;
 }
 
+/** Closes a client once it is made; one that failed to load has nothing to close. */
+function closeWhenOpen(client: Promise<WireClient>): Promise<void> {
+  return client.then(
+    (opened) => opened.close(),
+    () => undefined,
+  );
+}
+
 export class AccountMonitor extends Disposable {
   readonly freeGuard: FreeModelGuard;
   private readonly snapshots = new Map<ServiceId, AccountSnapshot>();
   private readonly options: MonitorOptions;
   private readonly context: AccountContext;
   private readonly changed = this._register(new Emitter<ServiceId>());
-  private readonly clients = new Map<ServiceId, { id: string; client: WireClient }>();
+  // The promise is kept, so that calls made while a client's code loads share the one client.
+  private readonly clients = new Map<ServiceId, { id: string; client: Promise<WireClient> }>();
 
   constructor(options: MonitorOptions) {
     super();
@@ -109,7 +118,7 @@ export class AccountMonitor extends Disposable {
     const id = `${baseUrl}|${JSON.stringify(config.network)}|${key ? fingerprint(key) : 'no key'}`;
     const cached = this.clients.get(service);
     if (cached?.id === id) return cached.client;
-    void cached?.client.close();
+    if (cached) void closeWhenOpen(cached.client);
     const client = serviceModule(service).open({
       baseUrl,
       key,
@@ -118,6 +127,10 @@ export class AccountMonitor extends Disposable {
       freeGuard: this.freeGuard,
     });
     this.clients.set(service, { id, client });
+    // A client whose code failed to load is not kept: the next call tries again.
+    client.catch(() => {
+      if (this.clients.get(service)?.client === client) this.clients.delete(service);
+    });
     return client;
   }
 
@@ -170,7 +183,7 @@ export class AccountMonitor extends Disposable {
   }
 
   private closeClients(): void {
-    for (const { client } of this.clients.values()) void client.close();
+    for (const { client } of this.clients.values()) void closeWhenOpen(client);
     this.clients.clear();
   }
 

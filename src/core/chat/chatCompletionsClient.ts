@@ -21,13 +21,12 @@ import {
   answerBody,
 } from './textStream.ts';
 import { SERVICES } from '../services/descriptors.ts';
+import { FREE_ROUTER_MODEL, isFreeModelId } from './freeModels.ts';
 import { routerDescriptor } from '../services/routerDescriptor.ts';
-import { defaultModel } from '../../shared/serviceIds.ts';
 import { STREAM_USAGE_SUPPORT, type StreamUsageSupport, refusesStreamOptions } from './streamUsageSupport.ts';
 import { type HttpResponse, Transport, type TransportOptions } from '../transport.ts';
 
-/** The routing service's free router: it picks a free model, and costs nothing. */
-export const FREE_ROUTER_MODEL = defaultModel(routerDescriptor.id);
+export { FREE_ROUTER_MODEL, isFreeModelId };
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -104,10 +103,6 @@ export interface ChatCompletionsClientOptions extends TransportOptions {
   streamUsage?: StreamUsageSupport;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
-
-export function isFreeModelId(id: string): boolean {
-  return id === FREE_ROUTER_MODEL || id.endsWith(':free');
 }
 
 function strings(value: unknown): string[] | null {

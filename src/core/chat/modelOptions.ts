@@ -2,7 +2,8 @@
 // the router's free models first, its free router at the top.
 import type { ModelOption } from '../../shared/protocol.ts';
 import type { SettingSupport } from '../../shared/modelSettings.ts';
-import { FREE_ROUTER_MODEL, type RouterModelInfo } from './chatCompletionsClient.ts';
+import type { RouterModelInfo } from './chatCompletionsClient.ts';
+import { FREE_ROUTER_MODEL } from './freeModels.ts';
 
 /** What the model list says a model takes; a list without `supported_parameters` says nothing. */
 function chatSupport(parameters: readonly string[] | null | undefined): SettingSupport | undefined {

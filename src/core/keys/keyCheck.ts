@@ -30,7 +30,7 @@ export async function checkKey(
       }),
     };
   const module = serviceModule(service);
-  const client = module.open({ baseUrl, key, ...config.network });
+  const client = await module.open({ baseUrl, key, ...config.network });
   try {
     await module.checkKey(client);
     return { ok: true };

@@ -15,7 +15,7 @@ import type { SkipReason } from './report.ts';
 import { RULES } from './rules.ts';
 import { type Finding, type ScanOptions, mayContainKey, optionsFor } from './scanner.ts';
 import { scanShippedText } from './sourceMap.ts';
-import { scanBytesCounted } from './streamScan.ts';
+import { scanBytesCounted } from './byteScan.ts';
 
 export { type ArchiveKind, archiveKind, archiveMagic } from './formats.ts';
 

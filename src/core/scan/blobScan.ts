@@ -3,7 +3,8 @@
 // a UTF-16 byte-order mark is read as such in staged blobs and in history alike.
 import { type GitCallOptions, gitMessage, gitStream } from './git.ts';
 import { type Finding, type ScanOptions, optionsFor } from './scanner.ts';
-import { StreamScan, scanBytes } from './streamScan.ts';
+import { StreamScan } from './streamScan.ts';
+import { scanBytes } from './byteScan.ts';
 
 export interface Blob {
   /** Path inside the repository, '/'-separated. */

@@ -8,7 +8,8 @@ import { readRoom } from './precheck.ts';
 import type { SkipReason } from './report.ts';
 import type { Finding, ScanOptions } from './scanner.ts';
 import { type ShippedPart, scanShippedText } from './sourceMap.ts';
-import { StreamScan, scanBytesCounted } from './streamScan.ts';
+import { StreamScan } from './streamScan.ts';
+import { scanBytesCounted } from './byteScan.ts';
 
 /**
  * `omitted`: medium-confidence findings past the per-file cap, counted and not listed. `archive`: the first

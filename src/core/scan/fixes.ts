@@ -7,6 +7,9 @@ import { PROVIDERS } from './providerRules.ts';
 import { SERVICES } from '../services/descriptors.ts';
 import { NEXT_LINE_MARKER } from './scanner.ts';
 
+/** Findings whose text is not the key itself (pieces, base64): no fix moves them. */
+export const INDIRECT_RULES: ReadonlySet<string> = new Set(['split-key', 'encoded-key']);
+
 /** The variable each owner's key is read from: a service's from its row, and each provider's SDK default. */
 export const ENV_VAR: Record<KeyOwner, string> = {
   ...perService((id) => SERVICES[id].env.key),

@@ -19,7 +19,7 @@ import {
   optionsFor,
   scanTextCounted,
 } from './scanner.ts';
-import { encodingOf, scanBytesCounted } from './streamScan.ts';
+import { encodingOf, scanBytesCounted } from './byteScan.ts';
 
 export interface ShippedPart {
   /** The original source a finding belongs to (a source map's `sources` entry); none for the file itself. */

@@ -6,50 +6,10 @@
 // Notepad write) is decoded as such; anything else is read as UTF-8, binary
 // included, so a key compiled into a bundle is still found.
 import { isAscii, isUtf8 } from 'node:buffer';
-import {
-  type Finding,
-  LOOSE_CAP,
-  type ScanOptions,
-  type ScanResult,
-  keyStarts,
-  mayContainKey,
-  scanTextCounted,
-} from './scanner.ts';
+import { type Finding, LOOSE_CAP, type ScanOptions, keyStarts, mayContainKey, scanTextCounted } from './scanner.ts';
+import { type TextEncoding, decodeUtf16, encodingOf } from './byteScan.ts';
 import { RULES } from './rules.ts';
 import { MAX_TOKEN } from './rules.ts';
-
-export type TextEncoding = 'utf8' | 'utf16le' | 'utf16be';
-
-/** The encoding a file's first bytes announce: a UTF-16 byte-order mark, or UTF-8 (binary included). */
-export function encodingOf(bytes: Buffer): TextEncoding {
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf16le';
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf16be';
-  return 'utf8';
-}
-
-function decodeUtf16(bytes: Buffer, encoding: 'utf16le' | 'utf16be'): string {
-  const even = bytes.subarray(0, bytes.length & ~1);
-  if (encoding === 'utf16le') return even.toString('utf16le');
-  return Buffer.from(even).swap16().toString('utf16le');
-}
-
-/** Scans a whole buffer, whatever its encoding; the fast path for files that fit in memory. */
-export function scanBytes(bytes: Buffer, options: ScanOptions = {}): Finding[] {
-  return scanBytesCounted(bytes, options).findings;
-}
-
-const NONE: ScanResult = { findings: [], omitted: 0 };
-
-/** scanBytes, with the count of medium-confidence findings the cap left out. */
-export function scanBytesCounted(bytes: Buffer, options: ScanOptions = {}): ScanResult {
-  const encoding = encodingOf(bytes);
-  if (encoding === 'utf8')
-    return mayContainKey(bytes, options) ? scanTextCounted(bytes.toString('utf8'), options) : NONE;
-  const text = decodeUtf16(bytes.subarray(2), encoding);
-  return text.includes('sk-') || options.known?.length || options.retired?.length
-    ? scanTextCounted(text, options)
-    : NONE;
-}
 
 /**
  * The newlines in bytes [from, to), four bytes a step (a zero byte of word ^ 0x0a0a0a0a marks one): a native

@@ -4,7 +4,7 @@ import { type CompatibleSnapshot, compatibleStatusView } from '../account/accoun
 import { ServiceError, toServiceError } from '../errors.ts';
 import { errorKindRule, keepsWhatWasKnown } from '../../shared/errorKindRules.ts';
 import { routerOptions } from '../chat/modelOptions.ts';
-import { ChatCompletionsClient } from '../chat/chatCompletionsClient.ts';
+import type { ChatCompletionsClient } from '../chat/chatCompletionsClient.ts';
 import { promptChat } from './chatCompletions.ts';
 import { compatibleDescriptor } from './compatibleDescriptor.ts';
 import { type ServiceModule, noModelList } from './module.ts';
@@ -36,7 +36,11 @@ async function checkKey(client: ChatCompletionsClient, signal?: AbortSignal): Pr
 
 export const compatibleService = {
   descriptor: compatibleDescriptor,
-  open: (options) => new ChatCompletionsClient({ ...options, service: compatibleDescriptor.id }),
+  open: async (options) =>
+    new (await import('../chat/wireClients.ts')).ChatCompletionsClient({
+      ...options,
+      service: compatibleDescriptor.id,
+    }),
   prompt: promptChat,
   modelOptions: async (client, signal) => routerOptions(await client.models(signal)),
   rateLimits: () => undefined,

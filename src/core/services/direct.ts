@@ -2,7 +2,7 @@
 // Restricted keys whose missing scopes errors name, usage tiers, rate-limit headers, and billing states a free
 // check cannot see.
 import { type DirectSnapshot, directStatusView } from '../account/accountStatus.ts';
-import { ResponsesClient, type RateLimits } from '../chat/responsesClient.ts';
+import type { ResponsesClient, RateLimits } from '../chat/responsesClient.ts';
 import { ServiceError, toServiceError } from '../errors.ts';
 import { errorKindRule } from '../../shared/errorKindRules.ts';
 import type { ServiceErrorData } from '../../shared/errorKinds.ts';
@@ -89,7 +89,8 @@ async function checkKey(client: ResponsesClient, signal?: AbortSignal): Promise<
 
 export const directService = {
   descriptor: directDescriptor,
-  open: (options) => new ResponsesClient({ ...options, service: directDescriptor.id }),
+  open: async (options) =>
+    new (await import('../chat/wireClients.ts')).ResponsesClient({ ...options, service: directDescriptor.id }),
   prompt(client, input, options) {
     const last = input.turns.at(-1);
     const conversation = input.messages

@@ -122,8 +122,8 @@ export interface ServiceModule<
   Verified extends { service: ServiceId; ok: true } = { service: ServiceId; ok: true },
 > {
   readonly descriptor: ServiceDescriptor;
-  /** A client for one key and base URL, speaking the service's wire family. */
-  open(options: ClientOptions): Client;
+  /** A client for one key and base URL, speaking the service's wire family (its code loads on the first one made). */
+  open(options: ClientOptions): Promise<Client>;
   /** One prompt in the service's wire format. */
   prompt(client: Client, input: PromptInput, options: PromptOptions): TextStream;
   /** The models the panel's picker offers. */

@@ -5,7 +5,7 @@ import { type ServiceError, toServiceError } from '../errors.ts';
 import { nextUtcMidnight } from '../account/freeGuard.ts';
 import { keepsWhatWasKnown } from '../../shared/errorKindRules.ts';
 import { routerOptions } from '../chat/modelOptions.ts';
-import { type RouterCredits, type RouterKeyInfo, ChatCompletionsClient } from '../chat/chatCompletionsClient.ts';
+import type { RouterCredits, RouterKeyInfo, ChatCompletionsClient } from '../chat/chatCompletionsClient.ts';
 import type { ServiceErrorData } from '../../shared/errorKinds.ts';
 import { promptChat } from './chatCompletions.ts';
 import type { ServiceModule } from './module.ts';
@@ -76,7 +76,8 @@ function checkKey(client: ChatCompletionsClient, signal?: AbortSignal): Promise<
 
 export const routerService = {
   descriptor: routerDescriptor,
-  open: (options) => new ChatCompletionsClient({ ...options, service: routerDescriptor.id }),
+  open: async (options) =>
+    new (await import('../chat/wireClients.ts')).ChatCompletionsClient({ ...options, service: routerDescriptor.id }),
   prompt: promptChat,
   modelOptions: async (client, signal) => routerOptions(await client.models(signal)),
   rateLimits: () => undefined,

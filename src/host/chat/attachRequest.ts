@@ -3,7 +3,7 @@
 // attachment passes the secret guard when the prompt is sent, like any other.
 import * as vscode from 'vscode';
 import type { Attachment, AttachSource } from '../../shared/protocol.ts';
-import type { LastEditor } from './codeInsert.ts';
+import type { LastEditor } from './lastEditor.ts';
 import type { ConversationStore } from './conversationStore.ts';
 import { attachSelection, attachWholeFile } from './panelAttachments.ts';
 

@@ -4,11 +4,10 @@
 import * as vscode from 'vscode';
 import type { Attachment } from '../../shared/protocol.ts';
 import type { ChatSessionView } from './chatSessionOnDemand.ts';
-import type { LastEditor } from './codeInsert.ts';
+import type { LastEditor } from './lastEditor.ts';
 import type { ChatConversations } from './chatConversations.ts';
 import type { ConversationCommands } from './conversationCommands.ts';
 import type { ConversationStore } from './conversationStore.ts';
-import { attachSelection } from './panelAttachments.ts';
 import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import { promptWebviewOptions } from './webviewOptions.ts';
 
@@ -124,6 +123,8 @@ export class ChatEditorTab extends Disposable implements vscode.WebviewPanelSeri
       await this.show();
       return undefined;
     }
+    // Loaded with the chat session (dist/chatSession.js), which this opens anyway.
+    const { attachSelection } = await import('./chatSession.ts');
     const attachment = await attachSelection(editor, scope, this.store);
     await this.show();
     if (!attachment) return undefined;

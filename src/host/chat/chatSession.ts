@@ -21,13 +21,14 @@ import { toServiceError } from '../../core/errors.ts';
 import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
 import { ModelCatalog } from '../../core/chat/modelCatalog.ts';
 import { runPrompt } from '../../core/chat/promptRunner.ts';
-import { isFreeModelId } from '../../core/chat/chatCompletionsClient.ts';
+import { isFreeModelId } from '../../core/chat/freeModels.ts';
 import { SERVICES, SERVICE_IDS, baseUrlOf, isConfigured } from '../../core/services/descriptors.ts';
 import { type GuardQuestion, guardPrompt } from '../../core/keys/secretGuard.ts';
 import type { ReportedUsage } from '../../core/chat/textStream.ts';
 import { attachFrom } from './attachRequest.ts';
 import { CodeProposals } from './codeApply.ts';
-import { type LastEditor, insertCode } from './codeInsert.ts';
+import { insertCode } from './codeInsert.ts';
+import type { LastEditor } from './lastEditor.ts';
 import type { Configuration } from '../configuration.ts';
 import type { SpendGuard } from './spendGuard.ts';
 import type { ConversationStore } from './conversationStore.ts';
@@ -41,6 +42,10 @@ import { tickFirstPrompt } from './walkthrough.ts';
 import { WebviewConnection } from './webviewConnection.ts';
 import { type ModelSettings, type SettingSupport, applicableSettings } from '../../shared/modelSettings.ts';
 import { Disposable, toDisposable } from '../../shared/dispose.ts';
+
+// Ask About Selection's attaching, which the editor tab runs before the chat it opens loads: taken from this file,
+// so that it loads with the chat rather than at activation.
+export { attachSelection } from './panelAttachments.ts';
 
 /** What the session needs besides the core services; tests replace the question and watch what is posted. */
 export interface ChatSessionPorts {

@@ -8,7 +8,7 @@ import { Emitter } from '../../shared/event.ts';
 import type { ApplyState } from '../../shared/protocol.ts';
 import { mergeBlock } from '../../core/chat/applyRegion.ts';
 import { type ChooseFile, applyTarget, quickPickFile } from './applyTarget.ts';
-import { PROPOSAL_SCHEME } from './codeInsert.ts';
+import { PROPOSAL_SCHEME } from './lastEditor.ts';
 
 export { PROPOSAL_SCHEME };
 const PENDING_CONTEXT = 'keyward.proposalPending';

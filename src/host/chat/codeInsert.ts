@@ -1,34 +1,9 @@
-// Code from an answer into the editor the person was last in: the panel takes
-// the focus, so the active editor is remembered as it changes.
+// Code from an answer into the editor the person was last in (lastEditor.ts remembers it).
 import * as vscode from 'vscode';
-import { Disposable } from '../../shared/dispose.ts';
 import type { InsertMode } from '../../shared/protocol.ts';
 import { fitInsertion, fitReplacement } from '../../core/chat/codeProposal.ts';
 
-/** The scheme of an Apply proposal, the read-only right side of its diff. */
-export const PROPOSAL_SCHEME = 'keyward-proposal';
 const t = vscode.l10n.t;
-
-export class LastEditor extends Disposable {
-  private editor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
-  private readonly subscription = this._register(
-    vscode.window.onDidChangeActiveTextEditor((editor) => {
-      // The right side of an Apply diff is a read-only proposal: the code still belongs in the file beside it.
-      if (editor && editor.document.uri.scheme !== PROPOSAL_SCHEME) this.editor = editor;
-    }),
-  );
-
-  get current(): vscode.TextEditor | undefined {
-    // The active editor is the truth when there is one: the change event can arrive after a message from the chat.
-    const active = vscode.window.activeTextEditor;
-    return active && active.document.uri.scheme !== PROPOSAL_SCHEME ? active : this.editor;
-  }
-
-  /** An editor the person chose explicitly (ask about selection) wins over the last active one. */
-  set current(editor: vscode.TextEditor | undefined) {
-    this.editor = editor;
-  }
-}
 
 export async function insertCode(
   editor: vscode.TextEditor | undefined,

@@ -4,15 +4,12 @@
 import * as vscode from 'vscode';
 import { conversationTitle } from '../../core/chat/conversations.ts';
 import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
-import { relativeTime } from '../../core/chat/relativeTime.ts';
 import type { ChatConversations } from './chatConversations.ts';
 import { idArg, textArg, uriArg } from './commandArgs.ts';
-import { exportConversation } from './conversationExport.ts';
+import type { ConversationItem } from './conversationList.ts';
 import type { Log } from '../log.ts';
 
 const t = vscode.l10n.t;
-/** The id of the list's "Undo Delete" row; conversation ids are hex, so it cannot clash. */
-const UNDO_DELETE = 'undo-delete';
 
 /**
  * Offers Clear's Undo inside the chat ("Conversation cleared — Undo"); false when no chat is open to show it, and
@@ -20,13 +17,8 @@ const UNDO_DELETE = 'undo-delete';
  */
 export type OfferClearUndo = (title: string, undo: () => Promise<void>) => boolean;
 
-interface ConversationItem extends vscode.QuickPickItem {
-  /** Empty on the "New Conversation" item. */
-  id: string;
-}
-
 export class ConversationCommands {
-  private readonly conversations: ChatConversations;
+  readonly conversations: ChatConversations;
   private readonly keys: KeyStore;
   private readonly log: Log;
   private readonly offerUndo: OfferClearUndo;
@@ -46,81 +38,9 @@ export class ConversationCommands {
     return this.conversations.create();
   }
 
-  /** The list, searched by the text of every turn as the person types; Enter switches; the first item starts one. */
+  /** The list, searched by the text of every turn (conversationList.ts, loaded with dist/commands.js on its first). */
   async show(): Promise<void> {
-    const rename: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: t('Rename') };
-    const remove: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: t('Delete') };
-    const pick = vscode.window.createQuickPick<ConversationItem>();
-    pick.title = t('Keyward Conversations');
-    pick.placeholder = t('Search the conversations by text');
-    pick.matchOnDescription = false;
-    pick.matchOnDetail = false;
-    const now = Date.now();
-    const when = (ms: number) => relativeTime(ms, now, vscode.env.language);
-    const fresh: ConversationItem = { id: '', label: `$(add) ${t('New Conversation')}`, alwaysShow: true };
-    /** The last row deleted from this list, with its way back (an item at the top while the list is open). */
-    let deleted: { title: string; undo: () => Promise<void> } | undefined;
-    const fill = () => {
-      // The search runs over every turn, not only the titles: the items come pre-filtered and always show.
-      const found = this.conversations.list(pick.value).map((c) => ({
-        id: c.id,
-        label: `${c.active ? '$(comment-discussion) ' : ''}${c.title}`,
-        description: `${t('{0} messages', String(c.turnCount))} · ${when(c.updatedAt)}`,
-        ...(c.excerpt ? { detail: c.excerpt } : {}),
-        alwaysShow: true,
-        buttons: [rename, remove],
-      }));
-      const undoItem: ConversationItem[] = deleted
-        ? [{ id: UNDO_DELETE, label: `$(discard) ${t('Undo Delete "{0}"', deleted.title)}`, alwaysShow: true }]
-        : [];
-      pick.items = [...undoItem, fresh, ...found];
-      // While searching, the first match is what Enter takes, not "New Conversation".
-      if (pick.value && found[0]) pick.activeItems = [found[0]];
-    };
-    fill();
-    let renaming = false;
-    const done = new Promise<void>((resolve) => {
-      pick.onDidChangeValue(fill);
-      pick.onDidTriggerItemButton(async ({ button, item }) => {
-        if (button === rename) {
-          // The input box takes the quick input's place and hides the list; it comes back after it.
-          renaming = true;
-          try {
-            await this.rename(item.id);
-          } finally {
-            renaming = false;
-          }
-          pick.show();
-        } else {
-          // No modal question here: a dialog would close the list. The row's delete is undone from the list itself.
-          const title = item.label.replace(/^\$\([^)]*\) /, '');
-          const undo = await this.conversations.remove(item.id);
-          deleted = { title, undo };
-        }
-        fill();
-      });
-      pick.onDidAccept(async () => {
-        const chosen = pick.selectedItems[0];
-        if (chosen?.id === UNDO_DELETE) {
-          const undo = deleted?.undo;
-          deleted = undefined;
-          await undo?.();
-          fill();
-          return;
-        }
-        pick.hide();
-        if (chosen) await this.choose(chosen.id);
-      });
-      pick.onDidHide(() => {
-        if (renaming) return;
-        if (this.shownList === pick) this.shownList = undefined;
-        pick.dispose();
-        resolve();
-      });
-    });
-    pick.show();
-    this.shownList = pick;
-    return done;
+    return (await import('../onDemandCommands.ts')).showConversationList(this);
   }
 
   /** What Enter on an item of the list does: switch to it, or start one from "New Conversation" (id ''). */
@@ -188,8 +108,10 @@ export class ConversationCommands {
   }
 
   /** Exports the conversation shown now; a Uri `target` skips the dialog (tests, scripts), a menu's context does not. */
-  export(target?: unknown): Promise<vscode.Uri | undefined> {
+  async export(target?: unknown): Promise<vscode.Uri | undefined> {
     const conversation = this.conversations.activeConversation();
+    // The export (conversationExport.ts) loads with dist/commands.js on its first run.
+    const { exportConversation } = await import('../onDemandCommands.ts');
     return exportConversation(
       conversation.turns,
       conversationTitle(conversation, t('New conversation')),

@@ -7,7 +7,7 @@
 // failed answers included when the service reported what it charged.
 import * as vscode from 'vscode';
 import type { KeyStore } from '../../core/keys/keyStore.ts';
-import { isFreeModelId } from '../../core/chat/chatCompletionsClient.ts';
+import { isFreeModelId } from '../../core/chat/freeModels.ts';
 import { SERVICES } from '../../core/services/descriptors.ts';
 import { type SpendLedger, usd } from '../../core/account/spendLedger.ts';
 import { SERVICE_IDS, type ServiceId, defaultModel } from '../../shared/serviceIds.ts';

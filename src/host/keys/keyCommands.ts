@@ -1,13 +1,13 @@
-// Set, verify, rotate and delete keys; import them from the environment once;
-// remind before they expire. The key is read from a password box or a command
-// argument and goes nowhere but SecretStorage.
+// Set, verify, rotate and delete keys, and import them from the environment. The key is read from a password box or a
+// command argument and goes nowhere but SecretStorage. Loaded with the other on-demand commands (dist/commands.js) on
+// the first key command; the startup's offer and reminders are keyReminders.ts.
 import * as vscode from 'vscode';
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import type { AccountMonitor, AccountVerification } from '../../core/account/accountMonitor.ts';
 import type { Configuration } from '../configuration.ts';
 import { SERVICE_NAMES } from '../../core/errors.ts';
 import { checkKeyForSlot } from '../../core/keys/keyFormats.ts';
-import { type KeyStore, SecretStorageUnavailable, daysUntil } from '../../core/keys/keyStore.ts';
+import { type KeyStore, SecretStorageUnavailable } from '../../core/keys/keyStore.ts';
 import { SERVICES, SERVICE_IDS, pagesOf } from '../../core/services/descriptors.ts';
 import { serviceModule } from '../../core/services/registry.ts';
 import type { Log } from '../log.ts';
@@ -283,31 +283,6 @@ export class KeyCommands {
     return pick?.service;
   }
 
-  /** Offers once per service to import a key found in the environment. */
-  async offerEnvironmentImport(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-    for (const service of SERVICE_IDS) {
-      const variable = SERVICES[service].env.key;
-      const value = env[variable];
-      const asked = `keyward.envImportOffered.${service}`;
-      if (!value || this.state.get<boolean>(asked)) continue;
-      let stored: string | undefined;
-      try {
-        stored = await this.keys.getKey(service);
-      } catch {
-        continue;
-      }
-      if (stored) continue;
-      await this.state.update(asked, true);
-      const importKey = t('Import');
-      const answer = await vscode.window.showInformationMessage(
-        t("{0} is set in the environment. Import it into VS Code's secret storage for Keyward?", variable),
-        importKey,
-        t('Not Now'),
-      );
-      if (answer === importKey) await this.setKey(service, { key: value, label: t('{0} (imported)', variable) });
-    }
-  }
-
   /**
    * Import Keys from the Environment (the walkthrough and the chat's empty
    * state): stores what the variables hold, asking nothing more; says so when
@@ -328,26 +303,5 @@ export class KeyCommands {
       if (this.keys.metadata(service)) stored.push(service);
     }
     return stored;
-  }
-
-  /** Warns once a day when a key expires within a week. */
-  async remindExpiry(now = new Date()): Promise<void> {
-    for (const service of SERVICE_IDS) {
-      const meta = this.keys.metadata(service);
-      const days = daysUntil(meta?.expiresAt ?? null, now);
-      if (!meta || days === null || days > 7) continue;
-      const stamp = `keyward.expiryReminded.${service}`;
-      const today = now.toISOString().slice(0, 10);
-      if (this.state.get<string>(stamp) === today) continue;
-      await this.state.update(stamp, today);
-      const rotate = t('Rotate Key');
-      const text =
-        days < 0
-          ? t('The {0} key {1} has expired.', title(service), meta.masked)
-          : t('The {0} key {1} expires in {2} days.', title(service), meta.masked, String(days));
-      void vscode.window
-        .showWarningMessage(text, rotate)
-        .then((answer) => (answer === rotate ? this.rotate(service) : undefined));
-    }
   }
 }

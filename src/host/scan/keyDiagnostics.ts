@@ -11,7 +11,7 @@ import { redactSecrets } from '../../core/redact.ts';
 import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
 import { type GitState, GitStatusCache } from '../../core/scan/gitStatus.ts';
 import { IncrementalScan } from '../../core/scan/incremental.ts';
-import { archiveKind, archiveMagic, scanArchive } from '../../core/scan/archive.ts';
+import { archiveKind, archiveMagic } from '../../core/scan/formats.ts';
 import {
   IGNORE_FILE,
   IgnoreFileCache,
@@ -589,6 +589,8 @@ export class KeyDiagnostics extends Disposable {
     const placed: PlacedFinding[] = [];
     const notScanned: { inner: string; reason: SkipReason; message: string }[] = [];
     if (kind) {
+      // The archive walker loads on the first archive (dist/archiveScan.js), its unpackers in turn (dist/archive.js).
+      const { scanArchive } = await import('../../core/scan/archive.ts');
       const result = await scanArchive(bytes, kind, this.options, undefined, name);
       for (const hit of result.findings) placed.push({ finding: hit.finding, inner: hit.inner });
       for (const skip of result.skipped)

@@ -1,42 +1,8 @@
-// Hover over a flagged key: which service, the masked key, where git stands,
-// whether it is the stored key, and what to do.
-import { isServiceOwner, ownerName } from '../../core/scan/providerRules.ts';
+// Hover over a flagged key: which service, the masked key, where git stands, whether it is the stored key, and what
+// to do. The text (keyHoverText.ts) loads on the first hover over a key, from dist/keyHover.js.
 import * as vscode from 'vscode';
-import { redactSecrets } from '../../core/redact.ts';
-import { type FileState, describeFinding, type KeyDiagnostics } from './keyDiagnostics.ts';
+import type { KeyDiagnostics } from './keyDiagnostics.ts';
 import { Disposable } from '../../shared/dispose.ts';
-import { serviceTitle } from '../serviceNames.ts';
-import { verificationText } from './keyLiveness.ts';
-
-const t = vscode.l10n.t;
-
-function advice(state: FileState): string {
-  switch (state) {
-    case 'tracked':
-      return t(
-        'git tracks this file, so the key is in its history: rotate the key at the service and delete the old one; removing it from the file is not enough.',
-      );
-    case 'untracked':
-      return t(
-        "git would commit this file: move the key out (to .env or Keyward's secret storage) before the next commit, or ignore the file.",
-      );
-    case 'ignored':
-      return t('git ignores this file, so it will not be committed; still, keep keys in a secret store when you can.');
-    case 'outside':
-      return t('this file is not in a git repository.');
-    case 'refused':
-      return t(
-        'git refuses this repository (see `git status` in a terminal: usually safe.directory for a folder another user owns), so whether the file is tracked is unknown: rotate the key if it may have been committed.',
-      );
-    case 'restricted':
-      // No fix that moves a key is offered here: the advice names only what is.
-      return t(
-        'Restricted Mode: Keyward runs no git here and changes no file, so it cannot tell whether the key was committed. Rotate the key if it may have been, or trust the folder to learn whether git tracks the file and to move the key out.',
-      );
-    default:
-      return t('this document is not saved yet.');
-  }
-}
 
 export class KeyHover extends Disposable implements vscode.HoverProvider {
   private readonly diagnostics: KeyDiagnostics;
@@ -47,40 +13,9 @@ export class KeyHover extends Disposable implements vscode.HoverProvider {
     this._register(vscode.languages.registerHoverProvider({ scheme: '*' }, this));
   }
 
-  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+  provideHover(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover> | undefined {
     const entry = this.diagnostics.at(document.uri, position)[0];
     if (!entry) return undefined;
-    const { finding } = entry;
-    const markdown = new vscode.MarkdownString();
-    markdown.appendMarkdown(`**Keyward** · ${describeFinding(finding)}\n\n`);
-    markdown.appendMarkdown(
-      `- ${t('Service')}: ${isServiceOwner(finding.service) ? serviceTitle(finding.service) : ownerName(finding.service)}\n`,
-    );
-    markdown.appendMarkdown(
-      `- ${t('Key')}: \`${finding.masked}\` (${t('fingerprint')} ${finding.fingerprint.slice(0, 8)})\n`,
-    );
-    if (entry.inner !== undefined)
-      markdown.appendMarkdown(
-        `- ${t('Inside this file')}: \`${redactSecrets(entry.inner).replace(/`/g, "'")}:${finding.line + 1}:${finding.column + 1}\`\n`,
-      );
-    if (entry.suppression) {
-      // The reason is the repository's text: as text, never as Markdown (a link or an image in it stays inert).
-      markdown.appendMarkdown(`- ${t('Suppressed')}: `);
-      markdown.appendText(
-        t('by {0}:{1}: {2}', entry.suppression.file, String(entry.suppression.line), entry.suppression.reason),
-      );
-      markdown.appendMarkdown('\n');
-    }
-    markdown.appendMarkdown(`- ${t('Git')}: ${entry.git}\n`);
-    markdown.appendMarkdown(
-      `- ${t('Stored in Keyward')}: ${finding.stored === 'active' ? t('yes, this is your key') : finding.stored === 'retired' ? t('it was, before a rotation') : t('no')}\n`,
-    );
-    markdown.appendMarkdown(
-      `- ${t('Live')}: ${entry.verification ? verificationText(entry.verification) : isServiceOwner(finding.service) ? t('not checked (the "Check whether this key is live" action asks its service)') : t('not checked (Keyward sends no key to another provider)')}\n\n`,
-    );
-    if (entry.verification?.status === 'live' && entry.git === 'tracked')
-      markdown.appendMarkdown(`**${t('Live key in git history: rotate now.')}** `);
-    markdown.appendMarkdown(t('What to do: {0}', advice(entry.git)));
-    return new vscode.Hover(markdown, entry.range);
+    return import('./keyHoverText.ts').then(({ keyHover }) => keyHover(entry));
   }
 }

@@ -1,24 +1,14 @@
 // Keyward: Install Pre-commit Hook, for the repository of a workspace folder. Says what
-// the hook does before writing it, and replaces another tool's hook only when asked.
+// the hook does before writing it, and replaces another tool's hook only when asked. The command's steps
+// (preCommitHookRun.ts) load with the other on-demand commands (dist/commands.js) on its first run.
 import * as vscode from 'vscode';
-import type { HookState } from '../../core/scan/preCommitHook.ts';
-import { redactSecrets } from '../../core/redact.ts';
 import type { Log } from '../log.ts';
+import type { AskWithDetail, HookCommandOutcome } from './preCommitHookRun.ts';
 
-const t = vscode.l10n.t;
-
-/** A modal question with an explanation; undefined is no. Tests script it. */
-export type AskWithDetail = (message: string, detail: string, ...items: string[]) => Thenable<string | undefined>;
-
-export type HookCommandOutcome =
-  | { kind: 'installed'; path: string; replaced: 'nothing' | 'keyward' | 'foreign' }
-  | { kind: 'declined'; path: string }
-  | { kind: 'no_folder' }
-  | Extract<HookState, { kind: 'not_a_repository' | 'unsafe' | 'foreign' }>
-  | { kind: 'failed'; message: string };
+export type { AskWithDetail, HookCommandOutcome };
 
 export class PreCommitHookCommand {
-  private readonly log: Log;
+  readonly log: Log;
   ask: AskWithDetail = (message, detail, ...items) =>
     vscode.window.showWarningMessage(message, { modal: true, detail }, ...items);
   /** What the command told the person, newest last (the in-host tests read it). */
@@ -28,89 +18,13 @@ export class PreCommitHookCommand {
     this.log = log;
   }
 
-  private tell(kind: 'info' | 'error', message: string): void {
+  /** Tells the person, and keeps it in `said`. */
+  tell(kind: 'info' | 'error', message: string): void {
     this.said.push(message);
     void (kind === 'info' ? vscode.window.showInformationMessage(message) : vscode.window.showErrorMessage(message));
   }
 
   async run(): Promise<HookCommandOutcome> {
-    const folders = vscode.workspace.workspaceFolders ?? [];
-    const folder =
-      folders.length > 1
-        ? await vscode.window.showWorkspaceFolderPick({
-            placeHolder: t('Install the pre-commit hook for which folder?'),
-          })
-        : folders[0];
-    if (!folder) {
-      if (folders.length === 0)
-        this.tell('error', t('Open a folder inside a git repository to install a pre-commit hook.'));
-      return { kind: 'no_folder' };
-    }
-    try {
-      // Loaded on the command's first run, from a file of its own (esbuild.js): activation never parses it.
-      const { inspectPreCommitHook, installPreCommitHook } = await import('../../core/scan/preCommitHook.ts');
-      const state = await inspectPreCommitHook(folder.uri.fsPath);
-      switch (state.kind) {
-        case 'not_a_repository':
-          this.tell(
-            'error',
-            t('{0} is not inside a git repository, so there is no pre-commit hook to install.', folder.name),
-          );
-          return state;
-        case 'unsafe':
-          this.tell(
-            'error',
-            t(
-              '{0} is a symbolic link or not a regular file; Keyward does not write through it. Remove it and try again.',
-              state.path,
-            ),
-          );
-          return state;
-        case 'absent':
-        case 'keyward':
-        case 'foreign':
-          break;
-      }
-      const what = t(
-        'Before each commit, git will run "keyward scan --staged" and refuse the commit when the staged changes add a routing- or direct-service key. The hook runs the keyward command found now on PATH outside this repository, by its full path, never one the repository supplies. Install keyward first (npm install --global keyward), or with npm install --save-dev keyward run "npx keyward install-hook" in a terminal instead. To commit once without the check: git commit --no-verify.',
-      );
-      const install = state.kind === 'keyward' ? t('Update') : state.kind === 'foreign' ? t('Replace') : t('Install');
-      const answer =
-        state.kind === 'foreign'
-          ? await this.ask(
-              t("{0} already holds another pre-commit hook. Replace it with Keyward's?", state.path),
-              t(
-                'The hook there now would stop running. To keep it, add "keyward scan --staged" to it yourself instead.',
-              ) +
-                '\n\n' +
-                what,
-              install,
-            )
-          : await this.ask(t("Install Keyward's pre-commit hook in {0}?", state.path), what, install);
-      if (answer !== install) return { kind: 'declined', path: state.path };
-      const result = await installPreCommitHook(folder.uri.fsPath, { force: state.kind === 'foreign' });
-      if (result.kind !== 'installed') {
-        // Another hook appeared between the question and the write: it stays.
-        this.tell('error', t('{0} changed while Keyward asked; nothing was written.', state.path));
-        return result;
-      }
-      this.log.info(
-        `Installed the pre-commit hook at ${result.path} (replaced: ${result.replaced}; runs: ${result.keyward.join(' ') || 'nothing found'}).`,
-      );
-      this.tell('info', t("Keyward's pre-commit hook is installed at {0}.", result.path));
-      if (result.keyward.length === 0)
-        this.tell(
-          'error',
-          t(
-            'No keyward command was found on PATH outside this repository, so the hook refuses every commit until one is: install keyward (npm install --global keyward) and run this command again.',
-          ),
-        );
-      return result;
-    } catch (error) {
-      const message = redactSecrets((error as Error).message);
-      this.log.error(`Installing the pre-commit hook failed: ${message}`);
-      this.tell('error', t('Keyward could not install the pre-commit hook: {0}', message));
-      return { kind: 'failed', message };
-    }
+    return (await import('../onDemandCommands.ts')).installHookCommand(this);
   }
 }

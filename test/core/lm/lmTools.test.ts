@@ -43,9 +43,9 @@ const cases: { service: ServiceId; model: string; key: () => string; baseUrl: ()
   { service: 'direct', model: 'gpt-4o-mini', key: () => keys.direct, baseUrl: () => bed.emulator.directBaseUrl },
 ];
 
-function send(c: (typeof cases)[number], input: Omit<PromptInput, 'model' | 'turns'>, stream = true) {
+async function send(c: (typeof cases)[number], input: Omit<PromptInput, 'model' | 'turns'>, stream = true) {
   const module = serviceModule(c.service);
-  const client = module.open({ baseUrl: c.baseUrl(), key: c.key(), ...FAST });
+  const client = await module.open({ baseUrl: c.baseUrl(), key: c.key(), ...FAST });
   return settle(module.prompt(client, { model: c.model, turns: [], ...input }, { stream }));
 }
 
@@ -136,7 +136,7 @@ describe('per-model settings on the wire', () => {
   it('routing service: temperature, max_tokens and reasoning.effort where the model list says the model takes them', async () => {
     const router = serviceModule('router');
     const list = await router.modelOptions(
-      router.open({ baseUrl: bed.emulator.routerBaseUrl, key: keys.routerFunded, ...FAST }),
+      await router.open({ baseUrl: bed.emulator.routerBaseUrl, key: keys.routerFunded, ...FAST }),
     );
     const claude = list.find((m) => m.id === 'anthropic/claude-sonnet-4.5')!;
     const mini = list.find((m) => m.id === 'openai/gpt-4o-mini')!;

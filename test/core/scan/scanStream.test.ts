@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ScanOptions, scanText } from '../../../src/core/scan/scanner.ts';
-import { DEFAULT_WINDOW, StreamScan, scanBytes } from '../../../src/core/scan/streamScan.ts';
+import { DEFAULT_WINDOW, StreamScan } from '../../../src/core/scan/streamScan.ts';
+import { scanBytes } from '../../../src/core/scan/byteScan.ts';
 import { directKey, routerKey } from '../../emulator/keyFactory.ts';
 
 const WINDOW = 16 << 10;

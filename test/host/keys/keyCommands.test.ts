@@ -5,6 +5,7 @@ import { AccountMonitor } from '../../../src/core/account/accountMonitor.ts';
 import { KeyStore } from '../../../src/core/keys/keyStore.ts';
 import { Configuration } from '../../../src/host/configuration.ts';
 import { KeyCommands } from '../../../src/host/keys/keyCommands.ts';
+import { KeyReminders } from '../../../src/host/keys/keyReminders.ts';
 import { Log } from '../../../src/host/log.ts';
 import { secretPort, statePort } from '../../../src/host/keys/secretPorts.ts';
 import { StatusBar } from '../../../src/host/status/statusBar.ts';
@@ -43,6 +44,7 @@ function setup() {
     tier: () => configuration.value.direct.usageTier,
   });
   const commands = new KeyCommands(keys, monitor, configuration, log, memento as never);
+  const reminders = new KeyReminders(keys, memento as never, () => Promise.resolve(commands));
   const statusBar = new StatusBar(monitor, keys, configuration);
   const item = (id: string) => fake.state.statusItems.find((i) => i.id === id)!;
   return {
@@ -51,6 +53,7 @@ function setup() {
     keys,
     monitor,
     commands,
+    reminders,
     statusBar,
     item,
     dispose: () => {
@@ -193,21 +196,21 @@ describe('Rotate and Delete', () => {
 describe('environment import and expiry reminder', () => {
   it('offers once to import a key from the environment', async () => {
     fake.state.answers.push('Import');
-    await s.commands.offerEnvironmentImport({ OPENROUTER_API_KEY: bed.emulator.sandbox!.keys.routerFunded });
+    await s.reminders.offerEnvironmentImport({ OPENROUTER_API_KEY: bed.emulator.sandbox!.keys.routerFunded });
     expect(s.keys.metadata('router')!.label).toBe('OPENROUTER_API_KEY (imported)');
     await s.keys.deleteKey('router');
     const before = fake.state.messages.length;
-    await s.commands.offerEnvironmentImport({ OPENROUTER_API_KEY: bed.emulator.sandbox!.keys.routerFunded });
+    await s.reminders.offerEnvironmentImport({ OPENROUTER_API_KEY: bed.emulator.sandbox!.keys.routerFunded });
     expect(fake.state.messages.length).toBe(before);
   });
 
   it('reminds a week before a key expires, once a day', async () => {
     await s.commands.setKey('router', { key: bed.emulator.sandbox!.keys.routerFunded, quiet: true });
     await s.keys.updateMetadata('router', { expiresAt: '2026-11-25T00:00:00.000Z' });
-    await s.commands.remindExpiry(new Date('2026-11-10T00:00:00Z'));
+    await s.reminders.remindExpiry(new Date('2026-11-10T00:00:00Z'));
     expect(fake.state.messages).toHaveLength(0);
-    await s.commands.remindExpiry(new Date('2026-11-20T00:00:00Z'));
-    await s.commands.remindExpiry(new Date('2026-11-20T12:00:00Z'));
+    await s.reminders.remindExpiry(new Date('2026-11-20T00:00:00Z'));
+    await s.reminders.remindExpiry(new Date('2026-11-20T12:00:00Z'));
     expect(fake.state.messages.map((m) => m.text)).toEqual([expect.stringMatching(/expires in 5 days/)]);
   });
 });

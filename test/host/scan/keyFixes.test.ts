@@ -189,15 +189,18 @@ describe('Move to .env: the save of the changed line', () => {
     ]);
     // VS Code's own save ends a while later and says so; the move waits on that event, not on a timer (the default
     // patience is a minute, far past this test's limit).
+    // Timed from when the move starts waiting: the fix's code loads first (dist/commands.js), which may take longer
+    // than such a delay when nothing is cached yet.
     const listeners: ((d: unknown) => void)[] = [];
     workspace.onDidSaveTextDocument = (listener: (d: unknown) => void) => {
+      if (listeners.length === 0)
+        setTimeout(() => {
+          setup.doc.isDirty = false;
+          for (const waiting of [...listeners]) waiting(setup.doc);
+        }, 30);
       listeners.push(listener);
       return { dispose: () => listeners.splice(listeners.indexOf(listener), 1) };
     };
-    setTimeout(() => {
-      setup.doc.isDirty = false;
-      for (const listener of [...listeners]) listener(setup.doc);
-    }, 30);
     expect(await parts.fixes.moveToEnv(setup.doc.uri as never, setup.entry.range as never)).toBe(true);
     expect(readFileSync(join(setup.folder, '.env'), 'utf8')).toBe(`OPENROUTER_API_KEY=${setup.key}\n`);
     expect(setup.saves()).toBe(2);

@@ -14,13 +14,13 @@ function hoverText(hover: unknown): string {
 }
 
 describe('key hover', () => {
-  it('over a key: the service, the masked key and fingerprint, git, stored or not, and what to do', () => {
+  it('over a key: the service, the masked key and fingerprint, git, stored or not, and what to do', async () => {
     parts = editorParts();
     const key = directKey('proj');
     const doc = fakeDocument('/w/app.py', `x = 1\nKEY = "${key}"\n`, 'python');
     parts.diagnostics.set(doc.uri as never, scanText(doc.getText()), 'tracked');
     const [entry] = parts.diagnostics.all(doc.uri as never);
-    const hover = parts.hover.provideHover(doc as never, new Position(1, 12) as never);
+    const hover = await parts.hover.provideHover(doc as never, new Position(1, 12) as never);
     expect((hover as unknown as { range: unknown }).range).toBe(entry!.range);
     const text = hoverText(hover);
     expect(text).toContain('**Keyward** · A direct service key, sk-proj-…');
@@ -40,7 +40,7 @@ describe('key hover', () => {
     await parts.keys.setKey('router', key);
     const doc = fakeDocument('/w/app.js', `const key = "${key}"; // here\n`);
     parts.diagnostics.set(doc.uri as never, scanText(doc.getText(), await scannerKeys(parts.keys)), 'untracked');
-    expect(hoverText(parts.hover.provideHover(doc as never, new Position(0, 20) as never))).toContain(
+    expect(hoverText(await parts.hover.provideHover(doc as never, new Position(0, 20) as never))).toContain(
       '- Stored in Keyward: yes, this is your key',
     );
     expect(parts.hover.provideHover(doc as never, new Position(0, 5) as never)).toBeUndefined();

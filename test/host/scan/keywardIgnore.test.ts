@@ -45,7 +45,7 @@ describe('.keywardignore in the editor', () => {
       reason: 'generated, never live',
     });
     // The hover says it too, the reason as text (the repository's words never become Markdown).
-    const hover = parts.hover.provideHover(docs[0] as never, onFixture.range.start as never)!;
+    const hover = (await parts.hover.provideHover(docs[0] as never, onFixture.range.start as never))!;
     expect((hover.contents as unknown as { value: string }[]).map((c) => c.value).join('\n')).toMatch(
       /- Suppressed: by \\\.keywardignore:1: generated, never live\n/,
     );

@@ -50,7 +50,7 @@ describe('other providers in the editor', () => {
     expect(diagnostic!.message).not.toContain(key);
   });
 
-  it('the hover names the provider; the fixes move the key to .env under its variable and rotate on its page', () => {
+  it('the hover names the provider; the fixes move the key to .env under its variable and rotate on its page', async () => {
     parts = editorParts();
     const key = providerKey('anthropic-key');
     const doc = fakeDocument('/w/app.py', `client = Anthropic(api_key="${key}")\n`, 'python');
@@ -67,7 +67,7 @@ describe('other providers in the editor', () => {
     // Nothing offers to store another provider's key in Keyward's slots.
     expect(actions.some((a) => a.command?.command === FixCommand.storeAndRemove)).toBe(false);
 
-    const hover = parts.hover.provideHover(doc as never, new Position(0, 30) as never);
+    const hover = await parts.hover.provideHover(doc as never, new Position(0, 30) as never);
     const text = (hover as unknown as { contents: MarkdownString[] }).contents.map((c) => c.value).join('\n');
     expect(text).toContain('**Keyward** · A key of Anthropic, sk-ant-api03-…');
     expect(text).toContain('- Service: Anthropic');

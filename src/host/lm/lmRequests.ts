@@ -1,0 +1,168 @@
+// A language-model request as Keyward answers it: the messages mapped to the wire, the secret guard and the daily
+// spend cap before anything leaves, then runPrompt with the answer's text and tool calls as progress, and Keyward's
+// errors as the LanguageModelErrors VS Code knows. esbuild.js (ON_DEMAND) builds this file as dist/lmRequests.js,
+// which the provider (chatProvider.ts) loads on the first request or token count: activation registers the provider
+// without parsing it (bench/bundle.ts).
+import * as vscode from 'vscode';
+import { ServiceError } from '../../core/errors.ts';
+import { scannerKeys } from '../../core/keys/keyStore.ts';
+import { describeLocations, keysInMessages } from '../../core/lm/outgoingGuard.ts';
+import { estimateMessageTokens, estimateTextTokens } from '../../core/lm/tokenEstimate.ts';
+import { runPrompt } from '../../core/chat/promptRunner.ts';
+import type { ReportedUsage } from '../../core/chat/textStream.ts';
+import { errorKindStrings } from '../errorKindStrings.ts';
+import { type ModelSettings, applicableSettings, cleanSettings } from '../../shared/modelSettings.ts';
+import type { ModelOption } from '../../shared/protocol.ts';
+import { type ServiceId, isServiceId } from '../../shared/serviceIds.ts';
+import type { Log } from '../log.ts';
+import type { ModelSettingsStore } from '../chat/modelSettingsStore.ts';
+import type { ChatProviderParts, KeywardModelInformation } from './providerTypes.ts';
+import { toLmMessages, toLmTools, toToolChoice } from './lmMessages.ts';
+
+/** "router/openai/gpt-4o-mini": the service id has no slash, the model id may. */
+function parseId(id: string): { service: ServiceId; model: string } | undefined {
+  const slash = id.indexOf('/');
+  const service = id.slice(0, slash);
+  return slash > 0 && isServiceId(service) ? { service, model: id.slice(slash + 1) } : undefined;
+}
+
+/** The person's settings for the model, then what the caller asked for, each only where the model takes it. */
+function settingsFor(
+  settings: ModelSettingsStore,
+  offered: ReadonlyMap<string, ModelOption>,
+  service: ServiceId,
+  model: string,
+  asked: { readonly [name: string]: unknown } | undefined,
+) {
+  const fromCaller = cleanSettings({
+    temperature: asked?.temperature,
+    maxOutputTokens: asked?.maxOutputTokens ?? asked?.max_tokens,
+    reasoningEffort: asked?.reasoningEffort,
+  });
+  const merged: ModelSettings = { ...settings.get(service, model), ...fromCaller };
+  return applicableSettings(merged, offered.get(`${service}/${model}`)?.settings);
+}
+
+/** One request: the secret guard and the spend cap first, then the prompt, its text and tool calls as progress. */
+export async function respond(
+  parts: ChatProviderParts,
+  offered: ReadonlyMap<string, ModelOption>,
+  info: KeywardModelInformation,
+  messages: readonly vscode.LanguageModelChatRequestMessage[],
+  options: vscode.ProvideLanguageModelChatResponseOptions,
+  progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+  token: vscode.CancellationToken,
+): Promise<void> {
+  const target = parseId(info.id);
+  if (!target) throw vscode.LanguageModelError.NotFound(vscode.l10n.t('Keyward has no model {0}.', info.id));
+  const { service, model } = target;
+  const mapped = toLmMessages(messages);
+  if ('unknownPart' in mapped)
+    throw new Error(
+      vscode.l10n.t(
+        'Keyward cannot send message {0}, part {1}: it is of a kind neither wire format carries.',
+        mapped.unknownPart.message + 1,
+        mapped.unknownPart.part + 1,
+      ),
+    );
+  // The secret guard, before anything leaves: stored keys by value, every other key by shape.
+  const keys = await scannerKeys(parts.keys).catch((error: unknown) => ({
+    known: [],
+    retired: [],
+    unread: [{ service: undefined, reason: (error as Error)?.message ?? String(error) }],
+  }));
+  if (keys.unread.length > 0) {
+    const why = [...new Set(keys.unread.map((u) => u.reason))].join('; ');
+    parts.log.warn(`Language models: not sent, the stored keys could not be read (${why}).`);
+    throw vscode.LanguageModelError.Blocked(
+      vscode.l10n.t(
+        'Keyward did not send the request: the stored keys could not be read to check the messages for them ({0}).',
+        why,
+      ),
+    );
+  }
+  const found = keysInMessages(mapped.messages, keys);
+  if (found.length > 0) {
+    const where = describeLocations(found);
+    parts.log.warn(`Language models: not sent to the ${service} service, a key is in ${where}.`);
+    throw vscode.LanguageModelError.Blocked(
+      vscode.l10n.t(
+        'Keyward did not send the request: a key is in {0}. Remove it from the conversation and send again.',
+        where,
+      ),
+    );
+  }
+  // Past the daily cap a paid model is refused (free ones cost nothing and go): the caller may be another
+  // extension with no one to ask, so the error names the cap, today's spend and the ways on.
+  const refusal = parts.spend?.refusal(service, model);
+  if (refusal !== undefined) {
+    parts.log.warn(`Language models: not sent to ${service} ${model}, today's spend has reached the daily cap.`);
+    throw vscode.LanguageModelError.Blocked(refusal);
+  }
+  const controller = new AbortController();
+  const cancel = token.onCancellationRequested(() => controller.abort());
+  if (token.isCancellationRequested) controller.abort();
+  let reported: ReportedUsage | undefined;
+  try {
+    const tools = toLmTools(options.tools);
+    const settings = settingsFor(parts.settings, offered, service, model, options.modelOptions);
+    const result = await runPrompt(
+      parts.monitor,
+      {
+        service,
+        model,
+        turns: [],
+        messages: mapped.messages,
+        ...(tools.length > 0 ? { tools, toolChoice: toToolChoice(options.toolMode) } : {}),
+        settings,
+        denyDataCollection: parts.configuration.value.router.denyDataCollection,
+      },
+      {
+        signal: controller.signal,
+        onDelta: (delta) => progress.report(new vscode.LanguageModelTextPart(delta)),
+        // What a stopped or broken answer was charged still counts toward the cap.
+        onReported: (usage) => {
+          reported = usage;
+        },
+      },
+    );
+    reported = undefined;
+    void parts.spend?.record(service, result.costUsd);
+    for (const call of result.toolCalls ?? [])
+      progress.report(
+        new vscode.LanguageModelToolCallPart(
+          call.callId,
+          call.name,
+          call.input && typeof call.input === 'object' ? call.input : { value: call.input },
+        ),
+      );
+    const usage = result.usage ? `${result.usage.inputTokens} in, ${result.usage.outputTokens} out` : 'no usage';
+    const cost = result.costUsd === null ? '' : `, $${result.costUsd}`;
+    parts.log.info(`Language models: ${service} ${result.model || model} answered (${usage}${cost}).`);
+  } catch (error) {
+    if (reported) void parts.spend?.record(service, reported.costUsd);
+    if (token.isCancellationRequested) throw new vscode.CancellationError();
+    throw languageModelError(parts.log, error);
+  } finally {
+    cancel.dispose();
+  }
+}
+
+/** Keyward's error kind, with its title and advice; the LanguageModelError VS Code knows where one fits. */
+function languageModelError(log: Log, error: unknown): Error {
+  if (!(error instanceof ServiceError)) return error instanceof Error ? error : new Error(String(error));
+  // The kind's title as the chat shows it (localised from the error-kind table the bundle already reads).
+  const text = `${errorKindStrings()[`kind.${error.kind}`]}: ${error.message} ${error.action}`.trim();
+  log.warn(`Language models: ${error.service} ${error.kind}: ${error.message}`);
+  if (error.kind === 'auth' || error.kind === 'permission') return vscode.LanguageModelError.NoPermissions(text);
+  if (error.kind === 'moderation' || error.kind === 'region') return vscode.LanguageModelError.Blocked(text);
+  if (error.kind === 'bad_request' && error.status === 404) return vscode.LanguageModelError.NotFound(text);
+  return new Error(text);
+}
+
+/** An estimate: the services count tokens their own way, and VS Code only needs to know what fits. */
+export function countTokens(text: string | vscode.LanguageModelChatRequestMessage): number {
+  if (typeof text === 'string') return estimateTextTokens(text);
+  const mapped = toLmMessages([text]);
+  return 'messages' in mapped ? estimateMessageTokens(mapped.messages[0]!) : 0;
+}
