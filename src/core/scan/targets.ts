@@ -132,9 +132,12 @@ async function listRepository(
 ): Promise<void> {
   const rel = toPosix(relative(root, real)) || '.';
   const show = (path: string) => (shown === real ? under(root, path) : join(shown, relative(real, under(root, path))));
-  const tracked = await runGit(['ls-files', '-z', '--stage', '--', literalPath(rel)], root);
+  // Both at once: each is a process to start, and neither needs the other.
+  const [tracked, others] = await Promise.all([
+    runGit(['ls-files', '-z', '--stage', '--', literalPath(rel)], root),
+    runGit(['ls-files', '-z', '--others', '--exclude-standard', '--', literalPath(rel)], root),
+  ]);
   if (tracked.code !== 0) throw new GitFailure(`git ls-files failed in ${root}: ${tracked.stderr.trim()}`);
-  const others = await runGit(['ls-files', '-z', '--others', '--exclude-standard', '--', literalPath(rel)], root);
   if (others.code !== 0) throw new GitFailure(`git ls-files failed in ${root}: ${others.stderr.trim()}`);
 
   let previous = '';
