@@ -154,9 +154,22 @@ function shownUrl(raw: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
+/** A path as a report shows it: relative to `cwd` when it is under it, else as it is; '/'-separated. */
 function display(cwd: string, path: string): string {
+  if (sep === '/' && plainAbsolute(cwd) && plainAbsolute(path)) {
+    // Both are normal already, as every path a scan shows is: relative()'s answer without it. Its loops over
+    // every character run cold, ~20 µs a call: 3-8 ms for the 268 keys in the bench's corpus.
+    if (path === cwd) return '.';
+    const under = cwd === '/' ? cwd : `${cwd}/`;
+    return path.startsWith(under) ? path.slice(under.length) : path;
+  }
   const rel = relative(cwd, path);
   return (rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? path : rel).split(sep).join('/');
+}
+
+/** An absolute POSIX path without a '.', '..' or empty part or a trailing '/' (a dotfile's goes the long way). */
+function plainAbsolute(path: string): boolean {
+  return path.startsWith('/') && !path.includes('/.') && !path.includes('//') && (path === '/' || !path.endsWith('/'));
 }
 
 /**
