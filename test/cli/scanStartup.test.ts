@@ -1,7 +1,8 @@
 // `keyward scan` starts without what it may not need (issue 23, part 4): the archive unpackers, hashing,
 // child processes, zlib and fs/promises cost ~35 ms of a start that should be ~50, and load only when a
 // scan meets an archive, finds a key or runs git. Seen from outside, as a user runs the CLI: a preload
-// (NODE_OPTIONS=--require) records which Node built-ins and files the process loaded by its exit.
+// (NODE_OPTIONS=--require) records which Node built-ins and files the process loaded by its exit, and any
+// asynchronous file system call (the first starts libuv's thread pool, which a plain scan never needs).
 // The extension loads undici the same way (esbuild.js); test/host/bundleSplit.test.ts covers the editor.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,15 +12,33 @@ import { routerKey } from '../emulator/keyFactory.ts';
 import { makeRepo, scanCli, tempDir } from './gitFixtures.ts';
 
 const HOOK = `const before = new Set(process.moduleLoadList);
+const fs = require('fs');
+const asyncFs = [];
+const record = (owner, name, as) => {
+  const original = owner[name];
+  owner[name] = Object.assign(function (...args) {
+    asyncFs.push(as);
+    return original.apply(this, args);
+  }, original);
+};
+for (const name of ['realpath', 'stat', 'lstat', 'open', 'read', 'close', 'fstat', 'readFile', 'readdir', 'access'])
+  record(fs, name, name);
+record(fs.realpath, 'native', 'realpath.native');
 process.on('exit', () => {
   const builtins = process.moduleLoadList.filter((m) => !before.has(m) && m.startsWith('NativeModule ')).map((m) => m.slice(13));
   const files = Object.keys(require.cache).map((f) => f.split(/[\\\\/]/).pop());
-  require('fs').writeFileSync(process.env.KEYWARD_TEST_LOADED, JSON.stringify({ builtins, files }));
+  fs.writeFileSync(process.env.KEYWARD_TEST_LOADED, JSON.stringify({ builtins, files, asyncFs }));
 });
 `;
 
-/** What one `keyward scan ARGS` in `cwd` loaded: Node built-ins and bundle files. */
-function loadedBy(cwd: string, args: string[]): { status: number | null; builtins: string[]; files: string[] } {
+/**
+ * What one `keyward scan ARGS` in `cwd` loaded: Node built-ins and bundle files; and which asynchronous file
+ * system calls it made (the first starts libuv's thread pool: four threads, io_uring set up).
+ */
+function loadedBy(
+  cwd: string,
+  args: string[],
+): { status: number | null; builtins: string[]; files: string[]; asyncFs: string[] } {
   const dir = tempDir('keyward-loaded-');
   const hook = join(dir, 'hook.cjs');
   const record = join(dir, 'loaded.json');
@@ -28,19 +47,20 @@ function loadedBy(cwd: string, args: string[]): { status: number | null; builtin
   expect(run.stderr).toBe('');
   return {
     status: run.status,
-    ...(JSON.parse(readFileSync(record, 'utf8')) as { builtins: string[]; files: string[] }),
+    ...(JSON.parse(readFileSync(record, 'utf8')) as { builtins: string[]; files: string[]; asyncFs: string[] }),
   };
 }
 
 const DEFERRED = ['crypto', 'child_process', 'zlib', 'fs/promises'];
 
 describe('keyward scan start-up', () => {
-  it('an empty folder with --no-git: no unpackers, hashing, child processes, zlib or fs/promises', () => {
+  it('an empty folder with --no-git: no unpackers, hashing, child processes, zlib, fs/promises or thread pool', () => {
     const empty = tempDir('keyward-empty-');
     const loaded = loadedBy(empty, ['--no-git', '--format', 'json', '.']);
     expect(loaded.status).toBe(0);
     expect(loaded.builtins.filter((m) => DEFERRED.includes(m))).toEqual([]);
     expect(loaded.files).not.toContain('archive.js');
+    expect(loaded.asyncFs).toEqual([]);
   });
 
   it('a clean folder of source files: still none of them', () => {
@@ -50,6 +70,7 @@ describe('keyward scan start-up', () => {
     const loaded = loadedBy(folder, ['--no-git', '--format', 'json', '.']);
     expect(loaded.status).toBe(0);
     expect(loaded.builtins.filter((m) => DEFERRED.includes(m))).toEqual([]);
+    expect(loaded.asyncFs).toEqual([]);
   });
 
   it('each loads when it is needed: hashing for a key, the unpackers for an archive, git in a repository', () => {

@@ -83,15 +83,30 @@ function notRegular(stat: Stats): Skip | undefined {
   return undefined;
 }
 
-/** How one kind of file is scanned once its bytes are read. */
+/**
+ * How one kind of file is scanned once its bytes are read. One object per kind, made once, with what varies per
+ * file passed in: a reader and its closures per file were garbage in a scan of many small files.
+ */
 interface Reader<R> {
   /** Files up to this many bytes are held whole and scanned at once; larger ones go through `windows`. */
   limit: number;
   /** Scans bytes held whole (the buffer may be reused after: nothing may keep it). */
-  whole(bytes: Buffer): R;
+  whole(bytes: Buffer, options: ScanOptions, path: string): R;
   /** Scans a file too large to hold: `head` first, then the rest of the descriptor. */
-  windows(head: Buffer, fd: number): R;
+  windows(head: Buffer, fd: number, options: ScanOptions): R;
 }
+
+const TEXT_READER: Reader<FileOutcome> = {
+  limit: WHOLE,
+  whole(bytes, options) {
+    const archive = archiveMagic(bytes);
+    return archive ? { archive } : outcomeOf(scanBytesCounted(bytes, options));
+  },
+  windows(head, fd, options) {
+    const archive = archiveMagic(head);
+    return archive ? { archive } : streamed(head, fd, options);
+  },
+};
 
 /**
  * Scans a file's bytes. `maxSize`, when given, is a cap the user asked for:
@@ -108,17 +123,7 @@ export function scanFile(
   maxSize = Infinity,
   seenRegular = false,
 ): FileOutcome {
-  return readAndScan(path, maxSize, seenRegular, {
-    limit: WHOLE,
-    whole: (bytes) => {
-      const archive = archiveMagic(bytes);
-      return archive ? { archive } : outcomeOf(scanBytesCounted(bytes, options));
-    },
-    windows: (head, fd) => {
-      const archive = archiveMagic(head);
-      return archive ? { archive } : streamed(head, fd, options);
-    },
-  });
+  return readAndScan(path, maxSize, seenRegular, TEXT_READER, options);
 }
 
 /** Files up to this size are scanned whole; larger ones in windows of bounded memory (a source map: much larger). */
@@ -133,6 +138,15 @@ export type SourceMapOutcome = { parts: ShippedPart[]; asOneText?: true } | Skip
 /** Why a source map past SOURCE_MAP_WHOLE is named as not fully read. */
 export const SOURCE_MAP_TOO_LARGE = `a source map larger than ${SOURCE_MAP_WHOLE} bytes: read as one text, not source by source`;
 
+const SOURCE_MAP_READER: Reader<SourceMapOutcome> = {
+  limit: SOURCE_MAP_WHOLE,
+  whole: (bytes, options, path) => ({ parts: scanShippedText(bytes, path, options) }),
+  windows(head, fd, options) {
+    const { findings, omitted } = streamed(head, fd, options);
+    return { parts: [{ findings, omitted: omitted ?? 0 }], asOneText: true };
+  },
+};
+
 /** scanFile for a source map: read whole and by its original sources, each a file of its own. */
 export function scanSourceMapFile(
   path: string,
@@ -140,14 +154,7 @@ export function scanSourceMapFile(
   maxSize = Infinity,
   seenRegular = false,
 ): SourceMapOutcome {
-  return readAndScan<SourceMapOutcome>(path, maxSize, seenRegular, {
-    limit: SOURCE_MAP_WHOLE,
-    whole: (bytes) => ({ parts: scanShippedText(bytes, path, options) }),
-    windows: (head, fd) => {
-      const { findings, omitted } = streamed(head, fd, options);
-      return { parts: [{ findings, omitted: omitted ?? 0 }], asOneText: true };
-    },
-  });
+  return readAndScan(path, maxSize, seenRegular, SOURCE_MAP_READER, options);
 }
 
 function outcomeOf({ findings, omitted }: { findings: Finding[]; omitted: number }): FileOutcome {
@@ -169,7 +176,13 @@ function streamed(head: Buffer, fd: number, options: ScanOptions): { findings: F
 
 const EMPTY = Buffer.alloc(0);
 
-function readAndScan<R>(path: string, maxSize: number, seenRegular: boolean, reader: Reader<R>): R | Skip {
+function readAndScan<R>(
+  path: string,
+  maxSize: number,
+  seenRegular: boolean,
+  reader: Reader<R>,
+  options: ScanOptions,
+): R | Skip {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | NONBLOCK);
@@ -189,11 +202,11 @@ function readAndScan<R>(path: string, maxSize: number, seenRegular: boolean, rea
     } catch (error) {
       return notRegular(fstatSync(fd)) ?? failureOf(error);
     }
-    if (first > 0 && first < SHARED.length) return reader.whole(SHARED.subarray(0, first));
+    if (first > 0 && first < SHARED.length) return reader.whole(SHARED.subarray(0, first), options, path);
     const stat = fstatSync(fd);
     const special = notRegular(stat);
     if (special) return special;
-    if (first === 0) return reader.whole(EMPTY);
+    if (first === 0) return reader.whole(EMPTY, options, path);
     // Up to the reader's limit, the file is read into one buffer and decoded once: windows copied, joined and
     // decoded again at their seams made a 1.3 MB source map cost 4–15 ms, a tenth of a whole tree's scan.
     let head = SHARED.subarray(0, first);
@@ -206,11 +219,11 @@ function readAndScan<R>(path: string, maxSize: number, seenRegular: boolean, rea
       const whole = reuse ? wholeRoom.subarray(0, size) : Buffer.allocUnsafe(size);
       head.copy(whole);
       const total = first + readInto(fd, whole.subarray(first));
-      if (total < whole.length) return reader.whole(whole.subarray(0, total));
+      if (total < whole.length) return reader.whole(whole.subarray(0, total), options, path);
       // It grew: what was read goes first, the rest through the windows.
       head = whole;
     } else head = Buffer.from(head);
-    return reader.windows(head, fd);
+    return reader.windows(head, fd, options);
   } catch (error) {
     return failureOf(error);
   } finally {

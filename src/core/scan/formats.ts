@@ -49,9 +49,26 @@ const BY_EXTENSION: Record<string, ArchiveKind> = {
   lz4: 'lz4',
 };
 
+/** Two characters as one number, the way `ARCHIVE_ENDINGS` holds them: ASCII letters in lower case. */
+const pairCode = (a: number, b: number) => ((a | 0x20) << 8) | (b | 0x20);
+
+/** The last two characters of every name above (".z" for `.z`). */
+const ARCHIVE_ENDINGS = new Set(
+  [...ZIP_NAMES, ...Object.keys(BY_EXTENSION)].map((extension) => {
+    const name = `.${extension}`;
+    return pairCode(name.charCodeAt(name.length - 2), name.charCodeAt(name.length - 1));
+  }),
+);
+
 /** The container a file name says it is. */
 export function archiveKind(name: string): ArchiveKind | undefined {
-  // Most names are no archive: one look at the last dot before lowercasing and matching.
+  // Most names are no archive, and say so by their last two characters (".js", ".ts", ".map", ".json"): settled
+  // by two character codes, with no copy of the name made. Anything but ASCII there goes the whole way
+  // (toLowerCase turns some other characters into ASCII letters).
+  const a = name.charCodeAt(name.length - 2);
+  const b = name.charCodeAt(name.length - 1);
+  if (a < 0x80 && b < 0x80 && !ARCHIVE_ENDINGS.has(pairCode(a, b))) return undefined;
+  // Then one look at the last dot before lowercasing and matching.
   const dot = name.lastIndexOf('.');
   if (dot === -1 || name.length - dot > 6) return undefined;
   const extension = name.slice(dot + 1).toLowerCase();
@@ -84,29 +101,52 @@ const USTAR = [0x75, 0x73, 0x74, 0x61, 0x72];
 /** The container a file's first bytes say it is (the first 512 bytes are enough). */
 export function archiveMagic(bytes: Uint8Array): ArchiveKind | undefined {
   if (bytes.length < 4) return undefined;
-  const a = bytes[0];
+  const a = bytes[0]!;
   const b = bytes[1];
-  // PK\3\4 a local file header, PK\5\6 an empty archive, PK\7\8 a spanned one; "Cr24" a browser extension's header.
-  if (startsWith(bytes, 0, ZIP_LOCAL) || startsWith(bytes, 0, ZIP_EMPTY) || startsWith(bytes, 0, ZIP_SPANNED))
-    return 'zip';
-  if (startsWith(bytes, 0, CRX)) return 'zip';
-  // gzip with its only method (deflate); compress with a flags byte as ncompress writes it (9 to 16 bits).
-  if (a === 0x1f && b === 0x8b && bytes[2] === 8) return 'gzip';
-  if (a === 0x1f && b === 0x9d && (bytes[2]! & 0x60) === 0 && (bytes[2]! & 0x1f) >= 9 && (bytes[2]! & 0x1f) <= 16)
-    return 'compress';
-  if (startsWith(bytes, 0, ZSTD)) return 'zstd';
-  if (startsWith(bytes, 0, LZ4)) return 'lz4';
-  // "BZh", a block size digit, then the magic of a block (pi) or of the end of an empty stream (sqrt pi).
-  if (
-    startsWith(bytes, 0, BZIP2) &&
-    bytes[3]! >= 0x31 &&
-    bytes[3]! <= 0x39 &&
-    (startsWith(bytes, 4, BZIP2_BLOCK) || startsWith(bytes, 4, BZIP2_END))
-  )
-    return 'bzip2';
-  if (startsWith(bytes, 0, XZ)) return 'xz';
-  if (startsWith(bytes, 0, SEVEN_ZIP)) return '7z';
-  if (startsWith(bytes, 0, RAR)) return 'rar';
+  // By the first byte, which tells every magic below from the others: one comparison for most files, which
+  // start with none of them (every file of a scan comes through here).
+  switch (a) {
+    case 0x50:
+      // PK\3\4 a local file header, PK\5\6 an empty archive, PK\7\8 a spanned one.
+      if (startsWith(bytes, 0, ZIP_LOCAL) || startsWith(bytes, 0, ZIP_EMPTY) || startsWith(bytes, 0, ZIP_SPANNED))
+        return 'zip';
+      break;
+    case 0x43:
+      // "Cr24" a browser extension's header.
+      if (startsWith(bytes, 0, CRX)) return 'zip';
+      break;
+    case 0x1f:
+      // gzip with its only method (deflate); compress with a flags byte as ncompress writes it (9 to 16 bits).
+      if (b === 0x8b && bytes[2] === 8) return 'gzip';
+      if (b === 0x9d && (bytes[2]! & 0x60) === 0 && (bytes[2]! & 0x1f) >= 9 && (bytes[2]! & 0x1f) <= 16)
+        return 'compress';
+      break;
+    case 0x28:
+      if (startsWith(bytes, 0, ZSTD)) return 'zstd';
+      break;
+    case 0x04:
+      if (startsWith(bytes, 0, LZ4)) return 'lz4';
+      break;
+    case 0x42:
+      // "BZh", a block size digit, then the magic of a block (pi) or of the end of an empty stream (sqrt pi).
+      if (
+        startsWith(bytes, 0, BZIP2) &&
+        bytes[3]! >= 0x31 &&
+        bytes[3]! <= 0x39 &&
+        (startsWith(bytes, 4, BZIP2_BLOCK) || startsWith(bytes, 4, BZIP2_END))
+      )
+        return 'bzip2';
+      break;
+    case 0xfd:
+      if (startsWith(bytes, 0, XZ)) return 'xz';
+      break;
+    case 0x37:
+      if (startsWith(bytes, 0, SEVEN_ZIP)) return '7z';
+      break;
+    case 0x52:
+      if (startsWith(bytes, 0, RAR)) return 'rar';
+      break;
+  }
   // "ustar" at 257: POSIX and GNU tar headers (a v7 tar has no magic; its name says .tar).
   if (startsWith(bytes, 257, USTAR)) return 'tar';
   return undefined;

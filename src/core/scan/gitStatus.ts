@@ -5,7 +5,7 @@
 // is the file git knows under its real name.
 // The callback form of the native realpath, which fs/promises' realpath is: the same answer, off the main
 // thread as before, without loading fs/promises (a start-up cost of `keyward scan`).
-import { lstatSync, realpath } from 'node:fs';
+import { lstatSync, realpath, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { gitMessage, literalPath, runGit as runSafeGit } from './git.ts';
 
@@ -31,6 +31,26 @@ export async function realPathOf(path: string): Promise<string> {
       const real = await new Promise<string>((resolve, reject) =>
         realpath.native(current, (error, resolved) => (error ? reject(error) : resolve(resolved))),
       );
+      return rest.length > 0 ? join(real, ...rest.reverse()) : real;
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return resolve(path);
+      rest.push(basename(current));
+      current = parent;
+    }
+  }
+}
+
+/**
+ * realPathOf on the main thread, for a caller that blocks anyway (the CLI's listing): the thread pool an
+ * asynchronous call starts (four threads, and io_uring set up) was a visible part of `keyward scan`'s start.
+ */
+export function realPathOfSync(path: string): string {
+  let current = resolve(path);
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      const real = realpathSync.native(current);
       return rest.length > 0 ? join(real, ...rest.reverse()) : real;
     } catch {
       const parent = dirname(current);

@@ -52,17 +52,21 @@ export interface ScanOptions {
 }
 
 const YAML_NAME = /\.ya?ml$/i;
-/** Files that keep base64 secrets: Kubernetes manifests, npm and yarn settings, docker's config, env and HTTP files, scripts. */
+/**
+ * Files that keep base64 secrets: Kubernetes manifests, npm and yarn settings, docker's config, env and HTTP files,
+ * scripts. YAML is among them, so a name this does not match is no YAML either: one test for most names.
+ */
 const ENCODED_NAME =
-  /(?:\.ya?ml|\.npmrc|\.yarnrc|\.env(?:\.[\w.-]+)?|config\.json|\.dockerconfigjson|\.http|\.rest|\.sh|\.bash|\.zsh|\.ps1)$/i;
+  /(?:\.(?:ya?ml|npmrc|yarnrc|env(?:\.[\w.-]+)?|dockerconfigjson|http|rest|sh|bash|zsh|ps1)|config\.json)$/i;
 
 /**
  * The options for one file: its name says whether it is YAML, whose comments detect-secrets reads
  * its own way, and whether it is a kind that keeps base64 secrets (decoded even when nothing else is).
  */
 export function optionsFor(path: string, options: ScanOptions): ScanOptions {
-  const yaml = YAML_NAME.test(path);
+  // Two patterns per file were a visible part of a scan of many small files.
   const encoded = ENCODED_NAME.test(path);
+  const yaml = encoded && YAML_NAME.test(path);
   return yaml || encoded
     ? { ...options, ...(yaml ? { yaml: true } : {}), ...(encoded ? { decodeBase64: true } : {}) }
     : options;

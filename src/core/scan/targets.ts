@@ -7,7 +7,7 @@
 import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { literalPath, runGit } from './git.ts';
-import { type GitStatusCache, realPathOf } from './gitStatus.ts';
+import { type GitStatusCache, realPathOfSync } from './gitStatus.ts';
 import type { GitField, Skipped } from './report.ts';
 import { failureOf, specialKind } from './fileScan.ts';
 
@@ -51,7 +51,7 @@ export async function listTargets(targets: readonly string[], options: ListOptio
   // Two targets can hold the same file; one cannot (folder links are not followed).
   const seen = targets.length > 1 ? new Set<string>() : null;
   for (const given of targets) {
-    const real = await realPathOf(given);
+    const real = realPathOfSync(given);
     await listTarget(real, given, options, listing, seen);
   }
   return listing;
@@ -132,9 +132,12 @@ async function listRepository(
 ): Promise<void> {
   const rel = toPosix(relative(root, real)) || '.';
   const show = (path: string) => (shown === real ? under(root, path) : join(shown, relative(real, under(root, path))));
-  const tracked = await runGit(['ls-files', '-z', '--stage', '--', literalPath(rel)], root);
+  // Both at once: each is a process to start, and neither needs the other.
+  const [tracked, others] = await Promise.all([
+    runGit(['ls-files', '-z', '--stage', '--', literalPath(rel)], root),
+    runGit(['ls-files', '-z', '--others', '--exclude-standard', '--', literalPath(rel)], root),
+  ]);
   if (tracked.code !== 0) throw new GitFailure(`git ls-files failed in ${root}: ${tracked.stderr.trim()}`);
-  const others = await runGit(['ls-files', '-z', '--others', '--exclude-standard', '--', literalPath(rel)], root);
   if (others.code !== 0) throw new GitFailure(`git ls-files failed in ${root}: ${others.stderr.trim()}`);
 
   let previous = '';
