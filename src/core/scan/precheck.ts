@@ -33,15 +33,27 @@ function instantiate(): Module | undefined {
   }
 }
 
-const wasm = instantiate();
-const memoryBuffer = wasm?.memory.buffer;
+// Made on first use: the editor scans text, not bytes, and may never need it (2 MB of memory).
+let made = false;
+let wasm: Module | undefined;
+let memoryBuffer: ArrayBufferLike | undefined;
+
+function precheckModule(): Module | undefined {
+  if (!made) {
+    made = true;
+    wasm = instantiate();
+    memoryBuffer = wasm?.memory.buffer;
+  }
+  return wasm;
+}
 
 /**
  * A buffer the CLI reads files into, inside the module's memory, so the pre-check needs no copy. Its
  * contents stay valid until the next read into it; the pre-check of other buffers never writes there.
  */
 export function readRoom(): Buffer {
-  return wasm ? Buffer.from(wasm.memory.buffer, READ_AT, READ_ROOM) : Buffer.allocUnsafe(READ_ROOM);
+  const made = precheckModule();
+  return made ? Buffer.from(made.memory.buffer, READ_AT, READ_ROOM) : Buffer.allocUnsafe(READ_ROOM);
 }
 
 // The buffer being searched and where its bytes are in the module's memory: [from, to) of it at `base`.
@@ -55,7 +67,7 @@ export function beginCandidates(buffer: Uint8Array): void {
   bytes = buffer;
   from = 0;
   to = 0;
-  if (wasm && buffer.buffer === memoryBuffer) {
+  if (precheckModule() && buffer.buffer === memoryBuffer) {
     // Already in the module's memory (readRoom): searched in place.
     base = buffer.byteOffset;
     to = buffer.length;
@@ -112,7 +124,9 @@ function nextInJs(at: number): number {
 }
 
 /** Whether the search runs in WebAssembly (for tests and the bench). */
-export const precheckInWasm = wasm !== undefined;
+export function precheckInWasm(): boolean {
+  return precheckModule() !== undefined;
+}
 
 /** Every index nextCandidate reports in a buffer; with `inJs`, as the loop without WebAssembly finds them (tests). */
 export function candidatesOf(buffer: Uint8Array, inJs = false): number[] {
