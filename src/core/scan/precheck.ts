@@ -4,7 +4,7 @@
 // scan's CPU, and its JavaScript loop had to be compiled again in every process before it ran
 // fast. WebAssembly runs fast from the first file. A file the CLI reads goes straight into the
 // module's memory (readRoom); any other buffer is copied in, a megabyte at a time.
-import { PRECHECK_WASM_HEX } from './precheckWasm.ts';
+import { PRECHECK_WASM_BASE64 } from './precheckWasm.ts';
 
 /** Where readRoom starts: the 16 bytes before it stay zero, so no prefix seems to end in its first bytes. */
 const READ_AT = 16;
@@ -21,7 +21,7 @@ interface Module {
 
 function instantiate(): Module | undefined {
   try {
-    const bytes = Buffer.from(PRECHECK_WASM_HEX, 'hex');
+    const bytes = Buffer.from(PRECHECK_WASM_BASE64, 'base64');
     const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes));
     const { memory, next } = instance.exports as { memory: WebAssembly.Memory; next: Module['next'] };
     // Room past each region's end for the 15 bytes a load may read beyond it.
