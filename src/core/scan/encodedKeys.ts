@@ -22,9 +22,27 @@ for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+
 /** Decoding inside decoded text stops here (a Secret holding a docker config holding an auth is 3). */
 export const MAX_DECODE_DEPTH = 3;
 
+/**
+ * Whether an anchor found at `at` is one: "_auth" only as a word of its own, npm's setting, not the start of
+ * an identifier (`_authorize`, `_authToken`), which code is full of and which keeps no base64 there.
+ */
+function isAnchorAt(after: number | undefined, anchor: string): boolean {
+  if (anchor !== '_auth' || after === undefined) return true;
+  return !(
+    (after >= 48 && after <= 57) ||
+    (after >= 65 && after <= 90) ||
+    (after >= 97 && after <= 122) ||
+    after === 95
+  );
+}
+
 /** Whether bytes name a place where base64 secrets are kept: the files the CLI reads, before they are decoded. */
 export function mayHoldEncodedBytes(bytes: Buffer): boolean {
-  return ANCHOR_BYTES.some((anchor) => bytes.indexOf(anchor) !== -1);
+  return ANCHOR_BYTES.some((anchor, i) => {
+    for (let at = bytes.indexOf(anchor); at !== -1; at = bytes.indexOf(anchor, at + anchor.length))
+      if (isAnchorAt(bytes[at + anchor.length], ANCHORS[i]!)) return true;
+    return false;
+  });
 }
 
 export interface EncodedRun {
@@ -43,6 +61,7 @@ export function anchoredRegions(text: string): [number, number][] {
   for (const anchor of ANCHORS) {
     for (let at = text.indexOf(anchor); at !== -1; at = text.indexOf(anchor, at + anchor.length)) {
       const from = at + anchor.length;
+      if (!isAnchorAt(from < text.length ? text.charCodeAt(from) : undefined, anchor)) continue;
       if (!anchor.startsWith('data:')) {
         const eol = text.indexOf('\n', from);
         regions.push([from, Math.min(eol === -1 ? text.length : eol, from + LINE_REACH)]);

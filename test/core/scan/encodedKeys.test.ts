@@ -102,6 +102,16 @@ describe('encoded keys: no finding', () => {
     expect(scanText(block).map((f) => f.line)).toEqual([2]);
   });
 
+  it('reads "_auth" as npm\'s setting only, not as the start of a longer name (_authorize, _authToken)', () => {
+    const key = routerKey();
+    expect(scanText(`_auth = "${b64(`ci:${key}`)}"\n`).map((f) => f.ruleId)).toEqual(['encoded-key']);
+    expect(scanText(`"_auth": "${b64(`ci:${key}`)}"\n`).map((f) => f.ruleId)).toEqual(['encoded-key']);
+    // Code names many things _auth…: their lines are not places a base64 secret is kept.
+    expect(scanText(`this._authorize("${b64(key)}");\n`)).toEqual([]);
+    expect(mayContainKey(Buffer.from(`const _authToken = "${b64(key)}";\n`), optionsFor('.npmrc', {}))).toBe(false);
+    expect(mayContainKey(Buffer.from(`_auth=${b64(key)}\n`), optionsFor('.npmrc', {}))).toBe(true);
+  });
+
   it('decodes nothing in a text that names no such place', () => {
     // A base64 key in ordinary code is not looked at: decoding every run everywhere would be the slow path.
     expect(scanText(`const blob = "${b64(routerKey())}";\n`)).toEqual([]);
