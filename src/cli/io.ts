@@ -7,9 +7,14 @@
  */
 export const EXIT = { ok: 0, failure: 1, usage: 2, declined: 3, keyInPrompt: 4, interrupted: 130 } as const;
 
+/** Where a command writes: only whole texts, so a stream or a plain descriptor (fdOutput.ts) will do. */
+export interface TextOut {
+  write(text: string): unknown;
+}
+
 export interface CliIo {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
+  stdout: TextOut;
+  stderr: TextOut;
   stdin: NodeJS.ReadableStream;
   env: NodeJS.ProcessEnv;
 }

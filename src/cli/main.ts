@@ -1,12 +1,15 @@
 // The `keyward` command line over core/.
 import { redactSecrets } from '../core/redact.ts';
+import { FdOutput } from './fdOutput.ts';
 import { nodeVersionProblem } from './nodeVersion.ts';
 import { runCli } from './run.ts';
 
 const argv = process.argv.slice(2);
+const stdout = new FdOutput(1);
+const stderr = new FdOutput(2);
 const problem = nodeVersionProblem(process.version, argv[0]);
 if (problem) {
-  process.stderr.write(problem + '\n');
+  stderr.write(problem + '\n');
   process.exit(2);
 }
 // V8's optimizing compiler stays on: turning it off (--no-turbofan) took 10 % of CPU off the bench's 50 MB of
@@ -14,8 +17,8 @@ if (problem) {
 // per-file loop runs long enough to pay for its compiled code.
 
 void runCli(argv, {
-  stdout: process.stdout,
-  stderr: process.stderr,
+  stdout,
+  stderr,
   env: process.env,
   // A getter: process.stdin builds a stream (and loads its module) on first touch, and only `ask` reads it.
   get stdin() {
@@ -25,18 +28,22 @@ void runCli(argv, {
   (code) => exitWith(code),
   (error: unknown) => {
     // A failure no command expected: one line, never a stack trace that could quote a key.
-    process.stderr.write(`keyward: ${redactSecrets(String((error as Error)?.message ?? error))}\n`);
+    stderr.write(`keyward: ${redactSecrets(String((error as Error)?.message ?? error))}\n`);
     exitWith(1);
   },
 );
 
 /**
- * Ends the process once what the command wrote is out (an empty write calls back after every earlier one). A
- * command has finished its work when it returns; left to end by itself, Node would first wait for V8's background
- * tasks, optimising compiles still queued among them: 10-25 ms at the end of a scan, and CPU for code that never
- * runs. If a stream never calls back (it broke), the process still ends when nothing is left, with this code.
+ * Ends the process: what the command wrote is out (the writes are synchronous). Left to end by itself, Node would
+ * first wait for V8's background tasks, optimising compiles still queued among them: 10-25 ms at the end of a
+ * scan, and CPU for code that never runs. A report that could not be written is no clean result: said on stderr,
+ * and exit 2 where the command had nothing worse to say; a reader that stopped early (`| head`) is no failure.
  */
 function exitWith(code: number): void {
-  process.exitCode = code;
-  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  const trouble = stdout.trouble;
+  if (trouble && !trouble.readerGone) {
+    stderr.write(`keyward: could not write to standard output (${trouble.code})\n`);
+    if (code === 0) code = 2;
+  }
+  process.exit(code);
 }
