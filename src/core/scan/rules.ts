@@ -102,24 +102,34 @@ export function keyBody(token: string, rule: RuleId): string {
   return token.replace(DIRECT_PREFIX_RE, '').replace(DIRECT_INFIX, '');
 }
 
+/** Counts of the ASCII characters of the text entropy() is reading; all zero between calls. */
+const COUNTS = new Uint32Array(128);
+
 /** Shannon entropy in bits per character. */
 export function entropy(text: string): number {
   if (text.length === 0) return 0;
-  // Counts in a typed array, not a Map: this runs once per candidate, and a flood of near-misses has many.
-  const counts = new Uint32Array(128);
+  // One table for every call, emptied as it is read: this runs once per candidate, a flood of near-misses has
+  // many, and a fresh table and a pass over all its 128 entries per candidate were most of its cost.
   let other: Map<number, number> | undefined;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code < 128) counts[code]!++;
+    if (code < 128) COUNTS[code]!++;
     else (other ??= new Map()).set(code, (other.get(code) ?? 0) + 1);
   }
   let bits = 0;
-  const add = (count: number) => {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const count = code < 128 ? COUNTS[code]! : 0;
+    if (count === 0) continue;
+    COUNTS[code] = 0;
     const p = count / text.length;
     bits -= p * Math.log2(p);
-  };
-  for (let code = 0; code < 128; code++) if (counts[code]! > 0) add(counts[code]!);
-  if (other) for (const count of other.values()) add(count);
+  }
+  if (other)
+    for (const count of other.values()) {
+      const p = count / text.length;
+      bits -= p * Math.log2(p);
+    }
   return bits;
 }
 

@@ -241,6 +241,8 @@ function otherPrefixesIn(text: string): (typeof OTHER_PREFIXES)[number][] {
 /** Characters in a key's line and the one before past which allow comments are looked up, not read. */
 const LONG_LINES = 4096;
 
+const NO_ENTRIES: ReadonlyMap<string, unknown> = new Map();
+
 /** Scans a text; findings come in order of position. */
 export function scanText(text: string, options: ScanOptions = {}): Finding[] {
   return scanTextCounted(text, options).findings;
@@ -250,8 +252,9 @@ export function scanText(text: string, options: ScanOptions = {}): Finding[] {
 export function scanTextCounted(text: string, options: ScanOptions = {}): ScanResult {
   const known = options.known ?? [];
   const retired = options.retired ?? [];
-  const knownFingerprints = new Map(known.map((k) => [fingerprintOf(k.value), k]));
-  const retiredFingerprints = new Map(retired.map((r) => [r.fingerprint, r]));
+  // Most texts are scanned for no stored key: no maps to build then.
+  const knownFingerprints = known.length > 0 ? new Map(known.map((k) => [fingerprintOf(k.value), k])) : NO_ENTRIES;
+  const retiredFingerprints = retired.length > 0 ? new Map(retired.map((r) => [r.fingerprint, r])) : NO_ENTRIES;
   const hits: Hit[] = [];
 
   const consider = (start: number, end: number) => {
