@@ -5,8 +5,12 @@ import { nodeVersionProblem } from './nodeVersion.ts';
 import { runCli } from './run.ts';
 
 const argv = process.argv.slice(2);
-const stdout = new FdOutput(1);
-const stderr = new FdOutput(2);
+// A Windows console takes text through libuv's console writer, as process.stdout does: bytes written to the
+// descriptor would show the "…" of a masked key as other characters there. Elsewhere a terminal, a pipe and a
+// file all take the UTF-8 bytes as they are.
+const direct = process.platform !== 'win32';
+const stdout = direct ? new FdOutput(1) : undefined;
+const stderr = direct ? new FdOutput(2) : process.stderr;
 const problem = nodeVersionProblem(process.version, argv[0]);
 if (problem) {
   stderr.write(problem + '\n');
@@ -17,7 +21,7 @@ if (problem) {
 // per-file loop runs long enough to pay for its compiled code.
 
 void runCli(argv, {
-  stdout,
+  stdout: stdout ?? process.stdout,
   stderr,
   env: process.env,
   // A getter: process.stdin builds a stream (and loads its module) on first touch, and only `ask` reads it.
@@ -34,12 +38,19 @@ void runCli(argv, {
 );
 
 /**
- * Ends the process: what the command wrote is out (the writes are synchronous). Left to end by itself, Node would
+ * Ends the process: what the command wrote is out (written synchronously; on Windows, once the streams say so).
+ * Left to end by itself, Node would
  * first wait for V8's background tasks, optimising compiles still queued among them: 10-25 ms at the end of a
  * scan, and CPU for code that never runs. A report that could not be written is no clean result: said on stderr,
  * and exit 2 where the command had nothing worse to say; a reader that stopped early (`| head`) is no failure.
  */
 function exitWith(code: number): void {
+  if (!stdout) {
+    // Streams: the process ends once what was written is out (an empty write calls back after every earlier one).
+    process.exitCode = code;
+    process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+    return;
+  }
   const trouble = stdout.trouble;
   if (trouble && !trouble.readerGone) {
     stderr.write(`keyward: could not write to standard output (${trouble.code})\n`);
