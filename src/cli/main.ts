@@ -39,10 +39,10 @@ void runCli(argv, {
 
 /**
  * Ends the process: what the command wrote is out (written synchronously; on Windows, once the streams say so).
- * Left to end by itself, Node would
- * first wait for V8's background tasks, optimising compiles still queued among them: 10-25 ms at the end of a
- * scan, and CPU for code that never runs. A report that could not be written is no clean result: said on stderr,
- * and exit 2 where the command had nothing worse to say; a reader that stopped early (`| head`) is no failure.
+ * Left to end by itself, Node would first wait for V8's background tasks, optimising compiles still queued among
+ * them: 10-25 ms at the end of a scan, and CPU for code that never runs. A report that could not be written is no
+ * clean result: said on stderr, and exit 2 where the command had nothing worse to say; a reader that stopped
+ * early (`| head`) is no failure.
  */
 function exitWith(code: number): void {
   if (!stdout) {
