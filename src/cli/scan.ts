@@ -49,8 +49,9 @@ export const SCAN_HELP = `Usage: keyward scan [PATH...] [--format text|json|sari
                     [--baseline FILE] [--write-baseline FILE]
 
 Finds routing- and direct-service keys in files. Exit status: 1 keys found;
-else 2 when a file or folder could not be read (or on a usage or git error);
-0 only when everything was scanned and is clean.
+else 2 when a file or folder could not be read (or on a usage or git error, or
+when the report could not be written); 0 only when everything was scanned and
+is clean.
 
   PATH...            files or folders to scan (default: the current folder)
   --format FORMAT    text (default), json, or sarif (SARIF 2.1.0 for code scanning)
