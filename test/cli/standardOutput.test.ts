@@ -10,38 +10,34 @@ import { CLI, tempDir } from './gitFixtures.ts';
 
 const FULL = '/dev/full';
 
+/** `keyward scan ARGS` with its standard output on a full disk. */
+function scanIntoFullDisk(args: string[]): { status: number | null; stderr: string } {
+  const out = openSync(FULL, 'w');
+  try {
+    const run = spawnSync(process.execPath, [CLI, 'scan', ...args], {
+      stdio: ['ignore', out, 'pipe'],
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    return { status: run.status, stderr: run.stderr };
+  } finally {
+    closeSync(out);
+  }
+}
+
 describe('keyward scan: standard output', () => {
   it.skipIf(!existsSync(FULL))('a report that cannot be written exits 2 and says why, where the scan was clean', () => {
-    const empty = tempDir('keyward-full-');
-    const out = openSync(FULL, 'w');
-    try {
-      const run = spawnSync(process.execPath, [CLI, 'scan', '--no-git', '--format', 'json', empty], {
-        stdio: ['ignore', out, 'pipe'],
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
-      expect(run.status).toBe(2);
-      expect(run.stderr).toBe('keyward: could not write to standard output (ENOSPC)\n');
-    } finally {
-      closeSync(out);
-    }
+    const run = scanIntoFullDisk(['--no-git', '--format', 'json', tempDir('keyward-full-')]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe('keyward: could not write to standard output (ENOSPC)\n');
   });
 
   it.skipIf(!existsSync(FULL))('keys found stay exit 1 when the report cannot be written', () => {
     const folder = tempDir('keyward-full-keys-');
     writeFileSync(join(folder, 'a.js'), `const k = "${routerKey()}";\n`);
-    const out = openSync(FULL, 'w');
-    try {
-      const run = spawnSync(process.execPath, [CLI, 'scan', '--no-git', folder], {
-        stdio: ['ignore', out, 'pipe'],
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
-      expect(run.status).toBe(1);
-      expect(run.stderr).toContain('could not write to standard output (ENOSPC)');
-    } finally {
-      closeSync(out);
-    }
+    const run = scanIntoFullDisk(['--no-git', folder]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('could not write to standard output (ENOSPC)');
   });
 
   it('a reader that stops reading is no failure: the scan exits with its own status, nothing on stderr', async () => {

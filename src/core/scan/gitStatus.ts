@@ -22,23 +22,37 @@ export type GitRunner = (args: string[], cwd: string, input?: string) => Promise
 /** Runs git with the repository's config-driven programs off and no secrets in its environment. */
 export const runGit: GitRunner = (args, cwd, input) => runSafeGit(args, cwd, input === undefined ? {} : { input });
 
-/** The real path of a file or folder; for a path that does not exist yet, of its nearest existing ancestor. */
-export async function realPathOf(path: string): Promise<string> {
+/**
+ * The path, then each folder above it, with the names below each (outermost first), for the real path of the
+ * first that exists. `rest` is the same array, grown at each step: read it before asking for the next.
+ */
+function* upward(path: string): Generator<{ at: string; rest: readonly string[] }> {
   let current = resolve(path);
   const rest: string[] = [];
   for (;;) {
+    yield { at: current, rest };
+    const parent = dirname(current);
+    if (parent === current) return;
+    rest.unshift(basename(current));
+    current = parent;
+  }
+}
+
+const below = (real: string, rest: readonly string[]) => (rest.length > 0 ? join(real, ...rest) : real);
+
+/** The real path of a file or folder; for a path that does not exist yet, of its nearest existing ancestor. */
+export async function realPathOf(path: string): Promise<string> {
+  for (const { at, rest } of upward(path)) {
     try {
-      const real = await new Promise<string>((resolve, reject) =>
-        realpath.native(current, (error, resolved) => (error ? reject(error) : resolve(resolved))),
+      const real = await new Promise<string>((done, fail) =>
+        realpath.native(at, (error, resolved) => (error ? fail(error) : done(resolved))),
       );
-      return rest.length > 0 ? join(real, ...rest.reverse()) : real;
+      return below(real, rest);
     } catch {
-      const parent = dirname(current);
-      if (parent === current) return resolve(path);
-      rest.push(basename(current));
-      current = parent;
+      // Not there (yet): its folder.
     }
   }
+  return resolve(path);
 }
 
 /**
@@ -46,19 +60,14 @@ export async function realPathOf(path: string): Promise<string> {
  * asynchronous call starts (four threads, and io_uring set up) was a visible part of `keyward scan`'s start.
  */
 export function realPathOfSync(path: string): string {
-  let current = resolve(path);
-  const rest: string[] = [];
-  for (;;) {
+  for (const { at, rest } of upward(path)) {
     try {
-      const real = realpathSync.native(current);
-      return rest.length > 0 ? join(real, ...rest.reverse()) : real;
+      return below(realpathSync.native(at), rest);
     } catch {
-      const parent = dirname(current);
-      if (parent === current) return resolve(path);
-      rest.push(basename(current));
-      current = parent;
+      // Not there (yet): its folder.
     }
   }
+  return resolve(path);
 }
 
 /** A repository git will not open: its folder, and what git said. */
