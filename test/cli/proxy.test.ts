@@ -8,15 +8,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
 import {
   type ConnectProxy,
+  type CorporateNetwork,
   type PrivateCa,
   type TlsFront,
-  connectProxy,
-  privateCa,
-  tlsFront,
+  corporateNetwork,
 } from '../emulator/corporateNetwork.ts';
 import { cli } from './cliSupport.ts';
 
 let bed: TestBed;
+let network: CorporateNetwork;
 let ca: PrivateCa;
 let front: TlsFront;
 let proxy: ConnectProxy;
@@ -24,20 +24,13 @@ let guarded: ConnectProxy;
 
 beforeAll(async () => {
   bed = await startTestBed();
-  ca = await privateCa();
-  front = await tlsFront(ca, Number(new URL(bed.emulator.url).port));
-  proxy = await connectProxy();
-  guarded = await connectProxy('alice:proxy-pass-word');
+  network = await corporateNetwork(bed.emulator.url, 'alice:proxy-pass-word');
+  ({ ca, front, proxy, guarded } = network);
 }, 60_000);
-afterAll(async () => {
-  await Promise.all([front.close(), proxy.close(), guarded.close(), bed.close()]);
-  ca.dispose();
-});
+afterAll(() => Promise.all([network.close(), bed.close()]));
 beforeEach(async () => {
   await bed.admin('POST', '/reset', { sandbox: true });
-  proxy.tunnels.length = 0;
-  proxy.plain.length = 0;
-  guarded.tunnels.length = 0;
+  network.forget();
 });
 
 const routerPath = () => new URL(bed.emulator.routerBaseUrl).pathname;

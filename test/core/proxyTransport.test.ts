@@ -8,34 +8,24 @@ import { Transport } from '../../src/core/transport.ts';
 import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
 import {
   type ConnectProxy,
-  type PrivateCa,
+  type CorporateNetwork,
   type TlsFront,
-  connectProxy,
-  privateCa,
-  tlsFront,
+  corporateNetwork,
 } from '../emulator/corporateNetwork.ts';
 
 let bed: TestBed;
-let ca: PrivateCa;
+let network: CorporateNetwork;
 let front: TlsFront;
 let proxy: ConnectProxy;
 let guarded: ConnectProxy;
 
 beforeAll(async () => {
   bed = await startTestBed({ sandbox: true });
-  ca = await privateCa();
-  front = await tlsFront(ca, Number(new URL(bed.emulator.url).port));
-  proxy = await connectProxy();
-  guarded = await connectProxy('bob:proxy-secret-1');
+  network = await corporateNetwork(bed.emulator.url, 'bob:proxy-secret-1');
+  ({ front, proxy, guarded } = network);
 }, 60_000);
-afterAll(async () => {
-  await Promise.all([front.close(), proxy.close(), guarded.close(), bed.close()]);
-  ca.dispose();
-});
-beforeEach(() => {
-  proxy.tunnels.length = 0;
-  guarded.tunnels.length = 0;
-});
+afterAll(() => Promise.all([network.close(), bed.close()]));
+beforeEach(() => network.forget());
 
 const key = () => bed.emulator.sandbox!.keys.routerFunded;
 const routerUrl = () => front.origin + new URL(bed.emulator.routerBaseUrl).pathname;

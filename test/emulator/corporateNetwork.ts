@@ -142,3 +142,39 @@ export async function connectProxy(credentials?: string): Promise<ConnectProxy> 
       }),
   };
 }
+
+/** A corporate network in front of the emulator: its private authority, a TLS front, an open and a guarded proxy. */
+export interface CorporateNetwork {
+  ca: PrivateCa;
+  front: TlsFront;
+  proxy: ConnectProxy;
+  /** Demands the credentials it was made with. */
+  guarded: ConnectProxy;
+  /** Forgets what both proxies saw, for the next test. */
+  forget(): void;
+  close(): Promise<void>;
+}
+
+/** The network the proxy tests (CLI and transport) run behind; `credentials` ("user:password") guard the second proxy. */
+export async function corporateNetwork(emulatorUrl: string, credentials: string): Promise<CorporateNetwork> {
+  const ca = await privateCa();
+  const front = await tlsFront(ca, Number(new URL(emulatorUrl).port));
+  const proxy = await connectProxy();
+  const guarded = await connectProxy(credentials);
+  return {
+    ca,
+    front,
+    proxy,
+    guarded,
+    forget: () => {
+      for (const seen of [proxy, guarded]) {
+        seen.tunnels.length = 0;
+        seen.plain.length = 0;
+      }
+    },
+    close: async () => {
+      await Promise.all([front.close(), proxy.close(), guarded.close()]);
+      ca.dispose();
+    },
+  };
+}
