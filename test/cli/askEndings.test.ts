@@ -1,35 +1,26 @@
 // `keyward ask` says how an answer ended: a refusal is the answer, marked as
 // one; a filtered answer is never a bare success; a broken one keeps the usage
 // the service reported and says the service was reached. The built CLI against the emulator.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
+import { describe, expect, it } from 'vitest';
+import { sandboxBed } from '../emulator/sandboxBed.ts';
 import { REFUSAL_TOKENS, answerText } from '../emulator/answers.ts';
 import { cli } from './cliSupport.ts';
 
-let bed: TestBed;
-let keys: { routerFunded: string; direct: string };
-beforeAll(async () => {
-  bed = await startTestBed();
-});
-afterAll(() => bed.close());
-beforeEach(async () => {
-  await bed.admin('POST', '/reset', { sandbox: true });
-  keys = bed.emulator.sandbox!.keys;
-});
+const sandbox = sandboxBed();
 
 const REFUSAL = REFUSAL_TOKENS.join('');
 const services = [
   {
     service: 'router',
     model: 'openai/gpt-4o-mini',
-    args: () => ['--service', 'router', '--base-url', bed.emulator.routerBaseUrl],
-    env: () => ({ OPENROUTER_API_KEY: keys.routerFunded }),
+    args: () => ['--service', 'router', '--base-url', sandbox.bed.emulator.routerBaseUrl],
+    env: () => ({ OPENROUTER_API_KEY: sandbox.keys.routerFunded }),
   },
   {
     service: 'direct',
     model: 'gpt-4o-mini',
-    args: () => ['--service', 'direct', '--base-url', bed.emulator.directBaseUrl],
-    env: () => ({ OPENAI_API_KEY: keys.direct }),
+    args: () => ['--service', 'direct', '--base-url', sandbox.bed.emulator.directBaseUrl],
+    env: () => ({ OPENAI_API_KEY: sandbox.keys.direct }),
   },
 ] as const;
 const modes = [
@@ -90,13 +81,13 @@ describe('keyward ask: partly filtered, and broken answers', () => {
         '--service',
         'router',
         '--base-url',
-        bed.emulator.routerBaseUrl,
+        sandbox.bed.emulator.routerBaseUrl,
         '--model',
         'openai/gpt-4o-mini',
         '--json',
         '[[filter:5]] partial',
       ],
-      { OPENROUTER_API_KEY: keys.routerFunded },
+      { OPENROUTER_API_KEY: sandbox.keys.routerFunded },
     );
     expect(run.code).toBe(3);
     expect(JSON.parse(run.stdout)).toMatchObject({
@@ -111,32 +102,32 @@ describe('keyward ask: partly filtered, and broken answers', () => {
         '--service',
         'router',
         '--base-url',
-        bed.emulator.routerBaseUrl,
+        sandbox.bed.emulator.routerBaseUrl,
         '--model',
         'openai/gpt-4o-mini',
         '[[filter:5]] partial',
       ],
-      { OPENROUTER_API_KEY: keys.routerFunded },
+      { OPENROUTER_API_KEY: sandbox.keys.routerFunded },
     );
     expect(text.stdout.trim().split(' ')).toHaveLength(5);
     expect(text.stderr).toMatch(/content filter stopped the answer; what arrived is above/);
   });
 
   it('direct: an answer that broke off keeps its text and the usage the service reported', async () => {
-    await bed.admin('POST', '/faults', { kind: 'error_event', service: 'direct', afterChunks: 7 });
+    await sandbox.bed.admin('POST', '/faults', { kind: 'error_event', service: 'direct', afterChunks: 7 });
     const run = await cli(
       [
         'ask',
         '--service',
         'direct',
         '--base-url',
-        bed.emulator.directBaseUrl,
+        sandbox.bed.emulator.directBaseUrl,
         '--model',
         'gpt-4o-mini',
         '--json',
         'breaks',
       ],
-      { OPENAI_API_KEY: keys.direct },
+      { OPENAI_API_KEY: sandbox.keys.direct },
     );
     expect(run.code).toBe(1);
     const json = JSON.parse(run.stdout) as {
@@ -150,10 +141,19 @@ describe('keyward ask: partly filtered, and broken answers', () => {
   });
 
   it('direct: a reset mid-stream is not "could not reach"', async () => {
-    await bed.admin('POST', '/faults', { kind: 'reset', service: 'direct', afterChunks: 7 });
+    await sandbox.bed.admin('POST', '/faults', { kind: 'reset', service: 'direct', afterChunks: 7 });
     const run = await cli(
-      ['ask', '--service', 'direct', '--base-url', bed.emulator.directBaseUrl, '--model', 'gpt-4o-mini', 'resets'],
-      { OPENAI_API_KEY: keys.direct },
+      [
+        'ask',
+        '--service',
+        'direct',
+        '--base-url',
+        sandbox.bed.emulator.directBaseUrl,
+        '--model',
+        'gpt-4o-mini',
+        'resets',
+      ],
+      { OPENAI_API_KEY: sandbox.keys.direct },
     );
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^keyward: stream_interrupted/);

@@ -1,19 +1,10 @@
 // The built `keyward` CLI against the emulator, as a terminal user runs it.
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
+import { describe, expect, it } from 'vitest';
+import { sandboxBed } from '../emulator/sandboxBed.ts';
 import { answerText } from '../emulator/answers.ts';
 
-let bed: TestBed;
-let keys: { routerFunded: string; routerFree: string; direct: string };
-beforeAll(async () => {
-  bed = await startTestBed();
-});
-afterAll(() => bed.close());
-beforeEach(async () => {
-  await bed.admin('POST', '/reset', { sandbox: true });
-  keys = bed.emulator.sandbox!.keys;
-});
+const sandbox = sandboxBed();
 
 interface Run {
   code: number | null;
@@ -48,13 +39,13 @@ function cli(
   });
 }
 
-const router = () => ['--service', 'router', '--base-url', bed.emulator.routerBaseUrl];
-const direct = () => ['--service', 'direct', '--base-url', bed.emulator.directBaseUrl];
-const routerEnv = () => ({ OPENROUTER_API_KEY: keys.routerFunded });
-const directEnv = () => ({ OPENAI_API_KEY: keys.direct });
+const router = () => ['--service', 'router', '--base-url', sandbox.bed.emulator.routerBaseUrl];
+const direct = () => ['--service', 'direct', '--base-url', sandbox.bed.emulator.directBaseUrl];
+const routerEnv = () => ({ OPENROUTER_API_KEY: sandbox.keys.routerFunded });
+const directEnv = () => ({ OPENAI_API_KEY: sandbox.keys.direct });
 
 function noKeys(run: Run): void {
-  for (const key of Object.values(keys)) {
+  for (const key of Object.values(sandbox.keys)) {
     expect(run.stdout).not.toContain(key);
     expect(run.stderr).not.toContain(key);
   }
@@ -77,7 +68,7 @@ describe('keyward ask', () => {
 
   it('prints one JSON object with --json', async () => {
     const run = await cli(['ask', ...router(), '--model', 'openrouter/free', '--json', 'json please'], {
-      OPENROUTER_API_KEY: keys.routerFree,
+      OPENROUTER_API_KEY: sandbox.keys.routerFree,
     });
     expect(run.code).toBe(0);
     const json = JSON.parse(run.stdout) as Record<string, any>;
@@ -91,7 +82,9 @@ describe('keyward ask', () => {
   });
 
   it('exits 1 with the error contract on a service error', async () => {
-    await bed.admin('POST', `/router/accounts/${bed.emulator.sandbox!.routerFundedAccountId}/spend`, { amount: 30 });
+    await sandbox.bed.admin('POST', `/router/accounts/${sandbox.bed.emulator.sandbox!.routerFundedAccountId}/spend`, {
+      amount: 30,
+    });
     const run = await cli(['ask', ...router(), '--model', 'openai/gpt-4o', '--json', 'x'], routerEnv());
     expect(run.code).toBe(1);
     const json = JSON.parse(run.stdout) as { ok: boolean; error: Record<string, unknown> };
@@ -112,7 +105,7 @@ describe('keyward ask', () => {
   });
 
   it('keeps the text of an interrupted stream and says so', async () => {
-    await bed.admin('POST', '/faults', { kind: 'reset', service: 'direct', afterChunks: 7, count: 1 });
+    await sandbox.bed.admin('POST', '/faults', { kind: 'reset', service: 'direct', afterChunks: 7, count: 1 });
     const run = await cli(['ask', ...direct(), '--model', 'gpt-4o-mini', '--json', 'broken'], directEnv());
     expect(run.code).toBe(1);
     const json = JSON.parse(run.stdout) as { error: { kind: string }; text: string };
@@ -122,7 +115,7 @@ describe('keyward ask', () => {
   });
 
   it('cancels cleanly on Ctrl-C and exits 130', async () => {
-    await bed.admin('POST', '/config', { tokenDelayMs: 100, answerTokens: 200 });
+    await sandbox.bed.admin('POST', '/config', { tokenDelayMs: 100, answerTokens: 200 });
     let sent = false;
     const run = await cli(
       ['ask', ...router(), '--model', 'openai/gpt-4o-mini', 'long one'],
@@ -159,7 +152,7 @@ describe('keyward ask', () => {
   });
 
   it('never prints the key, even when the server echoes it', async () => {
-    await bed.admin('POST', '/faults', { kind: 'echo_key', count: 2 });
+    await sandbox.bed.admin('POST', '/faults', { kind: 'echo_key', count: 2 });
     const json = await cli(['ask', ...direct(), '--model', 'gpt-4o-mini', '--json', 'x'], directEnv());
     const text = await cli(['ask', ...direct(), '--model', 'gpt-4o-mini', 'x'], directEnv());
     expect(json.code).toBe(1);
@@ -249,16 +242,25 @@ describe('keyward ask: base URL and timeouts from flags and the environment', ()
   it('honours OPENROUTER_BASE_URL and OPENAI_BASE_URL when --base-url is absent, and --base-url over them', async () => {
     const router = await cli(['ask', '--service', 'router', '--model', 'openai/gpt-4o-mini', 'from env'], {
       ...routerEnv(),
-      OPENROUTER_BASE_URL: bed.emulator.routerBaseUrl,
+      OPENROUTER_BASE_URL: sandbox.bed.emulator.routerBaseUrl,
     });
     expect(router).toMatchObject({ code: 0, stdout: answerText('from env', { tokens: 12 }) + '\n' });
     const direct = await cli(['ask', '--service', 'direct', '--model', 'gpt-4o-mini', 'from env'], {
       ...directEnv(),
-      OPENAI_BASE_URL: bed.emulator.directBaseUrl + '/',
+      OPENAI_BASE_URL: sandbox.bed.emulator.directBaseUrl + '/',
     });
     expect(direct.code).toBe(0);
     const flag = await cli(
-      ['ask', '--service', 'router', '--base-url', bed.emulator.routerBaseUrl, '--model', 'openai/gpt-4o-mini', 'x'],
+      [
+        'ask',
+        '--service',
+        'router',
+        '--base-url',
+        sandbox.bed.emulator.routerBaseUrl,
+        '--model',
+        'openai/gpt-4o-mini',
+        'x',
+      ],
       { ...routerEnv(), OPENROUTER_BASE_URL: 'https://unused.example.invalid/api/v1' },
     );
     expect(flag.code).toBe(0);
@@ -283,7 +285,7 @@ describe('keyward ask: base URL and timeouts from flags and the environment', ()
   });
 
   it('waits minutes for a whole answer but not for a silent stream; both configurable', async () => {
-    await bed.admin('POST', '/faults', { kind: 'slow_headers', delayMs: 1500, count: 4 });
+    await sandbox.bed.admin('POST', '/faults', { kind: 'slow_headers', delayMs: 1500, count: 4 });
     const whole = await cli(
       ['ask', ...direct(), '--model', 'o3', '--no-stream', '--idle-timeout', '300', 'think'],
       directEnv(),
@@ -328,7 +330,7 @@ describe('keyward ask against a hostile or odd server', () => {
   ])(
     '%s: stops soon with response_too_large and bounded memory',
     async (kind, extra, code) => {
-      await bed.admin('POST', '/faults', { kind, afterChunks: 0, count: 5 });
+      await sandbox.bed.admin('POST', '/faults', { kind, afterChunks: 0, count: 5 });
       const started = Date.now();
       const run = await cli(
         ['ask', ...router(), '--model', 'openai/gpt-4o-mini', '--json', ...extra, 'x'],
@@ -352,28 +354,28 @@ describe('keyward ask against a hostile or odd server', () => {
     'never prints the key the server echoes in %s',
     async (field) => {
       // x-should-retry: false keeps the retried kinds (429, 502) to one request each.
-      await bed.admin('POST', '/faults', { kind: 'echo_key', field, shouldRetry: false, count: 2 });
+      await sandbox.bed.admin('POST', '/faults', { kind: 'echo_key', field, shouldRetry: false, count: 2 });
       const json = await cli(['ask', ...router(), '--model', 'openai/gpt-4o-mini', '--json', 'x'], routerEnv());
       const text = await cli(['ask', ...router(), '--model', 'openai/gpt-4o-mini', 'x'], routerEnv());
       expect(json.code).toBe(1);
       expect(text.code).toBe(1);
       noKeys(json);
       noKeys(text);
-      expect(json.stdout).toContain('…' + keys.routerFunded.slice(-4));
+      expect(json.stdout).toContain('…' + sandbox.keys.routerFunded.slice(-4));
     },
   );
 
   it('reports a moderation 403, a region 403 and a redirect plainly, once', async () => {
-    await bed.admin('POST', '/faults', { kind: 'moderation', service: 'router', count: 1 });
+    await sandbox.bed.admin('POST', '/faults', { kind: 'moderation', service: 'router', count: 1 });
     const flagged = await cli(['ask', ...router(), '--model', 'openai/gpt-4o-mini', 'x'], routerEnv());
     expect(flagged.code).toBe(1);
     expect(flagged.stderr).toMatch(
       /^keyward: moderation \(HTTP 403, 403\): The prompt was flagged by OpenAI's moderation for violence/,
     );
-    await bed.admin('POST', '/faults', { kind: 'region', service: 'direct', count: 1 });
+    await sandbox.bed.admin('POST', '/faults', { kind: 'region', service: 'direct', count: 1 });
     const region = await cli(['ask', ...direct(), '--model', 'gpt-4o-mini', '--json', 'x'], directEnv());
     expect(JSON.parse(region.stdout).error).toMatchObject({ kind: 'region', status: 403 });
-    await bed.admin('POST', '/faults', { kind: 'redirect', status: 307, count: 5 });
+    await sandbox.bed.admin('POST', '/faults', { kind: 'redirect', status: 307, count: 5 });
     const moved = await cli(['ask', ...router(), '--model', 'openai/gpt-4o-mini', 'x'], routerEnv());
     expect(moved.code).toBe(1);
     expect(moved.stderr).not.toMatch(/trying again/);
@@ -396,7 +398,7 @@ describe('keyward status', () => {
       credits: null,
       warnings: [],
     });
-    const free = await cli(['status', ...router()], { OPENROUTER_API_KEY: keys.routerFree });
+    const free = await cli(['status', ...router()], { OPENROUTER_API_KEY: sandbox.keys.routerFree });
     expect(free.code).toBe(0);
     expect(free.stdout).toMatch(/free today 0\/50/);
     expect(free.stdout).toMatch(/no credit limit/);
@@ -409,8 +411,8 @@ describe('keyward status', () => {
     const ok = await cli(['status', ...direct(), '--json'], directEnv());
     expect(JSON.parse(ok.stdout)).toMatchObject({ ok: true, recognised: true, canListModels: true, rateLimits: null });
     const restricted = (
-      await bed.admin<{ key: string }>('POST', '/direct/keys', {
-        orgId: bed.emulator.sandbox!.directOrgId,
+      await sandbox.bed.admin<{ key: string }>('POST', '/direct/keys', {
+        orgId: sandbox.bed.emulator.sandbox!.directOrgId,
         permissions: 'Restricted',
         scopes: ['api.responses.write'],
       })
@@ -421,14 +423,14 @@ describe('keyward status', () => {
   });
 
   it('never prints the key when the key check echoes it whole', async () => {
-    await bed.admin('POST', '/faults', { kind: 'echo_key', field: 'label', path: '/key', count: 2 });
+    await sandbox.bed.admin('POST', '/faults', { kind: 'echo_key', field: 'label', path: '/key', count: 2 });
     const json = await cli(['status', ...router(), '--json'], routerEnv());
     const text = await cli(['status', ...router()], routerEnv());
     expect(json.code).toBe(0);
     expect(text.code).toBe(0);
     noKeys(json);
     noKeys(text);
-    expect(text.stdout).toContain('…' + keys.routerFunded.slice(-4));
+    expect(text.stdout).toContain('…' + sandbox.keys.routerFunded.slice(-4));
   });
 
   it('exits 1 for a key the service does not know', async () => {

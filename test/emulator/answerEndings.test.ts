@@ -3,27 +3,19 @@
 // stream that reports its usage. The wire shapes are checked raw and through
 // the official SDK, which must read them as it reads the real services.
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type TestBed, sseData, startTestBed, userMessage } from './adminClient.ts';
+import { describe, expect, it } from 'vitest';
+import { sseData, userMessage } from './adminClient.ts';
 import { REFUSAL_TOKENS, answerText } from './answers.ts';
+import { sandboxBed } from './sandboxBed.ts';
 
-let bed: TestBed;
-let keys: { routerFunded: string; direct: string };
-beforeAll(async () => {
-  bed = await startTestBed();
-});
-afterAll(() => bed.close());
-beforeEach(async () => {
-  await bed.admin('POST', '/reset', { sandbox: true });
-  keys = bed.emulator.sandbox!.keys;
-});
+const sandbox = sandboxBed();
 
 const REFUSAL = REFUSAL_TOKENS.join('');
 type Json = Record<string, any>;
 
 describe('routing service', () => {
   const chat = (content: string, extra: Json = {}) =>
-    bed.router('/chat/completions', keys.routerFunded, {
+    sandbox.bed.router('/chat/completions', sandbox.keys.routerFunded, {
       body: { model: 'openai/gpt-4o-mini', messages: userMessage(content), ...extra },
     });
 
@@ -65,7 +57,11 @@ describe('routing service', () => {
   });
 
   it("the openai SDK's stream helper reads the refusal", async () => {
-    const client = new OpenAI({ apiKey: keys.routerFunded, baseURL: bed.emulator.routerBaseUrl, maxRetries: 0 });
+    const client = new OpenAI({
+      apiKey: sandbox.keys.routerFunded,
+      baseURL: sandbox.bed.emulator.routerBaseUrl,
+      maxRetries: 0,
+    });
     const stream = client.chat.completions.stream({
       model: 'openai/gpt-4o-mini',
       messages: [{ role: 'user', content: '[[refuse]] sdk' }],
@@ -82,7 +78,7 @@ describe('routing service', () => {
 
 describe('direct service', () => {
   const respond = (input: string, extra: Json = {}) =>
-    bed.direct('/responses', keys.direct, { body: { model: 'gpt-4o-mini', input, ...extra } });
+    sandbox.bed.direct('/responses', sandbox.keys.direct, { body: { model: 'gpt-4o-mini', input, ...extra } });
 
   it('a refusal: a refusal content part in the output message, status completed', async () => {
     const body = (await (await respond('[[refuse]] x')).json()) as Json;
@@ -127,7 +123,7 @@ describe('direct service', () => {
   });
 
   it('a failed stream reports in response.failed the usage of what it sent', async () => {
-    await bed.admin('POST', '/faults', { kind: 'error_event', service: 'direct', afterChunks: 6 });
+    await sandbox.bed.admin('POST', '/faults', { kind: 'error_event', service: 'direct', afterChunks: 6 });
     const events = sseData(await (await respond('x', { stream: true })).text()) as Json[];
     expect(events.filter((e) => e.type === 'response.output_text.delta')).toHaveLength(2);
     expect(events.at(-1)).toMatchObject({
@@ -137,7 +133,11 @@ describe('direct service', () => {
   });
 
   it('the openai SDK reads the refusal events and the incomplete reason', async () => {
-    const client = new OpenAI({ apiKey: keys.direct, baseURL: bed.emulator.directBaseUrl, maxRetries: 0 });
+    const client = new OpenAI({
+      apiKey: sandbox.keys.direct,
+      baseURL: sandbox.bed.emulator.directBaseUrl,
+      maxRetries: 0,
+    });
     const stream = client.responses.stream({ model: 'gpt-4o-mini', input: '[[refuse]] sdk' });
     let done = '';
     for await (const event of stream) if (event.type === 'response.refusal.done') done = event.refusal;

@@ -3,7 +3,7 @@
 // emulator, and the model's tool calls read back from streamed and whole answers. The emulator records each body,
 // so the tests assert what went on the wire, not what a mock was handed. Wire shapes as the official SDKs type
 // them: openai `resources/chat/completions/completions.d.ts` and `resources/responses/responses.d.ts`.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LmMessage, LmTool } from '../../../src/core/lm/messages.ts';
 import { describeLocations, keysInMessages } from '../../../src/core/lm/outgoingGuard.ts';
 import { estimateMessageTokens, estimateTextTokens } from '../../../src/core/lm/tokenEstimate.ts';
@@ -12,20 +12,11 @@ import { serviceModule } from '../../../src/core/services/registry.ts';
 import type { PromptInput } from '../../../src/core/services/module.ts';
 import { applicableSettings } from '../../../src/shared/modelSettings.ts';
 import type { ServiceId } from '../../../src/shared/serviceIds.ts';
-import { type TestBed, startTestBed } from '../../emulator/adminClient.ts';
+import { sandboxBed } from '../../emulator/sandboxBed.ts';
 import { routerKey } from '../../emulator/keyFactory.ts';
 import { FAST, settle } from '../clientSupport.ts';
 
-let bed: TestBed;
-let keys: { routerFunded: string; direct: string };
-beforeAll(async () => {
-  bed = await startTestBed();
-});
-afterAll(() => bed.close());
-beforeEach(async () => {
-  await bed.admin('POST', '/reset', { sandbox: true });
-  keys = bed.emulator.sandbox!.keys;
-});
+const sandbox = sandboxBed();
 
 const WEATHER: LmTool = {
   name: 'get_weather',
@@ -37,10 +28,15 @@ const cases: { service: ServiceId; model: string; key: () => string; baseUrl: ()
   {
     service: 'router',
     model: 'openai/gpt-4o-mini',
-    key: () => keys.routerFunded,
-    baseUrl: () => bed.emulator.routerBaseUrl,
+    key: () => sandbox.keys.routerFunded,
+    baseUrl: () => sandbox.bed.emulator.routerBaseUrl,
   },
-  { service: 'direct', model: 'gpt-4o-mini', key: () => keys.direct, baseUrl: () => bed.emulator.directBaseUrl },
+  {
+    service: 'direct',
+    model: 'gpt-4o-mini',
+    key: () => sandbox.keys.direct,
+    baseUrl: () => sandbox.bed.emulator.directBaseUrl,
+  },
 ];
 
 async function send(c: (typeof cases)[number], input: Omit<PromptInput, 'model' | 'turns'>, stream = true) {
@@ -49,7 +45,7 @@ async function send(c: (typeof cases)[number], input: Omit<PromptInput, 'model' 
   return settle(module.prompt(client, { model: c.model, turns: [], ...input }, { stream }));
 }
 
-const lastBody = () => bed.emulator.requests.filter((r) => r.body).at(-1)!.body!;
+const lastBody = () => sandbox.bed.emulator.requests.filter((r) => r.body).at(-1)!.body!;
 
 describe.each(cases)('language-model requests: $service', (c) => {
   for (const stream of [true, false])
@@ -136,7 +132,7 @@ describe('per-model settings on the wire', () => {
   it('routing service: temperature, max_tokens and reasoning.effort where the model list says the model takes them', async () => {
     const router = serviceModule('router');
     const list = await router.modelOptions(
-      await router.open({ baseUrl: bed.emulator.routerBaseUrl, key: keys.routerFunded, ...FAST }),
+      await router.open({ baseUrl: sandbox.bed.emulator.routerBaseUrl, key: sandbox.keys.routerFunded, ...FAST }),
     );
     const claude = list.find((m) => m.id === 'anthropic/claude-sonnet-4.5')!;
     const mini = list.find((m) => m.id === 'openai/gpt-4o-mini')!;
