@@ -1,4 +1,6 @@
 // The `keyward` command line over core/.
+import { fingerprintWith } from '../core/keys/fingerprint.ts';
+import { sha256Hex } from '../core/keys/sha256.ts';
 import { redactSecrets } from '../core/redact.ts';
 import { FdOutput } from './fdOutput.ts';
 import { nodeVersionProblem } from './nodeVersion.ts';
@@ -16,6 +18,7 @@ if (problem) {
   stderr.write(problem + '\n');
   process.exit(2);
 }
+fingerprintWith(sha256Hex);
 // V8's optimizing compiler stays on: turning it off (--no-turbofan) took 10 % of CPU off the bench's 50 MB of
 // small files but doubled the CPU of a scan of this repository's node_modules (0.55 → 1.2 s user), where the
 // per-file loop runs long enough to pay for its compiled code.
