@@ -23,7 +23,7 @@ describe('keyward scan --no-git through links', () => {
   it('reads a linked file once and reports its key under every name, as it did reading it each time', () => {
     const dir = tempDir('keyward-links-');
     const key = routerKey();
-    // Over the one-read buffer (1 MB), as the large binaries that made this matter.
+    // Megabytes, as the large binaries that made this matter.
     const blob = join(dir, 'blob.bin');
     writeFileSync(blob, Buffer.concat([Buffer.alloc(2 << 20, 'a\n'), Buffer.from(`k = "${key}"\n`)]));
     symlinkSync('blob.bin', join(dir, 'link.bin'));

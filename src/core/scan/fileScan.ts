@@ -4,7 +4,7 @@
 // windows instead of being skipped.
 import { type Stats, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { type ArchiveKind, archiveMagic } from './formats.ts';
-import { readRoom } from './precheck.ts';
+import { READ_ROOM, readRoom } from './precheck.ts';
 import type { SkipReason } from './report.ts';
 import type { Finding, ScanOptions } from './scanner.ts';
 import { type ShippedPart, scanShippedText } from './sourceMap.ts';
@@ -20,16 +20,16 @@ export type FileOutcome =
 
 // One buffer reused for every file that fits: no allocation per file, which is
 // most of the cost of a tree of small files. It lies in the pre-check's WebAssembly
-// memory (precheck.ts), which then searches each file where it was read.
+// memory (precheck.ts), which then searches each file where it was read. 16 MB, as
+// large as the largest file scanned whole: a file of a few megabytes copied into a
+// buffer of its own and then into the module's memory cost ~2,000 page faults and two
+// copies in the bench's tree; the room's pages are only touched as far as files reach.
 const SHARED = readRoom();
 const CHUNK = 4 << 20;
 /** Files up to this size are scanned whole (one buffer, one decode); larger ones in windows of bounded memory. */
-const WHOLE = 16 << 20;
-// The buffers of files over SHARED's size, reused as SHARED is: one grown to the largest whole read so
-// far, and one chunk for files read in windows (StreamScan copies what it keeps). Fresh buffers per
-// large file, and their garbage, were a visible part of a scan of a tree with big binaries. CLI only:
-// the editor reads through VS Code.
-let wholeRoom = Buffer.alloc(0);
+const WHOLE = READ_ROOM;
+// The chunk for files read in windows, reused as SHARED is (StreamScan copies what it keeps). CLI only: the
+// editor reads through VS Code.
 let chunk: Buffer | undefined;
 // Opening a FIFO without it waits for a writer forever; regular files do not care.
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
@@ -213,10 +213,8 @@ function readAndScan<R>(
     if (stat.size <= reader.limit) {
       // One byte more than fstat said, to see a file still growing.
       const size = Math.max(stat.size, first) + 1;
-      // Reused up to WHOLE; a larger source map gets a buffer of its own rather than one kept for ever.
-      const reuse = size <= WHOLE + 1;
-      if (reuse && wholeRoom.length < size) wholeRoom = Buffer.allocUnsafe(size);
-      const whole = reuse ? wholeRoom.subarray(0, size) : Buffer.allocUnsafe(size);
+      // Past SHARED's size (a source map): a buffer of its own rather than one kept for ever.
+      const whole = Buffer.allocUnsafe(size);
       head.copy(whole);
       const total = first + readInto(fd, whole.subarray(first));
       if (total < whole.length) return reader.whole(whole.subarray(0, total), options, path);

@@ -9,7 +9,7 @@ import { PRECHECK_WASM_BASE64 } from './precheckWasm.ts';
 /** Where readRoom starts: the 16 bytes before it stay zero, so no prefix seems to end in its first bytes. */
 const READ_AT = 16;
 /** How much a file read into readRoom can hold at once (the CLI's read buffer). */
-export const READ_ROOM = 1 << 20;
+export const READ_ROOM = 16 << 20;
 /** Where other buffers are copied in, a piece at a time, with the two bytes before each piece. */
 const COPY_AT = READ_AT + READ_ROOM + 16;
 const COPY_ROOM = 1 << 20;
@@ -33,7 +33,8 @@ function instantiate(): Module | undefined {
   }
 }
 
-// Made on first use: the editor scans text, not bytes, and may never need it (2 MB of memory).
+// Made on first use: the editor scans text, not bytes, and may never need it (17 MB of address space; a page
+// is only memory once a file's bytes reach it).
 let made = false;
 let wasm: Module | undefined;
 let memoryBuffer: ArrayBufferLike | undefined;

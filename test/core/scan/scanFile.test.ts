@@ -23,7 +23,7 @@ describe('scanFile', () => {
     expect(scanFile(join(dir, 'gone'))).toEqual({ skipped: 'missing' });
   });
 
-  // Around the one-read buffer (1 MB) and the largest file read whole (16 MB; larger ones go in windows).
+  // Around 1 MB, and the one-read buffer, which is the largest file read whole (16 MB; larger ones go in windows).
   it.each([0, 1, (1 << 20) - 100, 1 << 20, (1 << 20) + 1, 9 << 20, 16 << 20, (16 << 20) + 1, 17 << 20])(
     'scans a file of %i bytes with a key at its end',
     (size) => {
