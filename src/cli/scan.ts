@@ -27,7 +27,8 @@ import {
   skippedText,
   textReport,
 } from '../core/scan/report.ts';
-import { type ShippedPart, isSourceMap } from '../core/scan/sourceMap.ts';
+import type { ShippedPart } from '../core/scan/sourceMap.ts';
+import { isSourceMap } from '../core/scan/formats.ts';
 import { scanStaged } from '../core/scan/staged.ts';
 import { type ScanOptions, optionsFor, primeScanner } from '../core/scan/scanner.ts';
 import { type Listed, listTargets } from '../core/scan/targets.ts';

@@ -55,6 +55,7 @@ describe('the history scan, the hook installer and the other commands, on demand
     archiveScan: 'dist/archiveScan.js',
     streamScan: 'dist/streamScan.js',
     keyHover: 'dist/keyHover.js',
+    sourceMap: 'dist/sourceMap.js',
   };
 
   it('are not in dist/extension.js and not loaded by activation', () => {
@@ -122,6 +123,8 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(Object.keys(clients).sort()).toEqual(['ChatCompletionsClient', 'ResponsesClient']);
     const hover = loadExtensionBundle(api, onDemand.keyHover) as unknown as Record<string, unknown>;
     expect(typeof hover.keyHover).toBe('function');
+    const maps = require(resolve(onDemand.sourceMap)) as Record<string, unknown>;
+    expect(typeof maps.scanShippedText).toBe('function');
     const walker = require(resolve(onDemand.archiveScan)) as Record<string, unknown>;
     expect(typeof walker.scanArchive).toBe('function');
     const lm = loadExtensionBundle(api, onDemand.lmRequests) as unknown as Record<string, unknown>;

@@ -20,25 +20,13 @@ import {
   scanTextCounted,
 } from './scanner.ts';
 import { encodingOf, scanBytesCounted } from './byteScan.ts';
+import { isSourceMap } from './formats.ts';
 
 export interface ShippedPart {
   /** The original source a finding belongs to (a source map's `sources` entry); none for the file itself. */
   source?: string;
   findings: Finding[];
   omitted: number;
-}
-
-/** Whether a file name is a source map's. */
-export function isSourceMap(name: string): boolean {
-  // By character, not by a lowercased copy of the whole path: it runs for every file of a scan.
-  const at = name.length - 4;
-  return (
-    at >= 0 &&
-    name.charCodeAt(at) === 0x2e &&
-    (name.charCodeAt(at + 1) | 0x20) === 0x6d &&
-    (name.charCodeAt(at + 2) | 0x20) === 0x61 &&
-    (name.charCodeAt(at + 3) | 0x20) === 0x70
-  );
 }
 
 interface SourceMapShape {

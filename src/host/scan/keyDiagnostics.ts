@@ -11,7 +11,7 @@ import { redactSecrets } from '../../core/redact.ts';
 import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
 import { type GitState, GitStatusCache } from '../../core/scan/gitStatus.ts';
 import { IncrementalScan } from '../../core/scan/incremental.ts';
-import { archiveKind, archiveMagic } from '../../core/scan/formats.ts';
+import { archiveKind, archiveMagic, isSourceMap } from '../../core/scan/formats.ts';
 import {
   IGNORE_FILE,
   IgnoreFileCache,
@@ -20,7 +20,6 @@ import {
   suppressionFor,
 } from '../../core/scan/ignoreFile.ts';
 import { type SkipReason, skipMessage } from '../../core/scan/report.ts';
-import { isSourceMap, scanShippedText } from '../../core/scan/sourceMap.ts';
 import { type Finding, type ScanOptions, optionsFor } from '../../core/scan/scanner.ts';
 import { isServiceOwner, ownerName } from '../../core/scan/providerRules.ts';
 import { Disposable, toDisposable } from '../../shared/dispose.ts';
@@ -162,6 +161,14 @@ function message(
     case 'unknown':
       return `${text} ${t('Whether the key is live is unknown: {0}', verification.reason)}`;
   }
+}
+
+/**
+ * The source-map reader (and the byte scan behind it), from its own file on first use (dist/sourceMap.js): a
+ * workspace scan and a source map open in the editor need it, an activation does not.
+ */
+function shippedText(): Promise<typeof import('../../core/scan/sourceMap.ts')> {
+  return import('../../core/scan/sourceMap.ts');
 }
 
 export class KeyDiagnostics extends Disposable {
@@ -446,6 +453,7 @@ export class KeyDiagnostics extends Disposable {
    */
   private async publishSourceMap(doc: vscode.TextDocument): Promise<void> {
     const name = doc.uri.path.split('/').pop() ?? '';
+    const { scanShippedText } = await shippedText();
     const placed: PlacedFinding[] = [];
     for (const part of scanShippedText(Buffer.from(doc.getText()), name, this.options))
       for (const finding of part.findings)
@@ -599,10 +607,12 @@ export class KeyDiagnostics extends Disposable {
           reason: skip.reason,
           message: skipMessage({ path: skip.inner, ...skip }),
         });
-    } else
+    } else {
+      const { scanShippedText } = await shippedText();
       for (const part of scanShippedText(bytes, name, this.options))
         for (const finding of part.findings)
           placed.push(part.source === undefined ? { finding } : { finding, inner: part.source });
+    }
     const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
     // An open document's diagnostics follow its text as it is typed, not the file on disk.
     if (placed.length > 0 && !open) this.place(uri, placed, await this.fileState(uri));
