@@ -103,7 +103,7 @@ export interface Finding {
 
 export { fingerprintOf };
 
-function isKeyChar(code: number): boolean {
+export function isKeyChar(code: number): boolean {
   return (
     (code >= 48 && code <= 57) ||
     (code >= 65 && code <= 90) ||

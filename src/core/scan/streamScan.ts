@@ -6,7 +6,15 @@
 // Notepad write) is decoded as such; anything else is read as UTF-8, binary
 // included, so a key compiled into a bundle is still found.
 import { isAscii, isUtf8 } from 'node:buffer';
-import { type Finding, LOOSE_CAP, type ScanOptions, keyStarts, mayContainKey, scanTextCounted } from './scanner.ts';
+import {
+  type Finding,
+  LOOSE_CAP,
+  type ScanOptions,
+  isKeyChar,
+  keyStarts,
+  mayContainKey,
+  scanTextCounted,
+} from './scanner.ts';
 import { type TextEncoding, decodeUtf16, encodingOf } from './byteScan.ts';
 import { RULES } from './rules.ts';
 import { MAX_TOKEN } from './rules.ts';
@@ -228,18 +236,34 @@ export class StreamScan {
     }
   }
 
-  /** The start of the line that holds `at` when it is near, else the first character at or after `at`. */
+  /**
+   * The start of the line that holds `at` when it is near, else the start of the token `at` is in (or a point
+   * far enough back in a long one), as lineEndNear cuts.
+   */
   private lineStartNear(data: Buffer, at: number): number {
     if (at === 0) return 0;
     const newline = data.subarray(Math.max(0, at - this.margin), at).lastIndexOf(10);
-    return newline === -1 ? this.align(data, at) : Math.max(0, at - this.margin) + newline + 1;
+    if (newline !== -1) return Math.max(0, at - this.margin) + newline + 1;
+    const cut = this.align(data, at);
+    let start = cut;
+    while (start > 0 && cut - start <= MAX_TOKEN && isKeyChar(data[start - 1]!)) start--;
+    return start;
   }
 
-  /** The end of the line that holds `at` when it is near, else the first character at or after `at`. */
+  /**
+   * The end of the line that holds `at` when it is near, else the first character at or after `at` that is not
+   * inside a token. A region cut inside a run of key characters showed a piece of a longer token as a token of its
+   * own, a key where the whole file holds none: the cut moves over the run, or far enough into it (past MAX_TOKEN)
+   * that the piece is as much too long for a key as the run is.
+   */
   private lineEndNear(data: Buffer, at: number, end: number): number {
     if (at >= end) return end;
     const newline = data.subarray(at, Math.min(end, at + this.margin)).indexOf(10);
-    return newline === -1 ? this.align(data, at) : at + newline;
+    if (newline !== -1) return at + newline;
+    const cut = this.align(data, at);
+    let stop = cut;
+    while (stop < end && stop - cut <= MAX_TOKEN && isKeyChar(data[stop]!)) stop++;
+    return stop;
   }
 
   /**

@@ -89,6 +89,20 @@ describe('StreamScan', () => {
     );
   });
 
+  it('reads a key-like piece of a longer token as the whole file does, where a margin ends inside the token', () => {
+    // fast-check found it (seed -10704893): the region read around a key ended 4 KB on, inside a token that starts
+    // with a key and goes on for 400 characters; the piece up to the cut looked like a key of its own.
+    const key = routerKey();
+    const long = directKey('legacy') + 'x'.repeat(400);
+    const head = `${key} ${'q'.repeat(4096 - 60 - key.length - 2)} `;
+    // No line break within the margin after the cut: the line goes on.
+    const text = `${head}${long}${' q'.repeat(3000)}\n`;
+    expect(head.length).toBe(4096 - 60);
+    const whole = scanText(text, NO_MARKERS).map(view);
+    expect(whole).toHaveLength(1);
+    expect(streamed(Buffer.from(text), []).map(view)).toEqual(whole);
+  });
+
   it('finds a key on a line far longer than a window, at its real column', () => {
     const key = routerKey();
     const text = 'm'.repeat(100_000) + ' ' + key + ' ' + 'n'.repeat(50_000) + '\nnext ' + key;
