@@ -18,26 +18,7 @@ import {
 import { type TextEncoding, decodeUtf16, encodingOf } from './byteScan.ts';
 import { RULES } from './rules.ts';
 import { MAX_TOKEN } from './rules.ts';
-
-/**
- * The newlines in bytes [from, to), four bytes a step (a zero byte of word ^ 0x0a0a0a0a marks one): a native
- * search per newline was most of the time of a large source file's windows, which hold one every 40 bytes.
- */
-function newlinesIn(bytes: Buffer, from: number, to: number): number {
-  let count = 0;
-  let i = from;
-  for (; i < to && (bytes.byteOffset + i) % 4 !== 0; i++) if (bytes[i] === 10) count++;
-  if (i >= to) return count;
-  const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, (to - i) >> 2);
-  for (let w = 0; w < words.length; w++) {
-    const x = words[w]! ^ 0x0a0a0a0a;
-    // 0x80 in each byte of x that is zero, and only there (no carry crosses a byte).
-    const zero = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f);
-    count += Math.imul((zero >>> 7) & 0x01010101, 0x01010101) >>> 24;
-  }
-  for (i += words.length * 4; i < to; i++) if (bytes[i] === 10) count++;
-  return count;
-}
+import { newlinesIn } from './precheck.ts';
 
 /** UTF-16 code units in UTF-8 bytes: one per lead byte, two for a four-byte sequence. */
 function utf16Units(bytes: Buffer, from: number, to: number): number {

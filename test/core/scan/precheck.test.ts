@@ -7,7 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { assemblePrecheck, precheckSource } from '../../../scripts/precheckWasm.ts';
 import { PRECHECK_WASM_BASE64 } from '../../../src/core/scan/precheckWasm.ts';
 import { scanText } from '../../../src/core/scan/scanner.ts';
-import { READ_ROOM, candidatesOf, precheckInWasm, readRoom } from '../../../src/core/scan/precheck.ts';
+import {
+  READ_ROOM,
+  beginCandidates,
+  candidatesOf,
+  newlinesIn,
+  nextCandidate,
+  precheckInWasm,
+  readRoom,
+} from '../../../src/core/scan/precheck.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -93,5 +101,71 @@ describe('precheck: the WebAssembly search', () => {
     big.write('r8_', size - 3, 'latin1');
     expect(reported(big)).toEqual([seam, 2 * seam + 2, size - 1]);
     expect(reported(big, true)).toEqual([seam, 2 * seam + 2, size - 1]);
+  });
+});
+
+/** The newlines in bytes[start, end), counted plainly (the reference). */
+function newlinesPlainly(bytes: Uint8Array, start: number, end: number): number {
+  let count = 0;
+  for (let i = start; i < end; i++) if (bytes[i] === 10) count++;
+  return count;
+}
+
+describe('precheck: the newline count of windowed files', () => {
+  it('counts as a plain loop does, in WebAssembly and in JavaScript, over any range of any bytes', () => {
+    const range = fc.uint8Array({ maxLength: 700 }).chain((bytes) =>
+      fc.tuple(fc.constant(bytes), fc.nat(bytes.length), fc.nat(bytes.length)).map(([b, x, y]) => ({
+        bytes: b.map((byte) => (byte % 3 === 0 ? 10 : byte)),
+        start: Math.min(x, y),
+        end: Math.max(x, y),
+      })),
+    );
+    fc.assert(
+      fc.property(range, ({ bytes, start, end }) => {
+        const expected = newlinesPlainly(bytes, start, end);
+        expect(newlinesIn(bytes, start, end)).toBe(expected);
+        expect(newlinesIn(bytes, start, end, true)).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('counts in the read room in place, nothing past the end, and past 255 steps of 16 bytes (a lane byte wraps)', () => {
+    const room = readRoom();
+    room.fill(10, 0, 1 << 16);
+    for (const [start, end] of [
+      [0, 16],
+      [1, 17],
+      [3, 4095],
+      [7, 16 * 255 + 7],
+      [5, 16 * 256 + 21],
+      [0, 1 << 16],
+    ] as const) {
+      expect(newlinesIn(room, start, end), `${start}-${end}`).toBe(end - start);
+      expect(newlinesIn(room.subarray(start, end), 0, end - start)).toBe(end - start);
+    }
+  });
+
+  it('counts a buffer of megabytes copied in piece by piece, across the seams of its pieces', () => {
+    const big = Buffer.alloc((1 << 20) * 2 + 45, 0x61);
+    for (let at = 0; at < big.length; at += 997) big[at] = 10;
+    for (const at of [(1 << 20) - 1, 1 << 20, (1 << 21) - 1, 1 << 21, big.length - 1]) big[at] = 10;
+    expect(newlinesIn(big, 0, big.length)).toBe(newlinesPlainly(big, 0, big.length));
+    expect(newlinesIn(big, 13, big.length - 7)).toBe(newlinesPlainly(big, 13, big.length - 7));
+  });
+
+  it('leaves the candidate search of a copied buffer right when it counts in between, as the windowed scan does', () => {
+    const big = Buffer.alloc((1 << 20) * 2 + 9, 0x2e);
+    const ends = [100, 5000, (1 << 20) + 50, (1 << 20) + 900, (1 << 21) + 5];
+    for (const end of ends) big.write('sk-', end - 2, 'latin1');
+    const other = Buffer.alloc(1 << 20, 10);
+    beginCandidates(big);
+    const found: number[] = [];
+    for (let at = nextCandidate(0); at !== -1; at = nextCandidate(at + 1)) {
+      found.push(at);
+      // The count copies its bytes where the search keeps its piece.
+      expect(newlinesIn(other, 0, other.length)).toBe(other.length);
+    }
+    expect(found).toEqual(ends);
   });
 });
