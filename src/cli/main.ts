@@ -19,9 +19,10 @@ if (problem) {
   process.exit(2);
 }
 fingerprintWith(sha256Hex);
-// V8's optimizing compiler stays on: turning it off (--no-turbofan) took 10 % of CPU off the bench's 50 MB of
-// small files but doubled the CPU of a scan of this repository's node_modules (0.55 → 1.2 s user), where the
-// per-file loop runs long enough to pay for its compiled code.
+// V8's optimizing compiler is not turned off for the whole process: --no-turbofan took 10 % of CPU off the bench's
+// 50 MB of small files but doubled the CPU of a scan of this repository's node_modules (0.55 → 1.2 s user), where
+// the per-file loop runs long enough to pay for its compiled code. A scan of many files defers it to its first
+// quarter second instead (topTier.ts).
 
 void runCli(argv, {
   stdout: stdout ?? process.stdout,

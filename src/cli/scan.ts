@@ -38,6 +38,7 @@ import type { ServiceId } from '../shared/serviceIds.ts';
 import { BASE_URL_ENV, TIMEOUT_ENV, UsageError, millisecondsOption, proxyFor } from './common.ts';
 import type { ProxyConfig } from '../core/proxyConfig.ts';
 import { type CliIo, EXIT } from './io.ts';
+import { deferTopTier, topTierIfLong } from './topTier.ts';
 
 declare const KEYWARD_VERSION: string | undefined;
 
@@ -251,7 +252,10 @@ export async function scanFiles(
   };
   const report: Reported = { cwd, out, skipped, omitted, once, maxSize, options, optionsOf };
   if (files.length > 1) primeScanner();
+  deferTopTier(files.length);
+  let count = 0;
   for (const file of files) {
+    if ((++count & 255) === 0) topTierIfLong();
     // The loop itself stays small (it is what the engine compiles while it runs); a file is read in scanOne.
     const kind = archiveKind(file.path) ?? scanOne(file, report);
     if (kind) await openArchive(file.path, file.shown, file.state, kind, file.linkTo);

@@ -1,0 +1,68 @@
+// The CLI turns V8's top tier off for the first quarter second of a scan of many files (src/cli/topTier.ts).
+// Checked in a fresh process, as the CLI runs, with V8's own trace of what it optimises: a hot loop while the
+// tier is off gets no TurboFan code, one after it is back on does. If a V8 stops reading the flag at run time,
+// this fails, and the policy is to be measured again.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from './gitFixtures.ts';
+
+const MODULE = pathToFileURL(join(process.cwd(), 'src/cli/topTier.ts')).href;
+
+function run(body: string): { out: string; trace: string } {
+  const script = join(tempDir('keyward-tier-'), 'tier.ts');
+  writeFileSync(
+    script,
+    `import { deferTopTier, topTierDeferred, topTierIfLong } from ${JSON.stringify(MODULE)};
+const builtins = () => process.moduleLoadList.filter((m) => m === 'NativeModule v8');
+function spin(ms: number): void { const until = performance.now() + ms; while (performance.now() < until); }
+${body}`,
+  );
+  const child = spawnSync(process.execPath, ['--trace-opt', script], { encoding: 'utf8', timeout: 60_000 });
+  expect(child.status, child.stderr).toBe(0);
+  const lines = child.stdout.split('\n');
+  return {
+    out: lines.filter((l) => l.startsWith('>')).join('\n'),
+    trace: lines.filter((l) => l.startsWith('[completed')).join('\n'),
+  };
+}
+
+describe('the top tier, deferred', () => {
+  it('is off for a scan of many files until the process has run a quarter second, then on again', () => {
+    const { out, trace } = run(`
+deferTopTier(10_000);
+console.log('> deferred ' + topTierDeferred());
+function early(n: number): number { let s = 0; for (let i = 0; i < n; i++) s += i % 7; return s; }
+let sum = 0;
+for (let i = 0; i < 3000; i++) sum += early(10_000);
+spin(Math.max(0, 260 - performance.now()));
+topTierIfLong();
+console.log('> deferred ' + topTierDeferred());
+function late(n: number): number { let s = 0; for (let i = 0; i < n; i++) s += i % 5; return s; }
+for (let i = 0; i < 3000; i++) sum += late(10_000);
+console.log('> ' + (sum > 0));
+`);
+    expect(out).toBe('> deferred true\n> deferred false\n> true');
+    expect(trace).toMatch(/<JSFunction late .*TURBOFAN/);
+    expect(trace).not.toMatch(/<JSFunction early .*TURBOFAN/);
+  });
+
+  it('is left alone for a scan of few files, without loading node:v8', () => {
+    const { out } = run(`
+deferTopTier(100);
+console.log('> deferred ' + topTierDeferred() + ' ' + builtins().length);
+`);
+    expect(out).toBe('> deferred false 0');
+  });
+
+  it('is left alone in a process that has already run a quarter second', () => {
+    const { out } = run(`
+spin(Math.max(0, 260 - performance.now()));
+deferTopTier(10_000);
+console.log('> deferred ' + topTierDeferred());
+`);
+    expect(out).toBe('> deferred false');
+  });
+});
