@@ -14,14 +14,21 @@ type V8 = typeof import('node:v8');
 
 /** The process's age from which TurboFan is back on: past the whole of the bench's scan, a third into node_modules'. */
 const LONG_MS = 250;
-/** Fewer files than this are a short scan anyway: node:v8 (2 ms to load) is not worth it. */
+/**
+ * Fewer files than this are a short scan anyway: node:v8 is not worth loading (3-4 ms: it brings Node's streams).
+ */
 const MANY_FILES = 256;
 
 let v8: V8 | undefined;
 
+/** The process's age in ms. Not performance.now(): its first use loads perf_hooks (ten modules, 1-2 ms). */
+function age(): number {
+  return process.uptime() * 1000;
+}
+
 /** Turns TurboFan off for a scan of `files` files, unless the scan is small or the process already old. */
 export function deferTopTier(files: number): void {
-  if (files < MANY_FILES || performance.now() >= LONG_MS) return;
+  if (files < MANY_FILES || age() >= LONG_MS) return;
   if (Number(process.versions.v8.split('.')[0]) < 12) return;
   try {
     v8 = loadBuiltin<V8>('node:v8');
@@ -34,7 +41,7 @@ export function deferTopTier(files: number): void {
 
 /** Turns TurboFan back on once the process has run LONG_MS (cheap: call it every few hundred files). */
 export function topTierIfLong(): void {
-  if (v8 !== undefined && performance.now() >= LONG_MS) {
+  if (v8 !== undefined && age() >= LONG_MS) {
     v8.setFlagsFromString('--turbofan');
     v8 = undefined;
   }

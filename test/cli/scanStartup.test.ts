@@ -52,7 +52,8 @@ function loadedBy(
 }
 
 // stream and net: process.stdout builds a stream on first touch; the CLI writes to the descriptors (fdOutput.ts).
-const DEFERRED = ['crypto', 'child_process', 'zlib', 'fs/promises', 'stream', 'net'];
+// perf_hooks: performance.now() loads it on first use; the CLI tells its age by process.uptime() (topTier.ts).
+const DEFERRED = ['crypto', 'child_process', 'zlib', 'fs/promises', 'stream', 'net', 'perf_hooks'];
 
 describe('keyward scan start-up', () => {
   it('an empty folder with --no-git: no unpackers, hashing, child processes, zlib, fs/promises or thread pool', () => {
