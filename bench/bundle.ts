@@ -51,6 +51,7 @@ export function benchBundle(): string[] {
     'dist/archiveScan.js',
     'dist/streamScan.js',
     'dist/keyHover.js',
+    'dist/sourceMap.js',
   ].map((file) => `${file} ${formatKb(statSync(file).size)}`);
   const vsixBytes = statSync('keyward.vsix').size;
 
