@@ -1,10 +1,10 @@
 // V8's top tier (TurboFan) for a `keyward scan` of many files only once the scan has run long enough to profit
 // from it. TurboFan compiles on a second thread: its compiles of the per-file loop and the text scan cost 20–45 ms
 // of CPU, which a scan that ends within a quarter of a second (a pre-commit hook, a repository of ordinary size)
-// never earns back, while Maglev's code, quick to make, runs those loops nearly as fast for that long. Measured
-// (bench/scanner.ts's 10,674 files; this repository's node_modules, 26,000 files and 490 MB; Node 24): CPU -6 %
-// and -4 % on the first, -4 % on the second, wall time the same; a folder of 400 source files with keys: -12 %
-// wall, -20 % CPU. The tier is off from the start of a scan of many files and back on from LONG_MS of the process's
+// never earns back, while Maglev's code, quick to make, runs those loops nearly as fast for that long. Measured on
+// Node 24, interleaved against the same build without it: bench/scanner.ts's 10,674 files, CPU -6 % and wall the
+// same; this repository's node_modules (26,000 files, 490 MB), CPU -2 to -4 % and wall the same; 418 source files
+// with keys, -7 % wall and -11 % CPU. The tier is off from the start of a scan of many files and back on from LONG_MS of the process's
 // life, checked between files. V8 reads --turbofan whenever it decides what to optimise, so it can be set now;
 // --max-opt, read once at start, cannot. Not on V8 before 12 (Node 20): without Maglev, what runs instead is the
 // baseline code, and the bench's scan took 7 % longer.

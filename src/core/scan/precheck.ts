@@ -130,7 +130,7 @@ function nextInJs(at: number): number {
 }
 
 /**
- * How many "\n" bytes buffer[from, to) holds (the line numbers of a file scanned in windows), sixteen at a time in
+ * How many "\n" bytes buffer[start, end) holds (the line numbers of a file scanned in windows), sixteen at a time in
  * WebAssembly: as fast from the first window as when the engine has optimised a loop, which a short scan never
  * gets to (the JavaScript loop unoptimised was a sixth of a scan of node_modules). A buffer outside the module's
  * memory is copied into its copy room a piece at a time; the candidate search's piece there is then gone, and
