@@ -31,7 +31,7 @@ import type { ShippedPart } from '../core/scan/sourceMap.ts';
 import { isSourceMap } from '../core/scan/formats.ts';
 import { scanStaged } from '../core/scan/staged.ts';
 import { type ScanOptions, optionsFor, primeScanner } from '../core/scan/scanner.ts';
-import { type Listed, listTargets } from '../core/scan/targets.ts';
+import { type FolderFiles, type Listed, countFiles, isFolderFiles, listTargets } from '../core/scan/targets.ts';
 import { officialBaseUrls } from '../core/scan/verifyHosts.ts';
 import { checkBaseUrl } from '../core/urlPolicy.ts';
 import type { ServiceId } from '../shared/serviceIds.ts';
@@ -184,8 +184,8 @@ class OncePerFile {
   private readonly targets = new Set<string>();
   private readonly outcomes = new Map<string, unknown>();
 
-  constructor(files: readonly Listed[]) {
-    for (const file of files) if (file.linkTo !== undefined) this.targets.add(file.linkTo);
+  constructor(files: readonly (Listed | FolderFiles)[]) {
+    for (const item of files) if (!isFolderFiles(item) && item.linkTo !== undefined) this.targets.add(item.linkTo);
   }
 
   /** `as`: how the name says to read it (an archive kind, YAML or text), which names of one file may not share. */
@@ -211,7 +211,7 @@ class OncePerFile {
  * per-file cap are counted in `omitted`.
  */
 export async function scanFiles(
-  files: readonly Listed[],
+  files: readonly (Listed | FolderFiles)[],
   maxSize: number,
   cwd: string,
   out: FileFinding[],
@@ -251,14 +251,29 @@ export async function scanFiles(
     return kept;
   };
   const report: Reported = { cwd, out, skipped, omitted, once, maxSize, options, optionsOf };
-  if (files.length > 1) primeScanner();
-  deferTopTier(files.length);
+  const total = countFiles(files);
+  if (total > 1) primeScanner();
+  deferTopTier(total);
   let count = 0;
-  for (const file of files) {
+  // The loop itself stays small (it is what the engine compiles while it runs); a file is read in scanOne. A
+  // promise only for an archive: an await per file would be a turn of the event loop's microtasks each.
+  const read = (path: string, shown: string, state: GitField, regular?: boolean, linkTo?: string) => {
     if ((++count & 255) === 0) topTierIfLong();
-    // The loop itself stays small (it is what the engine compiles while it runs); a file is read in scanOne.
-    const kind = archiveKind(file.path) ?? scanOne(file, report);
-    if (kind) await openArchive(file.path, file.shown, file.state, kind, file.linkTo);
+    const kind = archiveKind(path) ?? scanOne(path, shown, state, regular, linkTo, report);
+    return kind ? openArchive(path, shown, state, kind, linkTo) : undefined;
+  };
+  for (const item of files) {
+    if (!isFolderFiles(item)) {
+      const archive = read(item.path, item.shown, item.state, item.regular, item.linkTo);
+      if (archive) await archive;
+      continue;
+    }
+    const { prefix, shownPrefix, state, names } = item;
+    for (const name of names) {
+      const path = prefix + name;
+      const archive = read(path, shownPrefix === prefix ? path : shownPrefix + name, state, true);
+      if (archive) await archive;
+    }
   }
 }
 
@@ -277,8 +292,14 @@ interface Reported {
 const reports = (part: ShippedPart) => part.findings.length > 0 || part.omitted > 0;
 
 /** Scans one file that is no archive by name; says what archive its first bytes show it is, for the caller to open. */
-function scanOne(file: Listed, report: Reported): ArchiveKind | undefined {
-  const { path, shown, state, regular, linkTo } = file;
+function scanOne(
+  path: string,
+  shown: string,
+  state: GitField,
+  regular: boolean | undefined,
+  linkTo: string | undefined,
+  report: Reported,
+): ArchiveKind | undefined {
   const { cwd, out, skipped, omitted, once, maxSize } = report;
   if (isSourceMap(path)) {
     // Always by its sources: a first pass over the map's one line could be silenced by one source's comment.

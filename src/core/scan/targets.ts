@@ -26,9 +26,37 @@ export interface Listed {
   linkTo?: string;
 }
 
+/**
+ * The plain files (regular, reached by no link) a walk met in a row in one folder: kept as the folder's paths
+ * and the files' names, one object for them all. A path and an object per file, made while listing and kept
+ * until the scan reads the file, outlived the young generation: in a tree of 10,674 files a tenth of the time
+ * over ripgrep was the collector copying them. Each file's path is made when it is read.
+ */
+export interface FolderFiles {
+  /** The folder's real path, ending in a separator. */
+  prefix: string;
+  /** The folder as the user sees it, ending in a separator: the same string as `prefix` when they are equal. */
+  shownPrefix: string;
+  state: GitField;
+  names: string[];
+}
+
 export interface Listing {
-  files: Listed[];
+  /** In the order a scan reads and reports them: single files, and walked folders' plain files. */
+  files: (Listed | FolderFiles)[];
   skipped: Skipped[];
+}
+
+/** Whether an item of a listing is a folder's run of plain files. */
+export function isFolderFiles(item: Listed | FolderFiles): item is FolderFiles {
+  return 'names' in item;
+}
+
+/** How many files a listing holds. */
+export function countFiles(files: readonly (Listed | FolderFiles)[]): number {
+  let count = 0;
+  for (const item of files) count += isFolderFiles(item) ? item.names.length : 1;
+  return count;
 }
 
 export interface ListOptions {
@@ -216,10 +244,20 @@ function walk(
   const prefix = dir.endsWith(sep) ? dir : dir + sep;
   const sameName = shown === dir;
   const shownPrefix = sameName ? prefix : shown.endsWith(sep) ? shown : shown + sep;
+  // The folder's files from the last subfolder walked on, or from the start.
+  let plain: FolderFiles | undefined;
   for (const entry of entries) {
+    if (entry.isFile() && seen === null) {
+      // The usual case, and the one made cheap: a name kept, no path made (see FolderFiles).
+      if (plain === undefined) out.files.push((plain = { prefix, shownPrefix, state, names: [] }));
+      plain.names.push(entry.name);
+      continue;
+    }
     const path = prefix + entry.name;
     // One string for both where they are the same (the usual case): a second per file is garbage to collect.
     const show = sameName ? path : shownPrefix + entry.name;
+    // Whatever goes into the listing now goes after the files kept so far.
+    plain = undefined;
     if (entry.isDirectory()) {
       if (DEFAULT_EXCLUDED_DIRS.includes(entry.name) && !include.has(entry.name))
         out.skipped.push({ path: show, reason: 'excluded-folder' });
