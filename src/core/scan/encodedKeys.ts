@@ -11,6 +11,11 @@
  */
 const ANCHORS = ['data:\n', 'data:\r\n', '_auth', 'Basic ', '"auth"'];
 const ANCHOR_BYTES = ANCHORS.map((anchor) => Buffer.from(anchor, 'latin1'));
+/**
+ * Whether a text holds any anchor at all: one pass that settles most texts with a key in them, which hold none.
+ * Five searches, each set up anew, were a seventh of scanning such a text (measured warm and cold).
+ */
+const ANY_ANCHOR = new RegExp(ANCHORS.map((anchor) => anchor.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|'));
 
 /** Base64 of the shortest key (27 characters) is 36 long; a run past this cannot be a short value. */
 const MIN_RUN = 36;
@@ -58,6 +63,7 @@ const LINE_REACH = 4096;
 /** Where base64 values can be: after an anchor on its line, and the indented block under `data:`. */
 export function anchoredRegions(text: string): [number, number][] {
   const regions: [number, number][] = [];
+  if (!ANY_ANCHOR.test(text)) return regions;
   for (const anchor of ANCHORS) {
     for (let at = text.indexOf(anchor); at !== -1; at = text.indexOf(anchor, at + anchor.length)) {
       const from = at + anchor.length;

@@ -31,6 +31,14 @@ describe('encoded keys: where base64 secrets are kept', () => {
       `apiVersion: v1\nkind: Secret\nmetadata:\n  name: llm\ntype: Opaque\ndata:\n  OPENROUTER_API_KEY: ${b64(key)}\n`,
       key,
     ],
+    // Each anchor on its own (encodedKeys.ts looks for any of them in one pass before it looks for each).
+    [
+      'a Kubernetes Secret with CRLF line ends',
+      'secret.yaml',
+      `kind: Secret\r\ndata:\r\n  OPENROUTER_API_KEY: ${b64(key)}\r\n`,
+      key,
+    ],
+    ['docker\'s "auth" in config.json', 'config.json', `{"auths":{"r.test":{"auth":"${b64(`u:${key}`)}"}}}\n`, key],
     ['.npmrc _auth', '.npmrc', `registry=https://npm.example.test/\n_auth=${b64(`ci:${key}`)}\n`, key],
     [
       'an Authorization: Basic header in a script',
