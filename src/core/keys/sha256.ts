@@ -1,8 +1,10 @@
-// SHA-256 (FIPS 180-4) of a string's UTF-8 bytes, in plain JavaScript, for the CLI's fingerprints.
+// SHA-256 (FIPS 180-4) of a string's UTF-8 bytes for the CLI's fingerprints: in WebAssembly (sha256.wat), or in
+// JavaScript where WebAssembly cannot run (--jitless) or the text is too long for the module's page.
 // `keyward scan` names every key it finds by a fingerprint; loading node:crypto for the first one (and the
 // streams and ciphers it pulls in) took 6–10 ms, a twentieth of a whole scan. Keys are short: one or two
-// blocks each, a few microseconds here. The extension keeps node:crypto, which its host has loaded anyway.
-// test/core/keys/sha256.test.ts checks this against node:crypto and the standard's own examples.
+// blocks each. The extension keeps node:crypto, which its host has loaded anyway.
+// test/core/keys/sha256.test.ts checks both against node:crypto and the standard's own examples.
+import { SHA256_WASM_BASE64 } from './sha256Wasm.ts';
 
 // The first 32 bits of the fractional parts of the cube roots of the first 64 primes.
 const K = new Int32Array([
@@ -66,34 +68,64 @@ function compress(block: Uint8Array, at: number): void {
   H[7] = H[7]! + h;
 }
 
-/** Two hex digits for each byte value. */
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
-/** The padded message, reused (a key fits in one or two blocks); made anew only for a longer text. */
-let room = new Uint8Array(128);
-
-/** Writes the text's UTF-8 bytes at the start of `room`, grown when short; their count. */
-function encode(text: string): number {
-  // Keys are ASCII: a byte per character, no Buffer made. Anything else goes through the encoder.
-  let ascii = true;
-  for (let i = 0; i < text.length && ascii; i++) ascii = text.charCodeAt(i) < 0x80;
-  const bytes = ascii ? undefined : Buffer.from(text, 'utf8');
-  const length = bytes ? bytes.length : text.length;
-  const size = Math.ceil((length + 9) / 64) * 64;
-  if (room.length < size) room = new Uint8Array(size);
-  if (bytes) room.set(bytes);
-  else for (let i = 0; i < length; i++) room[i] = text.charCodeAt(i);
-  return length;
+/** sha256.wat's `hash`, over its memory: the message from MESSAGE_AT, the digest at DIGEST_AT. */
+interface Module {
+  memory: Buffer;
+  hash(length: number): void;
 }
+
+const MESSAGE_AT = 1024;
+const DIGEST_AT = 320;
+/** The longest message the module's page holds with its padding. */
+const MESSAGE_ROOM = 64 * 1024 - MESSAGE_AT - 9;
+
+/** The module, made on the first hash; null where it cannot be. */
+let wasm: Module | null | undefined;
+
+function wasmModule(): Module | null {
+  if (wasm !== undefined) return wasm;
+  wasm = null;
+  // The module reads its words little-endian; typed arrays write them in the platform's order.
+  if (new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) return wasm;
+  try {
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(SHA256_WASM_BASE64, 'base64')));
+    const { memory, hash } = instance.exports as { memory: WebAssembly.Memory; hash: Module['hash'] };
+    new Int32Array(memory.buffer, 0, 64).set(K);
+    wasm = { memory: Buffer.from(memory.buffer), hash };
+  } catch {
+    // An engine without WebAssembly (as under --jitless): the rounds in JavaScript.
+  }
+  return wasm;
+}
+
+/** Whether hashes are made in WebAssembly here (for tests). */
+export function sha256InWasm(): boolean {
+  return wasmModule() !== null;
+}
+
+/** The padded message for the rounds in JavaScript, reused; made anew only for a longer text. */
+let room = new Uint8Array(128);
 
 /**
  * The SHA-256 of `text` (as UTF-8), in 64 lower-case hex digits, as node:crypto's hash('sha256', text, 'hex').
- * No Buffer, DataView or iterator per key: with them, hashing took a tenth of scanning the bench's files with
- * keys in them, and most of the garbage (measured in one process, cold and warm).
+ * `inJs`: without WebAssembly (for tests). In WebAssembly a hash is three native calls (the text encoded into
+ * the module's memory, the hash, the digest in hex): with the rounds, the padding and the digits in JavaScript,
+ * which runs in its interpreter for most of a scan's few hundred keys, hashing was a quarter of scanning the
+ * bench's files with keys (measured in one process, cold).
  */
-export function sha256Hex(text: string): string {
-  const length = encode(text);
+export function sha256Hex(text: string, inJs = false): string {
+  const module = inJs ? null : wasmModule();
+  // Three bytes at most per UTF-16 unit (a lone surrogate too: U+FFFD, as node:crypto encodes it).
+  if (module && text.length * 3 <= MESSAGE_ROOM) {
+    module.hash(module.memory.write(text, MESSAGE_AT, 'utf8'));
+    return module.memory.toString('hex', DIGEST_AT, DIGEST_AT + 32);
+  }
+  const bytes = Buffer.from(text, 'utf8');
+  const length = bytes.length;
   // The message, a 1 bit, zeros, and its length in bits as 64 bits big-endian, in whole 64-byte blocks.
   const size = Math.ceil((length + 9) / 64) * 64;
+  if (room.length < size) room = new Uint8Array(size);
+  room.set(bytes);
   room.fill(0, length, size);
   room[length] = 0x80;
   const high = Math.floor(length / 0x20000000);
@@ -105,9 +137,6 @@ export function sha256Hex(text: string): string {
   H.set(INITIAL);
   for (let at = 0; at < size; at += 64) compress(room, at);
   let hex = '';
-  for (let i = 0; i < 8; i++) {
-    const word = H[i]!;
-    hex += HEX[(word >>> 24) & 0xff]! + HEX[(word >>> 16) & 0xff]! + HEX[(word >>> 8) & 0xff]! + HEX[word & 0xff]!;
-  }
+  for (let i = 0; i < 8; i++) hex += (H[i]! >>> 0).toString(16).padStart(8, '0');
   return hex;
 }

@@ -4,7 +4,7 @@
 // very start of a buffer, or right before its end where the module's 16-byte loads read past it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assemblePrecheck, precheckSource } from '../../../scripts/precheckWasm.ts';
+import { assemble, generatedPath, wasmSource } from '../../../scripts/assembleWasm.ts';
 import { PRECHECK_WASM_BASE64 } from '../../../src/core/scan/precheckWasm.ts';
 import { scanText } from '../../../src/core/scan/scanner.ts';
 import {
@@ -17,7 +17,6 @@ import {
   readRoom,
 } from '../../../src/core/scan/precheck.ts';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 
 /** Where each prefix's last byte is, by reading the bytes plainly (the reference). */
 function prefixEnds(bytes: Uint8Array): number[] {
@@ -45,8 +44,8 @@ describe('precheck: the WebAssembly search', () => {
   });
 
   it('is the module assembled from precheck.wat (run `npm run wasm` after editing it)', async () => {
-    const generated = fileURLToPath(new URL('../../../src/core/scan/precheckWasm.ts', import.meta.url));
-    expect(readFileSync(generated, 'utf8')).toBe(precheckSource(await assemblePrecheck()));
+    const generated = generatedPath('precheck');
+    expect(readFileSync(generated, 'utf8')).toBe(wasmSource('precheck', await assemble('precheck')));
     expect(Buffer.from(PRECHECK_WASM_BASE64, 'base64').subarray(0, 4).toString('latin1')).toBe('\0asm');
     // Base64 could spell a key shape by chance; Keyward scans its own repository.
     expect(scanText(readFileSync(generated, 'utf8'))).toEqual([]);
