@@ -38,7 +38,7 @@ import type { ServiceId } from '../shared/serviceIds.ts';
 import { BASE_URL_ENV, TIMEOUT_ENV, UsageError, millisecondsOption, proxyFor } from './common.ts';
 import type { ProxyConfig } from '../core/proxyConfig.ts';
 import { type CliIo, EXIT } from './io.ts';
-import { deferTopTier, topTierIfLong } from './topTier.ts';
+import { MANY_FILES, deferTopTier, topTierIfLong } from './topTier.ts';
 
 declare const KEYWARD_VERSION: string | undefined;
 
@@ -462,7 +462,12 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
           return EXIT.usage;
         }
       }
-      const listing = await listTargets(targets, { useGit, git, includeDirs: new Set(values['include-dir']) });
+      const listing = await listTargets(targets, {
+        useGit,
+        git,
+        includeDirs: new Set(values['include-dir']),
+        onMany: { files: MANY_FILES, then: () => deferTopTier(MANY_FILES) },
+      });
       for (const skip of listing.skipped) skipped.push({ ...skip, path: display(cwd, skip.path) });
       await scanFiles(listing.files, maxSize, cwd, findings, skipped, omitted, options);
     }

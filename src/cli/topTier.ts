@@ -17,7 +17,7 @@ const LONG_MS = 250;
 /**
  * Fewer files than this are a short scan anyway: node:v8 is not worth loading (3-4 ms: it brings Node's streams).
  */
-const MANY_FILES = 256;
+export const MANY_FILES = 256;
 
 let v8: V8 | undefined;
 
@@ -26,9 +26,13 @@ function age(): number {
   return process.uptime() * 1000;
 }
 
-/** Turns TurboFan off for a scan of `files` files, unless the scan is small or the process already old. */
+/**
+ * Turns TurboFan off for a scan of `files` files, unless the scan is small or the process already old; once: the
+ * listing calls it when it reaches MANY_FILES (TurboFan compiled the walk's loop and Node's directory reading
+ * before the scan began, 5 ms of CPU), the scan again with its count.
+ */
 export function deferTopTier(files: number): void {
-  if (files < MANY_FILES || age() >= LONG_MS) return;
+  if (v8 !== undefined || files < MANY_FILES || age() >= LONG_MS) return;
   if (Number(process.versions.v8.split('.')[0]) < 12) return;
   try {
     v8 = loadBuiltin<V8>('node:v8');

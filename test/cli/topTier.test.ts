@@ -3,11 +3,11 @@
 // tier is off gets no TurboFan code, one after it is back on does. If a V8 stops reading the flag at run time,
 // this fails, and the policy is to be measured again.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from './gitFixtures.ts';
+import { json, scanCli, tempDir } from './gitFixtures.ts';
 
 const MODULE = pathToFileURL(join(process.cwd(), 'src/cli/topTier.ts')).href;
 
@@ -50,6 +50,19 @@ console.log('> ' + (sum > 0));
     expect(trace).not.toMatch(/<JSFunction early .*TURBOFAN/);
   });
 
+  it('is turned off once, however often a scan asks (the listing, then the scan)', () => {
+    const { out } = run(`
+deferTopTier(256);
+deferTopTier(10_000);
+console.log('> deferred ' + topTierDeferred() + ' ' + builtins().length);
+spin(Math.max(0, 270 - age()));
+topTierIfLong();
+deferTopTier(10_000);
+console.log('> deferred ' + topTierDeferred());
+`);
+    expect(out).toBe('> deferred true 1\n> deferred false');
+  });
+
   it('is left alone for a scan of few files, without loading node:v8', () => {
     const { out } = run(`
 deferTopTier(100);
@@ -65,5 +78,41 @@ deferTopTier(10_000);
 console.log('> deferred ' + topTierDeferred());
 `);
     expect(out).toBe('> deferred false');
+  });
+
+  it('is turned off while a large tree is still being listed, not only once its scan begins', () => {
+    // TurboFan compiled the walk's loop and Node's directory reading before the scan began (5 ms of CPU in the
+    // bench's tree). Seen from outside: whether node:v8 is loaded at each folder the CLI reads.
+    const dir = tempDir('keyward-tier-tree-');
+    for (let folder = 0; folder < 20; folder++) {
+      mkdirSync(join(dir, `f${folder}`));
+      for (let file = 0; file < 20; file++) writeFileSync(join(dir, `f${folder}`, `${file}.txt`), 'x\n');
+    }
+    const tools = tempDir('keyward-tier-hook-');
+    writeFileSync(
+      join(tools, 'hook.cjs'),
+      `const fs = require('fs');
+const seen = [];
+const readdir = fs.readdirSync;
+fs.readdirSync = function (...args) {
+  seen.push({ loaded: process.moduleLoadList.includes('NativeModule v8'), ms: process.uptime() * 1000 });
+  return readdir.apply(this, args);
+};
+process.on('exit', () => fs.writeFileSync(process.env.KEYWARD_TEST_SEEN, JSON.stringify(seen)));
+`,
+    );
+    const record = join(tools, 'seen.json');
+    const run = scanCli(dir, ['--no-git', '--format', 'json', '.'], {
+      NODE_OPTIONS: `--require ${join(tools, 'hook.cjs')}`,
+      KEYWARD_TEST_SEEN: record,
+    });
+    expect(json(run).complete).toBe(true);
+    const seen = JSON.parse(readFileSync(record, 'utf8')) as { loaded: boolean; ms: number }[];
+    // The root and 20 folders of 20 files: the 256th file is listed in the 13th folder; every folder read after
+    // it is read with the tier off, unless the process was already a quarter second old then (a machine so busy
+    // that the CLI took that long to start), when the tier is rightly left alone.
+    expect(seen.length).toBe(21);
+    expect(seen.slice(0, 14).map((s) => s.loaded)).toEqual(Array(14).fill(false));
+    for (const folder of seen.slice(14)) if (seen[14]!.ms < 250) expect(folder.loaded).toBe(true);
   });
 });

@@ -65,6 +65,19 @@ export interface ListOptions {
   git: GitStatusCache;
   /** Names of default-skipped folders to walk anyway. */
   includeDirs?: ReadonlySet<string>;
+  /** Called once, as soon as the listing holds this many files: a large scan is under way (cli/topTier.ts). */
+  onMany?: { files: number; then: () => void };
+}
+
+/** A listing being made: with the files still to list before `onMany` is called (never, when Infinity). */
+interface Building extends Listing {
+  untilMany: number;
+  onMany?: () => void;
+}
+
+/** Counts one more file listed. */
+function listed(out: Building): void {
+  if (--out.untilMany === 0) out.onMany?.();
 }
 
 export class GitFailure extends Error {}
@@ -76,21 +89,26 @@ const under = (root: string, path: string) =>
 
 /** Lists what the targets hold; each target is an absolute path as given, read through its real path. */
 export async function listTargets(targets: readonly string[], options: ListOptions): Promise<Listing> {
-  const listing: Listing = { files: [], skipped: [] };
+  const listing: Building = {
+    files: [],
+    skipped: [],
+    untilMany: options.onMany?.files ?? Number.POSITIVE_INFINITY,
+    onMany: options.onMany?.then,
+  };
   // Two targets can hold the same file; one cannot (folder links are not followed).
   const seen = targets.length > 1 ? new Set<string>() : null;
   for (const given of targets) {
     const real = realPathOfSync(given);
     await listTarget(real, given, options, listing, seen);
   }
-  return listing;
+  return { files: listing.files, skipped: listing.skipped };
 }
 
 async function listTarget(
   real: string,
   shown: string,
   options: ListOptions,
-  out: Listing,
+  out: Building,
   seen: Set<string> | null,
 ): Promise<void> {
   let stat;
@@ -107,6 +125,7 @@ async function listTarget(
       let state: GitField = options.useGit ? await options.git.status(real) : 'unknown';
       if (state === 'outside' && (await refused(dirname(real), shown, options, out))) state = 'unknown';
       out.files.push({ path: real, shown, state, regular: true });
+      listed(out);
     }
     return;
   }
@@ -120,7 +139,7 @@ async function listTarget(
 }
 
 /** Names a repository git refuses to open at a folder; whether it did. */
-async function refused(real: string, shown: string, options: ListOptions, out: Listing): Promise<boolean> {
+async function refused(real: string, shown: string, options: ListOptions, out: Building): Promise<boolean> {
   const refusal = await options.git.refusal(real);
   if (refusal) out.skipped.push({ path: shown, reason: 'git-refused', detail: refusal.message });
   return refusal !== null;
@@ -156,7 +175,7 @@ async function listRepository(
   real: string,
   shown: string,
   options: ListOptions,
-  out: Listing,
+  out: Building,
   seen: Set<string> | null,
 ): Promise<void> {
   const rel = toPosix(relative(root, real)) || '.';
@@ -183,13 +202,15 @@ async function listRepository(
       else out.skipped.push({ path: show(path), reason: 'submodule-not-checked-out' });
     } else if (mode === '120000') out.skipped.push({ path: show(path), reason: 'symlink' });
     // The index says regular file; a worktree swapped for something else still gets checked on an empty or full read.
-    else if (first(seen, full))
+    else if (first(seen, full)) {
       out.files.push({
         path: full,
         shown: show(path),
         state: 'tracked',
         regular: mode === '100644' || mode === '100755',
       });
+      listed(out);
+    }
   }
   for (const path of split(others.stdout)) {
     const full = under(root, path);
@@ -207,7 +228,10 @@ async function listRepository(
     }
     if (stat.isSymbolicLink()) out.skipped.push({ path: show(path), reason: 'symlink' });
     else if (!stat.isFile()) out.skipped.push({ path: show(path), reason: 'special-file', detail: specialKind(stat) });
-    else if (first(seen, full)) out.files.push({ path: full, shown: show(path), state: 'untracked', regular: true });
+    else if (first(seen, full)) {
+      out.files.push({ path: full, shown: show(path), state: 'untracked', regular: true });
+      listed(out);
+    }
   }
   for (const folder of unreadableFolders(others.stderr))
     out.skipped.push({ path: show(folder.path), reason: 'unreadable-folder', detail: folder.detail });
@@ -227,7 +251,7 @@ function walk(
   shown: string,
   state: GitField,
   include: ReadonlySet<string>,
-  out: Listing,
+  out: Building,
   seen: Set<string> | null,
 ): void {
   let entries;
@@ -252,6 +276,7 @@ function walk(
       // The usual case, and the one made cheap: a name kept, no path made (see FolderFiles).
       if (plain === undefined) out.files.push((plain = { prefix, shownPrefix, state, names: [] }));
       plain.names.push(entry.name);
+      listed(out);
       continue;
     }
     const path = prefix + entry.name;
@@ -264,7 +289,10 @@ function walk(
         out.skipped.push({ path: show, reason: 'excluded-folder' });
       else walk(path, show, state, include, out, seen);
     } else if (entry.isFile()) {
-      if (first(seen, path)) out.files.push({ path, shown: show, state, regular: true });
+      if (first(seen, path)) {
+        out.files.push({ path, shown: show, state, regular: true });
+        listed(out);
+      }
     } else if (entry.isSymbolicLink()) {
       // Without git every file is read, through a link too; a linked folder is not walked (it may loop).
       let stat;
@@ -277,7 +305,10 @@ function walk(
       }
       if (stat.isDirectory()) out.skipped.push({ path: show, reason: 'folder-symlink' });
       else if (!stat.isFile()) out.skipped.push({ path: show, reason: 'special-file', detail: specialKind(stat) });
-      else if (first(seen, path)) out.files.push({ path, shown: show, state, regular: true, ...linkTarget(path) });
+      else if (first(seen, path)) {
+        out.files.push({ path, shown: show, state, regular: true, ...linkTarget(path) });
+        listed(out);
+      }
     } else {
       out.skipped.push({ path: show, reason: 'special-file', detail: specialKind(entry) });
     }
