@@ -29,7 +29,7 @@ function age(): number {
 /**
  * Turns TurboFan off for a scan of `files` files, unless the scan is small or the process already old; once: the
  * listing calls it when it reaches MANY_FILES (TurboFan compiled the walk's loop and Node's directory reading
- * before the scan began, 5 ms of CPU), the scan again with its count.
+ * before the scan began, ~9 ms of CPU in the bench's tree), the scan again with its count.
  */
 export function deferTopTier(files: number): void {
   if (v8 !== undefined || files < MANY_FILES || age() >= LONG_MS) return;

@@ -50,19 +50,6 @@ console.log('> ' + (sum > 0));
     expect(trace).not.toMatch(/<JSFunction early .*TURBOFAN/);
   });
 
-  it('is turned off once, however often a scan asks (the listing, then the scan)', () => {
-    const { out } = run(`
-deferTopTier(256);
-deferTopTier(10_000);
-console.log('> deferred ' + topTierDeferred() + ' ' + builtins().length);
-spin(Math.max(0, 270 - age()));
-topTierIfLong();
-deferTopTier(10_000);
-console.log('> deferred ' + topTierDeferred());
-`);
-    expect(out).toBe('> deferred true 1\n> deferred false');
-  });
-
   it('is left alone for a scan of few files, without loading node:v8', () => {
     const { out } = run(`
 deferTopTier(100);

@@ -103,9 +103,6 @@ export function sha256InWasm(): boolean {
   return wasmModule() !== null;
 }
 
-/** The padded message for the rounds in JavaScript, reused; made anew only for a longer text. */
-let room = new Uint8Array(128);
-
 /**
  * The SHA-256 of `text` (as UTF-8), in 64 lower-case hex digits, as node:crypto's hash('sha256', text, 'hex').
  * `inJs`: without WebAssembly (for tests). In WebAssembly a hash is three native calls (the text encoded into
@@ -121,22 +118,16 @@ export function sha256Hex(text: string, inJs = false): string {
     return module.memory.toString('hex', DIGEST_AT, DIGEST_AT + 32);
   }
   const bytes = Buffer.from(text, 'utf8');
-  const length = bytes.length;
   // The message, a 1 bit, zeros, and its length in bits as 64 bits big-endian, in whole 64-byte blocks.
-  const size = Math.ceil((length + 9) / 64) * 64;
-  if (room.length < size) room = new Uint8Array(size);
-  room.set(bytes);
-  room.fill(0, length, size);
-  room[length] = 0x80;
-  const high = Math.floor(length / 0x20000000);
-  const low = (length * 8) >>> 0;
-  for (let i = 0; i < 4; i++) {
-    room[size - 8 + i] = (high >>> (24 - 8 * i)) & 0xff;
-    room[size - 4 + i] = (low >>> (24 - 8 * i)) & 0xff;
-  }
+  const padded = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
+  padded.set(bytes);
+  padded[bytes.length] = 0x80;
+  const view = new DataView(padded.buffer);
+  view.setUint32(padded.length - 8, Math.floor(bytes.length / 0x20000000));
+  view.setUint32(padded.length - 4, (bytes.length * 8) >>> 0);
   H.set(INITIAL);
-  for (let at = 0; at < size; at += 64) compress(room, at);
+  for (let at = 0; at < padded.length; at += 64) compress(padded, at);
   let hex = '';
-  for (let i = 0; i < 8; i++) hex += (H[i]! >>> 0).toString(16).padStart(8, '0');
+  for (const word of H) hex += (word >>> 0).toString(16).padStart(8, '0');
   return hex;
 }

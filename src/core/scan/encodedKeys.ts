@@ -13,7 +13,9 @@ const ANCHORS = ['data:\n', 'data:\r\n', '_auth', 'Basic ', '"auth"'];
 const ANCHOR_BYTES = ANCHORS.map((anchor) => Buffer.from(anchor, 'latin1'));
 /**
  * Whether a text holds any anchor at all: one pass that settles most texts with a key in them, which hold none.
- * Five searches, each set up anew, were a seventh of scanning such a text (measured warm and cold).
+ * Five searches, each set up anew, were a seventh of scanning such texts again and again, as the editor does (the
+ * bench's 203 keyed files in one process, warm: 7.0 -> 6.0 ms); a CLI scan, which meets each text once, is no
+ * faster or slower for it.
  */
 const ANY_ANCHOR = new RegExp(ANCHORS.map((anchor) => anchor.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|'));
 
