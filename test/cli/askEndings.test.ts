@@ -74,21 +74,12 @@ describe.each(services)('keyward ask --service $service', ({ model, args, env })
 });
 
 describe('keyward ask: partly filtered, and broken answers', () => {
+  const [router, direct] = services;
+
   it('router: a partly filtered answer keeps what arrived and still exits 3', async () => {
-    const run = await cli(
-      [
-        'ask',
-        '--service',
-        'router',
-        '--base-url',
-        sandbox.bed.emulator.routerBaseUrl,
-        '--model',
-        'openai/gpt-4o-mini',
-        '--json',
-        '[[filter:5]] partial',
-      ],
-      { OPENROUTER_API_KEY: sandbox.keys.routerFunded },
-    );
+    const ask = (...rest: string[]) =>
+      cli(['ask', ...router.args(), '--model', router.model, ...rest, '[[filter:5]] partial'], router.env());
+    const run = await ask('--json');
     expect(run.code).toBe(3);
     expect(JSON.parse(run.stdout)).toMatchObject({
       ok: true,
@@ -96,39 +87,14 @@ describe('keyward ask: partly filtered, and broken answers', () => {
       nativeFinishReason: 'content_filter',
     });
     expect((JSON.parse(run.stdout) as { text: string }).text.split(' ')).toHaveLength(5);
-    const text = await cli(
-      [
-        'ask',
-        '--service',
-        'router',
-        '--base-url',
-        sandbox.bed.emulator.routerBaseUrl,
-        '--model',
-        'openai/gpt-4o-mini',
-        '[[filter:5]] partial',
-      ],
-      { OPENROUTER_API_KEY: sandbox.keys.routerFunded },
-    );
+    const text = await ask();
     expect(text.stdout.trim().split(' ')).toHaveLength(5);
     expect(text.stderr).toMatch(/content filter stopped the answer; what arrived is above/);
   });
 
   it('direct: an answer that broke off keeps its text and the usage the service reported', async () => {
     await sandbox.bed.admin('POST', '/faults', { kind: 'error_event', service: 'direct', afterChunks: 7 });
-    const run = await cli(
-      [
-        'ask',
-        '--service',
-        'direct',
-        '--base-url',
-        sandbox.bed.emulator.directBaseUrl,
-        '--model',
-        'gpt-4o-mini',
-        '--json',
-        'breaks',
-      ],
-      { OPENAI_API_KEY: sandbox.keys.direct },
-    );
+    const run = await cli(['ask', ...direct.args(), '--model', direct.model, '--json', 'breaks'], direct.env());
     expect(run.code).toBe(1);
     const json = JSON.parse(run.stdout) as {
       ok: boolean;
@@ -142,19 +108,7 @@ describe('keyward ask: partly filtered, and broken answers', () => {
 
   it('direct: a reset mid-stream is not "could not reach"', async () => {
     await sandbox.bed.admin('POST', '/faults', { kind: 'reset', service: 'direct', afterChunks: 7 });
-    const run = await cli(
-      [
-        'ask',
-        '--service',
-        'direct',
-        '--base-url',
-        sandbox.bed.emulator.directBaseUrl,
-        '--model',
-        'gpt-4o-mini',
-        'resets',
-      ],
-      { OPENAI_API_KEY: sandbox.keys.direct },
-    );
+    const run = await cli(['ask', ...direct.args(), '--model', direct.model, 'resets'], direct.env());
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^keyward: stream_interrupted/);
     expect(run.stderr).not.toMatch(/Could not reach/i);

@@ -240,29 +240,20 @@ describe('keyward ask --json: every failure is the JSON object', () => {
 
 describe('keyward ask: base URL and timeouts from flags and the environment', () => {
   it('honours OPENROUTER_BASE_URL and OPENAI_BASE_URL when --base-url is absent, and --base-url over them', async () => {
-    const router = await cli(['ask', '--service', 'router', '--model', 'openai/gpt-4o-mini', 'from env'], {
+    const fromRouterEnv = await cli(['ask', '--service', 'router', '--model', 'openai/gpt-4o-mini', 'from env'], {
       ...routerEnv(),
       OPENROUTER_BASE_URL: sandbox.bed.emulator.routerBaseUrl,
     });
-    expect(router).toMatchObject({ code: 0, stdout: answerText('from env', { tokens: 12 }) + '\n' });
-    const direct = await cli(['ask', '--service', 'direct', '--model', 'gpt-4o-mini', 'from env'], {
+    expect(fromRouterEnv).toMatchObject({ code: 0, stdout: answerText('from env', { tokens: 12 }) + '\n' });
+    const fromDirectEnv = await cli(['ask', '--service', 'direct', '--model', 'gpt-4o-mini', 'from env'], {
       ...directEnv(),
       OPENAI_BASE_URL: sandbox.bed.emulator.directBaseUrl + '/',
     });
-    expect(direct.code).toBe(0);
-    const flag = await cli(
-      [
-        'ask',
-        '--service',
-        'router',
-        '--base-url',
-        sandbox.bed.emulator.routerBaseUrl,
-        '--model',
-        'openai/gpt-4o-mini',
-        'x',
-      ],
-      { ...routerEnv(), OPENROUTER_BASE_URL: 'https://unused.example.invalid/api/v1' },
-    );
+    expect(fromDirectEnv.code).toBe(0);
+    const flag = await cli(['ask', ...router(), '--model', 'openai/gpt-4o-mini', 'x'], {
+      ...routerEnv(),
+      OPENROUTER_BASE_URL: 'https://unused.example.invalid/api/v1',
+    });
     expect(flag.code).toBe(0);
   });
 
