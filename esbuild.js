@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
+import { cliBuilds } from './scripts/cliBuilds.ts';
 import { writeCodicons } from './scripts/codicons.ts';
 
 const production = process.argv.includes('--production');
@@ -212,20 +213,7 @@ const bundles = [
     format: 'iife',
     target: 'chrome120',
   },
-  {
-    ...common,
-    entryPoints: ['src/cli/main.ts'],
-    outfile: 'dist/cli.js',
-    platform: 'node',
-    format: 'cjs',
-    // `scan` and `install-hook` run on Node 20 (pre-commit may run hooks on the system's);
-    // `ask` and `status` check for 22, which undici needs, before loading it.
-    target: 'node20',
-    banner: { js: '#!/usr/bin/env node' },
-    define: { KEYWARD_VERSION: JSON.stringify(version) },
-    // `keyward scan` should not parse the HTTP stack it never uses, nor the unpackers before an archive.
-    plugins: [undiciOnDemand, archiveOnDemand],
-  },
+  ...cliBuilds('dist/cli.js', common, version),
 ];
 
 // The repository is an ES module package; the bundles are CommonJS, which is what

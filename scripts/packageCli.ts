@@ -7,6 +7,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { cliBuilds } from './cliBuilds.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { out: { type: 'string' } } });
@@ -34,24 +35,10 @@ try {
     target: 'node20',
     logLevel: 'warning',
   };
-  // The HTTP stack lives in its own file, loaded only by `ask` and `status`, as in the extension.
-  const undiciOnDemand: esbuild.Plugin = {
-    name: 'undici-on-demand',
-    setup(build) {
-      build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
-      // And the archive unpackers, loaded on the first archive a scan meets.
-      build.onResolve({ filter: /[\\/]archiveCodecs\.ts$/ }, () => ({ path: './archive.js', external: true }));
-    },
-  };
   await Promise.all([
-    esbuild.build({
-      ...common,
-      entryPoints: [join(root, 'src/cli/main.ts')],
-      outfile: join(stage, 'dist/keyward.js'),
-      banner: { js: '#!/usr/bin/env node' },
-      define: { KEYWARD_VERSION: JSON.stringify(version) },
-      plugins: [undiciOnDemand],
-    }),
+    // The launcher (the bin) and the bundle it loads; the HTTP stack and the archive unpackers in files of their
+    // own, loaded on first use, as in the extension.
+    ...cliBuilds(join(stage, 'dist/keyward.js'), common, version).map((options) => esbuild.build(options)),
     esbuild.build({
       ...common,
       entryPoints: [join(root, 'src/core/undiciLean.cjs')],

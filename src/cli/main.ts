@@ -5,6 +5,12 @@ import { redactSecrets } from '../core/redact.ts';
 import { FdOutput } from './fdOutput.ts';
 import { nodeVersionProblem } from './nodeVersion.ts';
 import { runCli } from './run.ts';
+import type { LauncherHooks } from './codeCache.ts';
+import { runWeight } from './runWeight.ts';
+import { restoreTopTier } from './topTier.ts';
+
+/** What the launcher asks of this bundle when the process ends, to keep its code cache (launch.ts). */
+export const launcherHooks: LauncherHooks = { runWeight, beforeCodeCache: restoreTopTier };
 
 const argv = process.argv.slice(2);
 // A Windows console takes text through libuv's console writer, as process.stdout does: bytes written to the

@@ -38,6 +38,7 @@ import type { ServiceId } from '../shared/serviceIds.ts';
 import { BASE_URL_ENV, TIMEOUT_ENV, UsageError, millisecondsOption, proxyFor } from './common.ts';
 import type { ProxyConfig } from '../core/proxyConfig.ts';
 import { type CliIo, EXIT } from './io.ts';
+import { weighScan } from './runWeight.ts';
 import { MANY_FILES, deferTopTier, topTierIfLong } from './topTier.ts';
 
 declare const KEYWARD_VERSION: string | undefined;
@@ -275,6 +276,7 @@ export async function scanFiles(
       if (archive) await archive;
     }
   }
+  weighScan(total, out.length);
 }
 
 /** What scanFiles hands each file's scan: where to put what it finds, and how to read. */
@@ -454,6 +456,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
           });
         for (const skip of history.skipped) skipped.push({ ...skip, path: display(cwd, join(root, skip.path)) });
       }
+      weighScan(0, findings.length);
     } else {
       const targets = (positionals.length > 0 ? positionals : ['.']).map((p) => resolve(p));
       for (const target of targets) {

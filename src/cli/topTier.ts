@@ -45,7 +45,12 @@ export function deferTopTier(files: number): void {
 
 /** Turns TurboFan back on once the process has run LONG_MS (cheap: call it every few hundred files). */
 export function topTierIfLong(): void {
-  if (v8 !== undefined && age() >= LONG_MS) {
+  if (age() >= LONG_MS) restoreTopTier();
+}
+
+/** Turns TurboFan back on if a scan turned it off: V8 stamps a code cache with its flags as they are when it is made. */
+export function restoreTopTier(): void {
+  if (v8 !== undefined) {
     v8.setFlagsFromString('--turbofan');
     v8 = undefined;
   }

@@ -17,6 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll } from 'vitest';
+import { CLI_SCAN_PARTS } from '../../src/core/cliParts.ts';
 
 // KEYWARD_TEST_CLI runs these tests against another build (to see them fail on an older one).
 export const CLI = process.env.KEYWARD_TEST_CLI ?? resolve('dist/cli.js');
@@ -57,6 +58,16 @@ export function tempDir(prefix = 'keyward-t-'): string {
   return dir;
 }
 
+let cacheHome: string | undefined;
+
+/**
+ * XDG_CACHE_HOME for the CLI in these tests: its code cache (src/cli/codeCache.ts) goes to a folder of this test
+ * file's, not under the HOME a test points into the tree it scans.
+ */
+export function cliCacheHome(): string {
+  return (cacheHome ??= tempDir('keyward-cache-'));
+}
+
 export function makeRepo(dir = tempDir('keyward-repo-'), init = true): Repo {
   const repo: Repo = {
     dir,
@@ -88,7 +99,7 @@ export function scanCli(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}
   const run = spawnSync(process.execPath, [CLI, 'scan', ...args], {
     cwd,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: cwd, XDG_CACHE_HOME: cliCacheHome(), ...env },
     timeout: 60_000,
   });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
@@ -107,9 +118,14 @@ function unprivilegedCli(): string | undefined {
   if (readable(CLI)) return CLI;
   if (!existsSync(CLI)) return undefined;
   const copy = join(tempDir('keyward-cli-'), 'cli.js');
+  // The launcher and the files it loads from beside it.
   copyFileSync(CLI, copy);
-  chmodSync(dirname(copy), 0o755);
   chmodSync(copy, 0o644);
+  for (const part of [...CLI_SCAN_PARTS, 'package.json']) {
+    copyFileSync(join(dirname(CLI), part), join(dirname(copy), part));
+    chmodSync(join(dirname(copy), part), 0o644);
+  }
+  chmodSync(dirname(copy), 0o755);
   return readable(copy) ? copy : undefined;
 }
 

@@ -15,9 +15,10 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { CLI_MAIN, CLI_SCAN_PARTS } from '../../src/core/cliParts.ts';
 import { HOOK_MARK } from '../../src/core/scan/preCommitHook.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
-import { CLI, type Repo, makeRepo, tempDir } from './gitFixtures.ts';
+import { CLI, type Repo, cliCacheHome, makeRepo, tempDir } from './gitFixtures.ts';
 import { hookPath, keywardBinDir } from './keywardOnPath.ts';
 
 let repo: Repo;
@@ -32,7 +33,7 @@ const install = (...args: string[]) =>
   spawnSync(process.execPath, [CLI, 'install-hook', ...args], {
     cwd: repo.dir,
     encoding: 'utf8',
-    env: { PATH: hookPath(), HOME: repo.dir },
+    env: { PATH: hookPath(), HOME: repo.dir, XDG_CACHE_HOME: cliCacheHome() },
   });
 
 /** A real `git commit`, hooks on, as a person runs it. */
@@ -40,7 +41,7 @@ const commit = (path: string, ...args: string[]) =>
   spawnSync('git', ['-c', 'user.email=t@keyward.test', '-c', 'user.name=t', 'commit', '-q', '-m', 'x', ...args], {
     cwd: repo.dir,
     encoding: 'utf8',
-    env: { PATH: path, HOME: repo.dir, GIT_CONFIG_NOSYSTEM: '1' },
+    env: { PATH: path, HOME: repo.dir, XDG_CACHE_HOME: cliCacheHome(), GIT_CONFIG_NOSYSTEM: '1' },
   });
 const hookFile = () => join(repo.dir, '.git', 'hooks', 'pre-commit');
 
@@ -60,9 +61,10 @@ function plantKeyward(): string {
   return marker;
 }
 
-/** The built CLI copied to `dir`, as a keyward installed there. */
+/** The built CLI copied to `dir`, as a keyward installed there: its launcher and the files beside it. */
 function keywardAt(dir: string): string {
   mkdirSync(dir, { recursive: true });
+  for (const part of [...CLI_SCAN_PARTS, 'package.json']) copyFileSync(join(dirname(CLI), part), join(dir, part));
   const script = join(dir, 'cli.js');
   copyFileSync(CLI, script);
   return script;
@@ -111,19 +113,26 @@ describe('keyward install-hook', () => {
   it('installed from a keyward inside the repository, runs a copy in the git folder that no checkout replaces', () => {
     const inRepo = keywardAt(join(repo.dir, 'node_modules', 'keyward', 'dist'));
     repo.write('.gitignore', 'node_modules/\n');
-    repo.git('add', '.gitignore');
+    // The copy's files are CommonJS whatever the project says of its own .js files.
+    repo.write('package.json', '{ "type": "module" }\n');
+    repo.git('add', '.gitignore', 'package.json');
     const run = spawnSync(process.execPath, [inRepo, 'install-hook'], {
       cwd: repo.dir,
       encoding: 'utf8',
-      env: { PATH: hookPath(), HOME: repo.dir },
+      env: { PATH: hookPath(), HOME: repo.dir, XDG_CACHE_HOME: cliCacheHome() },
     });
     expect(run.status).toBe(0);
     const copy = join(realpathSync(repo.dir), '.git', 'keyward', 'keyward.cjs');
     expect(readFileSync(hookFile(), 'utf8')).toContain(`'${copy}'`);
     expect(readFileSync(hookFile(), 'utf8')).not.toContain(inRepo);
+    // The launcher loads its bundle from beside it: the bundle and what a scan loads are copied with it.
+    for (const part of CLI_SCAN_PARTS)
+      expect(readFileSync(join(dirname(copy), part))).toEqual(readFileSync(join(dirname(inRepo), part)));
     // A checkout (or anything else) now replaces the project's keyward with one that passes everything.
     const marker = join(tempDir('keyward-marker-'), 'ran');
-    writeFileSync(inRepo, `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran'); process.exit(0);\n`);
+    const planted = `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran'); process.exit(0);\n`;
+    writeFileSync(inRepo, planted);
+    writeFileSync(join(dirname(inRepo), CLI_MAIN), planted);
     repo.write('app.js', `const k = "${routerKey()}";\n`);
     repo.git('add', 'app.js');
     const refused = commit(hookPath());
@@ -138,7 +147,7 @@ describe('keyward install-hook', () => {
     expect(
       spawnSync(process.execPath, [script, 'install-hook'], {
         cwd: repo.dir,
-        env: { PATH: hookPath(), HOME: repo.dir },
+        env: { PATH: hookPath(), HOME: repo.dir, XDG_CACHE_HOME: cliCacheHome() },
       }).status,
     ).toBe(0);
     repo.write('a.txt', 'fine\n');

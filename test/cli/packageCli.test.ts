@@ -1,10 +1,11 @@
 // `npm run package:cli` makes a package that installs into an empty folder with the
 // network off and gives a working `npx keyward` (scan, ask, status), on Node 20 for scan.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_MAIN } from '../../src/core/cliParts.ts';
 import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
 import { tempDir } from './gitFixtures.ts';
@@ -64,8 +65,9 @@ describe('the keyward npm package', () => {
     expect(manifest).not.toHaveProperty('private');
     const lock = JSON.parse(readFileSync(join(folder, 'package-lock.json'), 'utf8')) as { packages: object };
     expect(Object.keys(lock.packages).sort()).toEqual(['', 'node_modules/keyward']);
-    const bundle = readFileSync(join(installed, 'dist/keyward.js'), 'utf8');
-    expect(bundle).not.toMatch(/require\(["']vscode["']\)/);
+    // The bin is the launcher; the bundle it loads lies beside it.
+    for (const file of ['dist/keyward.js', `dist/${CLI_MAIN}`])
+      expect(readFileSync(join(installed, file), 'utf8')).not.toMatch(/require\(["']vscode["']\)/);
     expect(npx(['--version']).stdout.trim()).toBe(version);
   });
 
@@ -73,6 +75,8 @@ describe('the keyward npm package', () => {
     writeFileSync(join(folder, 'config.js'), `export const key = "${routerKey()}";\n`);
     const run = npx(['scan']);
     expect(run.stdout).toMatch(/config\.js:1:21: routing service key sk-or-v1-…/);
+    // The launcher kept V8's code cache of the installed bundle in the user's cache folder (HOME here).
+    expect(readdirSync(join(env.HOME!, '.cache', 'keyward', 'v8'))).toContainEqual(expect.stringMatching(/\.v8$/));
     expect(run.status).toBe(1);
     const sarif = JSON.parse(npx(['scan', '--format', 'sarif', 'config.js']).stdout) as { version: string };
     expect(sarif.version).toBe('2.1.0');

@@ -14,6 +14,7 @@ import {
   CLI,
   type Repo,
   canTestPermissions,
+  cliCacheHome,
   giveToNobody,
   makeRepo,
   scanCli,
@@ -201,7 +202,7 @@ describe('keyward scan --baseline', () => {
 
   it('the installed pre-commit hook uses the committed .keyward-baseline.json: only a new key stops a commit', () => {
     const { repo, key } = adopted();
-    const env = { PATH: hookPath(keywardBinDir()), HOME: repo.dir };
+    const env = { PATH: hookPath(keywardBinDir()), HOME: repo.dir, XDG_CACHE_HOME: cliCacheHome() };
     expect(spawnSync(process.execPath, [CLI, 'install-hook'], { cwd: repo.dir, encoding: 'utf8', env }).status).toBe(0);
     const commit = () =>
       spawnSync('git', ['-c', 'user.email=t@keyward.test', '-c', 'user.name=t', 'commit', '-q', '-m', 'x'], {

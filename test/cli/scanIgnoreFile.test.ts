@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/core/keys/keyFormats.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
-import { CLI, type Repo, makeRepo, scanCli } from './gitFixtures.ts';
+import { CLI, type Repo, cliCacheHome, makeRepo, scanCli } from './gitFixtures.ts';
 import { hookPath, keywardBinDir } from './keywardOnPath.ts';
 import { sarifValidator } from './sarifSchema.ts';
 
@@ -137,7 +137,7 @@ describe('.keywardignore in keyward scan', () => {
     repo.write('.keywardignore', 'test/fixtures/  # generated, never live\n');
     repo.git('add', '.keywardignore', 'src/app.ts');
     repo.git('commit', '-q', '-m', 'app');
-    const env = { PATH: hookPath(keywardBinDir()), HOME: repo.dir };
+    const env = { PATH: hookPath(keywardBinDir()), HOME: repo.dir, XDG_CACHE_HOME: cliCacheHome() };
     expect(spawnSync(process.execPath, [CLI, 'install-hook'], { cwd: repo.dir, encoding: 'utf8', env }).status).toBe(0);
     const commit = () =>
       spawnSync('git', ['-c', 'user.email=t@keyward.test', '-c', 'user.name=t', 'commit', '-q', '-m', 'x'], {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/core/keys/keyFormats.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
-import { CLI, type Repo, json, makeRepo, scanCli } from './gitFixtures.ts';
+import { CLI, type Repo, cliCacheHome, json, makeRepo, scanCli } from './gitFixtures.ts';
 import { hookPath, keywardBinDir } from './keywardOnPath.ts';
 
 let repo: Repo;
@@ -100,7 +100,7 @@ describe('keyward scan --staged', () => {
   });
 
   it('the pre-commit hook refuses `git commit -a` and `git commit PATH` (a temporary index)', () => {
-    const env = { PATH: hookPath(keywardBinDir()), HOME: repo.dir };
+    const env = { PATH: hookPath(keywardBinDir()), HOME: repo.dir, XDG_CACHE_HOME: cliCacheHome() };
     expect(spawnSync(process.execPath, [CLI, 'install-hook'], { cwd: repo.dir, encoding: 'utf8', env }).status).toBe(0);
     const commit = (...args: string[]) =>
       spawnSync('git', ['-c', 'user.email=t@keyward.test', '-c', 'user.name=t', 'commit', '-q', '-m', 'x', ...args], {

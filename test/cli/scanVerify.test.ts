@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
-import { CLI, type Repo, makeRepo, tempDir } from './gitFixtures.ts';
+import { CLI, type Repo, cliCacheHome, makeRepo, tempDir } from './gitFixtures.ts';
 
 let bed: TestBed;
 beforeAll(async () => {
@@ -33,6 +33,7 @@ function scan(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise
       env: {
         PATH: process.env.PATH ?? '',
         HOME: cwd,
+        XDG_CACHE_HOME: cliCacheHome(),
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,10 +4,11 @@
 // PATH at commit time nor `npx --no-install keyward`, which run whatever a cloned
 // repository put in node_modules/.bin. A keyward inside the repository's worktree
 // is never recorded (a checkout can replace it); when that is the one installing,
-// its bundle is copied into the git folder, where no checkout writes.
+// its launcher and bundle are copied into the git folder, where no checkout writes.
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, realpath } from 'node:fs/promises';
-import { delimiter, extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { delimiter, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { CLI_SCAN_PARTS } from '../cliParts.ts';
 import { type SafeTarget, UnsafePath, readTarget, safeTarget, writeTarget } from '../safeWrite.ts';
 import { DEFAULT_BASELINE } from './baseline.ts';
 import { runGit } from './git.ts';
@@ -105,7 +106,7 @@ export class HookKeywardError extends Error {}
 /**
  * What the hook will run, checked: each part exists and lies outside the
  * worktree. A script inside it (`npx keyward install-hook` from the project's
- * node_modules) is copied to `<git folder>/keyward/keyward.cjs` first; a Node
+ * node_modules) is copied to `<git folder>/keyward/keyward.cjs` first, with its parts; a Node
  * inside it is refused. Without a keyward of its own (the editor), the
  * `keyward` on PATH outside the worktree is recorded, if there is one.
  */
@@ -140,12 +141,25 @@ async function resolveKeyward(
   return parts;
 }
 
-/** The one-file CLI bundle, copied where no checkout writes: the git folder. */
+/**
+ * The CLI's launcher, copied where no checkout writes (the git folder) with the parts beside it that a scan
+ * loads, and a package.json saying they are CommonJS: the repository's own may say otherwise.
+ */
 async function copyIntoGitDir(script: string, gitDir: string): Promise<string> {
   await mkdir(join(gitDir, 'keyward'), { recursive: true });
-  const target = await safeTarget(gitDir, join('keyward', 'keyward.cjs'));
-  await writeTarget({ ...target, mode: 0o644 }, await readFile(script, 'utf8'), 0o644);
-  return target.path;
+  const write = async (name: string, text: string) => {
+    const target = await safeTarget(gitDir, join('keyward', name));
+    await writeTarget({ ...target, mode: 0o644 }, text, 0o644);
+    return target.path;
+  };
+  for (const part of CLI_SCAN_PARTS) {
+    const text = await readFile(join(dirname(script), part), 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new HookKeywardError(`${join(dirname(script), part)}, a part of keyward, cannot be read (${error.code})`);
+    });
+    await write(part, text);
+  }
+  await write('package.json', '{ "type": "commonjs" }\n');
+  return write('keyward.cjs', await readFile(script, 'utf8'));
 }
 
 export type HookState =

@@ -1,0 +1,273 @@
+// The launcher's code cache (src/cli/codeCache.ts, src/cli/launch.ts), seen from outside as a user runs the CLI:
+// where the cache goes, that it is made once and made again only by a heavier run or for a changed bundle, that a
+// cache V8 refuses or another user owns is replaced and never trusted, that no cache is kept where another user
+// could write, and that the output is the same with and without it.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI_MAIN } from '../../src/core/cliParts.ts';
+import { HEADER, cacheRoot, checksum, unsafeFolder } from '../../src/cli/codeCache.ts';
+import { WASM_MODULES, assemble, generatedPath, wasmSource } from '../../scripts/assembleWasm.ts';
+import { routerKey } from '../emulator/keyFactory.ts';
+import { CLI, isRoot, tempDir } from './gitFixtures.ts';
+
+/** Runs the built CLI with its cache under `cacheHome` (XDG_CACHE_HOME). */
+function run(cacheHome: string, args: string[], env: NodeJS.ProcessEnv = {}, cli = CLI) {
+  const result = spawnSync(process.execPath, [cli, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent', XDG_CACHE_HOME: cacheHome, ...env },
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The cache files under `cacheHome`, each with its first byte (the weight of the run that wrote it). */
+function caches(cacheHome: string) {
+  const folder = join(cacheHome, 'keyward', 'v8');
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  return names.map((name) => {
+    const path = join(folder, name);
+    const stat = statSync(path, { bigint: true });
+    return { name, path, weight: readFileSync(path)[0], id: `${stat.ino}:${stat.mtimeNs}`, stat };
+  });
+}
+
+function folderWith(files: Record<string, string>): string {
+  const dir = tempDir('keyward-cc-tree-');
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+describe('where the cache lives', () => {
+  it('follows XDG_CACHE_HOME, else the platform’s cache folder, and needs an absolute path', () => {
+    expect(cacheRoot('linux', { HOME: '/home/u' })).toBe('/home/u/.cache/keyward');
+    expect(cacheRoot('linux', { HOME: '/home/u', XDG_CACHE_HOME: '/var/c' })).toBe('/var/c/keyward');
+    expect(cacheRoot('linux', { HOME: '/home/u', XDG_CACHE_HOME: 'relative' })).toBe('/home/u/.cache/keyward');
+    expect(cacheRoot('darwin', { HOME: '/Users/u' })).toBe('/Users/u/Library/Caches/keyward');
+    expect(cacheRoot('darwin', { HOME: '/Users/u', XDG_CACHE_HOME: '/x' })).toBe('/x/keyward');
+    expect(cacheRoot('win32', { LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' })).toMatch(/^C:\\Users.*keyward.Cache$/);
+    expect(cacheRoot('linux', {})).toBeUndefined();
+    expect(cacheRoot('linux', { HOME: '~' })).toBeUndefined();
+    expect(cacheRoot('win32', { HOME: '/home/u' })).toBeUndefined();
+  });
+
+  it.skipIf(process.platform === 'win32')('is refused where another user could put files', () => {
+    const uid = process.getuid!();
+    const parent = tempDir('keyward-cc-safe-');
+    const folder = join(parent, 'cache');
+    mkdirSync(folder, { mode: 0o700 });
+    expect(unsafeFolder(folder, uid)).toBeUndefined();
+    chmodSync(folder, 0o777);
+    expect(unsafeFolder(folder, uid)).toMatch(/cache is writable by other users/);
+    // Sticky (as /tmp) is no better for the cache's own folder: anyone may add a file to it.
+    chmodSync(folder, 0o1777);
+    expect(unsafeFolder(folder, uid)).toMatch(/writable by other users/);
+    chmodSync(folder, 0o700);
+    // A folder above that anyone may write to could have the cache's folder swapped for another; a sticky one not.
+    chmodSync(parent, 0o777);
+    expect(unsafeFolder(folder, uid)).toMatch(/writable by other users/);
+    chmodSync(parent, 0o1777);
+    expect(unsafeFolder(folder, uid)).toBeUndefined();
+    chmodSync(parent, 0o700);
+    // Another user's folder: as root, give it away; else look at it as someone else.
+    if (isRoot) {
+      chownSync(folder, 65534, 65534);
+      expect(unsafeFolder(folder, uid)).toMatch(/belongs to another user/);
+    } else expect(unsafeFolder(folder, uid + 1)).toMatch(/belongs to another user/);
+  });
+});
+
+describe('the checksum of a cache', () => {
+  /** FNV-1a over little-endian 64-bit words, then the last bytes: cacheChecksum.wat's sum, in BigInt arithmetic. */
+  function reference(data: Uint8Array): bigint {
+    const mask = (1n << 64n) - 1n;
+    const prime = 0x100000001b3n;
+    let sum = 0xcbf29ce484222325n ^ BigInt(data.length);
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    let at = 0;
+    for (; at + 8 <= data.length; at += 8) sum = ((sum ^ view.getBigUint64(at, true)) * prime) & mask;
+    for (; at < data.length; at++) sum = ((sum ^ BigInt(data[at]!)) * prime) & mask;
+    return BigInt.asIntN(64, sum);
+  }
+
+  it('is FNV-1a over 64-bit words and then bytes, at every length across two pages of the module', () => {
+    const data = randomBytes(140_000);
+    for (const length of [0, 1, 7, 8, 9, 15, 16, 17, 100, 65_535, 65_536, 65_537, 140_000])
+      expect(checksum(data.subarray(0, length))).toBe(reference(data.subarray(0, length)));
+  });
+
+  it('changes with any one byte changed', () => {
+    const data = randomBytes(4099);
+    const sum = checksum(data);
+    for (const at of [0, 7, 8, 2048, 4095, 4096, 4098]) {
+      const changed = Buffer.from(data);
+      changed[at] = changed[at]! ^ 1;
+      expect(checksum(changed)).not.toBe(sum);
+    }
+  });
+
+  it('is assembled from its .wat as generated (npm run wasm)', async () => {
+    expect(WASM_MODULES.cacheChecksum.out).toBe('src/cli/cacheChecksumWasm.ts');
+    expect(readFileSync(generatedPath('cacheChecksum'), 'utf8')).toBe(
+      wasmSource('cacheChecksum', await assemble('cacheChecksum')),
+    );
+  });
+});
+
+describe('the code cache of a keyward run', () => {
+  const key = routerKey();
+  const keyed = () => folderWith({ 'app.js': `const k = "${key}";\n` });
+
+  it('is written once by the first run, read by the next, and the output is the same without it', () => {
+    const home = tempDir('keyward-cc-home-');
+    const dir = keyed();
+    const first = run(home, ['scan', '--no-git', '--format', 'json', dir]);
+    expect(first.status).toBe(1);
+    const [cache, ...others] = caches(home);
+    expect(others).toEqual([]);
+    expect(cache!.name).toMatch(new RegExp(`^${process.version.replace(/\./g, '\\.')}-${process.arch}-.*\\.v8$`));
+    // A scan of one file that found a key.
+    expect(cache!.weight).toBe(2);
+    expect(Number(cache!.stat.mode) & 0o777).toBe(0o600);
+    expect(statSync(dirname(cache!.path)).mode & 0o777).toBe(0o700);
+    const second = run(home, ['scan', '--no-git', '--format', 'json', dir]);
+    expect(caches(home).map((c) => c.id)).toEqual([cache!.id]);
+    expect(second).toEqual(first);
+    const off = tempDir('keyward-cc-off-');
+    expect(run(off, ['scan', '--no-git', '--format', 'json', dir], { NODE_DISABLE_COMPILE_CACHE: '1' })).toEqual(first);
+    expect(caches(off)).toEqual([]);
+  });
+
+  it('is written again by a run that used more of the CLI, not by one that used less', () => {
+    const home = tempDir('keyward-cc-home-');
+    expect(run(home, ['--version']).status).toBe(0);
+    expect(caches(home).map((c) => c.weight)).toEqual([0]);
+    expect(run(home, ['scan', '--no-git', folderWith({ 'a.txt': 'nothing\n' })]).status).toBe(0);
+    expect(caches(home).map((c) => c.weight)).toEqual([1]);
+    expect(run(home, ['scan', '--no-git', keyed()]).status).toBe(1);
+    const [kept] = caches(home);
+    expect(kept!.weight).toBe(2);
+    expect(run(home, ['--version']).status).toBe(0);
+    expect(run(home, ['scan', '--no-git', folderWith({})]).status).toBe(0);
+    expect(caches(home).map((c) => c.id)).toEqual([kept!.id]);
+  });
+
+  it('made after a scan of many files (V8 flags changed on the way) is taken by the next run', () => {
+    // The scan turns TurboFan off for a while (topTier.ts) and V8 stamps a cache with its flags: they are put back
+    // first, or every run would refuse the cache and write it again.
+    const dir = folderWith({ 'app.js': `const k = "${key}";\n` });
+    for (let i = 0; i < 300; i++) writeFileSync(join(dir, `f${i}.txt`), `line ${i}\n`);
+    const home = tempDir('keyward-cc-home-');
+    expect(run(home, ['scan', '--no-git', dir]).status).toBe(1);
+    const [made] = caches(home);
+    expect(made!.weight).toBe(3);
+    expect(run(home, ['scan', '--no-git', dir]).status).toBe(1);
+    expect(caches(home).map((c) => c.id)).toEqual([made!.id]);
+  });
+
+  it('damaged (V8 would end the process on it) is caught by its checksum and replaced; the run is as without it', () => {
+    const home = tempDir('keyward-cc-home-');
+    const dir = keyed();
+    const clean = run(home, ['scan', '--no-git', '--format', 'json', dir]);
+    const [cache] = caches(home);
+    const bytes = readFileSync(cache!.path);
+    // Past V8's own header, which it does check: V8 took this and failed fatally before the checksum.
+    bytes.fill(0x5a, HEADER + 64);
+    writeFileSync(cache!.path, bytes);
+    expect(run(home, ['scan', '--no-git', '--format', 'json', dir])).toEqual(clean);
+    const [replaced] = caches(home);
+    expect(replaced!.id).not.toBe(cache!.id);
+    expect(readFileSync(replaced!.path).subarray(HEADER + 64, HEADER + 96)).not.toEqual(Buffer.alloc(32, 0x5a));
+    // Cut short, down to its header: the same.
+    writeFileSync(replaced!.path, readFileSync(replaced!.path).subarray(0, HEADER));
+    expect(run(home, ['scan', '--no-git', '--format', 'json', dir])).toEqual(clean);
+    expect(statSync(replaced!.path).size).toBeGreaterThan(HEADER);
+  });
+
+  it('refused by V8 (made by another V8, or under other flags) is replaced', () => {
+    const home = tempDir('keyward-cc-home-');
+    const dir = keyed();
+    const clean = run(home, ['scan', '--no-git', '--format', 'json', dir]);
+    const [cache] = caches(home);
+    const bytes = readFileSync(cache!.path);
+    // V8's magic number, the first word of its header; the file's own checksum made right again.
+    bytes.fill(0, HEADER, HEADER + 4);
+    bytes.writeBigInt64LE(checksum(bytes.subarray(HEADER))!, 8);
+    writeFileSync(cache!.path, bytes);
+    expect(run(home, ['scan', '--no-git', '--format', 'json', dir])).toEqual(clean);
+    const [replaced] = caches(home);
+    expect(replaced!.id).not.toBe(cache!.id);
+    expect(readFileSync(replaced!.path).subarray(HEADER, HEADER + 4)).not.toEqual(Buffer.alloc(4));
+  });
+
+  it('is not used under --jitless (no WebAssembly to check it with), and the CLI works the same', () => {
+    const home = tempDir('keyward-cc-home-');
+    const result = spawnSync(process.execPath, ['--jitless', CLI, 'scan', '--no-git', keyed()], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: home },
+    });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/routing service key/);
+    expect(caches(home)).toEqual([]);
+  });
+
+  it.skipIf(!isRoot)('is never read from a file another user owns', () => {
+    const home = tempDir('keyward-cc-home-');
+    const dir = keyed();
+    run(home, ['scan', '--no-git', dir]);
+    const [cache] = caches(home);
+    chownSync(cache!.path, 65534, 65534);
+    run(home, ['scan', '--no-git', dir]);
+    // Not taken (a good cache of the same weight would have been kept as it was): made again, by this user.
+    const [again] = caches(home);
+    expect(again!.stat.uid).toBe(0n);
+  });
+
+  it('is not kept where other users could write, and the CLI works the same', () => {
+    const home = tempDir('keyward-cc-home-');
+    chmodSync(home, 0o777);
+    const dir = keyed();
+    const result = run(home, ['scan', '--no-git', dir]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/routing service key/);
+    expect(caches(home)).toEqual([]);
+  });
+
+  it('belongs to one build of the bundle: a changed bundle file gets a cache of its own', () => {
+    const home = tempDir('keyward-cc-home-');
+    const dir = keyed();
+    const installed = tempDir('keyward-cc-cli-');
+    for (const part of [CLI_MAIN, 'archive.js', 'package.json'])
+      copyFileSync(join(dirname(CLI), part), join(installed, part));
+    const cli = join(installed, 'cli.js');
+    copyFileSync(CLI, cli);
+    const bundle = join(installed, CLI_MAIN);
+    run(home, ['scan', '--no-git', dir], {}, cli);
+    const before = caches(home).map((c) => c.name);
+    expect(before).toHaveLength(1);
+    // The same bytes, touched: its times change, as an edit or a reinstall changes them.
+    const { atime, mtime } = statSync(bundle);
+    utimesSync(bundle, atime, new Date(mtime.getTime() + 1000));
+    expect(run(home, ['scan', '--no-git', dir], {}, cli).status).toBe(1);
+    const after = caches(home).map((c) => c.name);
+    expect(after).toHaveLength(2);
+    expect(after).toEqual(expect.arrayContaining(before));
+  });
+});
