@@ -12,5 +12,6 @@ export default defineConfig({
     exclude: ['test/e2e/**', 'node_modules/**'],
     testTimeout: 20_000,
     pool: 'forks',
+    globalSetup: ['test/cacheHome.ts'],
   },
 });

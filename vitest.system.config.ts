@@ -4,5 +4,10 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { include: ['test/e2e/system/**/*.test.ts'], testTimeout: 60_000, pool: 'forks' },
+  test: {
+    include: ['test/e2e/system/**/*.test.ts'],
+    testTimeout: 60_000,
+    pool: 'forks',
+    globalSetup: ['test/cacheHome.ts'],
+  },
 });

@@ -71,6 +71,9 @@ export function unsafeFolder(folder: string, uid: number): string | undefined {
 /** Days after which a cache file written for another build (an older install) is removed. */
 const STALE_DAYS = 30;
 
+/** The most cache files kept (~200 KB each): one per install and Node version in use, the newest first. */
+export const MAX_CACHES = 8;
+
 /** A short digest of the flags V8 runs with, which a cache must match: one cache per way of running Node. */
 function flavour(execArgv: readonly string[], nodeOptions: string): string {
   let hash = 0x811c9dc5;
@@ -174,7 +177,7 @@ function readOwn(path: string, uid: number | undefined): Buffer | undefined {
 /**
  * Writes V8's cache `data`, made by a run of `weight`, as the slot's cache: into a new file of this user's only,
  * then renamed over the old one, so that a reader sees the old cache or the new one, whole. Other builds' caches
- * past STALE_DAYS go.
+ * past STALE_DAYS, and past the newest MAX_CACHES, go.
  */
 export function writeSlot(slot: CacheSlot, weight: number, data: Uint8Array): void {
   const temporary = `${slot.path}.${process.pid}.${Date.now().toString(36)}`;
@@ -205,15 +208,30 @@ function writeAll(fd: number, data: Uint8Array): void {
   for (let written = 0; written < data.length;) written += writeSync(fd, data, written);
 }
 
+/**
+ * Removes what other builds left: caches past STALE_DAYS, and all but the newest MAX_CACHES (each install of the
+ * CLI, `npm ci` included, is a file of its own, and so a cache of its own).
+ */
 function removeStale(folder: string, keep: string): void {
   const before = Date.now() - STALE_DAYS * 86_400_000;
+  const others: { path: string; mtimeMs: number }[] = [];
   for (const name of readdirSync(folder)) {
     const path = join(folder, name);
     if (path === keep) continue;
     try {
-      if (statSync(path).mtimeMs < before) unlinkSync(path);
+      const { mtimeMs } = statSync(path);
+      if (mtimeMs < before) unlinkSync(path);
+      else others.push({ path, mtimeMs });
     } catch {
       // Gone already, or another run's.
+    }
+  }
+  others.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { path } of others.slice(MAX_CACHES - 1)) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // Gone already.
     }
   }
 }

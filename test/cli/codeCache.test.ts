@@ -18,7 +18,7 @@ import {
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_MAIN } from '../../src/core/cliParts.ts';
-import { HEADER, cacheRoot, checksum, unsafeFolder } from '../../src/cli/codeCache.ts';
+import { HEADER, MAX_CACHES, cacheRoot, checksum, unsafeFolder } from '../../src/cli/codeCache.ts';
 import { WASM_MODULES, assemble, generatedPath, wasmSource } from '../../scripts/assembleWasm.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
 import { CLI, isRoot, tempDir } from './gitFixtures.ts';
@@ -199,6 +199,26 @@ describe('the code cache of a keyward run', () => {
     writeFileSync(replaced!.path, readFileSync(replaced!.path).subarray(0, HEADER));
     expect(run(home, ['scan', '--no-git', '--format', 'json', dir])).toEqual(clean);
     expect(statSync(replaced!.path).size).toBeGreaterThan(HEADER);
+  });
+
+  it('keeps the newest caches of other builds, MAX_CACHES in all, and none past 30 days', () => {
+    const home = tempDir('keyward-cc-home-');
+    const folder = join(home, 'keyward', 'v8');
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const now = Date.now() / 1000;
+    const old = (name: string, daysAgo: number) => {
+      writeFileSync(join(folder, name), 'another build');
+      utimesSync(join(folder, name), now - daysAgo * 86_400, now - daysAgo * 86_400);
+    };
+    for (let i = 1; i <= 10; i++) old(`build${i}.v8`, i);
+    old('ancient.v8', 40);
+    run(home, ['scan', '--no-git', keyed()]);
+    const left = readdirSync(folder).sort();
+    expect(left).toHaveLength(MAX_CACHES);
+    // This run's, and the builds used most lately.
+    const kept = Array.from({ length: MAX_CACHES - 1 }, (_, i) => `build${i + 1}.v8`);
+    expect(left.filter((name) => name.startsWith('build')).sort()).toEqual(kept.sort());
+    expect(left).not.toContain('ancient.v8');
   });
 
   it('refused by V8 (made by another V8, or under other flags) is replaced', () => {
