@@ -444,6 +444,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
         for (const hit of staged.findings)
           findings.push({ path: display(cwd, join(root, hit.path)), finding: hit.finding, git: 'staged' });
         for (const skip of staged.skipped) skipped.push({ ...skip, path: display(cwd, join(root, skip.path)) });
+        for (const o of staged.omitted) omitted.push({ path: display(cwd, join(root, o.path)), count: o.count });
       }
       if (values.history) {
         const history = await scanHistory(root, options);

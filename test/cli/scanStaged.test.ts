@@ -3,6 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { strToU8, zipSync } from 'fflate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/core/keys/keyFormats.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
@@ -83,6 +85,33 @@ describe('keyward scan --staged', () => {
     fresh.remove();
     repo.git('rm', '-q', 'README.md');
     expect(staged().run.status).toBe(0);
+  });
+
+  it('opens a staged archive as a scan of the folder does: by its name, by its first bytes, and past 8 MB', () => {
+    const [zipped, unnamed, large, gzipped] = [routerKey(), directKey('proj'), routerKey(), directKey('svcacct')];
+    const deflated = (text: string): [Uint8Array, { level: 6 }] => [strToU8(text), { level: 6 }];
+    repo.write('bundle.zip', Buffer.from(zipSync({ 'conf/.env': deflated(`KEY=${zipped}\n`) })));
+    // A zip by its bytes alone, under a name that says nothing.
+    repo.write('backup.dat', Buffer.from(zipSync({ 'x.env': deflated(`KEY=${unnamed}\n`) })));
+    // Larger than a blob read whole (8 MB) and named as no archive: told by its first bytes, then held whole.
+    const filler = new Uint8Array(9 << 20).fill(0x61);
+    repo.write(
+      'large.bin',
+      Buffer.from(zipSync({ 'filler.txt': [filler, { level: 0 }], 'k.env': deflated(`KEY=${large}\n`) })),
+    );
+    repo.write('settings.env.gz', gzipSync(`KEY=${gzipped}\n`));
+    repo.git('add', '.');
+    const { run, report } = staged();
+    expect(run.status).toBe(1);
+    expect(report.findings.map((f) => [f.path, f.git, f.fingerprint]).sort()).toEqual(
+      [
+        ['bundle.zip!conf/.env', 'staged', fingerprint(zipped)],
+        ['backup.dat!x.env', 'staged', fingerprint(unnamed)],
+        ['large.bin!k.env', 'staged', fingerprint(large)],
+        ['settings.env.gz', 'staged', fingerprint(gzipped)],
+      ].sort(),
+    );
+    expect(report.complete).toBe(true);
   });
 
   it('names a staged submodule as skipped without failing', () => {

@@ -5,6 +5,8 @@
 import { readFileSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { strToU8, zipSync } from 'fflate';
+import { scanBlobs } from '../../../src/core/scan/blobScan.ts';
 import { gitArgs, gitEnv, runGit } from '../../../src/core/scan/git.ts';
 import { GitStatusCache } from '../../../src/core/scan/gitStatus.ts';
 import { countCommits, scanHistory } from '../../../src/core/scan/history.ts';
@@ -181,6 +183,28 @@ describe('every git entry point in a hostile repository', () => {
     expect((await scanStaged(repo.dir)).findings.map((f) => f.path)).toEqual(['c.env']);
     expect((await scanHistory(repo.dir)).findings.map((f) => f.path)).toEqual(['a.env']);
     expect(await countCommits(repo.dir)).toBe(2);
+  });
+});
+
+describe('staged blobs that are archives', () => {
+  it('are handed back to be opened, or named when past the size given, never scanned as text', async () => {
+    const repo = makeRepo();
+    const zip = zipSync({ 'a.env': strToU8(`KEY=${routerKey()}\n`) });
+    repo.write('small.zip', Buffer.from(zip));
+    repo.write('plain.txt', `KEY=${routerKey()}\n`);
+    repo.git('add', '.');
+    const oid = (path: string) => repo.git('rev-parse', `:${path}`).trim();
+    const blobs = ['small.zip', 'plain.txt'].map((path) => ({ path, oid: oid(path) }));
+    const opened = await scanBlobs(repo.dir, blobs, {}, 'the staged blobs', {}, 1 << 20);
+    expect(opened.archives.map((a) => [a.blob.path, a.kind, a.bytes.length])).toEqual([
+      ['small.zip', 'zip', zip.length],
+    ]);
+    expect(opened.findings.map((f) => f.blob.path)).toEqual(['plain.txt']);
+    const capped = await scanBlobs(repo.dir, blobs, {}, 'the staged blobs', {}, zip.length - 1);
+    expect(capped.archives).toEqual([]);
+    expect(capped.tooLarge.map((t) => [t.blob.path, t.size])).toEqual([['small.zip', zip.length]]);
+    expect(capped.findings.map((f) => f.blob.path)).toEqual(['plain.txt']);
+    repo.remove();
   });
 });
 
