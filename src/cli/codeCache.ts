@@ -8,11 +8,10 @@
 // tried: 580 KB against 220, and reading it cost each run 4 ms more than it saved.
 //
 // Bytecode read from a file is code this process will run: the cache is used only where no other user could have
-// written it (the folder and every folder above it this user's or root's, and none that another user could change),
+// written it (every folder and link on the way to it this user's or root's, and none that another user can change),
 // and it is made by this user alone (mode 0600, written to a fresh file and renamed into place). V8 checks that a
 // cache was made by the same V8 with the same flags and for a source of the same length; the file's name ties it
-// to the bundle's exact file (device, inode, size and both times, to the nanosecond), which any change to the
-// bundle changes. V8 does not check the cache's bytes in a release build (a damaged cache ends the process in a
+// to the bundle's file (device, inode, size and both times), and a checksum of the source in it to its bytes. V8 does not check the cache's bytes in a release build (a damaged cache ends the process in a
 // fatal error): a checksum of them is checked first (cacheChecksum.wat). Any trouble with the cache only means
 // compiling as without one: the cache is for speed, never for what the command does.
 import {
@@ -20,17 +19,18 @@ import {
   closeSync,
   constants,
   fstatSync,
+  futimesSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
   readdirSync,
-  realpathSync,
+  readlinkSync,
   renameSync,
-  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { CACHE_CHECKSUM_WASM_BASE64 } from './cacheChecksumWasm.ts';
 
 /**
@@ -50,29 +50,79 @@ export function cacheRoot(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): st
   return home && join(home, ...(platform === 'darwin' ? ['Library', 'Caches'] : ['.cache']), 'keyward');
 }
 
+/** How a path checks out: unsafe, and why; or safe as far as it exists (`real`), with the names still to make. */
+export type PathCheck = { unsafe: string } | { real: string; missing: string[] };
+
 /**
- * Why `folder` is no safe place for code this user will run, or undefined when it is: it and every folder above
- * it must belong to `uid` or root, and none may let another user put something else in place of what it holds:
- * writable by no one else, or (as /tmp) sticky, where only an entry's owner may rename or remove it. As OpenSSH
- * checks a user's key files. `folder` must be a real path: a link in it could be changed by whoever owns the
- * link's folder.
+ * Whether `path` is a safe place for code this user will run, walked from the root as given (POSIX): every folder
+ * on the way, and every link, must belong to `uid` or root, and no folder may let another user put something else
+ * in place of what it holds: writable by no one else, or (as /tmp) sticky, where only an entry's owner may rename
+ * or remove it. A link is followed and its target walked the same way. As OpenSSH checks a user's key files; once
+ * it passes, no other user can change what the path names.
  */
-export function unsafeFolder(folder: string, uid: number): string | undefined {
-  for (let path = folder; ; path = dirname(path)) {
-    const stat = statSync(path);
-    if (!stat.isDirectory()) return `${path} is not a folder`;
-    if (stat.uid !== uid && stat.uid !== 0) return `${path} belongs to another user`;
-    const sticky = (stat.mode & 0o1000) !== 0 && path !== folder;
-    if ((stat.mode & 0o022) !== 0 && !sticky) return `${path} is writable by other users`;
-    if (dirname(path) === path) return undefined;
+export function checkPath(path: string, uid: number, links = 0): PathCheck {
+  const names = resolve(path).split('/').filter(Boolean);
+  const top = lstatSync('/');
+  if (top.uid !== uid && top.uid !== 0) return { unsafe: '/ belongs to another user' };
+  let real = '/';
+  for (let i = 0; i < names.length; i++) {
+    const next = join(real, names[i]!);
+    let stat;
+    try {
+      stat = lstatSync(next);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { real, missing: names.slice(i) };
+      throw error;
+    }
+    if (stat.uid !== uid && stat.uid !== 0) return { unsafe: `${next} belongs to another user` };
+    if (stat.isSymbolicLink()) {
+      if (links >= 8) return { unsafe: `${next}: too many links` };
+      const followed = checkPath(resolve(real, readlinkSync(next)), uid, links + 1);
+      if ('unsafe' in followed) return followed;
+      if (followed.missing.length > 0) return { unsafe: `${next} links to a folder that does not exist` };
+      real = followed.real;
+      continue;
+    }
+    if (!stat.isDirectory()) return { unsafe: `${next} is not a folder` };
+    if ((stat.mode & 0o022) !== 0 && (stat.mode & 0o1000) === 0)
+      return { unsafe: `${next} is writable by other users` };
+    real = next;
   }
+  return { real, missing: [] };
+}
+
+/**
+ * The cache's folder, made if need be, as a real path; undefined when it is no safe place (checkPath), checked
+ * before anything is made and again after. The folder itself must be this user's alone (not even sticky).
+ */
+function cacheFolder(folder: string, uid: number | undefined): string | undefined {
+  if (uid === undefined) {
+    // Windows: the folder is under the user's own profile.
+    mkdirSync(folder, { recursive: true });
+    return folder;
+  }
+  let checked = checkPath(folder, uid);
+  if ('unsafe' in checked) return undefined;
+  if (checked.missing.length > 0) {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    checked = checkPath(folder, uid);
+    if ('unsafe' in checked || checked.missing.length > 0) return undefined;
+  }
+  const own = lstatSync(checked.real);
+  return own.uid === uid && (own.mode & 0o022) === 0 ? checked.real : undefined;
 }
 
 /** Days after which a cache file written for another build (an older install) is removed. */
 const STALE_DAYS = 30;
 
-/** The most cache files kept (~200 KB each): one per install and Node version in use, the newest first. */
-export const MAX_CACHES = 8;
+/**
+ * The most cache files kept (~220 KB each): one per install and Node version in use (a pre-commit hook's copy in a
+ * repository's git folder is an install), the most lately used first.
+ */
+export const MAX_CACHES = 16;
+
+/** A cache file's name (cacheName), or one being written (writeSlot): all that removeStale may remove. */
+const CACHE_FILE = /^v\d+\.\d+\.\d+[-\w]*\.v8(?:\.\d+\.[0-9a-z]+)?$/;
 
 /** A short digest of the flags V8 runs with, which a cache must match: one cache per way of running Node. */
 function flavour(execArgv: readonly string[], nodeOptions: string): string {
@@ -99,14 +149,21 @@ export interface LauncherHooks {
 export interface CacheSlot {
   /** The cache file's full path. */
   path: string;
-  /** V8's cache, when there was a whole one to read. */
+  /** V8's cache, when there was a whole one to read, made for this very source. */
   data?: Buffer;
   /** The weight of the run that wrote it; -1 when there was none. */
   weight: number;
+  /** The checksum of the bundle's source, which a cache must have been made for. */
+  source: bigint;
 }
 
-/** A cache file: the weight (byte 0), the checksum of V8's data (bytes 8-15, little-endian), the data from 16. */
-export const HEADER = 16;
+/**
+ * A cache file: the weight (byte 0), the checksum of V8's data (bytes 8-15) and of the source it was made for
+ * (16-23, both little-endian), V8's data from 24. V8 checks only a source's length: the file's name ties a cache
+ * to the bundle's file, the source's checksum to its bytes (an edit of the same length within the same second, on
+ * a file system with coarse times, keeps the name).
+ */
+export const HEADER = 24;
 
 interface Summer {
   memory: WebAssembly.Memory;
@@ -133,31 +190,40 @@ export function checksum(data: Uint8Array): bigint | undefined {
 }
 
 /**
- * The slot for a bundle whose file has `stat`, with its cache if there is a whole one. Undefined when no cache is
- * used: turned off (NODE_DISABLE_COMPILE_CACHE, Node's own switch for its cache), no home, an unsafe folder, or no
- * WebAssembly to check a cache with (V8 would run a damaged one into a fatal error).
+ * The slot for a bundle whose file has `stat` and whose bytes are `source`, with its cache if there is a whole one
+ * made for them. Undefined when no cache is used: turned off (NODE_DISABLE_COMPILE_CACHE, Node's own switch for
+ * its cache), no home, an unsafe folder, or no WebAssembly to check a cache with (V8 would run a damaged one into
+ * a fatal error).
  */
-export function openSlot(stat: BigIntStats, env: NodeJS.ProcessEnv = process.env): CacheSlot | undefined {
+export function openSlot(
+  stat: BigIntStats,
+  source: Uint8Array,
+  env: NodeJS.ProcessEnv = process.env,
+): CacheSlot | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   const root = cacheRoot(process.platform, env);
-  if (root === undefined || checksum(new Uint8Array(0)) === undefined) return undefined;
+  const sourceSum = root === undefined ? undefined : checksum(source);
+  if (sourceSum === undefined) return undefined;
   try {
-    const folder = join(root, 'v8');
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
-    const real = realpathSync(folder);
     const uid = process.getuid?.();
-    if (uid !== undefined && unsafeFolder(real, uid) !== undefined) return undefined;
-    const path = join(real, cacheName(stat, process.execArgv, env.NODE_OPTIONS ?? ''));
+    const folder = cacheFolder(join(root!, 'v8'), uid);
+    if (folder === undefined) return undefined;
+    const path = join(folder, cacheName(stat, process.execArgv, env.NODE_OPTIONS ?? ''));
+    const slot: CacheSlot = { path, weight: -1, source: sourceSum };
     const bytes = readOwn(path, uid);
-    const data = bytes && bytes.length > HEADER ? bytes.subarray(HEADER) : undefined;
-    if (!data || checksum(data) !== bytes!.readBigInt64LE(8)) return { path, weight: -1 };
-    return { path, data, weight: bytes![0]! };
+    if (!bytes || bytes.length <= HEADER || bytes.readBigInt64LE(16) !== sourceSum) return slot;
+    const data = bytes.subarray(HEADER);
+    if (checksum(data) !== bytes.readBigInt64LE(8)) return slot;
+    return { ...slot, data, weight: bytes[0]! };
   } catch {
     return undefined;
   }
 }
 
-/** The file's bytes if it is a plain file of this user's (never through a link), else undefined. */
+/**
+ * The file's bytes if it is a plain file of this user's (never through a link), else undefined. A cache in use
+ * gets its time renewed once a day, so that removeStale takes the least lately used.
+ */
 function readOwn(path: string, uid: number | undefined): Buffer | undefined {
   let fd: number;
   try {
@@ -168,6 +234,8 @@ function readOwn(path: string, uid: number | undefined): Buffer | undefined {
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile() || (uid !== undefined && stat.uid !== uid)) return undefined;
+    const now = Date.now();
+    if (now - stat.mtimeMs > 86_400_000) futimesSync(fd, now / 1000, now / 1000);
     return readFileSync(fd);
   } finally {
     closeSync(fd);
@@ -187,6 +255,7 @@ export function writeSlot(slot: CacheSlot, weight: number, data: Uint8Array): vo
       const header = Buffer.alloc(HEADER);
       header[0] = weight;
       header.writeBigInt64LE(checksum(data)!, 8);
+      header.writeBigInt64LE(slot.source, 16);
       writeAll(fd, header);
       writeAll(fd, data);
     } finally {
@@ -209,19 +278,21 @@ function writeAll(fd: number, data: Uint8Array): void {
 }
 
 /**
- * Removes what other builds left: caches past STALE_DAYS, and all but the newest MAX_CACHES (each install of the
- * CLI, `npm ci` included, is a file of its own, and so a cache of its own).
+ * Removes what other builds left: caches past STALE_DAYS, and all but the MAX_CACHES most lately used (each
+ * install of the CLI, `npm ci` included, is a file of its own, and so a cache of its own). Only files named as
+ * caches are touched.
  */
 function removeStale(folder: string, keep: string): void {
   const before = Date.now() - STALE_DAYS * 86_400_000;
   const others: { path: string; mtimeMs: number }[] = [];
   for (const name of readdirSync(folder)) {
     const path = join(folder, name);
-    if (path === keep) continue;
+    if (path === keep || !CACHE_FILE.test(name)) continue;
     try {
-      const { mtimeMs } = statSync(path);
-      if (mtimeMs < before) unlinkSync(path);
-      else others.push({ path, mtimeMs });
+      const stat = lstatSync(path);
+      if (!stat.isFile()) continue;
+      if (stat.mtimeMs < before) unlinkSync(path);
+      else others.push({ path, mtimeMs: stat.mtimeMs });
     } catch {
       // Gone already, or another run's.
     }

@@ -14,8 +14,9 @@ let slot: CacheSlot | undefined;
 try {
   const fd = openSync(main, 'r');
   try {
-    slot = openSlot(fstatSync(fd, { bigint: true }));
-    source = readFileSync(fd, 'utf8');
+    const bytes = readFileSync(fd);
+    slot = openSlot(fstatSync(fd, { bigint: true }), bytes);
+    source = bytes.toString('utf8');
   } finally {
     closeSync(fd);
   }
@@ -36,11 +37,15 @@ const bundle: { exports: { launcherHooks?: LauncherHooks } } = { exports: {} };
 if (slot) {
   const kept = slot;
   process.on('exit', () => {
-    const hooks = bundle.exports.launcherHooks;
-    const weight = hooks?.runWeight() ?? 0;
-    if (!fresh && weight <= kept.weight) return;
-    hooks?.beforeCodeCache();
-    writeSlot(kept, weight, script.createCachedData());
+    try {
+      const hooks = bundle.exports.launcherHooks;
+      const weight = hooks?.runWeight() ?? 0;
+      if (!fresh && weight <= kept.weight) return;
+      hooks?.beforeCodeCache();
+      writeSlot(kept, weight, script.createCachedData());
+    } catch {
+      // The cache is for speed: a folder that cannot be listed, say, changes nothing the command did.
+    }
   });
 }
 (script.runInThisContext() as (...args: unknown[]) => void)(

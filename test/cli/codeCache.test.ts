@@ -8,17 +8,20 @@ import {
   chmodSync,
   chownSync,
   copyFileSync,
+  lchownSync,
   mkdirSync,
   readFileSync,
   readdirSync,
+  renameSync,
   statSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_MAIN } from '../../src/core/cliParts.ts';
-import { HEADER, MAX_CACHES, cacheRoot, checksum, unsafeFolder } from '../../src/cli/codeCache.ts';
+import { HEADER, MAX_CACHES, cacheName, cacheRoot, checkPath, checksum } from '../../src/cli/codeCache.ts';
 import { WASM_MODULES, assemble, generatedPath, wasmSource } from '../../scripts/assembleWasm.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
 import { CLI, isRoot, tempDir } from './gitFixtures.ts';
@@ -55,6 +58,9 @@ function folderWith(files: Record<string, string>): string {
   return dir;
 }
 
+const key = routerKey();
+const keyed = () => folderWith({ 'app.js': `const k = "${key}";\n` });
+
 describe('where the cache lives', () => {
   it('follows XDG_CACHE_HOME, else the platform’s cache folder, and needs an absolute path', () => {
     expect(cacheRoot('linux', { HOME: '/home/u' })).toBe('/home/u/.cache/keyward');
@@ -68,29 +74,57 @@ describe('where the cache lives', () => {
     expect(cacheRoot('win32', { HOME: '/home/u' })).toBeUndefined();
   });
 
-  it.skipIf(process.platform === 'win32')('is refused where another user could put files', () => {
+  it.skipIf(process.platform === 'win32')('is refused where another user could put files or links', () => {
     const uid = process.getuid!();
+    const unsafe = (path: string, as = uid) => {
+      const checked = checkPath(path, as);
+      return 'unsafe' in checked ? checked.unsafe : undefined;
+    };
     const parent = tempDir('keyward-cc-safe-');
     const folder = join(parent, 'cache');
     mkdirSync(folder, { mode: 0o700 });
-    expect(unsafeFolder(folder, uid)).toBeUndefined();
+    expect(checkPath(folder, uid)).toEqual({ real: folder, missing: [] });
+    expect(checkPath(join(folder, 'keyward', 'v8'), uid)).toEqual({ real: folder, missing: ['keyward', 'v8'] });
     chmodSync(folder, 0o777);
-    expect(unsafeFolder(folder, uid)).toMatch(/cache is writable by other users/);
-    // Sticky (as /tmp) is no better for the cache's own folder: anyone may add a file to it.
-    chmodSync(folder, 0o1777);
-    expect(unsafeFolder(folder, uid)).toMatch(/writable by other users/);
+    expect(unsafe(folder)).toMatch(/cache is writable by other users/);
     chmodSync(folder, 0o700);
     // A folder above that anyone may write to could have the cache's folder swapped for another; a sticky one not.
     chmodSync(parent, 0o777);
-    expect(unsafeFolder(folder, uid)).toMatch(/writable by other users/);
+    expect(unsafe(folder)).toMatch(/writable by other users/);
     chmodSync(parent, 0o1777);
-    expect(unsafeFolder(folder, uid)).toBeUndefined();
+    expect(unsafe(folder)).toBeUndefined();
     chmodSync(parent, 0o700);
+    // A link on the way is followed, and where it leads is checked the same way.
+    const elsewhere = join(parent, 'elsewhere');
+    mkdirSync(elsewhere, { mode: 0o700 });
+    symlinkSync(elsewhere, join(folder, 'link'));
+    expect(checkPath(join(folder, 'link', 'v8'), uid)).toEqual({ real: elsewhere, missing: ['v8'] });
+    chmodSync(elsewhere, 0o777);
+    expect(unsafe(join(folder, 'link', 'v8'))).toMatch(/elsewhere is writable by other users/);
     // Another user's folder: as root, give it away; else look at it as someone else.
     if (isRoot) {
       chownSync(folder, 65534, 65534);
-      expect(unsafeFolder(folder, uid)).toMatch(/belongs to another user/);
-    } else expect(unsafeFolder(folder, uid + 1)).toMatch(/belongs to another user/);
+      expect(unsafe(folder)).toMatch(/cache belongs to another user/);
+    } else expect(unsafe(folder, uid + 1)).toMatch(/belongs to another user/);
+  });
+
+  it.skipIf(!isRoot)('is never a folder another user links to, and nothing there is written or removed', () => {
+    // Another user owns a folder on the way (XDG_CACHE_HOME in a shared place) and links its "v8" to a folder of
+    // ours: the resolved path is all ours, the path as given is not.
+    const shared = tempDir('keyward-cc-shared-');
+    chmodSync(shared, 0o755);
+    const theirs = join(shared, 'keyward');
+    mkdirSync(theirs);
+    const ours = tempDir('keyward-cc-ours-');
+    writeFileSync(join(ours, 'notes.txt'), 'mine');
+    const old = Date.now() / 1000 - 40 * 86_400;
+    utimesSync(join(ours, 'notes.txt'), old, old);
+    symlinkSync(ours, join(theirs, 'v8'));
+    lchownSync(join(theirs, 'v8'), 65534, 65534);
+    chownSync(theirs, 65534, 65534);
+    const result = run(shared, ['scan', '--no-git', keyed()]);
+    expect(result.status).toBe(1);
+    expect(readdirSync(ours)).toEqual(['notes.txt']);
   });
 });
 
@@ -132,9 +166,6 @@ describe('the checksum of a cache', () => {
 });
 
 describe('the code cache of a keyward run', () => {
-  const key = routerKey();
-  const keyed = () => folderWith({ 'app.js': `const k = "${key}";\n` });
-
   it('is written once by the first run, read by the next, and the output is the same without it', () => {
     const home = tempDir('keyward-cc-home-');
     const dir = keyed();
@@ -201,7 +232,7 @@ describe('the code cache of a keyward run', () => {
     expect(statSync(replaced!.path).size).toBeGreaterThan(HEADER);
   });
 
-  it('keeps the newest caches of other builds, MAX_CACHES in all, and none past 30 days', () => {
+  it('keeps the caches of other builds used most lately, MAX_CACHES in all, none past 30 days, and nothing else', () => {
     const home = tempDir('keyward-cc-home-');
     const folder = join(home, 'keyward', 'v8');
     mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -210,15 +241,42 @@ describe('the code cache of a keyward run', () => {
       writeFileSync(join(folder, name), 'another build');
       utimesSync(join(folder, name), now - daysAgo * 86_400, now - daysAgo * 86_400);
     };
-    for (let i = 1; i <= 10; i++) old(`build${i}.v8`, i);
-    old('ancient.v8', 40);
+    const build = (i: number) => `v22.1.0-x64-abc-${i}.v8`;
+    for (let i = 1; i <= MAX_CACHES + 2; i++) old(build(i), i);
+    old(build(99), 40);
+    old('notes.txt', 40);
+    old('v22.1.0-x64-abc-5.v8.old', 40);
     run(home, ['scan', '--no-git', keyed()]);
-    const left = readdirSync(folder).sort();
-    expect(left).toHaveLength(MAX_CACHES);
-    // This run's, and the builds used most lately.
-    const kept = Array.from({ length: MAX_CACHES - 1 }, (_, i) => `build${i + 1}.v8`);
-    expect(left.filter((name) => name.startsWith('build')).sort()).toEqual(kept.sort());
-    expect(left).not.toContain('ancient.v8');
+    const left = readdirSync(folder);
+    // This run's, the builds used most lately, and what is not named as a cache.
+    const kept = Array.from({ length: MAX_CACHES - 1 }, (_, i) => build(i + 1));
+    expect(left.filter((name) => name.startsWith('v22.1.0')).sort()).toEqual(
+      [...kept, 'v22.1.0-x64-abc-5.v8.old'].sort(),
+    );
+    expect(left).toContain('notes.txt');
+    expect(left.filter((name) => name.startsWith(process.version))).toHaveLength(1);
+  });
+
+  it('made for another source of the same length under the same name is not used', () => {
+    // V8 checks only a source's length: two bundles of one length that share a name (a file system with coarse
+    // times, an edit within the same second) tell apart by the checksum of the source in the cache.
+    const home = tempDir('keyward-cc-home-');
+    const installed = tempDir('keyward-cc-cli-');
+    for (const part of [CLI_MAIN, 'archive.js', 'package.json'])
+      copyFileSync(join(dirname(CLI), part), join(installed, part));
+    const cli = join(installed, 'cli.js');
+    copyFileSync(CLI, cli);
+    const bundle = join(installed, CLI_MAIN);
+    expect(run(home, ['scan', '--no-git', keyed()], {}, cli).status).toBe(1);
+    const [made] = caches(home);
+    // Another program of exactly the bundle's length in its place, and the real bundle's cache under its name.
+    const length = statSync(bundle).size;
+    const other = `process.stdout.write('the other program');`;
+    writeFileSync(bundle, other + ' '.repeat(length - other.length));
+    renameSync(made!.path, join(dirname(made!.path), cacheName(statSync(bundle, { bigint: true }), [], '')));
+    const result = run(home, ['scan', '--no-git', keyed()], {}, cli);
+    expect(result.stdout).toBe('the other program');
+    expect(result.status).toBe(0);
   });
 
   it('refused by V8 (made by another V8, or under other flags) is replaced', () => {
