@@ -22,6 +22,7 @@ import {
   futimesSync,
   lstatSync,
   mkdirSync,
+  statSync,
   openSync,
   readFileSync,
   readdirSync,
@@ -30,24 +31,32 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, win32 } from 'node:path';
 import { CACHE_CHECKSUM_WASM_BASE64 } from './cacheChecksumWasm.ts';
+
+/** Where the cache lives (`folder`), under `base`, a folder of the user's that must already exist. */
+export interface CacheRoot {
+  base: string;
+  folder: string;
+}
 
 /**
  * Where the cache lives: under XDG_CACHE_HOME when it is set (on macOS too, as other command-line tools do), else
- * where the platform keeps a user's caches; undefined when the environment names no such folder.
+ * where the platform keeps a user's caches; undefined when the environment names no such folder by an absolute
+ * path (a relative one would put the cache in whatever folder the CLI runs in: a repository being scanned).
  */
-export function cacheRoot(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string | undefined {
+export function cacheRoot(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): CacheRoot | undefined {
   const absolute = (path: string | undefined) =>
-    path !== undefined && (path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path)) ? path : undefined;
+    path !== undefined && (platform === 'win32' ? win32.isAbsolute(path) : path.startsWith('/')) ? path : undefined;
   if (platform === 'win32') {
     const local = absolute(env.LOCALAPPDATA);
-    return local && join(local, 'keyward', 'Cache');
+    return local === undefined ? undefined : { base: local, folder: win32.join(local, 'keyward', 'Cache') };
   }
   const xdg = absolute(env.XDG_CACHE_HOME);
-  if (xdg) return join(xdg, 'keyward');
+  if (xdg !== undefined) return { base: xdg, folder: join(xdg, 'keyward') };
   const home = absolute(env.HOME);
-  return home && join(home, ...(platform === 'darwin' ? ['Library', 'Caches'] : ['.cache']), 'keyward');
+  const under = platform === 'darwin' ? ['Library', 'Caches'] : ['.cache'];
+  return home === undefined ? undefined : { base: home, folder: join(home, ...under, 'keyward') };
 }
 
 /** How a path checks out: unsafe, and why; or safe as far as it exists (`real`), with the names still to make. */
@@ -92,10 +101,13 @@ export function checkPath(path: string, uid: number, links = 0): PathCheck {
 }
 
 /**
- * The cache's folder, made if need be, as a real path; undefined when it is no safe place (checkPath), checked
- * before anything is made and again after. The folder itself must be this user's alone (not even sticky).
+ * The cache's folder under `base` (which must exist), made if need be, as a real path; undefined when it is no
+ * safe place (checkPath). Checked before anything is made, each missing folder made alone inside one already
+ * checked and looked at before the next (a link planted in its place is never followed), then checked whole again.
+ * The folder itself must be this user's alone (not even sticky).
  */
-function cacheFolder(folder: string, uid: number | undefined): string | undefined {
+function cacheFolder({ base, folder }: CacheRoot, uid: number | undefined): string | undefined {
+  if (!statSync(base).isDirectory()) return undefined;
   if (uid === undefined) {
     // Windows: the folder is under the user's own profile.
     mkdirSync(folder, { recursive: true });
@@ -104,7 +116,17 @@ function cacheFolder(folder: string, uid: number | undefined): string | undefine
   let checked = checkPath(folder, uid);
   if ('unsafe' in checked) return undefined;
   if (checked.missing.length > 0) {
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    let at = checked.real;
+    for (const name of checked.missing) {
+      at = join(at, name);
+      try {
+        mkdirSync(at, { mode: 0o700 });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const made = lstatSync(at);
+      if (!made.isDirectory() || made.uid !== uid || (made.mode & 0o022) !== 0) return undefined;
+    }
     checked = checkPath(folder, uid);
     if ('unsafe' in checked || checked.missing.length > 0) return undefined;
   }
@@ -206,7 +228,7 @@ export function openSlot(
   if (sourceSum === undefined) return undefined;
   try {
     const uid = process.getuid?.();
-    const folder = cacheFolder(join(root!, 'v8'), uid);
+    const folder = cacheFolder({ base: root!.base, folder: join(root!.folder, 'v8') }, uid);
     if (folder === undefined) return undefined;
     const path = join(folder, cacheName(stat, process.execArgv, env.NODE_OPTIONS ?? ''));
     const slot: CacheSlot = { path, weight: -1, source: sourceSum };

@@ -63,15 +63,25 @@ const keyed = () => folderWith({ 'app.js': `const k = "${key}";\n` });
 
 describe('where the cache lives', () => {
   it('follows XDG_CACHE_HOME, else the platform’s cache folder, and needs an absolute path', () => {
-    expect(cacheRoot('linux', { HOME: '/home/u' })).toBe('/home/u/.cache/keyward');
-    expect(cacheRoot('linux', { HOME: '/home/u', XDG_CACHE_HOME: '/var/c' })).toBe('/var/c/keyward');
-    expect(cacheRoot('linux', { HOME: '/home/u', XDG_CACHE_HOME: 'relative' })).toBe('/home/u/.cache/keyward');
-    expect(cacheRoot('darwin', { HOME: '/Users/u' })).toBe('/Users/u/Library/Caches/keyward');
-    expect(cacheRoot('darwin', { HOME: '/Users/u', XDG_CACHE_HOME: '/x' })).toBe('/x/keyward');
-    expect(cacheRoot('win32', { LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' })).toMatch(/^C:\\Users.*keyward.Cache$/);
-    expect(cacheRoot('linux', {})).toBeUndefined();
-    expect(cacheRoot('linux', { HOME: '~' })).toBeUndefined();
-    expect(cacheRoot('win32', { HOME: '/home/u' })).toBeUndefined();
+    const folder = (platform: NodeJS.Platform, env: NodeJS.ProcessEnv) => cacheRoot(platform, env)?.folder;
+    expect(cacheRoot('linux', { HOME: '/home/u' })).toEqual({ base: '/home/u', folder: '/home/u/.cache/keyward' });
+    expect(cacheRoot('linux', { HOME: '/home/u', XDG_CACHE_HOME: '/var/c' })).toEqual({
+      base: '/var/c',
+      folder: '/var/c/keyward',
+    });
+    expect(folder('linux', { HOME: '/home/u', XDG_CACHE_HOME: 'relative' })).toBe('/home/u/.cache/keyward');
+    // A Windows path is no absolute path elsewhere: it would name a folder inside the one the CLI runs in.
+    expect(folder('linux', { HOME: '/home/u', XDG_CACHE_HOME: 'C:/x' })).toBe('/home/u/.cache/keyward');
+    expect(folder('linux', { HOME: 'C:\\Users\\v' })).toBeUndefined();
+    expect(folder('darwin', { HOME: '/Users/u' })).toBe('/Users/u/Library/Caches/keyward');
+    expect(folder('darwin', { HOME: '/Users/u', XDG_CACHE_HOME: '/x' })).toBe('/x/keyward');
+    expect(folder('win32', { LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' })).toBe(
+      'C:\\Users\\u\\AppData\\Local\\keyward\\Cache',
+    );
+    expect(folder('win32', { LOCALAPPDATA: 'AppData' })).toBeUndefined();
+    expect(folder('linux', {})).toBeUndefined();
+    expect(folder('linux', { HOME: '~' })).toBeUndefined();
+    expect(folder('win32', { HOME: '/home/u' })).toBeUndefined();
   });
 
   it.skipIf(process.platform === 'win32')('is refused where another user could put files or links', () => {
@@ -316,6 +326,13 @@ describe('the code cache of a keyward run', () => {
     // Not taken (a good cache of the same weight would have been kept as it was): made again, by this user.
     const [again] = caches(home);
     expect(again!.stat.uid).toBe(0n);
+  });
+
+  it('is not made under a cache folder that does not exist: its base is never created', () => {
+    const parent = tempDir('keyward-cc-home-');
+    const missing = join(parent, 'no-such-folder');
+    expect(run(missing, ['scan', '--no-git', keyed()]).status).toBe(1);
+    expect(readdirSync(parent)).toEqual([]);
   });
 
   it('is not kept where other users could write, and the CLI works the same', () => {
