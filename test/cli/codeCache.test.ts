@@ -52,6 +52,25 @@ function caches(cacheHome: string) {
   });
 }
 
+/** The built CLI copied to a folder of its own (its launcher, bundle and parts), as another install of it. */
+function installedCli(): { cli: string; bundle: string } {
+  const installed = tempDir('keyward-cc-cli-');
+  for (const part of [CLI_MAIN, 'archive.js', 'package.json'])
+    copyFileSync(join(dirname(CLI), part), join(installed, part));
+  const cli = join(installed, 'cli.js');
+  copyFileSync(CLI, cli);
+  return { cli, bundle: join(installed, CLI_MAIN) };
+}
+
+/** A scan of a folder with a key, its JSON report, and the cache it left, with its bytes. */
+function cached() {
+  const home = tempDir('keyward-cc-home-');
+  const dir = keyed();
+  const clean = run(home, ['scan', '--no-git', '--format', 'json', dir]);
+  const [cache] = caches(home);
+  return { home, dir, clean, cache: cache!, bytes: readFileSync(cache!.path) };
+}
+
 function folderWith(files: Record<string, string>): string {
   const dir = tempDir('keyward-cc-tree-');
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
@@ -224,17 +243,13 @@ describe('the code cache of a keyward run', () => {
   });
 
   it('damaged (V8 would end the process on it) is caught by its checksum and replaced; the run is as without it', () => {
-    const home = tempDir('keyward-cc-home-');
-    const dir = keyed();
-    const clean = run(home, ['scan', '--no-git', '--format', 'json', dir]);
-    const [cache] = caches(home);
-    const bytes = readFileSync(cache!.path);
+    const { home, dir, clean, cache, bytes } = cached();
     // Past V8's own header, which it does check: V8 took this and failed fatally before the checksum.
     bytes.fill(0x5a, HEADER + 64);
-    writeFileSync(cache!.path, bytes);
+    writeFileSync(cache.path, bytes);
     expect(run(home, ['scan', '--no-git', '--format', 'json', dir])).toEqual(clean);
     const [replaced] = caches(home);
-    expect(replaced!.id).not.toBe(cache!.id);
+    expect(replaced!.id).not.toBe(cache.id);
     expect(readFileSync(replaced!.path).subarray(HEADER + 64, HEADER + 96)).not.toEqual(Buffer.alloc(32, 0x5a));
     // Cut short, down to its header: the same.
     writeFileSync(replaced!.path, readFileSync(replaced!.path).subarray(0, HEADER));
@@ -271,12 +286,7 @@ describe('the code cache of a keyward run', () => {
     // V8 checks only a source's length: two bundles of one length that share a name (a file system with coarse
     // times, an edit within the same second) tell apart by the checksum of the source in the cache.
     const home = tempDir('keyward-cc-home-');
-    const installed = tempDir('keyward-cc-cli-');
-    for (const part of [CLI_MAIN, 'archive.js', 'package.json'])
-      copyFileSync(join(dirname(CLI), part), join(installed, part));
-    const cli = join(installed, 'cli.js');
-    copyFileSync(CLI, cli);
-    const bundle = join(installed, CLI_MAIN);
+    const { cli, bundle } = installedCli();
     expect(run(home, ['scan', '--no-git', keyed()], {}, cli).status).toBe(1);
     const [made] = caches(home);
     // Another program of exactly the bundle's length in its place, and the real bundle's cache under its name.
@@ -290,18 +300,14 @@ describe('the code cache of a keyward run', () => {
   });
 
   it('refused by V8 (made by another V8, or under other flags) is replaced', () => {
-    const home = tempDir('keyward-cc-home-');
-    const dir = keyed();
-    const clean = run(home, ['scan', '--no-git', '--format', 'json', dir]);
-    const [cache] = caches(home);
-    const bytes = readFileSync(cache!.path);
+    const { home, dir, clean, cache, bytes } = cached();
     // V8's magic number, the first word of its header; the file's own checksum made right again.
     bytes.fill(0, HEADER, HEADER + 4);
     bytes.writeBigInt64LE(checksum(bytes.subarray(HEADER))!, 8);
-    writeFileSync(cache!.path, bytes);
+    writeFileSync(cache.path, bytes);
     expect(run(home, ['scan', '--no-git', '--format', 'json', dir])).toEqual(clean);
     const [replaced] = caches(home);
-    expect(replaced!.id).not.toBe(cache!.id);
+    expect(replaced!.id).not.toBe(cache.id);
     expect(readFileSync(replaced!.path).subarray(HEADER, HEADER + 4)).not.toEqual(Buffer.alloc(4));
   });
 
@@ -348,12 +354,7 @@ describe('the code cache of a keyward run', () => {
   it('belongs to one build of the bundle: a changed bundle file gets a cache of its own', () => {
     const home = tempDir('keyward-cc-home-');
     const dir = keyed();
-    const installed = tempDir('keyward-cc-cli-');
-    for (const part of [CLI_MAIN, 'archive.js', 'package.json'])
-      copyFileSync(join(dirname(CLI), part), join(installed, part));
-    const cli = join(installed, 'cli.js');
-    copyFileSync(CLI, cli);
-    const bundle = join(installed, CLI_MAIN);
+    const { cli, bundle } = installedCli();
     run(home, ['scan', '--no-git', dir], {}, cli);
     const before = caches(home).map((c) => c.name);
     expect(before).toHaveLength(1);
