@@ -2,6 +2,8 @@
 // paths searched, and a failing git log exits 2 with git's reason.
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/core/keys/keyFormats.ts';
 import { directKey, routerKey } from '../emulator/keyFactory.ts';
@@ -29,6 +31,34 @@ describe('keyward scan --history', () => {
         ['ünï code.env', 1, fingerprint(keys[1]!)],
       ].sort(),
     );
+    repo.remove();
+  });
+
+  it('opens archives committed at any time, by their name or their first bytes, even since deleted', () => {
+    const repo = makeRepo();
+    const [zipped, unnamed, gzipped] = [routerKey(), directKey('proj'), directKey('svcacct')];
+    const deflated = (text: string): [Uint8Array, { level: 6 }] => [strToU8(text), { level: 6 }];
+    repo.write('bundle.zip', Buffer.from(zipSync({ 'conf/.env': deflated(`KEY=${zipped}\n`) })));
+    repo.write('backup.dat', Buffer.from(zipSync({ 'x.env': deflated(`KEY=${unnamed}\n`) })));
+    repo.git('add', '.');
+    repo.git('commit', '-q', '-m', 'archives');
+    const first = repo.git('rev-parse', 'HEAD').trim();
+    repo.git('rm', '-q', 'bundle.zip', 'backup.dat');
+    repo.write('settings.env.gz', gzipSync(`KEY=${gzipped}\n`));
+    repo.git('add', '.');
+    repo.git('commit', '-q', '-m', 'gone, and a gzip');
+    const second = repo.git('rev-parse', 'HEAD').trim();
+    const run = scanCli(repo.dir, ['--history', '--format', 'json']);
+    expect(run.status).toBe(1);
+    const report = json(run);
+    expect(report.findings.map((f) => [f.path, f.commit, f.fingerprint]).sort()).toEqual(
+      [
+        ['bundle.zip!conf/.env', first, fingerprint(zipped)],
+        ['backup.dat!x.env', first, fingerprint(unnamed)],
+        ['settings.env.gz', second, fingerprint(gzipped)],
+      ].sort(),
+    );
+    expect(report.complete).toBe(true);
     repo.remove();
   });
 

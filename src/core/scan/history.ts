@@ -6,6 +6,7 @@ import { isAbsolute, join } from 'node:path';
 import { redactSecrets } from '../redact.ts';
 import { gitMessage, gitStream, runGit } from './git.ts';
 import { scanBlobs } from './blobScan.ts';
+import { archiveKind, archiveMagic } from './formats.ts';
 import type { FileFinding, Skipped } from './report.ts';
 import { type Finding, type ScanOptions, mayContainKey, optionsFor, scanText } from './scanner.ts';
 import { StreamScan } from './streamScan.ts';
@@ -119,6 +120,8 @@ export class HistoryParser {
   private readonly findings: FileFinding[] = [];
   private readonly wide: HistoryBlob[] = [];
   private readonly wideSeen = new Set<string>();
+  private readonly archives: HistoryBlob[] = [];
+  private readonly archiveSeen = new Set<string>();
   commits = 0;
   private commit = '';
   private subject = '';
@@ -162,6 +165,11 @@ export class HistoryParser {
   /** File versions whose added lines looked like UTF-16, in history order, once each. */
   wideBlobs(): readonly HistoryBlob[] {
     return this.wide;
+  }
+
+  /** File versions that are archives, by their name or their first bytes, in history order, once each. */
+  archiveBlobs(): readonly HistoryBlob[] {
+    return this.archives;
   }
 
   /** Reports a key found elsewhere (a whole blob), unless this file's history already did. */
@@ -285,6 +293,7 @@ export class HistoryParser {
         // git ends a name holding a space with a tab (for patch), quoted or not.
         const name = unquotePath(line.slice(4).replace(/\t$/, ''));
         this.path = name.startsWith('b/') ? name.slice(2) : name;
+        if (archiveKind(this.path)) this.archive();
         return;
       }
       case 'hunk': {
@@ -338,6 +347,8 @@ export class HistoryParser {
         subject: this.subject,
       });
     }
+    // A file whose first line starts as an archive does: its version is opened as one, whatever its name.
+    if (!stream && this.newLine === 0 && archiveMagic(bytes)) this.archive();
     if (!stream && this.blob && looksWide(bytes)) {
       const id = `${this.blob}|${this.path}`;
       if (!this.wideSeen.has(id)) {
@@ -345,6 +356,15 @@ export class HistoryParser {
         this.wide.push({ path: this.path, oid: this.blob, commit: this.commit, subject: this.subject });
       }
     }
+  }
+
+  /** This version, to read whole and open as an archive (its lines in the patch say nothing of its entries). */
+  private archive(): void {
+    if (!this.blob || /^0+$/.test(this.blob)) return;
+    const id = `${this.blob}|${this.path}`;
+    if (this.archiveSeen.has(id)) return;
+    this.archiveSeen.add(id);
+    this.archives.push({ path: this.path, oid: this.blob, commit: this.commit, subject: this.subject });
   }
 }
 
@@ -460,11 +480,51 @@ export async function scanHistory(
   // UTF-16 files: read whole, through the file scan's decoding.
   const wide = await scanBlobs(root, parser.wideBlobs(), options, 'blobs in history');
   for (const { blob, finding } of wide.findings) parser.report(blob.path, finding, blob.commit, blob.subject);
-  for (const blob of wide.missing)
+  const unfetched = (blob: HistoryBlob) =>
     skipped.push({
       path: blob.path,
       reason: 'not-fetched',
       detail: `object ${blob.oid} of commit ${blob.commit.slice(0, 12)}`,
     });
+  wide.missing.forEach(unfetched);
+  await openArchives(root, parser, options, skipped, unfetched);
   return { findings: parser.end(), skipped, commits: parser.commits, cancelled: false };
+}
+
+/**
+ * Archives committed at any time, each version read whole and opened as a scan of the folder opens one: a key
+ * zipped into a commit is in history too, and the patch's lines of a compressed file show nothing of it.
+ */
+async function openArchives(
+  root: string,
+  parser: HistoryParser,
+  options: ScanOptions,
+  skipped: Skipped[],
+  unfetched: (blob: HistoryBlob) => void,
+): Promise<void> {
+  const blobs = parser.archiveBlobs();
+  if (blobs.length === 0) return;
+  // Loaded only here: the archive walker and its unpackers are most of a scan's load time.
+  const { ARCHIVE_LIMITS, scanArchive } = await import('./archive.ts');
+  const read = await scanBlobs(root, blobs, options, 'archives in history', {}, ARCHIVE_LIMITS.bytes);
+  for (const { blob, finding } of read.findings) parser.report(blob.path, finding, blob.commit, blob.subject);
+  read.missing.forEach(unfetched);
+  const inCommit = (blob: HistoryBlob) => `in commit ${blob.commit.slice(0, 12)}`;
+  for (const { blob, kind, bytes } of read.archives) {
+    const inside = await scanArchive(bytes, kind, optionsFor(blob.path, options), ARCHIVE_LIMITS, blob.path);
+    const at = (inner: string) => (inner === '' ? blob.path : `${blob.path}!${inner}`);
+    for (const hit of inside.findings) parser.report(at(hit.inner), hit.finding, blob.commit, blob.subject);
+    for (const skip of inside.skipped)
+      skipped.push({
+        path: at(skip.inner),
+        reason: skip.reason,
+        detail: skip.detail ? `${skip.detail}; ${inCommit(blob)}` : inCommit(blob),
+      });
+  }
+  for (const { blob, size } of read.tooLarge)
+    skipped.push({
+      path: blob.path,
+      reason: 'archive-limit',
+      detail: `${size} bytes: larger than the ${ARCHIVE_LIMITS.bytes}-byte limit; ${inCommit(blob)}`,
+    });
 }
