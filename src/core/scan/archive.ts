@@ -32,6 +32,11 @@ export interface ArchiveLimits {
 
 export const ARCHIVE_LIMITS: ArchiveLimits = { depth: 3, entries: 20_000, bytes: 256 << 20, ratio: 200 };
 
+/** Why an archive of `size` bytes is not opened. */
+export function archiveLimitDetail(size: number, limits: ArchiveLimits = ARCHIVE_LIMITS): string {
+  return `${size} bytes: larger than the ${limits.bytes}-byte limit`;
+}
+
 /** Entries so small that any ratio is harmless. */
 const RATIO_FLOOR = 1 << 20;
 
@@ -244,8 +249,7 @@ export async function scanArchiveFile(
     if (stat.size > maxSize) return { skipped: 'too-large', detail: `${stat.size} bytes` };
     // Nothing to gain from reading what cannot be decompressed.
     if (!canOpen(kind)) return scanArchive(new Uint8Array(0), kind, options, limits, path);
-    if (stat.size > limits.bytes)
-      return { skipped: 'archive-limit', detail: `${stat.size} bytes: larger than the ${limits.bytes}-byte limit` };
+    if (stat.size > limits.bytes) return { skipped: 'archive-limit', detail: archiveLimitDetail(stat.size, limits) };
     bytes = Buffer.allocUnsafe(stat.size);
     let read = 0;
     while (read < bytes.length) {

@@ -5,6 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { redactSecrets } from '../redact.ts';
 import { gitMessage, gitStream, runGit } from './git.ts';
+import { scanBlobsOpeningArchives } from './blobArchives.ts';
 import { scanBlobs } from './blobScan.ts';
 import { archiveKind, archiveMagic } from './formats.ts';
 import type { FileFinding, Skipped } from './report.ts';
@@ -492,8 +493,8 @@ export async function scanHistory(
 }
 
 /**
- * Archives committed at any time, each version read whole and opened as a scan of the folder opens one: a key
- * zipped into a commit is in history too, and the patch's lines of a compressed file show nothing of it.
+ * Archives committed at any time, each version read whole and opened (blobArchives.ts), even one deleted since:
+ * the patch's lines of a compressed file show nothing of its entries.
  */
 async function openArchives(
   root: string,
@@ -502,29 +503,11 @@ async function openArchives(
   skipped: Skipped[],
   unfetched: (blob: HistoryBlob) => void,
 ): Promise<void> {
-  const blobs = parser.archiveBlobs();
-  if (blobs.length === 0) return;
-  // Loaded only here: the archive walker and its unpackers are most of a scan's load time.
-  const { ARCHIVE_LIMITS, scanArchive } = await import('./archive.ts');
-  const read = await scanBlobs(root, blobs, options, 'archives in history', {}, ARCHIVE_LIMITS.bytes);
-  for (const { blob, finding } of read.findings) parser.report(blob.path, finding, blob.commit, blob.subject);
+  const read = await scanBlobsOpeningArchives(root, parser.archiveBlobs(), options, 'archives in history');
+  for (const { blob, path, finding } of read.findings) parser.report(path, finding, blob.commit, blob.subject);
   read.missing.forEach(unfetched);
-  const inCommit = (blob: HistoryBlob) => `in commit ${blob.commit.slice(0, 12)}`;
-  for (const { blob, kind, bytes } of read.archives) {
-    const inside = await scanArchive(bytes, kind, optionsFor(blob.path, options), ARCHIVE_LIMITS, blob.path);
-    const at = (inner: string) => (inner === '' ? blob.path : `${blob.path}!${inner}`);
-    for (const hit of inside.findings) parser.report(at(hit.inner), hit.finding, blob.commit, blob.subject);
-    for (const skip of inside.skipped)
-      skipped.push({
-        path: at(skip.inner),
-        reason: skip.reason,
-        detail: skip.detail ? `${skip.detail}; ${inCommit(blob)}` : inCommit(blob),
-      });
+  for (const { blob, skip } of read.skipped) {
+    const where = `in commit ${blob.commit.slice(0, 12)}`;
+    skipped.push({ ...skip, detail: skip.detail ? `${skip.detail}; ${where}` : where });
   }
-  for (const { blob, size } of read.tooLarge)
-    skipped.push({
-      path: blob.path,
-      reason: 'archive-limit',
-      detail: `${size} bytes: larger than the ${ARCHIVE_LIMITS.bytes}-byte limit; ${inCommit(blob)}`,
-    });
 }

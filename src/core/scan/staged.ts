@@ -2,11 +2,10 @@
 // changes, renames and copies included), read as blobs by object id. Reading
 // ":NAME" would take a file called "0:prod.env" for a stage number, and a
 // worktree read would see what is on disk rather than what is staged.
-import { ARCHIVE_LIMITS, scanArchive } from './archive.ts';
-import { scanBlobs } from './blobScan.ts';
+import { scanBlobsOpeningArchives } from './blobArchives.ts';
 import { gitMessage, runGit } from './git.ts';
 import type { Skipped } from './report.ts';
-import { type Finding, type ScanOptions, optionsFor } from './scanner.ts';
+import type { Finding, ScanOptions } from './scanner.ts';
 
 export interface StagedFinding {
   /** Path inside the repository, '/'-separated. */
@@ -57,33 +56,13 @@ export async function scanStaged(root: string, options: ScanOptions = {}): Promi
     else if (entry.newMode === GITLINK) skipped.push({ path: entry.path, reason: 'submodule' });
     else blobs.push({ path: entry.path, oid: entry.oid });
   }
-  const omitted: StagedScan['omitted'] = [];
-  if (blobs.length === 0) return { findings: [], skipped, omitted };
-  const read = await scanBlobs(
-    root,
-    blobs,
-    options,
-    'the staged blobs',
-    { inheritIndexFile: true },
-    ARCHIVE_LIMITS.bytes,
-  );
+  if (blobs.length === 0) return { findings: [], skipped, omitted: [] };
+  const read = await scanBlobsOpeningArchives(root, blobs, options, 'the staged blobs', { inheritIndexFile: true });
   if (read.missing.length > 0)
     throw new Error(`could not read the staged blobs: git cat-file: ${read.missing[0]!.oid} missing`);
-  const findings = read.findings.map(({ blob, finding }) => ({ path: blob.path, finding }));
-  // A staged archive is opened as `keyward scan` opens one on disk: a key zipped into a commit is still a key.
-  for (const { blob, kind, bytes } of read.archives) {
-    const inside = await scanArchive(bytes, kind, optionsFor(blob.path, options), ARCHIVE_LIMITS, blob.path);
-    const at = (inner: string) => (inner === '' ? blob.path : `${blob.path}!${inner}`);
-    for (const hit of inside.findings) findings.push({ path: at(hit.inner), finding: hit.finding });
-    for (const skip of inside.skipped)
-      skipped.push({ path: at(skip.inner), reason: skip.reason, ...(skip.detail ? { detail: skip.detail } : {}) });
-    for (const o of inside.omitted) omitted.push({ path: at(o.inner), count: o.count });
-  }
-  for (const { blob, size } of read.tooLarge)
-    skipped.push({
-      path: blob.path,
-      reason: 'archive-limit',
-      detail: `${size} bytes: larger than the ${ARCHIVE_LIMITS.bytes}-byte limit`,
-    });
-  return { findings, skipped, omitted };
+  return {
+    findings: read.findings.map(({ path, finding }) => ({ path, finding })),
+    skipped: [...skipped, ...read.skipped.map(({ skip }) => skip)],
+    omitted: read.omitted.map(({ path, count }) => ({ path, count })),
+  };
 }
