@@ -234,11 +234,30 @@ describe('the code cache of a keyward run', () => {
     // first, or every run would refuse the cache and write it again.
     const dir = folderWith({ 'app.js': `const k = "${key}";\n` });
     for (let i = 0; i < 300; i++) writeFileSync(join(dir, `f${i}.txt`), `line ${i}\n`);
+    // Whether the first run really turned TurboFan off (node:v8 loaded), or was already too old when it listed the
+    // folder (a machine so busy that the CLI took a quarter second to start), when the tier is rightly left alone.
+    const tools = tempDir('keyward-cc-hook-');
+    writeFileSync(
+      join(tools, 'hook.cjs'),
+      `const fs = require('fs');
+let listedAt;
+const readdir = fs.readdirSync;
+fs.readdirSync = function (...args) {
+  listedAt ??= process.uptime() * 1000;
+  return readdir.apply(this, args);
+};
+process.on('exit', () => fs.writeFileSync(process.env.KEYWARD_TEST_SEEN, JSON.stringify({
+  deferred: process.moduleLoadList.includes('NativeModule v8'), listedAt })));
+`,
+    );
+    const env = { NODE_OPTIONS: `--require ${join(tools, 'hook.cjs')}`, KEYWARD_TEST_SEEN: join(tools, 'seen.json') };
     const home = tempDir('keyward-cc-home-');
-    expect(run(home, ['scan', '--no-git', dir]).status).toBe(1);
+    expect(run(home, ['scan', '--no-git', dir], env).status).toBe(1);
+    const seen = JSON.parse(readFileSync(env.KEYWARD_TEST_SEEN, 'utf8')) as { deferred: boolean; listedAt: number };
+    expect(seen.deferred || seen.listedAt >= 250).toBe(true);
     const [made] = caches(home);
     expect(made!.weight).toBe(3);
-    expect(run(home, ['scan', '--no-git', dir]).status).toBe(1);
+    expect(run(home, ['scan', '--no-git', dir], env).status).toBe(1);
     expect(caches(home).map((c) => c.id)).toEqual([made!.id]);
   });
 
