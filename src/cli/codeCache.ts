@@ -1,19 +1,20 @@
 // V8's compiled bytecode of the CLI, kept between runs in the user's cache folder. Compiling the bundle's functions
-// is a large part of a short run: with the cache, `keyward scan` of an empty folder took 33.5 ms instead of 37, ten
-// files with keys 38 instead of 47, and the bench's 10,674 files 1.20× rg -j1's wall time instead of 1.30× (Node
-// 24, interleaved). Node's own compile cache (module.enableCompileCache) saved a third of that: it keeps what V8
-// compiled when the module was first compiled, before any function ran, so the functions a scan calls are compiled
-// again on every run. This cache is made when a run ends, with the functions it compiled; a run that used more of
-// the CLI than the one that made it makes it again (runWeight.ts). A cache of every function (V8's --no-lazy) was
-// tried: 580 KB against 220, and reading it cost each run 4 ms more than it saved.
+// is a large part of a short run: with the cache, `keyward scan` of an empty folder took 33.8 ms instead of 37.5,
+// ten files with keys 37.4 instead of 45.3, and the bench's 10,674 files 1.21-1.22× rg -j1's wall time instead of
+// 1.27-1.28× (Node 24, interleaved). Node's own compile cache (module.enableCompileCache) saved a third of that: it
+// keeps what V8 compiled when the module was first compiled, before any function ran, so the functions a scan calls
+// are compiled again on every run. This cache is made when a run ends, with the functions it compiled; a run that
+// used more of the CLI than the one that made it makes it again (runWeight.ts). A cache of every function (V8's
+// --no-lazy) was tried: 580 KB against 220, and reading it made each run 4 ms slower than this one.
 //
 // Bytecode read from a file is code this process will run: the cache is used only where no other user could have
 // written it (every folder and link on the way to it this user's or root's, and none that another user can change),
 // and it is made by this user alone (mode 0600, written to a fresh file and renamed into place). V8 checks that a
 // cache was made by the same V8 with the same flags and for a source of the same length; the file's name ties it
-// to the bundle's file (device, inode, size and both times), and a checksum of the source in it to its bytes. V8 does not check the cache's bytes in a release build (a damaged cache ends the process in a
-// fatal error): a checksum of them is checked first (cacheChecksum.wat). Any trouble with the cache only means
-// compiling as without one: the cache is for speed, never for what the command does.
+// to the bundle's file (device, inode, size and both times), and a checksum of the source in it to its bytes. V8
+// does not check the cache's bytes in a release build (a damaged cache ends the process in a fatal error): a
+// checksum of them is checked first (cacheChecksum.wat). Any trouble with the cache only means compiling as without
+// one: the cache is for speed, never for what the command does.
 import {
   type BigIntStats,
   closeSync,
