@@ -1,10 +1,8 @@
 // Assembles the WebAssembly modules from their .wat into TypeScript modules holding their bytes in base64
 // (`npm run wasm` after editing a .wat): the scanner's pre-check (src/core/scan/precheck.wat), which the
-// extension bundle carries within its size budget, the CLI's SHA-256 (src/core/keys/sha256.wat) and the checksum of
-// the CLI's code cache (src/cli/cacheChecksum.wat).
-// Keyward scans its own repository, and a test checks each module's text holds no key shape;
-// test/core/scan/precheck.test.ts, test/core/keys/sha256.test.ts and test/cli/codeCache.test.ts assemble each .wat
-// again and fail when what is generated differs.
+// extension bundle carries within its size budget.
+// Keyward scans its own repository, and a test checks the module's text holds no key shape;
+// test/core/scan/precheck.test.ts assembles the .wat again and fails when what is generated differs.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,12 +11,6 @@ import initWabt from 'wabt';
 /** Each module: its .wat, the TypeScript file generated from it, and the constant that file exports. */
 export const WASM_MODULES = {
   precheck: { wat: 'src/core/scan/precheck.wat', out: 'src/core/scan/precheckWasm.ts', name: 'PRECHECK_WASM_BASE64' },
-  sha256: { wat: 'src/core/keys/sha256.wat', out: 'src/core/keys/sha256Wasm.ts', name: 'SHA256_WASM_BASE64' },
-  cacheChecksum: {
-    wat: 'src/cli/cacheChecksum.wat',
-    out: 'src/cli/cacheChecksumWasm.ts',
-    name: 'CACHE_CHECKSUM_WASM_BASE64',
-  },
 } as const;
 
 export type WasmModule = keyof typeof WASM_MODULES;

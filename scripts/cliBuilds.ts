@@ -1,5 +1,5 @@
 // The CLI's two bundles, for `npm run build` (esbuild.js) and the npm package (packageCli.ts): a small launcher,
-// the `keyward` bin, and the bundle it loads through V8's code cache (cliMain.js beside it, see
+// the `keyward` bin, which turns on Node's compile cache and loads the bundle (cliMain.js beside it, see
 // src/cli/launch.ts).
 import type { BuildOptions, Plugin } from 'esbuild';
 import { dirname, join } from 'node:path';

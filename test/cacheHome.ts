@@ -1,4 +1,4 @@
-// vitest's global setup: the CLI runs that tests start keep their code cache (src/cli/codeCache.ts) in a folder of
+// vitest's global setup: the CLI runs that tests start keep their compile cache (src/cli/launch.ts) in a folder of
 // this test run's, not in the user's own cache folder, where every copy of the CLI a test makes would leave one.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,57 +1,20 @@
-// The `keyward` command: loads the CLI's bundle (cliMain.js, beside this file) as Node's CommonJS loader would,
-// through V8's code cache (codeCache.ts), and keeps that cache when the process ends. This file stays small and
-// imports only Node's built-ins and codeCache.ts: it is compiled on every run.
-import { closeSync, fstatSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// The `keyward` command: turns on Node's own compile cache, then loads the CLI's bundle (cliMain.js, beside this
+// file), so that the bundle's code compiled by one run is reused by the next. Node keeps the cache, checks it
+// against the source and its own build, and honours NODE_DISABLE_COMPILE_CACHE; this file only says where.
+// Measured on Node 24, an empty folder's scan interleaved against the bundle run without it: 0.92× the wall time,
+// and level with the hand-made bytecode cache this replaced. Node 20 has no compile cache: the bundle just loads.
+import { createRequire, enableCompileCache } from 'node:module';
 import { join } from 'node:path';
-import { Script } from 'node:vm';
 import { CLI_MAIN } from '../core/cliParts.ts';
-import { type CacheSlot, type LauncherHooks, openSlot, writeSlot } from './codeCache.ts';
+import { cacheFolder } from './cacheFolder.ts';
 
-const main = join(__dirname, CLI_MAIN);
-let source = '';
-let slot: CacheSlot | undefined;
-try {
-  const fd = openSync(main, 'r');
+const folder = cacheFolder(process.platform, process.env);
+if (typeof enableCompileCache === 'function' && folder !== undefined) {
   try {
-    const bytes = readFileSync(fd);
-    slot = openSlot(fstatSync(fd, { bigint: true }), bytes);
-    source = bytes.toString('utf8');
-  } finally {
-    closeSync(fd);
+    enableCompileCache(folder);
+  } catch {
+    // The cache is for speed only: a folder that cannot be made changes nothing the command does.
   }
-} catch (error) {
-  writeSync(
-    2,
-    `keyward: its bundle ${main} cannot be read (${(error as NodeJS.ErrnoException).code ?? error}); install keyward again\n`,
-  );
-  process.exit(2);
 }
-
-// The wrapper Node's CommonJS loader puts around a module, on the source's first line so that lines keep their numbers.
-const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-// A cache V8 refuses (another build of V8, other flags) only means the source is compiled as without one.
-const script = new Script(wrapped, { filename: main, ...(slot?.data ? { cachedData: slot.data } : {}) });
-const fresh = !slot?.data || script.cachedDataRejected === true;
-const bundle: { exports: { launcherHooks?: LauncherHooks } } = { exports: {} };
-if (slot) {
-  const kept = slot;
-  process.on('exit', () => {
-    try {
-      const hooks = bundle.exports.launcherHooks;
-      const weight = hooks?.runWeight() ?? 0;
-      if (!fresh && weight <= kept.weight) return;
-      hooks?.beforeCodeCache();
-      writeSlot(kept, weight, script.createCachedData());
-    } catch {
-      // The cache is for speed: a folder that cannot be listed, say, changes nothing the command did.
-    }
-  });
-}
-(script.runInThisContext() as (...args: unknown[]) => void)(
-  bundle.exports,
-  createRequire(main),
-  bundle,
-  main,
-  __dirname,
-);
+// Required, not imported: an import would load the bundle before the cache is on.
+createRequire(__filename)(join(__dirname, CLI_MAIN));

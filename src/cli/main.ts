@@ -1,16 +1,8 @@
 // The `keyward` command line over core/.
-import { fingerprintWith } from '../core/keys/fingerprint.ts';
-import { sha256Hex } from '../core/keys/sha256.ts';
 import { redactSecrets } from '../core/redact.ts';
 import { FdOutput } from './fdOutput.ts';
 import { nodeVersionProblem } from './nodeVersion.ts';
 import { runCli } from './run.ts';
-import type { LauncherHooks } from './codeCache.ts';
-import { runWeight } from './runWeight.ts';
-import { restoreTopTier } from './topTier.ts';
-
-/** What the launcher asks of this bundle when the process ends, to keep its code cache (launch.ts). */
-export const launcherHooks: LauncherHooks = { runWeight, beforeCodeCache: restoreTopTier };
 
 const argv = process.argv.slice(2);
 // A Windows console takes text through libuv's console writer, as process.stdout does: bytes written to the
@@ -24,11 +16,6 @@ if (problem) {
   stderr.write(problem + '\n');
   process.exit(2);
 }
-fingerprintWith(sha256Hex);
-// V8's optimizing compiler is not turned off for the whole process: --no-turbofan took 10 % of CPU off the bench's
-// 50 MB of small files but doubled the CPU of a scan of this repository's node_modules (0.55 → 1.2 s user), where
-// the per-file loop runs long enough to pay for its compiled code. A scan of many files defers it to its first
-// quarter second instead (topTier.ts).
 
 void runCli(argv, {
   stdout: stdout ?? process.stdout,

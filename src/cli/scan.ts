@@ -38,8 +38,6 @@ import type { ServiceId } from '../shared/serviceIds.ts';
 import { BASE_URL_ENV, TIMEOUT_ENV, UsageError, millisecondsOption, proxyFor } from './common.ts';
 import type { ProxyConfig } from '../core/proxyConfig.ts';
 import { type CliIo, EXIT } from './io.ts';
-import { weighScan } from './runWeight.ts';
-import { MANY_FILES, deferTopTier, topTierIfLong } from './topTier.ts';
 
 declare const KEYWARD_VERSION: string | undefined;
 
@@ -254,12 +252,9 @@ export async function scanFiles(
   const report: Reported = { cwd, out, skipped, omitted, once, maxSize, options, optionsOf };
   const total = countFiles(files);
   if (total > 1) primeScanner();
-  deferTopTier(total);
-  let count = 0;
   // The loop itself stays small (it is what the engine compiles while it runs); a file is read in scanOne. A
   // promise only for an archive: an await per file would be a turn of the event loop's microtasks each.
   const read = (path: string, shown: string, state: GitField, regular?: boolean, linkTo?: string) => {
-    if ((++count & 255) === 0) topTierIfLong();
     const kind = archiveKind(path) ?? scanOne(path, shown, state, regular, linkTo, report);
     return kind ? openArchive(path, shown, state, kind, linkTo) : undefined;
   };
@@ -276,7 +271,6 @@ export async function scanFiles(
       if (archive) await archive;
     }
   }
-  weighScan(total, out.length);
 }
 
 /** What scanFiles hands each file's scan: where to put what it finds, and how to read. */
@@ -457,7 +451,6 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
           });
         for (const skip of history.skipped) skipped.push({ ...skip, path: display(cwd, join(root, skip.path)) });
       }
-      weighScan(0, findings.length);
     } else {
       const targets = (positionals.length > 0 ? positionals : ['.']).map((p) => resolve(p));
       for (const target of targets) {
@@ -470,7 +463,6 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
         useGit,
         git,
         includeDirs: new Set(values['include-dir']),
-        onMany: { files: MANY_FILES, then: () => deferTopTier(MANY_FILES) },
       });
       for (const skip of listing.skipped) skipped.push({ ...skip, path: display(cwd, skip.path) });
       await scanFiles(listing.files, maxSize, cwd, findings, skipped, omitted, options);

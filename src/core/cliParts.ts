@@ -1,5 +1,5 @@
 // The files a built `keyward` is made of. Its launcher (dist/cli.js, or dist/keyward.js in the npm package) is
-// small and loads the bundle through V8's code cache (src/cli/launch.ts); the bundle loads the archive
+// small: it turns on Node's compile cache and loads the bundle (src/cli/launch.ts); the bundle loads the archive
 // unpackers on the first archive and the HTTP stack on the first request, each from a file beside it.
 
 /** The CLI's bundle, beside its launcher. */

@@ -61,7 +61,7 @@ export function tempDir(prefix = 'keyward-t-'): string {
 let cacheHome: string | undefined;
 
 /**
- * XDG_CACHE_HOME for the CLI in these tests: its code cache (src/cli/codeCache.ts) goes to a folder of this test
+ * XDG_CACHE_HOME for the CLI in these tests: its compile cache (src/cli/launch.ts) goes to a folder of this test
  * file's, not under the HOME a test points into the tree it scans.
  */
 export function cliCacheHome(): string {

@@ -4,19 +4,9 @@ import { loadBuiltin } from '../builtin.ts';
 
 type Crypto = typeof import('node:crypto');
 let hashes: Crypto | undefined;
-let ownHash: ((text: string) => string) | undefined;
-
-/**
- * Hashes with `sha256Hex` (the same SHA-256, in 64 hex digits) instead of node:crypto. The CLI passes its own
- * (sha256.ts): loading node:crypto for a scan's first key cost more than all its keys' hashing.
- */
-export function fingerprintWith(sha256Hex: (text: string) => string): void {
-  ownHash = sha256Hex;
-}
 
 /** The first 16 hex characters of the SHA-256 of the key, surrounding whitespace ignored. */
 export function fingerprint(key: string): string {
-  if (ownHash) return ownHash(key.trim()).slice(0, 16);
   hashes ??= loadBuiltin<Crypto>('node:crypto');
   // crypto.hash (Node 20.12+) hashes in one native call; a Hash object per key cost twice as much in a
   // scan that reports hundreds of keys.

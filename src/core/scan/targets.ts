@@ -65,19 +65,6 @@ export interface ListOptions {
   git: GitStatusCache;
   /** Names of default-skipped folders to walk anyway. */
   includeDirs?: ReadonlySet<string>;
-  /** Called once, as soon as the listing holds this many files: a large scan is under way (cli/topTier.ts). */
-  onMany?: { files: number; then: () => void };
-}
-
-/** A listing being made: with the files still to list before `onMany` is called (never, when Infinity). */
-interface Building extends Listing {
-  untilMany: number;
-  onMany?: () => void;
-}
-
-/** Counts one more file listed. */
-function listed(out: Building): void {
-  if (--out.untilMany === 0) out.onMany?.();
 }
 
 export class GitFailure extends Error {}
@@ -89,12 +76,7 @@ const under = (root: string, path: string) =>
 
 /** Lists what the targets hold; each target is an absolute path as given, read through its real path. */
 export async function listTargets(targets: readonly string[], options: ListOptions): Promise<Listing> {
-  const listing: Building = {
-    files: [],
-    skipped: [],
-    untilMany: options.onMany?.files ?? Number.POSITIVE_INFINITY,
-    onMany: options.onMany?.then,
-  };
+  const listing: Listing = { files: [], skipped: [] };
   // Two targets can hold the same file; one cannot (folder links are not followed).
   const seen = targets.length > 1 ? new Set<string>() : null;
   for (const given of targets) {
@@ -108,7 +90,7 @@ async function listTarget(
   real: string,
   shown: string,
   options: ListOptions,
-  out: Building,
+  out: Listing,
   seen: Set<string> | null,
 ): Promise<void> {
   let stat;
@@ -125,7 +107,6 @@ async function listTarget(
       let state: GitField = options.useGit ? await options.git.status(real) : 'unknown';
       if (state === 'outside' && (await refused(dirname(real), shown, options, out))) state = 'unknown';
       out.files.push({ path: real, shown, state, regular: true });
-      listed(out);
     }
     return;
   }
@@ -139,7 +120,7 @@ async function listTarget(
 }
 
 /** Names a repository git refuses to open at a folder; whether it did. */
-async function refused(real: string, shown: string, options: ListOptions, out: Building): Promise<boolean> {
+async function refused(real: string, shown: string, options: ListOptions, out: Listing): Promise<boolean> {
   const refusal = await options.git.refusal(real);
   if (refusal) out.skipped.push({ path: shown, reason: 'git-refused', detail: refusal.message });
   return refusal !== null;
@@ -175,7 +156,7 @@ async function listRepository(
   real: string,
   shown: string,
   options: ListOptions,
-  out: Building,
+  out: Listing,
   seen: Set<string> | null,
 ): Promise<void> {
   const rel = toPosix(relative(root, real)) || '.';
@@ -209,7 +190,6 @@ async function listRepository(
         state: 'tracked',
         regular: mode === '100644' || mode === '100755',
       });
-      listed(out);
     }
   }
   for (const path of split(others.stdout)) {
@@ -230,7 +210,6 @@ async function listRepository(
     else if (!stat.isFile()) out.skipped.push({ path: show(path), reason: 'special-file', detail: specialKind(stat) });
     else if (first(seen, full)) {
       out.files.push({ path: full, shown: show(path), state: 'untracked', regular: true });
-      listed(out);
     }
   }
   for (const folder of unreadableFolders(others.stderr))
@@ -251,7 +230,7 @@ function walk(
   shown: string,
   state: GitField,
   include: ReadonlySet<string>,
-  out: Building,
+  out: Listing,
   seen: Set<string> | null,
 ): void {
   let entries;
@@ -276,7 +255,6 @@ function walk(
       // The usual case, and the one made cheap: a name kept, no path made (see FolderFiles).
       if (plain === undefined) out.files.push((plain = { prefix, shownPrefix, state, names: [] }));
       plain.names.push(entry.name);
-      listed(out);
       continue;
     }
     const path = prefix + entry.name;
@@ -291,7 +269,6 @@ function walk(
     } else if (entry.isFile()) {
       if (first(seen, path)) {
         out.files.push({ path, shown: show, state, regular: true });
-        listed(out);
       }
     } else if (entry.isSymbolicLink()) {
       // Without git every file is read, through a link too; a linked folder is not walked (it may loop).
@@ -307,7 +284,6 @@ function walk(
       else if (!stat.isFile()) out.skipped.push({ path: show, reason: 'special-file', detail: specialKind(stat) });
       else if (first(seen, path)) {
         out.files.push({ path, shown: show, state, regular: true, ...linkTarget(path) });
-        listed(out);
       }
     } else {
       out.skipped.push({ path: show, reason: 'special-file', detail: specialKind(entry) });

@@ -14,4 +14,15 @@ describe('fingerprint', () => {
     expect(fingerprintOf(`${key}\n`)).toBe(fingerprint(key));
     expect(fingerprint(key)).toMatch(/^[0-9a-f]{16}$/);
   });
+
+  // Baselines, ignore files and state written by earlier versions name keys by these: they never change. The
+  // values are SHA-256's own (FIPS 180-2's "abc" example, the empty string), and UTF-8 text and a long input as
+  // every earlier version, with node:crypto or its own hash, made them.
+  it('stays byte for byte what earlier versions wrote', () => {
+    expect(fingerprint('abc')).toBe('ba7816bf8f01cfea');
+    expect(fingerprint('  abc\n')).toBe('ba7816bf8f01cfea');
+    expect(fingerprint('')).toBe('e3b0c44298fc1c14');
+    expect(fingerprint('é ü 鍵')).toBe('f3b3e1ab25571729');
+    expect(fingerprint('a'.repeat(1000))).toBe('41edece42d63e8d9');
+  });
 });

@@ -97,26 +97,6 @@ describe('listTargets without git', () => {
     );
   });
 
-  it('says once that the listing is large, when it holds the number of files asked', async () => {
-    const root = tree();
-    const total = countFiles((await listTargets([root], options())).files);
-    const calls = async (files: number) => {
-      let called = 0;
-      await listTargets([root], { ...options(), onMany: { files, then: () => called++ } });
-      return called;
-    };
-    expect(await calls(1)).toBe(1);
-    expect(await calls(total)).toBe(1);
-    expect(await calls(total + 1)).toBe(0);
-    // Overlapping targets count each file once.
-    let overlapping = 0;
-    await listTargets([root, join(root, 'n1')], {
-      ...options(),
-      onMany: { files: total + 1, then: () => overlapping++ },
-    });
-    expect(overlapping).toBe(0);
-  });
-
   it('lists a file once when two targets hold it', async () => {
     const root = tree();
     const listing = await listTargets([join(root, 'n1'), root, join(root, 'n2.txt')], options());
