@@ -4,6 +4,9 @@
 // scan's CPU, and its JavaScript loop had to be compiled again in every process before it ran
 // fast. WebAssembly runs fast from the first file. A file the CLI reads goes straight into the
 // module's memory (readRoom); any other buffer is copied in, a megabyte at a time.
+// It stays because it earns its keep (house style: 15 % on every corpus): `keyward scan --no-git` of the bench's
+// corpus (10,675 files, 55 MB) took 0.75× the wall time and 0.79× the CPU of the same build with the loop below, and
+// of the same files with "sk-" in each 0.84× and 0.85× (Node 24, 11 interleaved pairs each).
 import { PRECHECK_WASM_BASE64 } from './precheckWasm.ts';
 
 /** Where readRoom starts: the 16 bytes before it stay zero, so no prefix seems to end in its first bytes. */
