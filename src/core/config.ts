@@ -255,8 +255,9 @@ export function guardedValue(setting: GuardedSetting, layers: SettingLayers): un
 /** `read` gives the raw value of a setting below `keyward.` (e.g. "router.baseUrl"). */
 export function normalizeConfig(read: Reader): { config: KeywardConfig; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
+  // Unset, VS Code hands this setting (no default in the manifest: see accountStatus.ts) over as "".
   const tier = read('direct.usageTier');
-  if (tier !== undefined && tier !== null && !TIER_NAMES.includes(tier as Tier))
+  if (tier !== undefined && tier !== null && tier !== '' && !TIER_NAMES.includes(tier as Tier))
     problems.push({ setting: 'keyward.direct.usageTier', message: `must be one of ${TIER_NAMES.join(', ')}` });
   const config: KeywardConfig = {
     router: {
