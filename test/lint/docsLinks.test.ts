@@ -59,6 +59,14 @@ describe('the docs', () => {
     expect(brokenLinks(page)).toEqual([]);
   });
 
+  // The Marketplace page and the editor's extension page show the VSIX's README, where docs/ is not: vsce rewrites
+  // its relative links against a GitHub `repository` (src/package.ts, MarkdownProcessor.guessBaseUrls).
+  it('leave docs/ out of the VSIX, reached through the repository vsce rewrites the links against', () => {
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { repository?: { url?: string } };
+    expect(manifest.repository?.url).toMatch(/^https:\/\/github\.com\/[^/]+\/[^/]+$/);
+    expect(readFileSync('.vscodeignore', 'utf8')).not.toMatch(/^!docs/m);
+  });
+
   it('finds the anchors GitHub makes', () => {
     expect(slug('Is a found key live? (`keyward scan --verify`)')).toBe('is-a-found-key-live-keyward-scan---verify');
     expect(slug('What `keyward scan` reads, and what it says when it cannot')).toBe(
