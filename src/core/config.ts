@@ -56,6 +56,14 @@ export interface ConfigProblem {
 
 type Reader = (section: string) => unknown;
 
+/**
+ * Not set: VS Code hands a setting the person never set as its declared default, and a declared type without a
+ * default as that type's empty value ("" for a string: configurationRegistry.ts, getDefaultValue), never undefined.
+ */
+function unset(value: unknown): value is undefined | null | '' {
+  return value === undefined || value === null || value === '';
+}
+
 function baseUrl(read: Reader, setting: string, fallback: string, problems: ConfigProblem[]): string {
   return optionalBaseUrl(read, setting, problems, fallback) ?? fallback;
 }
@@ -151,7 +159,7 @@ function minutes(read: Reader, problems: ConfigProblem[]): number {
 
 function ignoredFiles(read: Reader, problems: ConfigProblem[]): IgnoredFilesLevel {
   const value = read('diagnostics.ignoredFiles');
-  if (value === undefined || value === null) return DEFAULT_CONFIG.diagnostics.ignoredFiles;
+  if (unset(value)) return DEFAULT_CONFIG.diagnostics.ignoredFiles;
   if (IGNORED_FILES_LEVELS.includes(value as IgnoredFilesLevel)) return value as IgnoredFilesLevel;
   problems.push({
     setting: 'keyward.diagnostics.ignoredFiles',
@@ -257,7 +265,7 @@ export function normalizeConfig(read: Reader): { config: KeywardConfig; problems
   const problems: ConfigProblem[] = [];
   // Unset, VS Code hands this setting (no default in the manifest: see accountStatus.ts) over as "".
   const tier = read('direct.usageTier');
-  if (tier !== undefined && tier !== null && tier !== '' && !TIER_NAMES.includes(tier as Tier))
+  if (!unset(tier) && !TIER_NAMES.includes(tier as Tier))
     problems.push({ setting: 'keyward.direct.usageTier', message: `must be one of ${TIER_NAMES.join(', ')}` });
   const config: KeywardConfig = {
     router: {

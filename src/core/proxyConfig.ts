@@ -18,6 +18,8 @@ export interface ProxyConfig {
   authorization: string | null;
   /** Trust the operating system's certificate store beside Node's own (VS Code's http.systemCertificates). */
   systemCertificates: boolean;
+  /** Where `url` came from (`http.proxy`, or the environment variable's name), for a message about its credentials. */
+  urlFrom?: string;
 }
 
 export const DEFAULT_PROXY: ProxyConfig = {
@@ -96,7 +98,8 @@ export function proxyFromEnv(env: Record<string, string | undefined>): {
   const noProxy = env.no_proxy ?? env.NO_PROXY ?? '';
   // KEYWARD_SYSTEM_CA=0 opts out of the system store, as http.systemCertificates does in the editor.
   const systemCertificates = env.KEYWARD_SYSTEM_CA !== '0';
-  return { proxy: { ...DEFAULT_PROXY, url, noProxy, systemCertificates }, problems };
+  const urlFrom = url === null ? {} : { urlFrom: name };
+  return { proxy: { ...DEFAULT_PROXY, url, noProxy, systemCertificates, ...urlFrom }, problems };
 }
 
 type Reader = (name: string) => unknown;
@@ -113,9 +116,10 @@ export function proxyFromSettings(
   const problems: ProxyProblem[] = [];
   const raw = read('proxy');
   let url = fromEnv.proxy.url;
+  let urlFrom = fromEnv.proxy.urlFrom;
   if (typeof raw === 'string' && raw.trim() !== '') {
     const parsed = proxyUrl(raw);
-    if (parsed) url = parsed;
+    if (parsed) [url, urlFrom] = [parsed, 'http.proxy'];
     else problems.push({ setting: 'http.proxy', message: 'is not an http or https proxy URL' });
   } else problems.push(...fromEnv.problems);
   const noProxySetting = read('noProxy');
@@ -132,6 +136,7 @@ export function proxyFromSettings(
       strictSSL: strict !== false,
       authorization: typeof authorization === 'string' && authorization.trim() !== '' ? authorization.trim() : null,
       systemCertificates: system !== false,
+      ...(url !== null && urlFrom ? { urlFrom } : {}),
     },
     problems,
   };

@@ -5,9 +5,11 @@
 // configured proxy (proxyDispatcher.ts), where all of that still holds.
 import type { Dispatcher } from 'undici';
 import type { ServiceId } from '../shared/serviceIds.ts';
+import { certificateError } from './certificateErrors.ts';
 import { SERVICE_NAMES, ServiceError } from './errors.ts';
 import { DEFAULT_PROXY, type ProxyConfig, proxySecrets, shownProxy } from './proxyConfig.ts';
 import { proxyDispatcher } from './proxyDispatcher.ts';
+import { proxyRefusal } from './proxyRefusal.ts';
 import { SseLimitError } from './sse.ts';
 import { checkBaseUrl, endpointUrl } from './urlPolicy.ts';
 
@@ -150,23 +152,8 @@ export function transportError(
       message: timeoutMessage(name, code, where, waits),
       cause: error,
     });
-  // undici reports a proxy that refused the tunnel (407 without the right credentials, 403 by policy) as an
-  // abort; it is the network's answer, not the person's.
-  const refused = /^Proxy response \((\d{3})\)/.exec((error as Error)?.message ?? '');
-  if (refused && proxy?.url) {
-    return new ServiceError({
-      kind: 'network',
-      service,
-      code: `proxy_${refused[1]}`,
-      message: `Could not reach the ${name} at ${where} through the proxy ${shownProxy(proxy.url)}: it refused the tunnel (HTTP ${refused[1]}).`,
-      action:
-        refused[1] === '407'
-          ? 'The proxy asks for credentials: set http.proxyAuthorization, or put them in the proxy URL (HTTPS_PROXY for the CLI).'
-          : 'Ask the network administrator whether the proxy lets this host through.',
-      secrets: proxySecrets(proxy),
-      cause: error,
-    });
-  }
+  const refusal = proxyRefusal(error, service, where, proxy) ?? certificateError(error, service, where, proxy);
+  if (refusal) return refusal;
   if (code === 'UND_ERR_ABORTED' || (error as { name?: string })?.name === 'AbortError') {
     return new ServiceError({ kind: 'cancelled', service, message: 'The request was cancelled.', cause: error });
   }

@@ -304,6 +304,18 @@ export const ERROR_KIND_RULES = {
     wait: null,
     buttons: [sendAgain],
   },
+  certificate: {
+    // Never sent again: the same certificate fails the same way until the machine's store or the server changes.
+    retry: never,
+    // It says nothing about the key or the account: a check keeps what it knew, marked stale, and backs off.
+    transient: true,
+    status: 'record',
+    title: 'Certificate not accepted',
+    advice: () =>
+      "Add the certificate authority that issued the host's certificate to the system's certificate store and reload the window (keep http.systemCertificates on); the CLI also takes its PEM file in NODE_EXTRA_CA_CERTS. An expired certificate, or one issued for another name, must be fixed on the server.",
+    wait: null,
+    buttons: [sendAgain],
+  },
 } as const satisfies Record<ErrorKind, ErrorKindRule>;
 
 export function errorKindRule(kind: ErrorKind): ErrorKindRule {

@@ -37,6 +37,11 @@ export const ERROR_KINDS = [
    * conversation instead works.
    */
   'response_chain_lost',
+  /**
+   * The host's TLS certificate was refused (an issuer this machine does not trust, expired, issued for another name):
+   * the machine's trust store or the server must change, not the key; sending again as it is fails the same way.
+   */
+  'certificate',
 ] as const;
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];

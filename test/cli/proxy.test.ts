@@ -12,6 +12,7 @@ import {
   type PrivateCa,
   type TlsFront,
   corporateNetwork,
+  guardedProxy,
 } from '../emulator/corporateNetwork.ts';
 import { cli } from './cliSupport.ts';
 
@@ -83,9 +84,10 @@ describe('keyward behind a proxy', () => {
     const run = await cli(status(), { ...base(), HTTPS_PROXY: proxy.url });
     expect(run.code).toBe(1);
     const error = JSON.parse(run.stdout) as { error: { kind: string; message: string } };
-    expect(error.error.kind).toBe('network');
+    // A certificate error is its own kind (issue 31), named with its host.
+    expect(error.error.kind).toBe('certificate');
     expect(error.error.message).toContain(`through the proxy ${proxy.url}`);
-    expect(error.error.message).toMatch(/certificate/i);
+    expect(error.error.message).toContain(`certificate of localhost:${front.port}`);
     expect(bed.emulator.requests).toEqual([]);
   });
 
@@ -96,7 +98,7 @@ describe('keyward behind a proxy', () => {
     expect(trusted.code).toBe(0);
     const off = await cli(status(), { ...system, KEYWARD_SYSTEM_CA: '0' });
     expect(off.code).toBe(1);
-    expect(JSON.parse(off.stdout)).toMatchObject({ error: { kind: 'network' } });
+    expect(JSON.parse(off.stdout)).toMatchObject({ error: { kind: 'certificate' } });
   });
 
   it('sends the proxy credentials of the proxy URL to the proxy only, and never shows the password', async () => {
@@ -114,10 +116,42 @@ describe('keyward behind a proxy', () => {
     expect(refused.code).toBe(1);
     const message = (JSON.parse(refused.stdout) as { error: { message: string } }).error.message;
     expect(message).toContain(`through the proxy ${guarded.url}`);
-    expect(message).toMatch(/: it refused the tunnel \(HTTP 407\)/);
+    expect(message).toMatch(/: it refused the credentials Keyward sent \(HTTP 407\)/);
     expect(JSON.parse(refused.stdout)).toMatchObject({ error: { kind: 'network', code: 'proxy_407' } });
     expect(refused.stdout + refused.stderr).not.toContain('wrong-pass-word');
     expect(bed.emulator.requests).toHaveLength(asked);
+  });
+
+  // Issue 31: tinyproxy answers 401 to a CONNECT with wrong Basic credentials; that was blamed on the administrator.
+  it('a proxy answering 401 to the credentials of HTTPS_PROXY: they were refused, named where they come from', async () => {
+    const refusing = await guardedProxy(401, 'alice:proxy-pass-word');
+    try {
+      const wrong = refusing.url.replace('http://', 'http://alice:wrong-pass-word@');
+      const run = await cli(status(), { ...base(), HTTPS_PROXY: wrong, NODE_EXTRA_CA_CERTS: ca.caFile });
+      expect(run.code).toBe(1);
+      const { error } = JSON.parse(run.stdout) as {
+        error: { kind: string; code: string; message: string; action: string };
+      };
+      expect(error).toMatchObject({ kind: 'network', code: 'proxy_401' });
+      expect(error.message).toContain(
+        `through the proxy ${refusing.url}: it refused the credentials Keyward sent (HTTP 401)`,
+      );
+      expect(error.action).toContain('the user name and password in the proxy URL (HTTPS_PROXY)');
+      expect(error.action).not.toMatch(/network administrator/);
+      expect(run.stdout + run.stderr).not.toContain('wrong-pass-word');
+      // Sent once: the key check's requests each asked once, none again after the refusal.
+      expect(refusing.tunnels.length).toBeLessThanOrEqual(2);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('a proxy answering 407 with no credentials set: it needs them, and where they go', async () => {
+    const run = await cli(status(), { ...base(), HTTPS_PROXY: guarded.url, NODE_EXTRA_CA_CERTS: ca.caFile });
+    expect(run.code).toBe(1);
+    const { error } = JSON.parse(run.stdout) as { error: { message: string; action: string } };
+    expect(error.message).toContain('it asks for credentials, and none are set (HTTP 407)');
+    expect(error.action).toContain('HTTPS_PROXY');
   });
 
   it('does not follow a redirect through the proxy', async () => {

@@ -60,23 +60,6 @@ describe('normalizeConfig', () => {
     expect(problems[0]!.message).toMatch(message);
     expect(config).toEqual(DEFAULT_CONFIG);
   });
-
-  // VS Code hands a setting the manifest gives no default as its type's empty value ("", 0, false), never
-  // undefined: keyward.direct.usageTier unset arrived as "" and warned "must be one of Free, …" on every read.
-  it('reads a setting with no default in the manifest, as VS Code hands it over unset, as not set', () => {
-    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
-      contributes: { configuration: { properties: Record<string, { type: string | string[]; default?: unknown }> } };
-    };
-    const empty: Record<string, unknown> = { string: '', number: 0, boolean: false };
-    const unset = Object.entries(manifest.contributes.configuration.properties)
-      .filter(([, property]) => !('default' in property))
-      .map(([name, property]) => [name.replace(/^keyward\./, ''), empty[[property.type].flat()[0]!]] as const);
-    expect(unset.map(([name]) => name)).toContain('direct.usageTier');
-    const { config, problems } = normalizeConfig(reader(Object.fromEntries(unset)));
-    expect(problems).toEqual([]);
-    expect(config).toEqual(DEFAULT_CONFIG);
-    expect(config.direct.usageTier).toBeNull();
-  });
 });
 
 describe('the settings that were read untyped', () => {

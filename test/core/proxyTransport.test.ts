@@ -6,11 +6,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PROXY, type ProxyConfig, proxyFromSettings } from '../../src/core/proxyConfig.ts';
 import { Transport } from '../../src/core/transport.ts';
 import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
+import { DEFAULT_RETRY_POLICY, emptyHistory, retryDelayMs } from '../../src/core/retryPolicy.ts';
+import type { ServiceError } from '../../src/core/errors.ts';
 import {
   type ConnectProxy,
   type CorporateNetwork,
   type TlsFront,
   corporateNetwork,
+  guardedProxy,
 } from '../emulator/corporateNetwork.ts';
 
 let bed: TestBed;
@@ -52,8 +55,8 @@ const editor = (overrides: Partial<ProxyConfig>): ProxyConfig => ({
 describe('transport through the editor proxy settings', () => {
   it('http.proxyStrictSSL true refuses the private certificate; false accepts it, through the proxy', async () => {
     await expect(keyCheck(routerUrl(), editor({ strictSSL: true }))).rejects.toMatchObject({
-      kind: 'network',
-      message: expect.stringMatching(/through the proxy .*certificate/i) as unknown,
+      kind: 'certificate',
+      message: expect.stringMatching(/certificate of localhost:\d+ .*through the proxy /i) as unknown,
     });
     expect(await keyCheck(routerUrl(), editor({ strictSSL: false }))).toBe(200);
     expect(proxy.tunnels.map((tunnel) => tunnel.target)).toContain(`localhost:${front.port}`);
@@ -90,6 +93,58 @@ describe('transport through the editor proxy settings', () => {
   });
 });
 
+// Issue 31: a proxy that refuses the credentials Keyward sent was blamed on the network administrator. 407 is the
+// standard answer; tinyproxy answers 401 to a CONNECT with wrong Basic credentials.
+describe('a proxy that refuses the credentials', () => {
+  const refusal = async (status: 401 | 407, settings: (url: string) => Partial<ProxyConfig>) => {
+    const refusing = await guardedProxy(status, 'carol:right-pass-word');
+    try {
+      const failure = await keyCheck(routerUrl(), editor({ strictSSL: false, ...settings(refusing.url) })).catch(
+        (error: unknown) => error as ServiceError,
+      );
+      return { error: failure as ServiceError, tunnels: refusing.tunnels.length };
+    } finally {
+      await refusing.close();
+    }
+  };
+  const wrong = `Basic ${Buffer.from('carol:wrong-pass-word').toString('base64')}`;
+
+  it.each([401, 407] as const)(
+    'HTTP %i after http.proxyAuthorization was sent: the credentials were refused, and where they are set',
+    async (status) => {
+      const { error, tunnels } = await refusal(status, (url) => ({ url, authorization: wrong, urlFrom: 'http.proxy' }));
+      expect(error).toMatchObject({ kind: 'network', code: `proxy_${status}` });
+      expect(error.message).toContain(`it refused the credentials Keyward sent (HTTP ${status})`);
+      expect(error.action).toContain('the http.proxyAuthorization setting');
+      expect(error.action).not.toMatch(/network administrator/);
+      expect(error.message + error.action).not.toContain(wrong.slice(6));
+      // Refused credentials are refused again a second later: never sent again.
+      expect(retryDelayMs(error, emptyHistory(), DEFAULT_RETRY_POLICY)).toBeUndefined();
+      expect(tunnels).toBe(1);
+    },
+  );
+
+  it.each([401, 407] as const)(
+    'HTTP %i after the proxy URL carried them: names the URL and the setting it came from',
+    async (status) => {
+      const { error } = await refusal(status, (url) => ({
+        url: url.replace('http://', 'http://carol:wrong-pass-word@'),
+        urlFrom: 'http.proxy',
+      }));
+      expect(error.message).toContain(`it refused the credentials Keyward sent (HTTP ${status})`);
+      expect(error.action).toContain('the user name and password in the proxy URL (http.proxy)');
+      expect(error.message + error.action).not.toContain('wrong-pass-word');
+    },
+  );
+
+  it('HTTP 407 with no credentials set: the proxy needs them, and where to put them', async () => {
+    const { error } = await refusal(407, (url) => ({ url }));
+    expect(error.message).toContain('it asks for credentials, and none are set (HTTP 407)');
+    expect(error.action).toContain('http.proxyAuthorization');
+    expect(error.action).not.toMatch(/network administrator/);
+  });
+});
+
 describe('the http section as VS Code gives it', () => {
   const settings = (values: Record<string, unknown>) => (name: string) => values[name];
 
@@ -111,6 +166,7 @@ describe('the http section as VS Code gives it', () => {
       strictSSL: false,
       authorization: 'Basic abc',
       systemCertificates: false,
+      urlFrom: 'http.proxy',
     });
   });
 

@@ -29,6 +29,7 @@ describe('retry policy', () => {
       'redirected',
       'response_too_large',
       'response_chain_lost',
+      'certificate',
     ];
     for (const kind of never) expect(retryDelayMs(error(kind), emptyHistory(), policy)).toBeUndefined();
     const retried = ERROR_KINDS.filter((k) => !never.includes(k));

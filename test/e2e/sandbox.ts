@@ -9,6 +9,28 @@ import { CACHE, CHROMIUM } from './harness/install.ts';
 import { CHROMIUM_ARGS, type BrowserContext, loadChromium } from './harness/playwright.ts';
 import { PATIENCE, Workbench, until } from './harness/workbench.ts';
 
+const IMPORT_OFFER = /is set in the environment\. Import it into VS Code's secret storage for Keyward\?/;
+
+/** The messages of the toasts showing now that are not the key import offer. */
+async function otherToasts(page: Workbench['page']): Promise<string[]> {
+  const messages = await page.locator('.notification-toast .notification-list-item-message').allInnerTexts();
+  return messages.map((text) => text.replace(/\s+/g, ' ').trim()).filter((text) => !IMPORT_OFFER.test(text));
+}
+
+/** No toast and nothing in the notification centre but the import offers (each one taken up is gone). */
+async function nothingElseSaid(wb: Workbench, when: string): Promise<void> {
+  const toasts = await otherToasts(wb.page);
+  await wb.runCommand('Notifications: Show Notifications');
+  const centre = wb.page.locator('.notifications-center');
+  await centre.waitFor({ timeout: PATIENCE });
+  const listed = (await centre.locator('.notification-list-item-message').allInnerTexts())
+    .map((text) => text.replace(/\s+/g, ' ').trim())
+    .filter((text) => !IMPORT_OFFER.test(text));
+  await wb.page.keyboard.press('Escape');
+  const said = [...new Set([...toasts, ...listed])];
+  if (said.length) throw new Error(`Keyward said more than the import offer ${when}: ${said.join(' | ')}`);
+}
+
 export async function driveSandbox(playwrightCore: string, results: string): Promise<void> {
   const child = spawn('npm', ['start'], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
   const stop = () => {
@@ -48,6 +70,9 @@ export async function driveSandbox(playwrightCore: string, results: string): Pro
       const toast = page.locator('.notification-toast .monaco-button', { hasText: 'Import' }).first();
       await toast.waitFor({ timeout: PATIENCE });
       await wb.screenshot('sandbox-import-offer-toast');
+      // A fresh profile: the import offer is the only thing Keyward says (no warning about a setting nobody set).
+      const first = await otherToasts(page);
+      if (first.length) throw new Error(`a fresh profile showed more than the import offer: ${first.join(' | ')}`);
       await toast.click();
       // The second offer, from a toast or, once toasts have gone, the notification centre.
       const inCentre = page.locator('.notifications-center .monaco-button', { hasText: 'Import' }).first();
@@ -78,6 +103,18 @@ export async function driveSandbox(playwrightCore: string, results: string): Pro
           1000,
         );
       await wb.screenshot('sandbox-keys-imported');
+      // (The imports' own notices answer what the person asked for.) After a reload, activation reads the settings
+      // anew, and a false warning came back every time: now nothing at all is said.
+      await wb.reloadWindow();
+      await page.locator('.monaco-workbench').waitFor({ timeout: PATIENCE });
+      for (const id of ['router', 'direct'])
+        await until(
+          `the ${id} item to come back after the reload`,
+          async () => ((await wb.statusItem(id).count()) > 0 ? true : undefined),
+          PATIENCE,
+          500,
+        );
+      await nothingElseSaid(wb, 'after a reload');
       await wb.runCommand('Keyward: Open Chat in Editor');
       const view = wb.webview();
       await view.locator('#prompt').waitFor({ timeout: PATIENCE });

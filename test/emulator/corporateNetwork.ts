@@ -15,10 +15,36 @@ export interface PrivateCa {
   /** The authority's certificate, PEM, in a file (for NODE_EXTRA_CA_CERTS or SSL_CERT_FILE). */
   caFile: string;
   caPem: string;
+  /** The authority's private key, to sign other certificates (see `leafCertificate`). */
+  caKey: string;
   /** The server's key and certificate for localhost and 127.0.0.1, signed by the authority. */
   key: string;
   cert: string;
   dispose(): void;
+}
+
+/** A server certificate signed by `ca`: for other names than localhost, or one that expired yesterday. */
+export async function leafCertificate(
+  ca: PrivateCa,
+  options: { names?: string[]; expired?: boolean } = {},
+): Promise<{ key: string; cert: string }> {
+  const day = 86_400_000;
+  const names = options.names ?? ['localhost'];
+  const leaf = await generate([{ name: 'commonName', value: names[0]! }], {
+    keySize: 2048,
+    algorithm: 'sha256',
+    ...(options.expired
+      ? { notBeforeDate: new Date(Date.now() - 30 * day), notAfterDate: new Date(Date.now() - day) }
+      : { notAfterDate: new Date(Date.now() + 2 * day) }),
+    ca: { key: ca.caKey, cert: ca.caPem },
+    extensions: [
+      { name: 'basicConstraints', cA: false, critical: true },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: names.map((value) => ({ type: 2, value })) },
+    ],
+  });
+  return { key: leaf.private, cert: leaf.cert };
 }
 
 export async function privateCa(): Promise<PrivateCa> {
@@ -56,6 +82,7 @@ export async function privateCa(): Promise<PrivateCa> {
   return {
     caFile,
     caPem: ca.cert,
+    caKey: ca.private,
     key: leaf.private,
     cert: leaf.cert,
     dispose: () => rmSync(dir, { recursive: true, force: true }),
@@ -66,13 +93,22 @@ export interface TlsFront {
   port: number;
   /** The origin through TLS, e.g. https://localhost:PORT. */
   origin: string;
+  /** Connections it was asked for (a refused handshake counts): a retry is another one. */
+  connections(): number;
   close(): Promise<void>;
 }
 
-/** https://localhost:PORT in front of an http server on this machine (the emulator), with the private CA's cert. */
-export async function tlsFront(ca: PrivateCa, targetPort: number): Promise<TlsFront> {
+/**
+ * https://localhost:PORT in front of an http server on this machine (the emulator), with the private CA's cert, or
+ * with `leaf` (another name, expired).
+ */
+export async function tlsFront(
+  ca: PrivateCa,
+  targetPort: number,
+  leaf: { key: string; cert: string } = ca,
+): Promise<TlsFront> {
   const sockets = new Set<Socket>();
-  const server = createTlsServer({ key: ca.key, cert: ca.cert }, (secure) => {
+  const server = createTlsServer({ key: leaf.key, cert: leaf.cert }, (secure) => {
     const plain = connect(targetPort, '127.0.0.1');
     for (const socket of [secure, plain] as Socket[]) {
       sockets.add(socket);
@@ -83,11 +119,14 @@ export async function tlsFront(ca: PrivateCa, targetPort: number): Promise<TlsFr
   });
   // A client that refuses the certificate ends the handshake; that is the test's point, not an error here.
   server.on('tlsClientError', () => undefined);
+  let connections = 0;
+  server.on('connection', () => (connections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     port,
     origin: `https://localhost:${port}`,
+    connections: () => connections,
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -135,6 +174,51 @@ export async function connectProxy(credentials?: string): Promise<ConnectProxy> 
     url: `http://127.0.0.1:${port}`,
     tunnels,
     plain,
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * A CONNECT proxy that demands Basic credentials and answers a wrong or missing one with `status`: 407, the standard
+ * answer, or 401, as tinyproxy does. Right credentials open the tunnel.
+ */
+export async function guardedProxy(status: 401 | 407, credentials: string): Promise<ConnectProxy> {
+  const tunnels: Tunnel[] = [];
+  const sockets = new Set<Socket>();
+  const expected = `Basic ${Buffer.from(credentials).toString('base64')}`;
+  const server = createHttpServer((req, res) => res.writeHead(405).end());
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('connect', (req, client: Socket) => {
+    tunnels.push({ target: req.url ?? '', headers: req.headers });
+    client.on('error', () => undefined);
+    if (req.headers['proxy-authorization'] !== expected) {
+      const reason = status === 401 ? 'Unauthorized' : 'Proxy Authentication Required';
+      const challenge = status === 401 ? 'WWW-Authenticate' : 'Proxy-Authenticate';
+      client.end(`HTTP/1.1 ${status} ${reason}\r\n${challenge}: Basic realm="proxy"\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    const [host = '', port = '443'] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.pipe(client).pipe(upstream);
+    });
+    upstream.on('error', () => client.destroy());
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    tunnels,
+    plain: [],
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy();

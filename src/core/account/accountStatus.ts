@@ -27,6 +27,8 @@ export interface RouterSnapshot {
   refreshedAt: number | null;
   /** The last refresh failed (network, server): the figures are stale. */
   stale: boolean;
+  /** Why the last key check failed; null (or absent) once one worked. */
+  checkError?: ServiceErrorData | null;
 }
 
 export interface DirectSnapshot {
@@ -38,6 +40,8 @@ export interface DirectSnapshot {
   tier: Tier | null;
   refreshedAt: number | null;
   stale: boolean;
+  /** Why the last key check failed; null (or absent) once one worked. */
+  checkError?: ServiceErrorData | null;
   /** Scopes a response named as missing ("Missing scopes: api.responses.write"), whatever its status. */
   missingScopes: string[];
   /** Epoch ms of the last prompt that worked: the only proof the key may create responses. */
@@ -52,6 +56,8 @@ export interface CompatibleSnapshot {
   lastError: ServiceErrorData | null;
   refreshedAt: number | null;
   stale: boolean;
+  /** Why the last key check failed; null (or absent) once one worked. */
+  checkError?: ServiceErrorData | null;
 }
 
 /** What each scope a Restricted key may lack lets it do. */
@@ -76,6 +82,28 @@ export function ageText(since: number, now: number): string {
   const minutes = Math.round(seconds / 60);
   if (minutes < 60) return `${minutes}m ago`;
   return `${Math.round(minutes / 60)}h ago`;
+}
+
+/**
+ * What a failed key check adds to a view: the item's text says its figures are from before the failure, and the
+ * tooltip names the failure's kind and what to do (from a ServiceError, so redacted), so a figure never goes stale
+ * quietly. Nothing when the check worked, or when the view already shows this error as the account's state.
+ */
+export function failedCheck(
+  snapshot: { stale: boolean; refreshedAt: number | null; checkError?: ServiceErrorData | null },
+  now: number,
+  shown: ServiceErrorData | null = null,
+): { text: string; lines: string[]; spoken: string } {
+  const age = snapshot.stale && snapshot.refreshedAt !== null ? ageText(snapshot.refreshedAt, now) : null;
+  const error = snapshot.checkError;
+  if (!error || (shown && shown.kind === error.kind && shown.message === error.message))
+    return { text: age ? ` (${age})` : '', lines: [], spoken: '' };
+  const title = errorKindRule(error.kind).title;
+  return {
+    text: age ? ` (${age}, check failed)` : ' (check failed)',
+    lines: ['', `$(warning) **The last check failed: ${title}.** ${error.message}`, '', `To do: ${error.action}`],
+    spoken: `; the last check failed: ${title}`,
+  };
 }
 
 function untilText(at: number, now: number): string {
@@ -111,7 +139,7 @@ export function routerStatusView(snapshot: RouterSnapshot, meta: KeyMetadata | u
     `**Routing service** key "${meta?.label ?? 'Router key'}" \`${meta?.masked ?? ''}\` (fingerprint ${meta?.fingerprint.slice(0, 8) ?? '?'})`,
     '',
   ];
-  const stale = snapshot.stale && snapshot.refreshedAt !== null ? ` (${ageText(snapshot.refreshedAt, now)})` : '';
+  const failed = failedCheck(snapshot, now, snapshot.lastError);
 
   if (snapshot.lastError?.kind === 'auth') {
     lines.push('$(error) The service does not accept this key. Set a new one.');
@@ -123,12 +151,15 @@ export function routerStatusView(snapshot: RouterSnapshot, meta: KeyMetadata | u
     };
   }
   if (!info) {
-    lines.push(snapshot.lastError ? `Could not check the key: ${snapshot.lastError.message}` : 'Checking the key...');
+    const unchecked = snapshot.lastError ?? snapshot.checkError ?? null;
+    if (!unchecked) lines.push('Checking the key...');
+    else if (unchecked === snapshot.lastError) lines.push(`Could not check the key: ${unchecked.message}`);
+    else lines.push(...failed.lines.slice(1));
     return {
-      text: `$(key) router${snapshot.lastError ? ': unchecked' : ' …'}`,
+      text: `$(key) router${unchecked ? ': unchecked' : ' …'}`,
       tooltip: lines.join('\n'),
-      severity: snapshot.lastError ? 'warning' : 'normal',
-      accessibility: 'Routing service: not checked yet',
+      severity: unchecked ? 'warning' : 'normal',
+      accessibility: `Routing service: not checked yet${failed.spoken}`,
     };
   }
 
@@ -157,7 +188,8 @@ export function routerStatusView(snapshot: RouterSnapshot, meta: KeyMetadata | u
     spoken = `Routing service: ${formatDollars(credit.amount)} left${free && free.limit !== null ? `, ${freeUsed} of ${free.limit} free requests used today` : ''}`;
     if (info.limit === null || info.expiresAt === null) severity = 'warning';
   }
-  text += stale;
+  text += failed.text;
+  spoken += failed.spoken;
 
   if (negative) {
     lines.push(
@@ -208,8 +240,9 @@ export function routerStatusView(snapshot: RouterSnapshot, meta: KeyMetadata | u
   if (snapshot.refreshedAt !== null)
     lines.push(
       '',
-      `_Checked ${ageText(snapshot.refreshedAt, now)}${snapshot.stale ? '; the last check failed, figures may be out of date' : ''}._`,
+      `_Checked ${ageText(snapshot.refreshedAt, now)}${snapshot.stale ? '; the figures are from then' : ''}._`,
     );
+  lines.push(...failed.lines);
   return { text, tooltip: lines.join('\n'), severity, accessibility: spoken };
 }
 
@@ -254,7 +287,7 @@ export function directStatusView(snapshot: DirectSnapshot, meta: KeyMetadata | u
     );
   } else if (snapshot.verified === 'ok') state = 'ok';
   else state = '…';
-  const stale = snapshot.stale && snapshot.refreshedAt !== null ? ` (${ageText(snapshot.refreshedAt, now)})` : '';
+  const failed = failedCheck(snapshot, now, error);
   const tier = snapshot.tier === null ? null : tierInfo(snapshot.tier);
   if (snapshot.verified !== null && snapshot.verified !== 'invalid') {
     // A key check lists models and spends nothing; it cannot show that the key may create responses.
@@ -288,11 +321,12 @@ export function directStatusView(snapshot: DirectSnapshot, meta: KeyMetadata | u
   if (meta?.expiresAt) lines.push(`- Expires: ${meta.expiresAt.slice(0, 10)}`);
   else lines.push('- Expires: not recorded. Keys should carry an expiry date and be rotated.');
   if (snapshot.refreshedAt !== null) lines.push('', `_Checked ${ageText(snapshot.refreshedAt, now)}._`);
+  lines.push(...failed.lines);
   return {
-    text: `$(key) direct: ${state}${stale}`,
+    text: `$(key) direct: ${state}${failed.text}`,
     tooltip: lines.join('\n'),
     severity,
-    accessibility: `Direct service: ${state.replace(' · ', ', ')}`,
+    accessibility: `Direct service: ${state.replace(' · ', ', ')}${failed.spoken}`,
   };
 }
 
@@ -323,13 +357,14 @@ export function compatibleStatusView(
       accessibility: `${name}: ${error.kind.replace(/_/g, ' ')}`,
     };
   const age = snapshot.refreshedAt === null ? 'not checked yet' : `checked ${ageText(snapshot.refreshedAt, now)}`;
-  const stale = snapshot.stale ? ' (stale)' : '';
+  const failed = failedCheck(snapshot, now);
+  const stale = snapshot.stale ? (failed.lines.length ? failed.text : ' (stale)') : '';
   const models =
     snapshot.canListModels === false ? 'It lists no models: type the model id in the panel.' : 'Models are listed.';
   return {
     text: `$(server) ${name}${snapshot.verified === 'ok' ? '' : ' ?'}${stale}`,
-    tooltip: `**${name}**\n\n${snapshot.verified === 'ok' ? 'Answering' : 'Not checked'} (${age}). ${models}\n\n${keyLine}`,
+    tooltip: `**${name}**\n\n${snapshot.verified === 'ok' ? 'Answering' : 'Not checked'} (${age}). ${models}\n\n${keyLine}${failed.lines.join('\n')}`,
     severity: 'normal',
-    accessibility: `${name}: ${snapshot.verified === 'ok' ? 'answering' : 'not checked'}${stale}`,
+    accessibility: `${name}: ${snapshot.verified === 'ok' ? 'answering' : 'not checked'}${stale}${failed.spoken}`,
   };
 }

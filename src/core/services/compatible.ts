@@ -72,6 +72,7 @@ export const compatibleService = {
           lastError: null,
           refreshedAt: context.now(),
           stale: false,
+          checkError: null,
         };
         const verification: CompatibleVerification = { service: 'compatible', ok: true, canListModels };
         return { snapshot: next, verification };
@@ -83,6 +84,7 @@ export const compatibleService = {
           verified: error.kind === 'auth' ? 'invalid' : transient ? snapshot.verified : null,
           lastError: error.toData(),
           stale: transient && snapshot.refreshedAt !== null,
+          checkError: error.toData(),
         };
         return { snapshot: next, verification: { service: compatibleDescriptor.id, ok: false, error } };
       }

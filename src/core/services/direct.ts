@@ -161,6 +161,7 @@ export const directService = {
             missingScopes,
             refreshedAt: context.now(),
             stale: false,
+            checkError: null,
             lastError: keepBillingError(snapshot.lastError),
           };
           const verification: DirectVerification = {
@@ -180,6 +181,7 @@ export const directService = {
           rateLimits: client.lastRateLimits ?? snapshot.rateLimits,
           refreshedAt: context.now(),
           stale: false,
+          checkError: null,
           lastError: keepBillingError(snapshot.lastError),
         };
         const verification: DirectVerification = {
@@ -194,8 +196,15 @@ export const directService = {
         const error = toServiceError(thrown, directDescriptor.id);
         const next: DirectSnapshot =
           error.kind === 'auth'
-            ? { ...snapshot, verified: 'invalid', lastError: error.toData(), lastErrorAt: context.now(), stale: false }
-            : { ...snapshot, stale: snapshot.refreshedAt !== null };
+            ? {
+                ...snapshot,
+                verified: 'invalid',
+                lastError: error.toData(),
+                lastErrorAt: context.now(),
+                stale: false,
+                checkError: error.toData(),
+              }
+            : { ...snapshot, stale: snapshot.refreshedAt !== null, checkError: error.toData() };
         return { snapshot: next, verification: { service: directDescriptor.id, ok: false, error } };
       }
     },

@@ -114,6 +114,7 @@ export const routerService = {
           lastError: keepBillingError(snapshot.lastError, credits),
           refreshedAt: context.now(),
           stale: false,
+          checkError: null,
         };
         const verification: RouterVerification = {
           service: 'router',
@@ -129,6 +130,7 @@ export const routerService = {
           ...snapshot,
           lastError: transient ? snapshot.lastError : error.toData(),
           stale: transient ? snapshot.refreshedAt !== null : false,
+          checkError: error.toData(),
         };
         if (!transient) next.keyInfo = error.kind === 'auth' ? null : snapshot.keyInfo;
         return { snapshot: next, verification: { service: routerDescriptor.id, ok: false, error } };

@@ -197,3 +197,34 @@ describe('free-model limits', () => {
     expect(low.action).toMatch(/buy 10 credits to raise the allowance to 1,000 a day/);
   });
 });
+
+// Issue 31: "(18s ago)" and "the last check failed" said nothing of why; the item now says its figures are stale
+// because the check failed, and the tooltip names the failure's kind and what to do.
+describe('a key check that fails after one that worked', () => {
+  it.each(['router', 'direct'] as const)(
+    'the %s item says the check failed, its kind and its advice',
+    async (service) => {
+      const { keys } = bed.emulator.sandbox!;
+      const m = await monitorWith(service === 'router' ? { router: keys.routerFunded } : { direct: keys.direct });
+      expect((await m.monitor.verify(service)).ok).toBe(true);
+      await bed.admin('POST', '/faults', { kind: 'http500', service, count: 100 });
+      bed.emulator.clock.advance(18_000);
+      const result = await m.monitor.verify(service);
+      expect(result.ok).toBe(false);
+      const error = (result as { error: ServiceError }).error;
+      expect(error.kind).toBe('server');
+      const view = m[service]();
+      expect(view.text).toMatch(/\(18s ago, check failed\)$/);
+      expect(view.tooltip).toContain('**The last check failed: Service error.**');
+      expect(view.tooltip).toContain(error.message);
+      expect(view.tooltip).toContain(`To do: ${error.action}`);
+      expect(view.accessibility).toContain('the last check failed: Service error');
+
+      // A check that works again clears it.
+      await bed.admin('DELETE', '/faults');
+      expect((await m.monitor.verify(service)).ok).toBe(true);
+      expect(m[service]().text).not.toMatch(/check failed/);
+      expect(m[service]().tooltip).not.toContain('The last check failed');
+    },
+  );
+});

@@ -5,9 +5,12 @@ import { normalizeConfig } from '../../../src/core/config.ts';
 import {
   type DirectSnapshot,
   type RouterSnapshot,
+  compatibleStatusView,
   directStatusView,
   routerStatusView,
 } from '../../../src/core/account/accountStatus.ts';
+import { ServiceError } from '../../../src/core/errors.ts';
+import { routerKey } from '../../emulator/keyFactory.ts';
 import type { KeyMetadata } from '../../../src/core/keys/keyStore.ts';
 import type { RouterKeyInfo } from '../../../src/core/chat/chatCompletionsClient.ts';
 
@@ -272,5 +275,56 @@ describe('direct status', () => {
       contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
     };
     expect(manifest.contributes.configuration.properties['keyward.direct.usageTier']).not.toHaveProperty('default');
+  });
+});
+
+// Issue 31: a stale figure says why. The error is a ServiceError's data, so what reaches the tooltip is redacted.
+describe('a failed key check in the status views', () => {
+  const refused = (kind: 'network' | 'certificate', message: string) =>
+    new ServiceError({ kind, service: 'router', message }).toData();
+
+  it('the router item: stale because the check failed; the tooltip names the kind and its advice', () => {
+    const checkError = refused('certificate', 'Keyward did not accept the certificate of api.example (…).');
+    const view = routerStatusView(snap({ stale: true, refreshedAt: NOW - 18_000, checkError }), meta, NOW);
+    expect(view.text).toBe('$(key) $12.34 · free 12/50 (18s ago, check failed)');
+    expect(view.tooltip).toContain('_Checked 18s ago; the figures are from then._');
+    expect(view.tooltip).toContain(`**The last check failed: Certificate not accepted.** ${checkError.message}`);
+    expect(view.tooltip).toContain(`To do: ${checkError.action}`);
+    expect(view.accessibility).toContain('the last check failed: Certificate not accepted');
+  });
+
+  it('the router item whose first check failed: unchecked, and why', () => {
+    const checkError = refused('network', 'Could not reach the routing service (ECONNREFUSED).');
+    const view = routerStatusView(snap({ keyInfo: null, refreshedAt: null, checkError }), meta, NOW);
+    expect(view.text).toBe('$(key) router: unchecked');
+    expect(view.tooltip).toContain('**The last check failed: Network error.** Could not reach the routing service');
+    expect(view.tooltip).not.toContain('Checking the key...');
+  });
+
+  it('a key in the message is masked before it reaches the tooltip', () => {
+    const leaked = routerKey();
+    const checkError = refused('network', `proxy said: bad key ${leaked}`);
+    const view = routerStatusView(snap({ stale: true, refreshedAt: NOW - 60_000, checkError }), meta, NOW);
+    expect(view.tooltip).toContain('The last check failed');
+    expect(view.tooltip).not.toContain(leaked);
+  });
+
+  it('the compatible item: stale because the check failed, not just "(stale)"', () => {
+    const checkError = refused('network', 'Could not reach the endpoint (ECONNREFUSED).');
+    const view = compatibleStatusView(
+      {
+        verified: 'ok',
+        canListModels: true,
+        lastError: checkError,
+        refreshedAt: NOW - 120_000,
+        stale: true,
+        checkError,
+      },
+      undefined,
+      'Local LLM',
+      NOW,
+    );
+    expect(view.text).toBe('$(server) Local LLM (2m ago, check failed)');
+    expect(view.tooltip).toContain('**The last check failed: Network error.**');
   });
 });

@@ -91,7 +91,18 @@ suite('corporate network: http.proxy', () => {
       },
       60_000,
     );
-    assert.deepEqual(result, { ok: false, kind: 'network' });
+    // Its own kind since issue 31, never sent again.
+    assert.deepEqual(result, { ok: false, kind: 'certificate' });
     assert.ok(proxy.tunnels.length > before, 'the refused attempt went through the proxy too');
+    // The status bar's check fails the same way, and its item says so and why, not only how old its figures are.
+    await api.refresh();
+    const view = api.statusView('router')!;
+    assert.match(view.text, /check failed|unchecked/);
+    assert.match(
+      view.tooltip,
+      /\*\*The last check failed: Certificate not accepted\.\*\* Keyward did not accept the certificate of localhost:\d+/,
+    );
+    assert.match(view.tooltip, /To do: Add the certificate authority that issued it to the system's certificate store/);
+    assert.doesNotMatch(view.tooltip, /--use-system-ca/);
   });
 });
