@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { ServiceError } from '../../core/errors.ts';
 import { scannerKeys } from '../../core/keys/keyStore.ts';
-import { describeLocations, keysInMessages } from '../../core/lm/outgoingGuard.ts';
+import { describeLocations, keysInRequest } from '../../core/lm/outgoingGuard.ts';
 import { estimateMessageTokens, estimateTextTokens } from '../../core/lm/tokenEstimate.ts';
 import { runPrompt } from '../../core/chat/promptRunner.ts';
 import type { ReportedUsage } from '../../core/chat/textStream.ts';
@@ -81,7 +81,9 @@ export async function respond(
       ),
     );
   }
-  const found = keysInMessages(mapped.messages, keys);
+  const tools = toLmTools(options.tools);
+  // The tools' definitions and the parts joined as the wire joins them are sent too: all are scanned.
+  const found = keysInRequest(mapped.messages, tools, keys);
   if (found.length > 0) {
     const where = describeLocations(found);
     parts.log.warn(`Language models: not sent to the ${service} service, a key is in ${where}.`);
@@ -104,7 +106,6 @@ export async function respond(
   if (token.isCancellationRequested) controller.abort();
   let reported: ReportedUsage | undefined;
   try {
-    const tools = toLmTools(options.tools);
     const settings = settingsFor(parts.settings, offered, service, model, options.modelOptions);
     const result = await runPrompt(
       parts.monitor,

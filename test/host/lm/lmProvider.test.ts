@@ -18,6 +18,7 @@ import { directKey } from '../../emulator/keyFactory.ts';
 import {
   CancellationError,
   FakeMemento,
+  LanguageModelDataPart,
   FakeSecrets,
   LanguageModelError,
   LanguageModelTextPart,
@@ -179,6 +180,83 @@ describe('language-model chat provider', () => {
     );
     expect((error as LanguageModelError).code).toBe('Blocked');
     expect((error as Error).message).toContain('message 1, part 1 (text)');
+    expect(bodies().length).toBe(before);
+  });
+
+  it('sends nothing when a key is in a tool definition: its description or its input schema', async () => {
+    const key = directKey();
+    const before = bodies().length;
+    for (const tools of [
+      [{ name: 'deploy', description: `Deploys with ${key}`, inputSchema: { type: 'object' } }],
+      [{ name: 'deploy', description: 'Deploys', inputSchema: { type: 'object', default: { token: key } } }],
+    ]) {
+      const error = await run(provider, mini, [user(new LanguageModelTextPart('hello'))], { tools }).catch(
+        (e: unknown) => e,
+      );
+      expect((error as LanguageModelError).code).toBe('Blocked');
+      expect((error as Error).message).toContain('tool 1 (deploy)');
+      expect((error as Error).message).not.toContain(key);
+    }
+    expect(bodies().length).toBe(before);
+    expect(JSON.stringify(bed.emulator.requests)).not.toContain(key);
+  });
+
+  it('sends nothing when a key is inside a data part: an SVG image, JSON data, or a PNG’s text chunk', async () => {
+    const key = directKey();
+    const before = bodies().length;
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    // A PNG signature, then a tEXt chunk as image tools write their metadata: bytes around, the key in plain ASCII.
+    const png = new Uint8Array([
+      0x89,
+      0x50,
+      0x4e,
+      0x47,
+      0x0d,
+      0x0a,
+      0x1a,
+      0x0a,
+      ...bytes(`tEXtComment\0${key}\0`),
+      0,
+      1,
+    ]);
+    for (const part of [
+      new LanguageModelDataPart(
+        bytes(`<svg xmlns="http://www.w3.org/2000/svg"><text>${key}</text></svg>`),
+        'image/svg+xml',
+      ),
+      new LanguageModelDataPart(bytes(JSON.stringify({ token: key })), 'application/json'),
+      new LanguageModelDataPart(png, 'image/png'),
+    ]) {
+      const error = await run(provider, mini, [user(new LanguageModelTextPart('look'), part)]).catch((e: unknown) => e);
+      expect((error as LanguageModelError).code, part.mimeType).toBe('Blocked');
+      expect((error as Error).message).toContain('message 1, part 2');
+      expect((error as Error).message).not.toContain(key);
+    }
+    expect(bodies().length).toBe(before);
+    expect(JSON.stringify(bed.emulator.requests)).not.toContain(key);
+    expect(JSON.stringify(bed.emulator.requests)).not.toContain(Buffer.from(key).toString('base64').slice(0, 40));
+  });
+
+  it('sends nothing when the stored key is split over two parts, which the wire joins back together', async () => {
+    const stored = bed.emulator.sandbox!.keys.routerFunded;
+    const before = bodies().length;
+    const error = await run(provider, mini, [
+      user(new LanguageModelTextPart(`my key is ${stored.slice(0, 20)}`), new LanguageModelTextPart(stored.slice(20))),
+    ]).catch((e: unknown) => e);
+    expect((error as LanguageModelError).code).toBe('Blocked');
+    expect((error as Error).message).toContain('message 1, parts 1 to 2 (text)');
+    expect(bodies().length).toBe(before);
+  });
+
+  it('a key split between the last part of one message and the first of the next is not sent either', async () => {
+    const key = directKey();
+    const before = bodies().length;
+    const error = await run(provider, mini, [
+      user(new LanguageModelTextPart(`token ${key.slice(0, 30)}`)),
+      user(new LanguageModelTextPart(key.slice(30))),
+    ]).catch((e: unknown) => e);
+    expect((error as LanguageModelError).code).toBe('Blocked');
+    expect((error as Error).message).toContain('message 1, part 1 to message 2, part 1');
     expect(bodies().length).toBe(before);
   });
 
