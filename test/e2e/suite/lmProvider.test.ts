@@ -51,35 +51,53 @@ suite('language-model chat provider', () => {
       await vscode.commands.executeCommand('keyward.setDirectKey', { key: e2eEnv().sandboxKeys.direct, quiet: true });
   });
 
-  test('selects Keyward models by vendor, with limits and capabilities from the model list, per service with a key', async () => {
+  test('selects Keyward models by vendor and by family, with limits and capabilities from the model list, per service with a key', async () => {
     assert.equal(api.keyMetadata('direct'), undefined, 'this suite starts without a direct key');
-    // Each model under its service. The direct service has no key: it offers none (the run's compatible server
-    // needs no key, and may). The list follows key changes, so the wait is for the state, not for a first answer.
-    const families = (models: readonly vscode.LanguageModelChat[]) => [...new Set(models.map((m) => m.family))];
+    // Each model under its service (the id's first segment). The direct service has no key: it offers none (the
+    // run's compatible server needs no key, and may). The list follows key changes, so the wait is for the state.
+    const services = (models: readonly vscode.LanguageModelChat[]) => [
+      ...new Set(models.map((m) => m.id.split('/')[0])),
+    ];
     const models = await waitFor('Keyward’s router models and no direct ones', async () => {
       const all = await keywardModels();
-      return families(all).includes('direct') ? undefined : all;
+      return services(all).includes('direct') ? undefined : all;
     });
     const mini = models.find((m) => m.id === 'router/openai/gpt-4o-mini')!;
     assert.equal(mini.vendor, 'keyward');
-    assert.equal(mini.family, 'router');
+    // The model's own family, as extensions select by it (Copilot's families are gpt-4o, gpt-4o-mini, …).
+    assert.equal(mini.family, 'gpt-4o-mini');
     assert.equal(mini.maxInputTokens, 128_000);
-    assert.ok(models.every((m) => m.id.startsWith(`${m.family}/`)));
-    assert.ok(!families(models).includes('direct'), `no direct models without a direct key`);
+    const byFamily = await vscode.lm.selectChatModels({ vendor: 'keyward', family: 'gpt-4o-mini' });
+    assert.deepEqual(
+      byFamily.map((m) => m.id),
+      ['router/openai/gpt-4o-mini'],
+    );
+    const sonnet = await vscode.lm.selectChatModels({ family: 'claude-sonnet-4.5' });
+    assert.ok(
+      sonnet.some((m) => m.id === 'router/anthropic/claude-sonnet-4.5'),
+      'selected by family alone, as another extension would',
+    );
+    assert.ok(!services(models).includes('direct'), `no direct models without a direct key`);
 
     // A direct key brings the direct service's models; deleting it takes them away again.
+    const direct = async () =>
+      (await vscode.lm.selectChatModels({ vendor: 'keyward' })).filter((m) => m.id.startsWith('direct/'));
     await vscode.commands.executeCommand('keyward.setDirectKey', { key: e2eEnv().sandboxKeys.direct, quiet: true });
     try {
       const withDirect = await waitFor('direct models once the direct key is stored', async () => {
-        const all = await vscode.lm.selectChatModels({ vendor: 'keyward', family: 'direct' });
+        const all = await direct();
         return all.length > 0 ? all : undefined;
       });
-      assert.ok(withDirect.every((m) => m.vendor === 'keyward' && m.id.startsWith('direct/')));
+      assert.ok(withDirect.every((m) => m.vendor === 'keyward'));
+      // The direct list gives no context window: the stated fallback, the same family as the routed model.
+      const directMini = withDirect.find((m) => m.id === 'direct/gpt-4o-mini')!;
+      assert.equal(directMini.family, 'gpt-4o-mini');
+      assert.equal(directMini.maxInputTokens, 32_768);
     } finally {
       await vscode.commands.executeCommand('keyward.deleteDirectKey', true);
     }
     await waitFor('no direct models once the direct key is deleted', async () =>
-      (await vscode.lm.selectChatModels({ vendor: 'keyward', family: 'direct' })).length === 0 ? true : undefined,
+      (await direct()).length === 0 ? true : undefined,
     );
   });
 

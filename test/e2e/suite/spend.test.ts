@@ -109,7 +109,7 @@ suite('daily spend cap', () => {
 
   test('through vscode.lm, past the cap a paid model fails naming the cap and today’s spend; a free model answers', async () => {
     const models = await waitFor('Keyward’s router models in vscode.lm', async () => {
-      const all = await vscode.lm.selectChatModels({ vendor: 'keyward', family: 'router' });
+      const all = await vscode.lm.selectChatModels({ vendor: 'keyward' });
       return all.some((m) => m.id === `router/${PAID}`) && all.some((m) => m.id === `router/${FREE}`) ? all : undefined;
     });
     const paid = models.find((m) => m.id === `router/${PAID}`)!;

@@ -121,14 +121,27 @@ describe('language-model chat provider', () => {
 
   it('lists the models of the services that have a key, with their limits and capabilities', async () => {
     const models = await provider.provideLanguageModelChatInformation({ silent: true }, token() as never);
-    expect(new Set(models.map((m) => m.family))).toEqual(new Set(['router']));
+    expect(new Set(models.map((m) => m.service))).toEqual(new Set(['router']));
+    // The family is the model's own, as VS Code and extensions select by it (Copilot's are `gpt-4o`, `gpt-4o-mini`).
     expect(mini).toMatchObject({
+      family: 'gpt-4o-mini',
       name: 'OpenAI: GPT-4o-mini',
       maxInputTokens: 128_000,
       maxOutputTokens: 16_384,
       capabilities: { toolCalling: true, imageInput: false },
     });
     expect(models.find((m) => m.model === 'anthropic/claude-sonnet-4.5')!.capabilities.imageInput).toBe(true);
+  });
+
+  it('a model list without context lengths (the direct service’s) says so, and the window Keyward assumes', async () => {
+    await env.keys.setKey('direct', bed.emulator.sandbox!.keys.direct);
+    provider.refresh();
+    const models = await provider.provideLanguageModelChatInformation({ silent: true }, token() as never);
+    const direct = models.find((m) => m.id === 'direct/gpt-4o-mini-2024-07-18' || m.id === 'direct/gpt-4o-mini')!;
+    expect(direct).toMatchObject({ family: 'gpt-4o-mini', maxInputTokens: 32_768, maxOutputTokens: 4_096 });
+    expect(direct.tooltip).toMatch(/does not give its context window: Keyward assumes 32,768 tokens in and 4,096 out/);
+    // The routing service's list gives them: no such words there.
+    expect(mini.tooltip).not.toMatch(/assumes/);
   });
 
   it('offers nothing without a key, and asks nothing when silent', async () => {
