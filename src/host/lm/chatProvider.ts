@@ -27,21 +27,18 @@ export const LM_VENDOR = 'keyward';
 const UNKNOWN_CONTEXT = 32_768;
 const UNKNOWN_OUTPUT = 4_096;
 
-/** The model's limits from its list, and the tooltip's words for what the list did not give. */
-function limitsOf(
-  m: ModelOption,
-  service: string,
-): { maxInputTokens: number; maxOutputTokens: number; tooltip: string } {
+/** The model's limits from its list, and the tooltip, which says when the list gave no context window. */
+function limitsOf(m: ModelOption, service: string) {
   const maxInputTokens = m.contextLength ?? UNKNOWN_CONTEXT;
   const maxOutputTokens = m.maxOutputTokens ?? UNKNOWN_OUTPUT;
-  const base = vscode.l10n.t('{0} on {1}, through Keyward', m.id, service);
-  if (m.contextLength && m.maxOutputTokens) return { maxInputTokens, maxOutputTokens, tooltip: base };
+  const tooltip = vscode.l10n.t('{0} on {1}, through Keyward', m.id, service);
+  if (m.contextLength) return { maxInputTokens, maxOutputTokens, tooltip };
   const assumed = vscode.l10n.t(
-    "The service's model list does not give its context window: Keyward assumes {0} tokens in and {1} out.",
-    maxInputTokens.toLocaleString('en-US'),
-    maxOutputTokens.toLocaleString('en-US'),
+    'The model list gives no context window: Keyward assumes {0} tokens in, {1} out.',
+    maxInputTokens,
+    maxOutputTokens,
   );
-  return { maxInputTokens, maxOutputTokens, tooltip: `${base}. ${assumed}` };
+  return { maxInputTokens, maxOutputTokens, tooltip: `${tooltip}. ${assumed}` };
 }
 
 export class KeywardChatProvider
