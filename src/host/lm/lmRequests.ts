@@ -12,6 +12,7 @@ import { runPrompt } from '../../core/chat/promptRunner.ts';
 import type { LmMessage, LmTool, ToolCall } from '../../core/lm/messages.ts';
 import { estimateCostUsd } from '../../core/account/spendEstimate.ts';
 import { type Reservation, reserveSpend } from '../../core/account/spendReservation.ts';
+import { usd } from '../../core/account/spendLedger.ts';
 import { isFreeModelId } from '../../core/chat/freeModels.ts';
 import { SERVICES } from '../../core/services/descriptors.ts';
 import { UNNAMED_CALLER, callerLabel, requestInitiator } from './lmAccess.ts';
@@ -124,6 +125,17 @@ function capRefusal(spend: SpendGuard, service: ServiceId, model: string): strin
         notice.free.model,
       )
     : vscode.l10n.t('choose a free model');
+  // Requests under way hold their largest cost: the cap may be reached by them before it is by what was spent.
+  const held = spend.ledger.committed() - spend.ledger.today().totalUsd;
+  if (held > 0)
+    return vscode.l10n.t(
+      "Keyward did not send the request: today's spend in this workspace ({0}) and the most that the requests still under way may cost ({1}) reach the daily cap of {2} ({3}). To go on, wait for them to end, {4}, or raise the cap in Settings.",
+      notice.spent,
+      usd(held),
+      notice.cap,
+      SPEND_CAP_SETTING,
+      free,
+    );
   return vscode.l10n.t(
     "Keyward did not send the request: today's spend in this workspace ({0}) has reached the daily cap of {1} ({2}). To go on, {3}, raise the cap in Settings, or wait until the day ends (00:00 UTC).",
     notice.spent,

@@ -349,6 +349,11 @@ describe('language-model chat provider', () => {
         (o) => o.status === 'rejected' && (o.reason as LanguageModelError).code === 'Blocked',
       ).length;
       expect({ sent, answered, refused }).toEqual({ sent: 1, answered: 1, refused: 19 });
+      // Refused while the first was under way: the error says its largest cost is what reached the cap.
+      const reason = (outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason as Error;
+      expect(reason.message).toMatch(
+        /today's spend in this workspace \(\$0\.00\) and the most that the requests still under way may cost \(\$0\.\d+\) reach the daily cap of \$0\.000005/,
+      );
       // The one answer's cost is settled in the ledger: the day spent the cap plus at most that one answer.
       await vi.waitFor(() => expect(capped.ledger.today().totalUsd).toBeGreaterThan(0));
       expect(capped.ledger.today().totalUsd).toBeLessThan(2 * cap);
