@@ -31,6 +31,7 @@ import { ScrubbedMemento } from './host/scrubbedState.ts';
 import { secretPort, statePort } from './host/keys/secretPorts.ts';
 import { StatusBar } from './host/status/statusBar.ts';
 import { KeywardChatProvider, LM_VENDOR } from './host/lm/chatProvider.ts';
+import type { LanguageModelAccess } from './host/lm/lmAccess.ts';
 import { ModelSettingsStore } from './host/chat/modelSettingsStore.ts';
 import { ModelCatalog } from './core/chat/modelCatalog.ts';
 import { SPEND_STATE_KEY, SpendGuard } from './host/chat/spendGuard.ts';
@@ -70,6 +71,8 @@ export interface KeywardTestApi {
   ask(
     request: PromptRequest,
   ): Promise<{ ok: true; text: string; model: string } | { ok: false; kind: string; partialText?: string }>;
+  /** Which extensions may use Keyward's models; the in-host suite scripts its question (the host refuses modals). */
+  languageModelAccess(): Promise<LanguageModelAccess>;
 }
 
 /** The handlers activation never runs, loaded on a command's first run (src/host/onDemandCommands.ts). */
@@ -152,6 +155,13 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   let historyLoading: Promise<GitHistoryView> | undefined;
   const history = (): Promise<GitHistoryView> =>
     (historyLoading ??= onDemand().then(({ GitHistoryView }) => (historyView = new GitHistoryView())));
+  // Other extensions use Keyward's models once the person allowed each (asked once, in a modal). Built with the
+  // request handling (dist/lmRequests.js) on the first request or the first Manage Language Model Access.
+  let lmAccessLoading: Promise<LanguageModelAccess> | undefined;
+  const lmAccess = (): Promise<LanguageModelAccess> =>
+    (lmAccessLoading ??= import('./host/lm/lmRequests.ts').then(
+      ({ LanguageModelAccess }) => new LanguageModelAccess(globalState, ledger, log, context.extension.id),
+    ));
   const lmProvider = new KeywardChatProvider({
     monitor,
     keys,
@@ -159,6 +169,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     configuration,
     settings: modelSettings,
     spend,
+    access: lmAccess,
     log,
     manageCommand: CommandId.manageLanguageModels,
   });
@@ -218,6 +229,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
     command(CommandId.manageLanguageModels, async () =>
       (await onDemand()).manageLanguageModelKeys(keys, configuration),
     ),
+    command(CommandId.manageLanguageModelAccess, async () => (await lmAccess()).manage()),
     keys.onDidChange((service) => lmProvider.refresh(service)),
     configuration.onDidChange(() => lmProvider.refresh()),
     // Each service's key commands, as its row in core/services/descriptors.ts names them.
@@ -264,6 +276,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   if (!probe) return undefined;
   return {
     modelSettings,
+    languageModelAccess: lmAccess,
     statusView: (service) => statusBar.view(service),
     refresh: () => statusBar.refresh(),
     keyMetadata: (service) => keys.metadata(service),

@@ -42,6 +42,7 @@ export const CommandId = {
   checkKeyLive: 'keyward.checkKeyLive',
   installPreCommitHook: 'keyward.installPreCommitHook',
   manageLanguageModels: 'keyward.manageLanguageModels',
+  manageLanguageModelAccess: 'keyward.manageLanguageModelAccess',
 } as const;
 
 export type CommandId = (typeof CommandId)[keyof typeof CommandId];

@@ -20,6 +20,7 @@ import { routerKey } from '../emulator/keyFactory.ts';
 import * as esbuild from 'esbuild';
 import { startEmulator } from '../emulator/server.ts';
 import { startCodeServer } from './harness/codeServer.ts';
+import { writeCallerVsix } from './harness/callerExtension.ts';
 import { CACHE, CHROMIUM, ensureToolchain } from './harness/install.ts';
 import { runInHostSuite } from './harness/inHost.ts';
 import { PROBES, markersFound, scanForKeys } from './harness/leakCheck.ts';
@@ -185,6 +186,7 @@ async function main(): Promise<number> {
   const server = await startCodeServer(tools, {
     runDir,
     vsix,
+    otherVsixes: [writeCallerVsix(runDir)],
     settings: {
       'keyward.router.baseUrl': emulator.routerBaseUrl,
       'keyward.direct.baseUrl': emulator.directBaseUrl,

@@ -128,7 +128,7 @@ describe('the history scan, the hook installer and the other commands, on demand
     const walker = require(resolve(onDemand.archiveScan)) as Record<string, unknown>;
     expect(typeof walker.scanArchive).toBe('function');
     const lm = loadExtensionBundle(api, onDemand.lmRequests) as unknown as Record<string, unknown>;
-    expect(Object.keys(lm).sort()).toEqual(['countTokens', 'respond']);
+    expect(Object.keys(lm).sort()).toEqual(['LanguageModelAccess', 'countTokens', 'respond']);
     // The same module object: the parts required the bundle already loaded, not a fresh one.
     expect(require.cache[resolve('dist/extension.js')]).toBe(loaded);
     // The scanner's code is in the extension bundle only.

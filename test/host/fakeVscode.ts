@@ -417,6 +417,9 @@ export interface FakeState {
   diagnosticCollections: FakeDiagnosticCollection[];
   /** Language-model chat providers by vendor. */
   lmProviders: Map<string, unknown>;
+  /** Quick picks shown (their items' labels, descriptions and details), and scripted picks by label. */
+  quickPicks: { label: string; description?: string; detail?: string }[][];
+  picks: (string | undefined)[];
 }
 
 export function createFakeVscode(settings: Record<string, unknown> = {}) {
@@ -434,6 +437,8 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     configurationEmitter: new EventEmitter(),
     diagnosticCollections: [],
     lmProviders: new Map(),
+    quickPicks: [],
+    picks: [],
   };
   const message =
     (level: 'info' | 'warning' | 'error') =>
@@ -513,7 +518,13 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       showErrorMessage: message('error'),
       showInputBox: async () => state.inputs.shift(),
       withProgress: <T>(_options: unknown, task: () => Promise<T>) => task(),
-      showQuickPick: async () => undefined,
+      showQuickPick: async (items: unknown) => {
+        const shown = (await items) as { label: string; description?: string; detail?: string }[];
+        if (!Array.isArray(shown)) return undefined;
+        state.quickPicks.push(shown.map(({ label, description, detail }) => ({ label, description, detail })));
+        const pick = state.picks.shift();
+        return shown.find((i) => i.label === pick);
+      },
       createStatusBarItem: (id: string) => {
         const item = new FakeStatusBarItem(id);
         state.statusItems.push(item);
@@ -561,7 +572,7 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       registerCodeActionsProvider: () => new Disposable(() => undefined),
       registerHoverProvider: () => new Disposable(() => undefined),
     },
-    extensions: { getExtension: () => undefined },
+    extensions: { getExtension: () => undefined, all: [] as { id: string; packageJSON: unknown }[] },
     commands: {
       registerCommand: (id: string, handler: (...args: unknown[]) => unknown) => {
         if (state.commands.has(id)) throw new Error(`command ${id} already registered`);
@@ -578,7 +589,7 @@ export function fakeExtensionContext(version = '0.0.0', mode = 1) {
   const subscriptions: { dispose(): unknown }[] = [];
   return {
     subscriptions,
-    extension: { packageJSON: { version } },
+    extension: { id: 'keyward.keyward', packageJSON: { version } },
     extensionMode: mode,
     secrets: new FakeSecrets(),
     globalState: new FakeMemento(),

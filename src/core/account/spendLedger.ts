@@ -1,6 +1,8 @@
-// Today's spend in this workspace, summed from the cost each answer reports (any service), for the daily cap
+// Today's spend in this workspace, summed from the cost each answer reports, for the daily cap
 // (keyward.spend.dailyCapUsd). A day is a UTC day, as the services count theirs (the routing service's usage_daily
-// and its free count reset at UTC midnight). Only numbers are stored: a day, a total, a total per service.
+// and its free count reset at UTC midnight). Only numbers are stored: a day, a total, a total per service and per
+// calling extension. Requests that may run side by side (other extensions' through vscode.lm) reserve an estimate
+// first (spendReservation.ts), held here in this process's memory and counted as spent until they settle.
 import { Disposable } from '../../shared/dispose.ts';
 import { Emitter, type Subscription } from '../../shared/event.ts';
 
@@ -9,6 +11,8 @@ export interface SpendDay {
   day: string;
   totalUsd: number;
   byService: Record<string, number>;
+  /** What each other extension's requests (vscode.lm) cost, by extension id; absent when none. */
+  byCaller?: Record<string, number>;
 }
 
 /** Where the day is kept (the workspace's state in the editor). */
@@ -23,15 +27,25 @@ export function utcDay(ms: number): string {
 
 const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
+/** The finite amounts of a stored record, by name. */
+function amounts(record: unknown): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (record && typeof record === 'object')
+    for (const [name, usd] of Object.entries(record)) if (finite(usd)) out[name] = usd;
+  return out;
+}
+
+const plus = (record: Record<string, number> | undefined, name: string, usd: number) => ({
+  ...record,
+  [name]: (record?.[name] ?? 0) + usd,
+});
+
 /** What was stored, if it is a day at all; anything else counts as nothing spent. */
 function parse(raw: unknown): SpendDay | undefined {
   if (!raw || typeof raw !== 'object') return undefined;
-  const { day, totalUsd, byService } = raw as Partial<SpendDay>;
+  const { day, totalUsd, byService, byCaller } = raw as Partial<SpendDay>;
   if (typeof day !== 'string' || !finite(totalUsd)) return undefined;
-  const services: Record<string, number> = {};
-  if (byService && typeof byService === 'object')
-    for (const [service, usd] of Object.entries(byService)) if (finite(usd)) services[service] = usd;
-  return { day, totalUsd, byService: services };
+  return { day, totalUsd, byService: amounts(byService), ...(byCaller ? { byCaller: amounts(byCaller) } : {}) };
 }
 
 export class SpendLedger extends Disposable {
@@ -40,6 +54,8 @@ export class SpendLedger extends Disposable {
   private readonly changed = this._register(new Emitter<SpendDay>());
   /** Answers end together: each record waits for the one before, so none is lost. */
   private writing: Promise<unknown> = Promise.resolve();
+  /** Estimates of the requests under way, and settled costs not yet written, counted as spent (spendReservation.ts). */
+  readonly held = new Map<object, number>();
 
   constructor(port: SpendPort, now: () => number = Date.now) {
     super();
@@ -55,15 +71,16 @@ export class SpendLedger extends Disposable {
   }
 
   /** Adds an answer's reported cost; a cost the service did not report (null) adds nothing. */
-  record(service: string, costUsd: number | null | undefined): Promise<SpendDay> {
+  record(service: string, costUsd: number | null | undefined, caller?: string): Promise<SpendDay> {
     const next = this.writing.then(async () => {
       const today = this.today();
       if (!finite(costUsd) || costUsd === 0) return today;
       const updated: SpendDay = {
-        day: today.day,
+        ...today,
         totalUsd: today.totalUsd + costUsd,
-        byService: { ...today.byService, [service]: (today.byService[service] ?? 0) + costUsd },
+        byService: plus(today.byService, service, costUsd),
       };
+      if (caller !== undefined) updated.byCaller = plus(today.byCaller, caller, costUsd);
       await this.port.set(updated);
       this.changed.fire(updated);
       return updated;
@@ -72,9 +89,16 @@ export class SpendLedger extends Disposable {
     return next;
   }
 
-  /** Whether today's spend has reached the cap; no cap (null) is never reached. */
+  /** Today's spend with what requests under way hold. */
+  committed(): number {
+    let held = 0;
+    for (const usd of this.held.values()) held += usd;
+    return this.today().totalUsd + held;
+  }
+
+  /** Whether today's spend, with what requests under way hold, has reached the cap; no cap (null) never is. */
   reached(capUsd: number | null): boolean {
-    return capUsd !== null && this.today().totalUsd >= capUsd;
+    return capUsd !== null && this.committed() >= capUsd;
   }
 
   onDidChange(listener: (day: SpendDay) => void): Subscription {

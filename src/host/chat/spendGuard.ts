@@ -4,8 +4,10 @@
 // and nothing waits on a dialog. Requests from VS Code's chat or another extension (the language-model provider)
 // cannot ask: they fail with an error that names the cap, today's spend and what to do. Free models cost nothing
 // and are never stopped. The cost of each answer is added to the workspace's ledger after it ends, stopped and
-// failed answers included when the service reported what it charged.
-import * as vscode from 'vscode';
+// failed answers included when the service reported what it charged. The language-model provider's requests may
+// run side by side, so each reserves an estimate before it is sent and settles it after (lmRequests.ts). Only services
+// whose model list carries prices are counted (the routing service): the direct service's list has ids only and its
+// answers report no cost, so they are not counted and the cap does not limit what they spend.
 import type { KeyStore } from '../../core/keys/keyStore.ts';
 import { isFreeModelId } from '../../core/chat/freeModels.ts';
 import { SERVICES } from '../../core/services/descriptors.ts';
@@ -22,7 +24,8 @@ export const SPEND_STATE_KEY = 'keyward.spend.today';
 export const SPEND_CAP_SETTING = 'keyward.spend.dailyCapUsd';
 
 export class SpendGuard {
-  private readonly ledger: SpendLedger;
+  /** Also read by the language-model provider's reservations (lmRequests.ts). */
+  readonly ledger: SpendLedger;
   private readonly configuration: Configuration;
   private readonly keys: KeyStore;
   private readonly log: Log;
@@ -45,26 +48,6 @@ export class SpendGuard {
     const free = this.freeChoice(service);
     this.log.info(`Spend cap: a prompt to ${service} ${model} waits; today's spend has reached the daily cap.`);
     return { spent: usd(this.ledger.today().totalUsd), cap: usd(cap), ...(free ? { free } : {}) };
-  }
-
-  /** For callers that cannot ask (the language-model provider): the reason the request is not sent, or undefined. */
-  refusal(service: ServiceId, model: string): string | undefined {
-    const notice = this.check(service, model);
-    if (!notice) return undefined;
-    const free = notice.free
-      ? vscode.l10n.t(
-          'choose a free model (such as {0}/{1}, which costs nothing)',
-          notice.free.service,
-          notice.free.model,
-        )
-      : vscode.l10n.t('choose a free model');
-    return vscode.l10n.t(
-      "Keyward did not send the request: today's spend in this workspace ({0}) has reached the daily cap of {1} ({2}). To go on, {3}, raise the cap in Settings, or wait until the day ends (00:00 UTC).",
-      notice.spent,
-      notice.cap,
-      SPEND_CAP_SETTING,
-      free,
-    );
   }
 
   /** Adds what an answer cost; a spend that could not be stored is said in the log, not lost in silence. */

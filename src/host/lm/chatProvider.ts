@@ -6,6 +6,7 @@
 // request and the error says why and what to do.
 import * as vscode from 'vscode';
 import type { ModelCatalog } from '../../core/chat/modelCatalog.ts';
+import { modelFamily } from '../../core/lm/modelFamily.ts';
 import type { ModelOption } from '../../shared/protocol.ts';
 import { SERVICE_IDS, type ServiceId } from '../../shared/serviceIds.ts';
 import type { Configuration } from '../configuration.ts';
@@ -18,9 +19,27 @@ export type { ChatProviderParts, KeywardModelInformation };
 
 export const LM_VENDOR = 'keyward';
 
-/** What a list does not say: a window most current models exceed, so VS Code never sends more than fits. */
+/**
+ * What a list does not say (the direct service's gives ids only): a window every current model of the services
+ * exceeds, said in the model's tooltip. An older model with a smaller one (gpt-4's 8,192) fails loud with the
+ * service's context-length error rather than being trimmed in silence.
+ */
 const UNKNOWN_CONTEXT = 32_768;
 const UNKNOWN_OUTPUT = 4_096;
+
+/** The model's limits from its list, and the tooltip, which says when the list gave no context window. */
+function limitsOf(m: ModelOption, service: string) {
+  const maxInputTokens = m.contextLength ?? UNKNOWN_CONTEXT;
+  const maxOutputTokens = m.maxOutputTokens ?? UNKNOWN_OUTPUT;
+  const tooltip = vscode.l10n.t('{0} on {1}, through Keyward', m.id, service);
+  if (m.contextLength) return { maxInputTokens, maxOutputTokens, tooltip };
+  const assumed = vscode.l10n.t(
+    'The model list gives no context window: Keyward assumes {0} tokens in, {1} out.',
+    maxInputTokens,
+    maxOutputTokens,
+  );
+  return { maxInputTokens, maxOutputTokens, tooltip: `${tooltip}. ${assumed}` };
+}
 
 export class KeywardChatProvider
   extends Disposable
@@ -71,12 +90,11 @@ export class KeywardChatProvider
           service: list.service,
           model: m.id,
           name: m.name,
-          family: list.service,
+          // The model's own family (gpt-4o-mini), as VS Code and extensions select by it; the service is in the id.
+          family: modelFamily(m.id),
           version: m.id,
           detail,
-          tooltip: vscode.l10n.t('{0} on {1}, through Keyward', m.id, detail),
-          maxInputTokens: m.contextLength ?? UNKNOWN_CONTEXT,
-          maxOutputTokens: m.maxOutputTokens ?? UNKNOWN_OUTPUT,
+          ...limitsOf(m, detail),
           capabilities: { toolCalling: m.toolCalling === true, imageInput: m.imageInput === true },
         });
       }

@@ -6,9 +6,19 @@
 import * as vscode from 'vscode';
 import { ServiceError } from '../../core/errors.ts';
 import { scannerKeys } from '../../core/keys/keyStore.ts';
-import { describeLocations, keysInMessages } from '../../core/lm/outgoingGuard.ts';
+import { describeLocations, keysInRequest } from '../../core/lm/outgoingGuard.ts';
 import { estimateMessageTokens, estimateTextTokens } from '../../core/lm/tokenEstimate.ts';
 import { runPrompt } from '../../core/chat/promptRunner.ts';
+import type { LmMessage, LmTool, ToolCall } from '../../core/lm/messages.ts';
+import { estimateCostUsd } from '../../core/account/spendEstimate.ts';
+import { type Reservation, reserveSpend } from '../../core/account/spendReservation.ts';
+import { usd } from '../../core/account/spendLedger.ts';
+import { isFreeModelId } from '../../core/chat/freeModels.ts';
+import { SERVICES } from '../../core/services/descriptors.ts';
+import { UNNAMED_CALLER, callerLabel, requestInitiator } from './lmAccess.ts';
+
+// The access answers are built with this file, on first use (extension.ts).
+export { LanguageModelAccess } from './lmAccess.ts';
 import type { ReportedUsage } from '../../core/chat/textStream.ts';
 import { errorKindStrings } from '../errorKindStrings.ts';
 import { type ModelSettings, applicableSettings, cleanSettings } from '../../shared/modelSettings.ts';
@@ -17,6 +27,7 @@ import { type ServiceId, isServiceId } from '../../shared/serviceIds.ts';
 import type { Log } from '../log.ts';
 import type { ModelSettingsStore } from '../chat/modelSettingsStore.ts';
 import type { ChatProviderParts, KeywardModelInformation } from './providerTypes.ts';
+import { SPEND_CAP_SETTING, type SpendGuard } from '../chat/spendGuard.ts';
 import { toLmMessages, toLmTools, toToolChoice } from './lmMessages.ts';
 
 /** "router/openai/gpt-4o-mini": the service id has no slash, the model id may. */
@@ -43,19 +54,8 @@ function settingsFor(
   return applicableSettings(merged, offered.get(`${service}/${model}`)?.settings);
 }
 
-/** One request: the secret guard and the spend cap first, then the prompt, its text and tool calls as progress. */
-export async function respond(
-  parts: ChatProviderParts,
-  offered: ReadonlyMap<string, ModelOption>,
-  info: KeywardModelInformation,
-  messages: readonly vscode.LanguageModelChatRequestMessage[],
-  options: vscode.ProvideLanguageModelChatResponseOptions,
-  progress: vscode.Progress<vscode.LanguageModelResponsePart>,
-  token: vscode.CancellationToken,
-): Promise<void> {
-  const target = parseId(info.id);
-  if (!target) throw vscode.LanguageModelError.NotFound(vscode.l10n.t('Keyward has no model {0}.', info.id));
-  const { service, model } = target;
+/** The messages in Keyward's words, or the error naming the first part no wire form carries. */
+function mappedMessages(messages: readonly vscode.LanguageModelChatRequestMessage[]): LmMessage[] {
   const mapped = toLmMessages(messages);
   if ('unknownPart' in mapped)
     throw new Error(
@@ -65,7 +65,11 @@ export async function respond(
         mapped.unknownPart.part + 1,
       ),
     );
-  // The secret guard, before anything leaves: stored keys by value, every other key by shape.
+  return mapped.messages;
+}
+
+/** The secret guard, before anything leaves: stored keys by value, every other key by shape, in every byte sent. */
+async function guard(parts: ChatProviderParts, service: ServiceId, messages: LmMessage[], tools: LmTool[]) {
   const keys = await scannerKeys(parts.keys).catch((error: unknown) => ({
     known: [],
     retired: [],
@@ -81,7 +85,8 @@ export async function respond(
       ),
     );
   }
-  const found = keysInMessages(mapped.messages, keys);
+  // The tools' definitions and the parts joined as the wire joins them are sent too: all are scanned.
+  const found = keysInRequest(messages, tools, keys);
   if (found.length > 0) {
     const where = describeLocations(found);
     parts.log.warn(`Language models: not sent to the ${service} service, a key is in ${where}.`);
@@ -92,27 +97,121 @@ export async function respond(
       ),
     );
   }
-  // Past the daily cap a paid model is refused (free ones cost nothing and go): the caller may be another
-  // extension with no one to ask, so the error names the cap, today's spend and the ways on.
-  const refusal = parts.spend?.refusal(service, model);
-  if (refusal !== undefined) {
-    parts.log.warn(`Language models: not sent to ${service} ${model}, today's spend has reached the daily cap.`);
-    throw vscode.LanguageModelError.Blocked(refusal);
-  }
+}
+
+/** Another extension asks: the person's answer, asked once per extension (lmAccess.ts). */
+async function admit(parts: ChatProviderParts, caller: string | undefined): Promise<void> {
+  if (!parts.access || (await (await parts.access()).admit(caller))) return;
+  const label = callerLabel(caller ?? UNNAMED_CALLER);
+  parts.log.warn(
+    `Language models: not sent, ${caller ?? 'an unnamed extension'} is not allowed to use Keyward's models.`,
+  );
+  throw vscode.LanguageModelError.NoPermissions(
+    vscode.l10n.t(
+      'Keyward did not send the request: {0} is not allowed to use Keyward’s language models. Allow it in "Keyward: Manage Language Model Access".',
+      label,
+    ),
+  );
+}
+
+/** The reason a request past the cap is not sent, for callers that cannot ask: the cap, today's spend, the ways on. */
+function capRefusal(spend: SpendGuard, service: ServiceId, model: string): string | undefined {
+  const notice = spend.check(service, model);
+  if (!notice) return undefined;
+  const free = notice.free
+    ? vscode.l10n.t(
+        'choose a free model (such as {0}/{1}, which costs nothing)',
+        notice.free.service,
+        notice.free.model,
+      )
+    : vscode.l10n.t('choose a free model');
+  // Requests under way hold their largest cost: the cap may be reached by them before it is by what was spent.
+  const held = spend.ledger.committed() - spend.ledger.today().totalUsd;
+  if (held > 0)
+    return vscode.l10n.t(
+      "Keyward did not send the request: today's spend in this workspace ({0}) and the most that the requests still under way may cost ({1}) reach the daily cap of {2} ({3}). To go on, wait for them to end, {4}, or raise the cap in Settings.",
+      notice.spent,
+      usd(held),
+      notice.cap,
+      SPEND_CAP_SETTING,
+      free,
+    );
+  return vscode.l10n.t(
+    "Keyward did not send the request: today's spend in this workspace ({0}) has reached the daily cap of {1} ({2}). To go on, {3}, raise the cap in Settings, or wait until the day ends (00:00 UTC).",
+    notice.spent,
+    notice.cap,
+    SPEND_CAP_SETTING,
+    free,
+  );
+}
+
+/**
+ * The daily cap: the request's estimate is held before it is sent (requests run side by side) and settled with
+ * the reported cost after. Past the cap a paid model is refused (free ones cost nothing and go): the caller may be
+ * another extension with no one to ask, so the error names the cap, today's spend and the ways on.
+ */
+function reserve(
+  parts: ChatProviderParts,
+  target: { service: ServiceId; model: string; option: ModelOption | undefined },
+  sent: { messages: LmMessage[]; tools: LmTool[]; maxOutputTokens: number | undefined },
+  caller: string | undefined,
+): Reservation | undefined {
+  const spend = parts.spend;
+  if (!spend) return undefined;
+  const { service, model } = target;
+  // A free model, or one on a service whose costs are not counted (no prices in its list), holds nothing.
+  const free = SERVICES[service].capabilities.hasFreeModels && isFreeModelId(model);
+  const counted = SERVICES[service].capabilities.hasModelPrices && !free;
+  const bytes = Buffer.byteLength(JSON.stringify(sent.messages)) + Buffer.byteLength(JSON.stringify(sent.tools));
+  const estimate = counted ? estimateCostUsd(target.option, bytes, sent.maxOutputTokens) : 0;
+  const cap = parts.configuration.value.spend.dailyCapUsd;
+  const held = reserveSpend(spend.ledger, free ? null : cap, estimate, service, caller);
+  if (held) return held;
+  parts.log.warn(`Language models: not sent to ${service} ${model}, today's spend has reached the daily cap.`);
+  throw vscode.LanguageModelError.Blocked(
+    capRefusal(spend, service, model) ??
+      vscode.l10n.t("Keyward did not send the request: today's spend has reached the daily cap."),
+  );
+}
+
+/** One request: who asks, the secret guard and the spend cap first, then the prompt, its text and tool calls. */
+export async function respond(
+  parts: ChatProviderParts,
+  offered: ReadonlyMap<string, ModelOption>,
+  info: KeywardModelInformation,
+  messages: readonly vscode.LanguageModelChatRequestMessage[],
+  options: vscode.ProvideLanguageModelChatResponseOptions,
+  progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+  token: vscode.CancellationToken,
+): Promise<void> {
+  const target = parseId(info.id);
+  if (!target) throw vscode.LanguageModelError.NotFound(vscode.l10n.t('Keyward has no model {0}.', info.id));
+  const { service, model } = target;
+  const caller = requestInitiator(options);
+  await admit(parts, caller);
+  const mapped = mappedMessages(messages);
+  const tools = toLmTools(options.tools);
+  await guard(parts, service, mapped, tools);
+  const settings = settingsFor(parts.settings, offered, service, model, options.modelOptions);
+  const option = offered.get(`${service}/${model}`);
+  const held = reserve(
+    parts,
+    { service, model, option },
+    { messages: mapped, tools, maxOutputTokens: settings.maxOutputTokens },
+    caller,
+  );
   const controller = new AbortController();
   const cancel = token.onCancellationRequested(() => controller.abort());
   if (token.isCancellationRequested) controller.abort();
   let reported: ReportedUsage | undefined;
   try {
-    const tools = toLmTools(options.tools);
-    const settings = settingsFor(parts.settings, offered, service, model, options.modelOptions);
     const result = await runPrompt(
       parts.monitor,
       {
         service,
         model,
         turns: [],
-        messages: mapped.messages,
+        messages: mapped,
         ...(tools.length > 0 ? { tools, toolChoice: toToolChoice(options.toolMode) } : {}),
         settings,
         denyDataCollection: parts.configuration.value.router.denyDataCollection,
@@ -126,26 +225,35 @@ export async function respond(
         },
       },
     );
-    reported = undefined;
-    void parts.spend?.record(service, result.costUsd);
-    for (const call of result.toolCalls ?? [])
-      progress.report(
-        new vscode.LanguageModelToolCallPart(
-          call.callId,
-          call.name,
-          call.input && typeof call.input === 'object' ? call.input : { value: call.input },
-        ),
-      );
+    void held?.settle(result.costUsd);
+    reportToolCalls(progress, result.toolCalls);
     const usage = result.usage ? `${result.usage.inputTokens} in, ${result.usage.outputTokens} out` : 'no usage';
     const cost = result.costUsd === null ? '' : `, $${result.costUsd}`;
-    parts.log.info(`Language models: ${service} ${result.model || model} answered (${usage}${cost}).`);
+    parts.log.info(
+      `Language models: ${service} ${result.model || model} answered ${caller ?? 'an unnamed caller'} (${usage}${cost}).`,
+    );
   } catch (error) {
-    if (reported) void parts.spend?.record(service, reported.costUsd);
+    if (reported) void held?.settle(reported.costUsd);
+    else held?.release();
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     throw languageModelError(parts.log, error);
   } finally {
     cancel.dispose();
   }
+}
+
+function reportToolCalls(
+  progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+  calls: readonly ToolCall[] | undefined,
+) {
+  for (const call of calls ?? [])
+    progress.report(
+      new vscode.LanguageModelToolCallPart(
+        call.callId,
+        call.name,
+        call.input && typeof call.input === 'object' ? call.input : { value: call.input },
+      ),
+    );
 }
 
 /** Keyward's error kind, with its title and advice; the LanguageModelError VS Code knows where one fits. */

@@ -9,6 +9,7 @@ import type { Configuration } from '../configuration.ts';
 import type { Log } from '../log.ts';
 import type { ModelSettingsStore } from '../chat/modelSettingsStore.ts';
 import type { SpendGuard } from '../chat/spendGuard.ts';
+import type { LanguageModelAccess } from './lmAccess.ts';
 
 export interface KeywardModelInformation extends vscode.LanguageModelChatInformation {
   readonly service: ServiceId;
@@ -24,6 +25,8 @@ export interface ChatProviderParts {
   settings: ModelSettingsStore;
   /** The daily spend cap: a paid model past it is refused, and each answer's cost is added. */
   spend?: SpendGuard;
+  /** Which other extensions the person allowed to use Keyward's models (built on first use); absent, no one is asked. */
+  access?: () => Promise<LanguageModelAccess>;
   log: Log;
   /** The manifest's managementCommand: Keyward's key setup. */
   manageCommand: string;

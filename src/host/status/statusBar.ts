@@ -84,16 +84,16 @@ export class StatusBar extends Disposable {
     return this._register(item);
   }
 
-  /** Today's spend in this workspace across services, and the cap when one is set. */
+  /** Today's spend in this workspace on the services that report costs, and the cap when one is set. */
   private spendLine(): string {
     if (!this.spend) return '';
     const spent = usd(this.spend.today().totalUsd);
     const cap = this.configuration.value.spend.dailyCapUsd;
     const line =
       cap === null
-        ? vscode.l10n.t('Spent today in this workspace: {0} (all services, UTC day)', spent)
+        ? vscode.l10n.t('Spent today in this workspace: {0} (routing service only, UTC day)', spent)
         : vscode.l10n.t(
-            'Spent today in this workspace: {0} of the {1} daily cap (all services, UTC day)',
+            'Spent today in this workspace: {0} of the {1} daily cap (routing service only, UTC day)',
             spent,
             usd(cap),
           );

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { guardedValue, normalizeConfig } from '../../../src/core/config.ts';
 import { type SpendDay, SpendLedger, usd } from '../../../src/core/account/spendLedger.ts';
+import { reserveSpend } from '../../../src/core/account/spendReservation.ts';
 
 function memory(initial?: unknown) {
   let stored: unknown = initial;
@@ -82,6 +83,36 @@ describe('SpendLedger', () => {
       now,
     );
     expect(partly.today()).toEqual({ day: '2026-11-25', totalUsd: 2, byService: { router: 2 } });
+  });
+
+  it('reserves an estimate in one step with the check: once the held estimates reach the cap, no more pass', async () => {
+    const ledger = new SpendLedger(memory().port, () => at('2026-11-25T10:00:00Z'));
+    const first = reserveSpend(ledger, 1, 0.6, 'router', 'ext.a')!;
+    const second = reserveSpend(ledger, 1, 0.6, 'router', 'ext.b')!;
+    expect(first).toBeDefined();
+    expect(second).toBeDefined();
+    // 1.2 held: the cap is reached before anything is written.
+    expect(reserveSpend(ledger, 1, 0.01, 'router')).toBeUndefined();
+    expect(ledger.reached(1)).toBe(true);
+    await first.settle(0.1);
+    second.release();
+    expect(ledger.committed()).toBeCloseTo(0.1);
+    expect(ledger.today()).toMatchObject({ totalUsd: 0.1, byCaller: { 'ext.a': 0.1 } });
+    expect(reserveSpend(ledger, 1, 0.5, 'router')).toBeDefined();
+  });
+
+  it('an unknown estimate holds all that is left below the cap; a settled cost stays held until it is written', async () => {
+    const store = memory();
+    const ledger = new SpendLedger(store.port, () => at('2026-11-25T10:00:00Z'));
+    await ledger.record('router', 0.25);
+    const unknown = reserveSpend(ledger, 1, Number.POSITIVE_INFINITY, 'router')!;
+    expect(ledger.committed()).toBeCloseTo(1);
+    expect(reserveSpend(ledger, 1, 0, 'router')).toBeUndefined();
+    const writing = unknown.settle(0.5);
+    expect(ledger.committed()).toBeCloseTo(0.75);
+    await writing;
+    expect(ledger.committed()).toBeCloseTo(0.75);
+    expect(ledger.today().totalUsd).toBeCloseTo(0.75);
   });
 
   it('shows cents, and up to six places under a cent', () => {

@@ -21,6 +21,8 @@ export interface CodeServerOptions {
   settings: Record<string, unknown>;
   env?: Record<string, string>;
   vsix?: string;
+  /** Other extensions installed next to it (the caller of Keyward's models, harness/callerExtension.ts). */
+  otherVsixes?: string[];
   /**
    * The smoke-test driver loads tests from a page's payload, and makes the workbench drop every notification. The
    * e2e needs it; the sandbox of `npm start` must behave as VS Code does, so it passes false.
@@ -77,14 +79,14 @@ export async function startCodeServer(tools: Toolchain, options: CodeServerOptio
   const env = codeServerEnv(tools, runDir, options.env);
   const logFile = join(runDir, 'code-server.log');
 
-  if (options.vsix) {
-    const install = spawnSync(
-      tools.node24,
-      [tools.codeServerEntry, ...baseArgs(runDir), '--install-extension', options.vsix],
-      { env, encoding: 'utf8' },
-    );
+  for (const vsix of [options.vsix, ...(options.otherVsixes ?? [])]) {
+    if (!vsix) continue;
+    const install = spawnSync(tools.node24, [tools.codeServerEntry, ...baseArgs(runDir), '--install-extension', vsix], {
+      env,
+      encoding: 'utf8',
+    });
     if (install.status !== 0)
-      throw new Error(`code-server could not install ${options.vsix}:\n${install.stdout}\n${install.stderr}`);
+      throw new Error(`code-server could not install ${vsix}:\n${install.stdout}\n${install.stderr}`);
   }
 
   const port = options.port ? options.port : await freePort();

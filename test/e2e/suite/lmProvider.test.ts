@@ -38,6 +38,9 @@ suite('language-model chat provider', () => {
 
   suiteSetup(async () => {
     api = (await activateKeyward()).exports as KeywardTestApi;
+    // This suite calls vscode.lm as another extension would: the host refuses modal dialogs here, so the
+    // one-time question is answered by script (the UI step "another extension asks" clicks the real one).
+    (await api.languageModelAccess()).ask = async () => 'allow';
     await vscode.commands.executeCommand('keyward.setRouterKey', {
       key: e2eEnv().sandboxKeys.routerFunded,
       quiet: true,
@@ -51,35 +54,53 @@ suite('language-model chat provider', () => {
       await vscode.commands.executeCommand('keyward.setDirectKey', { key: e2eEnv().sandboxKeys.direct, quiet: true });
   });
 
-  test('selects Keyward models by vendor, with limits and capabilities from the model list, per service with a key', async () => {
+  test('selects Keyward models by vendor and by family, with limits and capabilities from the model list, per service with a key', async () => {
     assert.equal(api.keyMetadata('direct'), undefined, 'this suite starts without a direct key');
-    // Each model under its service. The direct service has no key: it offers none (the run's compatible server
-    // needs no key, and may). The list follows key changes, so the wait is for the state, not for a first answer.
-    const families = (models: readonly vscode.LanguageModelChat[]) => [...new Set(models.map((m) => m.family))];
+    // Each model under its service (the id's first segment). The direct service has no key: it offers none (the
+    // run's compatible server needs no key, and may). The list follows key changes, so the wait is for the state.
+    const services = (models: readonly vscode.LanguageModelChat[]) => [
+      ...new Set(models.map((m) => m.id.split('/')[0])),
+    ];
     const models = await waitFor('Keyward’s router models and no direct ones', async () => {
       const all = await keywardModels();
-      return families(all).includes('direct') ? undefined : all;
+      return services(all).includes('direct') ? undefined : all;
     });
     const mini = models.find((m) => m.id === 'router/openai/gpt-4o-mini')!;
     assert.equal(mini.vendor, 'keyward');
-    assert.equal(mini.family, 'router');
+    // The model's own family, as extensions select by it (Copilot's families are gpt-4o, gpt-4o-mini, …).
+    assert.equal(mini.family, 'gpt-4o-mini');
     assert.equal(mini.maxInputTokens, 128_000);
-    assert.ok(models.every((m) => m.id.startsWith(`${m.family}/`)));
-    assert.ok(!families(models).includes('direct'), `no direct models without a direct key`);
+    const byFamily = await vscode.lm.selectChatModels({ vendor: 'keyward', family: 'gpt-4o-mini' });
+    assert.deepEqual(
+      byFamily.map((m) => m.id),
+      ['router/openai/gpt-4o-mini'],
+    );
+    const sonnet = await vscode.lm.selectChatModels({ family: 'claude-sonnet-4.5' });
+    assert.ok(
+      sonnet.some((m) => m.id === 'router/anthropic/claude-sonnet-4.5'),
+      'selected by family alone, as another extension would',
+    );
+    assert.ok(!services(models).includes('direct'), `no direct models without a direct key`);
 
     // A direct key brings the direct service's models; deleting it takes them away again.
+    const direct = async () =>
+      (await vscode.lm.selectChatModels({ vendor: 'keyward' })).filter((m) => m.id.startsWith('direct/'));
     await vscode.commands.executeCommand('keyward.setDirectKey', { key: e2eEnv().sandboxKeys.direct, quiet: true });
     try {
       const withDirect = await waitFor('direct models once the direct key is stored', async () => {
-        const all = await vscode.lm.selectChatModels({ vendor: 'keyward', family: 'direct' });
+        const all = await direct();
         return all.length > 0 ? all : undefined;
       });
-      assert.ok(withDirect.every((m) => m.vendor === 'keyward' && m.id.startsWith('direct/')));
+      assert.ok(withDirect.every((m) => m.vendor === 'keyward'));
+      // The direct list gives no context window: the stated fallback, the same family as the routed model.
+      const directMini = withDirect.find((m) => m.id === 'direct/gpt-4o-mini')!;
+      assert.equal(directMini.family, 'gpt-4o-mini');
+      assert.equal(directMini.maxInputTokens, 32_768);
     } finally {
       await vscode.commands.executeCommand('keyward.deleteDirectKey', true);
     }
     await waitFor('no direct models once the direct key is deleted', async () =>
-      (await vscode.lm.selectChatModels({ vendor: 'keyward', family: 'direct' })).length === 0 ? true : undefined,
+      (await direct()).length === 0 ? true : undefined,
     );
   });
 
@@ -191,5 +212,82 @@ suite('language-model chat provider', () => {
     );
     assert.ok(!bodies.some((b) => b.includes(marker)), 'no request of the guarded conversation reached the service');
     assert.ok(!bodies.some((b) => b.includes(key)), 'the key is in no request body');
+  });
+  test('a key in a tool definition, in an SVG image, or split over two parts is never sent', async () => {
+    const mini = (await keywardModels()).find((m) => m.id === 'router/openai/gpt-4o-mini')!;
+    const key = leakKey(e2eEnv().sandboxKeys.direct);
+    const marker = `lm-paths-${randomBytes(6).toString('hex')}`;
+    const svg = new TextEncoder().encode(`<svg xmlns="http://www.w3.org/2000/svg"><text>${key}</text></svg>`);
+    const attempts: [string, () => Thenable<vscode.LanguageModelChatResponse>][] = [
+      [
+        'tool 1 (deploy) definition',
+        () =>
+          mini.sendRequest([vscode.LanguageModelChatMessage.User(marker)], {
+            tools: [{ name: 'deploy', description: `Deploys with ${key}`, inputSchema: { type: 'object' } }],
+          }),
+      ],
+      [
+        'message 1, part 2 (image)',
+        () =>
+          mini.sendRequest([
+            vscode.LanguageModelChatMessage.User([
+              new vscode.LanguageModelTextPart(marker),
+              new vscode.LanguageModelDataPart(svg, 'image/svg+xml'),
+            ]),
+          ]),
+      ],
+      [
+        'message 1, parts 2 to 3 (text)',
+        () =>
+          mini.sendRequest([
+            vscode.LanguageModelChatMessage.User([
+              new vscode.LanguageModelTextPart(marker),
+              new vscode.LanguageModelTextPart(`token ${key.slice(0, 30)}`),
+              new vscode.LanguageModelTextPart(key.slice(30)),
+            ]),
+          ]),
+      ],
+    ];
+    for (const [where, send] of attempts)
+      await assert.rejects(
+        async () => readAll(await send()),
+        (error: Error) => {
+          assert.ok(error.message.includes(where), `${where} in ${error.message}`);
+          assert.ok(!error.message.includes(key), 'the error masks the key');
+          return true;
+        },
+      );
+    const after = `lm-after-${randomBytes(6).toString('hex')}`;
+    await readAll(await mini.sendRequest([vscode.LanguageModelChatMessage.User(after)]));
+    const bodies = (await recorded()).map((r) => JSON.stringify(r.body ?? {}));
+    assert.ok(bodies.some((b) => b.includes(after)));
+    assert.ok(!bodies.some((b) => b.includes(marker)), 'none of the guarded requests reached the service');
+  });
+
+  test('another extension not allowed is refused before anything is sent, and asked once', async () => {
+    const mini = (await keywardModels()).find((m) => m.id === 'router/openai/gpt-4o-mini')!;
+    const asked: string[] = [];
+    const access = await api.languageModelAccess();
+    const allowed = access.decisions();
+    // Forget the answer this suite gave, and answer no this time.
+    for (const id of Object.keys(allowed)) await access.decide(id, undefined);
+    access.ask = async (label) => (asked.push(label), 'deny');
+    try {
+      const marker = `lm-denied-${randomBytes(6).toString('hex')}`;
+      for (let i = 0; i < 2; i++)
+        await assert.rejects(
+          async () => readAll(await mini.sendRequest([vscode.LanguageModelChatMessage.User(marker)])),
+          (error: Error) => {
+            assert.match(error.message, /is not allowed to use Keyward’s language models/);
+            return true;
+          },
+        );
+      assert.equal(asked.length, 1, `asked once: ${asked.join(', ')}`);
+      const bodies = (await recorded()).map((r) => JSON.stringify(r.body ?? {}));
+      assert.ok(!bodies.some((b) => b.includes(marker)), 'nothing of the refused requests was sent');
+    } finally {
+      for (const id of Object.keys(access.decisions())) await access.decide(id, undefined);
+      access.ask = async () => 'allow';
+    }
   });
 });

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { KeywardTestApi } from '../../../src/extension.ts';
 import type { HostMessage } from '../../../src/shared/protocol.ts';
-import { activateKeyward, e2eEnv, waitFor } from './env.ts';
+import { activateKeyward, admin, e2eEnv, waitFor } from './env.ts';
 
 let api: KeywardTestApi;
 const keyward = () => vscode.workspace.getConfiguration('keyward');
@@ -60,6 +60,9 @@ async function readAll(response: vscode.LanguageModelChatResponse): Promise<stri
 suite('daily spend cap', () => {
   suiteSetup(async () => {
     api = (await activateKeyward()).exports as KeywardTestApi;
+    // This suite calls vscode.lm as another extension would: the host refuses modal dialogs here, so the
+    // one-time question is answered by script (the UI step "another extension asks" clicks the real one).
+    (await api.languageModelAccess()).ask = async () => 'allow';
     await vscode.commands.executeCommand('keyward.setRouterKey', {
       key: e2eEnv().sandboxKeys.routerFunded,
       quiet: true,
@@ -109,7 +112,7 @@ suite('daily spend cap', () => {
 
   test('through vscode.lm, past the cap a paid model fails naming the cap and today’s spend; a free model answers', async () => {
     const models = await waitFor('Keyward’s router models in vscode.lm', async () => {
-      const all = await vscode.lm.selectChatModels({ vendor: 'keyward', family: 'router' });
+      const all = await vscode.lm.selectChatModels({ vendor: 'keyward' });
       return all.some((m) => m.id === `router/${PAID}`) && all.some((m) => m.id === `router/${FREE}`) ? all : undefined;
     });
     const paid = models.find((m) => m.id === `router/${PAID}`)!;
@@ -127,5 +130,27 @@ suite('daily spend cap', () => {
     assert.ok(
       (await readAll(await free.sendRequest([vscode.LanguageModelChatMessage.User('free is fine')]))).length > 0,
     );
+  });
+  test('20 requests at once through vscode.lm under a cap one answer passes: one is sent, the others refused', async () => {
+    const spentText = /Spent today in this workspace: \$(\d+\.\d+)/.exec(api.statusView('router')?.tooltip ?? '')?.[1];
+    assert.ok(spentText, 'today’s spend in the tooltip');
+    // A cap just above today's spend (the tooltip rounds to millionths): any one paid answer passes it.
+    const cap = Number(spentText) + 0.000002;
+    await keyward().update('spend.dailyCapUsd', cap, vscode.ConfigurationTarget.Global);
+    await waitFor('the new cap in force', () => (api.config().spend.dailyCapUsd === cap ? true : undefined));
+    const paid = (await vscode.lm.selectChatModels({ vendor: 'keyward' })).find((m) => m.id === `router/${PAID}`)!;
+    const marker = `parallel-${randomBytes(6).toString('hex')}`;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, async (_, i) =>
+        readAll(await paid.sendRequest([vscode.LanguageModelChatMessage.User(`${marker} ${i}`)])),
+      ),
+    );
+    const refused = outcomes.filter(
+      (o) => o.status === 'rejected' && /daily cap/.test((o.reason as Error).message),
+    ).length;
+    const sent = (await admin<{ requests: { body?: unknown }[] }>('GET', '/requests')).requests.filter((r) =>
+      JSON.stringify(r.body ?? {}).includes(marker),
+    ).length;
+    assert.deepEqual({ sent, refused }, { sent: 1, refused: 19 });
   });
 });

@@ -4,11 +4,17 @@
 // The run's settings switch AI features off (chat.disableAIFeatures, to keep the other steps' screens quiet): this
 // step turns them on for the workspace and back off after. Stands alone after the router key step
 // (KEYWARD_E2E_UI_GREP='router key in the password box|model picker').
+// Then another extension (harness/callerExtension.ts, installed next to Keyward) asks for a Keyward model: Keyward
+// asks the person once, in a modal; Allow lets the answer through; "Keyward: Manage Language Model Access" lists the
+// extension with today's spend and takes the permission back, after which its request is refused without a question.
+// Stands alone after the router key step (KEYWARD_E2E_UI_GREP='router key in the password box|another extension').
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PATIENCE } from '../harness/workbench.ts';
 import { clearToasts, waitFor } from './answerSteps.ts';
 import type { UiStep } from './steps.ts';
+import { CALLER_NAME } from '../harness/callerExtension.ts';
+import type { Workbench } from '../harness/workbench.ts';
 
 export const languageModelSteps: UiStep[] = [
   {
@@ -56,4 +62,72 @@ export const languageModelSteps: UiStep[] = [
       }
     },
   },
+  {
+    name: 'another extension asks for Keyward’s models: asked once, allowed, then refused from Manage Language Model Access',
+    async run({ wb }) {
+      await clearToasts(wb);
+      for (let i = 0; i < 3; i++) await wb.page.keyboard.press('Escape');
+      await wb.runCommand(`${CALLER_NAME}: Ask a Keyward Model`);
+      const dialog = wb.page.locator('.monaco-dialog-box');
+      const question = await waitFor(
+        () => dialog.innerText(),
+        /Keyward E2E Caller .*wants to use Keyward’s language models/,
+        'Keyward’s one-time question about the other extension',
+      );
+      console.log(`  The question: ${question.slice(0, 300)}`);
+      await wb.screenshot('lm-access-question');
+      await dialog.locator('.monaco-button', { hasText: /^\s*Allow\s*$/ }).click();
+      await dialog.waitFor({ state: 'hidden', timeout: PATIENCE });
+      const answered = await toast(wb, /Caller got an answer|Caller was refused/);
+      await centreShot(wb, 'lm-access-allowed-answer');
+      if (!answered.includes('Caller got an answer')) throw new Error(`the allowed request failed: ${answered}`);
+
+      await clearToasts(wb);
+      await wb.runCommand('Keyward: Manage Language Model Access');
+      const row = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: CALLER_NAME });
+      const listed = await waitFor(
+        () => row.innerText(),
+        /allowed[\s\S]*Spent today: \$0\.\d+/,
+        'the extension, allowed, with its spend',
+      );
+      console.log(`  Manage Language Model Access lists: ${listed}`);
+      await wb.screenshot('lm-access-manage-list');
+      await row.click();
+      const deny = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: "Don't Allow" });
+      await deny.waitFor({ timeout: PATIENCE });
+      await wb.screenshot('lm-access-manage-choice');
+      await deny.click();
+      await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: PATIENCE });
+
+      // Taken back: refused, and not asked again.
+      await wb.runCommand(`${CALLER_NAME}: Ask a Keyward Model`);
+      const refused = await toast(wb, /Caller was refused|Caller got an answer/);
+      await centreShot(wb, 'lm-access-refused');
+      if (!/is not allowed to use Keyward’s language models/.test(refused))
+        throw new Error(`taken back, yet the request was not refused: ${refused}`);
+      if (await dialog.isVisible().catch(() => false)) throw new Error('asked again after the answer was remembered');
+      await clearToasts(wb);
+    },
+  },
 ];
+
+/** The other extension's notification: a toast, or the notification centre once the toast has gone. */
+async function toast(wb: Workbench, expected: RegExp): Promise<string> {
+  return waitFor(
+    async () => {
+      const toasts = (await wb.page.locator('.notifications-toasts .notification-toast').allInnerTexts()).join(' | ');
+      return expected.test(toasts) ? toasts : wb.notifications();
+    },
+    expected,
+    'the other extension’s notification',
+  );
+}
+
+/** The notification centre open, for the screenshot: this run's toasts hide before a picture can be taken. */
+async function centreShot(wb: Workbench, name: string): Promise<void> {
+  await wb.runCommand('Notifications: Show Notifications');
+  await wb.page.locator('.notifications-center').waitFor({ timeout: PATIENCE });
+  await wb.page.mouse.move(10, 10);
+  await wb.screenshot(name);
+  await wb.page.keyboard.press('Escape');
+}

@@ -112,7 +112,9 @@ describe('the daily spend cap', () => {
     await s.keys.setKey('router', bed.emulator.sandbox!.keys.routerFunded);
     const spent = await spendOnce();
     expect(s.workspaceState.get(SPEND_STATE_KEY)).toMatchObject({ totalUsd: spent, byService: { router: spent } });
-    await vi.waitFor(() => expect(s.tooltip()).toMatch(/Spent today in this workspace: \$0\.\d+ \(all services/));
+    await vi.waitFor(() =>
+      expect(s.tooltip()).toMatch(/Spent today in this workspace: \$0\.\d+ \(routing service only, UTC day/),
+    );
     // No cap: never held.
     s.posted.length = 0;
     await s.session.send('second', 'router', PAID, 'again', []);
