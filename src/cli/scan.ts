@@ -51,10 +51,12 @@ export const SCAN_HELP = `Usage: keyward scan [PATH...] [--format text|json|sari
                     [--verify-base-url SERVICE=URL]...
                     [--baseline FILE] [--write-baseline FILE]
 
-Finds routing- and direct-service keys in files. Exit status: 1 keys found;
-else 2 when a file or folder could not be read (or on a usage or git error, or
-when the report could not be written); 0 only when everything was scanned and
-is clean.
+Finds API keys in files: the routing and direct services' keys, other AI
+providers' (Anthropic, Google, Groq, xAI, Hugging Face, Perplexity, Replicate,
+Together AI, Fireworks AI), and keys split into pieces or base64-encoded. Exit status:
+1 keys found; else 2 when a file or folder could not be read (or on a usage or
+git error, or when the report could not be written); 0 only when everything was
+scanned and is clean.
 
   PATH...            files or folders to scan (default: the current folder)
   --format FORMAT    text (default), json, or sarif (SARIF 2.1.0 for code scanning)
