@@ -55,8 +55,10 @@ if [ -n "$missing" ]; then
   echo "  ${BYPASS}" >&2
   exit 1
 fi
+# Whatever is there, a link or a device included, goes to keyward, which reads only a plain file and names
+# anything else ([ -f ] would follow a link, and skipping it would count every baselined key as new).
 baseline=
-if [ -f ${DEFAULT_BASELINE} ]; then baseline=${DEFAULT_BASELINE}; fi
+if [ -e ${DEFAULT_BASELINE} ] || [ -L ${DEFAULT_BASELINE} ]; then baseline=${DEFAULT_BASELINE}; fi
 "$@" scan --staged \${baseline:+--baseline "$baseline"}
 status=$?
 case $status in
