@@ -101,7 +101,7 @@ export function looksWide(bytes: Buffer): boolean {
   return Math.max(even, odd) * 4 >= n && Math.min(even, odd) * 8 <= n;
 }
 
-type LineKind = 'commit' | 'diff' | 'index' | 'file' | 'hunk' | 'added' | 'kept' | 'removed' | 'other';
+type LineKind = 'commit' | 'diff' | 'index' | 'file' | 'hunk' | 'binary' | 'added' | 'kept' | 'removed' | 'other';
 
 /** A file version in history to read whole (UTF-16 text), with the commit that wrote it. */
 export interface HistoryBlob {
@@ -121,8 +121,8 @@ export class HistoryParser {
   private readonly findings: FileFinding[] = [];
   private readonly wide: HistoryBlob[] = [];
   private readonly wideSeen = new Set<string>();
-  private readonly archives: HistoryBlob[] = [];
-  private readonly archiveSeen = new Set<string>();
+  private readonly whole: HistoryBlob[] = [];
+  private readonly wholeSeen = new Set<string>();
   commits = 0;
   private commit = '';
   private subject = '';
@@ -168,9 +168,12 @@ export class HistoryParser {
     return this.wide;
   }
 
-  /** File versions that are archives, by their name or their first bytes, in history order, once each. */
-  archiveBlobs(): readonly HistoryBlob[] {
-    return this.archives;
+  /**
+   * File versions to read whole, in history order, once each: archives, by their name or their first bytes, and
+   * binary files a merge wrote (its combined diff shows them as "Binary files differ", whatever --text asks).
+   */
+  wholeBlobs(): readonly HistoryBlob[] {
+    return this.whole;
   }
 
   /** Reports a key found elsewhere (a whole blob), unless this file's history already did. */
@@ -194,6 +197,7 @@ export class HistoryParser {
     if (first === 0x40) return 'hunk';
     if (first === 0x64) return 'diff';
     if (first === 0x69) return 'index';
+    if (first === 0x42) return 'binary';
     return 'other';
   }
 
@@ -279,9 +283,13 @@ export class HistoryParser {
         this.blob = '';
         return;
       }
-      case 'diff':
+      case 'diff': {
         this.blob = '';
+        // A merge's combined diff names its file here ("diff --cc NAME"); a binary one has no "+++" line to name it.
+        const combined = /^diff --(?:cc|combined) (.+)$/.exec(bytes.toString('utf8'));
+        if (combined) this.path = unquotePath(combined[1]!);
         return;
+      }
       case 'index': {
         // "index OLD..NEW MODE", or "index OLD1,OLD2..NEW" in a merge's combined diff.
         const match = /^index [0-9a-f,]+\.\.([0-9a-f]+)/.exec(bytes.toString('latin1'));
@@ -294,9 +302,13 @@ export class HistoryParser {
         // git ends a name holding a space with a tab (for patch), quoted or not.
         const name = unquotePath(line.slice(4).replace(/\t$/, ''));
         this.path = name.startsWith('b/') ? name.slice(2) : name;
-        if (archiveKind(this.path)) this.archive();
+        if (archiveKind(this.path)) this.readWhole();
         return;
       }
+      case 'binary':
+        // Only a merge's combined diff says this under --text: its bytes were not shown, so its blob is read whole.
+        if (bytes.toString('latin1').startsWith('Binary files ')) this.readWhole();
+        return;
       case 'hunk': {
         // "@@ -a,b +c,d @@" or, for a merge with N parents, N+1 "@" and N "-" ranges.
         const match = /^(@{2,}) ((?:-\d+(?:,\d+)? )+)\+(\d+)(?:,(\d+))? @{2,}/.exec(bytes.toString('latin1'));
@@ -349,7 +361,7 @@ export class HistoryParser {
       });
     }
     // A file whose first line starts as an archive does: its version is opened as one, whatever its name.
-    if (!stream && this.newLine === 0 && archiveMagic(bytes)) this.archive();
+    if (!stream && this.newLine === 0 && archiveMagic(bytes)) this.readWhole();
     if (!stream && this.blob && looksWide(bytes)) {
       const id = `${this.blob}|${this.path}`;
       if (!this.wideSeen.has(id)) {
@@ -359,13 +371,17 @@ export class HistoryParser {
     }
   }
 
-  /** This version, to read whole and open as an archive (its lines in the patch say nothing of its entries). */
-  private archive(): void {
+  /**
+   * This version, to read whole: an archive (its lines in the patch say nothing of its entries), or a binary file a
+   * merge wrote (the patch shows no line of it). Read as a staged blob is: opened if it is an archive, decoded by its
+   * byte-order mark if it has one, searched as bytes otherwise.
+   */
+  private readWhole(): void {
     if (!this.blob || /^0+$/.test(this.blob)) return;
     const id = `${this.blob}|${this.path}`;
-    if (this.archiveSeen.has(id)) return;
-    this.archiveSeen.add(id);
-    this.archives.push({ path: this.path, oid: this.blob, commit: this.commit, subject: this.subject });
+    if (this.wholeSeen.has(id)) return;
+    this.wholeSeen.add(id);
+    this.whole.push({ path: this.path, oid: this.blob, commit: this.commit, subject: this.subject });
   }
 }
 
@@ -503,7 +519,7 @@ async function openArchives(
   skipped: Skipped[],
   unfetched: (blob: HistoryBlob) => void,
 ): Promise<void> {
-  const read = await scanBlobsOpeningArchives(root, parser.archiveBlobs(), options, 'archives in history');
+  const read = await scanBlobsOpeningArchives(root, parser.wholeBlobs(), options, 'the files in history read whole');
   for (const { blob, path, finding } of read.findings) parser.report(path, finding, blob.commit, blob.subject);
   read.missing.forEach(unfetched);
   for (const { blob, skip } of read.skipped) {
