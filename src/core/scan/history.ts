@@ -361,7 +361,8 @@ export class HistoryParser {
       });
     }
     // A file whose first line starts as an archive does: its version is opened as one, whatever its name.
-    if (!stream && this.newLine === 0 && archiveMagic(bytes)) this.readWhole();
+    // A line of the patch, not the whole file: its size is unknown here.
+    if (!stream && this.newLine === 0 && archiveMagic(bytes, Number.POSITIVE_INFINITY)) this.readWhole();
     if (!stream && this.blob && looksWide(bytes)) {
       const id = `${this.blob}|${this.path}`;
       if (!this.wideSeen.has(id)) {
