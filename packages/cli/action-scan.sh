@@ -61,7 +61,8 @@ fi
 baseline=()
 if [ -n "${KEYWARD_BASELINE:-}" ]; then
   baseline=(--baseline "$KEYWARD_BASELINE")
-elif [ -f .keyward-baseline.json ]; then
+# Whatever is there (a link included) goes to keyward, which reads only a plain file and names anything else.
+elif [ -e .keyward-baseline.json ] || [ -L .keyward-baseline.json ]; then
   baseline=(--baseline .keyward-baseline.json)
 fi
 

@@ -46,7 +46,8 @@ case "$real" in
 esac
 # With a committed baseline (keyward scan --write-baseline .keyward-baseline.json) only new keys stop a commit.
 baseline=
-[ -f .keyward-baseline.json ] && baseline=.keyward-baseline.json
+# Whatever is there (a link included) goes to keyward, which reads only a plain file and names anything else.
+{ [ -e .keyward-baseline.json ] || [ -L .keyward-baseline.json ]; } && baseline=.keyward-baseline.json
 "$real" scan ${baseline:+--baseline "$baseline"} -- "$@"
 status=$?
 case $status in

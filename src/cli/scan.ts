@@ -49,10 +49,12 @@ export const SCAN_HELP = `Usage: keyward scan [PATH...] [--format text|json|sari
                     [--verify-base-url SERVICE=URL]...
                     [--baseline FILE] [--write-baseline FILE]
 
-Finds routing- and direct-service keys in files. Exit status: 1 keys found;
-else 2 when a file or folder could not be read (or on a usage or git error, or
-when the report could not be written); 0 only when everything was scanned and
-is clean.
+Finds API keys in files: the routing and direct services' keys, other AI
+providers' (Anthropic, Google, Groq, xAI, Hugging Face, Perplexity, Replicate,
+Together AI, Fireworks AI), and keys split into pieces or base64-encoded. Exit status:
+1 keys found; else 2 when a file or folder could not be read (or on a usage or
+git error, or when the report could not be written); 0 only when everything was
+scanned and is clean.
 
   PATH...            files or folders to scan (default: the current folder)
   --format FORMAT    text (default), json, or sarif (SARIF 2.1.0 for code scanning)
@@ -95,7 +97,8 @@ with the line that suppressed it; a line that is neither is named and suppresses
 nothing (exit 2 when no key counts).
 
 Inside a git repository the files git tracks or would commit are scanned; ignored
-files are skipped. A repository git refuses (dubious ownership, a corrupt HEAD) is
+files are skipped, but a file or folder named that git ignores is read whole (its
+files reported as ignored by git). A repository git refuses (dubious ownership, a corrupt HEAD) is
 named with git's reason and read as a plain folder (exit 2 unless keys are found).
 Binary files are searched too, and so is what ships: inside
 zip-based files (.vsix, .zip, .jar, .apk, .whl, .nupkg, .docx, .xlsx, .epub …),

@@ -6,6 +6,7 @@ import { ServiceError } from '../core/errors.ts';
 import { redactSecrets } from '../core/redact.ts';
 import type { ServiceId } from '../core/services/descriptors.ts';
 import { serviceModule } from '../core/services/registry.ts';
+import { maskKey } from '../shared/keyShapes.ts';
 import { type CliIo, EXIT } from './io.ts';
 import {
   BASE_URL_ENV,
@@ -110,7 +111,7 @@ async function serviceStatus(
   const module = serviceModule(service);
   const client = await module.open(connection);
   try {
-    const status = await module.cliStatus(client, connection.key !== '');
+    const status = await module.cliStatus(client, connection.key === '' ? null : { masked: maskKey(connection.key) });
     out.write(json ? JSON.stringify({ ok: true, service, ...status.json }) + '\n' : status.text);
     return EXIT.ok;
   } catch (error) {

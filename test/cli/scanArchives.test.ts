@@ -166,12 +166,24 @@ describe('keyward scan inside archives', () => {
 
   it('a damaged archive is named, and its bytes are still read', () => {
     const dir = tempDir();
+    const whole = Buffer.from(zip({ 'a.env': `KEY=${routerKey()}\n` }, true));
+    // Cut inside the central directory: the entry's bytes are there, the archive cannot be read.
+    writeFileSync(join(dir, 'cut.zip'), whole.subarray(0, whole.length - 30));
+    const run = scanCli(dir, ['--no-git', '--format', 'json', 'cut.zip']);
+    expect(run.status).toBe(1);
+    const report = json(run);
+    expect(report.findings.map((f) => f.path)).toEqual(['cut.zip']);
+    expect(report.skipped.map((s) => [s.path, s.reason])).toEqual([['cut.zip', 'archive-unreadable']]);
+  });
+
+  it('a text file named as an archive is read whole as the text it is: reported as text, not as unscanned', () => {
+    const dir = tempDir();
     writeFileSync(join(dir, 'notes.zip'), `not a zip at all\nkey=${routerKey()}\n`);
     const run = scanCli(dir, ['--no-git', '--format', 'json', 'notes.zip']);
     expect(run.status).toBe(1);
     const report = json(run);
     expect(report.findings.map((f) => `${f.path}:${f.line}`)).toEqual(['notes.zip:2']);
-    expect(report.skipped.map((s) => s.reason)).toEqual(['archive-unreadable']);
+    expect(report).toMatchObject({ skipped: [], complete: true });
   });
 
   it('"../" names and symlink entries are only names: nothing is written, no link is followed', async () => {

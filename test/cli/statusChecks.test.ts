@@ -54,4 +54,14 @@ describe('keyward status', () => {
       /the balance is below zero: every call fails, free models included, until at least \$5\.00 of credits are added/,
     );
   });
+
+  it('router: the key is masked as everywhere else (prefix, ellipsis, last four), not as the service labels it', async () => {
+    const key = bed.emulator.sandbox!.keys.routerFunded;
+    const run = await cli(router(), { OPENROUTER_API_KEY: key });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^key {8}sk-or-v1-…${key.slice(-4)}$`, 'm'));
+    expect(run.stdout).not.toContain('...');
+    const json = await cli([...router(), '--json'], { OPENROUTER_API_KEY: key });
+    expect(JSON.parse(json.stdout)).toMatchObject({ key: { masked: `sk-or-v1-…${key.slice(-4)}` } });
+  });
 });

@@ -6,6 +6,7 @@
 // Nested archives are opened to a fixed depth; entry count, bytes unpacked and
 // compression ratio are capped, and every cap that stops a look names what it
 // left unread, so a zip bomb never passes for a clean archive.
+import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { redactSecrets } from '../redact.ts';
 import { EntryNames } from './entryNames.ts';
@@ -149,9 +150,11 @@ async function scanLevel(
   } catch (error) {
     if (error instanceof LimitError) out.skipped.push({ inner: where, reason: 'archive-limit', detail: error.message });
     else {
-      out.skipped.push({ inner: where, reason: 'archive-unreadable', detail: describe(error) });
-      // Not an archive after all, or a damaged one: its bytes are still read as they are.
+      // Not an archive after all, or a damaged one: its bytes are still read as they are. Text (UTF-8 without a NUL,
+      // which no zip or tar header is) read so is read whole: a text file, not an archive left unread.
       const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      if (isUtf8(data) && !data.includes(0)) return scanEntryText(data, name, where, options, out);
+      out.skipped.push({ inner: where, reason: 'archive-unreadable', detail: describe(error) });
       for (const part of scanShippedText(data, where, options))
         for (const finding of part.findings) out.findings.push({ inner: where, finding });
     }

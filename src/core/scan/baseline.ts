@@ -6,13 +6,16 @@
 // (gitleaks/gitleaks detect/baseline.go IsNew), so a key that moves down a line is new there.
 // The same key copied into another file is new: it has spread. No key is written, only the
 // fingerprint and the masked form a report already shows.
-import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { readCommittedFile } from './committedFile.ts';
 
 export const BASELINE_VERSION = 1;
 
 /** The baseline the pre-commit hook and the CI action use when the repository has committed one. */
 export const DEFAULT_BASELINE = '.keyward-baseline.json';
+
+/** A baseline larger than this is refused unread (16 MiB: some 100,000 entries). */
+export const BASELINE_MAX_BYTES = 16 << 20;
 
 export interface BaselineEntry {
   /** '/'-separated, relative to the repository root (or the folder scanned outside one). */
@@ -37,12 +40,11 @@ function keyOf(path: string, fingerprint: string): string {
 
 /** Reads and checks a baseline file; anything unexpected is a BaselineError naming what and where. */
 export function readBaseline(file: string): Baseline {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new BaselineError(`${file}: could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
+  // Read as .keywardignore is: no link followed, a regular file only, and a bounded one.
+  const read = readCommittedFile(file, BASELINE_MAX_BYTES);
+  if ('missing' in read) throw new BaselineError(`${file}: could not be read (ENOENT)`);
+  if ('problem' in read) throw new BaselineError(`${file}: ${read.problem}`);
+  const { text } = read;
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -85,7 +85,7 @@ export async function scanBlobs<T extends Blob>(
   /** A large blob's first bytes are in: an archive is held whole (or passed over), anything else streamed. */
   const decide = (blob: T) => {
     undecided = false;
-    kind = archiveMagic(Buffer.concat(parts));
+    kind = archiveMagic(Buffer.concat(parts), size);
     if (kind) return tooLargeArchive(blob);
     stream = new StreamScan(optionsFor(blob.path, options));
     for (const part of parts) stream.push(part);

@@ -106,7 +106,8 @@ const TEXT_READER: Reader<FileOutcome> = {
     return archive ? { archive } : outcomeOf(scanBytesCounted(bytes, options));
   },
   windows(head, fd, options) {
-    const archive = archiveMagic(head);
+    // Only the file's start: its size is not what bytes.length says.
+    const archive = archiveMagic(head, Number.POSITIVE_INFINITY);
     return archive ? { archive } : streamed(head, fd, options);
   },
 };

@@ -97,9 +97,56 @@ const XZ = [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00];
 const SEVEN_ZIP = [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c];
 const RAR = [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07];
 const USTAR = [0x75, 0x73, 0x74, 0x61, 0x72];
+const TAR_BLOCK = 512;
 
-/** The container a file's first bytes say it is (the first 512 bytes are enough). */
-export function archiveMagic(bytes: Uint8Array): ArchiveKind | undefined {
+/**
+ * A number field of a tar header: octal digits after optional spaces, then NULs or spaces to the field's end (as
+ * tar-stream's decodeOct and GNU tar's from_header read it), or GNU's base-256 for a large size; NaN when neither.
+ */
+function tarNumber(bytes: Uint8Array, at: number, length: number): number {
+  const end = at + length;
+  if (bytes[at]! === 0x80) {
+    let value = 0;
+    for (let i = at + 1; i < end; i++) value = value * 256 + bytes[i]!;
+    return value;
+  }
+  let i = at;
+  while (i < end && bytes[i] === 0x20) i++;
+  let value = 0;
+  for (; i < end && bytes[i]! >= 0x30 && bytes[i]! <= 0x37; i++) value = value * 8 + bytes[i]! - 0x30;
+  for (; i < end; i++) if (bytes[i] !== 0 && bytes[i] !== 0x20) return Number.NaN;
+  return value;
+}
+
+/**
+ * Whether a tar header starts the bytes: "ustar\0" then "00" (POSIX) or "ustar  \0" (GNU) at 257, a checksum that
+ * adds up (the header's bytes summed with its own field as spaces, unsigned or, as old tars wrote it, signed), and
+ * a first entry's size that parses and fits in `size` bytes. "ustar" alone at 257 is found in text (tar-stream's
+ * own headers.js): a text file taken for a tar could not be unpacked and was named as not scanned.
+ */
+function isTarHeader(bytes: Uint8Array, size: number): boolean {
+  if (bytes.length < TAR_BLOCK || !startsWith(bytes, 257, USTAR)) return false;
+  const posix = bytes[262] === 0 && bytes[263] === 0x30 && bytes[264] === 0x30;
+  const gnu = bytes[262] === 0x20 && bytes[263] === 0x20 && bytes[264] === 0;
+  if (!posix && !gnu) return false;
+  const checksum = tarNumber(bytes, 148, 8);
+  let unsigned = 8 * 0x20;
+  let signed = 8 * 0x20;
+  for (let i = 0; i < TAR_BLOCK; i++) {
+    if (i >= 148 && i < 156) continue;
+    unsigned += bytes[i]!;
+    signed += bytes[i]! < 0x80 ? bytes[i]! : bytes[i]! - 0x100;
+  }
+  if (checksum !== unsigned && checksum !== signed) return false;
+  const entry = tarNumber(bytes, 124, 12);
+  return entry >= 0 && TAR_BLOCK + entry <= size;
+}
+
+/**
+ * The container a file's first bytes say it is (the first 512 bytes are enough). `size`: the whole file's, when
+ * `bytes` are only its start (a tar's first entry must fit in it); unknown, Infinity.
+ */
+export function archiveMagic(bytes: Uint8Array, size: number = bytes.length): ArchiveKind | undefined {
   if (bytes.length < 4) return undefined;
   const a = bytes[0]!;
   const b = bytes[1];
@@ -147,8 +194,8 @@ export function archiveMagic(bytes: Uint8Array): ArchiveKind | undefined {
       if (startsWith(bytes, 0, RAR)) return 'rar';
       break;
   }
-  // "ustar" at 257: POSIX and GNU tar headers (a v7 tar has no magic; its name says .tar).
-  if (startsWith(bytes, 257, USTAR)) return 'tar';
+  // POSIX and GNU tar headers, checked whole (a v7 tar has no magic; its name says .tar).
+  if (isTarHeader(bytes, size)) return 'tar';
   return undefined;
 }
 

@@ -1,12 +1,11 @@
 // Keys ever committed: the added lines of `git log -p`, read as git writes
 // them (no buffer to outgrow, however long the history), with git's exit
 // status checked: a log that failed is an error, never "no key found".
-import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
 import { redactSecrets } from '../redact.ts';
 import { gitMessage, gitStream, runGit } from './git.ts';
 import { scanBlobsOpeningArchives } from './blobArchives.ts';
 import { scanBlobs } from './blobScan.ts';
+import { HistoryError, cutShort, notFetched } from './historyGaps.ts';
 import { archiveKind, archiveMagic } from './formats.ts';
 import type { FileFinding, Skipped } from './report.ts';
 import { type Finding, type ScanOptions, mayContainKey, optionsFor, scanText } from './scanner.ts';
@@ -101,7 +100,7 @@ export function looksWide(bytes: Buffer): boolean {
   return Math.max(even, odd) * 4 >= n && Math.min(even, odd) * 8 <= n;
 }
 
-type LineKind = 'commit' | 'diff' | 'index' | 'file' | 'hunk' | 'added' | 'kept' | 'removed' | 'other';
+type LineKind = 'commit' | 'diff' | 'index' | 'file' | 'hunk' | 'binary' | 'added' | 'kept' | 'removed' | 'other';
 
 /** A file version in history to read whole (UTF-16 text), with the commit that wrote it. */
 export interface HistoryBlob {
@@ -121,8 +120,8 @@ export class HistoryParser {
   private readonly findings: FileFinding[] = [];
   private readonly wide: HistoryBlob[] = [];
   private readonly wideSeen = new Set<string>();
-  private readonly archives: HistoryBlob[] = [];
-  private readonly archiveSeen = new Set<string>();
+  private readonly whole: HistoryBlob[] = [];
+  private readonly wholeSeen = new Set<string>();
   commits = 0;
   private commit = '';
   private subject = '';
@@ -168,9 +167,12 @@ export class HistoryParser {
     return this.wide;
   }
 
-  /** File versions that are archives, by their name or their first bytes, in history order, once each. */
-  archiveBlobs(): readonly HistoryBlob[] {
-    return this.archives;
+  /**
+   * File versions to read whole, in history order, once each: archives, by their name or their first bytes, and
+   * binary files a merge wrote (its combined diff shows them as "Binary files differ", whatever --text asks).
+   */
+  wholeBlobs(): readonly HistoryBlob[] {
+    return this.whole;
   }
 
   /** Reports a key found elsewhere (a whole blob), unless this file's history already did. */
@@ -194,6 +196,7 @@ export class HistoryParser {
     if (first === 0x40) return 'hunk';
     if (first === 0x64) return 'diff';
     if (first === 0x69) return 'index';
+    if (first === 0x42) return 'binary';
     return 'other';
   }
 
@@ -279,9 +282,13 @@ export class HistoryParser {
         this.blob = '';
         return;
       }
-      case 'diff':
+      case 'diff': {
         this.blob = '';
+        // A merge's combined diff names its file here ("diff --cc NAME"); a binary one has no "+++" line to name it.
+        const combined = /^diff --(?:cc|combined) (.+)$/.exec(bytes.toString('utf8'));
+        if (combined) this.path = unquotePath(combined[1]!);
         return;
+      }
       case 'index': {
         // "index OLD..NEW MODE", or "index OLD1,OLD2..NEW" in a merge's combined diff.
         const match = /^index [0-9a-f,]+\.\.([0-9a-f]+)/.exec(bytes.toString('latin1'));
@@ -294,9 +301,13 @@ export class HistoryParser {
         // git ends a name holding a space with a tab (for patch), quoted or not.
         const name = unquotePath(line.slice(4).replace(/\t$/, ''));
         this.path = name.startsWith('b/') ? name.slice(2) : name;
-        if (archiveKind(this.path)) this.archive();
+        if (archiveKind(this.path)) this.readWhole();
         return;
       }
+      case 'binary':
+        // Only a merge's combined diff says this under --text: its bytes were not shown, so its blob is read whole.
+        if (bytes.toString('latin1').startsWith('Binary files ')) this.readWhole();
+        return;
       case 'hunk': {
         // "@@ -a,b +c,d @@" or, for a merge with N parents, N+1 "@" and N "-" ranges.
         const match = /^(@{2,}) ((?:-\d+(?:,\d+)? )+)\+(\d+)(?:,(\d+))? @{2,}/.exec(bytes.toString('latin1'));
@@ -349,7 +360,8 @@ export class HistoryParser {
       });
     }
     // A file whose first line starts as an archive does: its version is opened as one, whatever its name.
-    if (!stream && this.newLine === 0 && archiveMagic(bytes)) this.archive();
+    // A line of the patch, not the whole file: its size is unknown here.
+    if (!stream && this.newLine === 0 && archiveMagic(bytes, Number.POSITIVE_INFINITY)) this.readWhole();
     if (!stream && this.blob && looksWide(bytes)) {
       const id = `${this.blob}|${this.path}`;
       if (!this.wideSeen.has(id)) {
@@ -359,13 +371,17 @@ export class HistoryParser {
     }
   }
 
-  /** This version, to read whole and open as an archive (its lines in the patch say nothing of its entries). */
-  private archive(): void {
+  /**
+   * This version, to read whole: an archive (its lines in the patch say nothing of its entries), or a binary file a
+   * merge wrote (the patch shows no line of it). Read as a staged blob is: opened if it is an archive, decoded by its
+   * byte-order mark if it has one, searched as bytes otherwise.
+   */
+  private readWhole(): void {
     if (!this.blob || /^0+$/.test(this.blob)) return;
     const id = `${this.blob}|${this.path}`;
-    if (this.archiveSeen.has(id)) return;
-    this.archiveSeen.add(id);
-    this.archives.push({ path: this.path, oid: this.blob, commit: this.commit, subject: this.subject });
+    if (this.wholeSeen.has(id)) return;
+    this.wholeSeen.add(id);
+    this.whole.push({ path: this.path, oid: this.blob, commit: this.commit, subject: this.subject });
   }
 }
 
@@ -391,66 +407,13 @@ export interface HistoryScan {
   cancelled: boolean;
 }
 
-export class HistoryError extends Error {}
+// Defined beside the checks made before a scan, which throw it too.
+export { HistoryError } from './historyGaps.ts';
 
 /** How many commits a history scan will read (for a progress bar). */
 export async function countCommits(root: string): Promise<number | undefined> {
   const result = await runGit(['rev-list', '--all', '--count'], root);
   return result.code === 0 ? Number(result.stdout.trim()) : undefined;
-}
-
-/**
- * History git log would cut short: a shallow clone holds only the last commits,
- * and a graft file (deprecated, still honoured, GIT_NO_REPLACE_OBJECTS or not)
- * can give any commit other parents, hiding the ones before it.
- */
-async function cutShort(root: string): Promise<Skipped[]> {
-  const result = await runGit(['rev-parse', '--is-shallow-repository', '--git-path', 'info/grafts'], root);
-  if (result.code !== 0) return [];
-  const [isShallow = '', grafts = ''] = result.stdout.split('\n');
-  const skipped: Skipped[] = [];
-  if (isShallow.trim() === 'true') skipped.push({ path: '', reason: 'shallow-history' });
-  const graftFile = isAbsolute(grafts) ? grafts : join(root, grafts);
-  if (grafts && existsSync(graftFile) && statSync(graftFile).size > 0)
-    skipped.push({ path: '', reason: 'grafted-history' });
-  return skipped;
-}
-
-/**
- * Objects a partial clone never fetched (lazy fetching is off, see git.ts),
- * each named by the path and commit that hold it. Only asked of a repository
- * with a promisor remote: elsewhere a missing object is corruption, and git log fails.
- */
-async function notFetched(root: string): Promise<Skipped[]> {
-  const promisor = await runGit(
-    ['config', '--get-regexp', '^(extensions\\.partialclone|remote\\..*\\.promisor)$'],
-    root,
-  );
-  if (promisor.code !== 0 || promisor.stdout.trim() === '') return [];
-  const objects = await runGit(['rev-list', '--all', '--objects', '--missing=print'], root);
-  if (objects.code !== 0) throw new HistoryError(`git rev-list failed: ${gitMessage(objects.stderr) || 'no message'}`);
-  const missing = new Set(objects.stdout.split('\n').flatMap((line) => (line.startsWith('?') ? [line.slice(1)] : [])));
-  if (missing.size === 0) return [];
-  // Which file and commit each missing blob is: the raw diff names blobs without reading them.
-  const raw = await runGit(
-    ['log', '--all', '--reverse', '--topo-order', '--raw', '-z', '--no-abbrev', '--no-renames', '--format=%x00%H'],
-    root,
-  );
-  const skipped: Skipped[] = [];
-  let commit = '';
-  const fields = raw.stdout.split('\0');
-  for (let i = 0; i < fields.length; i++) {
-    const field = fields[i]!.replace(/^\n+/, '');
-    if (/^[0-9a-f]{40,64}$/.test(field)) commit = field;
-    else if (field.startsWith(':')) {
-      const oid = field.split(' ')[3] ?? '';
-      const path = fields[++i] ?? '';
-      if (missing.delete(oid))
-        skipped.push({ path, reason: 'not-fetched', detail: `object ${oid} of commit ${commit.slice(0, 12)}` });
-    }
-  }
-  for (const oid of missing) skipped.push({ path: '', reason: 'not-fetched', detail: `object ${oid}` });
-  return skipped;
 }
 
 export async function scanHistory(
@@ -503,7 +466,7 @@ async function openArchives(
   skipped: Skipped[],
   unfetched: (blob: HistoryBlob) => void,
 ): Promise<void> {
-  const read = await scanBlobsOpeningArchives(root, parser.archiveBlobs(), options, 'archives in history');
+  const read = await scanBlobsOpeningArchives(root, parser.wholeBlobs(), options, 'the files in history read whole');
   for (const { blob, path, finding } of read.findings) parser.report(path, finding, blob.commit, blob.subject);
   read.missing.forEach(unfetched);
   for (const { blob, skip } of read.skipped) {

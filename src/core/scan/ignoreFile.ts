@@ -4,11 +4,15 @@
 // line that suppressed it. gitleaks' .gitleaksignore lists fingerprints the same way (one a line,
 // '#' comments; gitleaks/gitleaks detect/ignore.go), but without a reason; here a line without
 // its reason is refused, named by file and line, and suppresses nothing.
-import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { redactSecrets } from '../redact.ts';
+import { readCommittedFile } from './committedFile.ts';
 
 export const IGNORE_FILE = '.keywardignore';
+
+/** An ignore file larger than this is refused unread: a list a team reviews by hand is far smaller. */
+export const IGNORE_FILE_MAX_BYTES = 1 << 20;
 
 export interface Suppression {
   /** The ignore file, as shown (`.keywardignore`). */
@@ -157,23 +161,11 @@ export function loadIgnoreFile(folder: string, shown = IGNORE_FILE): IgnoreRules
     entries: [],
     problems: [{ file: shown, line: 0, message }],
   });
-  let text: string;
-  try {
-    // A link is not followed: git commits the link, not what it points to, and a team reviews the file it sees.
-    const fd = openSync(join(folder, IGNORE_FILE), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-    try {
-      if (!fstatSync(fd).isFile()) return refused('not a regular file; not read');
-      text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    if (code === 'ELOOP') return refused('a symbolic link; not followed, nothing in it applies');
-    return refused(`could not be read (${code})`);
-  }
-  return parseIgnoreFile(text, shown);
+  // No link followed, a regular file only, and a bounded one (core/scan/committedFile.ts).
+  const read = readCommittedFile(join(folder, IGNORE_FILE), IGNORE_FILE_MAX_BYTES);
+  if ('missing' in read) return undefined;
+  if ('problem' in read) return refused(read.link ? `${read.problem}, nothing in it applies` : read.problem);
+  return parseIgnoreFile(read.text, shown);
 }
 
 /** `file:line: message`, or `file: message` for the file as a whole. */

@@ -36,8 +36,8 @@ export function preCommitHookScript(keyward: HookKeyward): string {
   const recorded = keyward.map(shellQuote).join(' ');
   return `#!/bin/sh
 ${HOOK_MARK}
-# Keyward's pre-commit hook: refuses a commit that would add a routing- or
-# direct-service API key. It runs the keyward recorded below when it was
+# Keyward's pre-commit hook: refuses a commit that would add an API key (the
+# routing or direct service's, or another AI provider's). It runs the keyward recorded below when it was
 # installed, never one found on PATH or in this project's node_modules (a
 # cloned repository could supply that one). Reinstall: keyward install-hook.
 # Remove: delete this file.
@@ -55,8 +55,10 @@ if [ -n "$missing" ]; then
   echo "  ${BYPASS}" >&2
   exit 1
 fi
+# Whatever is there, a link or a device included, goes to keyward, which reads only a plain file and names
+# anything else ([ -f ] would follow a link, and skipping it would count every baselined key as new).
 baseline=
-if [ -f ${DEFAULT_BASELINE} ]; then baseline=${DEFAULT_BASELINE}; fi
+if [ -e ${DEFAULT_BASELINE} ] || [ -L ${DEFAULT_BASELINE} ]; then baseline=${DEFAULT_BASELINE}; fi
 "$@" scan --staged \${baseline:+--baseline "$baseline"}
 status=$?
 case $status in

@@ -287,7 +287,13 @@ const LIVE_IN_HISTORY = 'live key in git history: rotate now';
 
 function gitNote(f: FileFinding): string {
   if (inGitHistory(f)) return `${LIVE_IN_HISTORY}; ${f.verification!.reason}`;
-  return GIT_TEXT[f.git] + (f.verification ? `; ${f.verification.status}: ${f.verification.reason}` : '');
+  const verified = f.verification ? `${f.verification.status}: ${f.verification.reason}` : '';
+  return [GIT_TEXT[f.git], verified].filter(Boolean).join('; ');
+}
+
+/** " (note)" after a finding, or nothing when there is nothing to say (git not asked, no --verify). */
+function inBrackets(note: string): string {
+  return note === '' ? '' : ` (${note})`;
 }
 
 /** The lines for stderr that name every path not scanned. */
@@ -302,7 +308,7 @@ export function skippedText(skipped: readonly Skipped[]): string {
 
 function findingLine(f: FileFinding, note: string): string {
   const j = toJsonFinding(f);
-  return `${printablePath(j.path)}:${j.line}:${j.column}: ${RULES[j.ruleId].description} ${j.masked}${f.commit ? ` in commit ${f.commit.slice(0, 12)}` : ''} (${note})`;
+  return `${printablePath(j.path)}:${j.line}:${j.column}: ${RULES[j.ruleId].description} ${j.masked}${f.commit ? ` in commit ${f.commit.slice(0, 12)}` : ''}${inBrackets(note)}`;
 }
 
 /** "suppressed by .keywardignore:3: reason": where, so a reader can undo it. */
@@ -448,7 +454,7 @@ export function sarifReport(
             ruleIndex: ruleIds.indexOf(j.ruleId),
             level: RULES[j.ruleId].confidence === 'high' || j.verification?.status === 'live' ? 'error' : 'warning',
             message: {
-              text: `Exposed ${RULES[j.ruleId].description} ${j.masked} (${gitNote(f)}${f.commit ? `, commit ${f.commit}` : ''}).`,
+              text: `Exposed ${RULES[j.ruleId].description} ${j.masked}${inBrackets([gitNote(f), f.commit ? `commit ${f.commit}` : ''].filter(Boolean).join(', '))}.`,
             },
             locations: [
               {

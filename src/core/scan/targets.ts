@@ -161,10 +161,11 @@ async function listRepository(
 ): Promise<void> {
   const rel = toPosix(relative(root, real)) || '.';
   const show = (path: string) => (shown === real ? under(root, path) : join(shown, relative(real, under(root, path))));
-  // Both at once: each is a process to start, and neither needs the other.
-  const [tracked, others] = await Promise.all([
+  // All at once: each is a process to start, and none needs another.
+  const [tracked, others, ignored] = await Promise.all([
     runGit(['ls-files', '-z', '--stage', '--', literalPath(rel)], root),
     runGit(['ls-files', '-z', '--others', '--exclude-standard', '--', literalPath(rel)], root),
+    rel === '.' ? false : ignoredFolder(root, rel),
   ]);
   if (tracked.code !== 0) throw new GitFailure(`git ls-files failed in ${root}: ${tracked.stderr.trim()}`);
   if (others.code !== 0) throw new GitFailure(`git ls-files failed in ${root}: ${others.stderr.trim()}`);
@@ -192,9 +193,68 @@ async function listRepository(
       });
     }
   }
-  for (const path of split(others.stdout)) {
+  await listUntracked(split(others.stdout), 'untracked', root, show, options, out, seen);
+  for (const folder of unreadableFolders(others.stderr))
+    out.skipped.push({ path: show(folder.path), reason: 'unreadable-folder', detail: folder.detail });
+  if (ignored) await listIgnored(root, rel, show, options, out, seen);
+}
+
+/**
+ * Whether git ignores a folder (itself, or a folder above it). A folder the user asks for is scanned whatever git
+ * ignores: "no keys found" over a folder none of whose files were read would be a clean result for nothing.
+ */
+async function ignoredFolder(root: string, rel: string): Promise<boolean> {
+  // check-ignore takes no pathspec magic; "./" keeps a name starting with ':' a name. Without --no-index a
+  // folder holding one tracked file (added with -f) would pass for one git does not ignore.
+  const result = await runGit(['check-ignore', '-q', '--no-index', '--', `./${rel}`], root);
+  if (result.code > 1) throw new GitFailure(`git check-ignore failed in ${root}: ${result.stderr.trim()}`);
+  return result.code === 0;
+}
+
+/**
+ * The files git ignores in a folder it ignores, as a walk of it lists them: what git tracks there is listed
+ * already; folders skipped by default (node_modules) are named, unless --include-dir asks for them.
+ */
+async function listIgnored(
+  root: string,
+  rel: string,
+  show: (path: string) => string,
+  options: ListOptions,
+  out: Listing,
+  seen: Set<string> | null,
+): Promise<void> {
+  const result = await runGit(
+    ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--', literalPath(rel)],
+    root,
+  );
+  if (result.code !== 0) throw new GitFailure(`git ls-files failed in ${root}: ${result.stderr.trim()}`);
+  const include = options.includeDirs ?? new Set<string>();
+  const excluded = new Set<string>();
+  const paths = split(result.stdout).filter((path) => {
+    const names = path.slice(rel.length + 1).split('/');
+    const at = names.findIndex((name, i) => i < names.length - 1 && DEFAULT_EXCLUDED_DIRS.includes(name));
+    if (at < 0 || include.has(names[at]!)) return true;
+    excluded.add(`${rel}/${names.slice(0, at + 1).join('/')}`);
+    return false;
+  });
+  for (const folder of excluded) out.skipped.push({ path: show(folder), reason: 'excluded-folder' });
+  await listUntracked(paths, 'ignored', root, show, options, out, seen);
+  for (const folder of unreadableFolders(result.stderr))
+    out.skipped.push({ path: show(folder.path), reason: 'unreadable-folder', detail: folder.detail });
+}
+
+/** Files git lists as not tracked, as `state`; a folder it lists whole is another repository, asked on its own. */
+async function listUntracked(
+  paths: readonly string[],
+  state: GitField,
+  root: string,
+  show: (path: string) => string,
+  options: ListOptions,
+  out: Listing,
+  seen: Set<string> | null,
+): Promise<void> {
+  for (const path of paths) {
     const full = under(root, path);
-    // A folder git lists whole is another repository inside this one: ask it.
     if (path.endsWith('/')) {
       await listTarget(full.replace(/[\\/]$/, ''), show(path).replace(/[\\/]$/, ''), options, out, seen);
       continue;
@@ -209,11 +269,9 @@ async function listRepository(
     if (stat.isSymbolicLink()) out.skipped.push({ path: show(path), reason: 'symlink' });
     else if (!stat.isFile()) out.skipped.push({ path: show(path), reason: 'special-file', detail: specialKind(stat) });
     else if (first(seen, full)) {
-      out.files.push({ path: full, shown: show(path), state: 'untracked', regular: true });
+      out.files.push({ path: full, shown: show(path), state, regular: true });
     }
   }
-  for (const folder of unreadableFolders(others.stderr))
-    out.skipped.push({ path: show(folder.path), reason: 'unreadable-folder', detail: folder.detail });
 }
 
 /** The real path behind a link to a file, when it can be had (a link that changes meanwhile is read as it is). */

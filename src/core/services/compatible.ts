@@ -45,7 +45,10 @@ export const compatibleService = {
   modelOptions: async (client, signal) => routerOptions(await client.models(signal)),
   rateLimits: () => undefined,
   checkKey,
-  async cliStatus(client, keySent) {
+  async cliStatus(client, key) {
+    // Whatever shape a compatible server's key has, only whether one was sent is said: four characters of a short one
+    // would be too many.
+    const keySent = key !== null;
     const models = await checkKey(client);
     return {
       json: { answering: true, keySent, canListModels: models !== null, models },

@@ -116,6 +116,12 @@ export interface CliStatus {
   text: string;
 }
 
+/**
+ * The key `keyward status` sent, as its module may show it: masked by the one masking every other place uses
+ * (shared/keyShapes.ts maskKey), never as a service echoes it. Null when no key was sent.
+ */
+export type CliKey = { masked: string } | null;
+
 export interface ServiceModule<
   Snapshot extends AccountSnapshot = AccountSnapshot,
   Client extends WireClient = WireClient,
@@ -137,7 +143,7 @@ export interface ServiceModule<
    */
   checkKey(client: Client, signal?: AbortSignal): Promise<unknown>;
   /** `keyward status`: the key check and what the service tells about the account, for a person or a program. */
-  cliStatus(client: Client, keySent: boolean): Promise<CliStatus>;
+  cliStatus(client: Client, key: CliKey): Promise<CliStatus>;
   readonly account: {
     empty(context: AccountContext): Snapshot;
     /** The snapshot as the status bar reads it now (a setting may add to it). */

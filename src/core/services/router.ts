@@ -46,10 +46,11 @@ function keepBillingError(last: ServiceErrorData | null, credits: RouterCredits 
 
 const money = (n: number | null) => (n === null ? 'none' : `$${n.toFixed(2)}`);
 
-function statusText(info: RouterKeyInfo, credits: RouterCredits | null, now: number): string {
+/** `masked`: the key as every other place masks it; the service's label (`sk-or-v1-57...635`) cuts it its own way. */
+function statusText(info: RouterKeyInfo, credits: RouterCredits | null, now: number, masked?: string): string {
   const free = info.freeModelDailyRequests;
   const lines = [
-    `key        ${info.label}`,
+    `key        ${masked ?? info.label}`,
     `limit      ${info.limit === null ? 'no limit' : money(info.limit)}${info.limitReset ? ` (resets ${info.limitReset})` : ''}`,
     `remaining  ${info.limitRemaining === null ? 'no limit' : money(info.limitRemaining)}`,
     `usage      ${money(info.usage)} (today ${money(info.usageDaily)})`,
@@ -82,19 +83,19 @@ export const routerService = {
   modelOptions: async (client, signal) => routerOptions(await client.models(signal)),
   rateLimits: () => undefined,
   checkKey,
-  async cliStatus(client) {
+  async cliStatus(client, key) {
     const [info, credits] = await Promise.all([checkKey(client), client.credits()]);
     const now = Date.now();
     return {
       json: {
-        key: info,
+        key: key ? { ...info, masked: key.masked } : info,
         credits,
         free: info.freeModelDailyRequests
           ? { ...info.freeModelDailyRequests, resetsAt: new Date(nextUtcMidnight(now)).toISOString() }
           : null,
         warnings: routerWarnings(info),
       },
-      text: statusText(info, credits, now),
+      text: statusText(info, credits, now, key?.masked),
     };
   },
   account: {

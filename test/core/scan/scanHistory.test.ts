@@ -145,6 +145,37 @@ describe('history scan', () => {
     merged.remove();
   });
 
+  it('reads whole the binary files a merge wrote, named by its combined diff alone (no "+++" line)', () => {
+    const parser = new HistoryParser();
+    const [merge, blob, zip] = ['c'.repeat(40), 'b'.repeat(40), 'a'.repeat(40)];
+    const none = '0'.repeat(40);
+    parser.push(
+      Buffer.from(
+        [
+          `\0commit ${merge} merge side`,
+          '',
+          'diff --cc "w\\303\\251.txt"',
+          `index ${none},${none}..${blob}`,
+          'new file mode 100644',
+          'Binary files differ',
+          'diff --cc bundle.zip',
+          `index ${none},${none}..${zip}`,
+          'Binary files differ',
+          'diff --cc gone.bin',
+          `index ${zip},${zip}..${none}`,
+          'deleted file mode 100644',
+          'Binary files differ',
+          '',
+        ].join('\n'),
+      ),
+    );
+    parser.end();
+    expect(parser.wholeBlobs()).toEqual([
+      { path: 'wé.txt', oid: blob, commit: merge, subject: 'merge side' },
+      { path: 'bundle.zip', oid: zip, commit: merge, subject: 'merge side' },
+    ]);
+  });
+
   it('a git failure is an error, never "no key found"', async () => {
     const broken = makeRepo();
     broken.write('a.txt', 'a\n');
