@@ -65,7 +65,7 @@ export async function installHookCommand(command: HookCommandHost): Promise<Hook
         break;
     }
     const what = t(
-      'Before each commit, git will run "keyward scan --staged" and refuse the commit when the staged changes add a routing- or direct-service key. The hook runs the keyward command found now on PATH outside this repository, by its full path, never one the repository supplies. Install keyward first (npm install --global keyward), or with npm install --save-dev keyward run "npx keyward install-hook" in a terminal instead. To commit once without the check: git commit --no-verify.',
+      'Before each commit, git will run "keyward scan --staged" and refuse the commit when the staged changes add an API key (any provider Keyward knows). The hook runs the keyward command found now on PATH outside this repository, by its full path, never one the repository supplies. Install keyward first (npm install --global keyward), or with npm install --save-dev keyward run "npx keyward install-hook" in a terminal instead. To commit once without the check: git commit --no-verify.',
     );
     const install = state.kind === 'keyward' ? t('Update') : state.kind === 'foreign' ? t('Replace') : t('Install');
     const answer =
