@@ -62,6 +62,28 @@ describe('.keywardignore in the editor', () => {
     expect(parts.diagnostics.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)).toEqual([]);
   });
 
+  // Issue 31 item 9: before, these lines were taken and every key in the tree dropped to a Hint.
+  it.each(['?*  # generated', '*.*  # x', '[!\\n]*  # x'])(
+    '"%s" is refused on its line, and a key elsewhere keeps its severity',
+    async (line) => {
+      parts = editorParts();
+      const repo = makeRepo();
+      repo.write('.keywardignore', `${line}\n`);
+      const key = routerKey();
+      const doc = fakeDocument(repo.write('src/app.js', `k = "${key}"\n`), `k = "${key}"\n`);
+      await parts.diagnostics.full(doc as never);
+      const [onKey] = parts.collection.get(doc.uri as never)!;
+      expect(onKey!.severity).toBe(DiagnosticSeverity.Warning);
+      expect(onKey!.message).not.toMatch(/Suppressed/);
+      expect(parts.diagnostics.all(doc.uri as never)[0]!.suppression).toBeUndefined();
+      const problems = parts.diagnostics.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)!;
+      expect(problems.map((d) => [d.range.start.line, d.severity])).toEqual([[0, DiagnosticSeverity.Error]]);
+      expect(problems[0]!.message).toMatch(
+        /^This line of \.keywardignore suppresses nothing: ".+" would suppress (every file|most files)/,
+      );
+    },
+  );
+
   it('Scan Workspace publishes a suppressed key as a Hint and does not count it as a key found', async () => {
     parts = editorParts();
     const repo = makeRepo();
