@@ -56,3 +56,25 @@ describe('secret guard', () => {
     expect(named.split(', ')).toHaveLength(2);
   });
 });
+
+describe('secret guard and allow comments', () => {
+  it('an allow comment in the prompt or an attachment does not let the stored key through', async () => {
+    const [mine, other] = [routerKey(), routerKey()];
+    const asked: string[] = [];
+    const ask = async (names: string): Promise<GuardAnswer> => {
+      asked.push(names);
+      return 'redact';
+    };
+    const options = { known: [{ value: mine, service: 'router' as const }] };
+    const result = await guardPrompt(
+      `x = "${mine}" // keyward-ignore`,
+      [attach(`# keyward-ignore-next-line\nKEY=${mine}\nOTHER=${other} # gitleaks:allow\n`)],
+      options,
+      ask,
+    );
+    expect(asked).toEqual([expect.stringContaining('the key stored in Keyward')]);
+    expect(JSON.stringify(result)).not.toContain(mine);
+    // A key that is not stored keeps the allow comment's meaning, as in a scan.
+    expect(result!.attachments[0]!.text).toContain(`OTHER=${other}`);
+  });
+});

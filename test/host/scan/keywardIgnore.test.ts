@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../../src/core/keys/keyFormats.ts';
 import { makeRepo } from '../../cli/gitFixtures.ts';
 import { routerKey } from '../../emulator/keyFactory.ts';
-import { type EditorParts, editorParts } from '../editorParts.ts';
+import { type EditorParts, editorParts, nextChange } from '../editorParts.ts';
 import { DiagnosticSeverity, fakeDocument, fileUri } from '../fakeVscode.ts';
 import { fake } from '../vscodeShim.ts';
 
@@ -83,6 +83,42 @@ describe('.keywardignore in the editor', () => {
       );
     },
   );
+
+  // Issue 31 item 9: a repository's file never quiets the user's own stored key.
+  it('the key stored in Keyward stays an Error that says why, whatever the ignore file or an allow comment says', async () => {
+    parts = editorParts();
+    const repo = makeRepo();
+    const [mine, other, quiet] = [routerKey(), routerKey(), routerKey()];
+    repo.write('.keywardignore', `src/  # generated\n${fingerprint(mine)}  revoked, kept for the docs\n`);
+    const text = `a = "${mine}"\nb = "${other}"\nc = "${mine}" // keyward-ignore\nd = "${quiet}" // keyward-ignore\n`;
+    const doc = fakeDocument(repo.write('src/app.js', text), text);
+    fake.api.workspace.textDocuments = [doc];
+    try {
+      await parts.keys.setKey('router', mine);
+      const published = () => parts.collection.get(doc.uri as never) ?? [];
+      for (let i = 0; i < 20 && !published()[0]?.message.startsWith('Your'); i++) await nextChange(parts);
+      const [a, b, c, ...rest] = published();
+      // Only the allow comment on a key that is not stored hides it.
+      expect(rest).toEqual([]);
+      expect([a!.range.start.line, b!.range.start.line, c!.range.start.line]).toEqual([0, 1, 2]);
+      expect([a!.severity, b!.severity, c!.severity]).toEqual([
+        DiagnosticSeverity.Error,
+        DiagnosticSeverity.Hint,
+        DiagnosticSeverity.Error,
+      ]);
+      expect(a!.message).toMatch(/^Your routing service key sk-or-v1-…\w{4}, the one stored in Keyward\./);
+      expect(a!.message).toMatch(
+        / \.keywardignore:1 would suppress it, but a repository's file never suppresses the key stored in Keyward\.$/,
+      );
+      expect(c!.message).toMatch(/ An allow comment does not hide the key stored in Keyward\./);
+      expect(b!.message).toMatch(/ Suppressed by \.keywardignore:1: generated$/);
+      const entries = parts.diagnostics.all(doc.uri as never);
+      expect(entries.map((e) => e.suppression?.line)).toEqual([undefined, 1, undefined]);
+      for (const d of published()) expect(d.message).not.toContain(mine);
+    } finally {
+      fake.api.workspace.textDocuments = [];
+    }
+  });
 
   it('Scan Workspace publishes a suppressed key as a Hint and does not count it as a key found', async () => {
     parts = editorParts();
