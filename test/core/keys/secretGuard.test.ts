@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Attachment } from '../../../src/shared/protocol.ts';
-import { type GuardAnswer, guardPrompt } from '../../../src/core/keys/secretGuard.ts';
+import {
+  type GuardAnswer,
+  type GuardHit,
+  type GuardQuestion,
+  guardPrompt,
+} from '../../../src/core/keys/secretGuard.ts';
 import { routerKey } from '../../emulator/keyFactory.ts';
 
 const attach = (text: string): Attachment => ({
@@ -76,5 +81,32 @@ describe('secret guard and allow comments', () => {
     expect(JSON.stringify(result)).not.toContain(mine);
     // A key that is not stored keeps the allow comment's meaning, as in a scan.
     expect(result!.attachments[0]!.text).toContain(`OTHER=${other}`);
+  });
+});
+
+describe('secret guard: where each key is', () => {
+  it('says for each hit whether it is in the prompt, or in which attached file and at which line of that file', async () => {
+    const [a, b] = [routerKey(), routerKey()];
+    let where: readonly GuardHit[] = [];
+    const ask: GuardQuestion = async (_names, hits) => {
+      where = hits;
+      return 'cancel';
+    };
+    const selection: Attachment = { ...attach(`\n\nconst k = "${b}";\n`), fileName: 'src/config.ts', startLine: 40 };
+    await guardPrompt(`line one\nuse ${a}`, [attach('A=1'), selection], {}, ask);
+    expect(where.map(({ piece, line, file, fileLine }) => ({ piece, line, file, fileLine }))).toEqual([
+      { piece: 0, line: 1, file: undefined, fileLine: undefined },
+      { piece: 2, line: 2, file: 'src/config.ts', fileLine: 42 },
+    ]);
+  });
+
+  it('masks a key in an attached file name', async () => {
+    const [a, named] = [routerKey(), routerKey()];
+    let where: readonly GuardHit[] = [];
+    await guardPrompt('', [{ ...attach(`k=${a}`), fileName: `notes-${named}.txt` }], {}, async (_n, hits) => {
+      where = hits;
+      return 'cancel';
+    });
+    expect(where[0]!.file).toMatch(/^notes-sk-or-v1-…\w{4}\.txt$/);
   });
 });
