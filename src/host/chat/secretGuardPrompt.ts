@@ -8,15 +8,19 @@ const t = vscode.l10n.t;
 /** Places named in the dialog; a file full of keys is counted past these, not listed. */
 const PLACES_SHOWN = 5;
 
-/** Where each key is, as a person looks for it: the prompt's line, or the attached file and its line there. */
+/**
+ * Where each key is, as a person looks for it: the prompt's line, or the attached file and its line there. Each
+ * place names its key when there are several; one key is named once, before.
+ */
 function places(hits: readonly GuardHit[]): string {
+  const one = new Set(hits.map((h) => h.masked)).size === 1;
+  const place = (h: GuardHit) =>
+    h.file === undefined
+      ? t('the prompt, line {0}', String(h.line + 1))
+      : t('{0}, line {1}', h.file, String(h.fileLine ?? h.line + 1));
   const named = hits
     .slice(0, PLACES_SHOWN)
-    .map((h) =>
-      h.file === undefined
-        ? t('{0} in the prompt, line {1}', h.masked, String(h.line + 1))
-        : t('{0} in {1}, line {2}', h.masked, h.file, String(h.fileLine ?? h.line + 1)),
-    )
+    .map((h) => (one ? place(h) : t('{0} in {1}', h.masked, place(h))))
     .join('; ');
   const more = hits.length - PLACES_SHOWN;
   return more > 0 ? t('{0}; and {1} more', named, String(more)) : named;

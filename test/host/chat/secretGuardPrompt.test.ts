@@ -38,9 +38,18 @@ describe("the secret guard's question", () => {
     const hits = Array.from({ length: 8 }, (_, i) => hit({ piece: 1, line: i, file: 'a.env', fileLine: i + 1 }));
     await askToRedact('sk-or-v1-…ab12 (a routing service key)', hits);
     const text = fake.state.messages[0]!.text;
-    expect(text).toContain('sk-or-v1-…ab12 in a.env, line 5');
+    // One key: named once, then only its places.
+    expect(text).toContain('Where: a.env, line 1; a.env, line 2;');
+    expect(text).toContain('a.env, line 5; and 3 more.');
     expect(text).not.toContain('a.env, line 6');
     expect(text).toMatch(/and 3 more/);
+  });
+
+  it('one key in the prompt: its place only, the key already named', async () => {
+    await askToRedact('sk-or-v1-…ab12 (a routing service key)', [hit({ line: 0 })]);
+    expect(fake.state.messages[0]!.text).toBe(
+      'The prompt contains a key: sk-or-v1-…ab12 (a routing service key). Keyward will not send it. Where: the prompt, line 1.',
+    );
   });
 
   it('closing the dialog cancels', async () => {
