@@ -175,6 +175,55 @@ describe('.keywardignore in keyward scan', () => {
     ]);
   });
 
+  // Issue 31 item 9: an entry is refused by what it matches, not by its spelling; before, these passed the hook.
+  it.each(['?*  # generated', '*.*  # x', '[!\\n]*  # x', '*/**  # x', '**/**  # x'])(
+    'the hook refuses "%s": the line is named, suppresses nothing, and the staged key fails the commit',
+    (line) => {
+      const repo = makeRepo();
+      repo.write('.keywardignore', `${line}\n`);
+      repo.write('README.md', 'hello\n');
+      repo.git('add', '.');
+      repo.git('commit', '-q', '-m', 'ignore file');
+      const env = { PATH: hookPath(keywardBinDir()), HOME: repo.dir, XDG_CACHE_HOME: cliCacheHome() };
+      expect(spawnSync(process.execPath, [CLI, 'install-hook'], { cwd: repo.dir, encoding: 'utf8', env }).status).toBe(
+        0,
+      );
+      repo.write('src/new.ts', `export const k = "${routerKey()}";\n`);
+      repo.git('add', 'src/new.ts');
+      const commit = spawnSync(
+        'git',
+        ['-c', 'user.email=t@keyward.test', '-c', 'user.name=t', 'commit', '-q', '-m', 'x'],
+        { cwd: repo.dir, encoding: 'utf8', env },
+      );
+      const glob = line.slice(0, line.indexOf('  #'));
+      const said = commit.stdout + commit.stderr;
+      expect([commit.status, said]).toEqual([1, expect.stringMatching(/src\/new\.ts:1:19: /)]);
+      expect(said).not.toMatch(/suppressed by \.keywardignore:1/);
+      expect(said).toContain(`keyward scan: .keywardignore:1: "${glob}" would suppress`);
+      expect(said).toMatch(/; this line suppresses nothing$/m);
+      // keyward scan says the same: the key counts, the line is a problem in the JSON too.
+      const run = scanCli(repo.dir, ['--format', 'json']);
+      expect(run.status).toBe(1);
+      const r = report(run.stdout);
+      expect(r.findings.map((f) => f.path)).toEqual(['src/new.ts']);
+      expect(r.suppressed).toEqual([]);
+      expect(r.ignoreFile!.problems).toEqual([
+        { line: 1, message: expect.stringMatching(/would suppress (every file|most files)/) },
+      ]);
+      // With no key, the refused line alone is exit 2, as any refused line.
+      repo.write('src/new.ts', 'export const k = 1;\n');
+      expect(scanCli(repo.dir, []).status).toBe(2);
+    },
+  );
+
+  it('a narrow entry next to a refused one still suppresses what it names', () => {
+    const { repo } = withKeys();
+    repo.write('.keywardignore', '*.*  # everything with a dot\ntest/fixtures/*.ts  # generated\n');
+    const r = report(scanCli(repo.dir, ['--format', 'json']).stdout);
+    expect(r.suppressed!.map((f) => [f.path, f.suppression.line])).toEqual([['test/fixtures/keys.ts', 2]]);
+    expect(r.findings.map((f) => f.path).sort()).toEqual(['docs/setup.md', 'src/app.ts']);
+  });
+
   it('without an ignore file the JSON has no new fields', () => {
     const { repo } = withKeys();
     const r = report(scanCli(repo.dir, ['--format', 'json']).stdout) as unknown as Record<string, unknown>;

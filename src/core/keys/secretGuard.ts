@@ -2,6 +2,7 @@
 // leaves the editor. The question to the person is a port, so the host asks
 // with a modal and tests answer without one.
 import type { Attachment } from '../../shared/protocol.ts';
+import { redactSecrets } from '../redact.ts';
 import { type Finding, type ScanOptions, scanText } from '../scan/scanner.ts';
 
 export type GuardAnswer = 'redact' | 'cancel';
@@ -13,6 +14,9 @@ export interface GuardHit {
   column: number;
   masked: string;
   description: string;
+  /** In an attachment: its file as the chat shows it (a key in the name masked), and the key's 1-based line there. */
+  file?: string;
+  fileLine?: number;
 }
 
 /**
@@ -52,13 +56,23 @@ export async function guardPrompt(
   unread?: string,
 ): Promise<Guarded | undefined> {
   const pieces = [prompt, ...attachments.map((a) => a.text)];
-  const found = pieces.map((text) => scanText(text, options));
+  // An allow comment says a string may stay in a file, not that it may be sent to a model service: none counts here.
+  const found = pieces.map((text) => scanText(text, { ...options, allowComments: false }));
   const all = found.flat();
   if (all.length === 0 && unread === undefined) return { prompt, attachments };
   const names = [...new Set(all.map((f) => `${f.masked} (${f.description})`))].join(', ');
-  const hits = found.flatMap((list, piece) =>
-    list.map(({ line, column, masked, description }) => ({ piece, line, column, masked, description })),
-  );
+  const hits = found.flatMap((list, piece) => {
+    const attachment = attachments[piece - 1];
+    return list.map(({ line, column, masked, description }) => ({
+      piece,
+      line,
+      column,
+      masked,
+      description,
+      // An attachment is a range of its file: the line a person finds the key at is counted from the range's start.
+      ...(attachment ? { file: redactSecrets(attachment.fileName), fileLine: attachment.startLine + line } : {}),
+    }));
+  });
   if ((await ask(names, hits, unread)) !== 'redact') return undefined;
   const redacted = pieces.map((text, i) => redactText(text, found[i]!));
   return { prompt: redacted[0]!, attachments: attachments.map((a, i) => ({ ...a, text: redacted[i + 1]! })) };

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { redactSecrets } from '../redact.ts';
 import { readCommittedFile } from './committedFile.ts';
+import { breadthProblem } from './ignoreBreadth.ts';
 
 export const IGNORE_FILE = '.keywardignore';
 
@@ -47,7 +48,10 @@ export interface IgnoreRules {
 const FINGERPRINT = /^([0-9a-fA-F]{16})(?:\s+(.*))?$/;
 /** A path, then its reason after whitespace and '#': `test/fixtures/  # generated, revoked keys`. */
 const PATH_LINE = /^(.*?)\s+#\s*(.*)$/;
-/** Patterns that would cover every file: a typo of this size hides the whole tree, so it is refused. */
+/**
+ * Spellings refused before they are read: each covers every file, or (`.`, `/`) names no file the way its writer
+ * meant the whole tree. Any other spelling is judged by what it matches (ignoreBreadth.ts).
+ */
 const EVERYTHING = new Set(['*', '**', '**/*', '/', '/*', '/**', '.', './', '*/', '**/']);
 
 function escape(text: string): string {
@@ -127,11 +131,18 @@ export function parseIgnoreFile(text: string, file = IGNORE_FILE): IgnoreRules {
       );
     if (glob.startsWith('!')) return problem('"!" (un-ignoring) is not supported: list only what to suppress');
     if (EVERYTHING.has(glob)) return problem(`"${glob}" would suppress every file: name the files or folders`);
+    // Paths are read from the ignore file's folder and never start "./": such a line would silently match nothing.
+    if (glob.startsWith('./'))
+      return problem(`"./" matches nothing here (paths start at the ignore file's folder): write "/${glob.slice(2)}"`);
+    let pattern: RegExp;
     try {
-      entries.push({ line, kind: 'path', reason: redactSecrets(reason), pattern: globToRegExp(glob) });
+      pattern = globToRegExp(glob);
     } catch (error) {
-      problem((error as Error).message);
+      return problem((error as Error).message);
     }
+    const tooBroad = breadthProblem(glob, pattern);
+    if (tooBroad !== undefined) return problem(tooBroad);
+    entries.push({ line, kind: 'path', reason: redactSecrets(reason), pattern });
   });
   return { file, entries, problems };
 }

@@ -99,6 +99,8 @@ export interface Finding {
   fingerprint: string;
   /** This is the key stored in Keyward, or one it rotated out. */
   stored: 'active' | 'retired' | null;
+  /** An allow comment covers it, and was not honoured: it is the key stored in Keyward (never hidden by a file). */
+  allowRefused?: true;
 }
 
 export { fingerprintOf };
@@ -389,13 +391,13 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
       lineEnd = text.indexOf('\n', lineStart);
       if (lineEnd === -1) lineEnd = text.length;
     }
-    if (
+    const allowed =
       allow &&
       ((mayAllow(previousStart === -1 ? lineStart : previousStart, lineEnd) &&
         lineAllows(text, hit.start, hit.service, options.yaml)) ||
-        (!regions!.empty && regions!.covers(hit.start, hit.service)))
-    )
-      continue;
+        (!regions!.empty && regions!.covers(hit.start, hit.service)));
+    // The person's own stored key is never hidden by what a file says: a comment next to it is the repository's word.
+    if (allowed && hit.stored !== 'active') continue;
     const rule = RULES[hit.ruleId];
     if (rule.confidence === 'medium' && !hit.stored && ++loose > looseCap) {
       omitted++;
@@ -435,6 +437,7 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
       masked: maskKey(value),
       fingerprint,
       stored: hit.stored,
+      ...(allowed ? { allowRefused: true as const } : {}),
     });
   }
   return { findings, omitted };

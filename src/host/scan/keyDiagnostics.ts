@@ -26,6 +26,7 @@ import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import { Emitter, type Subscription } from '../../shared/event.ts';
 import type { Configuration } from '../configuration.ts';
 import type { Verification } from '../../core/scan/verify.ts';
+import { triageNote } from './triageNote.ts';
 import {
   COMMITTED_KEY_CODE,
   type CommittedKey,
@@ -263,8 +264,13 @@ export class KeyDiagnostics extends Disposable {
     );
   }
 
-  /** The .keywardignore entry that covers a finding in a file (or an entry inside it), if any. */
+  /** The .keywardignore entry that suppresses a finding; never the key stored in Keyward, whatever the file says. */
   private suppressionOf(uri: vscode.Uri, finding: Finding, inner: string | undefined): Suppression | undefined {
+    return finding.stored === 'active' ? undefined : this.ignoreFileSays(uri, finding, inner);
+  }
+
+  /** The .keywardignore entry that covers a finding in a file (or an entry inside it), if any. */
+  private ignoreFileSays(uri: vscode.Uri, finding: Finding, inner: string | undefined): Suppression | undefined {
     if (uri.scheme !== 'file') return undefined;
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     const found = this.ignoreFiles.lookup(uri.fsPath, folders);
@@ -493,9 +499,11 @@ export class KeyDiagnostics extends Disposable {
     const shown = uri.scheme === 'file' ? vscode.workspace.asRelativePath(uri) : uri.path.split('/').pop();
     for (const { finding, inner } of placed) {
       const verification = this.verificationOf(finding.fingerprint);
-      const graded = severity(state, ignoredLevel, verification?.status === 'live');
+      // The key stored in Keyward is the one every prompt sends: it works, so it is graded as a live key is.
+      const graded = severity(state, ignoredLevel, verification?.status === 'live' || finding.stored === 'active');
       if (graded === undefined) continue;
-      const suppression = this.suppressionOf(uri, finding, inner);
+      const ignoreSays = this.ignoreFileSays(uri, finding, inner);
+      const suppression = finding.stored === 'active' ? undefined : ignoreSays;
       // Suppressed is shown, quietly, with where and why: a reader can still see the key is there.
       const level = suppression ? vscode.DiagnosticSeverity.Hint : graded;
       const range =
@@ -504,13 +512,7 @@ export class KeyDiagnostics extends Disposable {
           : new vscode.Range(0, 0, 0, 0);
       const where = inner === undefined ? undefined : redactSecrets(`${shown}!${inner}`);
       const text = message(finding, state, verification, where);
-      const diagnostic = new vscode.Diagnostic(
-        range,
-        suppression
-          ? `${text} ${t('Suppressed by {0}:{1}: {2}', suppression.file, String(suppression.line), suppression.reason)}`
-          : text,
-        level,
-      );
+      const diagnostic = new vscode.Diagnostic(range, `${text}${triageNote(finding, ignoreSays)}`, level);
       diagnostic.source = DIAGNOSTIC_SOURCE;
       diagnostic.code = finding.ruleId;
       entries.push({

@@ -126,7 +126,13 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
         action.command = { title: action.title, command: FixCommand.gitignoreFile, arguments: [document.uri] };
         actions.push(action);
       }
-      const comment = dotenv ? ignoreNextLine(line) : ignoreComment(document.languageId);
+      // No allow comment hides the key stored in Keyward (scanner.ts): offering one would write a line that does nothing.
+      const comment =
+        entry.finding.stored === 'active'
+          ? undefined
+          : dotenv
+            ? ignoreNextLine(line)
+            : ignoreComment(document.languageId);
       if (trusted && comment) {
         const base = dotenv
           ? t('Ignore this line (keyward-ignore-next-line above it)')

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Attachment } from '../../../src/shared/protocol.ts';
-import { type GuardAnswer, guardPrompt } from '../../../src/core/keys/secretGuard.ts';
+import {
+  type GuardAnswer,
+  type GuardHit,
+  type GuardQuestion,
+  guardPrompt,
+} from '../../../src/core/keys/secretGuard.ts';
 import { routerKey } from '../../emulator/keyFactory.ts';
 
 const attach = (text: string): Attachment => ({
@@ -54,5 +59,54 @@ describe('secret guard', () => {
     expect(result!.attachments[0]!.text).toMatch(/^X=1\nKEY=\[redacted key [^\]]+\]\n$/);
     expect(named).not.toContain(a.slice(12));
     expect(named.split(', ')).toHaveLength(2);
+  });
+});
+
+describe('secret guard and allow comments', () => {
+  it('an allow comment in the prompt or an attachment lets no key through, the stored key or another', async () => {
+    const [mine, other] = [routerKey(), routerKey()];
+    const asked: string[] = [];
+    const ask = async (names: string): Promise<GuardAnswer> => {
+      asked.push(names);
+      return 'redact';
+    };
+    const options = { known: [{ value: mine, service: 'router' as const }] };
+    const result = await guardPrompt(
+      `x = "${mine}" // keyward-ignore`,
+      [attach(`# keyward-ignore-next-line\nKEY=${mine}\nOTHER=${other} # gitleaks:allow\n`)],
+      options,
+      ask,
+    );
+    expect(asked).toEqual([expect.stringContaining('the key stored in Keyward')]);
+    expect(JSON.stringify(result)).not.toContain(mine);
+    // An allow comment lets a key stay in a file; it is no decision to send the key to a model service.
+    expect(JSON.stringify(result)).not.toContain(other);
+  });
+});
+
+describe('secret guard: where each key is', () => {
+  it('says for each hit whether it is in the prompt, or in which attached file and at which line of that file', async () => {
+    const [a, b] = [routerKey(), routerKey()];
+    let where: readonly GuardHit[] = [];
+    const ask: GuardQuestion = async (_names, hits) => {
+      where = hits;
+      return 'cancel';
+    };
+    const selection: Attachment = { ...attach(`\n\nconst k = "${b}";\n`), fileName: 'src/config.ts', startLine: 40 };
+    await guardPrompt(`line one\nuse ${a}`, [attach('A=1'), selection], {}, ask);
+    expect(where.map(({ piece, line, file, fileLine }) => ({ piece, line, file, fileLine }))).toEqual([
+      { piece: 0, line: 1, file: undefined, fileLine: undefined },
+      { piece: 2, line: 2, file: 'src/config.ts', fileLine: 42 },
+    ]);
+  });
+
+  it('masks a key in an attached file name', async () => {
+    const [a, named] = [routerKey(), routerKey()];
+    let where: readonly GuardHit[] = [];
+    await guardPrompt('', [{ ...attach(`k=${a}`), fileName: `notes-${named}.txt` }], {}, async (_n, hits) => {
+      where = hits;
+      return 'cancel';
+    });
+    expect(where[0]!.file).toMatch(/^notes-sk-or-v1-…\w{4}\.txt$/);
   });
 });

@@ -193,6 +193,14 @@ describe('the outgoing guard and the token estimate', () => {
     expect(words).not.toContain(key);
   });
 
+  it('an allow comment in a message lets no key through, the stored key or another', () => {
+    const key = routerKey();
+    const messages: LmMessage[] = [{ role: 'user', parts: [{ kind: 'text', text: `k = "${key}" // keyward-ignore` }] }];
+    expect(keysInMessages(messages, {}).map((f) => f.description)).toEqual(['routing service key']);
+    const found = keysInMessages(messages, { known: [{ value: key, service: 'router' }] });
+    expect(found.map((f) => [f.message, f.part, f.description])).toEqual([[0, 0, 'the key stored in Keyward']]);
+  });
+
   it('estimates about four characters a token, rounded up, with a message overhead', () => {
     expect(estimateTextTokens('')).toBe(0);
     expect(estimateTextTokens('abcde')).toBe(2);

@@ -104,3 +104,81 @@ describe('.keywardignore', () => {
     expect(loadIgnoreFile(tempDir())).toBeUndefined();
   });
 });
+
+// Issue 31 item 9: "covers everything" is decided by what an entry matches, not by its spelling.
+describe('.keywardignore: an entry that would cover every file, or most of them, is refused', () => {
+  const refusal = (glob: string) => {
+    const rules = parseIgnoreFile(`${glob}  # generated\n`);
+    return { entries: rules.entries.length, message: rules.problems[0]?.message };
+  };
+
+  it.each([
+    '*',
+    '**',
+    '?*',
+    '*?',
+    '**/*',
+    '**/**',
+    '/**/*',
+    '**/?*',
+    '[!\\n]*',
+    '[!/]*',
+    '[!x]*',
+    '*[!/]',
+    '[a-zA-Z0-9._-]*',
+  ])('%s: every file', (glob) => {
+    const { entries, message } = refusal(glob);
+    expect(entries).toBe(0);
+    expect(message).toMatch(/would suppress (every file|most files)/);
+  });
+
+  it.each(['*.*', '*/**', '*/*', '*/', '/*/', '**/*.*', '[!n]*', '[!.]*', '?*.*', '**/?*/**'])(
+    '%s: most files, named as such with examples of what it would hide',
+    (glob) => {
+      const { entries, message } = refusal(glob);
+      expect(entries).toBe(0);
+      expect(message).toMatch(/would suppress (every file|most files)/);
+    },
+  );
+
+  it('names what a near-universal entry matches, so the team sees the size of it', () => {
+    expect(refusal('*.*').message).toMatch(
+      /^"\*\.\*" would suppress most files \(\d+ of \d+ ordinary paths, as src\/app\.ts, .*\): name the files or folders$/,
+    );
+    expect(refusal('?*').message).toBe('"?*" would suppress every file: name the files or folders');
+  });
+
+  it('a leading "./" matches nothing (paths are read from the ignore file\'s folder): refused, named', () => {
+    for (const glob of ['./*', './docs/', './']) {
+      const { entries, message } = refusal(glob);
+      expect([glob, entries]).toEqual([glob, 0]);
+      expect(message).toMatch(/"\.\/"|every file/);
+    }
+  });
+
+  it.each([
+    'docs/*.md',
+    '*.test.ts',
+    'test/',
+    'tests/',
+    '**/fixtures/**',
+    '*.json',
+    '*.md',
+    '.*',
+    'node_modules/',
+    'vendor/**',
+    'src/*.ts',
+    '*.min.js',
+    '{*,.*}',
+    'k[!0-9].env',
+  ])('%s: a narrow entry is accepted', (glob) => {
+    expect(refusal(glob)).toEqual({ entries: 1, message: undefined });
+  });
+
+  it('"{*,.*}" is no alternation (.gitignore has none): it names only a file spelled that way', () => {
+    const rules = parseIgnoreFile('{*,.*}  # x\n');
+    expect(suppressionFor(rules, 'src/app.ts', FP)).toBeUndefined();
+    expect(suppressionFor(rules, '.env', FP)).toBeUndefined();
+    expect(suppressionFor(rules, '{a,.b}', FP)).toMatchObject({ line: 1 });
+  });
+});

@@ -162,4 +162,54 @@ suite('key diagnostics', () => {
       rmSync(binary.fsPath, { force: true });
     }
   });
+
+  // Issue 31 item 9, each in a repository of its own inside the workspace (its own .keywardignore at its root).
+  function nestedRepo(name: string, ignore: string): string {
+    const root = join(folder(), name);
+    rmSync(root, { recursive: true, force: true });
+    write(join(root, '.keywardignore'), ignore);
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    return root;
+  }
+
+  test('a .keywardignore line that covers every file is an Error on that line, and suppresses nothing', async () => {
+    const root = nestedRepo('ignore-wide', '?*  # generated\n');
+    try {
+      write(join(root, 'src/app.js'), `const key = "${routerKey()}";\n`);
+      const [onKey] = await diagnosticsOf(join(root, 'src/app.js'));
+      assert.equal(onKey!.severity, vscode.DiagnosticSeverity.Warning);
+      assert.doesNotMatch(onKey!.message, /Suppressed/);
+      const refused = await waitFor('the refused line', () => {
+        const list = keyward(vscode.Uri.file(join(root, '.keywardignore')));
+        return list.length > 0 ? list : undefined;
+      });
+      assert.deepEqual(
+        refused.map((d) => [d.range.start.line, d.severity]),
+        [[0, vscode.DiagnosticSeverity.Error]],
+      );
+      assert.match(refused[0]!.message, /suppresses nothing: "\?\*" would suppress every file/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('the key stored in Keyward stays an Error whatever .keywardignore or an allow comment says', async () => {
+    const key = e2eEnv().sandboxKeys.routerFunded;
+    await vscode.commands.executeCommand('keyward.setRouterKey', { key, quiet: true });
+    const root = nestedRepo('ignore-mine', 'src/  # generated\n');
+    try {
+      write(join(root, 'src/mine.js'), `const a = '${key}';\nconst b = '${key}'; // keyward-ignore\n`);
+      const editor = await open(join(root, 'src/mine.js'));
+      const [a, b] = await waitFor('both lines flagged as the stored key', () => {
+        const list = keyward(editor.document.uri);
+        return list.length === 2 && list.every((d) => /the one stored in Keyward/.test(d.message)) ? list : undefined;
+      });
+      assert.deepEqual([a!.severity, b!.severity], [vscode.DiagnosticSeverity.Error, vscode.DiagnosticSeverity.Error]);
+      assert.match(a!.message, /\.keywardignore:1 would suppress it, but a repository's file never suppresses/);
+      assert.match(b!.message, /An allow comment does not hide the key stored in Keyward\./);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });

@@ -294,6 +294,7 @@ export const panelSteps: UiStep[] = [
       const dialog = wb.page.locator('.monaco-dialog-box');
       await dialog.waitFor({ timeout: PATIENCE });
       expectText(await dialog.innerText(), /The prompt contains a key: sk-or-v1-…[0-9a-f]{4}/, 'the guard dialog');
+      expectText(await dialog.innerText(), /Where: the prompt, line 1\./, 'the guard dialog');
       expectText(await dialog.innerText(), 'Send with the Key Redacted', 'the guard dialog');
       await wb.screenshot('secret-guard');
       await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();

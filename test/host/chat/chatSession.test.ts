@@ -6,13 +6,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type KeyMask, maskKey, maskKnownKeys } from '../../../src/shared/keyShapes.ts';
 import type { HostMessage } from '../../../src/shared/protocol.ts';
 import { KeyStore } from '../../../src/core/keys/keyStore.ts';
-import type { GuardAnswer } from '../../../src/core/keys/secretGuard.ts';
+import type { GuardAnswer, GuardHit } from '../../../src/core/keys/secretGuard.ts';
 import { ChatSession, type ChatSessionPorts } from '../../../src/host/chat/chatSession.ts';
 import { Configuration } from '../../../src/host/configuration.ts';
 import { Log } from '../../../src/host/log.ts';
 import { secretPort, statePort } from '../../../src/host/keys/secretPorts.ts';
 import { FakeMemento, FakeSecrets, fileUri } from '../fakeVscode.ts';
 import { fake } from '../vscodeShim.ts';
+import { routerKey } from '../../emulator/keyFactory.ts';
 
 /** A key with no shape any rule knows, as a local server may hand out. */
 const freeFormKey = () => `local${randomBytes(18).toString('base64url')}`;
@@ -61,7 +62,7 @@ describe('chat session: the secret guard when SecretStorage cannot be read', () 
   let log: Log;
   let configuration: Configuration;
   let session: ChatSession;
-  let asked: { names: string; unread: string | undefined }[];
+  let asked: { names: string; unread: string | undefined; hits: readonly GuardHit[] }[];
   let answer: GuardAnswer;
   let posted: HostMessage[];
 
@@ -78,8 +79,8 @@ describe('chat session: the secret guard when SecretStorage cannot be read', () 
       extensionUri: fileUri('/ext') as never,
       store: conversationStore() as never,
       lastEditor: { current: undefined } as never,
-      ask: async (names, _hits, unread) => {
-        asked.push({ names, unread });
+      ask: async (names, hits, unread) => {
+        asked.push({ names, unread, hits });
         return answer;
       },
       tap: (message) => {
@@ -123,6 +124,21 @@ describe('chat session: the secret guard when SecretStorage cannot be read', () 
     await session.send('r3', 'router', 'm', 'hello', []);
     expect(asked).toEqual([]);
     expect(posted[0]?.type).toBe('chat/started');
+  });
+
+  it('tells the question where a key is: the attached file, at its line in that file', async () => {
+    const key = routerKey();
+    const attachment = {
+      id: 'a1',
+      fileName: 'src/config.ts',
+      languageId: 'typescript',
+      startLine: 10,
+      endLine: 11,
+      text: `// settings\nconst k = "${key}";\n`,
+    };
+    await session.send('r5', 'router', 'm', 'why does this fail?', [attachment]);
+    expect(asked.map((a) => a.hits.map((h) => [h.file, h.fileLine]))).toEqual([[['src/config.ts', 11]]]);
+    expect(posted.map((m) => m.type)).toEqual(['chat/blocked']);
   });
 
   it('still recognises the stored free-form key by its value when SecretStorage works', async () => {

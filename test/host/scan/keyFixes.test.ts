@@ -123,6 +123,8 @@ describe('key quick fixes', () => {
       } as never,
     );
     expect(actions.map((a) => a.title)).toContain('Remove the key from this file (it is stored in Keyward)');
+    // An allow comment does not hide the stored key: the fix that writes one is not offered.
+    expect(actions.map((a) => a.title).filter((title) => title.startsWith('Ignore this line'))).toEqual([]);
     expect(actions.at(-1)!.command).toEqual({
       title: 'Rotate this key at the routing service',
       command: 'keyward.rotateRouterKey',

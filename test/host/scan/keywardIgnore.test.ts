@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../../src/core/keys/keyFormats.ts';
 import { makeRepo } from '../../cli/gitFixtures.ts';
 import { routerKey } from '../../emulator/keyFactory.ts';
-import { type EditorParts, editorParts } from '../editorParts.ts';
+import { type EditorParts, editorParts, nextChange } from '../editorParts.ts';
 import { DiagnosticSeverity, fakeDocument, fileUri } from '../fakeVscode.ts';
 import { fake } from '../vscodeShim.ts';
 
@@ -60,6 +60,64 @@ describe('.keywardignore in the editor', () => {
     expect(parts.collection.get(docs[0]!.uri as never)![0]!.severity).toBe(DiagnosticSeverity.Warning);
     expect(parts.collection.get(docs[1]!.uri as never)![0]!.message).toMatch(/\.keywardignore:1: revoked/);
     expect(parts.diagnostics.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)).toEqual([]);
+  });
+
+  // Issue 31 item 9: before, these lines were taken and every key in the tree dropped to a Hint.
+  it.each(['?*  # generated', '*.*  # x', '[!\\n]*  # x'])(
+    '"%s" is refused on its line, and a key elsewhere keeps its severity',
+    async (line) => {
+      parts = editorParts();
+      const repo = makeRepo();
+      repo.write('.keywardignore', `${line}\n`);
+      const key = routerKey();
+      const doc = fakeDocument(repo.write('src/app.js', `k = "${key}"\n`), `k = "${key}"\n`);
+      await parts.diagnostics.full(doc as never);
+      const [onKey] = parts.collection.get(doc.uri as never)!;
+      expect(onKey!.severity).toBe(DiagnosticSeverity.Warning);
+      expect(onKey!.message).not.toMatch(/Suppressed/);
+      expect(parts.diagnostics.all(doc.uri as never)[0]!.suppression).toBeUndefined();
+      const problems = parts.diagnostics.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)!;
+      expect(problems.map((d) => [d.range.start.line, d.severity])).toEqual([[0, DiagnosticSeverity.Error]]);
+      expect(problems[0]!.message).toMatch(
+        /^This line of \.keywardignore suppresses nothing: ".+" would suppress (every file|most files)/,
+      );
+    },
+  );
+
+  // Issue 31 item 9: a repository's file never quiets the user's own stored key.
+  it('the key stored in Keyward stays an Error that says why, whatever the ignore file or an allow comment says', async () => {
+    parts = editorParts();
+    const repo = makeRepo();
+    const [mine, other, quiet] = [routerKey(), routerKey(), routerKey()];
+    repo.write('.keywardignore', `src/  # generated\n${fingerprint(mine)}  revoked, kept for the docs\n`);
+    const text = `a = "${mine}"\nb = "${other}"\nc = "${mine}" // keyward-ignore\nd = "${quiet}" // keyward-ignore\n`;
+    const doc = fakeDocument(repo.write('src/app.js', text), text);
+    fake.api.workspace.textDocuments = [doc];
+    try {
+      await parts.keys.setKey('router', mine);
+      const published = () => parts.collection.get(doc.uri as never) ?? [];
+      for (let i = 0; i < 20 && !published()[0]?.message.startsWith('Your'); i++) await nextChange(parts);
+      const [a, b, c, ...rest] = published();
+      // Only the allow comment on a key that is not stored hides it.
+      expect(rest).toEqual([]);
+      expect([a!.range.start.line, b!.range.start.line, c!.range.start.line]).toEqual([0, 1, 2]);
+      expect([a!.severity, b!.severity, c!.severity]).toEqual([
+        DiagnosticSeverity.Error,
+        DiagnosticSeverity.Hint,
+        DiagnosticSeverity.Error,
+      ]);
+      expect(a!.message).toMatch(/^Your routing service key sk-or-v1-…\w{4}, the one stored in Keyward\./);
+      expect(a!.message).toMatch(
+        / \.keywardignore:1 would suppress it, but a repository's file never suppresses the key stored in Keyward\.$/,
+      );
+      expect(c!.message).toMatch(/ An allow comment does not hide the key stored in Keyward\./);
+      expect(b!.message).toMatch(/ Suppressed by \.keywardignore:1: generated$/);
+      const entries = parts.diagnostics.all(doc.uri as never);
+      expect(entries.map((e) => e.suppression?.line)).toEqual([undefined, 1, undefined]);
+      for (const d of published()) expect(d.message).not.toContain(mine);
+    } finally {
+      fake.api.workspace.textDocuments = [];
+    }
   });
 
   it('Scan Workspace publishes a suppressed key as a Hint and does not count it as a key found', async () => {
