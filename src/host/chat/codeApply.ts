@@ -177,7 +177,10 @@ export class CodeProposals extends Disposable implements vscode.CodeLensProvider
   private async showPreview(p: Pending, text: string, viewColumn: vscode.ViewColumn | undefined): Promise<void> {
     p.preview = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: p.uri.path, query: p.id });
     this.previews.set(p.preview.toString(), text);
-    const title = t('{0}: the change Apply proposes (written on Keep)', p.file);
+    // The diff editor shows no CodeLens (diffEditor.codeLens is off by default): its title is the banner.
+    const title = p.risk
+      ? t('{0}: {1}, written only on Keep. This file runs code: {2}.', p.file, p.where, riskWords(p.risk))
+      : t('{0}: {1}, written only on Keep', p.file, p.where);
     await vscode.commands.executeCommand('vscode.diff', p.uri, p.preview, title, {
       viewColumn: viewColumn ?? vscode.ViewColumn.One,
       preview: false,
@@ -282,7 +285,8 @@ export class CodeProposals extends Disposable implements vscode.CodeLensProvider
     const all = [...this.pending.values()];
     const uri =
       arg instanceof vscode.Uri ? arg : all.length === 1 ? all[0]!.uri : vscode.window.activeTextEditor?.document.uri;
-    return uri && all.find((p) => p.uri.toString() === uri.toString());
+    // The editor title of a diff passes its right side, the proposal.
+    return uri && all.find((p) => p.uri.toString() === uri.toString() || p.preview?.toString() === uri.toString());
   }
 
   /** Keep: the change stays in the editor as it is (not saved behind the person); the highlight and buttons go. */

@@ -201,10 +201,10 @@ suite('Apply: what it replaces, where it may write, and when it reaches the disk
       assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), DEMO, 'nor in the document');
       const diff = vscode.window.tabGroups.all
         .flatMap((g) => g.tabs)
-        .some(
+        .find(
           (tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.original.toString() === uri.toString(),
         );
-      assert.ok(diff, 'the change is shown as a diff');
+      assert.match(diff?.label ?? '', /replaced `other`, written only on Keep/, 'the change is shown as a diff');
       assert.equal(await vscode.commands.executeCommand('keyward.acceptProposal', uri), 'kept');
       await waitFor('the kept change on disk', () =>
         readFileSync(uri.fsPath, 'utf8').includes('return 2;') ? true : undefined,
@@ -215,7 +215,8 @@ suite('Apply: what it replaces, where it may write, and when it reaches the disk
       assert.equal(await vscode.commands.executeCommand('keyward.discardProposal', uri), 'undone');
       assert.ok(readFileSync(uri.fsPath, 'utf8').includes('"hello " + name'));
     } finally {
-      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+      // Back to the run's own setting (the web build's default would be afterDelay).
+      await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
       await files.update('autoSaveDelay', undefined, vscode.ConfigurationTarget.Global);
     }
   });
