@@ -41,6 +41,12 @@ async function editorShows(wb: Workbench, text: string, present: boolean, what: 
 
 const lenses = (wb: Workbench) => wb.page.locator('.editor-group-container.active .codelens-decoration');
 
+/** The chat in view again: Apply shows the file, which may cover the chat's tab. */
+async function backToChat(wb: Workbench): Promise<void> {
+  await wb.runCommand('Keyward: Open Chat in Editor');
+  await wb.webview().locator('#prompt').waitFor({ timeout: PATIENCE });
+}
+
 export const applyTrustSteps: UiStep[] = [
   {
     name: 'Apply: a log line asked about a selected function is added at the end, and only its block says Kept',
@@ -57,12 +63,13 @@ export const applyTrustSteps: UiStep[] = [
       await view.locator('#attachments .chip', { hasText: DEMO }).waitFor({ timeout: PATIENCE });
       const block = await askForBlock(wb, view, '[[code]] add a log line');
       await block.locator('button[aria-label^="Apply"]').click();
-      const status = block.locator('.apply-status');
-      await waitFor(() => status.innerText(), `Applied to ${DEMO}: added at line 9.`, 'the chat says where');
       await editorShows(wb, 'console.log("keyward")', true, 'the added line');
       await editorShows(wb, '"hello " + name', true, 'greet() kept');
       await waitFor(() => lenses(wb).first().innerText(), /added at line 9.*Keep.*Undo/s, 'the banner');
       await wb.screenshot('apply-added-not-replaced-dark');
+      await backToChat(wb);
+      const status = block.locator('.apply-status');
+      await waitFor(() => status.innerText(), `Applied to ${DEMO}: added at line 9.`, 'the chat says where');
       await status.locator('button', { hasText: 'Keep' }).click();
       await waitFor(() => status.innerText(), `Kept in ${DEMO}.`, 'the chat line after Keep');
       // The same code again, in a new answer: nothing applied there, and nothing else says Kept.
@@ -99,9 +106,10 @@ export const applyTrustSteps: UiStep[] = [
       // Picked: applied, unsaved, and both banners say what the file runs.
       await block.locator('button[aria-label^="Apply"]').click();
       await picker.locator('.monaco-list-row', { hasText: 'ci.yml' }).first().click();
-      await waitFor(() => status.innerText(), 'This file runs code: CI jobs.', 'the chat names the risk');
       await waitFor(() => lenses(wb).first().innerText(), /runs code: CI jobs/, 'the editor names the risk');
       await wb.screenshot('apply-runs-code-banner-dark');
+      await backToChat(wb);
+      await waitFor(() => status.innerText(), 'This file runs code: CI jobs.', 'the chat names the risk');
       await status.locator('button', { hasText: 'Undo' }).click();
       await waitFor(() => status.innerText(), 'Undone', 'undone');
       // A block naming .git/config.worktree: refused by name, never asked.
@@ -141,8 +149,6 @@ export const applyTrustSteps: UiStep[] = [
         const view = await paidModel(wb);
         const block = await askForBlock(wb, view, `[[code:${name}]] make greet say keyward`);
         await block.locator('button[aria-label^="Apply"]').click();
-        const status = block.locator('.apply-status');
-        await waitFor(() => status.innerText(), 'nothing is written before Keep', 'the chat says it waits');
         // The diff's title is its banner (a diff editor shows no CodeLens).
         const tab = wb.page.locator('.tab.active', { hasText: name });
         await tab.waitFor({ timeout: PATIENCE });
@@ -157,6 +163,10 @@ export const applyTrustSteps: UiStep[] = [
           readFileSync(control, 'utf8').includes('// saved') ? true : undefined,
         );
         if (readFileSync(demo, 'utf8') !== DEMO_TEXT) throw new Error('the change reached the disk before Keep');
+        await backToChat(wb);
+        const status = block.locator('.apply-status');
+        await waitFor(() => status.innerText(), 'nothing is written before Keep', 'the chat says it waits');
+        await wb.screenshot('apply-autosave-chat-line-dark');
         await status.locator('button', { hasText: 'Keep' }).click();
         await waitFor(() => status.innerText(), `Kept in ${name}.`, 'kept');
         await until('the kept change saved by auto save', async () =>
