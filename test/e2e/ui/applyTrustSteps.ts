@@ -96,8 +96,10 @@ export const applyTrustSteps: UiStep[] = [
       const block = await askForBlock(wb, view, '[[workflow]] set up the build');
       await block.locator('button[aria-label^="Apply"]').click();
       const picker = wb.page.locator('.quick-input-widget');
-      await waitFor(() => picker.innerText(), 'a file that runs code (CI jobs)', 'the question names the risk');
+      const question = async () => (await picker.locator('input.input').getAttribute('placeholder')) ?? '';
+      await waitFor(question, 'a file that runs code (CI jobs)', 'the question names the risk');
       await waitFor(() => picker.innerText(), '.github/workflows/ci.yml', 'the named file offered');
+      await waitFor(() => picker.innerText(), 'This file runs code: CI jobs.', 'the risk beside the file');
       await wb.screenshot('apply-runs-code-question-dark');
       await wb.page.keyboard.press('Escape');
       const status = block.locator('.apply-status');
