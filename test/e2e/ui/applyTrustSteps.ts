@@ -147,7 +147,19 @@ export const applyTrustSteps: UiStep[] = [
         'files.autoSaveDelay': 100,
       };
       writeFileSync(settings, JSON.stringify(merged));
+      /** Types into the other file and waits until auto save has written it: auto save is on, and has had its turn. */
+      const saveRound = async (word: string) => {
+        await wb.openFile('trust-control.js');
+        await wb.page.locator('.editor-instance .view-lines', { hasText: 'let a' }).first().click();
+        await wb.page.keyboard.press('End');
+        await wb.page.keyboard.type(word);
+        await until(`auto save of the other file (${word})`, async () =>
+          readFileSync(control, 'utf8').includes(word) ? true : undefined,
+        );
+      };
       try {
+        // The setting is in force before the Apply: another file is saved by itself.
+        await saveRound(' // one');
         const view = await paidModel(wb);
         const block = await askForBlock(wb, view, `[[code:${name}]] make greet say keyward`);
         await block.locator('button[aria-label^="Apply"]').click();
@@ -156,14 +168,8 @@ export const applyTrustSteps: UiStep[] = [
         await tab.waitFor({ timeout: PATIENCE });
         await waitFor(() => tab.innerText(), 'replaced `greet`, written only on Keep', 'the diff banner');
         await wb.screenshot('apply-autosave-diff-dark');
-        // Auto save is really on: a word typed in another file reaches its disk (and focus moved twice meanwhile).
-        await wb.openFile('trust-control.js');
-        await wb.page.locator('.editor-instance .view-lines', { hasText: 'let a' }).first().click();
-        await wb.page.keyboard.press('End');
-        await wb.page.keyboard.type(' // saved');
-        await until('auto save of the other file', async () =>
-          readFileSync(control, 'utf8').includes('// saved') ? true : undefined,
-        );
+        // Focus leaves the diff and auto save has another turn: the applied file's disk is as it was.
+        await saveRound(' // two');
         if (readFileSync(demo, 'utf8') !== DEMO_TEXT) throw new Error('the change reached the disk before Keep');
         await backToChat(wb);
         const status = block.locator('.apply-status');
