@@ -170,8 +170,16 @@ export function mergeBlock(document: string, code: string, eol: Eol, about: read
   const place = applyPlace(document, code);
   const body = fitInsertion(code.replace(/\r?\n$/, ''), eol);
   const rewritten = about.find((r) => r.end > r.start && rewrites(document.slice(r.start, r.end), code));
-  // The lines asked about win over a declaration inside them (a block's local `const` met in the function).
-  if (rewritten && (place.how === 'appended' || (rewritten.start <= place.start && place.end <= rewritten.end)))
+  // The lines asked about win over a declaration inside them (a block's local `const` met in the function), unless
+  // they are that declaration: then it is named.
+  const same =
+    rewritten &&
+    document.slice(rewritten.start, rewritten.end).trim() === document.slice(place.start, place.end).trim();
+  if (
+    rewritten &&
+    !same &&
+    (place.how === 'appended' || (rewritten.start <= place.start && place.end <= rewritten.end))
+  )
     return { ...proposeChange(document, rewritten.start, rewritten.end, code, eol), how: 'selection', names: [] };
   if (place.how === 'region') {
     // The region's own last line break stays; the block brings none of its own beyond it.

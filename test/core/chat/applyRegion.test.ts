@@ -151,6 +151,11 @@ describe('a block replaces what it rewrites, and is added otherwise', () => {
     expect(merged.text).toContain('function greet(name) {\n  return "hello " + name;\n}');
   });
 
+  it('the lines asked about that are one declaration are replaced by name', () => {
+    const code = 'function greet(name) {\n  console.log(name);\n  return "hello " + name;\n}\n';
+    expect(mergeBlock(demo, code, '\n', [greet])).toMatchObject({ how: 'region', names: ['greet'] });
+  });
+
   it('a region no prompt was about is never replaced by lines alone', () => {
     expect(mergeBlock('one\ntwo\nthree\n', 'two\n', '\n').how).toBe('appended');
   });
