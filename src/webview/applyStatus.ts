@@ -1,7 +1,8 @@
 // Where each Apply from the chat stands, drawn under its code block: written into the file and waiting for Keep or
 // Undo, kept, undone, or refused, in words with labelled buttons, as Copilot's "Apply in Editor" offers Keep and
 // Undo beside the change (the editor shows the same two above the change). The state outlives a redraw of the
-// conversation: a block finds its Apply again by its code.
+// conversation and belongs to the block applied, named by its answer and its place in it (`blockKey`), never to its
+// text: the same code in an earlier or a regenerated answer stays unapplied (issue 31 item 3).
 import type { ApplyState, WebviewMessage } from '../shared/protocol.ts';
 import type { Codicon } from './codicons.ts';
 import { codicon, element } from './dom.ts';
@@ -17,14 +18,21 @@ function newId(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** A code block's name: its answer's turn id and its place among that answer's blocks ('' when not in a turn). */
+export function blockKey(block: Element): string {
+  const turn = block.closest<HTMLElement>('[data-turn-id]');
+  if (!turn?.dataset.turnId) return '';
+  return `${turn.dataset.turnId}#${Array.from(turn.querySelectorAll('.code-block')).indexOf(block)}`;
+}
+
 export class ApplyStatuses {
-  private readonly byCode = new Map<string, string>();
+  private readonly byBlock = new Map<string, string>();
   private readonly entries = new Map<string, ApplyEntry>();
 
-  /** A new Apply of `code`: its id, for the host's answers. */
-  start(code: string): string {
+  /** A new Apply of the block `key` (blockKey): its id, for the host's answers. */
+  start(key: string): string {
     const id = newId();
-    this.byCode.set(code, id);
+    if (key) this.byBlock.set(key, id);
     this.entries.set(id, { state: 'working', file: '' });
     return id;
   }
@@ -33,8 +41,8 @@ export class ApplyStatuses {
     if (this.entries.has(id)) this.entries.set(id, entry);
   }
 
-  forCode(code: string): { id: string; entry: ApplyEntry } | undefined {
-    const id = this.byCode.get(code);
+  forBlock(key: string): { id: string; entry: ApplyEntry } | undefined {
+    const id = key ? this.byBlock.get(key) : undefined;
     const entry = id === undefined ? undefined : this.entries.get(id);
     return id !== undefined && entry ? { id, entry } : undefined;
   }
@@ -47,7 +55,8 @@ export function applyStateText(entry: ApplyEntry, s: Strings): string {
     case 'working':
       return s('applyWorking', 'Applying…');
     case 'pending':
-      return s('applyPending', 'Applied to {0}. Keep the change or undo it:').replace('{0}', file);
+      // The host says where the block went and what the file runs; the plain line is for an older host.
+      return entry.text ?? s('applyPending', 'Applied to {0}. Keep the change or undo it:').replace('{0}', file);
     case 'kept':
       return s('applyKept', 'Kept in {0}.').replace('{0}', file);
     case 'undone':
@@ -92,4 +101,18 @@ export function applyStatusLine(
     line.append(element('span', { className: 'apply-actions' }, keep, undo));
   }
   return line;
+}
+
+/** Draws the state of each applied block under `root` (an answer drawn again keeps the line under its own block). */
+export function drawApplyLines(
+  root: Element,
+  applies: ApplyStatuses,
+  s: Strings,
+  post: (message: WebviewMessage) => void,
+): void {
+  for (const block of Array.from(root.querySelectorAll('.code-block'))) {
+    const known = applies.forBlock(blockKey(block));
+    block.querySelector('.apply-status')?.remove();
+    if (known && known.entry.state !== 'working') block.append(applyStatusLine(known.id, known.entry, s, post));
+  }
 }

@@ -1,7 +1,7 @@
 // The bar on each code block of an answer: its language and Copy, Insert at
 // cursor and Apply (merged into the file it is for, then kept or undone; applyStatus.ts).
 import type { WebviewMessage } from '../shared/protocol.ts';
-import { type ApplyStatuses, applyStatusLine } from './applyStatus.ts';
+import { type ApplyStatuses, blockKey } from './applyStatus.ts';
 import { codicon, element, iconButton } from './dom.ts';
 import type { Strings } from './turnNotes.ts';
 
@@ -43,7 +43,7 @@ export function decorateCodeBlocks(
       ),
       iconButton('git-compare', s('apply', 'Apply to its file (then Keep or Undo)'), () => {
         const turnId = wrapper.closest<HTMLElement>('[data-turn-id]')?.dataset.turnId;
-        const applyId = applies?.start(code);
+        const applyId = applies?.start(blockKey(wrapper));
         if (applyId) wrapper.querySelector('.apply-status')?.remove();
         post({
           type: 'code/apply',
@@ -57,8 +57,6 @@ export function decorateCodeBlocks(
     bar.append(tools);
     pre.replaceWith(wrapper);
     wrapper.append(bar, pre);
-    const known = applies?.forCode(code);
-    if (known && known.entry.state !== 'working') wrapper.append(applyStatusLine(known.id, known.entry, s, post));
   }
 }
 

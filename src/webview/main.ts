@@ -5,7 +5,7 @@
 import type { ChatTurn, HostMessage, WebviewMessage } from '../shared/protocol.ts';
 import type { ServiceId } from '../shared/serviceIds.ts';
 import { createAnnouncer } from './announcer.ts';
-import { ApplyStatuses, applyStateText, applyStatusLine } from './applyStatus.ts';
+import { ApplyStatuses, applyStateText, applyStatusLine, blockKey } from './applyStatus.ts';
 import { createClearedNotice } from './clearedNotice.ts';
 import { createComposer } from './composer.ts';
 import { byId } from './dom.ts';
@@ -79,10 +79,8 @@ const messages = createMessageList(store, {
 function showApplyState(message: Extract<HostMessage, { type: 'code/applyState' }>): void {
   const entry = { state: message.state, file: message.file, ...(message.text ? { text: message.text } : {}) };
   applies.set(message.applyId, entry);
-  const blocks = document.querySelectorAll<HTMLElement>('.code-block');
-  for (const block of Array.from(blocks)) {
-    const code = block.querySelector('pre code')?.textContent ?? block.querySelector('pre')?.textContent ?? '';
-    if (applies.forCode(code)?.id !== message.applyId) continue;
+  for (const block of Array.from(document.querySelectorAll<HTMLElement>('.code-block'))) {
+    if (applies.forBlock(blockKey(block))?.id !== message.applyId) continue;
     const line = applyStatusLine(message.applyId, entry, store.s, post);
     const old = block.querySelector('.apply-status');
     if (old) old.replaceWith(line);

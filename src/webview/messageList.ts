@@ -2,7 +2,7 @@
 // drawn block by block, and the first screen in the conversation's place while it is empty.
 import type { ChatTurn, WebviewMessage } from '../shared/protocol.ts';
 import type { ServiceId } from '../shared/serviceIds.ts';
-import type { ApplyStatuses } from './applyStatus.ts';
+import { type ApplyStatuses, drawApplyLines } from './applyStatus.ts';
 import { copied, decorateCodeBlocks } from './codeBlocks.ts';
 import { byId, codicon, element, iconButton } from './dom.ts';
 import { emptyState } from './emptyState.ts';
@@ -121,6 +121,7 @@ export function createMessageList(store: ChatStore, hooks: MessageListHooks) {
     else if (turn.error && turn.status === 'interrupted')
       node.append(element('div', { className: 'meta', textContent: turn.error.message }));
     if (turn.status !== 'streaming') node.append(answerActions(turn));
+    drawApplyLines(node, hooks.applies, s, post);
     return node;
   }
 

@@ -159,7 +159,8 @@ async function main(): Promise<number> {
     throw new Error(`npm run package failed:\n${String((error as { stderr?: Buffer }).stderr ?? error)}`);
   }
   const vsix = join(ROOT, 'keyward.vsix');
-  const testsIndex = await compileSuite(join(CACHE, 'suite'));
+  // In this checkout, not the shared cache: two runs from two checkouts must not load each other's suite.
+  const testsIndex = await compileSuite(join(ROOT, 'out', 'e2e-suite'));
 
   mkdirSync(join(CACHE, 'runs'), { recursive: true });
   const runDir = mkdtempSync(join(CACHE, 'runs', 'run-'));

@@ -117,15 +117,70 @@ export interface AppliedBlock extends Proposal {
   names: string[];
 }
 
+const KEYWORDS = new Set(
+  (
+    'abstract as async await break case catch class const continue def default del do elif else enum except export ' +
+    'extends false final finally fn for from func function if impl import in instanceof interface is let match mut ' +
+    'new nil none not null of or pass private protected pub public raise readonly return self static struct super ' +
+    'switch this throw true try type typeof undefined use var void while with yield and elif lambda'
+  ).split(' '),
+);
+
+/** The words a piece of code names, strings and comments left out, keywords too. */
+function identifiers(code: string): Set<string> {
+  const bare = code
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .replace(/(?:\/\/|#).*$/gm, ' ')
+    .replace(/(["'`])(?:\\.|(?!\1)[^\\\n])*\1/g, ' ');
+  return new Set([...bare.matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0]).filter((w) => !KEYWORDS.has(w)));
+}
+
+/** The lines of code that say something (a lone brace does not), trimmed. */
+function meaningfulLines(code: string): string[] {
+  return code
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => /[\w$]/.test(line));
+}
+
 /**
- * The file with the block merged in: in place of the selection when the person made one in that file, else in
- * place of the declarations it rewrites, else at the end of the file (as whole lines), never at a caret.
+ * Whether `code` is a new version of `region` rather than something to add beside it (issue 31 item 2: a lone
+ * `console.log` replaced a selected function). It is when it declares a name the region declares, when it keeps at
+ * least half of the region's lines, or when it uses at least two thirds of the names the region uses (two at
+ * least). Anything less is an addition: inserting loses nothing, replacing loses the person's code.
  */
-export function mergeBlock(document: string, code: string, eol: Eol, selection?: Region): AppliedBlock {
-  if (selection && selection.end > selection.start)
-    return { ...proposeChange(document, selection.start, selection.end, code, eol), how: 'selection', names: [] };
+export function rewrites(region: string, code: string): boolean {
+  const declared = declaredNames(region);
+  if (declaredNames(code).some((name) => declared.includes(name))) return true;
+  const lines = meaningfulLines(region);
+  const kept = new Set(meaningfulLines(code));
+  if (lines.length > 0 && lines.filter((line) => kept.has(line)).length * 2 >= lines.length) return true;
+  const names = identifiers(region);
+  if (names.size < 2) return false;
+  const used = identifiers(code);
+  return [...names].filter((name) => used.has(name)).length * 3 >= names.size * 2;
+}
+
+/**
+ * The file with the block merged in: in place of the declarations it rewrites; else in place of a region the
+ * prompt was about (`about`: the lines attached to it) when the block is a new version of that region (`rewrites`);
+ * else at the end of the file, as whole lines, never at a caret or over a selection it does not rewrite.
+ */
+export function mergeBlock(document: string, code: string, eol: Eol, about: readonly Region[] = []): AppliedBlock {
   const place = applyPlace(document, code);
   const body = fitInsertion(code.replace(/\r?\n$/, ''), eol);
+  const rewritten = about.find((r) => r.end > r.start && rewrites(document.slice(r.start, r.end), code));
+  // The lines asked about win over a declaration inside them (a block's local `const` met in the function), unless
+  // they are that declaration: then it is named.
+  const same =
+    rewritten &&
+    document.slice(rewritten.start, rewritten.end).trim() === document.slice(place.start, place.end).trim();
+  if (
+    rewritten &&
+    !same &&
+    (place.how === 'appended' || (rewritten.start <= place.start && place.end <= rewritten.end))
+  )
+    return { ...proposeChange(document, rewritten.start, rewritten.end, code, eol), how: 'selection', names: [] };
   if (place.how === 'region') {
     // The region's own last line break stays; the block brings none of its own beyond it.
     const replacement = body + (/\r?\n$/.test(document.slice(place.start, place.end)) ? eol : '');
@@ -149,4 +204,11 @@ export function mergeBlock(document: string, code: string, eol: Eol, selection?:
     how: 'appended',
     names: [],
   };
+}
+
+/** The 1-based line where the block's own text starts in the new file (after the blank line an append adds). */
+export function firstLineOf(applied: AppliedBlock): number {
+  const lead = /^(?:\r?\n)*/.exec(applied.replacement)![0];
+  const before = applied.text.slice(0, applied.start) + lead;
+  return before.split('\n').length;
 }

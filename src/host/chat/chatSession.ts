@@ -255,7 +255,8 @@ export class ChatSession extends Disposable {
           code: m.code,
           languageId: m.languageId,
           ...(m.applyId ? { applyId: m.applyId } : {}),
-          attached: this.attachedFiles(m.turnId),
+          attached: this.attachedTo(m.turnId).map((place) => place.uri),
+          about: this.attachedTo(m.turnId),
           editor: this.ports.lastEditor.current,
         }),
       'code/applyResolve': (m) => this.proposals.resolve(m.applyId, m.keep),
@@ -276,8 +277,8 @@ export class ChatSession extends Disposable {
     };
   }
 
-  /** The files attached to the prompt that the answer `turnId` answers, where this host attached them. */
-  private attachedFiles(turnId: string | undefined): vscode.Uri[] {
+  /** What was attached to the prompt that the answer `turnId` answers (file and range), where this host attached it. */
+  private attachedTo(turnId: string | undefined): vscode.Location[] {
     if (!turnId) return [];
     const turns = this.ports.store.turns();
     const index = turns.findIndex((turn) => turn.id === turnId);
@@ -287,9 +288,9 @@ export class ChatSession extends Disposable {
       .find((turn) => turn.role === 'user');
     const refs = this.ports.store.attachmentRefs();
     return (prompt?.attachments ?? [])
-      .map((a) => refs.find((ref) => ref.id === a.id)?.uri)
-      .filter((uri): uri is string => uri !== undefined)
-      .map((uri) => vscode.Uri.parse(uri));
+      .map((a) => refs.find((ref) => ref.id === a.id))
+      .filter((ref) => ref !== undefined)
+      .map((ref) => new vscode.Location(vscode.Uri.parse(ref.uri), new vscode.Range(...ref.range)));
   }
 
   /**

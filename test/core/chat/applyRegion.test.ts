@@ -5,7 +5,9 @@ import {
   applyPlace,
   declarationRegion,
   declaredNames,
+  firstLineOf,
   mergeBlock,
+  rewrites,
   namedPath,
 } from '../../../src/core/chat/applyRegion.ts';
 
@@ -118,9 +120,58 @@ describe('merging a block into the file', () => {
     expect(mergeBlock('', 'b();\n', '\n').text).toBe('b();\n');
     expect(mergeBlock('a\r\n', 'b();\nc();\n', '\r\n').text).toBe('a\r\n\r\nb();\r\nc();\r\n');
   });
+});
 
-  it('replaces the selection the person made in that file, whatever the block declares', () => {
-    const merged = mergeBlock('one\ntwo\nthree\n', 'TWO\n', '\n', { start: 4, end: 8 });
-    expect(merged).toMatchObject({ how: 'selection', text: 'one\nTWO\nthree\n' });
+// Issue 31 item 2: with greet() selected and "add a log line" asked, a block that was only `console.log("keyward");`
+// replaced the function. A block replaces a region only when it is a new version of it.
+describe('a block replaces what it rewrites, and is added otherwise', () => {
+  const demo = 'function greet(name) {\n  return "hello " + name;\n}\n\nfunction other() {\n  return 1;\n}\n';
+  const greet = { start: 0, end: demo.indexOf('\n\n') + 1 };
+
+  it('adds an unrelated line at the end of the file, not over the function the prompt was about', () => {
+    const merged = mergeBlock(demo, 'console.log("keyward");\n', '\n', [greet]);
+    expect(merged).toMatchObject({ how: 'appended', text: `${demo}\nconsole.log("keyward");\n` });
+    expect(firstLineOf(merged)).toBe(9);
+  });
+
+  it('replaces the lines the prompt was about when the block is their new version', () => {
+    const region = 'const a = load();\nconst b = a + 1;\nreturn b;\n';
+    const doc = `function f() {\n${region}}\n`;
+    const about = { start: doc.indexOf('const a'), end: doc.indexOf('}') };
+    const code = 'const a = load();\nconst b = a + 2;\nconsole.log(b);\nreturn b;\n';
+    const merged = mergeBlock(doc, code, '\n', [about]);
+    expect(merged).toMatchObject({ how: 'selection', text: `function f() {\n${code}}\n` });
+    expect(firstLineOf(merged)).toBe(2);
+  });
+
+  it('the same declaration wins over the lines the prompt was about', () => {
+    const code = 'function other() {\n  return 2;\n}\n';
+    const merged = mergeBlock(demo, code, '\n', [greet]);
+    expect(merged).toMatchObject({ how: 'region', names: ['other'] });
+    expect(merged.text).toContain('function greet(name) {\n  return "hello " + name;\n}');
+  });
+
+  it('the lines asked about that are one declaration are replaced by name', () => {
+    const code = 'function greet(name) {\n  console.log(name);\n  return "hello " + name;\n}\n';
+    expect(mergeBlock(demo, code, '\n', [greet])).toMatchObject({ how: 'region', names: ['greet'] });
+  });
+
+  it('a region no prompt was about is never replaced by lines alone', () => {
+    expect(mergeBlock('one\ntwo\nthree\n', 'two\n', '\n').how).toBe('appended');
+  });
+
+  it('rewrites: same declaration, half the lines kept, or two thirds of the names used', () => {
+    const fn = 'function greet(name) {\n  return "hello " + name;\n}\n';
+    expect(rewrites(fn, 'const greet = (name) => `hi ${name}`;\n')).toBe(true);
+    expect(rewrites(fn, 'console.log("keyward");\n')).toBe(false);
+    // Uses the function, does not rewrite it.
+    expect(rewrites(fn, 'console.log(greet("you"));\n')).toBe(false);
+    expect(rewrites('x = compute(a, b)\n', 'x = compute(a, b, c)\n')).toBe(true);
+    expect(rewrites('total += price * count;\n', 'console.log(total);\n')).toBe(false);
+    // Strings and comments do not count as names shared.
+    expect(rewrites('log("alpha beta gamma");\n', 'print("alpha beta gamma")\n')).toBe(false);
+    // A lone brace is not a line kept.
+    expect(rewrites('}\n}\n', '}\n')).toBe(false);
+    expect(rewrites('', 'a();\n')).toBe(false);
   });
 });

@@ -43,6 +43,8 @@ const QUIET_SETTINGS = {
   'chat.disableAIFeatures': true,
   'workbench.enableExperiments': false,
   'git.openRepositoryInParentFolders': 'always',
+  // Desktop VS Code's default (the web build saves after a delay): the steps that need auto save turn it on.
+  'files.autoSave': 'off',
 };
 
 export function codeServerEnv(tools: Toolchain, runDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {

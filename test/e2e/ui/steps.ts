@@ -10,6 +10,7 @@ import { answerSteps } from './answerSteps.ts';
 import { chatViewSteps, leakProbeStep } from './chatViewSteps.ts';
 import { chatAnswerSteps, chooseModel } from './chatAnswerSteps.ts';
 import { chatFlowSteps } from './chatFlowSteps.ts';
+import { applyTrustSteps } from './applyTrustSteps.ts';
 import { compatibleSteps } from './compatibleSteps.ts';
 import { conversationPlaceSteps } from './conversationPlaceSteps.ts';
 import { spendCapSteps } from './spendCapSteps.ts';
@@ -393,6 +394,7 @@ export const ALL_STEPS: UiStep[] = [
   ...chatViewSteps,
   ...chatAnswerSteps,
   ...chatFlowSteps,
+  ...applyTrustSteps,
   ...spendCapSteps,
   // The accessibility steps read the chat's one webview: they run before the walkthrough and list steps, which
   // leave other webviews (the Welcome page's media) in the workbench.
