@@ -41,8 +41,35 @@ export interface IgnoreRules {
 }
 
 const FINGERPRINT = /^([0-9a-fA-F]{16})(?:\s+(.*))?$/;
-/** A path, then its reason after whitespace and '#': `test/fixtures/  # generated, revoked keys`. */
-const PATH_LINE = /^(.*?)\s+#\s*(.*)$/;
+const SPACE = /\s/;
+/** What `.` in a regular expression does not match. */
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/**
+ * A path, then its reason after whitespace and '#' (`test/fixtures/  # generated, revoked keys`), as
+ * `^(.*?)\s+#\s*(.*)$` reads it, by hand: that expression tried its `\s+` from every point of a run of spaces, and a
+ * line of a megabyte of them took minutes. The first '#' after whitespace whose reason has no line break wins.
+ */
+function pathLine(line: string): [glob: string, reason: string] | undefined {
+  let firstBreak = line.length;
+  let lastBreak = -1;
+  for (let i = 0; i < line.length; i++)
+    if (LINE_BREAK.test(line[i]!)) {
+      firstBreak = Math.min(firstBreak, i);
+      lastBreak = i;
+    }
+  for (let hash = line.indexOf('#', 1); hash !== -1; hash = line.indexOf('#', hash + 1)) {
+    if (!SPACE.test(line[hash - 1]!)) continue;
+    let globEnd = hash - 1;
+    while (globEnd > 0 && SPACE.test(line[globEnd - 1]!)) globEnd--;
+    // Every later '#' has this glob's start too: a line break in it settles the line.
+    if (firstBreak < globEnd) return undefined;
+    let reason = hash + 1;
+    while (reason < line.length && SPACE.test(line[reason]!)) reason++;
+    if (lastBreak < reason) return [line.slice(0, globEnd), line.slice(reason)];
+  }
+  return undefined;
+}
 /** Patterns that would cover every file: a typo of this size hides the whole tree, so it is refused. */
 const EVERYTHING = new Set(['*', '**', '**/*', '/', '/*', '/**', '.', './', '*/', '**/']);
 
@@ -114,9 +141,9 @@ export function parseIgnoreFile(text: string, file = IGNORE_FILE): IgnoreRules {
       entries.push({ line, kind: 'fingerprint', reason: redactSecrets(reason), fingerprint: fp[1]!.toLowerCase() });
       return;
     }
-    const parts = PATH_LINE.exec(trimmed);
-    const glob = parts?.[1]?.trim() ?? '';
-    const reason = parts?.[2]?.trim() ?? '';
+    const parts = pathLine(trimmed);
+    const glob = parts?.[0].trim() ?? '';
+    const reason = parts?.[1].trim() ?? '';
     if (!parts || glob === '' || reason === '')
       return problem(
         'neither a fingerprint (16 hex characters, then the reason) nor a path with its reason (path  # reason)',
