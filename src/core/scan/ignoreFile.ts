@@ -7,6 +7,9 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { redactSecrets } from '../redact.ts';
+import { type GlobMatcher, globMatcher } from './globMatch.ts';
+
+export { globToRegExp } from './globMatch.ts';
 
 export const IGNORE_FILE = '.keywardignore';
 
@@ -30,7 +33,7 @@ interface Entry {
   kind: 'fingerprint' | 'path';
   reason: string;
   fingerprint?: string;
-  pattern?: RegExp;
+  pattern?: GlobMatcher;
 }
 
 export interface IgnoreRules {
@@ -73,56 +76,6 @@ function pathLine(line: string): [glob: string, reason: string] | undefined {
 /** Patterns that would cover every file: a typo of this size hides the whole tree, so it is refused. */
 const EVERYTHING = new Set(['*', '**', '**/*', '/', '/*', '/**', '.', './', '*/', '**/']);
 
-function escape(text: string): string {
-  return text.replace(/[.+^${}()|\\]/g, '\\$&');
-}
-
-/**
- * A .gitignore-style glob as a RegExp over '/'-separated paths relative to the
- * ignore file's folder: `*` and `?` stay within a name, `**` spans folders,
- * `[...]` is a class; a pattern without '/' matches a name at any depth; a
- * leading '/' anchors it; a pattern that names a folder covers what is in it.
- */
-export function globToRegExp(glob: string): RegExp {
-  let pattern = glob;
-  const folderOnly = pattern.endsWith('/');
-  if (folderOnly) pattern = pattern.slice(0, -1);
-  const anchored = pattern.startsWith('/') || pattern.includes('/');
-  if (pattern.startsWith('/')) pattern = pattern.slice(1);
-  let out = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '*') {
-      if (pattern[i + 1] === '*') {
-        const atStart = i === 0 || pattern[i - 1] === '/';
-        const atEnd = i + 2 === pattern.length || pattern[i + 2] === '/';
-        if (atStart && atEnd) {
-          // `**/` is any number of folders, none included; a trailing `**` everything below.
-          if (i + 2 === pattern.length) out += '.*';
-          else {
-            out += '(?:.*/)?';
-            i += 1;
-          }
-          i += 1;
-          continue;
-        }
-      }
-      out += '[^/]*';
-    } else if (c === '?') out += '[^/]';
-    else if (c === '[') {
-      const close = pattern.indexOf(']', i + 2);
-      if (close === -1) throw new Error('an unclosed "[" in the pattern');
-      let body = pattern.slice(i + 1, close);
-      if (body.startsWith('!')) body = `^${body.slice(1)}`;
-      out += `[${body.replace(/\\/g, '\\\\')}]`;
-      i = close;
-    } else out += escape(c);
-  }
-  const prefix = anchored ? '^' : '^(?:.*/)?';
-  // A name covers what is below it when it is a folder; `dir/` only then.
-  return new RegExp(`${prefix}${out}${folderOnly ? '/.*' : '(?:/.*)?'}$`);
-}
-
 /** Parses the text of an ignore file; never throws: a bad line becomes a problem. */
 export function parseIgnoreFile(text: string, file = IGNORE_FILE): IgnoreRules {
   const entries: Entry[] = [];
@@ -151,7 +104,7 @@ export function parseIgnoreFile(text: string, file = IGNORE_FILE): IgnoreRules {
     if (glob.startsWith('!')) return problem('"!" (un-ignoring) is not supported: list only what to suppress');
     if (EVERYTHING.has(glob)) return problem(`"${glob}" would suppress every file: name the files or folders`);
     try {
-      entries.push({ line, kind: 'path', reason: redactSecrets(reason), pattern: globToRegExp(glob) });
+      entries.push({ line, kind: 'path', reason: redactSecrets(reason), pattern: globMatcher(glob) });
     } catch (error) {
       problem((error as Error).message);
     }

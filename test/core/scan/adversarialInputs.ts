@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { type IgnoreRules, parseIgnoreFile } from '../../../src/core/scan/ignoreFile.ts';
+import { type IgnoreRules, parseIgnoreFile, suppressionFor } from '../../../src/core/scan/ignoreFile.ts';
 import { readBaseline } from '../../../src/core/scan/baseline.ts';
 import { type ShippedPart, scanShippedText } from '../../../src/core/scan/sourceMap.ts';
 import { type Finding, optionsFor, scanBuffer, scanText } from '../../../src/core/scan/scanner.ts';
@@ -128,20 +128,32 @@ export function allowComments(key = routerKey()): Adversary<Finding[]> {
   };
 }
 
-/** The ignore file: a path and spaces without a reason, runs of '#', many entries. */
+/**
+ * The ignore file: a path and spaces without a reason, runs of '#', many entries, and a glob of many stars matched
+ * against a name that nearly fits it (backtracking tried every way to share its letters among the stars).
+ */
 export function ignoreFile(): Adversary<IgnoreRules> {
+  const name = `${'a'.repeat(60)}.c`;
   return {
     name: 'ignore file',
-    shape: "a path then spaces and no '#', runs of ' #', many fingerprint and glob lines",
+    shape: "a path then spaces and no '#', runs of ' #', many lines, *a*a*a…b against aaa…c",
     build(bytes) {
-      const part = bytes / 4;
+      const part = bytes / 5;
       const input = [
         `a${' '.repeat(part)}b`,
         `a${fill(' #', part)} x\u2028x`,
         fill('0123456789abcdef  a reason\n', part),
         fill('dist/**/*.js  # generated\n', part),
+        `${fill('*a', part)}b  # many stars`,
       ].join('\n');
-      return { input, run: () => parseIgnoreFile(input) };
+      return {
+        input,
+        run: () => {
+          const rules = parseIgnoreFile(input);
+          if (suppressionFor(rules, name, 'fedcba9876543210')) throw new Error(`${name} is suppressed`);
+          return rules;
+        },
+      };
     },
   };
 }

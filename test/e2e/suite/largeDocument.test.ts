@@ -1,6 +1,6 @@
 // A large document in the real host (issue 31): a YAML file of `data:` lines, which took minutes to scan on the
 // extension host's thread, now opens with that thread's event loop never held 50 ms by Keyward, and the key in it is
-// still flagged. The loop is watched by a 5 ms timer in the host itself, whose longest gap is the longest stall.
+// still flagged. The loop is watched by a 5 ms timer in the host itself: the longest gap this thread spent working.
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -22,12 +22,20 @@ suite('a large document in the editor', () => {
 
   test('the adversarial YAML: the host never stalls 50 ms, a command answers meanwhile, the key is flagged', async () => {
     const uri = write('adversarial-secret.yaml', adversarialYaml(routerKey()));
+    // Each tick of a 5 ms timer: the wall time since the last and this thread's CPU time in it. A gap the thread spent
+    // working is a stall of its event loop; a gap it spent waiting for a core of a busy machine is not.
     let last = performance.now();
+    let lastCpu = process.threadCpuUsage();
     let longest = 0;
+    let longestGap = 0;
     const timer = setInterval(() => {
       const now = performance.now();
-      longest = Math.max(longest, now - last);
+      const cpu = process.threadCpuUsage(lastCpu);
+      const gap = now - last;
+      longestGap = Math.max(longestGap, gap);
+      longest = Math.max(longest, Math.min(gap, (cpu.user + cpu.system) / 1000));
       last = now;
+      lastCpu = process.threadCpuUsage();
     }, 5);
     try {
       await open('adversarial-secret.yaml');
