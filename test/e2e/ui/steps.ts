@@ -1,5 +1,5 @@
 // UI steps: what a person sees and clicks. Each feature adds its steps here.
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { a11ySteps } from './a11ySteps.ts';
 import { PROBES } from '../harness/leakCheck.ts';
@@ -213,6 +213,9 @@ export const diagnosticSteps: UiStep[] = [
       await rows.first().waitFor({ timeout: PATIENCE });
       expectText(await rows.first().innerText(), /routing service key, sk-or-v1-…[0-9a-f]{4}/, 'the Problems panel');
       await wb.screenshot('adversarial-yaml-flagged');
+      // The steps after this one see the workspace as it was.
+      await wb.runCommand('View: Close All Editors');
+      rmSync(join(workspace.folder, 'adversarial-secret.yaml'));
     },
   },
 ];
