@@ -207,6 +207,15 @@ const bundles = [
   },
   {
     ...common,
+    // The editor's scanner thread (src/core/scan/scanThread.ts): a program of its own, so it holds its own scanner.
+    entryPoints: ['src/core/scan/scanWorker.ts'],
+    outfile: 'dist/scanWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+  },
+  {
+    ...common,
     entryPoints: ['src/webview/main.ts'],
     outfile: 'dist/webview.js',
     platform: 'browser',

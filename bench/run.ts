@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { benchBundle } from './bundle.ts';
 import { benchStream } from './stream.ts';
 import { benchScanner } from './scanner.ts';
+import { benchAdversarial } from './adversarial.ts';
 import { benchRender } from './render.ts';
 import { benchProviderFirstToken } from './providerFirstToken.ts';
 
@@ -18,6 +19,7 @@ const sections: [string, () => string[] | Promise<string[]>][] = [
   ['Bundle budget', benchBundle],
   ['Streaming client', benchStream],
   ['Key scanner', benchScanner],
+  ['Adversarial input', benchAdversarial],
   ['Panel rendering', benchRender],
   ['Provider first token', benchProviderFirstToken],
 ];

@@ -1,6 +1,7 @@
 // The composition root: builds core services, hands them to the host adapters,
 // and owns every lifetime through context.subscriptions.
 import { LastAnswerView } from './host/chat/lastAnswerView.ts';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ServiceId } from './shared/serviceIds.ts';
 import { AccountMonitor } from './core/account/accountMonitor.ts';
@@ -13,6 +14,7 @@ import { Configuration } from './host/configuration.ts';
 import type { KeyCommands, SetKeyArgs } from './host/keys/keyCommands.ts';
 import { KeyReminders } from './host/keys/keyReminders.ts';
 import { KeyDiagnostics } from './host/scan/keyDiagnostics.ts';
+import { ScanThread } from './core/scan/scanThread.ts';
 import { KeyFixes } from './host/scan/keyFixes.ts';
 import { KeyHover } from './host/scan/keyHover.ts';
 import { KeyLiveness } from './host/scan/keyLiveness.ts';
@@ -106,10 +108,15 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const probe = context.extensionMode === vscode.ExtensionMode.Test ? new PanelProbe() : undefined;
   const spend = new SpendGuard(ledger, configuration, keys, log);
   const statusBar = new StatusBar(monitor, keys, configuration, ledger);
+  // Large documents are scanned on a thread of their own (dist/scanWorker.js), started on the first of them.
+  // (This bundle is dist/extension.js: the thread's script is beside it.)
+  const scanThread = new ScanThread(join(__dirname, 'scanWorker.js'));
+  context.subscriptions.push(scanThread);
   const diagnostics = new KeyDiagnostics(
     keys,
     configuration,
     new ScrubbedMemento(context.workspaceState, () => scannerKeys(keys)),
+    scanThread,
   );
   const modelSettings = new ModelSettingsStore(globalState);
   // One set of conversations for the side-bar view and the editor panel, stored through the filter for disk.

@@ -14,31 +14,59 @@ export const NEXT_LINE_MARKER = 'keyward-ignore-next-line';
 // of one of these syntaxes, and a closing syntax must end the line, so a pragma in a string value is no comment.
 // "whitelist" is the legacy spelling, same-line only. Its next-line pragma may have no text before it on its
 // line ("foo = 'bar' # pragma: allowlist nextline secret" hides nothing); indentation is allowed here where
-// detect-secrets refuses it, since an indented comment line hides nothing either.
+// detect-secrets refuses it, since an indented comment line hides nothing either. Read by hand, not by its regular
+// expressions: their `[ \t]* *` and `.*?[ \t\r]*$` backtrack over a run of spaces, and a line of a megabyte of
+// them after "# pragma: allowlist secret" took minutes.
+const PRAGMA_SAME_LINE = /pragma: ?(?:allow|white)list[ -]secret/g;
+const PRAGMA_NEXT_LINE = /pragma: ?allowlist[ -]nextline[ -]secret/g;
+/** What `.` in a regular expression does not match: a pragma's comment runs to the line's end without one. */
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/**
+ * Whether a line holds the pragma as a comment of one of detect-secrets' syntaxes: `#`, `//`, `--`, `'` (the
+ * comment runs to the line's end), `/* … *\/`, `<!-- … -->` (its closer ends the line); in YAML `#` alone; for the
+ * next-line pragma, only spaces before the comment's opener. One pass over the line and each pragma in it.
+ */
+function pragmaIn(line: string, nextLine: boolean, yaml: boolean): boolean {
+  if (!line.includes('pragma:')) return false;
+  // The line without its trailing [ \t\r], and the last line break before that: a comment's text has none.
+  let end = line.length;
+  while (end > 0 && ' \t\r'.includes(line[end - 1]!)) end--;
+  let lastBreak = -1;
+  for (let i = end - 1; i >= 0; i--)
+    if (LINE_BREAK.test(line[i]!)) {
+      lastBreak = i;
+      break;
+    }
+  const pattern = nextLine ? PRAGMA_NEXT_LINE : PRAGMA_SAME_LINE;
+  for (const match of line.matchAll(pattern)) {
+    const after = match.index + match[0].length;
+    if (lastBreak >= after) continue;
+    let opener = match.index;
+    while (opener > 0 && (line[opener - 1] === ' ' || line[opener - 1] === '\t')) opener--;
+    const closes = (closer: string) => closer === '' || (end - closer.length >= after && line.endsWith(closer, end));
+    const alone = (start: number) => !nextLine || /^[ \t]*$/.test(line.slice(0, start));
+    for (const [open, closer] of yaml ? YAML_COMMENTS : PRAGMA_COMMENTS)
+      if (line.endsWith(open, opener) && alone(opener - open.length) && closes(closer)) return true;
+    // `<!--` may have `#` between it and the pragma (detect-secrets' `<!--[# \t]*?`).
+    if (yaml) continue;
+    let html = opener;
+    while (html > 0 && '# \t'.includes(line[html - 1]!)) html--;
+    if (line.endsWith('<!--', html) && alone(html - 4) && closes('-->')) return true;
+  }
+  return false;
+}
 const PRAGMA_COMMENTS: readonly (readonly [string, string])[] = [
   ['#', ''],
   ['//', ''],
-  ['/\\*', ' *\\*/'],
+  ['/*', '*/'],
   ["'", ''],
   ['--', ''],
-  ['<!--[# \\t]*?', ' *?-->'],
+  ['<!--', '-->'],
 ];
-const pragma = (nextLine: boolean, comments = PRAGMA_COMMENTS) =>
-  new RegExp(
-    comments
-      .map(
-        ([open, close]) =>
-          `${nextLine ? '^[ \\t]*' : ''}${open}[ \\t]* *pragma: ?${nextLine ? 'allowlist[ -]nextline' : '(?:allow|white)list'}[ -]secret.*?${close}[ \\t\\r]*$`,
-      )
-      .join('|'),
-  );
-const PRAGMA_SAME_LINE = pragma(false);
-const PRAGMA_NEXT_LINE = pragma(true);
 // In YAML detect-secrets knows only '#' comments (its allowlist filter picks the syntax by file name): elsewhere in
 // a YAML line "// pragma: …" is part of a value.
 const YAML_COMMENTS = PRAGMA_COMMENTS.filter(([open]) => open === '#');
-const PRAGMA_SAME_LINE_YAML = pragma(false, YAML_COMMENTS);
-const PRAGMA_NEXT_LINE_YAML = pragma(true, YAML_COMMENTS);
 // "keyward-ignore" alone, not the start of "keyward-ignore-next-line".
 const KEYWARD_SAME_LINE = /keyward-ignore(?!-next-line)/;
 const SECRETLINT = /secretlint-(disable-next-line|disable-line|disable|enable)\b(.*)/g;
@@ -127,7 +155,7 @@ export function lineAllows(text: string, offset: number, service: KeyOwner, yaml
   if (
     KEYWARD_SAME_LINE.test(line) ||
     line.includes('gitleaks:allow') ||
-    (yaml ? PRAGMA_SAME_LINE_YAML : PRAGMA_SAME_LINE).test(line) ||
+    pragmaIn(line, false, yaml) ||
     secretlintOn(line, ['disable-line'], service)
   )
     return true;
@@ -136,7 +164,7 @@ export function lineAllows(text: string, offset: number, service: KeyOwner, yaml
   const previous = text.slice(text.lastIndexOf('\n', start - 2) + 1, start - 1);
   return (
     previous.includes(NEXT_LINE_MARKER) ||
-    (yaml ? PRAGMA_NEXT_LINE_YAML : PRAGMA_NEXT_LINE).test(previous) ||
+    pragmaIn(previous, true, yaml) ||
     secretlintOn(previous, ['disable-next-line'], service)
   );
 }
@@ -149,13 +177,31 @@ interface Region {
   rule?: string;
 }
 
+interface Entry {
+  from: number;
+  to?: number;
+  rule: string;
+}
+
+/** A region that hides every key: a keyward block, or a secretlint one naming no rule. */
+const EVERY_KEY = '*';
+
 /**
  * The disabled regions of a text: from a `keyward-disable` or
  * `secretlint-disable` comment to its `-enable` (or the end of the text), in
- * any comment syntax (`<!-- secretlint-disable -->` in Markdown too).
+ * any comment syntax (`<!-- secretlint-disable -->` in Markdown too). Asked in
+ * order of position, as the scanner does, each region is passed once: the
+ * regions open at the last offset asked are counted by the rule they name.
  */
 export class DisabledRegions {
   private readonly regions: Region[] = [];
+  private byStart: Region[] = [];
+  private byEnd: Region[] = [];
+  private started = 0;
+  private ended = 0;
+  private last = -1;
+  /** Regions open at `last`, by the rule they name (EVERY_KEY: all rules). */
+  private readonly open = new Map<string, number>();
 
   constructor(text: string) {
     if (text.includes('keyward-disable')) {
@@ -169,27 +215,9 @@ export class DisabledRegions {
       }
       if (open !== undefined) this.regions.push({ from: open, to: text.length });
     }
-    if (text.includes('secretlint-disable')) {
-      // As secretlint's CommentState: one open entry per rule a disable names ('*' for none); an enable
-      // naming rules closes the latest open entry of each, a bare enable the entries of the latest open disable.
-      const entries: { from: number; to?: number; rule: string }[] = [];
-      for (const match of text.matchAll(SECRETLINT)) {
-        const rules = secretlintRules(match[2]!);
-        if (match[1] === 'disable')
-          for (const rule of rules.length === 0 ? ['*'] : rules) entries.push({ from: match.index, rule });
-        else if (match[1] === 'enable' && rules.length > 0) {
-          for (const rule of rules) {
-            const entry = entries.findLast((e) => e.to === undefined && e.rule === rule);
-            if (entry) entry.to = match.index;
-          }
-        } else if (match[1] === 'enable') {
-          const latest = entries.findLast((e) => e.to === undefined);
-          for (const entry of entries)
-            if (entry.to === undefined && entry.from === latest?.from) entry.to = match.index;
-        }
-      }
-      for (const { from, to, rule } of entries) this.regions.push({ from, to: to ?? text.length, rule });
-    }
+    if (text.includes('secretlint-disable'))
+      for (const { from, to, rule } of secretlintEntries(text))
+        this.regions.push({ from, to: to ?? text.length, rule });
   }
 
   get empty(): boolean {
@@ -197,16 +225,101 @@ export class DisabledRegions {
   }
 
   covers(offset: number, service: KeyOwner): boolean {
-    return this.regions.some(
-      (r) =>
-        offset > r.from &&
-        offset < r.to &&
-        (r.rule === undefined || r.rule === '*' || secretlintCovers([r.rule], service)),
-    );
+    if (offset < this.last || this.last === -1) this.restart();
+    this.last = offset;
+    for (; this.started < this.byStart.length && this.byStart[this.started]!.from < offset; this.started++)
+      this.count(this.byStart[this.started]!, 1);
+    for (; this.ended < this.byEnd.length && this.byEnd[this.ended]!.to <= offset; this.ended++)
+      this.count(this.byEnd[this.ended]!, -1);
+    if ((this.open.get(EVERY_KEY) ?? 0) > 0) return true;
+    return SECRETLINT_RULES[service].some((id) => (this.open.get(id) ?? 0) > 0);
   }
+
+  private count(region: Region, by: number): void {
+    const rule = region.rule ?? EVERY_KEY;
+    this.open.set(rule, (this.open.get(rule) ?? 0) + by);
+  }
+
+  private restart(): void {
+    this.byStart = [...this.regions].sort((a, b) => a.from - b.from);
+    this.byEnd = [...this.regions].sort((a, b) => a.to - b.to);
+    this.started = 0;
+    this.ended = 0;
+    this.open.clear();
+  }
+}
+
+/**
+ * secretlint's CommentState: one open entry per rule a disable names ('*' for none); an enable naming rules closes
+ * the latest open entry of each, a bare enable the entries of the latest disable with one open. Open entries are kept
+ * by rule and by comment, and a closed one is dropped when next met, so each is passed a bounded number of times.
+ */
+function secretlintEntries(text: string): Entry[] {
+  const entries: Entry[] = [];
+  const byRule = new Map<string, Entry[]>();
+  const byComment: Entry[][] = [];
+  for (const match of text.matchAll(SECRETLINT)) {
+    const rules = secretlintRules(match[2]!);
+    if (match[1] === 'disable') {
+      const comment = (rules.length === 0 ? [EVERY_KEY] : rules).map((rule) => ({ from: match.index, rule }));
+      for (const entry of comment) {
+        entries.push(entry);
+        const stack = byRule.get(entry.rule) ?? [];
+        stack.push(entry);
+        byRule.set(entry.rule, stack);
+      }
+      byComment.push(comment);
+    } else if (match[1] === 'enable' && rules.length > 0) {
+      for (const rule of rules) {
+        const stack = byRule.get(rule) ?? [];
+        while (stack.length > 0 && stack[stack.length - 1]!.to !== undefined) stack.pop();
+        const entry = stack.pop();
+        if (entry) entry.to = match.index;
+      }
+    } else if (match[1] === 'enable') {
+      while (byComment.length > 0 && byComment[byComment.length - 1]!.every((e) => e.to !== undefined)) byComment.pop();
+      for (const entry of byComment.pop() ?? []) if (entry.to === undefined) entry.to = match.index;
+    }
+  }
+  return entries;
 }
 
 /** Whether a text holds a block comment, so that a change to one line can change what others allow. */
 export function hasBlockComment(text: string): boolean {
   return /keyward-(?:disable|enable)\b(?!-)|secretlint-(?:disable|enable)\b(?!-)/.test(text);
+}
+
+/** Characters in a key's line and the one before past which allow comments are looked up, not read. */
+const LONG_LINES = 4096;
+
+/**
+ * Whether an allow comment hides each key of a text, asked in order of position: the line (with the one before) and
+ * the disabled regions. A line's answer for an owner is read once: a long line with a key every few characters was
+ * read whole for each of them.
+ */
+export class AllowedHits {
+  private readonly regions: DisabledRegions;
+  /** Where the text mentions an allow comment, found on the first key whose lines are long. */
+  private markers: number[] | undefined;
+  private readonly lines = new Map<string, boolean>();
+  private readonly text: string;
+  private readonly yaml: boolean | undefined;
+
+  constructor(text: string, yaml: boolean | undefined) {
+    this.text = text;
+    this.yaml = yaml;
+    this.regions = new DisabledRegions(text);
+  }
+
+  /** `from`: the start of the line before the key's (its own on the first line); [lineStart, lineEnd): its line. */
+  allows(at: number, service: KeyOwner, from: number, lineStart: number, lineEnd: number): boolean {
+    // Short lines are read as they are: searching a whole window cost more than reading them.
+    if (lineEnd - from < LONG_LINES || markerWithin((this.markers ??= allowMarkers(this.text)), from, lineEnd)) {
+      const key = `${lineStart}:${service}`;
+      let allowed = this.lines.get(key);
+      if (allowed === undefined) this.lines.set(key, (allowed = lineAllows(this.text, at, service, this.yaml)));
+      if (allowed) return true;
+    }
+    return !this.regions.empty && this.regions.covers(at, service);
+  }
 }

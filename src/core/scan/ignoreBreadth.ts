@@ -10,6 +10,7 @@
 // corner of the sample, never the bulk; `*.*` (every file with an extension, which is nearly all code) and `*/*`
 // (every file below the root) do. No extension and no folder takes more than a few paths here, so an entry naming
 // one extension or one folder stays far below the line (`test/core/scan/ignoreFile.test.ts` lists both sides).
+import type { GlobMatcher } from './globMatch.ts';
 const SAMPLE: readonly string[] = [
   'src/app.ts',
   'README.md',
@@ -69,14 +70,14 @@ const SAMPLE: readonly string[] = [
 /** How broad a path pattern is: 'every' file of the sample, 'most' of it (with what it matched), or neither. */
 export type Breadth = { kind: 'every' } | { kind: 'most'; matched: readonly string[]; of: number } | undefined;
 
-export function breadthOf(pattern: RegExp): Breadth {
+export function breadthOf(pattern: GlobMatcher): Breadth {
   const matched = SAMPLE.filter((path) => pattern.test(path));
   if (matched.length === SAMPLE.length) return { kind: 'every' };
   return matched.length * 2 > SAMPLE.length ? { kind: 'most', matched, of: SAMPLE.length } : undefined;
 }
 
 /** The refusal of a broad entry, or undefined for one that names a corner of the tree. */
-export function breadthProblem(glob: string, pattern: RegExp): string | undefined {
+export function breadthProblem(glob: string, pattern: GlobMatcher): string | undefined {
   const breadth = breadthOf(pattern);
   if (breadth === undefined) return undefined;
   if (breadth.kind === 'every') return `"${glob}" would suppress every file: name the files or folders`;

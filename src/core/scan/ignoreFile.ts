@@ -8,7 +8,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { redactSecrets } from '../redact.ts';
 import { readCommittedFile } from './committedFile.ts';
+import { type GlobMatcher, globMatcher } from './globMatch.ts';
 import { breadthProblem } from './ignoreBreadth.ts';
+
+export { globToRegExp } from './globMatch.ts';
 
 export const IGNORE_FILE = '.keywardignore';
 
@@ -35,7 +38,7 @@ interface Entry {
   kind: 'fingerprint' | 'path';
   reason: string;
   fingerprint?: string;
-  pattern?: RegExp;
+  pattern?: GlobMatcher;
 }
 
 export interface IgnoreRules {
@@ -46,63 +49,40 @@ export interface IgnoreRules {
 }
 
 const FINGERPRINT = /^([0-9a-fA-F]{16})(?:\s+(.*))?$/;
-/** A path, then its reason after whitespace and '#': `test/fixtures/  # generated, revoked keys`. */
-const PATH_LINE = /^(.*?)\s+#\s*(.*)$/;
+const SPACE = /\s/;
+/** What `.` in a regular expression does not match. */
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/**
+ * A path, then its reason after whitespace and '#' (`test/fixtures/  # generated, revoked keys`), as
+ * `^(.*?)\s+#\s*(.*)$` reads it, by hand: that expression tried its `\s+` from every point of a run of spaces, and a
+ * line of a megabyte of them took minutes. The first '#' after whitespace whose reason has no line break wins.
+ */
+function pathLine(line: string): [glob: string, reason: string] | undefined {
+  let firstBreak = line.length;
+  let lastBreak = -1;
+  for (let i = 0; i < line.length; i++)
+    if (LINE_BREAK.test(line[i]!)) {
+      firstBreak = Math.min(firstBreak, i);
+      lastBreak = i;
+    }
+  for (let hash = line.indexOf('#', 1); hash !== -1; hash = line.indexOf('#', hash + 1)) {
+    if (!SPACE.test(line[hash - 1]!)) continue;
+    let globEnd = hash - 1;
+    while (globEnd > 0 && SPACE.test(line[globEnd - 1]!)) globEnd--;
+    // Every later '#' has this glob's start too: a line break in it settles the line.
+    if (firstBreak < globEnd) return undefined;
+    let reason = hash + 1;
+    while (reason < line.length && SPACE.test(line[reason]!)) reason++;
+    if (lastBreak < reason) return [line.slice(0, globEnd), line.slice(reason)];
+  }
+  return undefined;
+}
 /**
  * Spellings refused before they are read: each covers every file, or (`.`, `/`) names no file the way its writer
  * meant the whole tree. Any other spelling is judged by what it matches (ignoreBreadth.ts).
  */
 const EVERYTHING = new Set(['*', '**', '**/*', '/', '/*', '/**', '.', './', '*/', '**/']);
-
-function escape(text: string): string {
-  return text.replace(/[.+^${}()|\\]/g, '\\$&');
-}
-
-/**
- * A .gitignore-style glob as a RegExp over '/'-separated paths relative to the
- * ignore file's folder: `*` and `?` stay within a name, `**` spans folders,
- * `[...]` is a class; a pattern without '/' matches a name at any depth; a
- * leading '/' anchors it; a pattern that names a folder covers what is in it.
- */
-export function globToRegExp(glob: string): RegExp {
-  let pattern = glob;
-  const folderOnly = pattern.endsWith('/');
-  if (folderOnly) pattern = pattern.slice(0, -1);
-  const anchored = pattern.startsWith('/') || pattern.includes('/');
-  if (pattern.startsWith('/')) pattern = pattern.slice(1);
-  let out = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '*') {
-      if (pattern[i + 1] === '*') {
-        const atStart = i === 0 || pattern[i - 1] === '/';
-        const atEnd = i + 2 === pattern.length || pattern[i + 2] === '/';
-        if (atStart && atEnd) {
-          // `**/` is any number of folders, none included; a trailing `**` everything below.
-          if (i + 2 === pattern.length) out += '.*';
-          else {
-            out += '(?:.*/)?';
-            i += 1;
-          }
-          i += 1;
-          continue;
-        }
-      }
-      out += '[^/]*';
-    } else if (c === '?') out += '[^/]';
-    else if (c === '[') {
-      const close = pattern.indexOf(']', i + 2);
-      if (close === -1) throw new Error('an unclosed "[" in the pattern');
-      let body = pattern.slice(i + 1, close);
-      if (body.startsWith('!')) body = `^${body.slice(1)}`;
-      out += `[${body.replace(/\\/g, '\\\\')}]`;
-      i = close;
-    } else out += escape(c);
-  }
-  const prefix = anchored ? '^' : '^(?:.*/)?';
-  // A name covers what is below it when it is a folder; `dir/` only then.
-  return new RegExp(`${prefix}${out}${folderOnly ? '/.*' : '(?:/.*)?'}$`);
-}
 
 /** Parses the text of an ignore file; never throws: a bad line becomes a problem. */
 export function parseIgnoreFile(text: string, file = IGNORE_FILE): IgnoreRules {
@@ -122,9 +102,9 @@ export function parseIgnoreFile(text: string, file = IGNORE_FILE): IgnoreRules {
       entries.push({ line, kind: 'fingerprint', reason: redactSecrets(reason), fingerprint: fp[1]!.toLowerCase() });
       return;
     }
-    const parts = PATH_LINE.exec(trimmed);
-    const glob = parts?.[1]?.trim() ?? '';
-    const reason = parts?.[2]?.trim() ?? '';
+    const parts = pathLine(trimmed);
+    const glob = parts?.[0].trim() ?? '';
+    const reason = parts?.[1].trim() ?? '';
     if (!parts || glob === '' || reason === '')
       return problem(
         'neither a fingerprint (16 hex characters, then the reason) nor a path with its reason (path  # reason)',
@@ -134,9 +114,9 @@ export function parseIgnoreFile(text: string, file = IGNORE_FILE): IgnoreRules {
     // Paths are read from the ignore file's folder and never start "./": such a line would silently match nothing.
     if (glob.startsWith('./'))
       return problem(`"./" matches nothing here (paths start at the ignore file's folder): write "/${glob.slice(2)}"`);
-    let pattern: RegExp;
+    let pattern: GlobMatcher;
     try {
-      pattern = globToRegExp(glob);
+      pattern = globMatcher(glob);
     } catch (error) {
       return problem((error as Error).message);
     }

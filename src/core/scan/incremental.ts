@@ -44,6 +44,12 @@ export class IncrementalScan {
     return this.current;
   }
 
+  /** Takes findings scanned elsewhere (on the scanner thread) as the whole text's; edits then rescan it whole. */
+  adopt(findings: readonly Finding[]): readonly Finding[] {
+    this.current = [...findings];
+    return this.current;
+  }
+
   /**
    * Applies one edit. `line(i)` gives the text of line i after the edit, or
    * undefined past the end. Byte offsets of findings are only kept exact by full scans.

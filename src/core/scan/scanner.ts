@@ -9,7 +9,7 @@ import { DIRECT_INFIX, type KeyOwner, OTHER_PREFIXES, ROUTER_KEY_LENGTH } from '
 import { MAX_DECODE_DEPTH, anchoredRegions, encodedRuns, mayHoldEncodedBytes } from './encodedKeys.ts';
 import { PIECE_PREFIXES, assembledKeys } from './splitKeys.ts';
 import { beginCandidates, nextCandidate } from './precheck.ts';
-import { DisabledRegions, NEXT_LINE_MARKER, allowMarkers, lineAllows, markerWithin } from './allowComments.ts';
+import { AllowedHits, NEXT_LINE_MARKER } from './allowComments.ts';
 
 export { NEXT_LINE_MARKER };
 
@@ -240,8 +240,21 @@ function otherPrefixesIn(text: string): (typeof OTHER_PREFIXES)[number][] {
   return found ? OTHER_PREFIXES.filter((p) => found.has(p)) : [];
 }
 
-/** Characters in a key's line and the one before past which allow comments are looked up, not read. */
-const LONG_LINES = 4096;
+/**
+ * Whether a token hit (the first `count` hits, in order of start, none longer than MAX_TOKEN) overlaps [start, end):
+ * found by halving, as every piece was compared with every token before.
+ */
+function overlapsToken(hits: readonly Hit[], count: number, start: number, end: number): boolean {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (hits[mid]!.start <= start - MAX_TOKEN - 1) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < count && hits[i]!.start < end; i++) if (start < hits[i]!.end) return true;
+  return false;
+}
 
 const NO_ENTRIES: ReadonlyMap<string, unknown> = new Map();
 
@@ -284,7 +297,7 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
     return rule !== undefined && !looksFake(keyBody(joined, rule));
   };
   for (const piece of assembledKeys(text, isKey)) {
-    if (hits.slice(0, tokenHits).some((h) => h.start < piece.end && piece.start < h.end)) continue;
+    if (overlapsToken(hits, tokenHits, piece.start, piece.end)) continue;
     const fingerprint = fingerprintOf(piece.key);
     const stored = knownFingerprints.has(fingerprint)
       ? 'active'
@@ -363,16 +376,10 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
   if (hits.length === 0) return { findings: [], omitted: 0 };
   hits.sort((a, b) => a.start - b.start);
 
-  const allow = options.allowComments !== false;
-  const regions = allow ? new DisabledRegions(text) : undefined;
+  const allow = options.allowComments !== false ? new AllowedHits(text, options.yaml) : undefined;
   const looseCap = options.looseCap ?? LOOSE_CAP;
   let loose = 0;
   let omitted = 0;
-  // Found on the first key whose line (with the one before) is long: a minified line is then not
-  // read again per key. Short lines are read as they are: searching a whole window cost more.
-  let markers: number[] | undefined;
-  const mayAllow = (from: number, to: number) =>
-    to - from < LONG_LINES || markerWithin((markers ??= allowMarkers(text)), from, to);
   const findings: Finding[] = [];
   let line = 0;
   let lineStart = 0;
@@ -392,10 +399,8 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
       if (lineEnd === -1) lineEnd = text.length;
     }
     const allowed =
-      allow &&
-      ((mayAllow(previousStart === -1 ? lineStart : previousStart, lineEnd) &&
-        lineAllows(text, hit.start, hit.service, options.yaml)) ||
-        (!regions!.empty && regions!.covers(hit.start, hit.service)));
+      allow?.allows(hit.start, hit.service, previousStart === -1 ? lineStart : previousStart, lineStart, lineEnd) ??
+      false;
     // The person's own stored key is never hidden by what a file says: a comment next to it is the repository's word.
     if (allowed && hit.stored !== 'active') continue;
     const rule = RULES[hit.ruleId];

@@ -174,8 +174,11 @@ function usesOfConstant(text: string, name: string, from: number): Assembled[] {
   const use = new RegExp(`(?<![\\w$.])${escaped}(?![\\w$])`, 'g');
   use.lastIndex = from;
   const limit = Math.min(text.length, from + SCOPE);
+  // Searched in the scope only: a name used nowhere after its definition was looked for to the text's end, for each
+  // of up to MAX_STARTS literals.
+  const scope = text.slice(0, limit);
   let uses = 0;
-  for (let match = use.exec(text); match && match.index < limit && ++uses <= MAX_PIECES; match = use.exec(text)) {
+  for (let match = use.exec(scope); match && ++uses <= MAX_PIECES; match = use.exec(scope)) {
     const at = match.index;
     if (text.startsWith('${', skipSpaceBack(text, at) - 2)) {
       const tick = backtickBefore(text, at);

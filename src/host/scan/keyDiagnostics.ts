@@ -21,6 +21,7 @@ import {
 } from '../../core/scan/ignoreFile.ts';
 import { type SkipReason, skipMessage } from '../../core/scan/report.ts';
 import { type Finding, type ScanOptions, optionsFor } from '../../core/scan/scanner.ts';
+import type { ScanThread } from '../../core/scan/scanThread.ts';
 import { isServiceOwner, ownerName } from '../../core/scan/providerRules.ts';
 import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import { Emitter, type Subscription } from '../../shared/event.ts';
@@ -36,6 +37,13 @@ import {
 } from './committedKeys.ts';
 
 export const DIAGNOSTIC_SOURCE = 'Keyward';
+/** The code of the notice on a document too large to scan as it is typed. */
+export const NOT_SCANNED_CODE = 'not-scanned';
+/**
+ * Characters of a document scanned on the extension host's own thread; a larger one goes to the scanner thread, so
+ * no scan holds the event loop every extension shares (a megabyte of crafted text is a second's work or more).
+ */
+export const IN_LINE_SCAN = 64 * 1024;
 const COMMITTED_STATE = 'keyward.committedKeys';
 const t = vscode.l10n.t;
 
@@ -195,9 +203,15 @@ export class KeyDiagnostics extends Disposable {
   /** Its settings, typed; the workspace scan reads its size cap here too. */
   readonly configuration: Configuration;
 
+  /** Scans large documents off the extension host's thread; without one (unit tests) they are scanned in line. */
+  private readonly thread: Pick<ScanThread, 'scan'> | undefined;
+  /** Documents whose last scan was whole, off the thread or refused for size: every edit rescans them whole. */
+  private readonly whole = new Set<string>();
+
   /** `state` (workspace state, through the filter for disk) keeps the keys moved out of tracked files across reloads. */
-  constructor(keys: KeyStore, configuration: Configuration, state?: vscode.Memento) {
+  constructor(keys: KeyStore, configuration: Configuration, state?: vscode.Memento, thread?: Pick<ScanThread, 'scan'>) {
     super();
+    this.thread = thread;
     // Edits waiting for their rescan are dropped with the rest.
     this._register(toDisposable(() => this.timers.forEach((timer) => clearTimeout(timer))));
     this.keys = keys;
@@ -407,12 +421,49 @@ export class KeyDiagnostics extends Disposable {
     if (!this.tracked(doc)) return;
     if (isSourceMap(doc.uri.path)) return this.publishSourceMap(doc);
     const key = doc.uri.toString();
+    const text = doc.getText();
+    const bytes = Buffer.byteLength(text);
+    const cap = this.configuration.value.scan.maxFileSizeKb * 1024;
+    if (bytes > cap) {
+      this.whole.add(key);
+      this.scans.delete(key);
+      return this.refuse(doc, bytes);
+    }
     let scan = this.scans.get(key);
     if (!scan) {
       scan = new IncrementalScan(optionsFor(key, this.options));
       this.scans.set(key, scan);
     }
-    await this.publish(doc, scan.reset(doc.getText()));
+    if (text.length <= IN_LINE_SCAN || !this.thread) {
+      this.whole.delete(key);
+      return this.publish(doc, scan.reset(text));
+    }
+    this.whole.add(key);
+    const findings = await this.thread.scan(key, text, optionsFor(key, this.options));
+    // Superseded by a newer text, or the document closed meanwhile: its own scan publishes.
+    if (findings === undefined || this.scans.get(key) !== scan) return;
+    await this.publish(doc, scan.adopt(findings));
+  }
+
+  /**
+   * A document over keyward.scan.maxFileSizeKb is not scanned as it is typed, and says so where its problems are
+   * shown: no diagnostic would otherwise read as "no key here".
+   */
+  private async refuse(doc: vscode.TextDocument, bytes: number): Promise<void> {
+    const state = doc.isUntitled ? 'unsaved' : await this.fileState(doc.uri);
+    this.place(doc.uri, [], state);
+    const notice = new vscode.Diagnostic(
+      new vscode.Range(0, 0, 0, 0),
+      t(
+        'Keyward did not scan this file for keys: it is {0} KB, over keyward.scan.maxFileSizeKb ({1} KB). Run keyward scan on it, or raise the setting.',
+        String(Math.ceil(bytes / 1024)),
+        String(this.configuration.value.scan.maxFileSizeKb),
+      ),
+      vscode.DiagnosticSeverity.Information,
+    );
+    notice.source = DIAGNOSTIC_SOURCE;
+    notice.code = NOT_SCANNED_CODE;
+    this.collection.set(doc.uri, [...(this.collection.get(doc.uri) ?? []), notice]);
   }
 
   private changed(event: vscode.TextDocumentChangeEvent): void {
@@ -436,8 +487,9 @@ export class KeyDiagnostics extends Disposable {
     this.pending.delete(key);
     this.timers.delete(key);
     const scan = this.scans.get(key);
-    if (!scan || changes.length !== 1) {
-      // Several edits at once (multi-cursor, format): one full pass is simpler and still fast.
+    if (!scan || changes.length !== 1 || this.whole.has(key)) {
+      // Several edits at once (multi-cursor, format): one full pass is simpler and still fast. A large document is
+      // always scanned whole, off the thread.
       void this.full(doc);
       return;
     }
@@ -567,6 +619,7 @@ export class KeyDiagnostics extends Disposable {
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
     this.scans.delete(key);
+    this.whole.delete(key);
     this.byUri.delete(key);
     this.uris.delete(key);
     clearTimeout(this.timers.get(key));

@@ -1,4 +1,6 @@
 // UI steps: what a person sees and clicks. Each feature adds its steps here.
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { a11ySteps } from './a11ySteps.ts';
 import { PROBES } from '../harness/leakCheck.ts';
 import { PATIENCE, VISIBLE_HOVER, type Workbench, until } from '../harness/workbench.ts';
@@ -197,6 +199,24 @@ export const diagnosticSteps: UiStep[] = [
         (await wb.editorText()).includes('process.env.OPENROUTER_API_KEY') ? true : undefined,
       );
       expectText(await wb.editorText(), 'const key = process.env.OPENROUTER_API_KEY;', 'the fixed line');
+    },
+  },
+  {
+    name: 'a 880 KB YAML of data: lines opens, the host stays responsive, and its base64 key is squiggled',
+    async run({ wb, workspace }) {
+      const yaml = `kind: Secret\ndata:\n  OPENROUTER_API_KEY: ${Buffer.from(routerKey()).toString('base64')}\n`;
+      writeFileSync(join(workspace.folder, 'adversarial-secret.yaml'), `${yaml}${'  data:\n'.repeat(110_000)}`);
+      await wb.openFile('adversarial-secret.yaml');
+      // The palette answers while the scan runs: a host held by a scan would leave it waiting.
+      await wb.runCommand('View: Focus Problems (Errors, Warnings, Infos)');
+      await wb.page.locator('.editor-instance .squiggly-warning').first().waitFor({ timeout: PATIENCE });
+      const rows = wb.page.locator('.markers-panel .monaco-list-row', { hasText: 'encoded in base64' });
+      await rows.first().waitFor({ timeout: PATIENCE });
+      expectText(await rows.first().innerText(), /routing service key, sk-or-v1-…[0-9a-f]{4}/, 'the Problems panel');
+      await wb.screenshot('adversarial-yaml-flagged');
+      // The steps after this one see the workspace as it was.
+      await wb.runCommand('View: Close All Editors');
+      rmSync(join(workspace.folder, 'adversarial-secret.yaml'));
     },
   },
 ];

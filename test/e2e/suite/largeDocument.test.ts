@@ -1,0 +1,84 @@
+// A large document in the real host (issue 31): a YAML file of `data:` lines, which took minutes to scan on the
+// extension host's thread, now opens with Keyward adding no stall of 50 ms to the host's event loop, and the key in it
+// is still flagged. The loop is watched by a 5 ms timer in the host itself: the longest gap between its ticks that
+// this thread spent working (a gap spent waiting for a core of a busy machine is no stall). VS Code itself works a
+// while on the host's thread to receive a document of 110,000 lines, whoever listens: the same document opened over
+// the size cap, which Keyward only names, measures that share.
+import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+import { keyward, open, write } from './editor.ts';
+import { activateKeyward, waitFor } from './env.ts';
+
+const routerKey = () => ['sk', 'or', 'v1', randomBytes(32).toString('hex')].join('-');
+
+/** About 880 KB: a Secret's key in base64, then an indented `data:` on every line (under the default size cap). */
+function adversarialYaml(key: string): string {
+  return `kind: Secret\ndata:\n  OPENROUTER_API_KEY: ${Buffer.from(key).toString('base64')}\n${'  data:\n'.repeat(110_000)}`;
+}
+
+/** The longest stall of this thread's event loop while `work` runs, in milliseconds of its CPU time. */
+async function longestStall(work: () => Promise<void>): Promise<number> {
+  let last = performance.now();
+  let lastCpu = process.threadCpuUsage();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const cpu = process.threadCpuUsage(lastCpu);
+    longest = Math.max(longest, Math.min(now - last, (cpu.user + cpu.system) / 1000));
+    last = now;
+    lastCpu = process.threadCpuUsage();
+  }, 5);
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+  }
+  return longest;
+}
+
+suite('a large document in the editor', () => {
+  suiteSetup(async () => {
+    await activateKeyward();
+  });
+
+  test('the adversarial YAML: Keyward adds no 50 ms stall to the host, a command answers meanwhile, the key is flagged', async () => {
+    const settings = vscode.workspace.getConfiguration('keyward');
+    const control = write('adversarial-control.yaml', adversarialYaml(routerKey()));
+    await settings.update('scan.maxFileSizeKb', 100, vscode.ConfigurationTarget.Global);
+    const vscodeShare = await longestStall(async () => {
+      await open('adversarial-control.yaml');
+      await waitFor('the control named, not scanned', () =>
+        keyward(control).some((d) => d.code === 'not-scanned') ? true : undefined,
+      );
+    });
+    await settings.update('scan.maxFileSizeKb', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+    const uri = write('adversarial-secret.yaml', adversarialYaml(routerKey()));
+    let answered = 0;
+    const stall = await longestStall(async () => {
+      await open('adversarial-secret.yaml');
+      // While the scan runs: the host answers another request at once.
+      const asked = performance.now();
+      await vscode.commands.getCommands(true);
+      answered = performance.now() - asked;
+      await waitFor('the base64 key flagged', () =>
+        keyward(uri).some((d) => d.code === 'encoded-key') ? true : undefined,
+      );
+    });
+    console.log(
+      `longest stall of the host's event loop: ${stall.toFixed(1)} ms opening the YAML, ${vscodeShare.toFixed(1)} ms ` +
+        `opening it over the size cap; a command answered in ${answered.toFixed(1)} ms`,
+    );
+    assert.ok(
+      stall < vscodeShare + 50,
+      `the host's event loop stalled ${stall.toFixed(1)} ms (${vscodeShare} ms without a scan)`,
+    );
+    const [diagnostic] = keyward(uri);
+    assert.equal(diagnostic!.range.start.line, 2);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    for (const file of [control, uri]) await vscode.workspace.fs.delete(file);
+  });
+});
