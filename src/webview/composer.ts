@@ -1,6 +1,6 @@
 // The composer: the prompt box with its draft, the attached-code chips, the `+` menu, Send and Stop,
 // and the line that counts down while the service asked to wait.
-import { ATTACH_SOURCES, type Attachment, type WebviewMessage } from '../shared/protocol.ts';
+import { ATTACH_SOURCES, type Attachment, type ChatTurn, type WebviewMessage } from '../shared/protocol.ts';
 import { composerIntent, lastPrompt } from './composerKeys.ts';
 import { byId, codicon, element, iconButton } from './dom.ts';
 import type { UiKey } from '../shared/uiStrings.ts';
@@ -171,6 +171,17 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
     });
   }
 
+  /** Regenerate or Retry an answer: the host sends its prompt again from the turns before it, and puts the new one in its place. */
+  function regenerate(turn: ChatTurn, model: string): void {
+    // Not offered while an answer streams: the box queues, actions wait.
+    if (store.state.pending || model === '') return;
+    const requestId = newId();
+    store.dispatch({ type: 'send/begin', requestId });
+    render();
+    // The answer's own service: the switch may show another one by now.
+    post({ type: 'chat/regenerate', requestId, turnId: turn.id, service: turn.service, model });
+  }
+
   /** The answer ended well: the queued prompt goes now. */
   function sendQueued(): void {
     const { queued } = store.state;
@@ -275,5 +286,5 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
     wireAttachMenu();
   }
 
-  return { render, renderAttachments, send, sendQueued, focus: () => prompt().focus(), wire };
+  return { render, renderAttachments, send, regenerate, sendQueued, focus: () => prompt().focus(), wire };
 }

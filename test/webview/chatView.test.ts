@@ -83,12 +83,13 @@ describe('an answer, moment by moment', () => {
     expect(announced()).toBe('Copied');
   });
 
-  it('regenerates the last answer: the same prompt to the same model', () => {
+  it('regenerates the last answer in its place: the host asks that answer again, the prompt is not sent anew', () => {
     const regenerate = $<HTMLButtonElement>('[data-turn-id="a1"] button[aria-label="Regenerate"]')!;
     regenerate.click();
     expect(posted.at(-1)).toMatchObject({
-      type: 'chat/send',
-      prompt: 'Why is the sky blue?',
+      type: 'chat/regenerate',
+      turnId: 'a1',
+      service: 'router',
       model: 'openrouter/free',
     });
   });
@@ -222,7 +223,48 @@ describe('an answer, moment by moment', () => {
     const note = $('[data-turn-id="a2"] .interrupted')!;
     expect(note.querySelector('.codicon-warning')).not.toBeNull();
     $<HTMLButtonElement>('[data-turn-id="a2"] button[aria-label="Retry the answer"]')!.click();
-    expect(posted.at(-1)).toMatchObject({ type: 'chat/send', prompt: 'More' });
+    expect(posted.at(-1)).toMatchObject({ type: 'chat/regenerate', turnId: 'a2' });
+    const retry = posted.at(-1) as { requestId: string };
+    // The host answers in place: the broken answer's place takes the new one, the prompt is not repeated.
+    send({
+      type: 'chat/started',
+      requestId: retry.requestId,
+      user: turn({ id: 'u2', role: 'user', text: 'More' }),
+      assistant: turn({ id: 'a3', role: 'assistant', status: 'streaming' }),
+      regenerates: 'a2',
+    });
+    const ids = () =>
+      Array.from(document.querySelectorAll<HTMLElement>('#conversation .turn')).map((n) => n.dataset.turnId);
+    expect(ids().slice(-2)).toEqual(['u2', 'a3']);
+    send({
+      type: 'chat/done',
+      requestId: retry.requestId,
+      turn: turn({ id: 'a3', role: 'assistant', text: 'More, whole.', versions: [broken], versionIndex: 1 }),
+    });
+    expect(ids().slice(-2)).toEqual(['u2', 'a3']);
+  });
+
+  // Issue 31 item 4: the replaced answer stays reachable, as Copilot Chat pages through the responses to one request.
+  it('shows a regenerated answer as "2 of 2" with previous and next, and pages through its versions', () => {
+    const group = $('[data-turn-id="a3"] .answer-versions')!;
+    expect(group.getAttribute('role')).toBe('group');
+    expect(group.getAttribute('aria-label')).toBe('Answer versions');
+    expect(group.textContent).toContain('2 of 2');
+    const previous = group.querySelector<HTMLButtonElement>('button[aria-label="Previous version"]')!;
+    expect(group.querySelector<HTMLButtonElement>('button[aria-label="Next version"]')!.disabled).toBe(true);
+    previous.click();
+    expect(posted.at(-1)).toEqual({ type: 'chat/showVersion', turnId: 'a3', index: 0 });
+    const shown = turn({
+      id: 'a3',
+      role: 'assistant',
+      status: 'interrupted',
+      text: 'Partly',
+      versions: [turn({ id: 'a3x', role: 'assistant', text: 'More, whole.' })],
+      versionIndex: 0,
+    });
+    send({ type: 'chat/turn', turn: shown });
+    expect($('[data-turn-id="a3"] .answer')!.textContent).toContain('Partly');
+    expect($('[data-turn-id="a3"] .answer-versions')!.textContent).toContain('1 of 2');
   });
 });
 

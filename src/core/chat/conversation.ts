@@ -66,6 +66,26 @@ export function splitAtEdit(
   return { kept: turns.slice(0, index), replaced: turns.slice(index) };
 }
 
+/**
+ * Regenerate: the answer `answerId` asked again from the context that produced it. `before` is what was sent ahead
+ * of its prompt (so `promptTurns(before, prompt.text, prompt.attachments)` is what that request sent, neither the
+ * old answer nor the prompt a second time), and the new answer goes where the old one was, with `after` kept as it
+ * is. Undefined when the conversation has no such answer, or its prompt is not right before it.
+ */
+export function splitAtAnswer(
+  turns: readonly ChatTurn[],
+  answerId: string,
+): { before: ChatTurn[]; prompt: ChatTurn; answer: ChatTurn; after: ChatTurn[] } | undefined {
+  const index = turns.findIndex((turn) => turn.id === answerId);
+  if (index < 1 || turns[index]!.role !== 'assistant' || turns[index - 1]!.role !== 'user') return undefined;
+  return {
+    before: turns.slice(0, index - 1),
+    prompt: turns[index - 1]!,
+    answer: turns[index]!,
+    after: turns.slice(index + 1),
+  };
+}
+
 /** Names the key and base URL a stored response belongs to, without holding the key. */
 export function responseKeyOf(key: string, baseUrl: string): string {
   return fingerprint(`${baseUrl}\n${key.trim()}`);

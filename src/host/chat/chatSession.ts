@@ -16,7 +16,14 @@ import {
   isWebviewMessage,
 } from '../../shared/protocol.ts';
 import type { AccountMonitor } from '../../core/account/accountMonitor.ts';
-import { lastResponseId, promptTurns, responseKeyOf, splitAtEdit } from '../../core/chat/conversation.ts';
+import {
+  lastResponseId,
+  promptTurns,
+  responseKeyOf,
+  splitAtAnswer,
+  splitAtEdit,
+} from '../../core/chat/conversation.ts';
+import { addVersion, showVersion } from '../../shared/answerVersions.ts';
 import { toServiceError } from '../../core/errors.ts';
 import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
 import { ModelCatalog } from '../../core/chat/modelCatalog.ts';
@@ -40,6 +47,7 @@ import { askToRedact } from './secretGuardPrompt.ts';
 import { serviceLabel, serviceShortLabel } from '../serviceNames.ts';
 import { tickFirstPrompt } from './walkthrough.ts';
 import { WebviewConnection } from './webviewConnection.ts';
+import { ChatFocusContext } from './chatFocusContext.ts';
 import { type ModelSettings, type SettingSupport, applicableSettings } from '../../shared/modelSettings.ts';
 import { Disposable, toDisposable } from '../../shared/dispose.ts';
 
@@ -97,6 +105,8 @@ export class ChatSession extends Disposable {
     ),
   );
   private lastEdit: LastEdit | undefined;
+  /** Whether a chat holds the keyboard focus, for the keybindings' `when` (its webview's own focus, not the view's). */
+  private readonly focus = this._register(new ChatFocusContext());
   /** Requests whose conversation was put back by an Undo: what they end with is neither stored nor shown. */
   private readonly discarded = new Set<string>();
   /** The last Clear's way back while the chat offers it ("Conversation cleared — Undo"). */
@@ -161,6 +171,7 @@ export class ChatSession extends Disposable {
     this.connections.add(connection);
     const disposable = new vscode.Disposable(() => {
       this.connections.delete(connection);
+      this.focus.set(connection, false);
       connection.dispose();
       for (const [requestId, run] of this.running)
         if (run.from === connection || run.from === undefined) {
@@ -273,6 +284,9 @@ export class ChatSession extends Disposable {
       'history/export': () => this.ports.exportHistory(),
       'focus/editor': () => this.focusEditor(),
       'action/run': (m) => runPanelAction(m.action, m.service, this.configuration),
+      'chat/regenerate': (m) => this.regenerate(m, from),
+      'chat/showVersion': (m) => this.showVersion(m.turnId, m.index),
+      'focus/changed': (m) => this.focus.set(from, m.focused),
     };
   }
 
@@ -308,6 +322,35 @@ export class ChatSession extends Disposable {
       }
     await store.saveTurns(edit.before, edit.conversationId);
     this.post({ type: 'panel/state', state: this.state() });
+  }
+
+  /** Regenerate or Retry: the answer's own prompt goes again, from the turns before it (send() places the answer). */
+  private regenerate(m: Extract<WebviewMessage, { type: 'chat/regenerate' }>, from?: WebviewConnection) {
+    const again = splitAtAnswer(this.ports.store.turns(), m.turnId);
+    if (!again) {
+      this.log.warn('Regenerate: the answer or its prompt is no longer in the conversation; nothing was sent.');
+      this.post({ type: 'chat/blocked', requestId: m.requestId, prompt: '' });
+      return;
+    }
+    const { text, attachments = [] } = again.prompt;
+    return this.send(m.requestId, m.service, m.model, text, attachments, from, undefined, { regenerate: m.turnId });
+  }
+
+  /** Another version of an answer is shown, and stored so: the next prompt continues from the one shown. */
+  private async showVersion(turnId: string, index: number): Promise<void> {
+    const store = this.ports.store;
+    const conversationId = store.conversationId();
+    // An answer streaming here would store the turns it started from over this choice.
+    if ([...this.running.values()].some((run) => run.conversationId === conversationId)) return;
+    const turns = store.turns(conversationId);
+    const turn = turns.find((t) => t.id === turnId);
+    if (!turn?.versions?.length) return;
+    const shown = showVersion(turn, index);
+    await store.saveTurns(
+      turns.map((t) => (t === turn ? shown : t)),
+      conversationId,
+    );
+    this.post({ type: 'chat/turn', turn: shown });
   }
 
   /** Only https links open; anything else (`command:`, `file:`, `vscode:`) is dropped and logged like any refused message. */
@@ -397,7 +440,7 @@ export class ChatSession extends Disposable {
     rawAttachments: Attachment[],
     from?: WebviewConnection,
     replaceFrom?: string,
-    options: { overCap?: boolean } = {},
+    options: { overCap?: boolean; regenerate?: string } = {},
   ): Promise<void> {
     const store = this.ports.store;
     // Past the daily cap a paid prompt waits for the person's word, asked on a card in the chat (nothing is sent and
@@ -439,13 +482,19 @@ export class ChatSession extends Disposable {
     const split = replaceFrom === undefined ? undefined : splitAtEdit(all, replaceFrom);
     if (replaceFrom !== undefined && !split)
       this.log.warn('Edit and send again: the edited message is no longer in the conversation; sent as a new one.');
-    const history = split ? split.kept : all;
+    // Regenerate: the answer is asked again from what came before its prompt, and the new one takes its place.
+    const again = options.regenerate === undefined ? undefined : splitAtAnswer(all, options.regenerate);
+    const history = again ? again.before : split ? split.kept : all;
+    const after = again?.after ?? [];
+    const place = (answer: ChatTurn) => (again ? addVersion(again.answer, answer) : answer);
     this.lastEdit = split ? { conversationId, before: all } : undefined;
     // What belongs to a conversation no longer shown is stored, not drawn into the one shown now.
     const postHere = (message: HostMessage) => {
       if (store.conversationId() === conversationId) this.post(message);
     };
-    const user: ChatTurn = { id: newId(), role: 'user', text: prompt, service, model, status: 'done', attachments };
+    const user: ChatTurn = again
+      ? { ...again.prompt, text: prompt, attachments }
+      : { id: newId(), role: 'user', text: prompt, service, model, status: 'done', attachments };
     const assistant: ChatTurn = { id: newId(), role: 'assistant', text: '', service, model, status: 'streaming' };
     this.post({
       type: 'chat/started',
@@ -453,7 +502,11 @@ export class ChatSession extends Disposable {
       user,
       assistant,
       ...(split && replaceFrom ? { replaced: { fromTurnId: replaceFrom, count: split.replaced.length } } : {}),
+      ...(again ? { regenerates: again.answer.id } : {}),
     });
+    // The prompt is stored as it goes: a conversation holding only it is not empty, so switching away mid-answer
+    // cannot drop it (core/chat/conversations.ts keeps no empty conversation).
+    if (!again) await store.saveTurns([...history, user], conversationId);
     const turns = promptTurns(history, prompt, attachments);
     const chains = SERVICES[service].capabilities.chainsResponses;
     const responseKey = chains ? await this.responseKey(service) : undefined;
@@ -496,7 +549,7 @@ export class ChatSession extends Disposable {
         SERVICES[service].capabilities.hasFreeModels && (isFreeModelId(model) || result.costUsd === 0)
           ? this.monitor.freeGuard.status()
           : null;
-      const done: ChatTurn = {
+      const done: ChatTurn = place({
         ...assistant,
         text: result.text,
         model: result.model || model,
@@ -509,11 +562,11 @@ export class ChatSession extends Disposable {
         refusal: result.refusal,
         finishReason: result.finishReason,
         ...(Object.keys(settings).length > 0 ? { settings } : {}),
-      };
+      });
       // What the answer cost counts toward the cap even when its conversation was discarded meanwhile.
       void this.ports.spend?.record(service, result.costUsd);
       if (this.discarded.has(requestId)) return;
-      await store.saveTurns([...history, user, done], conversationId);
+      await store.saveTurns([...history, user, done, ...after], conversationId);
       // The walkthrough's "send a first prompt" step completes on this.
       tickFirstPrompt();
       postHere({ type: 'chat/done', requestId, turn: done });
@@ -523,7 +576,7 @@ export class ChatSession extends Disposable {
       const partial = error.partialText ?? text;
       const status: ChatTurn['status'] =
         error.kind === 'cancelled' ? 'cancelled' : error.kind === 'stream_interrupted' ? 'interrupted' : 'error';
-      const failed: ChatTurn = {
+      const failed: ChatTurn = place({
         ...assistant,
         text: partial,
         status,
@@ -533,9 +586,9 @@ export class ChatSession extends Disposable {
         // The reset is a moment, not "in N seconds from whenever the card is drawn".
         retryAt:
           error.retryAfterSeconds !== null ? new Date(Date.now() + error.retryAfterSeconds * 1000).toISOString() : null,
-      };
+      });
       if (reported) void this.ports.spend?.record(service, reported.costUsd);
-      await store.saveTurns([...history, user, failed], conversationId);
+      await store.saveTurns([...history, user, failed, ...after], conversationId);
       postHere({ type: 'chat/error', requestId, turn: failed, prompt });
       this.log.warn(`Prompt to the ${service} service (${model}) failed: ${error.kind}: ${error.message}`);
     } finally {
