@@ -66,6 +66,8 @@ const messages = createMessageList(store, {
     composer.render();
     composer.renderAttachments();
     composer.focus();
+    // The banner above the box takes height from the conversation: the message being edited stays in view.
+    messages.revealEditing();
   },
   announce: (text) => announcer.say(text),
   undoEdit: () => post({ type: 'history/undoEdit' }),

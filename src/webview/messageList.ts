@@ -301,7 +301,7 @@ export function createMessageList(store: ChatStore, hooks: MessageListHooks) {
     },
     tail: (text) => render(text, { highlight: false }),
     changing(change) {
-      const stick = nearBottom();
+      const stick = nearBottom() && !store.state.editing;
       change();
       if (stick) scrollDown();
     },
@@ -365,9 +365,22 @@ export function createMessageList(store: ChatStore, hooks: MessageListHooks) {
     return box.scrollHeight - box.scrollTop - box.clientHeight < 40;
   }
 
+  /**
+   * To the end of the conversation, where what is new is; while a sent message is being edited, to that message
+   * instead, so the person sees what they are changing (the edit banner takes height from the conversation too).
+   */
   function scrollDown(): void {
+    if (revealEditing()) return;
     const box = list();
     box.scrollTop = box.scrollHeight;
+  }
+
+  /** Brings the message being edited into view; false when none is. */
+  function revealEditing(): boolean {
+    const { editing } = store.state;
+    const node = editing ? list().querySelector<HTMLElement>(`[data-turn-id="${editing.turnId}"]`) : null;
+    node?.scrollIntoView({ block: 'nearest' });
+    return node !== null;
   }
 
   /** Links in answers open through the host, and only when they are https. */
@@ -381,5 +394,14 @@ export function createMessageList(store: ChatStore, hooks: MessageListHooks) {
     });
   }
 
-  return { renderConversation, renderEmpty, renderTurn, renderStreaming, finishStreamed, answerDrawing, wire };
+  return {
+    renderConversation,
+    renderEmpty,
+    renderTurn,
+    renderStreaming,
+    finishStreamed,
+    answerDrawing,
+    revealEditing,
+    wire,
+  };
 }

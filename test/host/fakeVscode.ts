@@ -2,6 +2,7 @@
 // layer touches, for fast unit tests and the activation bench. Features are
 // proven in the real VS Code host (test/e2e); this only exercises thin adapters.
 // Classes implement the real interfaces where they can, so the compiler keeps them honest.
+import { FakeQuickPick, ThemeIcon } from './fakeQuickPick.ts';
 import type * as vscode from 'vscode';
 
 export class Disposable {
@@ -417,6 +418,8 @@ export interface FakeState {
   diagnosticCollections: FakeDiagnosticCollection[];
   /** Language-model chat providers by vendor. */
   lmProviders: Map<string, unknown>;
+  /** The last QuickPick created. */
+  quickPick?: FakeQuickPick<{ label: string }>;
 }
 
 export function createFakeVscode(settings: Record<string, unknown> = {}) {
@@ -570,7 +573,12 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       },
       executeCommand: async (id: string, ...args: unknown[]) => state.commands.get(id)?.(...args),
     },
+    ThemeIcon,
   };
+  // The one QuickPick shown last, for a test to drive (fakeQuickPick.ts).
+  Object.assign(api.window, {
+    createQuickPick: () => (state.quickPick = new FakeQuickPick()),
+  });
   return { api, state };
 }
 

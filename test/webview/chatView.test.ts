@@ -162,7 +162,13 @@ describe('an answer, moment by moment', () => {
   });
 
   it('edits a sent message in the box: the banner says what sending replaces, and the send names the message', () => {
+    // jsdom lays nothing out: what matters is which message the chat brings into view (issue 31 item 21).
+    const revealed: Element[] = [];
+    Element.prototype.scrollIntoView = function (this: Element) {
+      revealed.push(this);
+    };
     $<HTMLButtonElement>('[data-turn-id="u1"] button[aria-label="Edit and send again"]')!.click();
+    expect(revealed.at(-1)).toBe($('[data-turn-id="u1"]'));
     const box = $<HTMLTextAreaElement>('#prompt')!;
     expect(box.value).toBe('Why is the sky blue?');
     expect(document.activeElement?.id).toBe('prompt');

@@ -96,6 +96,22 @@ export interface ExportWords {
   declined: string;
   cutOff: string;
   filtered: string;
+  /** "Tokens: {0} in, {1} out" */
+  tokens: string;
+  /** "Cost: {0}" */
+  cost: string;
+}
+
+/** An answer's tokens and cost, as the chat shows them under it (webview/turnNotes.ts); null when none were reported. */
+function usageLine(turn: ChatTurn, words: ExportWords): string | null {
+  const parts: string[] = [];
+  if (turn.usage)
+    parts.push(
+      words.tokens.replace('{0}', String(turn.usage.inputTokens)).replace('{1}', String(turn.usage.outputTokens)),
+    );
+  if (turn.costUsd !== null && turn.costUsd !== undefined)
+    parts.push(words.cost.replace('{0}', `$${turn.costUsd.toFixed(6)}`));
+  return parts.length > 0 ? parts.join(' · ') : null;
 }
 
 /** The conversation as Markdown; the caller masks keys before it reaches disk. */
@@ -110,6 +126,8 @@ export function conversationMarkdown(turns: readonly ChatTurn[], words: ExportWo
       if (turn.finishReason === 'length' || turn.finishReason === 'content_filter')
         parts.push(`_${turn.finishReason === 'length' ? words.cutOff : words.filtered}_`, '');
       if (turn.error) parts.push(`> ${turn.error.kind}: ${turn.error.message}`, '');
+      const usage = usageLine(turn, words);
+      if (usage) parts.push(`_${usage}_`, '');
     }
   }
   return parts.join('\n');
