@@ -319,4 +319,11 @@ describe('the page', () => {
     expect($('h1')?.textContent).toBe('Keyward');
     expect($('#attachments')!.getAttribute('role')).toBe('group');
   });
+
+  it("tells the host when its frame gains and loses the focus, for the chat's keybindings (Alt+F2)", () => {
+    window.dispatchEvent(new Event('focus'));
+    expect(posted.at(-1)).toEqual({ type: 'focus/changed', focused: true });
+    window.dispatchEvent(new Event('blur'));
+    expect(posted.at(-1)).toEqual({ type: 'focus/changed', focused: false });
+  });
 });

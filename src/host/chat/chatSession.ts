@@ -3,8 +3,8 @@
 // through the shared clients behind the secret guard, and what changes is
 // posted to every connected webview.
 import * as vscode from 'vscode';
-import { type KeyMask, keyMaskOf } from '../../shared/keyShapes.ts';
-import { DEFAULT_SERVICE, type ServiceId, defaultModel } from '../../shared/serviceIds.ts';
+import type { KeyMask } from '../../shared/keyShapes.ts';
+import { DEFAULT_SERVICE, type ServiceId } from '../../shared/serviceIds.ts';
 import {
   type Attachment,
   type ChatTurn,
@@ -29,7 +29,7 @@ import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
 import { ModelCatalog } from '../../core/chat/modelCatalog.ts';
 import { runPrompt } from '../../core/chat/promptRunner.ts';
 import { isFreeModelId } from '../../core/chat/freeModels.ts';
-import { SERVICES, SERVICE_IDS, baseUrlOf, isConfigured } from '../../core/services/descriptors.ts';
+import { SERVICES, SERVICE_IDS, baseUrlOf } from '../../core/services/descriptors.ts';
 import { type GuardQuestion, guardPrompt } from '../../core/keys/secretGuard.ts';
 import type { ReportedUsage } from '../../core/chat/textStream.ts';
 import { attachFrom } from './attachRequest.ts';
@@ -41,10 +41,10 @@ import type { SpendGuard } from './spendGuard.ts';
 import type { ConversationStore } from './conversationStore.ts';
 import type { Log } from '../log.ts';
 import { newId, resolveAttachments } from './panelAttachments.ts';
-import { runPanelAction } from './panelActions.ts';
+import { focusEditor, openLink, runPanelAction } from './panelActions.ts';
+import { heldKeyMasks, keyReadiness, offeredServices } from './chatServices.ts';
 import { panelStrings } from './panelStrings.ts';
 import { askToRedact } from './secretGuardPrompt.ts';
-import { serviceLabel, serviceShortLabel } from '../serviceNames.ts';
 import { tickFirstPrompt } from './walkthrough.ts';
 import { WebviewConnection } from './webviewConnection.ts';
 import { ChatFocusContext } from './chatFocusContext.ts';
@@ -187,17 +187,6 @@ export class ChatSession extends Disposable {
     for (const connection of this.connections) connection.post(message);
   }
 
-  private hasKeys(): Record<ServiceId, boolean> {
-    // A service whose key is optional is ready without one.
-    return Object.fromEntries(
-      SERVICE_IDS.map((id) => [id, SERVICES[id].capabilities.keyOptional || this.keys.metadata(id) !== undefined]),
-    ) as Record<ServiceId, boolean>;
-  }
-
-  /**
-   * The stored and rotated-out keys as masks, from what global state already keeps (masked form, length): the
-   * webview masks them in the draft it saves, whatever their shape, without ever holding a key.
-   */
   /** The key and base URL a chained answer is stored under; undefined when the key cannot be read. */
   private async responseKey(service: ServiceId): Promise<string | undefined> {
     const key = await this.keys.getKey(service).catch(() => undefined);
@@ -205,26 +194,16 @@ export class ChatSession extends Disposable {
     return key && baseUrl ? responseKeyOf(key, baseUrl) : undefined;
   }
 
-  private keyMasks(): KeyMask[] {
-    const held = [
-      ...SERVICE_IDS.map((id) => this.keys.metadata(id)).filter((m) => m !== undefined),
-      ...this.keys.retired(),
-    ];
-    return held.map((k) => keyMaskOf(k.masked, k.length)).filter((m) => m !== undefined);
+  private hasKeys(): Record<ServiceId, boolean> {
+    return keyReadiness(this.keys);
   }
 
-  /** The services the switch offers: the hosted ones always, the compatible one once it has a base URL. */
+  private keyMasks(): KeyMask[] {
+    return heldKeyMasks(this.keys);
+  }
+
   private services(): ServiceChoice[] {
-    const config = this.configuration.value;
-    return SERVICE_IDS.filter((id) => isConfigured(config, id)).map((id) => ({
-      id,
-      name: serviceLabel(id, config),
-      shortName: serviceShortLabel(id, config),
-      pricedModels: SERVICES[id].capabilities.hasModelPrices,
-      hasCredits: SERVICES[id].capabilities.hasCredits,
-      keyOptional: SERVICES[id].capabilities.keyOptional,
-      ...(SERVICES[id].capabilities.hasFreeModels ? { freeModel: defaultModel(id) } : {}),
-    }));
+    return offeredServices(this.configuration.value);
   }
 
   /** Every message from a webview enters here and is validated before use. */
@@ -258,7 +237,7 @@ export class ChatSession extends Disposable {
         this.ports.editModelSettings?.(m.service, m.model, this.support(m.service, m.model)),
       'service/select': (m) => store.selectService(m.service),
       'model/select': (m) => store.selectModel(m.service, m.model),
-      'link/open': (m) => this.openLink(m.url),
+      'link/open': (m) => openLink(m.url, this.log),
       'code/insert': (m) => insertCode(this.ports.lastEditor.current, m.code, m.mode),
       'code/copy': (m) => vscode.env.clipboard.writeText(m.code),
       'code/apply': (m) =>
@@ -282,7 +261,7 @@ export class ChatSession extends Disposable {
         return undo?.();
       },
       'history/export': () => this.ports.exportHistory(),
-      'focus/editor': () => this.focusEditor(),
+      'focus/editor': () => focusEditor(this.ports.lastEditor),
       'action/run': (m) => runPanelAction(m.action, m.service, this.configuration),
       'chat/regenerate': (m) => this.regenerate(m, from),
       'chat/showVersion': (m) => this.showVersion(m.turnId, m.index),
@@ -353,19 +332,6 @@ export class ChatSession extends Disposable {
     this.post({ type: 'chat/turn', turn: shown });
   }
 
-  /** Only https links open; anything else (`command:`, `file:`, `vscode:`) is dropped and logged like any refused message. */
-  private async openLink(url: string): Promise<void> {
-    if (/^https:\/\//i.test(url)) {
-      await vscode.env.openExternal(vscode.Uri.parse(url));
-      return;
-    }
-    // The scheme alone is logged, cut short: the rest of a link could carry anything.
-    const scheme = /^([a-z][a-z0-9+.-]{0,19}):/i.exec(url)?.[1];
-    this.log.warn(
-      `Dropped a link/open message from the prompt panel: only https links open (this one ${scheme ? `was ${scheme}:` : 'had no scheme'}).`,
-    );
-  }
-
   /** Another conversation is shown (switched, new, cleared, restored): every webview gets the state again. */
   showConversation(): void {
     for (const [requestId, run] of this.running) {
@@ -385,14 +351,6 @@ export class ChatSession extends Disposable {
     this.clearUndo = undo;
     this.post({ type: 'history/undoable', title });
     return true;
-  }
-
-  /** Escape in the chat: back to the editor the person came from, or else to the editor area. */
-  private async focusEditor(): Promise<void> {
-    const editor = this.ports.lastEditor.current;
-    if (editor && !editor.document.isClosed)
-      await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
-    else await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
   }
 
   /** Asks every webview to put the cursor in the prompt box. */
