@@ -228,7 +228,7 @@ export type WebviewMessage =
    * Regenerate (or Retry) the answer `turnId`: its prompt is sent again with the turns before it, to `model`, and
    * the new answer takes its place; the old one stays as another version.
    */
-  | { type: 'chat/regenerate'; requestId: string; turnId: string; service: ServiceId; model: string }
+  | { type: 'chat/regenerate'; requestId: string; turnId: string; service: ServiceId; model: string; overCap?: true }
   /** Show another version of the answer `turnId` (0-based `index`). */
   | { type: 'chat/showVersion'; turnId: string; index: number }
   /** The chat's frame took or lost the keyboard focus: the host keeps a context key for its keybindings. */
@@ -319,7 +319,12 @@ const WEBVIEW_MESSAGE_CHECKS = {
   'history/export': () => true,
   'focus/editor': () => true,
   'action/run': (m: Fields) => isService(m.service) && isAction(m.action),
-  'chat/regenerate': (m: Fields) => isId(m.requestId) && isId(m.turnId) && isService(m.service) && isModel(m.model),
+  'chat/regenerate': (m: Fields) =>
+    isId(m.requestId) &&
+    isId(m.turnId) &&
+    isService(m.service) &&
+    isModel(m.model) &&
+    (m.overCap === undefined || m.overCap === true),
   'chat/showVersion': (m: Fields) =>
     isId(m.turnId) && Number.isInteger(m.index) && (m.index as number) >= 0 && (m.index as number) < 100,
   'focus/changed': (m: Fields) => typeof m.focused === 'boolean',

@@ -129,7 +129,7 @@ function renderSpendCap(): void {
   slot.replaceChildren(
     spendCapCard(notice, {
       s: store.s,
-      sendAnyway: () => composer.send(store.state.draft, undefined, undefined, 'box', { overCap: true }),
+      sendAnyway: () => composer.sendAnyway(),
       useFree(free) {
         // The picker shows the free model from now on: the next prompts cost nothing too, and the person sees why.
         pickModel(free.service, free.model);

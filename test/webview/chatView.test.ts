@@ -272,6 +272,26 @@ describe('an answer, moment by moment', () => {
     expect($('[data-turn-id="a3"] .answer')!.textContent).toContain('Partly');
     expect($('[data-turn-id="a3"] .answer-versions')!.textContent).toContain('1 of 2');
   });
+
+  it('sends a regenerate the spend cap held back past it on "Send anyway", not what the box holds', () => {
+    const box = $<HTMLTextAreaElement>('#prompt')!;
+    box.value = 'a draft';
+    box.dispatchEvent(new Event('input'));
+    $<HTMLButtonElement>(
+      '[data-turn-id="a3"] button[aria-label="Retry the answer"], [data-turn-id="a3"] button[aria-label="Regenerate"]',
+    )!.click();
+    const held = posted.at(-1) as { requestId: string };
+    expect(held).toMatchObject({ type: 'chat/regenerate', turnId: 'a3' });
+    send({ type: 'chat/spendCap', requestId: held.requestId, spent: '$5.00', cap: '$5.00' });
+    Array.from(document.querySelectorAll<HTMLButtonElement>('#spend-cap button'))
+      .find((b) => b.textContent === 'Send anyway')!
+      .click();
+    expect(posted.at(-1)).toMatchObject({ type: 'chat/regenerate', turnId: 'a3', overCap: true });
+    expect(box.value).toBe('a draft');
+    send({ type: 'chat/blocked', requestId: (posted.at(-1) as { requestId: string }).requestId, prompt: '' });
+    box.value = '';
+    box.dispatchEvent(new Event('input'));
+  });
 });
 
 // Issue 21 item 8: Apply sends the file the fence names, and Keep / Undo are words under the block.

@@ -312,7 +312,10 @@ export class ChatSession extends Disposable {
       return;
     }
     const { text, attachments = [] } = again.prompt;
-    return this.send(m.requestId, m.service, m.model, text, attachments, from, undefined, { regenerate: m.turnId });
+    return this.send(m.requestId, m.service, m.model, text, attachments, from, undefined, {
+      regenerate: m.turnId,
+      overCap: m.overCap === true,
+    });
   }
 
   /** Another version of an answer is shown, and stored so: the next prompt continues from the one shown. */
