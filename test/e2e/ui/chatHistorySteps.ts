@@ -163,11 +163,23 @@ export const chatHistorySteps: UiStep[] = [
         await view.locator('.turn.assistant.done').first().waitFor({ timeout: PATIENCE });
       }
       const current = (await userTexts(view))[0]!;
+      // Escape hands the focus back to the editor: the palette's keys must not land in the prompt box.
+      await view.locator('#prompt').press('Escape');
       await wb.runCommand('Keyward: New Conversation');
       await wb.runCommand('Keyward: New Conversation');
       await wb.webview().locator('.empty-state').waitFor({ timeout: PATIENCE });
-      // The chat takes the focus when it shows the new conversation, which would close a list opened before it.
-      await wb.webview().locator('#prompt').click();
+      // The chat takes the focus when it shows the new conversation, which would close a list opened before it:
+      // once it has, Escape hands it back to the editor, where the palette's keys go to the palette.
+      await until('the chat to take the focus', async () =>
+        (await wb
+          .webview()
+          .locator('#prompt')
+          .evaluate((box) => box === document.activeElement && document.hasFocus())
+          .catch(() => false))
+          ? true
+          : undefined,
+      );
+      await wb.webview().locator('#prompt').press('Escape');
       const rows = wb.page.locator(ROWS);
       await until('the conversation list', async () => {
         if (
@@ -185,13 +197,19 @@ export const chatHistorySteps: UiStep[] = [
           ? true
           : undefined;
       });
-      const texts = await rows.allInnerTexts();
-      if (texts.some((t) => /\b0 messages/.test(t))) throw new Error(`an empty row: ${texts.join(' | ')}`);
-      if (texts.some((t) => /New Conversation|Undo Delete/.test(t)))
-        throw new Error(`an action row: ${texts.join(' | ')}`);
-      const total = Number(await rows.first().getAttribute('aria-setsize'));
-      const badge = (await wb.page.locator('.quick-input-widget .quick-input-visible-count').innerText()).trim();
-      if (Number(badge.replace(/\D+/g, '')) !== total) throw new Error(`the list says ${badge} of ${total} rows`);
+      // Read once the list is drawn: its count badge and every row.
+      const badge = wb.page.locator('.quick-input-widget .quick-input-visible-count');
+      const listed = await until('the list drawn with its count', async () => {
+        const count = Number((await badge.innerText().catch(() => '')).replace(/\D+/g, ''));
+        const texts = await rows.allInnerTexts();
+        return count > 0 && texts.length > 0 ? { count, texts } : undefined;
+      });
+      const rowsSaid = listed.texts.join(' | ');
+      if (listed.texts.some((t) => /\b0 messages/.test(t))) throw new Error(`an empty row: ${rowsSaid}`);
+      if (!listed.texts.every((t) => /\b[1-9]\d* messages/.test(t)))
+        throw new Error(`a row not a conversation: ${rowsSaid}`);
+      if (listed.count !== listed.texts.length)
+        throw new Error(`the list says ${listed.count} results for ${rowsSaid}`);
       await wb.page
         .locator('.quick-input-widget .quick-input-titlebar .action-label[aria-label="New Conversation"]')
         .waitFor({ timeout: PATIENCE });
