@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { ChatTurn } from '../../../src/shared/protocol.ts';
 import { ChatConversations } from '../../../src/host/chat/chatConversations.ts';
 import { type ConversationItem, showConversationList } from '../../../src/host/chat/conversationList.ts';
+import { ConversationCommands } from '../../../src/host/chat/conversationCommands.ts';
+import { Log } from '../../../src/host/log.ts';
 import { FakeMemento } from '../fakeVscode.ts';
 import type { FakeQuickPick } from '../fakeQuickPick.ts';
 import { fake } from '../vscodeShim.ts';
@@ -67,5 +69,21 @@ describe('the conversation list', () => {
     // The empty one shown already was reused: still three conversations listed and none empty.
     expect(conversations.activeId).toBe(before);
     expect(conversations.list()).toHaveLength(3);
+  });
+
+  it('still renames the new, empty conversation shown, which it does not list', async () => {
+    const conversations = new ChatConversations(new FakeMemento() as never);
+    await conversations.setTurns(conversations.activeId, [turn('t', 'tides')]);
+    await conversations.create();
+    const log = new Log();
+    try {
+      const commands = new ConversationCommands(conversations, {} as never, log);
+      await commands.rename(undefined, 'Named before a word');
+      expect(conversations.activeTitle()).toBe('Named before a word');
+      // Named, it is kept and listed though it holds no message yet.
+      expect(conversations.list().map((c) => c.title)).toEqual(['Named before a word', 'tides']);
+    } finally {
+      log.dispose();
+    }
   });
 });
