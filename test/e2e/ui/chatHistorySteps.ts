@@ -205,8 +205,9 @@ export const chatHistorySteps: UiStep[] = [
         return count > 0 && texts.length > 0 ? { count, texts } : undefined;
       });
       const rowsSaid = listed.texts.join(' | ');
-      if (listed.texts.some((t) => /\b0 messages/.test(t))) throw new Error(`an empty row: ${rowsSaid}`);
-      if (!listed.texts.every((t) => /\b[1-9]\d* messages/.test(t)))
+      // The row's label and description run together in its text ("tides2 messages · now").
+      if (listed.texts.some((t) => /(?<!\d)0 messages/.test(t))) throw new Error(`an empty row: ${rowsSaid}`);
+      if (!listed.texts.every((t) => /(?<!\d)[1-9]\d* messages/.test(t)))
         throw new Error(`a row not a conversation: ${rowsSaid}`);
       if (listed.count !== listed.texts.length)
         throw new Error(`the list says ${listed.count} results for ${rowsSaid}`);
