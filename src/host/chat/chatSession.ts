@@ -23,7 +23,7 @@ import {
   splitAtAnswer,
   splitAtEdit,
 } from '../../core/chat/conversation.ts';
-import { addVersion, showVersion } from '../../shared/answerVersions.ts';
+import { addVersion } from '../../shared/answerVersions.ts';
 import { toServiceError } from '../../core/errors.ts';
 import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
 import { ModelCatalog } from '../../core/chat/modelCatalog.ts';
@@ -320,19 +320,11 @@ export class ChatSession extends Disposable {
 
   /** Another version of an answer is shown, and stored so: the next prompt continues from the one shown. */
   private async showVersion(turnId: string, index: number): Promise<void> {
-    const store = this.ports.store;
-    const conversationId = store.conversationId();
+    const conversationId = this.ports.store.conversationId();
     // An answer streaming here would store the turns it started from over this choice.
     if ([...this.running.values()].some((run) => run.conversationId === conversationId)) return;
-    const turns = store.turns(conversationId);
-    const turn = turns.find((t) => t.id === turnId);
-    if (!turn?.versions?.length) return;
-    const shown = showVersion(turn, index);
-    await store.saveTurns(
-      turns.map((t) => (t === turn ? shown : t)),
-      conversationId,
-    );
-    this.post({ type: 'chat/turn', turn: shown });
+    const shown = await this.ports.store.showVersion(turnId, index, conversationId);
+    if (shown) this.post({ type: 'chat/turn', turn: shown });
   }
 
   /** Another conversation is shown (switched, new, cleared, restored): every webview gets the state again. */

@@ -9,6 +9,7 @@ import { DEFAULT_CONFIG, type KeywardConfig } from '../../../src/core/config.ts'
 import { KeyStore } from '../../../src/core/keys/keyStore.ts';
 import { answerVersions, versionPosition } from '../../../src/shared/answerVersions.ts';
 import { ChatSession } from '../../../src/host/chat/chatSession.ts';
+import { ConversationStore } from '../../../src/host/chat/conversationStore.ts';
 import { Configuration } from '../../../src/host/configuration.ts';
 import { Log } from '../../../src/host/log.ts';
 import { secretPort, statePort } from '../../../src/host/keys/secretPorts.ts';
@@ -38,17 +39,21 @@ async function chatUnderTest() {
   const posted: HostMessage[] = [];
   const log = new Log();
   const configuration = new Configuration(log);
+  const store = {
+    conversationId: () => 'c1',
+    turns: () => turns,
+    saveTurns: async (next: ChatTurn[]) => {
+      turns = next;
+    },
+    choice: () => ({ service: 'router', selectedModel: { router: MODEL, direct: 'm', compatible: 'm' } }),
+    attachmentRefs: () => [],
+    // The real store's, over these turns.
+    showVersion: (turnId: string, index: number, id: string) =>
+      ConversationStore.prototype.showVersion.call(store, turnId, index, id),
+  };
   const session = new ChatSession(monitor, keys, configuration, log, {
     extensionUri: fileUri('/ext') as never,
-    store: {
-      conversationId: () => 'c1',
-      turns: () => turns,
-      saveTurns: async (next: ChatTurn[]) => {
-        turns = next;
-      },
-      choice: () => ({ service: 'router', selectedModel: { router: MODEL, direct: 'm', compatible: 'm' } }),
-      attachmentRefs: () => [],
-    } as never,
+    store: store as never,
     lastEditor: { current: undefined } as never,
     tap: (message) => posted.push(message),
     clearHistory: async () => undefined,
