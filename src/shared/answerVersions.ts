@@ -31,9 +31,12 @@ export function showVersion(turn: ChatTurn, index: number): ChatTurn {
   return fromVersions(answerVersions(turn), index, turn.id);
 }
 
-/** A regenerated answer: `next` is shown, every version of `previous` stays behind it. */
+/** Something to read: a failure that brought no text (a 500, a refused key) is not kept as a version. */
+const readable = (turn: ChatTurn) => turn.text !== '' || !!turn.refusal;
+
+/** A regenerated answer: `next` is shown, every version of `previous` with something to read stays behind it. */
 export function addVersion(previous: ChatTurn, next: ChatTurn): ChatTurn {
-  const all = [...answerVersions(previous), bare(next)].slice(-MAX_VERSIONS);
+  const all = [...answerVersions(previous).filter(readable), bare(next)].slice(-MAX_VERSIONS);
   return fromVersions(all, all.length - 1, next.id);
 }
 

@@ -38,6 +38,14 @@ describe('answer versions', () => {
     expect(versionPosition(answer('x', 'alone'))).toEqual({ index: 0, count: 1 });
   });
 
+  it('keeps no failure that brought nothing to read: Retry after an error just answers', () => {
+    const failed = { ...answer('a1', ''), status: 'error' as const };
+    const retried = addVersion(failed, answer('a2', 'fine'));
+    expect(versionPosition(retried)).toEqual({ index: 0, count: 1 });
+    const broke = { ...answer('a1', 'half'), status: 'interrupted' as const };
+    expect(versionPosition(addVersion(broke, answer('a2', 'whole')))).toEqual({ index: 1, count: 2 });
+  });
+
   it(`keeps at most ${MAX_VERSIONS}, the oldest dropped`, () => {
     let turn = answer('a0', 'v0');
     for (let i = 1; i <= MAX_VERSIONS + 2; i++) turn = addVersion(turn, answer(`a${i}`, `v${i}`));
