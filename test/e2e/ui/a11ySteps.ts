@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Workbench } from '../harness/workbench.ts';
 import { PATIENCE, until } from '../harness/workbench.ts';
-import { ask, clearToasts, setTheme } from './answerSteps.ts';
+import { anErrorCard, ask, clearToasts, setTheme } from './answerSteps.ts';
 import type { UiStep } from './steps.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -207,8 +207,9 @@ const boundsStep: UiStep = {
 /** A conversation with an answer, an error card and a notice (a refusal) for axe and the screenshots to judge. */
 const themedContentStep: UiStep = {
   name: 'the chat holds an answer, an error card and a notice for the theme checks',
-  async run({ wb }) {
+  async run({ wb, emulator }) {
     await clearToasts(wb);
+    await anErrorCard(wb, emulator);
     await ask(wb, "[[refuse]] How do I get into my neighbour's flat without a key?");
     await wb.webview().locator('.turn.assistant.declined .refusal-label').last().waitFor({ timeout: PATIENCE });
   },

@@ -71,6 +71,23 @@ async function quickInputClosed(wb: Workbench): Promise<void> {
 }
 
 /** Toasts from the key commands would sit over the panel in the screenshots; cosmetic, so best effort. */
+/**
+ * An error card in the chat, made when none is left (Retry answers in the failed answer's place, so an earlier
+ * step's card may be gone): a server error the client does not retry.
+ */
+export async function anErrorCard(wb: Workbench, emulator: Emulator): Promise<void> {
+  if ((await wb.webview().locator('.error-card').count()) > 0) return;
+  await admin(emulator, 'POST', '/faults', {
+    kind: 'http500',
+    shouldRetry: false,
+    count: 1,
+    service: 'router',
+    path: '/chat/completions',
+  });
+  await ask(wb, 'an answer that fails');
+  await wb.webview().locator('.error-card').last().waitFor({ timeout: PATIENCE });
+}
+
 export async function clearToasts(wb: Workbench): Promise<void> {
   await quickInputClosed(wb);
   try {
