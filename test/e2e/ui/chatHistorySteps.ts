@@ -255,7 +255,8 @@ export const chatHistorySteps: UiStep[] = [
         wb,
         async () => {
           await ensurePanel(wb);
-          await tab().locator('#conversation').focus();
+          // As a person does: a click in the conversation (its corner, on no button or link).
+          await tab().locator('#conversation').click({ position: { x: 4, y: 4 } });
         },
         "in the editor tab's conversation",
       );
