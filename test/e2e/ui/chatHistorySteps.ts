@@ -255,8 +255,8 @@ export const chatHistorySteps: UiStep[] = [
         wb,
         async () => {
           await ensurePanel(wb);
-          // As a person does: a click in the conversation (its corner, on no button or link).
-          await tab().locator('#conversation').click({ position: { x: 4, y: 4 } });
+          // As a person does: a click in the conversation, on a turn's label (no button or link there).
+          await tab().locator('#conversation .turn .who').last().click();
         },
         "in the editor tab's conversation",
       );
