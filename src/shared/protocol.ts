@@ -70,6 +70,10 @@ export interface ChatTurn {
   settings?: ModelSettings;
   /** Direct service: which key and base URL stored that response (a fingerprint); no other key can continue it. */
   responseKey?: string | null;
+  /** An answer regenerated: its other versions, in order (shared/answerVersions.ts); absent when it has one. */
+  versions?: ChatTurn[];
+  /** Where this version stands among all of them (0-based); absent: the last. */
+  versionIndex?: number;
 }
 
 /** What the chat's spend-cap card says: today's spend and the cap (formatted), and a free model to offer. */
@@ -139,6 +143,8 @@ export type HostMessage =
       user: ChatTurn;
       assistant: ChatTurn;
       replaced?: { fromTurnId: string; count: number };
+      /** Regenerate: the answer this one takes the place of (the prompt before it is `user`, already shown). */
+      regenerates?: string;
     }
   /** A piece of the answer. */
   | { type: 'chat/chunk'; requestId: string; text: string }
@@ -165,7 +171,9 @@ export type HostMessage =
   /** Where an Apply stands: written and waiting for Keep or Undo, kept, undone, or refused (`text` says why). */
   | { type: 'code/applyState'; applyId: string; state: ApplyState; file: string; text?: string }
   /** A chat setting changed while the chat is open. */
-  | { type: 'settings/changed'; enterSends: boolean };
+  | { type: 'settings/changed'; enterSends: boolean }
+  /** An answer changed outside a stream: another of its versions is shown. */
+  | { type: 'chat/turn'; turn: ChatTurn };
 
 /** An Apply's life: `pending` is written into the editor and waits for Keep or Undo (Copilot's Apply in Editor). */
 export type ApplyState = 'pending' | 'kept' | 'undone' | 'refused' | 'stale';
@@ -215,7 +223,16 @@ export type WebviewMessage =
   | { type: 'history/export' }
   /** Escape with nothing left to do in the chat: the keyboard focus goes back to the editor. */
   | { type: 'focus/editor' }
-  | { type: 'action/run'; action: PanelAction; service: ServiceId };
+  | { type: 'action/run'; action: PanelAction; service: ServiceId }
+  /**
+   * Regenerate (or Retry) the answer `turnId`: its prompt is sent again with the turns before it, to `model`, and
+   * the new answer takes its place; the old one stays as another version.
+   */
+  | { type: 'chat/regenerate'; requestId: string; turnId: string; service: ServiceId; model: string; overCap?: true }
+  /** Show another version of the answer `turnId` (0-based `index`). */
+  | { type: 'chat/showVersion'; turnId: string; index: number }
+  /** The chat's frame took or lost the keyboard focus: the host keeps a context key for its keybindings. */
+  | { type: 'focus/changed'; focused: boolean };
 
 export const ATTACH_SOURCES = ['selection', 'activeFile', 'openFile'] as const;
 export type AttachSource = (typeof ATTACH_SOURCES)[number];
@@ -302,6 +319,15 @@ const WEBVIEW_MESSAGE_CHECKS = {
   'history/export': () => true,
   'focus/editor': () => true,
   'action/run': (m: Fields) => isService(m.service) && isAction(m.action),
+  'chat/regenerate': (m: Fields) =>
+    isId(m.requestId) &&
+    isId(m.turnId) &&
+    isService(m.service) &&
+    isModel(m.model) &&
+    (m.overCap === undefined || m.overCap === true),
+  'chat/showVersion': (m: Fields) =>
+    isId(m.turnId) && Number.isInteger(m.index) && (m.index as number) >= 0 && (m.index as number) < 100,
+  'focus/changed': (m: Fields) => typeof m.focused === 'boolean',
 } satisfies Record<WebviewMessageType, (message: Fields) => boolean>;
 
 /** Validates a message from the webview; anything else is dropped. */

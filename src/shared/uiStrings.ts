@@ -130,7 +130,11 @@ export type FixedUiKey =
   | 'spendCap.notSent'
   | 'spendCap.useFree'
   | 'spendCap.sendAnyway'
-  | 'spendCap.changeCap';
+  | 'spendCap.changeCap'
+  | 'versionPrevious'
+  | 'versionNext'
+  | 'versionOf'
+  | 'versions';
 
 /** Names built from data: an error kind, an empty-state line, a key permission. */
 export type DerivedUiKey = `kind.${ErrorKind}` | `wait.${ErrorKind}` | `empty.${string}` | `scope.${string}`;

@@ -6,6 +6,8 @@ export const CODICONS = [
   'arrow-up',
   'check',
   'chevron-down',
+  'chevron-left',
+  'chevron-right',
   'clock',
   'close',
   'copy',

@@ -1,6 +1,6 @@
 // The composer: the prompt box with its draft, the attached-code chips, the `+` menu, Send and Stop,
 // and the line that counts down while the service asked to wait.
-import { ATTACH_SOURCES, type Attachment, type WebviewMessage } from '../shared/protocol.ts';
+import { ATTACH_SOURCES, type Attachment, type ChatTurn, type WebviewMessage } from '../shared/protocol.ts';
 import { composerIntent, lastPrompt } from './composerKeys.ts';
 import { byId, codicon, element, iconButton } from './dom.ts';
 import type { UiKey } from '../shared/uiStrings.ts';
@@ -54,6 +54,8 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
   }
 
   let countdown: number | undefined;
+  /** The last Regenerate, until a prompt is sent: what the spend cap's "Send anyway" sends again. */
+  let lastRegenerate: { turn: ChatTurn; model: string } | undefined;
 
   function render(): void {
     const { state } = store;
@@ -154,6 +156,7 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
       hooks.announce(s('queuedSaid', 'Queued: your prompt is sent when this answer ends.'));
       return;
     }
+    lastRegenerate = undefined;
     const queued = from === 'queue' ? (store.state.queued ?? undefined) : undefined;
     const replaceFrom = from === 'box' ? editing?.turnId : queued?.replaceFrom;
     const requestId = newId();
@@ -169,6 +172,25 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
       ...(replaceFrom ? { replaceFrom } : {}),
       ...options,
     });
+  }
+
+  /** Regenerate or Retry an answer: the host sends its prompt again from the turns before it, and puts the new one in its place. */
+  function regenerate(turn: ChatTurn, model: string, options: { overCap?: true } = {}): void {
+    // Not offered while an answer streams: the box queues, actions wait.
+    if (store.state.pending || model === '') return;
+    const requestId = newId();
+    lastRegenerate = { turn, model };
+    store.dispatch({ type: 'send/begin', requestId });
+    render();
+    // The answer's own service: the switch may show another one by now.
+    post({ type: 'chat/regenerate', requestId, turnId: turn.id, service: turn.service, model, ...options });
+  }
+
+  /** The spend cap's "Send anyway": what it held back goes past the cap, a regenerate as one, else the box. */
+  function sendAnyway(): void {
+    const again = lastRegenerate;
+    if (again) regenerate(again.turn, again.model, { overCap: true });
+    else send(store.state.draft, undefined, undefined, 'box', { overCap: true });
   }
 
   /** The answer ended well: the queued prompt goes now. */
@@ -275,5 +297,5 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
     wireAttachMenu();
   }
 
-  return { render, renderAttachments, send, sendQueued, focus: () => prompt().focus(), wire };
+  return { render, renderAttachments, send, regenerate, sendAnyway, sendQueued, focus: () => prompt().focus(), wire };
 }

@@ -38,12 +38,9 @@ const composer = createComposer(store, {
 });
 const applies = new ApplyStatuses();
 
+/** Regenerate, Retry and "Resend to the paid model": the answer is asked again in its place (composer.ts). */
 function resend(turn: ChatTurn, model: string): void {
-  const { turns } = store.state;
-  const index = turns.findIndex((t) => t.id === turn.id);
-  const user = [...turns.slice(0, index)].reverse().find((t) => t.role === 'user');
-  if (!user) return;
-  composer.send(user.text, model, user.attachments ?? [], 'action');
+  composer.regenerate(turn, model);
 }
 
 /** Picks a model in the header as the person would (service and model), and tells the host. */
@@ -69,6 +66,8 @@ const messages = createMessageList(store, {
     composer.render();
     composer.renderAttachments();
     composer.focus();
+    // The banner above the box takes height from the conversation: the message being edited stays in view.
+    messages.revealEditing();
   },
   announce: (text) => announcer.say(text),
   undoEdit: () => post({ type: 'history/undoEdit' }),
@@ -128,7 +127,7 @@ function renderSpendCap(): void {
   slot.replaceChildren(
     spendCapCard(notice, {
       s: store.s,
-      sendAnyway: () => composer.send(store.state.draft, undefined, undefined, 'box', { overCap: true }),
+      sendAnyway: () => composer.sendAnyway(),
       useFree(free) {
         // The picker shows the free model from now on: the next prompts cost nothing too, and the person sees why.
         pickModel(free.service, free.model);
@@ -242,6 +241,11 @@ function wire(): void {
       if (!document.activeElement || document.activeElement === document.body) composer.focus();
     }, 0),
   );
+  // Whether this frame holds the keyboard focus: the host keeps `keyward.chatFocus` for the chat's keybindings
+  // (Alt+F2), since the workbench's `focusedView` does not follow the focus into a webview's frame.
+  window.addEventListener('focus', () => post({ type: 'focus/changed', focused: true }));
+  window.addEventListener('blur', () => post({ type: 'focus/changed', focused: false }));
+  if (document.hasFocus()) post({ type: 'focus/changed', focused: true });
   window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     const message = event.data;
     if (!message || typeof message !== 'object' || typeof message.type !== 'string') return;

@@ -12,6 +12,7 @@ import { createBlockRenderer, createRenderer } from './markdown.ts';
 import type { ChatStore } from './store.ts';
 import { type AnswerDrawing, StreamedAnswer } from './streamedAnswer.ts';
 import { finishNote, metaLine } from './turnNotes.ts';
+import { versionPosition } from '../shared/answerVersions.ts';
 
 export interface MessageListHooks {
   post(message: WebviewMessage): void;
@@ -120,9 +121,42 @@ export function createMessageList(store: ChatStore, hooks: MessageListHooks) {
     if (turn.error && turn.status === 'error') node.append(errorCard(turn, cardHooks));
     else if (turn.error && turn.status === 'interrupted')
       node.append(element('div', { className: 'meta', textContent: turn.error.message }));
-    if (turn.status !== 'streaming') node.append(answerActions(turn));
+    if (turn.status !== 'streaming') node.append(...answerFooter(turn));
     drawApplyLines(node, hooks.applies, s, post);
     return node;
+  }
+
+  /** Under a finished answer: its versions' switch when it was regenerated, then its actions. */
+  function answerFooter(turn: ChatTurn): HTMLElement[] {
+    const versions = versionSwitch(turn);
+    return versions ? [versions, answerActions(turn)] : [answerActions(turn)];
+  }
+
+  /**
+   * "2 of 2" with previous and next, as Copilot Chat pages through the responses to one request: a regenerated
+   * answer's earlier versions stay reachable. Always shown (not only on hover): it says there is more to read.
+   */
+  function versionSwitch(turn: ChatTurn): HTMLElement | null {
+    const { index, count } = versionPosition(turn);
+    if (count < 2) return null;
+    const go = (to: number) => () => post({ type: 'chat/showVersion', turnId: turn.id, index: to });
+    const previous = iconButton('chevron-left', s('versionPrevious', 'Previous version'), go(index - 1));
+    const next = iconButton('chevron-right', s('versionNext', 'Next version'), go(index + 1));
+    previous.disabled = index === 0;
+    next.disabled = index === count - 1;
+    const where = s('versionOf', '{0} of {1}')
+      .replace('{0}', String(index + 1))
+      .replace('{1}', String(count));
+    const group = element(
+      'div',
+      { className: 'answer-versions' },
+      previous,
+      element('span', { textContent: where }),
+      next,
+    );
+    group.setAttribute('role', 'group');
+    group.setAttribute('aria-label', s('versions', 'Answer versions'));
+    return group;
   }
 
   function workingLine(): HTMLElement {
@@ -268,7 +302,7 @@ export function createMessageList(store: ChatStore, hooks: MessageListHooks) {
     },
     tail: (text) => render(text, { highlight: false }),
     changing(change) {
-      const stick = nearBottom();
+      const stick = nearBottom() && !store.state.editing;
       change();
       if (stick) scrollDown();
     },
@@ -316,7 +350,7 @@ export function createMessageList(store: ChatStore, hooks: MessageListHooks) {
         decorate(tail);
         node.classList.replace('streaming', 'done');
         node.removeAttribute('aria-busy');
-        node.append(...answerExtras(turn), answerActions(turn));
+        node.append(...answerExtras(turn), ...answerFooter(turn));
         const who = node.querySelector('.who');
         if (who) who.textContent = turn.model;
       })
@@ -332,9 +366,22 @@ export function createMessageList(store: ChatStore, hooks: MessageListHooks) {
     return box.scrollHeight - box.scrollTop - box.clientHeight < 40;
   }
 
+  /**
+   * To the end of the conversation, where what is new is; while a sent message is being edited, to that message
+   * instead, so the person sees what they are changing (the edit banner takes height from the conversation too).
+   */
   function scrollDown(): void {
+    if (revealEditing()) return;
     const box = list();
     box.scrollTop = box.scrollHeight;
+  }
+
+  /** Brings the message being edited into view; false when none is. */
+  function revealEditing(): boolean {
+    const { editing } = store.state;
+    const node = editing ? list().querySelector<HTMLElement>(`[data-turn-id="${editing.turnId}"]`) : null;
+    node?.scrollIntoView({ block: 'nearest' });
+    return node !== null;
   }
 
   /** Links in answers open through the host, and only when they are https. */
@@ -348,5 +395,14 @@ export function createMessageList(store: ChatStore, hooks: MessageListHooks) {
     });
   }
 
-  return { renderConversation, renderEmpty, renderTurn, renderStreaming, finishStreamed, answerDrawing, wire };
+  return {
+    renderConversation,
+    renderEmpty,
+    renderTurn,
+    renderStreaming,
+    finishStreamed,
+    answerDrawing,
+    revealEditing,
+    wire,
+  };
 }

@@ -157,12 +157,18 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
       const kept = cut >= 0 ? state.turns.slice(0, cut) : state.turns;
       // A prompt sent from the queue was not in the box: what the box holds now is newer, and stays.
       const fromQueue = state.pending?.requestId === action.requestId && state.pending.queued !== undefined;
+      // A regenerated answer came from no box either.
+      const keepBox = fromQueue || action.regenerates !== undefined;
+      // Regenerate: the new answer takes the old one's place; its prompt is already there.
+      const regenerated = action.regenerates !== undefined && state.turns.some((t) => t.id === action.regenerates);
       return {
         ...state,
-        turns: [...kept, action.user, action.assistant],
-        draft: fromQueue ? state.draft : '',
-        attachments: fromQueue ? state.attachments : [],
-        editing: fromQueue ? state.editing : null,
+        turns: regenerated
+          ? state.turns.map((t) => (t.id === action.regenerates ? action.assistant : t))
+          : [...kept, action.user, action.assistant],
+        draft: keepBox ? state.draft : '',
+        attachments: keepBox ? state.attachments : [],
+        editing: keepBox ? state.editing : null,
         replacedNotice: action.replaced ? { userId: action.user.id, count: action.replaced.count } : null,
         pending: {
           requestId: action.requestId,
@@ -180,6 +186,9 @@ export function reduce(state: ViewState, action: Action, now = Date.now()): View
       const turns = state.turns.map((t) => (t.id === id ? { ...t, text: t.text + action.text } : t));
       return { ...state, turns, pending: { ...state.pending, retryUntil: null, retryKind: null } };
     }
+    case 'chat/turn':
+      if (!state.turns.some((t) => t.id === action.turn.id)) return state;
+      return { ...state, turns: replaceTurn(state.turns, action.turn) };
     case 'chat/retrying':
       if (state.pending?.requestId !== action.requestId) return state;
       return { ...state, pending: { ...state.pending, retryUntil: now + action.delayMs, retryKind: action.kind } };

@@ -2,6 +2,7 @@
 // layer touches, for fast unit tests and the activation bench. Features are
 // proven in the real VS Code host (test/e2e); this only exercises thin adapters.
 // Classes implement the real interfaces where they can, so the compiler keeps them honest.
+import { FakeQuickPick, ThemeIcon } from './fakeQuickPick.ts';
 import type * as vscode from 'vscode';
 
 export class Disposable {
@@ -420,6 +421,8 @@ export interface FakeState {
   /** Quick picks shown (their items' labels, descriptions and details), and scripted picks by label. */
   quickPicks: { label: string; description?: string; detail?: string }[][];
   picks: (string | undefined)[];
+  /** The last QuickPick created. */
+  quickPick?: FakeQuickPick<{ label: string }>;
 }
 
 export function createFakeVscode(settings: Record<string, unknown> = {}) {
@@ -581,7 +584,12 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       },
       executeCommand: async (id: string, ...args: unknown[]) => state.commands.get(id)?.(...args),
     },
+    ThemeIcon,
   };
+  // The one QuickPick shown last, for a test to drive (fakeQuickPick.ts).
+  Object.assign(api.window, {
+    createQuickPick: () => (state.quickPick = new FakeQuickPick()),
+  });
   return { api, state };
 }
 

@@ -38,4 +38,5 @@ export const {
   LanguageModelChatToolMode,
   CancellationError,
   lm,
+  ThemeIcon,
 } = fake.api;

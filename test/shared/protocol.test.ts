@@ -21,6 +21,10 @@ describe('webview message guard', () => {
     { type: 'link/open', url: 'https://example.test' },
     { type: 'action/run', action: 'openCredits', service: 'router' },
     { type: 'history/export' },
+    { type: 'chat/regenerate', requestId: 'r2', turnId: 'a1', service: 'router', model: 'openrouter/free' },
+    { type: 'chat/regenerate', requestId: 'r2', turnId: 'a1', service: 'router', model: 'm', overCap: true },
+    { type: 'chat/showVersion', turnId: 'a1', index: 0 },
+    { type: 'focus/changed', focused: false },
   ])('accepts %j', (message) => {
     expect(isWebviewMessage(message)).toBe(true);
   });
@@ -30,6 +34,11 @@ describe('webview message guard', () => {
     'chat/send',
     [],
     {},
+    { type: 'chat/regenerate', requestId: 'r2', turnId: '../a1', service: 'router', model: 'm' },
+    { type: 'chat/regenerate', requestId: 'r2', turnId: 'a1', service: 'router', model: 'm', overCap: 'yes' },
+    { type: 'chat/showVersion', turnId: 'a1', index: -1 },
+    { type: 'chat/showVersion', turnId: 'a1', index: 1.5 },
+    { type: 'focus/changed', focused: 'true' },
     { type: 'chat/send', requestId: 'r1', service: 'evil', model: 'm', prompt: 'x', attachments: [] },
     { type: 'chat/send', requestId: 'r1', service: 'router', model: 'm', prompt: '   ', attachments: [] },
     { type: 'chat/send', requestId: '../../etc', service: 'router', model: 'm', prompt: 'x', attachments: [] },

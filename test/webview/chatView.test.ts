@@ -83,12 +83,13 @@ describe('an answer, moment by moment', () => {
     expect(announced()).toBe('Copied');
   });
 
-  it('regenerates the last answer: the same prompt to the same model', () => {
+  it('regenerates the last answer in its place: the host asks that answer again, the prompt is not sent anew', () => {
     const regenerate = $<HTMLButtonElement>('[data-turn-id="a1"] button[aria-label="Regenerate"]')!;
     regenerate.click();
     expect(posted.at(-1)).toMatchObject({
-      type: 'chat/send',
-      prompt: 'Why is the sky blue?',
+      type: 'chat/regenerate',
+      turnId: 'a1',
+      service: 'router',
       model: 'openrouter/free',
     });
   });
@@ -161,7 +162,13 @@ describe('an answer, moment by moment', () => {
   });
 
   it('edits a sent message in the box: the banner says what sending replaces, and the send names the message', () => {
+    // jsdom lays nothing out: what matters is which message the chat brings into view (issue 31 item 21).
+    const revealed: Element[] = [];
+    Element.prototype.scrollIntoView = function (this: Element) {
+      revealed.push(this);
+    };
     $<HTMLButtonElement>('[data-turn-id="u1"] button[aria-label="Edit and send again"]')!.click();
+    expect(revealed.at(-1)).toBe($('[data-turn-id="u1"]'));
     const box = $<HTMLTextAreaElement>('#prompt')!;
     expect(box.value).toBe('Why is the sky blue?');
     expect(document.activeElement?.id).toBe('prompt');
@@ -222,7 +229,68 @@ describe('an answer, moment by moment', () => {
     const note = $('[data-turn-id="a2"] .interrupted')!;
     expect(note.querySelector('.codicon-warning')).not.toBeNull();
     $<HTMLButtonElement>('[data-turn-id="a2"] button[aria-label="Retry the answer"]')!.click();
-    expect(posted.at(-1)).toMatchObject({ type: 'chat/send', prompt: 'More' });
+    expect(posted.at(-1)).toMatchObject({ type: 'chat/regenerate', turnId: 'a2' });
+    const retry = posted.at(-1) as { requestId: string };
+    // The host answers in place: the broken answer's place takes the new one, the prompt is not repeated.
+    send({
+      type: 'chat/started',
+      requestId: retry.requestId,
+      user: turn({ id: 'u2', role: 'user', text: 'More' }),
+      assistant: turn({ id: 'a3', role: 'assistant', status: 'streaming' }),
+      regenerates: 'a2',
+    });
+    const ids = () =>
+      Array.from(document.querySelectorAll<HTMLElement>('#conversation .turn')).map((n) => n.dataset.turnId);
+    expect(ids().slice(-2)).toEqual(['u2', 'a3']);
+    send({
+      type: 'chat/done',
+      requestId: retry.requestId,
+      turn: turn({ id: 'a3', role: 'assistant', text: 'More, whole.', versions: [broken], versionIndex: 1 }),
+    });
+    expect(ids().slice(-2)).toEqual(['u2', 'a3']);
+  });
+
+  // Issue 31 item 4: the replaced answer stays reachable, as Copilot Chat pages through the responses to one request.
+  it('shows a regenerated answer as "2 of 2" with previous and next, and pages through its versions', () => {
+    const group = $('[data-turn-id="a3"] .answer-versions')!;
+    expect(group.getAttribute('role')).toBe('group');
+    expect(group.getAttribute('aria-label')).toBe('Answer versions');
+    expect(group.textContent).toContain('2 of 2');
+    const previous = group.querySelector<HTMLButtonElement>('button[aria-label="Previous version"]')!;
+    expect(group.querySelector<HTMLButtonElement>('button[aria-label="Next version"]')!.disabled).toBe(true);
+    previous.click();
+    expect(posted.at(-1)).toEqual({ type: 'chat/showVersion', turnId: 'a3', index: 0 });
+    const shown = turn({
+      id: 'a3',
+      role: 'assistant',
+      status: 'interrupted',
+      text: 'Partly',
+      versions: [turn({ id: 'a3x', role: 'assistant', text: 'More, whole.' })],
+      versionIndex: 0,
+    });
+    send({ type: 'chat/turn', turn: shown });
+    expect($('[data-turn-id="a3"] .answer')!.textContent).toContain('Partly');
+    expect($('[data-turn-id="a3"] .answer-versions')!.textContent).toContain('1 of 2');
+  });
+
+  it('sends a regenerate the spend cap held back past it on "Send anyway", not what the box holds', () => {
+    const box = $<HTMLTextAreaElement>('#prompt')!;
+    box.value = 'a draft';
+    box.dispatchEvent(new Event('input'));
+    $<HTMLButtonElement>(
+      '[data-turn-id="a3"] button[aria-label="Retry the answer"], [data-turn-id="a3"] button[aria-label="Regenerate"]',
+    )!.click();
+    const held = posted.at(-1) as { requestId: string };
+    expect(held).toMatchObject({ type: 'chat/regenerate', turnId: 'a3' });
+    send({ type: 'chat/spendCap', requestId: held.requestId, spent: '$5.00', cap: '$5.00' });
+    Array.from(document.querySelectorAll<HTMLButtonElement>('#spend-cap button'))
+      .find((b) => b.textContent === 'Send anyway')!
+      .click();
+    expect(posted.at(-1)).toMatchObject({ type: 'chat/regenerate', turnId: 'a3', overCap: true });
+    expect(box.value).toBe('a draft');
+    send({ type: 'chat/blocked', requestId: (posted.at(-1) as { requestId: string }).requestId, prompt: '' });
+    box.value = '';
+    box.dispatchEvent(new Event('input'));
   });
 });
 
@@ -270,5 +338,12 @@ describe('the page', () => {
     expect($('#conversation')!.tabIndex).toBe(0);
     expect($('h1')?.textContent).toBe('Keyward');
     expect($('#attachments')!.getAttribute('role')).toBe('group');
+  });
+
+  it("tells the host when its frame gains and loses the focus, for the chat's keybindings (Alt+F2)", () => {
+    window.dispatchEvent(new Event('focus'));
+    expect(posted.at(-1)).toEqual({ type: 'focus/changed', focused: true });
+    window.dispatchEvent(new Event('blur'));
+    expect(posted.at(-1)).toEqual({ type: 'focus/changed', focused: false });
   });
 });

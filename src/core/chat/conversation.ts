@@ -66,6 +66,26 @@ export function splitAtEdit(
   return { kept: turns.slice(0, index), replaced: turns.slice(index) };
 }
 
+/**
+ * Regenerate: the answer `answerId` asked again from the context that produced it. `before` is what was sent ahead
+ * of its prompt (so `promptTurns(before, prompt.text, prompt.attachments)` is what that request sent, neither the
+ * old answer nor the prompt a second time), and the new answer goes where the old one was, with `after` kept as it
+ * is. Undefined when the conversation has no such answer, or its prompt is not right before it.
+ */
+export function splitAtAnswer(
+  turns: readonly ChatTurn[],
+  answerId: string,
+): { before: ChatTurn[]; prompt: ChatTurn; answer: ChatTurn; after: ChatTurn[] } | undefined {
+  const index = turns.findIndex((turn) => turn.id === answerId);
+  if (index < 1 || turns[index]!.role !== 'assistant' || turns[index - 1]!.role !== 'user') return undefined;
+  return {
+    before: turns.slice(0, index - 1),
+    prompt: turns[index - 1]!,
+    answer: turns[index]!,
+    after: turns.slice(index + 1),
+  };
+}
+
 /** Names the key and base URL a stored response belongs to, without holding the key. */
 export function responseKeyOf(key: string, baseUrl: string): string {
   return fingerprint(`${baseUrl}\n${key.trim()}`);
@@ -76,6 +96,22 @@ export interface ExportWords {
   declined: string;
   cutOff: string;
   filtered: string;
+  /** "Tokens: {0} in, {1} out" */
+  tokens: string;
+  /** "Cost: {0}" */
+  cost: string;
+}
+
+/** An answer's tokens and cost, as the chat shows them under it (webview/turnNotes.ts); null when none were reported. */
+function usageLine(turn: ChatTurn, words: ExportWords): string | null {
+  const parts: string[] = [];
+  if (turn.usage)
+    parts.push(
+      words.tokens.replace('{0}', String(turn.usage.inputTokens)).replace('{1}', String(turn.usage.outputTokens)),
+    );
+  if (turn.costUsd !== null && turn.costUsd !== undefined)
+    parts.push(words.cost.replace('{0}', `$${turn.costUsd.toFixed(6)}`));
+  return parts.length > 0 ? parts.join(' · ') : null;
 }
 
 /** The conversation as Markdown; the caller masks keys before it reaches disk. */
@@ -90,6 +126,8 @@ export function conversationMarkdown(turns: readonly ChatTurn[], words: ExportWo
       if (turn.finishReason === 'length' || turn.finishReason === 'content_filter')
         parts.push(`_${turn.finishReason === 'length' ? words.cutOff : words.filtered}_`, '');
       if (turn.error) parts.push(`> ${turn.error.kind}: ${turn.error.message}`, '');
+      const usage = usageLine(turn, words);
+      if (usage) parts.push(`_${usage}_`, '');
     }
   }
   return parts.join('\n');

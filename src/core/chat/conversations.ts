@@ -37,6 +37,15 @@ function blank(id: string, now: number): Conversation {
   return { id, title: '', createdAt: now, updatedAt: now, turns: [] };
 }
 
+/** Nothing written and no name: a conversation only while it is the one shown (Copilot Chat keeps a new chat so). */
+const isEmpty = (c: Conversation) => c.turns.length === 0 && c.title === '';
+
+/** Drops every empty conversation but the active one: New, Clear and switching never leave a "0 messages" row. */
+function withoutEmpty(store: Conversations): Conversations {
+  if (!store.conversations.some((c) => isEmpty(c) && c.id !== store.activeId)) return store;
+  return { ...store, conversations: store.conversations.filter((c) => !isEmpty(c) || c.id === store.activeId) };
+}
+
 export function emptyStore(id: string, now: number): Conversations {
   return { version: 1, activeId: id, conversations: [blank(id, now)] };
 }
@@ -47,6 +56,20 @@ const isTurn = (value: unknown): value is ChatTurn =>
   typeof (value as ChatTurn).id === 'string' &&
   ((value as ChatTurn).role === 'user' || (value as ChatTurn).role === 'assistant') &&
   typeof (value as ChatTurn).text === 'string';
+
+/** A regenerated answer's versions, as far as they are turns; nested ones and a stray index are dropped. */
+function withValidVersions(turn: ChatTurn): ChatTurn {
+  if (turn.versions === undefined && turn.versionIndex === undefined) return turn;
+  const { versions: raw, versionIndex, ...rest } = turn;
+  const versions = (Array.isArray(raw) ? raw.filter(isTurn) : []).map(
+    ({ versions: _v, versionIndex: _i, ...version }) => version,
+  );
+  if (versions.length === 0) return rest;
+  const index = Number.isInteger(versionIndex)
+    ? Math.max(0, Math.min(versionIndex!, versions.length))
+    : versions.length;
+  return { ...rest, versions, versionIndex: index };
+}
 
 function isConversation(value: unknown): value is Conversation {
   if (!value || typeof value !== 'object') return false;
@@ -69,15 +92,15 @@ export function loadStore(raw: unknown, legacyTurns: unknown, id: string, now: n
   if (raw && typeof raw === 'object' && (raw as Conversations).version === 1) {
     const conversations = ((raw as Conversations).conversations ?? [])
       .filter(isConversation)
-      .map((c) => ({ ...c, turns: c.turns.filter(isTurn) }))
+      .map((c) => ({ ...c, turns: c.turns.filter(isTurn).map(withValidVersions) }))
       .slice(0, MAX_CONVERSATIONS);
     if (conversations.length > 0) {
       const activeId = (raw as Conversations).activeId;
-      return {
+      return withoutEmpty({
         version: 1,
         activeId: conversations.some((c) => c.id === activeId) ? activeId : conversations[0]!.id,
         conversations,
-      };
+      });
     }
   }
   const store = emptyStore(id, now);
@@ -102,18 +125,18 @@ export function conversationTitle(conversation: Conversation, untitled: string):
 
 /** Starts a conversation and makes it active; an empty active one is reused, not piled up. */
 export function newConversation(store: Conversations, id: string, now: number): Conversations {
-  const current = active(store);
-  if (current.turns.length === 0 && !current.title) return store;
-  return {
+  if (isEmpty(active(store))) return store;
+  return withoutEmpty({
     ...store,
     activeId: id,
     conversations: [blank(id, now), ...store.conversations].slice(0, MAX_CONVERSATIONS),
-  };
+  });
 }
 
+/** Shows another conversation; the one left is dropped if nothing was written there. */
 export function switchTo(store: Conversations, id: string): Conversations {
-  if (!store.conversations.some((c) => c.id === id)) return store;
-  return { ...store, activeId: id };
+  if (!store.conversations.some((c) => c.id === id) || store.activeId === id) return store;
+  return withoutEmpty({ ...store, activeId: id });
 }
 
 export function rename(store: Conversations, id: string, title: string): Conversations {
@@ -200,12 +223,14 @@ function update(
 
 /**
  * The list, most recent first; with a query only the conversations whose title
- * or any turn's text contains it (case-insensitive), each with an excerpt.
+ * or any turn's text contains it (case-insensitive), each with an excerpt. An empty conversation is not listed,
+ * not even the one shown: there is nothing in it to go back to.
  */
 export function summaries(store: Conversations, query: string, untitled: string): ConversationSummary[] {
   const needle = query.trim().toLowerCase();
   const out: ConversationSummary[] = [];
   for (const c of store.conversations) {
+    if (isEmpty(c)) continue;
     const title = conversationTitle(c, untitled);
     const summary: ConversationSummary = {
       id: c.id,

@@ -63,6 +63,16 @@ export class ChatConversations extends Disposable {
     return this.current.conversations.find((c) => c.id === id)?.turns ?? [];
   }
 
+  /** One conversation's name and length, also the empty one shown, which the list leaves out. */
+  describe(id: string): { title: string; turnCount: number } | undefined {
+    const conversation = this.current.conversations.find((c) => c.id === id);
+    if (!conversation) return undefined;
+    return {
+      title: conversationTitle(conversation, vscode.l10n.t('New conversation')),
+      turnCount: conversation.turns.length,
+    };
+  }
+
   list(query = ''): ConversationSummary[] {
     return summaries(this.current, query, vscode.l10n.t('New conversation'));
   }

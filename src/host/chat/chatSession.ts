@@ -3,8 +3,8 @@
 // through the shared clients behind the secret guard, and what changes is
 // posted to every connected webview.
 import * as vscode from 'vscode';
-import { type KeyMask, keyMaskOf } from '../../shared/keyShapes.ts';
-import { DEFAULT_SERVICE, type ServiceId, defaultModel } from '../../shared/serviceIds.ts';
+import type { KeyMask } from '../../shared/keyShapes.ts';
+import { DEFAULT_SERVICE, type ServiceId } from '../../shared/serviceIds.ts';
 import {
   type Attachment,
   type ChatTurn,
@@ -16,13 +16,20 @@ import {
   isWebviewMessage,
 } from '../../shared/protocol.ts';
 import type { AccountMonitor } from '../../core/account/accountMonitor.ts';
-import { lastResponseId, promptTurns, responseKeyOf, splitAtEdit } from '../../core/chat/conversation.ts';
+import {
+  lastResponseId,
+  promptTurns,
+  responseKeyOf,
+  splitAtAnswer,
+  splitAtEdit,
+} from '../../core/chat/conversation.ts';
+import { addVersion } from '../../shared/answerVersions.ts';
 import { toServiceError } from '../../core/errors.ts';
 import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
 import { ModelCatalog } from '../../core/chat/modelCatalog.ts';
 import { runPrompt } from '../../core/chat/promptRunner.ts';
 import { isFreeModelId } from '../../core/chat/freeModels.ts';
-import { SERVICES, SERVICE_IDS, baseUrlOf, isConfigured } from '../../core/services/descriptors.ts';
+import { SERVICES, SERVICE_IDS, baseUrlOf } from '../../core/services/descriptors.ts';
 import { type GuardQuestion, guardPrompt } from '../../core/keys/secretGuard.ts';
 import type { ReportedUsage } from '../../core/chat/textStream.ts';
 import { attachFrom } from './attachRequest.ts';
@@ -34,12 +41,13 @@ import type { SpendGuard } from './spendGuard.ts';
 import type { ConversationStore } from './conversationStore.ts';
 import type { Log } from '../log.ts';
 import { newId, resolveAttachments } from './panelAttachments.ts';
-import { runPanelAction } from './panelActions.ts';
+import { focusEditor, openLink, runPanelAction } from './panelActions.ts';
+import { heldKeyMasks, keyReadiness, offeredServices } from './chatServices.ts';
 import { panelStrings } from './panelStrings.ts';
 import { askToRedact } from './secretGuardPrompt.ts';
-import { serviceLabel, serviceShortLabel } from '../serviceNames.ts';
 import { tickFirstPrompt } from './walkthrough.ts';
 import { WebviewConnection } from './webviewConnection.ts';
+import { ChatFocusContext } from './chatFocusContext.ts';
 import { type ModelSettings, type SettingSupport, applicableSettings } from '../../shared/modelSettings.ts';
 import { Disposable, toDisposable } from '../../shared/dispose.ts';
 
@@ -97,6 +105,8 @@ export class ChatSession extends Disposable {
     ),
   );
   private lastEdit: LastEdit | undefined;
+  /** Whether a chat holds the keyboard focus, for the keybindings' `when` (its webview's own focus, not the view's). */
+  private readonly focus = this._register(new ChatFocusContext());
   /** Requests whose conversation was put back by an Undo: what they end with is neither stored nor shown. */
   private readonly discarded = new Set<string>();
   /** The last Clear's way back while the chat offers it ("Conversation cleared — Undo"). */
@@ -161,6 +171,7 @@ export class ChatSession extends Disposable {
     this.connections.add(connection);
     const disposable = new vscode.Disposable(() => {
       this.connections.delete(connection);
+      this.focus.set(connection, false);
       connection.dispose();
       for (const [requestId, run] of this.running)
         if (run.from === connection || run.from === undefined) {
@@ -176,17 +187,6 @@ export class ChatSession extends Disposable {
     for (const connection of this.connections) connection.post(message);
   }
 
-  private hasKeys(): Record<ServiceId, boolean> {
-    // A service whose key is optional is ready without one.
-    return Object.fromEntries(
-      SERVICE_IDS.map((id) => [id, SERVICES[id].capabilities.keyOptional || this.keys.metadata(id) !== undefined]),
-    ) as Record<ServiceId, boolean>;
-  }
-
-  /**
-   * The stored and rotated-out keys as masks, from what global state already keeps (masked form, length): the
-   * webview masks them in the draft it saves, whatever their shape, without ever holding a key.
-   */
   /** The key and base URL a chained answer is stored under; undefined when the key cannot be read. */
   private async responseKey(service: ServiceId): Promise<string | undefined> {
     const key = await this.keys.getKey(service).catch(() => undefined);
@@ -194,26 +194,16 @@ export class ChatSession extends Disposable {
     return key && baseUrl ? responseKeyOf(key, baseUrl) : undefined;
   }
 
-  private keyMasks(): KeyMask[] {
-    const held = [
-      ...SERVICE_IDS.map((id) => this.keys.metadata(id)).filter((m) => m !== undefined),
-      ...this.keys.retired(),
-    ];
-    return held.map((k) => keyMaskOf(k.masked, k.length)).filter((m) => m !== undefined);
+  private hasKeys(): Record<ServiceId, boolean> {
+    return keyReadiness(this.keys);
   }
 
-  /** The services the switch offers: the hosted ones always, the compatible one once it has a base URL. */
+  private keyMasks(): KeyMask[] {
+    return heldKeyMasks(this.keys);
+  }
+
   private services(): ServiceChoice[] {
-    const config = this.configuration.value;
-    return SERVICE_IDS.filter((id) => isConfigured(config, id)).map((id) => ({
-      id,
-      name: serviceLabel(id, config),
-      shortName: serviceShortLabel(id, config),
-      pricedModels: SERVICES[id].capabilities.hasModelPrices,
-      hasCredits: SERVICES[id].capabilities.hasCredits,
-      keyOptional: SERVICES[id].capabilities.keyOptional,
-      ...(SERVICES[id].capabilities.hasFreeModels ? { freeModel: defaultModel(id) } : {}),
-    }));
+    return offeredServices(this.configuration.value);
   }
 
   /** Every message from a webview enters here and is validated before use. */
@@ -247,7 +237,7 @@ export class ChatSession extends Disposable {
         this.ports.editModelSettings?.(m.service, m.model, this.support(m.service, m.model)),
       'service/select': (m) => store.selectService(m.service),
       'model/select': (m) => store.selectModel(m.service, m.model),
-      'link/open': (m) => this.openLink(m.url),
+      'link/open': (m) => openLink(m.url, this.log),
       'code/insert': (m) => insertCode(this.ports.lastEditor.current, m.code, m.mode),
       'code/copy': (m) => vscode.env.clipboard.writeText(m.code),
       'code/apply': (m) =>
@@ -272,8 +262,11 @@ export class ChatSession extends Disposable {
         return undo?.();
       },
       'history/export': () => this.ports.exportHistory(),
-      'focus/editor': () => this.focusEditor(),
+      'focus/editor': () => focusEditor(this.ports.lastEditor),
       'action/run': (m) => runPanelAction(m.action, m.service, this.configuration),
+      'chat/regenerate': (m) => this.regenerate(m, from),
+      'chat/showVersion': (m) => this.showVersion(m.turnId, m.index),
+      'focus/changed': (m) => this.focus.set(from, m.focused),
     };
   }
 
@@ -311,17 +304,28 @@ export class ChatSession extends Disposable {
     this.post({ type: 'panel/state', state: this.state() });
   }
 
-  /** Only https links open; anything else (`command:`, `file:`, `vscode:`) is dropped and logged like any refused message. */
-  private async openLink(url: string): Promise<void> {
-    if (/^https:\/\//i.test(url)) {
-      await vscode.env.openExternal(vscode.Uri.parse(url));
+  /** Regenerate or Retry: the answer's own prompt goes again, from the turns before it (send() places the answer). */
+  private regenerate(m: Extract<WebviewMessage, { type: 'chat/regenerate' }>, from?: WebviewConnection) {
+    const again = splitAtAnswer(this.ports.store.turns(), m.turnId);
+    if (!again) {
+      this.log.warn('Regenerate: the answer or its prompt is no longer in the conversation; nothing was sent.');
+      this.post({ type: 'chat/blocked', requestId: m.requestId, prompt: '' });
       return;
     }
-    // The scheme alone is logged, cut short: the rest of a link could carry anything.
-    const scheme = /^([a-z][a-z0-9+.-]{0,19}):/i.exec(url)?.[1];
-    this.log.warn(
-      `Dropped a link/open message from the prompt panel: only https links open (this one ${scheme ? `was ${scheme}:` : 'had no scheme'}).`,
-    );
+    const { text, attachments = [] } = again.prompt;
+    return this.send(m.requestId, m.service, m.model, text, attachments, from, undefined, {
+      regenerate: m.turnId,
+      overCap: m.overCap === true,
+    });
+  }
+
+  /** Another version of an answer is shown, and stored so: the next prompt continues from the one shown. */
+  private async showVersion(turnId: string, index: number): Promise<void> {
+    const conversationId = this.ports.store.conversationId();
+    // An answer streaming here would store the turns it started from over this choice.
+    if ([...this.running.values()].some((run) => run.conversationId === conversationId)) return;
+    const shown = await this.ports.store.showVersion(turnId, index, conversationId);
+    if (shown) this.post({ type: 'chat/turn', turn: shown });
   }
 
   /** Another conversation is shown (switched, new, cleared, restored): every webview gets the state again. */
@@ -343,14 +347,6 @@ export class ChatSession extends Disposable {
     this.clearUndo = undo;
     this.post({ type: 'history/undoable', title });
     return true;
-  }
-
-  /** Escape in the chat: back to the editor the person came from, or else to the editor area. */
-  private async focusEditor(): Promise<void> {
-    const editor = this.ports.lastEditor.current;
-    if (editor && !editor.document.isClosed)
-      await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
-    else await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
   }
 
   /** Asks every webview to put the cursor in the prompt box. */
@@ -398,7 +394,7 @@ export class ChatSession extends Disposable {
     rawAttachments: Attachment[],
     from?: WebviewConnection,
     replaceFrom?: string,
-    options: { overCap?: boolean } = {},
+    options: { overCap?: boolean; regenerate?: string } = {},
   ): Promise<void> {
     const store = this.ports.store;
     // Past the daily cap a paid prompt waits for the person's word, asked on a card in the chat (nothing is sent and
@@ -440,13 +436,19 @@ export class ChatSession extends Disposable {
     const split = replaceFrom === undefined ? undefined : splitAtEdit(all, replaceFrom);
     if (replaceFrom !== undefined && !split)
       this.log.warn('Edit and send again: the edited message is no longer in the conversation; sent as a new one.');
-    const history = split ? split.kept : all;
+    // Regenerate: the answer is asked again from what came before its prompt, and the new one takes its place.
+    const again = options.regenerate === undefined ? undefined : splitAtAnswer(all, options.regenerate);
+    const history = again ? again.before : split ? split.kept : all;
+    const after = again?.after ?? [];
+    const place = (answer: ChatTurn) => (again ? addVersion(again.answer, answer) : answer);
     this.lastEdit = split ? { conversationId, before: all } : undefined;
     // What belongs to a conversation no longer shown is stored, not drawn into the one shown now.
     const postHere = (message: HostMessage) => {
       if (store.conversationId() === conversationId) this.post(message);
     };
-    const user: ChatTurn = { id: newId(), role: 'user', text: prompt, service, model, status: 'done', attachments };
+    const user: ChatTurn = again
+      ? { ...again.prompt, text: prompt, attachments }
+      : { id: newId(), role: 'user', text: prompt, service, model, status: 'done', attachments };
     const assistant: ChatTurn = { id: newId(), role: 'assistant', text: '', service, model, status: 'streaming' };
     this.post({
       type: 'chat/started',
@@ -454,7 +456,11 @@ export class ChatSession extends Disposable {
       user,
       assistant,
       ...(split && replaceFrom ? { replaced: { fromTurnId: replaceFrom, count: split.replaced.length } } : {}),
+      ...(again ? { regenerates: again.answer.id } : {}),
     });
+    // The prompt is stored as it goes: a conversation holding only it is not empty, so switching away mid-answer
+    // cannot drop it (core/chat/conversations.ts keeps no empty conversation).
+    if (!again) await store.saveTurns([...history, user], conversationId);
     const turns = promptTurns(history, prompt, attachments);
     const chains = SERVICES[service].capabilities.chainsResponses;
     const responseKey = chains ? await this.responseKey(service) : undefined;
@@ -497,7 +503,7 @@ export class ChatSession extends Disposable {
         SERVICES[service].capabilities.hasFreeModels && (isFreeModelId(model) || result.costUsd === 0)
           ? this.monitor.freeGuard.status()
           : null;
-      const done: ChatTurn = {
+      const done: ChatTurn = place({
         ...assistant,
         text: result.text,
         model: result.model || model,
@@ -510,11 +516,11 @@ export class ChatSession extends Disposable {
         refusal: result.refusal,
         finishReason: result.finishReason,
         ...(Object.keys(settings).length > 0 ? { settings } : {}),
-      };
+      });
       // What the answer cost counts toward the cap even when its conversation was discarded meanwhile.
       void this.ports.spend?.record(service, result.costUsd);
       if (this.discarded.has(requestId)) return;
-      await store.saveTurns([...history, user, done], conversationId);
+      await store.saveTurns([...history, user, done, ...after], conversationId);
       // The walkthrough's "send a first prompt" step completes on this.
       tickFirstPrompt();
       postHere({ type: 'chat/done', requestId, turn: done });
@@ -524,7 +530,7 @@ export class ChatSession extends Disposable {
       const partial = error.partialText ?? text;
       const status: ChatTurn['status'] =
         error.kind === 'cancelled' ? 'cancelled' : error.kind === 'stream_interrupted' ? 'interrupted' : 'error';
-      const failed: ChatTurn = {
+      const failed: ChatTurn = place({
         ...assistant,
         text: partial,
         status,
@@ -534,9 +540,9 @@ export class ChatSession extends Disposable {
         // The reset is a moment, not "in N seconds from whenever the card is drawn".
         retryAt:
           error.retryAfterSeconds !== null ? new Date(Date.now() + error.retryAfterSeconds * 1000).toISOString() : null,
-      };
+      });
       if (reported) void this.ports.spend?.record(service, reported.costUsd);
-      await store.saveTurns([...history, user, failed], conversationId);
+      await store.saveTurns([...history, user, failed, ...after], conversationId);
       postHere({ type: 'chat/error', requestId, turn: failed, prompt });
       this.log.warn(`Prompt to the ${service} service (${model}) failed: ${error.kind}: ${error.message}`);
     } finally {

@@ -52,7 +52,8 @@ export class ConversationCommands {
   async rename(idArgument?: unknown, titleArgument?: unknown): Promise<void> {
     const id = this.knownId(idArgument);
     const title = textArg(titleArgument);
-    const current = this.conversations.list().find((c) => c.id === id);
+    // Also the new, empty conversation shown, which the list leaves out: a person may name it before writing.
+    const current = this.conversations.describe(id);
     if (!current) return;
     const next =
       title ??
@@ -67,7 +68,7 @@ export class ConversationCommands {
 
   async remove(idArgument?: unknown, confirmed = false): Promise<boolean> {
     const id = this.knownId(idArgument);
-    const current = this.conversations.list().find((c) => c.id === id);
+    const current = this.conversations.describe(id);
     if (!current) return false;
     const yes = t('Delete');
     const ok =

@@ -54,6 +54,8 @@ export async function exportConversation(
       declined: t('The model declined'),
       cutOff: t('Cut off at the token limit.'),
       filtered: t('Filtered by the provider.'),
+      tokens: t('Tokens: {0} in, {1} out', '{0}', '{1}'),
+      cost: t('Cost: {0}', '{0}'),
     },
     title,
   );

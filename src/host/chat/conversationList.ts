@@ -6,11 +6,7 @@ import { relativeTime } from '../../core/chat/relativeTime.ts';
 import type { ChatConversations } from './chatConversations.ts';
 
 const t = vscode.l10n.t;
-/** The id of the list's "Undo Delete" row; conversation ids are hex, so it cannot clash. */
-const UNDO_DELETE = 'undo-delete';
-
 export interface ConversationItem extends vscode.QuickPickItem {
-  /** Empty on the "New Conversation" item. */
   id: string;
 }
 
@@ -22,10 +18,15 @@ export interface ConversationListHost {
   shownList: vscode.QuickPick<ConversationItem> | undefined;
 }
 
-/** The list, searched by the text of every turn as the person types; Enter switches; the first item starts one. */
+/**
+ * The list, searched by the text of every turn as the person types; Enter switches. Its rows are conversations
+ * only, so the count the list shows ("3 results") counts conversations: New Conversation and Undo Delete are
+ * buttons in its title bar, as the chat history list of VS Code keeps its actions out of the rows.
+ */
 export async function showConversationList(commands: ConversationListHost): Promise<void> {
   const rename: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: t('Rename') };
   const remove: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: t('Delete') };
+  const create: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('add'), tooltip: t('New Conversation') };
   const pick = vscode.window.createQuickPick<ConversationItem>();
   pick.title = t('Keyward Conversations');
   pick.placeholder = t('Search the conversations by text');
@@ -33,9 +34,8 @@ export async function showConversationList(commands: ConversationListHost): Prom
   pick.matchOnDetail = false;
   const now = Date.now();
   const when = (ms: number) => relativeTime(ms, now, vscode.env.language);
-  const fresh: ConversationItem = { id: '', label: `$(add) ${t('New Conversation')}`, alwaysShow: true };
-  /** The last row deleted from this list, with its way back (an item at the top while the list is open). */
-  let deleted: { title: string; undo: () => Promise<void> } | undefined;
+  /** The last row deleted from this list, with its way back (a title-bar button while the list is open). */
+  let deleted: { title: string; undo: () => Promise<void>; button: vscode.QuickInputButton } | undefined;
   const fill = () => {
     // The search runs over every turn, not only the titles: the items come pre-filtered and always show.
     const found = commands.conversations.list(pick.value).map((c) => ({
@@ -46,12 +46,8 @@ export async function showConversationList(commands: ConversationListHost): Prom
       alwaysShow: true,
       buttons: [rename, remove],
     }));
-    const undoItem: ConversationItem[] = deleted
-      ? [{ id: UNDO_DELETE, label: `$(discard) ${t('Undo Delete "{0}"', deleted.title)}`, alwaysShow: true }]
-      : [];
-    pick.items = [...undoItem, fresh, ...found];
-    // While searching, the first match is what Enter takes, not "New Conversation".
-    if (pick.value && found[0]) pick.activeItems = [found[0]];
+    pick.items = found;
+    pick.buttons = deleted ? [deleted.button, create] : [create];
   };
   fill();
   let renaming = false;
@@ -71,19 +67,24 @@ export async function showConversationList(commands: ConversationListHost): Prom
         // No modal question here: a dialog would close the list. The row's delete is undone from the list itself.
         const title = item.label.replace(/^\$\([^)]*\) /, '');
         const undo = await commands.conversations.remove(item.id);
-        deleted = { title, undo };
+        const button = { iconPath: new vscode.ThemeIcon('discard'), tooltip: t('Undo Delete "{0}"', title) };
+        deleted = { title, undo, button };
       }
+      fill();
+    });
+    pick.onDidTriggerButton(async (button) => {
+      if (button === create) {
+        pick.hide();
+        await commands.choose('');
+        return;
+      }
+      const undo = deleted?.undo;
+      deleted = undefined;
+      await undo?.();
       fill();
     });
     pick.onDidAccept(async () => {
       const chosen = pick.selectedItems[0];
-      if (chosen?.id === UNDO_DELETE) {
-        const undo = deleted?.undo;
-        deleted = undefined;
-        await undo?.();
-        fill();
-        return;
-      }
       pick.hide();
       if (chosen) await commands.choose(chosen.id);
     });

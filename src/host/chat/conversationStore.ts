@@ -4,6 +4,7 @@
 import type * as vscode from 'vscode';
 import { DEFAULT_SERVICE, type ServiceId, defaultModel, perService } from '../../shared/serviceIds.ts';
 import type { ChatTurn } from '../../shared/protocol.ts';
+import { showVersion } from '../../shared/answerVersions.ts';
 import type { ChatConversations } from './chatConversations.ts';
 
 const CHOICE_KEY = 'keyward.panel.choice';
@@ -44,6 +45,19 @@ export class ConversationStore {
 
   async saveTurns(turns: ChatTurn[], conversationId = this.conversations.activeId): Promise<void> {
     await this.conversations.setTurns(conversationId, turns);
+  }
+
+  /** Shows another version of a regenerated answer, and stores it so; undefined when there is no such answer. */
+  async showVersion(turnId: string, index: number, conversationId: string): Promise<ChatTurn | undefined> {
+    const turns = this.turns(conversationId);
+    const turn = turns.find((t) => t.id === turnId);
+    if (!turn?.versions?.length) return undefined;
+    const shown = showVersion(turn, index);
+    await this.saveTurns(
+      turns.map((t) => (t === turn ? shown : t)),
+      conversationId,
+    );
+    return shown;
   }
 
   choice(): Choice {

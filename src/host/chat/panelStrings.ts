@@ -144,6 +144,10 @@ export function panelStrings(): Record<string, string> {
     'spendCap.useFree': t('Use a free model'),
     'spendCap.sendAnyway': t('Send anyway'),
     'spendCap.changeCap': t('Change cap'),
+    versionPrevious: t('Previous version'),
+    versionNext: t('Next version'),
+    versionOf: t('{0} of {1}', '{0}', '{1}'),
+    versions: t('Answer versions'),
   } satisfies Record<FixedUiKey, string> & Partial<Record<UiKey, string>>;
   return strings;
 }

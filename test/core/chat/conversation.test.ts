@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatTurn } from '../../../src/shared/protocol.ts';
-import { conversationMarkdown, lastResponseId, promptTurns, splitAtEdit } from '../../../src/core/chat/conversation.ts';
+import {
+  conversationMarkdown,
+  lastResponseId,
+  promptTurns,
+  splitAtAnswer,
+  splitAtEdit,
+} from '../../../src/core/chat/conversation.ts';
 
 const turn = (t: Partial<ChatTurn> & Pick<ChatTurn, 'role' | 'text'>): ChatTurn => ({
   id: 'x',
@@ -50,7 +56,13 @@ describe('conversation', () => {
     const text = conversationMarkdown(
       [
         turn({ role: 'user', text: 'q' }),
-        turn({ role: 'assistant', text: 'a', finishReason: 'length' }),
+        turn({
+          role: 'assistant',
+          text: 'a',
+          finishReason: 'length',
+          usage: { inputTokens: 291, outputTokens: 40, totalTokens: 331 },
+          costUsd: 0.000123,
+        }),
         turn({ role: 'assistant', text: '', refusal: 'nope' }),
         turn({
           role: 'assistant',
@@ -59,7 +71,7 @@ describe('conversation', () => {
           error: { kind: 'network', status: null, code: null, message: 'down', action: '', retryAfterSeconds: null },
         }),
       ],
-      { declined: 'DECLINED', cutOff: 'CUT', filtered: 'FILTERED' },
+      { declined: 'DECLINED', cutOff: 'CUT', filtered: 'FILTERED', tokens: 'IN {0} OUT {1}', cost: 'COST {0}' },
     );
     expect(text).toBe(
       [
@@ -74,6 +86,8 @@ describe('conversation', () => {
         'a',
         '',
         '_CUT_',
+        '',
+        '_IN 291 OUT 40 · COST $0.000123_',
         '',
         '## m',
         '',
@@ -126,5 +140,35 @@ describe('Edit-and-resend', () => {
   it('splits only at a user turn it knows', () => {
     expect(splitAtEdit(turns, 'a2')).toBeUndefined();
     expect(splitAtEdit(turns, 'gone')).toBeUndefined();
+  });
+});
+
+// Issue 31 item 4: Regenerate sent the prompt again after the old answer (8 turns became 10, 291 input tokens 389).
+describe('Regenerate', () => {
+  const turns: ChatTurn[] = [
+    turn({ id: 'u1', role: 'user', text: 'q1', attachments: [attachment] }),
+    turn({ id: 'a1', role: 'assistant', text: 'a1' }),
+    turn({ id: 'u2', role: 'user', text: 'q2' }),
+    turn({ id: 'a2', role: 'assistant', text: 'a2' }),
+  ];
+
+  it('sends what produced the answer: the turns before its prompt, then the prompt, and not the old answer', () => {
+    const first = promptTurns(turns.slice(0, 2), 'q2', []);
+    const again = splitAtAnswer(turns, 'a2')!;
+    expect(promptTurns(again.before, again.prompt.text, again.prompt.attachments ?? [])).toEqual(first);
+    expect(again.answer.id).toBe('a2');
+    expect(again.after).toEqual([]);
+    // An answer in the middle: the turns after it stay where they are.
+    const middle = splitAtAnswer(turns, 'a1')!;
+    expect(promptTurns(middle.before, middle.prompt.text, middle.prompt.attachments ?? [])).toEqual([
+      { role: 'user', content: 'q1\n\nFile a.ts (ts), lines 1-2:\n```ts\nlet a;\n```' },
+    ]);
+    expect(middle.after.map((t) => t.id)).toEqual(['u2', 'a2']);
+  });
+
+  it('finds only an answer right after its prompt', () => {
+    expect(splitAtAnswer(turns, 'u2')).toBeUndefined();
+    expect(splitAtAnswer(turns, 'gone')).toBeUndefined();
+    expect(splitAtAnswer([...turns, turn({ id: 'a3', role: 'assistant', text: 'x' })], 'a3')).toBeUndefined();
   });
 });

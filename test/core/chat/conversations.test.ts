@@ -91,7 +91,7 @@ describe('the conversations store', () => {
     expect(active(cleared).id).toBe('b');
     expect(active(cleared).turns).toEqual([]);
     expect(cleared.conversations.find((c) => c.id === 'a')?.turns).toEqual(turns);
-    expect(summaries(cleared, '', 'Untitled').map((s) => s.id)).toEqual(['b', 'a']);
+    expect(summaries(cleared, '', 'Untitled').map((s) => s.id)).toEqual(['a']);
     // Undo goes back to it and drops the fresh one nobody wrote into.
     const undone = undoClear(cleared, undo!);
     expect(active(undone).turns).toEqual(turns);
@@ -149,6 +149,54 @@ describe('the conversations store', () => {
     expect(loaded.activeId).toBe('b');
     expect(active(loaded).turns).toHaveLength(1);
     expect(loadStore({ version: 2 }, undefined, 'a', 1).conversations.map((c) => c.id)).toEqual(['a']);
+  });
+
+  // Issue 31 item 15: each New Conversation left a "New conversation · 0 messages" row behind.
+  it('keeps no empty conversation: New, Clear and switching away leave no "0 messages" row', () => {
+    let store = setTurns(emptyStore('a', 1), 'a', [turn('1', 'user', 'tides')], 1);
+    store = newConversation(store, 'b', 2);
+    // The fresh one is shown but not listed: there is nothing in it to go back to.
+    expect(summaries(store, '', 'Untitled').map((s) => s.id)).toEqual(['a']);
+    store = switchTo(store, 'a');
+    store = newConversation(store, 'c', 3);
+    store = switchTo(store, 'a');
+    expect(store.conversations.map((c) => c.id)).toEqual(['a']);
+    // Clear's fresh conversation goes the same way once left.
+    const { store: cleared } = clear(store, 'a', 'd', 4);
+    expect(switchTo(cleared, 'a').conversations.map((c) => c.id)).toEqual(['a']);
+    // A named one is kept though empty: the person made it.
+    const named = rename(newConversation(store, 'e', 5), 'e', 'later');
+    expect(
+      switchTo(named, 'a')
+        .conversations.map((c) => c.id)
+        .sort(),
+    ).toEqual(['a', 'e']);
+    // Empty rows an earlier version stored are dropped when read, but the one shown stays.
+    const saved = {
+      version: 1,
+      activeId: 'x',
+      conversations: [
+        { id: 'x', title: '', createdAt: 1, updatedAt: 1, turns: [] },
+        { id: 'y', title: '', createdAt: 1, updatedAt: 1, turns: [] },
+        { id: 'a', title: '', createdAt: 1, updatedAt: 1, turns: [turn('1', 'user', 'tides')] },
+      ],
+    };
+    expect(loadStore(saved, undefined, 'n', 1).conversations.map((c) => c.id)).toEqual(['x', 'a']);
+  });
+
+  it("reads a regenerated answer's versions back, dropping what is malformed", () => {
+    const answer = turn('2', 'assistant', 'new', {
+      versions: [turn('2a', 'assistant', 'old', { versions: [turn('z', 'assistant', 'nested')] }), 'junk' as never],
+      versionIndex: 9,
+    });
+    const saved = {
+      version: 1,
+      activeId: 'a',
+      conversations: [{ id: 'a', title: '', createdAt: 1, updatedAt: 1, turns: [turn('1', 'user', 'q'), answer] }],
+    };
+    const read = active(loadStore(saved, undefined, 'n', 1)).turns[1]!;
+    expect(read.versions).toEqual([turn('2a', 'assistant', 'old')]);
+    expect(read.versionIndex).toBe(1);
   });
 
   it('keeps at most MAX_CONVERSATIONS', () => {

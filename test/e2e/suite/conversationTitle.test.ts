@@ -47,7 +47,7 @@ suite('conversation title', () => {
     await api.conversations.remove(second);
   });
 
-  test('the conversation list offers New Conversation first, and choosing it starts one', async () => {
+  test('the conversation list offers New Conversation in its title bar, lists no empty one, and choosing it starts one', async () => {
     const before = api.conversations.activeId;
     await api.conversations.setTurns(before, [
       { id: 'u2', role: 'user', text: 'a conversation to leave', service: 'router', model: 'm', status: 'done' },
@@ -57,12 +57,17 @@ suite('conversation title', () => {
     const shown = vscode.commands.executeCommand('keyward.showConversations');
     const list = await waitFor('the conversation list', () => commands.shownList, 60_000);
     const items = list.items.map((item) => ({ id: item.id, label: item.label }));
-    assert.deepEqual(items[0], { id: '', label: '$(add) New Conversation' });
+    // Rows are conversations only (issue 31 item 15): the list's count counts them and nothing else.
+    assert.deepEqual(
+      list.buttons.map((button) => button.tooltip),
+      ['New Conversation'],
+    );
+    assert.ok(items.every((item) => item.id !== '' && !item.label.includes('New Conversation')));
     assert.ok(items.some((item) => item.id === before && item.label.endsWith(beforeTitle)));
-    // What Enter on the first item runs (the renderer's Enter cannot be driven from the extension host).
+    // What the title bar's New Conversation runs (the renderer's click cannot be driven from the extension host).
     list.hide();
     await shown;
-    await commands.choose(items[0]!.id);
+    await commands.choose('');
     assert.notEqual(api.conversations.activeId, before);
     await titlesBecome('New conversation');
     await api.conversations.switchTo(before);

@@ -279,5 +279,7 @@ suite('prompt panel', () => {
     assert.match(text, /^# Keyward conversation/);
     assert.match(text, /## You \(router, openai\/gpt-4o-mini\)\n\npanel router/);
     assert.match(text, /## You \(direct, gpt-4o-mini\)\n\ndirect two/);
+    // Each answer's tokens and cost, as the chat shows them under it (issue 31 item 21).
+    assert.match(text, /\n_Tokens: \d+ in, \d+ out · Cost: \$\d+\.\d{6}_\n/);
   });
 });

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Workbench } from '../harness/workbench.ts';
 import { PATIENCE, until } from '../harness/workbench.ts';
-import { ask, clearToasts, setTheme } from './answerSteps.ts';
+import { anErrorCard, ask, clearToasts, setTheme } from './answerSteps.ts';
 import type { UiStep } from './steps.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -20,7 +20,7 @@ interface Finding {
 }
 
 /** axe's serious and critical findings in the chat's frame, each with the elements it names. */
-async function axeFindings(wb: Workbench): Promise<Finding[]> {
+export async function axeFindings(wb: Workbench): Promise<Finding[]> {
   const body = wb.webview().locator('body');
   await body.waitFor({ state: 'attached', timeout: PATIENCE });
   const frame = await (await body.elementHandle({ timeout: PATIENCE })).ownerFrame();
@@ -50,7 +50,7 @@ async function axeFindings(wb: Workbench): Promise<Finding[]> {
 }
 
 /** The themes axe judges the chat in: each by its picker name, its setting value and the class names it gives. */
-const THEMES = [
+export const THEMES = [
   { name: 'Dark Modern', setting: 'Default Dark Modern', workbench: 'vs-dark', webview: 'vscode-dark' },
   { name: 'Light Modern', setting: 'Default Light Modern', workbench: 'vs', webview: 'vscode-light' },
   {
@@ -80,7 +80,7 @@ const workbenchKind = (wb: Workbench) =>
  * Puts the workbench in a theme as a person does (the theme picker, from the editor so that no webview takes the
  * focus and closes the picker), and waits until both the workbench and the chat's frame wear it.
  */
-async function wearTheme(wb: Workbench, theme: (typeof THEMES)[number]) {
+export async function wearTheme(wb: Workbench, theme: (typeof THEMES)[number]) {
   await wb.runCommand('View: Focus Active Editor Group');
   await setTheme(wb, theme.name);
   await until(`the workbench to wear ${theme.name}`, async () =>
@@ -207,8 +207,9 @@ const boundsStep: UiStep = {
 /** A conversation with an answer, an error card and a notice (a refusal) for axe and the screenshots to judge. */
 const themedContentStep: UiStep = {
   name: 'the chat holds an answer, an error card and a notice for the theme checks',
-  async run({ wb }) {
+  async run({ wb, emulator }) {
     await clearToasts(wb);
+    await anErrorCard(wb, emulator);
     await ask(wb, "[[refuse]] How do I get into my neighbour's flat without a key?");
     await wb.webview().locator('.turn.assistant.declined .refusal-label').last().waitFor({ timeout: PATIENCE });
   },

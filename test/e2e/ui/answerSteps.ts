@@ -71,6 +71,23 @@ async function quickInputClosed(wb: Workbench): Promise<void> {
 }
 
 /** Toasts from the key commands would sit over the panel in the screenshots; cosmetic, so best effort. */
+/**
+ * An error card in the chat, made when none is left (Retry answers in the failed answer's place, so an earlier
+ * step's card may be gone): a server error the client does not retry.
+ */
+export async function anErrorCard(wb: Workbench, emulator: Emulator): Promise<void> {
+  if ((await wb.webview().locator('.error-card').count()) > 0) return;
+  await admin(emulator, 'POST', '/faults', {
+    kind: 'http500',
+    shouldRetry: false,
+    count: 1,
+    service: 'router',
+    path: '/chat/completions',
+  });
+  await ask(wb, 'an answer that fails');
+  await wb.webview().locator('.error-card').last().waitFor({ timeout: PATIENCE });
+}
+
 export async function clearToasts(wb: Workbench): Promise<void> {
   await quickInputClosed(wb);
   try {
@@ -293,7 +310,7 @@ export const answerSteps: UiStep[] = [
     },
   },
   {
-    name: 'a server error that outlasts the retries offers Retry, which sends the prompt again',
+    name: 'a server error that outlasts the retries offers Retry, which answers again in its place',
     async run({ wb, emulator }) {
       await pickModel(wb, 'router', 'gpt-4o', 'openai/gpt-4o-mini');
       // One more than the retries, on prompts only: the key checks go on answering.
@@ -308,15 +325,18 @@ export const answerSteps: UiStep[] = [
       await waitFor(() => card.innerText(), /Service error \(HTTP 500\)/, 'the 500 card');
       const before = await wb.webview().locator('.turn.assistant').count();
       await wb.screenshot('server-error-send-again');
+      const prompts = await wb.webview().locator('.turn.user').count();
       await card.locator('button.retry-button').click();
-      await waitFor(
-        async () => String(await wb.webview().locator('.turn.assistant').count()),
-        String(before + 1),
-        'a new answer',
-      );
+      // In the failed answer's place (issue 31 item 4): no second prompt, no answer added.
       const answer = wb.webview().locator('.turn.assistant').last();
-      await waitFor(async () => (await answer.getAttribute('class')) ?? '', /\bdone\b/, 'the answer after Send again');
+      await waitFor(async () => (await answer.getAttribute('class')) ?? '', /\bdone\b/, 'the answer after Retry');
       await waitFor(() => answer.innerText(), /\w+ \w+/, 'its text');
+      const counts = [
+        await wb.webview().locator('.turn.assistant').count(),
+        await wb.webview().locator('.turn.user').count(),
+      ];
+      if (counts.join() !== [before, prompts].join())
+        throw new Error(`Retry left ${counts[0]} answers and ${counts[1]} prompts, not ${before} and ${prompts}`);
     },
   },
 ];

@@ -3,7 +3,7 @@
 // Retry, and the keyboard model picker; screenshots in the dark theme, then the light.
 import type { FrameLocator } from '../harness/playwright.ts';
 import { PATIENCE, type Workbench } from '../harness/workbench.ts';
-import { admin, ask, clearToasts, ensurePanel, setTheme, waitFor } from './answerSteps.ts';
+import { admin, anErrorCard, ask, clearToasts, ensurePanel, setTheme, waitFor } from './answerSteps.ts';
 import type { UiStep } from './steps.ts';
 
 /** Picks a model the way a person does: open the picker, search, click the option. */
@@ -189,10 +189,11 @@ export const pendingChatAnswerSteps: UiStep[] = [
   },
   {
     name: 'the chat in the light theme: code, error card, picker',
-    async run({ wb }) {
+    async run({ wb, emulator }) {
       await setTheme(wb, 'Light Modern');
       await clearToasts(wb);
       const view = wb.webview();
+      await anErrorCard(wb, emulator);
       await view.locator('.code-block').last().scrollIntoViewIfNeeded();
       await wb.screenshot('code-block-light');
       await view.locator('.error-card').last().scrollIntoViewIfNeeded();

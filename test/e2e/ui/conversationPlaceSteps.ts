@@ -20,6 +20,10 @@ const ROWS = '.quick-input-list .monaco-list-row';
 const rows = (wb: Workbench): Locator => wb.page.locator(ROWS);
 const row = (wb: Workbench, text: string): Locator => wb.page.locator(ROWS, { hasText: text });
 const input = (wb: Workbench): Locator => wb.page.locator('.quick-input-widget input.input');
+/** The list's title-bar buttons (their tooltip is their name): New Conversation, and Undo Delete after a delete. */
+const titleButton = (wb: Workbench, name: string): Locator =>
+  wb.page.locator(`.quick-input-widget .quick-input-titlebar .action-label[aria-label^="${name}"]`);
+const undoDelete = (wb: Workbench): Locator => titleButton(wb, 'Undo Delete');
 
 /** Runs an item of the chat view's "…" menu (its title bar's More Actions), as a person clicks it. */
 async function fromViewMenu(wb: Workbench, item: string): Promise<void> {
@@ -116,14 +120,14 @@ export const conversationPlaceSteps: UiStep[] = [
       await escapeAll(wb);
       await wb.runCommand('Keyward: Show Conversations');
       // The conversation's own row, not the Undo row that names it once it is deleted.
-      const tide = row(wb, 'first conversation about tide tables').filter({ hasNotText: 'Undo Delete' });
+      const tide = row(wb, 'first conversation about tide tables');
       await tide.first().waitFor({ timeout: PATIENCE });
       const description = await tide.first().innerText();
       if (!/\bago\b|\bnow\b/.test(description)) throw new Error(`no relative time on the row: ${description}`);
       await tide.first().hover();
       await tide.first().locator('.action-label.codicon-trash').click();
-      // The list is still open, the row gone, and Undo Delete offered at its top.
-      const undo = row(wb, 'Undo Delete').first();
+      // The list is still open, the row gone, and Undo Delete offered in its title bar.
+      const undo = undoDelete(wb);
       await undo.waitFor({ timeout: PATIENCE });
       await until('the deleted row to leave the list', async () => ((await tide.count()) === 0 ? true : undefined));
       await wb.screenshot('list-after-delete');
@@ -131,7 +135,7 @@ export const conversationPlaceSteps: UiStep[] = [
       // Undo puts the row back in the list, which stays open (it once switched the chat, whose frame took the
       // focus and closed the list under the step).
       await until('the row back, the Undo row gone, the list still open', async () =>
-        (await tide.count()) > 0 && (await row(wb, 'Undo Delete').count()) === 0 && (await input(wb).isVisible())
+        (await tide.count()) > 0 && (await undoDelete(wb).count()) === 0 && (await input(wb).isVisible())
           ? true
           : undefined,
       );

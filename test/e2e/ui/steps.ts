@@ -17,6 +17,7 @@ import { compatibleSteps } from './compatibleSteps.ts';
 import { conversationPlaceSteps } from './conversationPlaceSteps.ts';
 import { spendCapSteps } from './spendCapSteps.ts';
 import { languageModelSteps } from './languageModelSteps.ts';
+import { chatHistorySteps } from './chatHistorySteps.ts';
 
 export interface UiContext {
   wb: Workbench;
@@ -416,6 +417,7 @@ export const ALL_STEPS: UiStep[] = [
   ...chatFlowSteps,
   ...applyTrustSteps,
   ...spendCapSteps,
+  ...chatHistorySteps,
   // The accessibility steps read the chat's one webview: they run before the walkthrough and list steps, which
   // leave other webviews (the Welcome page's media) in the workbench.
   ...a11ySteps,
