@@ -466,6 +466,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
         useGit,
         git,
         includeDirs: new Set(values['include-dir']),
+        named: positionals.length > 0,
       });
       for (const skip of listing.skipped) skipped.push({ ...skip, path: display(cwd, skip.path) });
       await scanFiles(listing.files, maxSize, cwd, findings, skipped, omitted, options);

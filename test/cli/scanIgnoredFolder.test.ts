@@ -54,6 +54,25 @@ describe('keyward scan of a folder git ignores', () => {
     expect(json(here).findings.map((f) => [f.path, f.git])).toEqual([['b.env', 'ignored']]);
   });
 
+  // The folder itself is not ignored, only what it holds (`build/*`): naming it still reads every file in it.
+  it('scans what git ignores inside a named folder that is not ignored itself; the repository scan still skips it', () => {
+    const repo = makeRepo();
+    const key = routerKey();
+    repo.write('.gitignore', 'build/*\n!build/.keep\n');
+    repo.write('build/.keep', '');
+    repo.git('add', '.');
+    repo.git('commit', '-q', '-m', 'one');
+    repo.write('build/out.js', `var k = "${key}";\n`);
+    const named = scanCli(repo.dir, ['build', '--format', 'json']);
+    expect(named.status).toBe(1);
+    expect(json(named).findings.map((f) => [f.path, f.git, f.fingerprint])).toEqual([
+      ['build/out.js', 'ignored', fingerprint(key)],
+    ]);
+    const whole = scanCli(repo.dir, ['--format', 'json']);
+    expect(whole.status).toBe(0);
+    expect(json(whole).findings).toEqual([]);
+  });
+
   it('names what an ignored folder holds that it does not read, as a walk does', () => {
     const { repo } = ignoredFolder();
     repo.write('secret/node_modules/pkg/index.js', `export const k = "${routerKey()}";\n`);

@@ -65,6 +65,11 @@ export interface ListOptions {
   git: GitStatusCache;
   /** Names of default-skipped folders to walk anyway. */
   includeDirs?: ReadonlySet<string>;
+  /**
+   * The targets are folders the person named: each (but a repository's root) is read whole, what git ignores in it
+   * included, so `keyward scan build` with `build/*` in .gitignore never says "no keys found" over unread files.
+   */
+  named?: boolean;
 }
 
 export class GitFailure extends Error {}
@@ -165,7 +170,7 @@ async function listRepository(
   const [tracked, others, ignored] = await Promise.all([
     runGit(['ls-files', '-z', '--stage', '--', literalPath(rel)], root),
     runGit(['ls-files', '-z', '--others', '--exclude-standard', '--', literalPath(rel)], root),
-    rel === '.' ? false : ignoredFolder(root, rel),
+    rel === '.' ? false : options.named || ignoredFolder(root, rel),
   ]);
   if (tracked.code !== 0) throw new GitFailure(`git ls-files failed in ${root}: ${tracked.stderr.trim()}`);
   if (others.code !== 0) throw new GitFailure(`git ls-files failed in ${root}: ${others.stderr.trim()}`);
