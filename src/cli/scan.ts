@@ -97,8 +97,8 @@ with the line that suppressed it; a line that is neither is named and suppresses
 nothing (exit 2 when no key counts).
 
 Inside a git repository the files git tracks or would commit are scanned; ignored
-files are skipped, but a file or folder named that git ignores is read whole (its
-files reported as ignored by git). A repository git refuses (dubious ownership, a corrupt HEAD) is
+files are skipped, but a file or folder named is read whole, what git ignores in it
+included (those files reported as ignored by git). A repository git refuses (dubious ownership, a corrupt HEAD) is
 named with git's reason and read as a plain folder (exit 2 unless keys are found).
 Binary files are searched too, and so is what ships: inside
 zip-based files (.vsix, .zip, .jar, .apk, .whl, .nupkg, .docx, .xlsx, .epub …),
