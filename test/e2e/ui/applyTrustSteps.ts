@@ -13,8 +13,38 @@ import type { UiStep } from './steps.ts';
 const DEMO = 'trust-demo.js';
 const DEMO_TEXT = 'function greet(name) {\n  return "hello " + name;\n}\n\nfunction other() {\n  return 1;\n}\n';
 
-async function paidModel(wb: Workbench): Promise<FrameLocator> {
+/** The chat's prompt box shows in exactly one chat (a second would make every locator in it ambiguous). */
+const promptShown = (wb: Workbench, what: string) =>
+  until(what, async () =>
+    (await wb
+      .webview()
+      .locator('#prompt')
+      .isVisible()
+      .catch(() => false))
+      ? true
+      : undefined,
+  );
+
+/**
+ * The chat in the side bar, and only there: earlier steps leave the chat open as an editor tab too, and the two
+ * show the same session, so Apply's line would be read from whichever came first. The tab is closed (a webview
+ * holds nothing unsaved), the side view shown.
+ */
+async function sideChat(wb: Workbench): Promise<void> {
+  for (let i = 0; i < 3; i++) await wb.page.keyboard.press('Escape');
+  await wb.runCommand('Keyward: Open Chat in Editor');
+  await wb.page.locator('.tab.active', { hasText: 'Keyward' }).waitFor({ timeout: PATIENCE });
+  await wb.runCommand('View: Close Editor');
+  await until('the chat tab closed', async () =>
+    (await wb.page.locator('.tab', { hasText: 'Keyward' }).count()) === 0 ? true : undefined,
+  );
+  await wb.runCommand('Keyward: Open Chat');
+  await promptShown(wb, 'the chat in the side bar');
   await ensurePanel(wb);
+}
+
+async function paidModel(wb: Workbench): Promise<FrameLocator> {
+  await sideChat(wb);
   const view = wb.webview();
   await view.locator('#service-router').click();
   await waitFor(() => view.locator('#model').innerText(), 'openai/gpt-4o-mini', 'the router model list');
@@ -41,10 +71,10 @@ async function editorShows(wb: Workbench, text: string, present: boolean, what: 
 
 const lenses = (wb: Workbench) => wb.page.locator('.editor-group-container.active .codelens-decoration');
 
-/** The chat in view again: Apply shows the file, which may cover the chat's tab. */
+/** The chat in view again, in the side bar where Apply was asked. */
 async function backToChat(wb: Workbench): Promise<void> {
-  await wb.runCommand('Keyward: Open Chat in Editor');
-  await wb.webview().locator('#prompt').waitFor({ timeout: PATIENCE });
+  await wb.runCommand('Keyward: Open Chat');
+  await promptShown(wb, 'the chat in view again');
 }
 
 export const applyTrustSteps: UiStep[] = [
