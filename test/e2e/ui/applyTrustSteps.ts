@@ -33,8 +33,10 @@ const promptShown = (wb: Workbench, what: string) =>
 async function sideChat(wb: Workbench): Promise<void> {
   for (let i = 0; i < 3; i++) await wb.page.keyboard.press('Escape');
   await wb.runCommand('Keyward: Open Chat in Editor');
-  await wb.page.locator('.tab.active', { hasText: 'Keyward' }).waitFor({ timeout: PATIENCE });
-  await wb.runCommand('View: Close Editor');
+  const tab = wb.page.locator('.tab', { hasText: 'Keyward' });
+  await tab.first().waitFor({ timeout: PATIENCE });
+  // Its own close button: the palette's close commands act on whichever group has the focus.
+  await tab.first().locator('.tab-actions .action-label').click();
   await until('the chat tab closed', async () =>
     (await wb.page.locator('.tab', { hasText: 'Keyward' }).count()) === 0 ? true : undefined,
   );
