@@ -12,7 +12,6 @@ import { answerSteps } from './answerSteps.ts';
 import { chatViewSteps, leakProbeStep } from './chatViewSteps.ts';
 import { chatAnswerSteps, chooseModel } from './chatAnswerSteps.ts';
 import { chatFlowSteps } from './chatFlowSteps.ts';
-import { applyTrustSteps } from './applyTrustSteps.ts';
 import { compatibleSteps } from './compatibleSteps.ts';
 import { conversationPlaceSteps } from './conversationPlaceSteps.ts';
 import { spendCapSteps } from './spendCapSteps.ts';
@@ -415,7 +414,6 @@ export const ALL_STEPS: UiStep[] = [
   ...chatViewSteps,
   ...chatAnswerSteps,
   ...chatFlowSteps,
-  ...applyTrustSteps,
   ...spendCapSteps,
   ...chatHistorySteps,
   // The accessibility steps read the chat's one webview: they run before the walkthrough and list steps, which
