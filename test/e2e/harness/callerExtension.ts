@@ -17,7 +17,8 @@ const MANIFEST = {
   version: '0.0.1',
   engines: { vscode: '^1.104.0' },
   main: './extension.js',
-  activationEvents: [],
+  // The palette's command activates it by its contribution; the suite's command, not in the palette, by this.
+  activationEvents: ['onCommand:keywardE2eCaller.send'],
   contributes: {
     commands: [{ command: 'keywardE2eCaller.ask', title: 'Ask a Keyward Model', category: CALLER_NAME }],
   },
@@ -38,6 +39,18 @@ exports.activate = (context) => {
       } catch (error) {
         void vscode.window.showErrorMessage('Caller was refused: ' + (error && error.message ? error.message : String(error)));
       }
+    }),
+    // For the in-host suite: the same request with its own words, its answer returned and its error thrown, so a test
+    // sees what Keyward does for a caller that is not itself (the suite's own code runs inside Keyward's folder,
+    // and VS Code names Keyward as the initiator of its requests).
+    vscode.commands.registerCommand('keywardE2eCaller.send', async (prompt) => {
+      const models = await vscode.lm.selectChatModels({ vendor: 'keyward', family: 'gpt-4o-mini' });
+      const model = models.find((m) => m.id.startsWith('router/'));
+      if (!model) throw new Error('no Keyward gpt-4o-mini model');
+      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(String(prompt))]);
+      let text = '';
+      for await (const chunk of response.text) text += chunk;
+      return text;
     }),
   );
 };

@@ -265,7 +265,9 @@ suite('language-model chat provider', () => {
   });
 
   test('another extension not allowed is refused before anything is sent, and asked once', async () => {
-    const mini = (await keywardModels()).find((m) => m.id === 'router/openai/gpt-4o-mini')!;
+    // Sent by the caller extension installed next to Keyward (harness/callerExtension.ts): this suite's own requests
+    // come from a file inside Keyward's folder, which VS Code names as Keyward's, and Keyward never asks about itself.
+    await keywardModels();
     const asked: string[] = [];
     const access = await api.languageModelAccess();
     const allowed = access.decisions();
@@ -276,13 +278,14 @@ suite('language-model chat provider', () => {
       const marker = `lm-denied-${randomBytes(6).toString('hex')}`;
       for (let i = 0; i < 2; i++)
         await assert.rejects(
-          async () => readAll(await mini.sendRequest([vscode.LanguageModelChatMessage.User(marker)])),
+          () => Promise.resolve(vscode.commands.executeCommand('keywardE2eCaller.send', marker)),
           (error: Error) => {
             assert.match(error.message, /is not allowed to use Keyward’s language models/);
             return true;
           },
         );
       assert.equal(asked.length, 1, `asked once: ${asked.join(', ')}`);
+      assert.match(asked[0]!, /^Keyward E2E Caller \(keyward-e2e\.lm-caller\)$/);
       const bodies = (await recorded()).map((r) => JSON.stringify(r.body ?? {}));
       assert.ok(!bodies.some((b) => b.includes(marker)), 'nothing of the refused requests was sent');
     } finally {
