@@ -45,8 +45,10 @@ suite('workspace scan of what ships', () => {
         mappings: '',
       }),
     );
-    // Not a zip at all: named as not unpacked (and its bytes still searched), never called clean.
-    const broken = writeBytes('shipped/broken.zip', strToU8('this is not a zip archive'));
+    // A zip cut inside its central directory: named as not unpacked (its bytes still searched), never called clean.
+    // (A text file that is only named .zip is read whole as text, so it is scanned: test/cli/scanArchives.test.ts.)
+    const whole = zipSync({ 'a.txt': strToU8('nothing secret here\n') });
+    const broken = writeBytes('shipped/broken.zip', whole.subarray(0, whole.length - 30));
     const tgz = writeBytes('shipped/empty.tgz', gzipSync(new Uint8Array(1024)));
     try {
       const result = await vscode.commands.executeCommand<{
