@@ -33,7 +33,8 @@ export async function run(): Promise<void> {
   // Waits inside the tests follow state with their own ceilings; this only stops a test that hangs.
   const mocha = new Mocha({ ui: 'tdd', timeout: 600_000, color: false, reporter: 'spec' });
   const only = process.env.KEYWARD_E2E_GREP;
-  if (only) mocha.grep(only);
+  // A regular expression, as KEYWARD_E2E_UI_GREP is: two suites can be run together ("suite a|suite b").
+  if (only) mocha.grep(new RegExp(only, 'i'));
   for (const file of readdirSync(__dirname)
     .filter((f) => f.endsWith('.test.js'))
     .sort())
