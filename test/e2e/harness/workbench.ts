@@ -156,6 +156,25 @@ export class Workbench {
     }
   }
 
+  /**
+   * Closes every editor. A file an earlier step changed and left unsaved (Apply keeps its change unsaved, and the run
+   * has auto save off, as desktop VS Code has) makes VS Code ask in a modal dialog, which would block every click
+   * after it: the change is not saved, as the step that made it did not save it.
+   */
+  async closeAllEditors(): Promise<void> {
+    await this.runCommand('View: Close All Editors');
+    const dontSave = this.page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" });
+    await until('every editor closed', async () => {
+      if (await dontSave.isVisible().catch(() => false)) await dontSave.click().catch(() => undefined);
+      const open = await this.page.locator('.editor-group-container .tab').count();
+      const asking = await this.page
+        .locator('.monaco-dialog-box')
+        .isVisible()
+        .catch(() => false);
+      return open === 0 && !asking ? true : undefined;
+    });
+  }
+
   /** The text of the active editor, as the view shows it. */
   async editorText(): Promise<string> {
     // The active group's editor: with the chat or a diff in another group, the first editor on the page may not be it.
@@ -169,9 +188,22 @@ export class Workbench {
     return this.page.locator(`[id="keyward.keyward.${id}"]`);
   }
 
-  /** The content frame of the active webview. */
+  /** Keyward's chat in an editor tab ("Open Chat in Editor"), the one most steps drive. */
   webview(): FrameLocator {
-    return this.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    return this.chat('tab');
+  }
+
+  /**
+   * Keyward's chat in the editor tab or in the side bar. Both can be open at once, and other webviews (the Welcome
+   * page's media) too, so a step names the one it means: a view's frame says `purpose=webviewView` in its address,
+   * a panel's does not, and each says which extension it belongs to.
+   */
+  chat(place: 'tab' | 'side'): FrameLocator {
+    const ours = 'iframe.webview.ready[src*="extensionId=keyward.keyward"]';
+    const view = '[src*="purpose=webviewView"]';
+    return this.page
+      .frameLocator(place === 'side' ? `${ours}${view}` : `${ours}:not(${view})`)
+      .frameLocator('iframe#active-frame');
   }
 
   async notifications(): Promise<string> {

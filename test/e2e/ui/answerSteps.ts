@@ -33,24 +33,24 @@ export async function admin<T>(emulator: Emulator, method: string, path: string,
   return (await response.json()) as T;
 }
 
-export async function ask(wb: Workbench, prompt: string): Promise<void> {
-  const box = wb.webview().locator('#prompt');
+export async function ask(wb: Workbench, prompt: string, place: 'tab' | 'side' = 'tab'): Promise<void> {
+  const box = wb.chat(place).locator('#prompt');
   await box.fill(prompt);
   await box.press('Control+Enter');
 }
 
 /** The panel, opened if an earlier step left it closed: these steps stand on their own. */
-export async function ensurePanel(wb: Workbench): Promise<void> {
-  const prompt = wb.webview().locator('#prompt');
+export async function ensurePanel(wb: Workbench, place: 'tab' | 'side' = 'tab'): Promise<void> {
+  const prompt = wb.chat(place).locator('#prompt');
   if (!(await prompt.isVisible().catch(() => false))) {
     // A menu or peek left open by an earlier step makes the command palette inert.
     for (let i = 0; i < 3; i++) await wb.page.keyboard.press('Escape');
-    await wb.runCommand('Keyward: Open Chat in Editor');
+    await wb.runCommand(place === 'tab' ? 'Keyward: Open Chat in Editor' : 'Keyward: Open Chat');
     await prompt.waitFor({ timeout: PATIENCE });
   }
   // An attachment an earlier step left (the restored .env chip holds a key) would
   // stop every prompt here at the secret guard: these steps send the prompt alone.
-  const remove = wb.webview().locator('#attachments .chip-remove');
+  const remove = wb.chat(place).locator('#attachments .chip-remove');
   while ((await remove.count()) > 0) await remove.first().click();
 }
 

@@ -13,11 +13,11 @@ import type { UiStep } from './steps.ts';
 const DEMO = 'trust-demo.js';
 const DEMO_TEXT = 'function greet(name) {\n  return "hello " + name;\n}\n\nfunction other() {\n  return 1;\n}\n';
 
-/** The chat's prompt box shows in exactly one chat (a second would make every locator in it ambiguous). */
+/** The prompt box of the chat in the side bar, on screen. */
 const promptShown = (wb: Workbench, what: string) =>
   until(what, async () =>
     (await wb
-      .webview()
+      .chat('side')
       .locator('#prompt')
       .isVisible()
       .catch(() => false))
@@ -42,12 +42,12 @@ async function sideChat(wb: Workbench): Promise<void> {
   );
   await wb.runCommand('Keyward: Open Chat');
   await promptShown(wb, 'the chat in the side bar');
-  await ensurePanel(wb);
+  await ensurePanel(wb, 'side');
 }
 
 async function paidModel(wb: Workbench): Promise<FrameLocator> {
   await sideChat(wb);
-  const view = wb.webview();
+  const view = wb.chat('side');
   await view.locator('#service-router').click();
   await waitFor(() => view.locator('#model').innerText(), 'openai/gpt-4o-mini', 'the router model list');
   await chooseModel(view, 'gpt-4o', 'openai/gpt-4o-mini');
@@ -57,7 +57,7 @@ async function paidModel(wb: Workbench): Promise<FrameLocator> {
 /** Asks and waits for this prompt's own answer; gives its last code block. */
 async function askForBlock(wb: Workbench, view: FrameLocator, prompt: string) {
   const answers = await view.locator('.turn.assistant.done').count();
-  await ask(wb, prompt);
+  await ask(wb, prompt, 'side');
   const answer = view.locator('.turn.assistant.done').nth(answers);
   await answer.waitFor({ timeout: PATIENCE });
   const block = answer.locator('.code-block').last();

@@ -50,7 +50,7 @@ const inView = (node: Locator) =>
 const lastAnswerTab = (wb: Workbench) => wb.page.locator('.tab', { hasText: 'last-answer.md' });
 
 async function altF2Opens(wb: Workbench, focus: () => Promise<void>, where: string): Promise<void> {
-  await wb.runCommand('View: Close All Editors');
+  await wb.closeAllEditors();
   await lastAnswerTab(wb).first().waitFor({ state: 'detached', timeout: PATIENCE });
   await focus();
   await wb.page.keyboard.press('Alt+F2');
@@ -169,17 +169,21 @@ export const chatHistorySteps: UiStep[] = [
       await wb.runCommand('Keyward: New Conversation');
       await wb.webview().locator('.empty-state').waitFor({ timeout: PATIENCE });
       // The chat takes the focus when it shows the new conversation, which would close a list opened before it:
-      // once it has, Escape hands it back to the editor, where the palette's keys go to the palette.
-      await until('the chat to take the focus', async () =>
-        (await wb
-          .webview()
-          .locator('#prompt')
-          .evaluate((box) => box === document.activeElement && document.hasFocus())
-          .catch(() => false))
-          ? true
-          : undefined,
-      );
-      await wb.webview().locator('#prompt').press('Escape');
+      // once it has, Escape hands it back to the editor, where the palette's keys go to the palette. With the chat
+      // open in the side bar and in a tab, either may be the one that takes it.
+      const focused = await until('the chat to take the focus', async () => {
+        for (const place of ['tab', 'side'] as const)
+          if (
+            await wb
+              .chat(place)
+              .locator('#prompt')
+              .evaluate((box) => box === document.activeElement && document.hasFocus())
+              .catch(() => false)
+          )
+            return place;
+        return undefined;
+      });
+      await wb.chat(focused).locator('#prompt').press('Escape');
       const rows = wb.page.locator(ROWS);
       await until('the conversation list', async () => {
         if (
@@ -264,17 +268,13 @@ export const chatHistorySteps: UiStep[] = [
         wb,
         async () => {
           await openChatView(wb);
-          await wb.page
-            .frameLocator('iframe.webview.ready:visible')
-            .frameLocator('iframe#active-frame')
-            .locator('#prompt')
-            .click();
+          await wb.chat('side').locator('#prompt').click();
         },
         "in the side view's prompt box",
       );
       await wb.screenshot('alt-f2-from-side-view');
       // Not taken from elsewhere: in a text editor Alt+F2 is the editor's own.
-      await wb.runCommand('View: Close All Editors');
+      await wb.closeAllEditors();
       await wb.openFile('README.md');
       await wb.page.locator('.editor-instance .view-lines').first().click();
       await wb.page.keyboard.press('Alt+F2');

@@ -93,7 +93,7 @@ export const chatViewSteps: UiStep[] = [
       await setTheme(wb, 'Dark Modern');
       await clearToasts(wb);
       // The editor panel of earlier steps closes: the code and the side bar stay.
-      await wb.runCommand('View: Close All Editors');
+      await wb.closeAllEditors();
       await wb.openFile('README.md');
       await openChatView(wb);
       // The caret is in the prompt box: typing goes there at once.
@@ -269,7 +269,7 @@ export const chatViewSteps: UiStep[] = [
   {
     name: 'the chat view, the empty state and the conversation list in the light theme',
     async run({ wb }) {
-      await wb.runCommand('View: Close All Editors');
+      await wb.closeAllEditors();
       await openChatView(wb);
       await wb.screenshot('chat-view-light');
       await wb.runCommand('Keyward: New Conversation');

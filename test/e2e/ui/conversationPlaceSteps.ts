@@ -55,7 +55,7 @@ export const conversationPlaceSteps: UiStep[] = [
     name: 'Clear starts a fresh conversation and keeps the old one in the list',
     async run({ wb }) {
       await escapeAll(wb);
-      await wb.runCommand('View: Close All Editors');
+      await wb.closeAllEditors();
       await openChatView(wb);
       await wb.runCommand('Keyward: Show Conversations');
       await input(wb).fill('bread');
@@ -182,7 +182,7 @@ export const conversationPlaceSteps: UiStep[] = [
       const text = await wb.page.locator('.gettingStartedContainer').innerText();
       if (text.includes('`')) throw new Error('the walkthrough shows a raw backtick');
       await wb.screenshot('walkthrough-ticked');
-      await wb.runCommand('View: Close All Editors');
+      await wb.closeAllEditors();
     },
   },
 ];

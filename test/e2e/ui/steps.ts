@@ -12,6 +12,7 @@ import { answerSteps } from './answerSteps.ts';
 import { chatViewSteps, leakProbeStep } from './chatViewSteps.ts';
 import { chatAnswerSteps, chooseModel } from './chatAnswerSteps.ts';
 import { chatFlowSteps } from './chatFlowSteps.ts';
+import { applyTrustSteps } from './applyTrustSteps.ts';
 import { compatibleSteps } from './compatibleSteps.ts';
 import { conversationPlaceSteps } from './conversationPlaceSteps.ts';
 import { spendCapSteps } from './spendCapSteps.ts';
@@ -215,7 +216,7 @@ export const diagnosticSteps: UiStep[] = [
       expectText(await rows.first().innerText(), /routing service key, sk-or-v1-…[0-9a-f]{4}/, 'the Problems panel');
       await wb.screenshot('adversarial-yaml-flagged');
       // The steps after this one see the workspace as it was.
-      await wb.runCommand('View: Close All Editors');
+      await wb.closeAllEditors();
       rmSync(join(workspace.folder, 'adversarial-secret.yaml'));
     },
   },
@@ -414,6 +415,7 @@ export const ALL_STEPS: UiStep[] = [
   ...chatViewSteps,
   ...chatAnswerSteps,
   ...chatFlowSteps,
+  ...applyTrustSteps,
   ...spendCapSteps,
   ...chatHistorySteps,
   // The accessibility steps read the chat's one webview: they run before the walkthrough and list steps, which
