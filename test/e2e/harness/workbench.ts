@@ -188,22 +188,21 @@ export class Workbench {
     return this.page.locator(`[id="keyward.keyward.${id}"]`);
   }
 
-  /** Keyward's chat in an editor tab ("Open Chat in Editor"), the one most steps drive. */
+  /** Keyward's chat on screen, in the side bar or in an editor tab, where only one of them is. */
   webview(): FrameLocator {
-    return this.chat('tab');
+    return this.chat();
   }
 
   /**
-   * Keyward's chat in the editor tab or in the side bar. Both can be open at once, and other webviews (the Welcome
-   * page's media) too, so a step names the one it means: a view's frame says `purpose=webviewView` in its address,
-   * a panel's does not, and each says which extension it belongs to.
+   * Keyward's chat in the editor tab or in the side bar, or (no place) the one on screen. Both can be open at once,
+   * and other webviews (the Welcome page's media) too, so a step where both show names the one it means: a view's
+   * frame says `purpose=webviewView` in its address, a panel's does not, and each says which extension it is of.
    */
-  chat(place: 'tab' | 'side'): FrameLocator {
+  chat(place?: 'tab' | 'side'): FrameLocator {
     const ours = 'iframe.webview.ready[src*="extensionId=keyward.keyward"]';
     const view = '[src*="purpose=webviewView"]';
-    return this.page
-      .frameLocator(place === 'side' ? `${ours}${view}` : `${ours}:not(${view})`)
-      .frameLocator('iframe#active-frame');
+    const frame = place === 'side' ? `${ours}${view}` : place === 'tab' ? `${ours}:not(${view})` : `${ours}:visible`;
+    return this.page.frameLocator(frame).frameLocator('iframe#active-frame');
   }
 
   async notifications(): Promise<string> {

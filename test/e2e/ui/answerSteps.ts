@@ -33,19 +33,19 @@ export async function admin<T>(emulator: Emulator, method: string, path: string,
   return (await response.json()) as T;
 }
 
-export async function ask(wb: Workbench, prompt: string, place: 'tab' | 'side' = 'tab'): Promise<void> {
+export async function ask(wb: Workbench, prompt: string, place?: 'tab' | 'side'): Promise<void> {
   const box = wb.chat(place).locator('#prompt');
   await box.fill(prompt);
   await box.press('Control+Enter');
 }
 
 /** The panel, opened if an earlier step left it closed: these steps stand on their own. */
-export async function ensurePanel(wb: Workbench, place: 'tab' | 'side' = 'tab'): Promise<void> {
+export async function ensurePanel(wb: Workbench, place?: 'tab' | 'side'): Promise<void> {
   const prompt = wb.chat(place).locator('#prompt');
   if (!(await prompt.isVisible().catch(() => false))) {
     // A menu or peek left open by an earlier step makes the command palette inert.
     for (let i = 0; i < 3; i++) await wb.page.keyboard.press('Escape');
-    await wb.runCommand(place === 'tab' ? 'Keyward: Open Chat in Editor' : 'Keyward: Open Chat');
+    await wb.runCommand(place === 'side' ? 'Keyward: Open Chat' : 'Keyward: Open Chat in Editor');
     await prompt.waitFor({ timeout: PATIENCE });
   }
   // An attachment an earlier step left (the restored .env chip holds a key) would

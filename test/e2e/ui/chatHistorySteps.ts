@@ -12,8 +12,9 @@ import { openChatView } from './chatViewSteps.ts';
 import type { UiStep } from './steps.ts';
 
 async function paidModel(wb: Workbench): Promise<FrameLocator> {
-  await ensurePanel(wb);
-  const view = wb.webview();
+  // The chat in its editor tab: the side bar may show it too, and a step reads the one it asked in.
+  await ensurePanel(wb, 'tab');
+  const view = wb.chat('tab');
   await view.locator('#service-router').click();
   await waitFor(() => view.locator('#model').innerText(), 'openai/gpt-4o-mini', 'the router model list');
   await chooseModel(view, 'gpt-4o', 'openai/gpt-4o-mini');
@@ -70,7 +71,7 @@ export const chatHistorySteps: UiStep[] = [
       await clearToasts(wb);
       const view = await paidModel(wb);
       const answers = await view.locator('.turn.assistant.done').count();
-      await ask(wb, 'a question to regenerate');
+      await ask(wb, 'a question to regenerate', 'tab');
       await view.locator('.turn.assistant.done').nth(answers).waitFor({ timeout: PATIENCE });
       const turnsBefore = await view.locator('#conversation .turn').count();
       const usersBefore = await userTexts(view);
@@ -135,7 +136,7 @@ export const chatHistorySteps: UiStep[] = [
         const answers = await view.locator('.turn.assistant.done').count();
         Object.assign(emulator.config, { answerTokens: tokens });
         try {
-          await ask(wb, prompt);
+          await ask(wb, prompt, 'tab');
           await view.locator('.turn.assistant.done').nth(answers).waitFor({ timeout: PATIENCE });
         } finally {
           Object.assign(emulator.config, { answerTokens: 12 });
@@ -159,7 +160,7 @@ export const chatHistorySteps: UiStep[] = [
     async run({ wb }) {
       const view = await paidModel(wb);
       if ((await view.locator('.turn.assistant.done').count()) === 0) {
-        await ask(wb, 'a conversation to come back to');
+        await ask(wb, 'a conversation to come back to', 'tab');
         await view.locator('.turn.assistant.done').first().waitFor({ timeout: PATIENCE });
       }
       const current = (await userTexts(view))[0]!;
@@ -167,7 +168,7 @@ export const chatHistorySteps: UiStep[] = [
       await view.locator('#prompt').press('Escape');
       await wb.runCommand('Keyward: New Conversation');
       await wb.runCommand('Keyward: New Conversation');
-      await wb.webview().locator('.empty-state').waitFor({ timeout: PATIENCE });
+      await wb.chat('tab').locator('.empty-state').waitFor({ timeout: PATIENCE });
       // The chat takes the focus when it shows the new conversation, which would close a list opened before it:
       // once it has, Escape hands it back to the editor, where the palette's keys go to the palette. With the chat
       // open in the side bar and in a tab, either may be the one that takes it.
@@ -228,7 +229,7 @@ export const chatHistorySteps: UiStep[] = [
         }
         await target.click({ timeout: 5_000 }).catch(() => undefined);
         const shown = await wb
-          .webview()
+          .chat('tab')
           .locator('#conversation')
           .innerText()
           .catch(() => '');
@@ -240,16 +241,16 @@ export const chatHistorySteps: UiStep[] = [
     name: 'Alt+F2 opens the last answer with the focus in the prompt box or the conversation, in the tab and the side view',
     async run({ wb }) {
       await clearToasts(wb);
-      const tab = () => wb.webview();
+      const tab = () => wb.chat('tab');
       // An answer to show: the chat may be on a conversation with none.
       const view = await paidModel(wb);
       const answers = await view.locator('.turn.assistant.done').count();
-      await ask(wb, 'an answer for the accessible view');
+      await ask(wb, 'an answer for the accessible view', 'tab');
       await view.locator('.turn.assistant.done').nth(answers).waitFor({ timeout: PATIENCE });
       await altF2Opens(
         wb,
         async () => {
-          await ensurePanel(wb);
+          await ensurePanel(wb, 'tab');
           await tab().locator('#prompt').click();
         },
         "in the editor tab's prompt box",
@@ -258,7 +259,7 @@ export const chatHistorySteps: UiStep[] = [
       await altF2Opens(
         wb,
         async () => {
-          await ensurePanel(wb);
+          await ensurePanel(wb, 'tab');
           // As a person does: a click in the conversation, on a turn's label (no button or link there).
           await tab().locator('#conversation .turn .who').last().click();
         },
