@@ -26,20 +26,13 @@ const promptShown = (wb: Workbench, what: string) =>
   );
 
 /**
- * The chat in the side bar, and only there: earlier steps leave the chat open as an editor tab too, and the two
- * show the same session, so Apply's line would be read from whichever came first. The tab is closed (a webview
- * holds nothing unsaved), the side view shown.
+ * The chat in the side bar, and only there, with no editor open: earlier steps leave the chat open as an editor tab
+ * too (the two show the same session, and Ask About Selection goes to the tab while it is open), and their files
+ * open (apply-demo.js has a greet() too). Closing every editor closes the tab; the side view is shown.
  */
 async function sideChat(wb: Workbench): Promise<void> {
   for (let i = 0; i < 3; i++) await wb.page.keyboard.press('Escape');
-  await wb.runCommand('Keyward: Open Chat in Editor');
-  const tab = wb.page.locator('.tab', { hasText: 'Keyward' });
-  await tab.first().waitFor({ timeout: PATIENCE });
-  // Its own close button: the palette's close commands act on whichever group has the focus.
-  await tab.first().locator('.tab-actions .action-label').click();
-  await until('the chat tab closed', async () =>
-    (await wb.page.locator('.tab', { hasText: 'Keyward' }).count()) === 0 ? true : undefined,
-  );
+  await wb.closeAllEditors();
   await wb.runCommand('Keyward: Open Chat');
   await promptShown(wb, 'the chat in the side bar');
   await ensurePanel(wb, 'side');
@@ -88,7 +81,10 @@ export const applyTrustSteps: UiStep[] = [
       const view = await paidModel(wb);
       // greet() selected, Ctrl+Alt+K: the selection goes to the chat as a chip.
       await wb.openFile(DEMO);
-      await wb.page.locator('.editor-instance .view-lines', { hasText: 'function greet' }).first().click();
+      await wb.page
+        .locator('.editor-group-container.active .editor-instance .view-lines', { hasText: 'function greet' })
+        .first()
+        .click();
       await wb.page.keyboard.press('Control+Home');
       for (let i = 0; i < 3; i++) await wb.page.keyboard.press('Shift+ArrowDown');
       await wb.page.keyboard.press('Control+Alt+K');
@@ -182,7 +178,10 @@ export const applyTrustSteps: UiStep[] = [
       /** Types into the other file and waits until auto save has written it: auto save is on, and has had its turn. */
       const saveRound = async (word: string) => {
         await wb.openFile('trust-control.js');
-        await wb.page.locator('.editor-instance .view-lines', { hasText: 'let a' }).first().click();
+        await wb.page
+          .locator('.editor-group-container.active .editor-instance .view-lines', { hasText: 'let a' })
+          .first()
+          .click();
         await wb.page.keyboard.press('End');
         await wb.page.keyboard.type(word);
         await until(`auto save of the other file (${word})`, async () =>
