@@ -12,8 +12,11 @@ import { openChatView } from './chatViewSteps.ts';
 import type { UiStep } from './steps.ts';
 
 async function paidModel(wb: Workbench): Promise<FrameLocator> {
-  // The chat in its editor tab: the side bar may show it too, and a step reads the one it asked in.
+  // The chat in its editor tab, and the side bar closed: with the chat shown in both, what the steps read and
+  // check (axe-core, the focus) would be in either.
   await ensurePanel(wb, 'tab');
+  if (await wb.page.locator('.part.sidebar').isVisible()) await wb.runCommand('View: Close Primary Side Bar');
+  await wb.page.locator('.part.sidebar').waitFor({ state: 'hidden', timeout: PATIENCE });
   const view = wb.chat('tab');
   await view.locator('#service-router').click();
   await waitFor(() => view.locator('#model').innerText(), 'openai/gpt-4o-mini', 'the router model list');
