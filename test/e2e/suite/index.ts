@@ -40,6 +40,10 @@ export async function run(): Promise<void> {
     .sort())
     mocha.addFile(join(__dirname, file));
   return new Promise<void>((resolve, reject) => {
-    mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} in-host test(s) failed`)) : resolve()));
+    const runner = mocha.run((failures) =>
+      failures > 0 ? reject(new Error(`${failures} in-host test(s) failed`)) : resolve(),
+    );
+    // The reporter names a test when it ends: a test that never ends is named here, as it starts.
+    runner.on('test', (test) => console.log(`    … ${test.title}`));
   });
 }
