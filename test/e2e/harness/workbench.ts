@@ -68,7 +68,7 @@ export class Workbench {
     const input = this.page.locator('.quick-input-widget input.input');
     const row = this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title });
     const deadline = Date.now() + timeoutMs;
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       await this.page.keyboard.press('F1');
       try {
         await input.waitFor({ state: 'visible', timeout: 5_000 });
@@ -78,7 +78,9 @@ export class Workbench {
       } catch (error) {
         await this.page.keyboard.press('Escape');
         if (Date.now() > deadline) throw error;
-        await this.page.waitForTimeout(500);
+        // Longer each time: a chat that takes the focus as it shows something closes a palette opened meanwhile,
+        // and the Escape above can set off such a focus again; a fixed short pause stayed in step with it.
+        await this.page.waitForTimeout(Math.min(500 * 2 ** attempt, 4_000));
       }
     }
     await this.page.keyboard.press('Enter');
