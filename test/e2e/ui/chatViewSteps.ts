@@ -302,6 +302,14 @@ export const leakProbeStep: UiStep = {
     const box = chat(wb).locator('#prompt');
     await box.fill(`${PROBES.draft}: is ${key} the one?`);
     await box.press('End');
+    await waitFor(
+      async () => (await box.evaluate((el) => (el as HTMLTextAreaElement).value)) as string,
+      PROBES.draft,
+      'the draft in the box',
+    );
+    // As the first draft step does: the picture taken before the reload also gives the webview's state, saved as
+    // the box changed, its way to the workbench (a reload at once lost it in one full run).
+    await wb.screenshot('editor-chat-draft-before-reload');
     await wb.reloadWindow();
     await waitFor(
       async () =>
