@@ -9,6 +9,7 @@ export const compatibleDescriptor = {
   commandWord: 'Compatible',
   wire: 'chat-completions',
   errorDialect: 'openai',
+  module: 'openai-compatible',
   defaultBaseUrl: null,
   settings: { baseUrl: 'keyward.compatible.baseUrl', name: 'keyward.compatible.name' },
   env: { key: 'KEYWARD_COMPATIBLE_API_KEY', baseUrl: 'KEYWARD_COMPATIBLE_BASE_URL' },

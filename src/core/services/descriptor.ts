@@ -71,6 +71,11 @@ export interface ServiceDescriptor {
   commandWord: string;
   wire: WireFamily;
   errorDialect: ErrorDialect;
+  /**
+   * What does what the service does: its own module (services/<id>.ts, one line in services/registry.ts), or the
+   * module every OpenAI-compatible service shares, built from this descriptor (services/openAiCompatible.ts).
+   */
+  module: 'own' | 'openai-compatible';
   /** Null: there is no default, the user gives one (keyward.<id>.baseUrl, or --base-url). */
   defaultBaseUrl: string | null;
   settings: { baseUrl: string; name: string | null };

@@ -10,6 +10,7 @@ export const directDescriptor = {
   commandWord: 'Direct',
   wire: 'responses',
   errorDialect: 'openai',
+  module: 'own',
   defaultBaseUrl: DEFAULT_CONFIG.direct.baseUrl,
   settings: { baseUrl: 'keyward.direct.baseUrl', name: null },
   env: { key: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },

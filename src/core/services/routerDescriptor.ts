@@ -10,6 +10,7 @@ export const routerDescriptor = {
   commandWord: 'Router',
   wire: 'chat-completions',
   errorDialect: 'router',
+  module: 'own',
   defaultBaseUrl: DEFAULT_CONFIG.router.baseUrl,
   settings: { baseUrl: 'keyward.router.baseUrl', name: null },
   env: { key: 'OPENROUTER_API_KEY', baseUrl: 'OPENROUTER_BASE_URL' },
