@@ -45,8 +45,9 @@ export const CommandId = {
   manageLanguageModelAccess: 'keyward.manageLanguageModelAccess',
 } as const;
 
-export type CommandId = (typeof CommandId)[keyof typeof CommandId];
-
-type Declared<T extends CommandId> = T;
-/** Every command the service table (core/services/descriptors.ts) names; the compiler refuses one this table lacks. */
-export type ServiceCommandId = Declared<DescribedCommandId>;
+/**
+ * Every command id: the table above, and each service's key commands as its row in core/services/descriptors.ts
+ * names them (a new service's row declares its own; package.json contributes them, test/core/services/descriptors.test.ts
+ * checks it does).
+ */
+export type CommandId = (typeof CommandId)[keyof typeof CommandId] | DescribedCommandId;
