@@ -43,6 +43,8 @@ export const CommandId = {
   installPreCommitHook: 'keyward.installPreCommitHook',
   manageLanguageModels: 'keyward.manageLanguageModels',
   manageLanguageModelAccess: 'keyward.manageLanguageModelAccess',
+  /** Set Key… for any service: its argument, else a picker (each service's own Set Key stays, an alias). */
+  setKey: 'keyward.setKey',
 } as const;
 
 /**
