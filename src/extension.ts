@@ -12,6 +12,7 @@ import { SERVICES, SERVICE_IDS, baseUrlOf } from './core/services/descriptors.ts
 import { CommandId } from './host/commandIds.ts';
 import { Configuration } from './host/configuration.ts';
 import type { KeyCommands, SetKeyArgs } from './host/keys/keyCommands.ts';
+import { serviceToSet } from './host/keys/servicePick.ts';
 import { KeyReminders } from './host/keys/keyReminders.ts';
 import { KeyDiagnostics } from './host/scan/keyDiagnostics.ts';
 import { ScanThread } from './core/scan/scanThread.ts';
@@ -251,6 +252,10 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
         ),
         command(ids.actions, async () => (await onDemand()).showStatusActions(service, configuration, monitor)),
       ];
+    }),
+    command(CommandId.setKey, async (service?: unknown, args?: SetKeyArgs) => {
+      const id = await serviceToSet(service, configuration.value);
+      return id && (await keyCommands()).setKey(id, args);
     }),
     command(CommandId.setKeyExpiry, async (service?: ServiceId, date?: string) =>
       (await keyCommands()).setExpiry(service, date),

@@ -1,18 +1,21 @@
-// keyward ask --service router|direct|compatible --model ID [--base-url URL] [--json] [--no-stream]
+// keyward ask --service SERVICE --model ID [--base-url URL] [--json] [--no-stream]
 //             [--timeout MS] [--idle-timeout MS] [--redact] [PROMPT|-]
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONFIG } from '../core/config.ts';
 import type { ProxyConfig } from '../core/proxyConfig.ts';
-import { SERVICE_IDS, type ServiceId } from '../core/services/descriptors.ts';
+import { SERVICES, SERVICE_IDS, type ServiceId } from '../core/services/descriptors.ts';
+import { defaultModel } from '../shared/serviceIds.ts';
 import { serviceModule } from '../core/services/registry.ts';
 import { ServiceError, toServiceError } from '../core/errors.ts';
 import { type GuardHit, guardPrompt } from '../core/keys/secretGuard.ts';
 import type { CompletionResult, ReportedUsage, TextStream } from '../core/chat/textStream.ts';
 import { type CliIo, EXIT } from './io.ts';
 import {
-  BASE_URL_ENV,
+  BASE_URL_ENVS_HELP,
   KEY_ENV,
+  KEY_SOURCES_HELP,
   NETWORK_HELP,
+  NO_DEFAULT_BASE_URL,
   SERVICE_CHOICES,
   TIMEOUT_ENV,
   UsageError,
@@ -23,9 +26,15 @@ import {
   millisecondsOption,
   readAll,
   reportUsage,
+  serviceHelp,
+  wrapHelp,
   serviceOption,
   writeError,
 } from './common.ts';
+
+const MODEL_EXAMPLES = SERVICE_IDS.map((id) => defaultModel(id))
+  .filter((model) => model !== '')
+  .join(' or ');
 
 export const ASK_HELP = `Usage: keyward ask --service ${SERVICE_CHOICES} --model ID [options] [PROMPT|-]
 
@@ -33,13 +42,13 @@ Sends PROMPT (or standard input, with "-" or when no prompt is given and input i
 to the service and streams the answer to standard output.
 
 Options:
-  --service router|direct|compatible
-                           which service (required); compatible is any OpenAI-compatible
-                           chat-completions server (Ollama, LM Studio, vLLM, llama.cpp)
-  --model ID               model id, e.g. openrouter/free or gpt-5.4-mini (required)
+  --service ${SERVICE_CHOICES}
+                           which service (required):
+${serviceHelp(27, (id) => SERVICES[id].cliHelp.about)}
+  --model ID               model id, e.g. ${MODEL_EXAMPLES} (required)
   --base-url URL           the service's base URL (https, or http on localhost); default
-                           ${BASE_URL_ENV.router} / ${BASE_URL_ENV.direct} / ${BASE_URL_ENV.compatible},
-                           else the real service (compatible has none: required)
+                           ${BASE_URL_ENVS_HELP},
+                           else the real service (${NO_DEFAULT_BASE_URL}: none, required)
   --json                   print one JSON object at the end instead of streaming
                            (every failure too, usage errors included)
   --no-stream              ask for the whole answer at once
@@ -52,11 +61,10 @@ Options:
                            refused: exit 4, nothing sent)
   -h, --help               show this help
 
-The key comes from ${KEY_ENV.router} (router), ${KEY_ENV.direct} (direct) or
-${KEY_ENV.compatible} (compatible: optional; without it no Authorization header is sent).
+${wrapHelp(`${KEY_SOURCES_HELP} Without an optional key no Authorization header is sent.`)}
 A prompt is checked for keys before anything is sent, as the editor's chat does:
 key shapes of every service, and the exact value of each key variable above
-that is set (a compatible key has no fixed shape). A key found is named by
+that is set (a key without a fixed shape is found that way). A key found is named by
 where it is (argument or standard input, line and column, masked) and nothing
 is sent (kind key_in_prompt in --json), unless --redact is given.
 A refusal is printed as the answer, marked on standard error; --json gives it as

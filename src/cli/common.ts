@@ -35,6 +35,41 @@ export const KEY_ENV = byService((id) => SERVICES[id].env.key);
 /** The official SDKs' base-URL variables (and Keyward's own for compatible), honoured when --base-url is absent. */
 export const BASE_URL_ENV = byService((id) => SERVICES[id].env.baseUrl);
 export const SERVICE_CHOICES = SERVICE_IDS.join('|');
+
+/** "A, B or C": a list of every service's something, as a sentence has it. */
+function inWords(items: string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}
+
+/** One help entry per service, `id: text`, continuation lines under the text: the help lists whatever services exist. */
+export function serviceHelp(indent: number, text: (id: ServiceId) => string): string {
+  return SERVICE_IDS.map((id) => {
+    const pad = ' '.repeat(indent);
+    return `${pad}${id}: ${text(id)
+      .split('\n')
+      .join(`\n${pad}${' '.repeat(id.length + 2)}`)}`;
+  }).join('\n');
+}
+
+/** Breaks a paragraph built from the services' rows into lines of the help's width. */
+export function wrapHelp(text: string, width = 86): string {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last]!.length + 1 + word.length <= width) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines.join('\n');
+}
+
+/** Where `keyward ask` and `keyward status` take each service's key from, for their help. */
+export const KEY_SOURCES_HELP = `The key comes from ${inWords(
+  SERVICE_IDS.map((id) => `${KEY_ENV[id]} (${id}${SERVICES[id].capabilities.keyOptional ? ', optional' : ''})`),
+)}.`;
+
+/** The base-URL variables, and the services without a default base URL (whose URL is required). */
+export const BASE_URL_ENVS_HELP = SERVICE_IDS.map((id) => BASE_URL_ENV[id]).join(' / ');
+export const NO_DEFAULT_BASE_URL = inWords(SERVICE_IDS.filter((id) => SERVICES[id].defaultBaseUrl === null));
 export const TIMEOUT_ENV = { request: 'KEYWARD_TIMEOUT_MS', idle: 'KEYWARD_IDLE_TIMEOUT_MS' } as const;
 
 export function serviceOption(value: string | undefined): ServiceId {

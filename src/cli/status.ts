@@ -1,17 +1,18 @@
-// keyward status --service router|direct|compatible [--base-url URL] [--json]
+// keyward status --service SERVICE [--base-url URL] [--json]
 import { parseArgs } from 'node:util';
 import { DEFAULT_CONFIG } from '../core/config.ts';
 import type { ProxyConfig } from '../core/proxyConfig.ts';
 import { ServiceError } from '../core/errors.ts';
 import { redactSecrets } from '../core/redact.ts';
-import type { ServiceId } from '../core/services/descriptors.ts';
+import { SERVICES, type ServiceId } from '../core/services/descriptors.ts';
 import { serviceModule } from '../core/services/registry.ts';
 import { maskKey } from '../shared/keyShapes.ts';
 import { type CliIo, EXIT } from './io.ts';
 import {
-  BASE_URL_ENV,
-  KEY_ENV,
+  BASE_URL_ENVS_HELP,
+  KEY_SOURCES_HELP,
   NETWORK_HELP,
+  NO_DEFAULT_BASE_URL,
   SERVICE_CHOICES,
   UsageError,
   baseUrlFor,
@@ -19,6 +20,8 @@ import {
   keyFor,
   proxyFor,
   reportUsage,
+  serviceHelp,
+  wrapHelp,
   serviceOption,
   writeError,
 } from './common.ts';
@@ -26,17 +29,9 @@ import {
 export const STATUS_HELP = `Usage: keyward status --service ${SERVICE_CHOICES} [--base-url URL] [--json]
 
 Checks the key without spending tokens.
-  router: the key check: credit limit, what is left, usage, expiry, today's free-model
-          requests, and whether the key lacks a credit limit or an expiry.
-  direct: whether the key is recognised, whether it may list models, and the
-          rate-limit headers the service sent. Whether it may create responses
-          cannot be checked without spending tokens: it says so.
-  compatible: whether the endpoint answers and lists models (GET /models); a server
-          without a model list still answers prompts for a model id you give.
+${serviceHelp(2, (id) => SERVICES[id].cliHelp.status)}
 
-The key comes from ${KEY_ENV.router} (router), ${KEY_ENV.direct} (direct) or
-${KEY_ENV.compatible} (compatible, optional); without --base-url, ${BASE_URL_ENV.router} /
-${BASE_URL_ENV.direct} / ${BASE_URL_ENV.compatible} name the base URL (compatible needs one).
+${wrapHelp(`${KEY_SOURCES_HELP} Without --base-url, ${BASE_URL_ENVS_HELP} name the base URL (${NO_DEFAULT_BASE_URL} needs one).`)}
 With --json every failure prints the JSON object, usage errors included.
 ${NETWORK_HELP}
 Exit status: 0 checked, 1 service error (e.g. the key is not valid), 2 usage error.

@@ -43,10 +43,13 @@ export const CommandId = {
   installPreCommitHook: 'keyward.installPreCommitHook',
   manageLanguageModels: 'keyward.manageLanguageModels',
   manageLanguageModelAccess: 'keyward.manageLanguageModelAccess',
+  /** Set Key… for any service: its argument, else a picker (each service's own Set Key stays, an alias). */
+  setKey: 'keyward.setKey',
 } as const;
 
-export type CommandId = (typeof CommandId)[keyof typeof CommandId];
-
-type Declared<T extends CommandId> = T;
-/** Every command the service table (core/services/descriptors.ts) names; the compiler refuses one this table lacks. */
-export type ServiceCommandId = Declared<DescribedCommandId>;
+/**
+ * Every command id: the table above, and each service's key commands as its row in core/services/descriptors.ts
+ * names them (a new service's row declares its own; package.json contributes them, test/core/services/descriptors.test.ts
+ * checks it does).
+ */
+export type CommandId = (typeof CommandId)[keyof typeof CommandId] | DescribedCommandId;

@@ -20,11 +20,17 @@ export function perService<T>(make: (id: ServiceId) => T): Record<ServiceId, T> 
 }
 
 /**
- * The model a new chat picks on a service, where it has one to suggest (the host and the webview both start
- * from it): the routing service's free router, which costs nothing, and the direct service's small model.
+ * The model a new chat picks on each service, '' where it has none to suggest (the person types or picks one). It
+ * sits next to the id list because the webview starts from it before the host's state arrives; the compiler asks for a
+ * row with every new id, here, in the file the id is added to. The routing service's free router costs nothing; the
+ * direct service's small model is its cheapest.
  */
-const DEFAULT_MODELS: Partial<Record<ServiceId, string>> = { router: 'openrouter/free', direct: 'gpt-5.4-mini' };
+const DEFAULT_MODELS = {
+  router: 'openrouter/free',
+  direct: 'gpt-5.4-mini',
+  compatible: '',
+} satisfies Record<ServiceId, string>;
 
 export function defaultModel(service: ServiceId): string {
-  return DEFAULT_MODELS[service] ?? '';
+  return (DEFAULT_MODELS as Record<ServiceId, string>)[service];
 }

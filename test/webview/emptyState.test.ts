@@ -2,6 +2,7 @@
 // The empty chat's key rows: one per service the host offers, by the names it gives.
 import { describe, expect, it } from 'vitest';
 import type { ServiceChoice } from '../../src/shared/protocol.ts';
+import { perService } from '../../src/shared/serviceIds.ts';
 import { emptyState } from '../../src/webview/emptyState.ts';
 
 const choice = (id: ServiceChoice['id'], name: string, extra: Partial<ServiceChoice> = {}): ServiceChoice => ({
@@ -37,7 +38,7 @@ describe('the empty state', () => {
         choice('direct', 'Direct service'),
         choice('compatible', 'Local LLM', { keyOptional: true }),
       ],
-      { router: true, direct: false, compatible: true },
+      { ...perService(() => false), router: true, compatible: true },
     );
     expect(rows.map((r) => r.service)).toEqual(['router', 'direct', 'compatible']);
     expect(rows[0]!.text).toContain('key stored');
@@ -55,12 +56,14 @@ describe('the empty state', () => {
   it('offers the import only while a needed key is missing', () => {
     const optional = choice('compatible', 'Local LLM', { keyOptional: true });
     const all = draw([choice('router', 'Routing service'), optional], {
+      ...perService(() => false),
       router: true,
       direct: true,
       compatible: false,
     });
     expect(all.root.querySelector('.empty-import')).toBeNull();
     const missing = draw([choice('router', 'Routing service'), optional], {
+      ...perService(() => false),
       router: false,
       direct: true,
       compatible: false,
@@ -70,6 +73,7 @@ describe('the empty state', () => {
 
   it("makes the import the empty chat's first button, the primary one", () => {
     const { root } = draw([choice('router', 'Routing service'), choice('direct', 'Direct service')], {
+      ...perService(() => false),
       router: false,
       direct: false,
       compatible: false,
@@ -90,7 +94,12 @@ describe('the empty state', () => {
       }).root.querySelector<HTMLButtonElement>('#try-free')!;
     expect(tryFree(true).disabled).toBe(false);
     expect(tryFree(false).disabled).toBe(true);
-    const none = draw([choice('direct', 'Direct service')], { router: true, direct: true, compatible: false });
+    const none = draw([choice('direct', 'Direct service')], {
+      ...perService(() => false),
+      router: true,
+      direct: true,
+      compatible: false,
+    });
     expect(none.root.querySelector<HTMLButtonElement>('#try-free')!.disabled).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { keyMaskOf, maskKey } from '../../src/shared/keyShapes.ts';
 import type { ChatTurn } from '../../src/shared/protocol.ts';
+import { defaultModel, perService } from '../../src/shared/serviceIds.ts';
 import { ChatStore } from '../../src/webview/store.ts';
 import { initialState, persistedView, reduce, restoredView } from '../../src/webview/viewState.ts';
 import { routerKey } from '../emulator/keyFactory.ts';
@@ -107,12 +108,11 @@ describe('panel state reducer', () => {
     s = reduce(s, { type: 'model/local', model: 'a/one' });
     s = reduce(s, { type: 'service/local', service: 'direct' });
     s = reduce(s, { type: 'model/local', model: 'gpt-5.4-mini' });
-    expect(s.recentModels).toEqual({ router: ['a/one', 'b/two'], direct: ['gpt-5.4-mini'], compatible: [] });
+    expect(s.recentModels).toEqual({ ...perService(() => []), router: ['a/one', 'b/two'], direct: ['gpt-5.4-mini'] });
     expect(restoredView(persistedView(s)).recentModels).toEqual(s.recentModels);
     expect(restoredView({ recentModels: { router: [1, '', 'x'], direct: 'no' } }).recentModels).toEqual({
+      ...perService(() => []),
       router: ['x'],
-      direct: [],
-      compatible: [],
     });
   });
 
@@ -151,7 +151,7 @@ describe('panel state reducer', () => {
     expect(s.attachments).toEqual([]);
     s = reduce(s, { type: 'service/local', service: 'direct' });
     s = reduce(s, { type: 'model/local', model: 'gpt-4o-mini' });
-    expect(s.selectedModel).toEqual({ router: 'openrouter/free', direct: 'gpt-4o-mini', compatible: '' });
+    expect(s.selectedModel).toEqual({ ...perService(defaultModel), direct: 'gpt-4o-mini' });
     s = reduce(s, { type: 'models/list', service: 'direct', models: null, canList: false });
     expect(s.canListModels.direct).toBe(false);
     expect(reduce(s, { type: 'history/cleared' }).turns).toEqual([]);
@@ -222,9 +222,9 @@ describe('saved webview state (written to disk by VS Code)', () => {
       draft: 'hello',
       attachments: [{ id: 'a', fileName: 'x.ts', languageId: 'typescript', startLine: 2, endLine: 4, text: '' }],
       service: 'direct',
-      selectedModel: { router: 'openrouter/free', direct: 'gpt-4o-mini', compatible: '' },
+      selectedModel: { ...perService(defaultModel), router: 'openrouter/free', direct: 'gpt-4o-mini' },
       modelFilter: '',
-      recentModels: { router: [], direct: [], compatible: [] },
+      recentModels: perService(() => []),
       drafts: {},
     });
     expect(restoredView(undefined)).toEqual({});

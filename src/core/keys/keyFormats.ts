@@ -10,7 +10,7 @@ import {
   looseDirectKey,
 } from '../../shared/keyShapes.ts';
 import { SERVICE_NAMES } from '../errors.ts';
-import { SERVICES } from '../services/descriptors.ts';
+import { SERVICES, type ServiceDescriptor } from '../services/descriptors.ts';
 
 // Admin keys are accepted as a shape so that the check can refuse them by name.
 const DIRECT_LOOSE = looseDirectKey(DIRECT_PREFIXES, false);
@@ -51,33 +51,42 @@ export function checkKeyForSlot(slot: ServiceId, raw: string): KeyShapeCheck {
   if (/\s/.test(key))
     return { verdict: 'refuse', message: 'The key contains spaces or line breaks; paste the key alone.' };
   // A compatible server's key has whatever shape its owner chose (another provider's, too).
-  if (SERVICES[slot].keyShape === null) return { verdict: 'ok', kind: 'any' };
+  const shape = SERVICES[slot].keyShape;
+  return shape === null ? { verdict: 'ok', kind: 'any' } : SHAPE_CHECKS[shape](key);
+}
+
+/** A key for a slot that takes the routing service's shape. */
+function routerShapeCheck(key: string): KeyShapeCheck {
   const isRouter = ROUTER_KEY.test(key);
   const direct = directKeyKind(key);
-  if (SERVICES[slot].keyShape === 'router') {
-    if (isRouter) return { verdict: 'ok', kind: 'router' };
-    if (direct)
-      return {
-        verdict: 'other_service',
-        service: 'direct',
-        message: `This looks like a ${SERVICE_NAMES.direct} key (${direct}), not a ${SERVICE_NAMES.router} key.`,
-      };
-    const other = OTHER_PROVIDERS.find(([pattern]) => pattern.test(key));
-    if (other)
-      return {
-        verdict: 'refuse',
-        message: `This key probably belongs to another provider (${other[1]}). A ${SERVICE_NAMES.router} key starts with sk-or-v1- followed by 64 lowercase hex characters.`,
-      };
-    if (/^sk-or-/i.test(key))
-      return {
-        verdict: 'refuse',
-        message: `This is not a whole ${SERVICE_NAMES.router} key: it must be sk-or-v1- followed by exactly 64 lowercase hex characters (this has ${key.length - 9} characters after the prefix${/[A-F]/.test(key) ? ', with uppercase letters' : ''}).`,
-      };
+  if (isRouter) return { verdict: 'ok', kind: 'router' };
+  if (direct)
+    return {
+      verdict: 'other_service',
+      service: 'direct',
+      message: `This looks like a ${SERVICE_NAMES.direct} key (${direct}), not a ${SERVICE_NAMES.router} key.`,
+    };
+  const other = OTHER_PROVIDERS.find(([pattern]) => pattern.test(key));
+  if (other)
     return {
       verdict: 'refuse',
-      message: `A ${SERVICE_NAMES.router} key starts with sk-or-v1- followed by 64 lowercase hex characters; this key has another prefix and probably belongs to another provider.`,
+      message: `This key probably belongs to another provider (${other[1]}). A ${SERVICE_NAMES.router} key starts with sk-or-v1- followed by 64 lowercase hex characters.`,
     };
-  }
+  if (/^sk-or-/i.test(key))
+    return {
+      verdict: 'refuse',
+      message: `This is not a whole ${SERVICE_NAMES.router} key: it must be sk-or-v1- followed by exactly 64 lowercase hex characters (this has ${key.length - 9} characters after the prefix${/[A-F]/.test(key) ? ', with uppercase letters' : ''}).`,
+    };
+  return {
+    verdict: 'refuse',
+    message: `A ${SERVICE_NAMES.router} key starts with sk-or-v1- followed by 64 lowercase hex characters; this key has another prefix and probably belongs to another provider.`,
+  };
+}
+
+/** A key for a slot that takes the direct service's shapes. */
+function directShapeCheck(key: string): KeyShapeCheck {
+  const isRouter = ROUTER_KEY.test(key);
+  const direct = directKeyKind(key);
   if (direct === 'admin')
     return {
       verdict: 'refuse',
@@ -108,5 +117,11 @@ export function checkKeyForSlot(slot: ServiceId, raw: string): KeyShapeCheck {
     message: `A ${SERVICE_NAMES.direct} key starts with sk-; this key has another prefix and probably belongs to another provider.`,
   };
 }
+
+/** The check for each key shape a descriptor may name: the slot's shape picks it, no service id is asked. */
+const SHAPE_CHECKS = {
+  router: routerShapeCheck,
+  direct: directShapeCheck,
+} satisfies Record<NonNullable<ServiceDescriptor['keyShape']>, (key: string) => KeyShapeCheck>;
 
 export { fingerprint } from './fingerprint.ts';

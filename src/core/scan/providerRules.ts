@@ -4,7 +4,7 @@
 // keys without one (Mistral, Cohere: 40 bare characters; DeepSeek: "sk-" and 32 hex, which
 // any "sk-" string of that length also is) would be guesses, and a guess costs precision.
 import { type KeyOwner, PROVIDER_KEY_SHAPES, type ProviderId, type ProviderRuleId } from '../../shared/keyShapes.ts';
-import type { ServiceId } from '../../shared/serviceIds.ts';
+import { type ServiceId, isServiceId } from '../../shared/serviceIds.ts';
 import { SERVICES } from '../services/descriptors.ts';
 
 export interface ProviderRule {
@@ -97,11 +97,9 @@ export function ownerName(owner: KeyOwner): string {
   return isServiceOwner(owner) ? SERVICES[owner].displayName : PROVIDERS[owner].title;
 }
 
-const SERVICE_OWNERS: readonly KeyOwner[] = ['router', 'direct', 'compatible'];
-
 /** Whether the key belongs to a service Keyward prompts (it can be stored, verified, rotated there). */
 export function isServiceOwner(owner: KeyOwner): owner is ServiceId {
-  return SERVICE_OWNERS.includes(owner);
+  return isServiceId(owner);
 }
 
 // Words long enough that a random body holds one about once in a million keys.

@@ -144,9 +144,8 @@ export class KeyVerifier {
   private async decide(service: string, key: string): Promise<Verification> {
     const baseUrl = this.options.baseUrls[service];
     if (!isServiceId(service) || baseUrl === undefined) return { status: 'unknown', reason: 'no service to ask' };
-    // An admin key manages an organisation and may not list models: a 401 there would not mean dead.
-    if (service === 'direct' && key.startsWith('sk-admin-'))
-      return { status: 'unknown', reason: 'an admin key: no free request can tell whether it is live' };
+    const unverifiable = SERVICES[service].unverifiableKey;
+    if (unverifiable && key.startsWith(unverifiable.prefix)) return { status: 'unknown', reason: unverifiable.reason };
     const url = checkBaseUrl(baseUrl);
     if (!url.ok) return { status: 'unknown', reason: `no service to ask: the base URL is not https (${url.reason})` };
     await this.slot();

@@ -6,9 +6,15 @@ export const compatibleDescriptor = {
   displayName: 'OpenAI-compatible service',
   label: 'OpenAI-compatible',
   shortLabel: 'Compatible',
+  cliHelp: {
+    about: 'any OpenAI-compatible chat-completions server\n(Ollama, LM Studio, vLLM, llama.cpp)',
+    status:
+      'whether the endpoint answers and lists models (GET /models); a server\nwithout a model list still answers prompts for a model id you give.',
+  },
   commandWord: 'Compatible',
   wire: 'chat-completions',
   errorDialect: 'openai',
+  module: 'openai-compatible',
   defaultBaseUrl: null,
   settings: { baseUrl: 'keyward.compatible.baseUrl', name: 'keyward.compatible.name' },
   env: { key: 'KEYWARD_COMPATIBLE_API_KEY', baseUrl: 'KEYWARD_COMPATIBLE_BASE_URL' },
@@ -19,6 +25,7 @@ export const compatibleDescriptor = {
     "Paste the key your OpenAI-compatible server expects, if it wants one (local servers often need none). It is kept in VS Code's secret storage only.",
   // A compatible service's key has no fixed shape, so no secretlint rule is known to find it.
   secretlintRules: [],
+  unverifiableKey: null,
   keyShape: null,
   // Servers that offer GET /models (Ollama, LM Studio, vLLM, llama.cpp) answer it without spending.
   endpoints: { chat: '/chat/completions', keyCheck: '/models', models: '/models', credits: null },

@@ -67,10 +67,20 @@ export interface ServiceDescriptor {
   label: string;
   /** On the chat's narrow service switch, with the label as its tooltip. Localised by the host. */
   shortLabel: string;
+  /**
+   * What the CLI's help says of it (English: the CLI is not localised). `about`: what the service is, under
+   * `keyward ask --service`; `status`: what `keyward status` checks. Lines break where the text should.
+   */
+  cliHelp: { about: string; status: string };
   /** The word in command titles: "Set Router Key". */
   commandWord: string;
   wire: WireFamily;
   errorDialect: ErrorDialect;
+  /**
+   * What does what the service does: its own module (services/<id>.ts, one line in services/registry.ts), or the
+   * module every OpenAI-compatible service shares, built from this descriptor (services/openAiCompatible.ts).
+   */
+  module: 'own' | 'openai-compatible';
   /** Null: there is no default, the user gives one (keyward.<id>.baseUrl, or --base-url). */
   defaultBaseUrl: string | null;
   settings: { baseUrl: string; name: string | null };
@@ -85,6 +95,12 @@ export interface ServiceDescriptor {
   keyPrompt: string;
   /** Rule ids (secretlint's, and the presets that include them) that find this service's keys: a secretlint pragma naming one allows the line. */
   secretlintRules: readonly string[];
+  /**
+   * A key of this service that no free request can judge (a 401 there would not mean dead): `keyward scan
+   * --verify` and the editor's live check call it unknown, with this reason, instead of asking. Null: every key can be
+   * asked about.
+   */
+  unverifiableKey: { prefix: string; reason: string } | null;
   /** Key shape checked when a key is set (core/keys/keyFormats.ts); null takes any shape. */
   keyShape: 'router' | 'direct' | null;
   endpoints: {

@@ -25,6 +25,11 @@ const DESCRIPTORS = {
   compatible: compatibleDescriptor,
 } satisfies Record<ServiceId, ServiceDescriptor>;
 
+/** The services with a module of their own (services/<id>.ts): registry.ts must name each; the rest share one. */
+export type OwnModuleId = {
+  [Id in ServiceId]: (typeof DESCRIPTORS)[Id]['module'] extends 'own' ? Id : never;
+}[ServiceId];
+
 /** Every command id the rows name (commandIds.ts checks each is declared). */
 export type DescribedCommandId = (typeof DESCRIPTORS)[keyof typeof DESCRIPTORS]['commands'][keyof ServiceCommands];
 

@@ -7,9 +7,15 @@ export const directDescriptor = {
   displayName: 'direct service',
   label: 'Direct service',
   shortLabel: 'Direct',
+  cliHelp: {
+    about: 'the direct service: its own models, through the Responses API',
+    status:
+      'whether the key is recognised, whether it may list models, and the\nrate-limit headers the service sent. Whether it may create responses\ncannot be checked without spending tokens: it says so.',
+  },
   commandWord: 'Direct',
   wire: 'responses',
   errorDialect: 'openai',
+  module: 'own',
   defaultBaseUrl: DEFAULT_CONFIG.direct.baseUrl,
   settings: { baseUrl: 'keyward.direct.baseUrl', name: null },
   env: { key: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
@@ -22,6 +28,11 @@ export const directDescriptor = {
     '@secretlint/secretlint-rule-preset-recommend',
     '@secretlint/secretlint-rule-preset-canary',
   ],
+  // An admin key manages an organisation and may not list models.
+  unverifiableKey: {
+    prefix: 'sk-admin-',
+    reason: 'an admin key: no free request can tell whether it is live',
+  },
   keyShape: 'direct',
   // Listing models is the only check that spends nothing; it proves api.model.read, not more.
   endpoints: { chat: '/responses', keyCheck: '/models', models: '/models', credits: null },

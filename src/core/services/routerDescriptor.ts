@@ -7,9 +7,15 @@ export const routerDescriptor = {
   displayName: 'routing service',
   label: 'Routing service',
   shortLabel: 'Routing',
+  cliHelp: {
+    about: "the routing service: many providers' models behind one key",
+    status:
+      "the key check: credit limit, what is left, usage, expiry, today's free-model\nrequests, and whether the key lacks a credit limit or an expiry.",
+  },
   commandWord: 'Router',
   wire: 'chat-completions',
   errorDialect: 'router',
+  module: 'own',
   defaultBaseUrl: DEFAULT_CONFIG.router.baseUrl,
   settings: { baseUrl: 'keyward.router.baseUrl', name: null },
   env: { key: 'OPENROUTER_API_KEY', baseUrl: 'OPENROUTER_BASE_URL' },
@@ -18,6 +24,7 @@ export const routerDescriptor = {
   keyPlaceholder: 'sk-or-v1-…',
   keyPrompt: "Paste the routing service key (sk-or-v1-...). It is kept in VS Code's secret storage only.",
   secretlintRules: ['@secretlint/secretlint-rule-openrouter'],
+  unverifiableKey: null,
   keyShape: 'router',
   endpoints: { chat: '/chat/completions', keyCheck: '/key', models: '/models', credits: '/credits' },
   pages: { keys: DEFAULT_CONFIG.router.keysUrl, credits: DEFAULT_CONFIG.router.creditsUrl },
