@@ -4,13 +4,13 @@
 import type { ModelSettings } from '../../shared/modelSettings.ts';
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import type { LmMessage, LmTool, ToolChoice } from '../lm/messages.ts';
-import type { AccountMonitor } from '../account/accountMonitor.ts';
-import type { RateLimits } from './responsesClient.ts';
+import type { AccountMonitor } from '../monitor/accountMonitor.ts';
+import type { RateLimits } from '../wire/responsesClient.ts';
 import { toServiceError } from '../errors.ts';
 import { capable } from '../services/descriptors.ts';
 import { serviceModule } from '../services/registry.ts';
 import type { Turn } from '../services/module.ts';
-import type { RetryNotice, CompletionResult, ReportedUsage, TextStream } from './textStream.ts';
+import type { RetryNotice, CompletionResult, ReportedUsage, TextStream } from '../wire/textStream.ts';
 
 export type { Turn };
 

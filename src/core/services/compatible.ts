@@ -3,8 +3,8 @@
 import { type CompatibleSnapshot, compatibleStatusView } from '../account/accountStatus.ts';
 import { ServiceError, toServiceError } from '../errors.ts';
 import { errorKindRule, keepsWhatWasKnown } from '../../shared/errorKindRules.ts';
-import { routerOptions } from '../chat/modelOptions.ts';
-import type { ChatCompletionsClient } from '../chat/chatCompletionsClient.ts';
+import { routerOptions } from '../wire/modelOptions.ts';
+import type { ChatCompletionsClient } from '../wire/chatCompletionsClient.ts';
 import { promptChat } from './chatCompletions.ts';
 import { compatibleDescriptor } from './compatibleDescriptor.ts';
 import { type ServiceModule, noModelList } from './module.ts';
@@ -37,7 +37,7 @@ async function checkKey(client: ChatCompletionsClient, signal?: AbortSignal): Pr
 export const compatibleService = {
   descriptor: compatibleDescriptor,
   open: async (options) =>
-    new (await import('../chat/wireClients.ts')).ChatCompletionsClient({
+    new (await import('../wire/wireClients.ts')).ChatCompletionsClient({
       ...options,
       service: compatibleDescriptor.id,
     }),

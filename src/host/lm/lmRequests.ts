@@ -6,20 +6,20 @@
 import * as vscode from 'vscode';
 import { ServiceError } from '../../core/errors.ts';
 import { scannerKeys } from '../../core/keys/keyStore.ts';
-import { describeLocations, keysInRequest } from '../../core/lm/outgoingGuard.ts';
+import { describeLocations, keysInRequest } from '../../core/guards/outgoingGuard.ts';
 import { estimateMessageTokens, estimateTextTokens } from '../../core/lm/tokenEstimate.ts';
 import { runPrompt } from '../../core/chat/promptRunner.ts';
 import type { LmMessage, LmTool, ToolCall } from '../../core/lm/messages.ts';
 import { estimateCostUsd } from '../../core/account/spendEstimate.ts';
 import { type Reservation, reserveSpend } from '../../core/account/spendReservation.ts';
 import { usd } from '../../core/account/spendLedger.ts';
-import { isFreeModelId } from '../../core/chat/freeModels.ts';
+import { isFreeModelId } from '../../core/wire/freeModels.ts';
 import { SERVICES } from '../../core/services/descriptors.ts';
 import { UNNAMED_CALLER, callerLabel, requestInitiator } from './lmAccess.ts';
 
 // The access answers are built with this file, on first use (extension.ts).
 export { LanguageModelAccess } from './lmAccess.ts';
-import type { ReportedUsage } from '../../core/chat/textStream.ts';
+import type { ReportedUsage } from '../../core/wire/textStream.ts';
 import { errorKindStrings } from '../errorKindStrings.ts';
 import { type ModelSettings, applicableSettings, cleanSettings } from '../../shared/modelSettings.ts';
 import type { ModelOption } from '../../shared/protocol.ts';

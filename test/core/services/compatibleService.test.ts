@@ -3,7 +3,7 @@
 // model list, a prompt through runPrompt, and its stored key found by the
 // scanner whatever its shape.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AccountMonitor } from '../../../src/core/account/accountMonitor.ts';
+import { AccountMonitor } from '../../../src/core/monitor/accountMonitor.ts';
 import { compatibleStatusView } from '../../../src/core/account/accountStatus.ts';
 import { DEFAULT_CONFIG, type KeywardConfig, normalizeConfig } from '../../../src/core/config.ts';
 import { KeyStore, type SecretPort, type StatePort, scannerKeys } from '../../../src/core/keys/keyStore.ts';

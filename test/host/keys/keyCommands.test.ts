@@ -1,7 +1,7 @@
 // The key commands and status bar over the fake vscode API, with real HTTP to
 // the emulator behind them.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AccountMonitor } from '../../../src/core/account/accountMonitor.ts';
+import { AccountMonitor } from '../../../src/core/monitor/accountMonitor.ts';
 import { KeyStore } from '../../../src/core/keys/keyStore.ts';
 import { Configuration } from '../../../src/host/configuration.ts';
 import { KeyCommands } from '../../../src/host/keys/keyCommands.ts';

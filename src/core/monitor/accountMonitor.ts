@@ -4,12 +4,12 @@
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import { Emitter, type Subscription } from '../../shared/event.ts';
-import type { CompatibleSnapshot, DirectSnapshot, RouterSnapshot, StatusView } from './accountStatus.ts';
+import type { CompatibleSnapshot, DirectSnapshot, RouterSnapshot, StatusView } from '../account/accountStatus.ts';
 import type { KeywardConfig } from '../config.ts';
-import type { ResponsesClient, RateLimits } from '../chat/responsesClient.ts';
+import type { ResponsesClient, RateLimits } from '../wire/responsesClient.ts';
 import { SERVICE_NAMES, ServiceError } from '../errors.ts';
-import type { Tier } from './fees.ts';
-import { FreeModelGuard } from './freeGuard.ts';
+import type { Tier } from '../fees.ts';
+import { FreeModelGuard } from '../wire/freeGuard.ts';
 import { fingerprint } from '../keys/keyFormats.ts';
 import type { KeyMetadata, KeyStore } from '../keys/keyStore.ts';
 import { SERVICES, SERVICE_IDS, baseUrlOf } from '../services/descriptors.ts';

@@ -2,7 +2,7 @@
 // prompts, over HTTP against the emulator: restricted keys, a negative balance,
 // the free count and the advice for a used-up day.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AccountMonitor } from '../../../src/core/account/accountMonitor.ts';
+import { AccountMonitor } from '../../../src/core/monitor/accountMonitor.ts';
 import { directStatusView, routerStatusView } from '../../../src/core/account/accountStatus.ts';
 import { DEFAULT_CONFIG, type KeywardConfig } from '../../../src/core/config.ts';
 import { ServiceError } from '../../../src/core/errors.ts';
