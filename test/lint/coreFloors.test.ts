@@ -24,6 +24,7 @@ export const FLOORS: readonly { name: string; holds: readonly string[] }[] = [
       'proxyConfig.ts',
       'proxyDispatcher.ts',
       'undiciLean.cjs',
+      'lazy.ts',
       'fees.ts',
       'config.ts',
       'lm/',
