@@ -52,8 +52,8 @@ const ON_DEMAND = {
   'src/host/onDemandCommands.ts': 'commands.js',
   // The chat session, built when a chat first opens (src/host/chat/chatSessionOnDemand.ts).
   'src/host/chat/chatSession.ts': 'chatSession.js',
-  // The wire clients, loaded by a service module's open() on the first client (src/core/chat/wireClients.ts).
-  'src/core/chat/wireClients.ts': 'wireClients.js',
+  // The wire clients, loaded by a service module's open() on the first client (src/core/wire/wireClients.ts).
+  'src/core/wire/wireClients.ts': 'wireClients.js',
   // The language model provider's request handling, loaded on the first request (src/host/lm/lmRequests.ts).
   'src/host/lm/lmRequests.ts': 'lmRequests.js',
   // The archive walker, loaded on the first archive a workspace scan meets (src/host/scan/keyDiagnostics.ts); the CLI

@@ -7,11 +7,11 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
-import { AccountMonitor } from '../src/core/account/accountMonitor.ts';
+import { AccountMonitor } from '../src/core/monitor/accountMonitor.ts';
 import { DEFAULT_CONFIG } from '../src/core/config.ts';
 import { KeyStore, scannerKeys } from '../src/core/keys/keyStore.ts';
 import type { LmMessage } from '../src/core/lm/messages.ts';
-import { keysInMessages } from '../src/core/lm/outgoingGuard.ts';
+import { keysInMessages } from '../src/core/guards/outgoingGuard.ts';
 import { runPrompt } from '../src/core/chat/promptRunner.ts';
 import { SpendLedger } from '../src/core/account/spendLedger.ts';
 import { QUICK } from './quick.ts';

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
-import { ChatCompletionsClient } from '../src/core/chat/chatCompletionsClient.ts';
+import { ChatCompletionsClient } from '../src/core/wire/chatCompletionsClient.ts';
 import { QUICK } from './quick.ts';
 import { formatMs, median, verdict } from './stats.ts';
 

@@ -4,7 +4,7 @@ import { LastAnswerView } from './host/chat/lastAnswerView.ts';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ServiceId } from './shared/serviceIds.ts';
-import { AccountMonitor } from './core/account/accountMonitor.ts';
+import { AccountMonitor } from './core/monitor/accountMonitor.ts';
 import type { KeywardConfig } from './core/config.ts';
 import { KeyStore, scannerKeys } from './core/keys/keyStore.ts';
 import { type PromptRequest, runPrompt } from './core/chat/promptRunner.ts';

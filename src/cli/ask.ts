@@ -7,8 +7,8 @@ import { SERVICES, SERVICE_IDS, type ServiceId } from '../core/services/descript
 import { defaultModel } from '../shared/serviceIds.ts';
 import { serviceModule } from '../core/services/registry.ts';
 import { ServiceError, toServiceError } from '../core/errors.ts';
-import { type GuardHit, guardPrompt } from '../core/keys/secretGuard.ts';
-import type { CompletionResult, ReportedUsage, TextStream } from '../core/chat/textStream.ts';
+import { type GuardHit, guardPrompt } from '../core/guards/secretGuard.ts';
+import type { CompletionResult, ReportedUsage, TextStream } from '../core/wire/textStream.ts';
 import { type CliIo, EXIT } from './io.ts';
 import {
   BASE_URL_ENVS_HELP,
@@ -133,7 +133,7 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     throw error;
   }
 
-  // The chat's secret guard (core/keys/secretGuard.ts): key shapes, and every key this
+  // The chat's secret guard (core/guards/secretGuard.ts): key shapes, and every key this
   // process was given by exact value, whatever its shape.
   const known = SERVICE_IDS.flatMap((id) => {
     const value = io.env[KEY_ENV[id]]?.trim();

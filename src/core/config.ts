@@ -1,6 +1,6 @@
 // Settings are declared once in package.json and typed once here. A bad value
 // falls back to its default and is named, so the user learns which one to fix.
-import type { Tier } from './account/fees.ts';
+import type { Tier } from './fees.ts';
 import { DEFAULT_PROXY, type ProxyConfig } from './proxyConfig.ts';
 import { checkBaseUrl } from './urlPolicy.ts';
 

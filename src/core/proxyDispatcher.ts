@@ -2,6 +2,7 @@
 // the proxy sees the host name and encrypted bytes, never the key), with the certificate authorities to trust.
 import type { Agent, Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { loadBuiltin } from './builtin.ts';
+import { lazy } from './lazy.ts';
 import type { ProxyConfig } from './proxyConfig.ts';
 
 export interface DispatcherFactory {
@@ -14,20 +15,16 @@ export interface Waits {
   idleTimeoutMs: number;
 }
 
-let trusted: string[] | undefined;
-
 /**
  * Node's own authorities (its bundle and NODE_EXTRA_CA_CERTS) and the operating system's, read once: a company's
  * inspecting proxy signs with a root the IT department put in the system store, not in Node's bundle. Undefined
  * where Node cannot list them (before 22.15), which leaves Node's default in place.
  */
-export function trustedAuthorities(): string[] | undefined {
-  if (trusted) return trusted;
+export const trustedAuthorities = lazy((): string[] | undefined => {
   const tls = loadBuiltin<typeof import('node:tls')>('node:tls');
   if (typeof tls.getCACertificates !== 'function') return undefined;
-  trusted = [...new Set([...tls.getCACertificates('default'), ...tls.getCACertificates('system')])];
-  return trusted;
-}
+  return [...new Set([...tls.getCACertificates('default'), ...tls.getCACertificates('system')])];
+});
 
 export function proxyDispatcher(undici: DispatcherFactory, proxy: ProxyConfig, waits: Waits): Dispatcher {
   const ca = proxy.systemCertificates ? trustedAuthorities() : undefined;

@@ -9,6 +9,7 @@ import { certificateError } from './certificateErrors.ts';
 import { SERVICE_NAMES, ServiceError } from './errors.ts';
 import { DEFAULT_PROXY, type ProxyConfig, proxySecrets, shownProxy } from './proxyConfig.ts';
 import { proxyDispatcher } from './proxyDispatcher.ts';
+import { lazy } from './lazy.ts';
 import { proxyRefusal } from './proxyRefusal.ts';
 import { SseLimitError } from './sse.ts';
 import { checkBaseUrl, endpointUrl } from './urlPolicy.ts';
@@ -186,18 +187,16 @@ function redirectTarget(location: string | undefined, from: string): string {
 }
 
 type Undici = typeof import('undici');
-let undici: Promise<Undici> | undefined;
 
 /**
  * undici is loaded on the first request, not at activation: it is most of the
  * extension's weight (the extension bundle loads it from its own file).
  */
-function loadUndici(): Promise<Undici> {
-  undici ??= import('undici').then((module) =>
+const loadUndici = lazy((): Promise<Undici> =>
+  import('undici').then((module) =>
     (module as Partial<Undici>).request ? module : (module as unknown as { default: Undici }).default,
-  );
-  return undici;
-}
+  ),
+);
 
 export class Transport {
   private readonly service: ServiceId;

@@ -1,7 +1,7 @@
 // Workspace and global state that cannot hold a key: every update passes the
 // one filter for disk, whoever writes it.
 import type * as vscode from 'vscode';
-import { type PersistOptions, scrubForDisk } from '../core/persistFilter.ts';
+import { type PersistOptions, scrubForDisk } from '../core/guards/persistFilter.ts';
 
 export class ScrubbedMemento implements vscode.Memento {
   private readonly inner: vscode.Memento;

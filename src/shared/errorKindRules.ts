@@ -53,6 +53,16 @@ export interface AdviceContext {
   hasScopes: boolean;
 }
 
+/**
+ * The LanguageModelError VS Code knows that a kind becomes when another extension asks through `vscode.lm`
+ * (host/lm/lmRequests.ts), so that it can tell a refused key from a blocked prompt; `status` limits it to one HTTP
+ * status. Without it the kind reaches the caller as a plain Error carrying its title and advice.
+ */
+export interface LanguageModelErrorRule {
+  as: 'NoPermissions' | 'Blocked' | 'NotFound';
+  status?: number;
+}
+
 export interface ErrorKindRule {
   retry: RetryRule;
   /** Waiting may fix it and it says nothing about the key or the account: a check keeps what it knew, and backs off. */
@@ -65,6 +75,7 @@ export interface ErrorKindRule {
   /** The panel's words while Keyward waits to send again (English, localised by the host); null: it never waits. */
   wait: string | null;
   buttons: readonly CardButton[];
+  languageModelError?: LanguageModelErrorRule;
 }
 
 const never = { when: 'never' } as const;
@@ -85,6 +96,7 @@ export const ERROR_KIND_RULES = {
     advice: (s) => `Check the ${s.name} key, or set a new one (Keyward: Set ${s.commandWord} Key).`,
     wait: null,
     buttons: [setKey, verifyKey],
+    languageModelError: { as: 'NoPermissions' },
   },
   permission: {
     retry: serviceSays,
@@ -97,6 +109,7 @@ export const ERROR_KIND_RULES = {
         : `The key or account is not allowed to do this; check the key's settings on the ${s.name}.`,
     wait: null,
     buttons: [verifyKey],
+    languageModelError: { as: 'NoPermissions' },
   },
   insufficient_credits: {
     retry: serviceSays,
@@ -193,6 +206,7 @@ export const ERROR_KIND_RULES = {
     advice: () => 'The service refused the request as sent; check the model id and the prompt.',
     wait: null,
     buttons: [],
+    languageModelError: { as: 'NotFound', status: 404 },
   },
   server: {
     retry: backoff,
@@ -260,6 +274,7 @@ export const ERROR_KIND_RULES = {
       'Sending the same prompt again will be refused again: rephrase it, or pick a model whose provider does not moderate input this way.',
     wait: null,
     buttons: [],
+    languageModelError: { as: 'Blocked' },
   },
   // The service's terms say use from elsewhere may get the account blocked.
   region: {
@@ -271,6 +286,7 @@ export const ERROR_KIND_RULES = {
       `The ${s.name} is not offered in the country, region or territory this request came from, and its terms say use from elsewhere may get the account blocked. Keyward does not retry it; use the service from a supported location, or use the other service.`,
     wait: null,
     buttons: [],
+    languageModelError: { as: 'Blocked' },
   },
   redirected: {
     retry: never,

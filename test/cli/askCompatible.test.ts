@@ -116,7 +116,7 @@ describe('keyward ask --service compatible', () => {
   });
 });
 
-describe('keyward ask: the secret guard of the chat (core/keys/secretGuard.ts)', () => {
+describe('keyward ask: the secret guard of the chat (core/guards/secretGuard.ts)', () => {
   // A key in a piped prompt was sent verbatim. Now the same guard as the chat: key shapes, and the
   // exact value of every key variable set (KEYWARD_COMPATIBLE_API_KEY has no shape); refused with
   // exit 4 naming where, or sent redacted with --redact. The emulator records what arrives.

@@ -4,7 +4,7 @@
 // Node's advice to run it with --use-system-ca (no VS Code user can).
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChatCompletionsClient } from '../../src/core/chat/chatCompletionsClient.ts';
+import { ChatCompletionsClient } from '../../src/core/wire/chatCompletionsClient.ts';
 import { DEFAULT_PROXY } from '../../src/core/proxyConfig.ts';
 import { DEFAULT_RETRY_POLICY } from '../../src/core/retryPolicy.ts';
 import { ServiceError } from '../../src/core/errors.ts';

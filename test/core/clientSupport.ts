@@ -1,10 +1,10 @@
 // Shared setup for the client tests: an emulator, and clients whose retry waits
 // move the emulator's clock instead of the wall clock where that is enough.
-import { ResponsesClient, type ResponsesClientOptions } from '../../src/core/chat/responsesClient.ts';
+import { ResponsesClient, type ResponsesClientOptions } from '../../src/core/wire/responsesClient.ts';
 import { ServiceError } from '../../src/core/errors.ts';
 import { DEFAULT_RETRY_POLICY } from '../../src/core/retryPolicy.ts';
-import { ChatCompletionsClient, type ChatCompletionsClientOptions } from '../../src/core/chat/chatCompletionsClient.ts';
-import type { TextStream } from '../../src/core/chat/textStream.ts';
+import { ChatCompletionsClient, type ChatCompletionsClientOptions } from '../../src/core/wire/chatCompletionsClient.ts';
+import type { TextStream } from '../../src/core/wire/textStream.ts';
 import type { TestBed } from '../emulator/adminClient.ts';
 
 export const FAST = { connectTimeoutMs: 2_000, idleTimeoutMs: 5_000 };

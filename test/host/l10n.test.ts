@@ -3,7 +3,7 @@
 // that `npm run l10n` has not put in the bundle yet, shows as plain English and fails here.
 import { readFileSync, readdirSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AccountMonitor } from '../../src/core/account/accountMonitor.ts';
+import { AccountMonitor } from '../../src/core/monitor/accountMonitor.ts';
 import { KeyStore } from '../../src/core/keys/keyStore.ts';
 import { Configuration } from '../../src/host/configuration.ts';
 import { KeyCommands } from '../../src/host/keys/keyCommands.ts';

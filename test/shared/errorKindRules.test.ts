@@ -90,3 +90,21 @@ describe('error kinds as data', () => {
     ]);
   });
 });
+
+describe('the language-model error column', () => {
+  it('names the LanguageModelError each kind becomes for vscode.lm callers, as the switch on kind names did', () => {
+    const mapped = Object.fromEntries(
+      ERROR_KINDS.flatMap((kind) => {
+        const rule = errorKindRule(kind).languageModelError;
+        return rule ? [[kind, rule]] : [];
+      }),
+    );
+    expect(mapped).toEqual({
+      auth: { as: 'NoPermissions' },
+      permission: { as: 'NoPermissions' },
+      bad_request: { as: 'NotFound', status: 404 },
+      moderation: { as: 'Blocked' },
+      region: { as: 'Blocked' },
+    });
+  });
+});

@@ -3,11 +3,11 @@
 import type { ServiceErrorData } from '../../shared/errorKinds.ts';
 import { errorKindRule } from '../../shared/errorKindRules.ts';
 import { blocksPrompting } from '../../shared/scopes.ts';
-import type { RateLimits } from '../chat/responsesClient.ts';
-import { type Tier, allowanceUpgradeCost, formatDollars, tierInfo, CARD_FEE_MIN } from './fees.ts';
-import type { FreeStatus } from './freeGuard.ts';
+import type { RateLimits } from '../wire/responsesClient.ts';
+import { type Tier, allowanceUpgradeCost, formatDollars, tierInfo, CARD_FEE_MIN } from '../fees.ts';
+import type { FreeStatus } from '../wire/freeGuard.ts';
 import { type KeyMetadata, daysUntil } from '../keys/keyStore.ts';
-import type { RouterCredits, RouterKeyInfo } from '../chat/chatCompletionsClient.ts';
+import type { RouterCredits, RouterKeyInfo } from '../wire/chatCompletionsClient.ts';
 
 export type Severity = 'normal' | 'warning' | 'error';
 

@@ -3,7 +3,7 @@
 import type { ServiceErrorData } from '../../shared/errorKinds.ts';
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import type { ModelOption } from '../../shared/protocol.ts';
-import type { AccountMonitor } from '../account/accountMonitor.ts';
+import type { AccountMonitor } from '../monitor/accountMonitor.ts';
 import { ServiceError } from '../errors.ts';
 import { SERVICE_IDS } from '../services/descriptors.ts';
 import { cannotListModels } from '../services/module.ts';

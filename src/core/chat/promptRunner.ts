@@ -1,34 +1,20 @@
 // One prompt to any service, the way the panel and the tests send it: the
 // stored key, the configured base URL, the free-model guard, and the outcome
 // reported to the account monitor so the status bar follows.
-import type { ModelSettings } from '../../shared/modelSettings.ts';
 import type { ServiceId } from '../../shared/serviceIds.ts';
-import type { LmMessage, LmTool, ToolChoice } from '../lm/messages.ts';
-import type { AccountMonitor } from '../account/accountMonitor.ts';
-import type { RateLimits } from './responsesClient.ts';
+import type { AccountMonitor } from '../monitor/accountMonitor.ts';
+import type { RateLimits } from '../wire/responsesClient.ts';
 import { toServiceError } from '../errors.ts';
 import { capable } from '../services/descriptors.ts';
 import { serviceModule } from '../services/registry.ts';
-import type { Turn } from '../services/module.ts';
-import type { RetryNotice, CompletionResult, ReportedUsage, TextStream } from './textStream.ts';
+import type { PromptInput, Turn } from '../services/module.ts';
+import type { RetryNotice, CompletionResult, ReportedUsage, TextStream } from '../wire/textStream.ts';
 
 export type { Turn };
 
-export interface PromptRequest {
+/** What a service module takes (services/module.ts), and which service. */
+export interface PromptRequest extends PromptInput {
   service: ServiceId;
-  model: string;
-  /** The whole conversation, last turn the user's. */
-  turns: Turn[];
-  /** Direct service: continue from this stored response instead of resending the turns. */
-  previousResponseId?: string;
-  instructions?: string;
-  denyDataCollection?: boolean;
-  /** A language-model request from VS Code: its messages (sent instead of `turns`), tools and tool choice. */
-  messages?: LmMessage[];
-  tools?: LmTool[];
-  toolChoice?: ToolChoice;
-  /** The model's settings, limited to what the model takes (shared/modelSettings.ts). */
-  settings?: ModelSettings;
 }
 
 export interface PromptCallbacks {

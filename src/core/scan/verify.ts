@@ -11,7 +11,7 @@
 // wording, a 5xx, a redirect, a timeout, no network) says nothing about the key.
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import { DEFAULT_CONFIG, type KeywardConfig } from '../config.ts';
-import { checkKey } from '../keys/keyCheck.ts';
+import { checkKey } from '../services/keyCheck.ts';
 import { DEFAULT_PROXY, type ProxyConfig } from '../proxyConfig.ts';
 import { redactSecrets } from '../redact.ts';
 import { SERVICES, SERVICE_IDS } from '../services/descriptors.ts';

@@ -1,8 +1,8 @@
 // What the services that speak OpenAI's chat completions share (the routing service and any compatible server):
 // the prompt as a list of messages, and the client for it.
 import { toChatMessages, toChatTools } from '../lm/messages.ts';
-import type { ChatCompletionsClient, ChatMessage } from '../chat/chatCompletionsClient.ts';
-import type { TextStream } from '../chat/textStream.ts';
+import type { ChatCompletionsClient, ChatMessage } from '../wire/chatCompletionsClient.ts';
+import type { TextStream } from '../wire/textStream.ts';
 import type { PromptInput, PromptOptions } from './module.ts';
 
 export function promptChat(client: ChatCompletionsClient, input: PromptInput, options: PromptOptions): TextStream {

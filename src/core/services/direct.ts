@@ -2,11 +2,11 @@
 // Restricted keys whose missing scopes errors name, usage tiers, rate-limit headers, and billing states a free
 // check cannot see.
 import { type DirectSnapshot, directStatusView } from '../account/accountStatus.ts';
-import type { ResponsesClient, RateLimits } from '../chat/responsesClient.ts';
+import type { ResponsesClient, RateLimits } from '../wire/responsesClient.ts';
 import { ServiceError, toServiceError } from '../errors.ts';
 import { errorKindRule } from '../../shared/errorKindRules.ts';
 import type { ServiceErrorData } from '../../shared/errorKinds.ts';
-import { directOptions } from '../chat/modelOptions.ts';
+import { directOptions } from '../wire/modelOptions.ts';
 import { toResponsesInput, toResponsesTools } from '../lm/messages.ts';
 import { blocksPrompting, missingScopesIn } from '../../shared/scopes.ts';
 import { directDescriptor } from './directDescriptor.ts';
@@ -90,7 +90,7 @@ async function checkKey(client: ResponsesClient, signal?: AbortSignal): Promise<
 export const directService = {
   descriptor: directDescriptor,
   open: async (options) =>
-    new (await import('../chat/wireClients.ts')).ResponsesClient({ ...options, service: directDescriptor.id }),
+    new (await import('../wire/wireClients.ts')).ResponsesClient({ ...options, service: directDescriptor.id }),
   prompt(client, input, options) {
     const last = input.turns.at(-1);
     const conversation = input.messages

@@ -9,13 +9,13 @@ import type { ModelOption } from '../../shared/protocol.ts';
 import type { ModelSettings } from '../../shared/modelSettings.ts';
 import type { LmMessage, LmTool, ToolChoice } from '../lm/messages.ts';
 import type { StatusView } from '../account/accountStatus.ts';
-import type { RateLimits } from '../chat/responsesClient.ts';
+import type { RateLimits } from '../wire/responsesClient.ts';
 import type { ServiceError } from '../errors.ts';
-import type { Tier } from '../account/fees.ts';
-import type { FreeModelGuard, FreeStatus } from '../account/freeGuard.ts';
+import type { Tier } from '../fees.ts';
+import type { FreeModelGuard, FreeStatus } from '../wire/freeGuard.ts';
 import type { KeyMetadata } from '../keys/keyStore.ts';
 import type { ProxyConfig } from '../proxyConfig.ts';
-import type { RetryNotice, TextStream } from '../chat/textStream.ts';
+import type { RetryNotice, TextStream } from '../wire/textStream.ts';
 import type { ServiceDescriptor } from './descriptor.ts';
 
 /** Where and how a client connects: one key (possibly empty where the service needs none) and one base URL. */
@@ -138,7 +138,7 @@ export interface ServiceModule<
   rateLimits(client: Client): RateLimits | null | undefined;
   /**
    * The one key check, spending nothing: it resolves when the service knows the key and throws the ServiceError
-   * when it refuses. Used for a key not stored yet (core/keys/keyCheck.ts), the stored key (the account monitor) and
+   * when it refuses. Used for a key not stored yet (core/services/keyCheck.ts), the stored key (the account monitor) and
    * `keyward status`.
    */
   checkKey(client: Client, signal?: AbortSignal): Promise<unknown>;

@@ -6,8 +6,8 @@ import { type CompatibleSnapshot, compatibleStatusView } from '../account/accoun
 import { ServiceError, toServiceError } from '../errors.ts';
 import { errorKindRule, keepsWhatWasKnown } from '../../shared/errorKindRules.ts';
 import type { ServiceId } from '../../shared/serviceIds.ts';
-import { routerOptions } from '../chat/modelOptions.ts';
-import type { ChatCompletionsClient } from '../chat/chatCompletionsClient.ts';
+import { routerOptions } from '../wire/modelOptions.ts';
+import type { ChatCompletionsClient } from '../wire/chatCompletionsClient.ts';
 import { promptChat } from './chatCompletions.ts';
 import type { ServiceDescriptor } from './descriptor.ts';
 import { type ServiceModule, noModelList } from './module.ts';
@@ -96,7 +96,7 @@ export function openAiCompatibleService(descriptor: ServiceDescriptor): OpenAiCo
   return {
     descriptor,
     open: async (options) =>
-      new (await import('../chat/wireClients.ts')).ChatCompletionsClient({ ...options, service: descriptor.id }),
+      new (await import('../wire/wireClients.ts')).ChatCompletionsClient({ ...options, service: descriptor.id }),
     prompt: promptChat,
     modelOptions: async (client, signal) => routerOptions(await client.models(signal)),
     rateLimits: () => undefined,

@@ -2,10 +2,10 @@
 // models with per-minute and per-day allowances.
 import { type RouterSnapshot, isNegativeBalance, routerStatusView } from '../account/accountStatus.ts';
 import { type ServiceError, toServiceError } from '../errors.ts';
-import { nextUtcMidnight } from '../account/freeGuard.ts';
+import { nextUtcMidnight } from '../wire/freeGuard.ts';
 import { keepsWhatWasKnown } from '../../shared/errorKindRules.ts';
-import { routerOptions } from '../chat/modelOptions.ts';
-import type { RouterCredits, RouterKeyInfo, ChatCompletionsClient } from '../chat/chatCompletionsClient.ts';
+import { routerOptions } from '../wire/modelOptions.ts';
+import type { RouterCredits, RouterKeyInfo, ChatCompletionsClient } from '../wire/chatCompletionsClient.ts';
 import type { ServiceErrorData } from '../../shared/errorKinds.ts';
 import { promptChat } from './chatCompletions.ts';
 import type { ServiceModule } from './module.ts';
@@ -78,7 +78,7 @@ function checkKey(client: ChatCompletionsClient, signal?: AbortSignal): Promise<
 export const routerService = {
   descriptor: routerDescriptor,
   open: async (options) =>
-    new (await import('../chat/wireClients.ts')).ChatCompletionsClient({ ...options, service: routerDescriptor.id }),
+    new (await import('../wire/wireClients.ts')).ChatCompletionsClient({ ...options, service: routerDescriptor.id }),
   prompt: promptChat,
   modelOptions: async (client, signal) => routerOptions(await client.models(signal)),
   rateLimits: () => undefined,

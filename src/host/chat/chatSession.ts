@@ -15,7 +15,7 @@ import {
   type WebviewMessage,
   isWebviewMessage,
 } from '../../shared/protocol.ts';
-import type { AccountMonitor } from '../../core/account/accountMonitor.ts';
+import type { AccountMonitor } from '../../core/monitor/accountMonitor.ts';
 import {
   lastResponseId,
   promptTurns,
@@ -28,10 +28,10 @@ import { toServiceError } from '../../core/errors.ts';
 import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
 import { ModelCatalog } from '../../core/chat/modelCatalog.ts';
 import { runPrompt } from '../../core/chat/promptRunner.ts';
-import { isFreeModelId } from '../../core/chat/freeModels.ts';
+import { isFreeModelId } from '../../core/wire/freeModels.ts';
 import { SERVICES, SERVICE_IDS, baseUrlOf } from '../../core/services/descriptors.ts';
-import { type GuardQuestion, guardPrompt } from '../../core/keys/secretGuard.ts';
-import type { ReportedUsage } from '../../core/chat/textStream.ts';
+import { type GuardQuestion, guardPrompt } from '../../core/guards/secretGuard.ts';
+import type { ReportedUsage } from '../../core/wire/textStream.ts';
 import { attachFrom } from './attachRequest.ts';
 import { CodeProposals } from './codeApply.ts';
 import { insertCode } from './codeInsert.ts';

@@ -7,7 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatTurn } from '../../shared/protocol.ts';
 import { conversationMarkdown } from '../../core/chat/conversation.ts';
-import { type PersistOptions, scrubForDisk } from '../../core/persistFilter.ts';
+import { type PersistOptions, scrubForDisk } from '../../core/guards/persistFilter.ts';
 import { UnsafePath, safeTarget, writeTarget } from '../../core/safeWrite.ts';
 import type { Log } from '../log.ts';
 

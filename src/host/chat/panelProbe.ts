@@ -1,7 +1,7 @@
 // Keyward's own tests drive the panel through this probe instead of fields on
 // the panel: it answers the secret guard and keeps what was posted.
 import type { HostMessage } from '../../shared/protocol.ts';
-import type { GuardAnswer } from '../../core/keys/secretGuard.ts';
+import type { GuardAnswer } from '../../core/guards/secretGuard.ts';
 import type { ChatSessionPorts } from './chatSession.ts';
 import { askToRedact } from './secretGuardPrompt.ts';
 

@@ -2,7 +2,7 @@
 // "send redacted" (or, when the stored keys could not be read, "send anyway");
 // closing the dialog cancels.
 import * as vscode from 'vscode';
-import type { GuardAnswer, GuardHit } from '../../core/keys/secretGuard.ts';
+import type { GuardAnswer, GuardHit } from '../../core/guards/secretGuard.ts';
 
 const t = vscode.l10n.t;
 /** Places named in the dialog; a file full of keys is counted past these, not listed. */

@@ -9,7 +9,7 @@
 // whose model list carries prices are counted (the routing service): the direct service's list has ids only and its
 // answers report no cost, so they are not counted and the cap does not limit what they spend.
 import type { KeyStore } from '../../core/keys/keyStore.ts';
-import { isFreeModelId } from '../../core/chat/freeModels.ts';
+import { isFreeModelId } from '../../core/wire/freeModels.ts';
 import { SERVICES } from '../../core/services/descriptors.ts';
 import { type SpendLedger, usd } from '../../core/account/spendLedger.ts';
 import { SERVICE_IDS, type ServiceId, defaultModel } from '../../shared/serviceIds.ts';

@@ -3,7 +3,7 @@
 // the first key command; the startup's offer and reminders are keyReminders.ts.
 import * as vscode from 'vscode';
 import type { ServiceId } from '../../shared/serviceIds.ts';
-import type { AccountMonitor, AccountVerification } from '../../core/account/accountMonitor.ts';
+import type { AccountMonitor, AccountVerification } from '../../core/monitor/accountMonitor.ts';
 import type { Configuration } from '../configuration.ts';
 import { SERVICE_NAMES } from '../../core/errors.ts';
 import { checkKeyForSlot } from '../../core/keys/keyFormats.ts';

@@ -6,24 +6,25 @@
 import * as vscode from 'vscode';
 import { ServiceError } from '../../core/errors.ts';
 import { scannerKeys } from '../../core/keys/keyStore.ts';
-import { describeLocations, keysInRequest } from '../../core/lm/outgoingGuard.ts';
+import { describeLocations, keysInRequest } from '../../core/guards/outgoingGuard.ts';
 import { estimateMessageTokens, estimateTextTokens } from '../../core/lm/tokenEstimate.ts';
 import { runPrompt } from '../../core/chat/promptRunner.ts';
 import type { LmMessage, LmTool, ToolCall } from '../../core/lm/messages.ts';
 import { estimateCostUsd } from '../../core/account/spendEstimate.ts';
 import { type Reservation, reserveSpend } from '../../core/account/spendReservation.ts';
 import { usd } from '../../core/account/spendLedger.ts';
-import { isFreeModelId } from '../../core/chat/freeModels.ts';
+import { isFreeModelId } from '../../core/wire/freeModels.ts';
 import { SERVICES } from '../../core/services/descriptors.ts';
 import { UNNAMED_CALLER, callerLabel, requestInitiator } from './lmAccess.ts';
 
 // The access answers are built with this file, on first use (extension.ts).
 export { LanguageModelAccess } from './lmAccess.ts';
-import type { ReportedUsage } from '../../core/chat/textStream.ts';
+import type { ReportedUsage } from '../../core/wire/textStream.ts';
 import { errorKindStrings } from '../errorKindStrings.ts';
 import { type ModelSettings, applicableSettings, cleanSettings } from '../../shared/modelSettings.ts';
 import type { ModelOption } from '../../shared/protocol.ts';
 import { type ServiceId, isServiceId } from '../../shared/serviceIds.ts';
+import { errorKindRule } from '../../shared/errorKindRules.ts';
 import type { Log } from '../log.ts';
 import type { ModelSettingsStore } from '../chat/modelSettingsStore.ts';
 import type { ChatProviderParts, KeywardModelInformation } from './providerTypes.ts';
@@ -262,10 +263,9 @@ function languageModelError(log: Log, error: unknown): Error {
   // The kind's title as the chat shows it (localised from the error-kind table the bundle already reads).
   const text = `${errorKindStrings()[`kind.${error.kind}`]}: ${error.message} ${error.action}`.trim();
   log.warn(`Language models: ${error.service} ${error.kind}: ${error.message}`);
-  if (error.kind === 'auth' || error.kind === 'permission') return vscode.LanguageModelError.NoPermissions(text);
-  if (error.kind === 'moderation' || error.kind === 'region') return vscode.LanguageModelError.Blocked(text);
-  if (error.kind === 'bad_request' && error.status === 404) return vscode.LanguageModelError.NotFound(text);
-  return new Error(text);
+  const mapped = errorKindRule(error.kind).languageModelError;
+  if (!mapped || (mapped.status !== undefined && mapped.status !== error.status)) return new Error(text);
+  return vscode.LanguageModelError[mapped.as](text);
 }
 
 /** An estimate: the services count tokens their own way, and VS Code only needs to know what fits. */

@@ -1,7 +1,7 @@
 // The language model provider's own types, which its request handling (lmRequests.ts, loaded on the first request)
 // reads too.
 import type * as vscode from 'vscode';
-import type { AccountMonitor } from '../../core/account/accountMonitor.ts';
+import type { AccountMonitor } from '../../core/monitor/accountMonitor.ts';
 import type { KeyStore } from '../../core/keys/keyStore.ts';
 import type { ModelCatalog } from '../../core/chat/modelCatalog.ts';
 import type { ServiceId } from '../../shared/serviceIds.ts';

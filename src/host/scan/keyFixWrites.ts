@@ -7,7 +7,7 @@ import { relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import { SERVICE_NAMES } from '../../core/errors.ts';
-import { checkKey } from '../../core/keys/keyCheck.ts';
+import { checkKey } from '../../core/services/keyCheck.ts';
 import { fingerprint } from '../../core/keys/keyFormats.ts';
 import type { KeyStore } from '../../core/keys/keyStore.ts';
 import { maskKey, redactSecrets } from '../../core/redact.ts';

@@ -1,7 +1,7 @@
 // The quick pick behind each status-bar item.
 import * as vscode from 'vscode';
 import type { ServiceId } from '../../shared/serviceIds.ts';
-import type { AccountMonitor } from '../../core/account/accountMonitor.ts';
+import type { AccountMonitor } from '../../core/monitor/accountMonitor.ts';
 import { SERVICES, pagesOf } from '../../core/services/descriptors.ts';
 import { CommandId } from '../commandIds.ts';
 import type { Configuration } from '../configuration.ts';

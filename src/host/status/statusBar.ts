@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import { errorKindRule } from '../../shared/errorKindRules.ts';
-import type { AccountMonitor } from '../../core/account/accountMonitor.ts';
+import type { AccountMonitor } from '../../core/monitor/accountMonitor.ts';
 import type { StatusView } from '../../core/account/accountStatus.ts';
 import type { KeyStore } from '../../core/keys/keyStore.ts';
 import { SERVICES, SERVICE_IDS, isConfigured, serviceName } from '../../core/services/descriptors.ts';

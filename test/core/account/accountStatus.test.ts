@@ -12,7 +12,7 @@ import {
 import { ServiceError } from '../../../src/core/errors.ts';
 import { routerKey } from '../../emulator/keyFactory.ts';
 import type { KeyMetadata } from '../../../src/core/keys/keyStore.ts';
-import type { RouterKeyInfo } from '../../../src/core/chat/chatCompletionsClient.ts';
+import type { RouterKeyInfo } from '../../../src/core/wire/chatCompletionsClient.ts';
 
 const NOW = Date.parse('2026-11-21T20:00:00Z');
 const meta: KeyMetadata = {

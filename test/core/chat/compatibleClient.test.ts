@@ -3,9 +3,9 @@
 // the service id. Streams, stops, error kinds, and no Authorization header at
 // all when no key is set.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ChatCompletionsClient } from '../../../src/core/chat/chatCompletionsClient.ts';
+import { ChatCompletionsClient } from '../../../src/core/wire/chatCompletionsClient.ts';
 import { DEFAULT_RETRY_POLICY } from '../../../src/core/retryPolicy.ts';
-import { StreamUsageSupport } from '../../../src/core/chat/streamUsageSupport.ts';
+import { StreamUsageSupport } from '../../../src/core/wire/streamUsageSupport.ts';
 import { type TestBed, startTestBed } from '../../emulator/adminClient.ts';
 import { answerText } from '../../emulator/answers.ts';
 import type { CompatibleMode } from '../../emulator/compatibleService.ts';

@@ -4,7 +4,7 @@
 // (about four characters a token), so the usage it reports shows what arrived.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatTurn } from '../../../src/shared/protocol.ts';
-import { AccountMonitor } from '../../../src/core/account/accountMonitor.ts';
+import { AccountMonitor } from '../../../src/core/monitor/accountMonitor.ts';
 import { DEFAULT_CONFIG, type KeywardConfig } from '../../../src/core/config.ts';
 import { lastResponseId, promptTurns } from '../../../src/core/chat/conversation.ts';
 import { KeyStore } from '../../../src/core/keys/keyStore.ts';

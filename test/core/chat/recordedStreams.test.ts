@@ -5,9 +5,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResponsesClient } from '../../../src/core/chat/responsesClient.ts';
+import { ResponsesClient } from '../../../src/core/wire/responsesClient.ts';
 import { NO_RETRY } from '../../../src/core/retryPolicy.ts';
-import { ChatCompletionsClient } from '../../../src/core/chat/chatCompletionsClient.ts';
+import { ChatCompletionsClient } from '../../../src/core/wire/chatCompletionsClient.ts';
 import { settle } from '../clientSupport.ts';
 
 let server: Server;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatTurn } from '../../../src/shared/protocol.ts';
 import { errorKindRule } from '../../../src/shared/errorKindRules.ts';
-import { AccountMonitor } from '../../../src/core/account/accountMonitor.ts';
+import { AccountMonitor } from '../../../src/core/monitor/accountMonitor.ts';
 import { DEFAULT_CONFIG, type KeywardConfig } from '../../../src/core/config.ts';
 import { lastResponseId, promptTurns, responseKeyOf } from '../../../src/core/chat/conversation.ts';
 import type { ServiceError } from '../../../src/core/errors.ts';

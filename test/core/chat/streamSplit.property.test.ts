@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResponsesClient } from '../../../src/core/chat/responsesClient.ts';
-import { ChatCompletionsClient } from '../../../src/core/chat/chatCompletionsClient.ts';
+import { ResponsesClient } from '../../../src/core/wire/responsesClient.ts';
+import { ChatCompletionsClient } from '../../../src/core/wire/chatCompletionsClient.ts';
 
 let server: Server;
 let base = '';

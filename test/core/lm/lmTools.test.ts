@@ -5,9 +5,9 @@
 // them: openai `resources/chat/completions/completions.d.ts` and `resources/responses/responses.d.ts`.
 import { describe, expect, it } from 'vitest';
 import type { LmMessage, LmTool } from '../../../src/core/lm/messages.ts';
-import { describeLocations, keysInMessages } from '../../../src/core/lm/outgoingGuard.ts';
+import { describeLocations, keysInMessages } from '../../../src/core/guards/outgoingGuard.ts';
 import { estimateMessageTokens, estimateTextTokens } from '../../../src/core/lm/tokenEstimate.ts';
-import { directOptions } from '../../../src/core/chat/modelOptions.ts';
+import { directOptions } from '../../../src/core/wire/modelOptions.ts';
 import { serviceModule } from '../../../src/core/services/registry.ts';
 import type { PromptInput } from '../../../src/core/services/module.ts';
 import { applicableSettings } from '../../../src/shared/modelSettings.ts';

@@ -19,7 +19,7 @@ import { ENV_VAR } from '../../../src/core/scan/fixes.ts';
 import { PROVIDER_RULES } from '../../../src/core/scan/providerRules.ts';
 import { RULES } from '../../../src/core/scan/rules.ts';
 import { mayContainKey, optionsFor, scanBuffer, scanText } from '../../../src/core/scan/scanner.ts';
-import { guardPrompt } from '../../../src/core/keys/secretGuard.ts';
+import { guardPrompt } from '../../../src/core/guards/secretGuard.ts';
 import { PROVIDER_KEY_RULES, providerKey } from '../../emulator/keyFactory.ts';
 import { providerNegatives } from '../scanCorpus.ts';
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../../src/core/keys/keyFormats.ts';
 import { mayContainKey, scanBuffer, scanText } from '../../../src/core/scan/scanner.ts';
-import { guardPrompt } from '../../../src/core/keys/secretGuard.ts';
+import { guardPrompt } from '../../../src/core/guards/secretGuard.ts';
 import { StreamScan } from '../../../src/core/scan/streamScan.ts';
 import { IncrementalScan } from '../../../src/core/scan/incremental.ts';
 import { directKey, providerKey, routerKey } from '../../emulator/keyFactory.ts';

@@ -3,7 +3,8 @@
 // model list, a prompt through runPrompt, and its stored key found by the
 // scanner whatever its shape.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AccountMonitor } from '../../../src/core/account/accountMonitor.ts';
+import { AccountMonitor } from '../../../src/core/monitor/accountMonitor.ts';
+import { compatibleSnapshot } from '../monitor/monitorState.ts';
 import { compatibleStatusView } from '../../../src/core/account/accountStatus.ts';
 import { DEFAULT_CONFIG, type KeywardConfig, normalizeConfig } from '../../../src/core/config.ts';
 import { KeyStore, type SecretPort, type StatePort, scannerKeys } from '../../../src/core/keys/keyStore.ts';
@@ -81,7 +82,7 @@ describe('compatible service through the account monitor', () => {
     const result = await runPrompt(monitor, prompt('hi there'));
     expect(result.text).toBe(answerText('hi there', { tokens: 12 }));
     expect(bed.emulator.compatible.seen.at(-1)!.authorization).toBeNull();
-    const view = compatibleStatusView(monitor.compatibleSnapshot(), store.metadata('compatible'), 'Local', Date.now());
+    const view = compatibleStatusView(compatibleSnapshot(monitor), store.metadata('compatible'), 'Local', Date.now());
     expect(view.severity).toBe('normal');
     expect(view.text).toContain('Local');
   });
@@ -89,12 +90,12 @@ describe('compatible service through the account monitor', () => {
   it('sends the stored key to a server that wants one; without it the verdict is auth', async () => {
     const { monitor, store } = monitorFor('keyed');
     await expect(runPrompt(monitor, prompt('hi'))).rejects.toMatchObject({ kind: 'auth', service: 'compatible' });
-    expect(monitor.compatibleSnapshot().verified).toBe('invalid');
+    expect(compatibleSnapshot(monitor).verified).toBe('invalid');
     await store.setKey('compatible', bed.emulator.compatible.key);
     const result = await runPrompt(monitor, prompt('with key'));
     expect(result.text).toBe(answerText('with key', { tokens: 12 }));
     expect(bed.emulator.compatible.seen.at(-1)!.authorization).toBe(`Bearer ${bed.emulator.compatible.key}`);
-    expect(monitor.compatibleSnapshot()).toMatchObject({ verified: 'ok', lastError: null });
+    expect(compatibleSnapshot(monitor)).toMatchObject({ verified: 'ok', lastError: null });
   });
 
   it('verifies by the model list, and a server without one still counts as answering', async () => {
@@ -105,7 +106,7 @@ describe('compatible service through the account monitor', () => {
     });
     const bare = monitorFor('bare').monitor;
     expect(await bare.verify('compatible')).toEqual({ service: 'compatible', ok: true, canListModels: false });
-    expect(bare.compatibleSnapshot().canListModels).toBe(false);
+    expect(compatibleSnapshot(bare).canListModels).toBe(false);
   });
 
   it('without a base URL it says which setting to fill, not that a key is missing', async () => {

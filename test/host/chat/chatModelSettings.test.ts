@@ -1,7 +1,7 @@
 // Per-model settings in the chat: set for a model, sent on the wire where the model list says the model takes them
 // (the emulator records the body), named under the answer, and asked for by the chat's settings button.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountMonitor } from '../../../src/core/account/accountMonitor.ts';
+import { AccountMonitor } from '../../../src/core/monitor/accountMonitor.ts';
 import { KeyStore } from '../../../src/core/keys/keyStore.ts';
 import type { HostMessage } from '../../../src/shared/protocol.ts';
 import { ChatSession } from '../../../src/host/chat/chatSession.ts';

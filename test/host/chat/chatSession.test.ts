@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type KeyMask, maskKey, maskKnownKeys } from '../../../src/shared/keyShapes.ts';
 import type { HostMessage } from '../../../src/shared/protocol.ts';
 import { KeyStore } from '../../../src/core/keys/keyStore.ts';
-import type { GuardAnswer, GuardHit } from '../../../src/core/keys/secretGuard.ts';
+import type { GuardAnswer, GuardHit } from '../../../src/core/guards/secretGuard.ts';
 import { ChatSession, type ChatSessionPorts } from '../../../src/host/chat/chatSession.ts';
 import { Configuration } from '../../../src/host/configuration.ts';
 import { Log } from '../../../src/host/log.ts';

@@ -4,7 +4,7 @@
 // the conversation keeps its turn count, and the old answer stays reachable as version 1 of 2.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatTurn, HostMessage } from '../../../src/shared/protocol.ts';
-import { AccountMonitor } from '../../../src/core/account/accountMonitor.ts';
+import { AccountMonitor } from '../../../src/core/monitor/accountMonitor.ts';
 import { DEFAULT_CONFIG, type KeywardConfig } from '../../../src/core/config.ts';
 import { KeyStore } from '../../../src/core/keys/keyStore.ts';
 import { answerVersions, versionPosition } from '../../../src/shared/answerVersions.ts';

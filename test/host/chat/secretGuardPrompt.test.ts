@@ -1,7 +1,7 @@
 // The secret guard's question as the person reads it, over the fake vscode: it names each key masked and where it
 // is (the prompt and its line, or the attached file and its line in that file), and only "send redacted" goes on.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { GuardHit } from '../../../src/core/keys/secretGuard.ts';
+import type { GuardHit } from '../../../src/core/guards/secretGuard.ts';
 import { askToRedact } from '../../../src/host/chat/secretGuardPrompt.ts';
 import { fake } from '../vscodeShim.ts';
 

@@ -5,7 +5,7 @@
 // in test/host/lm/lmProvider.test.ts. Cline and Roo Code ask before going on past a cost limit too
 // (RooCodeInc/Roo-Code src/core/task/Task.ts, "allowedMaxCost"); Keyward counts per workspace and per UTC day.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AccountMonitor } from '../../../src/core/account/accountMonitor.ts';
+import { AccountMonitor } from '../../../src/core/monitor/accountMonitor.ts';
 import { KeyStore } from '../../../src/core/keys/keyStore.ts';
 import { SpendLedger } from '../../../src/core/account/spendLedger.ts';
 import { ChatSession } from '../../../src/host/chat/chatSession.ts';

@@ -1,7 +1,8 @@
 // The key commands and status bar over the fake vscode API, with real HTTP to
 // the emulator behind them.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AccountMonitor } from '../../../src/core/account/accountMonitor.ts';
+import { AccountMonitor } from '../../../src/core/monitor/accountMonitor.ts';
+import { directClient } from '../../core/monitor/monitorState.ts';
 import { KeyStore } from '../../../src/core/keys/keyStore.ts';
 import { Configuration } from '../../../src/host/configuration.ts';
 import { KeyCommands } from '../../../src/host/keys/keyCommands.ts';
@@ -220,7 +221,7 @@ describe('status bar states', () => {
     await s.commands.setKey('direct', { key: bed.emulator.sandbox!.keys.direct, quiet: true });
     const org = bed.emulator.direct.org(bed.emulator.sandbox!.directOrgId);
     await bed.admin('POST', `/direct/orgs/${org.id}/spend`, { amount: bed.emulator.direct.balance(org) });
-    const client = (await s.monitor.directClient())!;
+    const client = (await directClient(s.monitor))!;
     const stream = client.respond({ model: 'gpt-4o-mini', input: 'x' });
     await stream.collect().catch((error) => s.monitor.recordOutcome('direct', error, client.lastRateLimits));
     expect(s.item('direct').text).toBe('$(key) direct: credit exhausted');

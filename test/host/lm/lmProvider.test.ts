@@ -3,7 +3,7 @@
 // request before anything is sent, and the error names where it is), Keyward's error kinds as LanguageModelErrors,
 // the per-model settings sent on the wire, and the daily spend cap (a paid model past it is refused). The real host runs the same in test/e2e/suite/lmProvider.test.ts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AccountMonitor } from '../../../src/core/account/accountMonitor.ts';
+import { AccountMonitor } from '../../../src/core/monitor/accountMonitor.ts';
 import { KeyStore } from '../../../src/core/keys/keyStore.ts';
 import { ModelCatalog } from '../../../src/core/chat/modelCatalog.ts';
 import { SpendLedger } from '../../../src/core/account/spendLedger.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowanceUpgradeCost, cardFee, cryptoFee, formatDollars, tierInfo } from '../../../src/core/account/fees.ts';
+import { allowanceUpgradeCost, cardFee, cryptoFee, formatDollars, tierInfo } from '../../src/core/fees.ts';
 
 describe('fees and tiers', () => {
   it.each([

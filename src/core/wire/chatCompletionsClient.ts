@@ -8,7 +8,7 @@ import { SERVICE_NAMES, ServiceError } from '../errors.ts';
 import { chatFinishReason } from './finishReason.ts';
 import { type Json, num, obj, parseObject } from '../json.ts';
 import { parseToolArguments } from '../lm/messages.ts';
-import type { FreeModelGuard, FreeDailyRequests } from '../account/freeGuard.ts';
+import type { FreeModelGuard, FreeDailyRequests } from './freeGuard.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../retryPolicy.ts';
 import { sseEvents } from '../sse.ts';
 import {

@@ -4,20 +4,17 @@
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import { Emitter, type Subscription } from '../../shared/event.ts';
-import type { CompatibleSnapshot, DirectSnapshot, RouterSnapshot, StatusView } from './accountStatus.ts';
+import type { StatusView } from '../account/accountStatus.ts';
 import type { KeywardConfig } from '../config.ts';
-import type { ResponsesClient, RateLimits } from '../chat/responsesClient.ts';
+import type { RateLimits } from '../wire/responsesClient.ts';
 import { SERVICE_NAMES, ServiceError } from '../errors.ts';
-import type { Tier } from './fees.ts';
-import { FreeModelGuard } from './freeGuard.ts';
+import type { Tier } from '../fees.ts';
+import { FreeModelGuard } from '../wire/freeGuard.ts';
 import { fingerprint } from '../keys/keyFormats.ts';
 import type { KeyMetadata, KeyStore } from '../keys/keyStore.ts';
 import { SERVICES, SERVICE_IDS, baseUrlOf } from '../services/descriptors.ts';
-import { compatibleService } from '../services/compatible.ts';
-import { directService } from '../services/direct.ts';
 import type { AccountContext, AccountSnapshot, Remedy, WireClient } from '../services/module.ts';
 import { type AccountVerification, serviceModule } from '../services/registry.ts';
-import { routerService } from '../services/router.ts';
 
 export type { AccountVerification };
 
@@ -89,18 +86,6 @@ export class AccountMonitor extends Disposable {
     return serviceModule(service).account.remedy(this.snapshot(service), pages);
   }
 
-  routerSnapshot(): RouterSnapshot {
-    return this.snapshot(routerService.descriptor.id) as RouterSnapshot;
-  }
-
-  directSnapshot(): DirectSnapshot {
-    return this.snapshot(directService.descriptor.id) as DirectSnapshot;
-  }
-
-  compatibleSnapshot(): CompatibleSnapshot {
-    return this.snapshot(compatibleService.descriptor.id) as CompatibleSnapshot;
-  }
-
   onDidChange(listener: (service: ServiceId) => void): Subscription {
     return this.changed.event(listener);
   }
@@ -132,11 +117,6 @@ export class AccountMonitor extends Disposable {
       if (this.clients.get(service)?.client === client) this.clients.delete(service);
     });
     return client;
-  }
-
-  /** The direct service's client, for tests that read its rate limits. */
-  async directClient(): Promise<ResponsesClient | undefined> {
-    return (await this.client(directService.descriptor.id)) as ResponsesClient | undefined;
   }
 
   /** Why a service has no client: no base URL set yet, or no key where one is needed. */

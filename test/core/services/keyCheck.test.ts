@@ -1,7 +1,7 @@
 // Checking a key that is not stored, over real HTTP to the emulator.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type KeywardConfig } from '../../../src/core/config.ts';
-import { checkKey } from '../../../src/core/keys/keyCheck.ts';
+import { checkKey } from '../../../src/core/services/keyCheck.ts';
 import { type TestBed, startTestBed } from '../../emulator/adminClient.ts';
 import { directKey, routerKey } from '../../emulator/keyFactory.ts';
 

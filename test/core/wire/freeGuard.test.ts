@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FreeModelGuard } from '../../../src/core/account/freeGuard.ts';
+import { FreeModelGuard } from '../../../src/core/wire/freeGuard.ts';
 
 function clock(start: string) {
   let now = Date.parse(start);

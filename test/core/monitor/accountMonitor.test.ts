@@ -2,7 +2,8 @@
 // prompts, over HTTP against the emulator: restricted keys, a negative balance,
 // the free count and the advice for a used-up day.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AccountMonitor } from '../../../src/core/account/accountMonitor.ts';
+import { AccountMonitor } from '../../../src/core/monitor/accountMonitor.ts';
+import { directSnapshot, routerSnapshot } from './monitorState.ts';
 import { directStatusView, routerStatusView } from '../../../src/core/account/accountStatus.ts';
 import { DEFAULT_CONFIG, type KeywardConfig } from '../../../src/core/config.ts';
 import { ServiceError } from '../../../src/core/errors.ts';
@@ -53,8 +54,8 @@ async function monitorWith(keys: { router?: string; direct?: string }) {
   const now = () => bed.emulator.clock.now();
   return {
     monitor,
-    router: () => routerStatusView(monitor.routerSnapshot(), store.metadata('router'), now()),
-    direct: () => directStatusView(monitor.directSnapshot(), store.metadata('direct'), now()),
+    router: () => routerStatusView(routerSnapshot(monitor), store.metadata('router'), now()),
+    direct: () => directStatusView(directSnapshot(monitor), store.metadata('direct'), now()),
   };
 }
 
@@ -97,7 +98,7 @@ describe('a restricted direct key', () => {
 
       const error = await failure(runPrompt(m.monitor, prompt('direct', 'gpt-4o-mini')));
       expect(error).toMatchObject({ kind: 'permission', status });
-      expect(m.monitor.directSnapshot().missingScopes).toEqual(['api.responses.write']);
+      expect(directSnapshot(m.monitor).missingScopes).toEqual(['api.responses.write']);
       expect(m.direct()).toMatchObject({
         text: '$(key) direct: restricted · needs api.responses.write',
         severity: 'warning',

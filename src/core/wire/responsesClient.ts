@@ -7,7 +7,7 @@ import { responseFinish } from './finishReason.ts';
 import { type Json, num, obj, parseObject } from '../json.ts';
 import { type ToolCall, parseToolArguments } from '../lm/messages.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../retryPolicy.ts';
-import { sseEvents } from '../sse.ts';
+import { type SseEvent, sseEvents } from '../sse.ts';
 import {
   type CompletionResult,
   type Piece,
@@ -299,34 +299,10 @@ export class ResponsesClient {
           refusalDone = data.refusal;
           continue;
         }
-        if (type === 'error' || (type !== 'response.failed' && obj(data.error) && !obj(data.response))) {
-          // Both shapes: nested under `error` (as recorded) or at the top (as specified).
-          const error = classifyOpenAiError(obj(data.error) ?? data, null, this.context(response), this.service);
-          // The response.failed that follows may say what the failed answer used; it comes in the
-          // same network chunk or not at all, so nothing waits for it.
-          const failed = events
-            .slice(index + 1)
-            .map((e) => parseObject(e.data))
-            .find((d) => d?.type === 'response.failed');
-          const reported = reportedUsage(obj(obj(failed?.response)?.usage));
-          if (reported) yield { reported };
-          throw error;
-        }
-        if (type === 'response.failed') {
-          const failed = obj(data.response) ?? {};
-          const reported = reportedUsage(obj(failed.usage));
-          if (reported) yield { reported };
-          throw classifyOpenAiError(obj(failed.error) ?? {}, null, this.context(response), this.service);
-        }
-        if (type === 'response.completed' || type === 'response.incomplete') {
-          const final = obj(data.response) ?? {};
-          const whole = refusalDone ?? (refusal || outputRefusal(final));
-          if (whole.length > refusal.length && whole.startsWith(refusal))
-            yield { refusal: whole.slice(refusal.length) };
-          // Calls the stream did not announce item by item are in the final output.
-          if (calls === 0) for (const toolCall of outputToolCalls(final)) yield { toolCall };
-          return this.result(final, text || outputText(final), whole, skipped);
-        }
+        if (type === 'error' || type === 'response.failed' || (obj(data.error) && !obj(data.response)))
+          return yield* this.streamFailure(type, data, events.slice(index + 1), response);
+        if (type === 'response.completed' || type === 'response.incomplete')
+          return yield* this.streamEnd(obj(data.response) ?? {}, { text, refusal, refusalDone, calls, skipped });
       }
       if (batch) yield batch;
     }
@@ -335,6 +311,38 @@ export class ResponsesClient {
       service: this.service,
       message: 'The direct service closed the stream before the answer was complete.',
     });
+  }
+
+  /** An error event or response.failed: what the failed answer used, when it says, then its error. */
+  private *streamFailure(
+    type: string | undefined,
+    data: Json,
+    rest: SseEvent[],
+    response: HttpResponse,
+  ): Generator<Piece, never> {
+    if (type === 'response.failed') {
+      const failed = obj(data.response) ?? {};
+      const reported = reportedUsage(obj(failed.usage));
+      if (reported) yield { reported };
+      throw classifyOpenAiError(obj(failed.error) ?? {}, null, this.context(response), this.service);
+    }
+    // Both shapes: nested under `error` (as recorded) or at the top (as specified).
+    const error = classifyOpenAiError(obj(data.error) ?? data, null, this.context(response), this.service);
+    // The response.failed that follows may say what the failed answer used; it comes in the
+    // same network chunk or not at all, so nothing waits for it.
+    const failed = rest.map((e) => parseObject(e.data)).find((d) => d?.type === 'response.failed');
+    const reported = reportedUsage(obj(obj(failed?.response)?.usage));
+    if (reported) yield { reported };
+    throw error;
+  }
+
+  /** response.completed or .incomplete: the refusal's missed end, tool calls not announced one by one, the result. */
+  private *streamEnd(final: Json, seen: StreamSeen): Generator<Piece, CompletionResult> {
+    const whole = seen.refusalDone ?? (seen.refusal || outputRefusal(final));
+    if (whole.length > seen.refusal.length && whole.startsWith(seen.refusal))
+      yield { refusal: whole.slice(seen.refusal.length) };
+    if (seen.calls === 0) for (const toolCall of outputToolCalls(final)) yield { toolCall };
+    return this.result(final, seen.text || outputText(final), whole, seen.skipped);
   }
 
   private result(body: Json, text: string, refusal: string, skipped: number): CompletionResult {
@@ -357,6 +365,16 @@ export class ResponsesClient {
   close(): Promise<void> {
     return this.transport.close();
   }
+}
+
+/** What a stream said before its last event. */
+interface StreamSeen {
+  text: string;
+  refusal: string;
+  /** response.refusal.done's text: the whole refusal, whatever deltas were missed. */
+  refusalDone: string | undefined;
+  calls: number;
+  skipped: number;
 }
 
 function reportedUsage(usage: Json | undefined): ReportedUsage | null {

@@ -1,7 +1,7 @@
 // The one filter for disk: nothing key-shaped, and not the stored key of any shape.
 import { describe, expect, it } from 'vitest';
-import { maskKeys, scrubForDisk } from '../../src/core/persistFilter.ts';
-import { directKey, routerKey } from '../emulator/keyFactory.ts';
+import { maskKeys, scrubForDisk } from '../../../src/core/guards/persistFilter.ts';
+import { directKey, routerKey } from '../../emulator/keyFactory.ts';
 
 describe('the filter for disk', () => {
   it('masks keys of both services, on a keyward-ignore line too, and the stored key whatever its shape', () => {

@@ -5,7 +5,7 @@
 // keeps its metadata as plain ASCII, so bytes are read one character each), and the parts joined together, as the
 // wire joins a message's text parts, so a key split over two parts or two messages is caught whole.
 import { type Finding, type ScanOptions, scanText } from '../scan/scanner.ts';
-import type { LmMessage, LmPart, LmTool } from './messages.ts';
+import type { LmMessage, LmPart, LmTool } from '../lm/messages.ts';
 
 export interface KeyLocation {
   /** 0-based, in the request's messages; -1 for a tool's definition. */

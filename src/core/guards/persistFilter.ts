@@ -2,9 +2,9 @@
 // the saved conversation, the export): every key the scanner knows is masked,
 // the stored key of any shape and rotated-out keys included, even on a line
 // marked keyward-ignore; then anything else key-shaped.
-import { type KeyMask, mapStrings, maskKnownKeys } from '../shared/keyShapes.ts';
-import { redactSecrets } from './redact.ts';
-import { type ScanOptions, scanText } from './scan/scanner.ts';
+import { type KeyMask, mapStrings, maskKnownKeys } from '../../shared/keyShapes.ts';
+import { redactSecrets } from '../redact.ts';
+import { type ScanOptions, scanText } from '../scan/scanner.ts';
 
 /** What the filter knows of the keys Keyward holds: their values, and their masks for when a value cannot be read. */
 export type PersistOptions = ScanOptions & { masks?: readonly KeyMask[] };

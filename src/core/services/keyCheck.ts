@@ -5,8 +5,8 @@
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import type { KeywardConfig } from '../config.ts';
 import { SERVICE_NAMES, ServiceError, toServiceError } from '../errors.ts';
-import { SERVICES, baseUrlOf } from '../services/descriptors.ts';
-import { serviceModule } from '../services/registry.ts';
+import { SERVICES, baseUrlOf } from './descriptors.ts';
+import { serviceModule } from './registry.ts';
 
 export type KeyCheck = { ok: true } | { ok: false; error: ServiceError };
 

@@ -1,6 +1,6 @@
 // The direct-service client over HTTP against the emulator.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { outputText } from '../../../src/core/chat/responsesClient.ts';
+import { outputText } from '../../../src/core/wire/responsesClient.ts';
 import { NO_RETRY } from '../../../src/core/retryPolicy.ts';
 import { type TestBed, startTestBed } from '../../emulator/adminClient.ts';
 import { answerText } from '../../emulator/answers.ts';

@@ -5,7 +5,7 @@ import {
   type GuardHit,
   type GuardQuestion,
   guardPrompt,
-} from '../../../src/core/keys/secretGuard.ts';
+} from '../../../src/core/guards/secretGuard.ts';
 import { routerKey } from '../../emulator/keyFactory.ts';
 
 const attach = (text: string): Attachment => ({

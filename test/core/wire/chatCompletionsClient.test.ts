@@ -1,7 +1,7 @@
 // The routing-service client over HTTP against the emulator: every error kind
 // it can meet, the retry rules, cancellation, faults and the partial-text rule.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FreeModelGuard } from '../../../src/core/account/freeGuard.ts';
+import { FreeModelGuard } from '../../../src/core/wire/freeGuard.ts';
 import { NO_RETRY } from '../../../src/core/retryPolicy.ts';
 import { type TestBed, startTestBed } from '../../emulator/adminClient.ts';
 import { answerText } from '../../emulator/answers.ts';
@@ -267,7 +267,7 @@ describe('router client: error kinds', () => {
 
   it('network: nothing listening', async () => {
     const { error } = await settle(
-      new (await import('../../../src/core/chat/chatCompletionsClient.ts')).ChatCompletionsClient({
+      new (await import('../../../src/core/wire/chatCompletionsClient.ts')).ChatCompletionsClient({
         baseUrl: 'http://127.0.0.1:9/api/v1',
         key: funded,
         connectTimeoutMs: 1000,
@@ -361,7 +361,7 @@ describe('router client: error kinds', () => {
   });
 
   it('insecure_url: refuses plain http to a remote host before sending anything', async () => {
-    const client = new (await import('../../../src/core/chat/chatCompletionsClient.ts')).ChatCompletionsClient({
+    const client = new (await import('../../../src/core/wire/chatCompletionsClient.ts')).ChatCompletionsClient({
       baseUrl: 'http://api.example.com/v1',
       key: funded,
       connectTimeoutMs: 100,
