@@ -75,6 +75,9 @@ export default tseslint.config(
           ],
         },
       ],
+      // A function one can read on one screen, a file one can hold in mind; blank lines and comments count.
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }],
+      'max-lines': ['error', { max: 450, skipBlankLines: false, skipComments: false }],
     },
   },
   {
