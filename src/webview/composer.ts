@@ -1,27 +1,16 @@
 // The composer: the prompt box with its draft, the attached-code chips, the `+` menu, Send and Stop,
 // and the line that counts down while the service asked to wait. Its parts: attachmentChips.ts, attachMenu.ts,
 // composerBanners.ts (queued prompt, edit banner), retryCountdown.ts, promptSending.ts, promptKeys.ts.
-import type { WebviewMessage } from '../shared/protocol.ts';
 import { wireAttachMenu } from './attachMenu.ts';
 import { renderAttachments as drawChips } from './attachmentChips.ts';
 import { createEditBanner, createQueuedBox } from './composerBanners.ts';
 import { byId } from './dom.ts';
 import { wirePromptKeys } from './promptKeys.ts';
-import { createPromptSending } from './promptSending.ts';
+import { type ComposerHooks, createPromptSending } from './promptSending.ts';
 import { createRetryCountdown } from './retryCountdown.ts';
 import type { ChatStore } from './store.ts';
 
-export interface ComposerHooks {
-  post(message: WebviewMessage): void;
-  currentModel(): string;
-  /** Whether another popup (the model picker) takes Escape first. */
-  popupOpen(): boolean;
-  /** Says something to assistive technology (announcer.ts, a role=status region). */
-  announce(text: string): void;
-}
-
-/** Where a prompt comes from: the box (it may be queued or replace an edited message), the queue, or an action. */
-export type SendFrom = 'box' | 'queue' | 'action';
+export type { ComposerHooks, SendFrom } from './promptSending.ts';
 
 export function createComposer(store: ChatStore, hooks: ComposerHooks) {
   const { s } = store;

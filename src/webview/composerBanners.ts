@@ -1,6 +1,6 @@
 // The two lines above the prompt box: a prompt queued while an answer streams, and the banner of a sent message
 // being edited. Built once; the composer draws them from the store.
-import type { ViewState } from './viewState.ts';
+import type { ViewState } from './viewTypes.ts';
 import { codicon, element } from './dom.ts';
 import type { Strings } from './turnNotes.ts';
 

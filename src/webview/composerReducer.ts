@@ -1,7 +1,7 @@
 // The reducer's part for what happens in the composer: the draft, the code chips, a send beginning, the queue,
 // an edit of a sent message, the spend cap's card dismissed.
 import { joinTexts, mergeAttachments, unqueue } from './queuedPrompt.ts';
-import type { Action, LocalAction, ViewState } from './viewState.ts';
+import type { Action, LocalAction, ViewState } from './viewTypes.ts';
 
 const COMPOSER_TYPES = [
   'draft/set',

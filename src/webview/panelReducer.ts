@@ -4,7 +4,7 @@ import { withRecent } from './modelPicker.ts';
 import { unqueue } from './queuedPrompt.ts';
 import type { ComposerAction } from './composerReducer.ts';
 import type { StreamAction } from './streamReducer.ts';
-import type { Action, ViewState } from './viewState.ts';
+import type { Action, ViewState } from './viewTypes.ts';
 
 export type PanelAction = Exclude<Action, StreamAction | ComposerAction>;
 

@@ -1,8 +1,19 @@
 // Sending from the composer: a prompt from the box (queued while an answer streams, or replacing an edited
 // message), the queued prompt when an answer ends, Regenerate/Retry, and the spend cap's "Send anyway".
-import type { Attachment, ChatTurn } from '../shared/protocol.ts';
-import type { ComposerHooks, SendFrom } from './composer.ts';
+import type { Attachment, ChatTurn, WebviewMessage } from '../shared/protocol.ts';
 import type { ChatStore } from './store.ts';
+
+export interface ComposerHooks {
+  post(message: WebviewMessage): void;
+  currentModel(): string;
+  /** Whether another popup (the model picker) takes Escape first. */
+  popupOpen(): boolean;
+  /** Says something to assistive technology (announcer.ts, a role=status region). */
+  announce(text: string): void;
+}
+
+/** Where a prompt comes from: the box (it may be queued or replace an edited message), the queue, or an action. */
+export type SendFrom = 'box' | 'queue' | 'action';
 
 function newId(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => b.toString(16).padStart(2, '0')).join('');

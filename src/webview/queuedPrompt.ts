@@ -1,7 +1,7 @@
 // How a queued prompt joins the box or another queued prompt: texts joined by a blank line, code chips merged.
 // Shared by the composer's and the stream's reducers (a queued prompt goes back to the box when its send fails).
 import type { Attachment } from '../shared/protocol.ts';
-import type { ViewState } from './viewState.ts';
+import type { ViewState } from './viewTypes.ts';
 
 /** Two texts for one box: the older first, a blank line between. */
 export function joinTexts(first: string, second: string): string {

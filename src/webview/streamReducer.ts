@@ -2,7 +2,7 @@
 // (done, error, blocked by the secret guard, held by the spend cap).
 import type { ChatTurn } from '../shared/protocol.ts';
 import { joinTexts, mergeAttachments, unqueue } from './queuedPrompt.ts';
-import type { Action, ViewState } from './viewState.ts';
+import type { Action, ViewState } from './viewTypes.ts';
 
 export type StreamAction = Extract<Action, { type: `chat/${string}` }>;
 
