@@ -75,6 +75,18 @@ export default tseslint.config(
           ],
         },
       ],
+      // A function one can read on one screen, a file one can hold in mind; blank lines and comments count.
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }],
+      'max-lines': ['error', { max: 450, skipBlankLines: false, skipComments: false }],
+      // State belongs to an object that owns it, not to the module.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'Program > VariableDeclaration[kind="let"], Program > ExportNamedDeclaration > VariableDeclaration[kind="let"]',
+          message: 'No module-level let in the webview: give the state to an object that owns it.',
+        },
+      ],
     },
   },
   {

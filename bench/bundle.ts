@@ -35,7 +35,7 @@ export function benchBundle(): string[] {
   execFileSync('npm', ['run', '-s', 'package'], { stdio: 'ignore' });
   const bundleBytes = statSync('dist/extension.js').size;
   // Loaded on demand, not at activation: the HTTP stack on the first request, the unpackers on the first archive,
-  // the history scan, the pre-commit hook installer and the other commands' handlers on their first run, the chat
+  // the history scan and the other commands' handlers (the pre-commit hook installer among them) on their first run, the chat
   // session when a chat first opens, the wire clients when the first client is made, the language model provider's
   // request handling on its first request, the archive walker on the first archive, the windowed scan with the
   // history scan, the hover's text on the first hover over a key, the source-map reader with a workspace scan, the
@@ -44,7 +44,6 @@ export function benchBundle(): string[] {
     'dist/undici.js',
     'dist/archive.js',
     'dist/history.js',
-    'dist/preCommitHook.js',
     'dist/commands.js',
     'dist/chatSession.js',
     'dist/wireClients.js',

@@ -32,11 +32,8 @@ function button(label: string, onClick: () => void, primary = false): HTMLButton
   return b;
 }
 
-export function emptyState({ services, hasKey, s, run, tryFree }: EmptyStateInput): HTMLElement {
-  const root = el('section', 'empty-state');
-  root.setAttribute('aria-label', s('empty.title', 'Ask about your code'));
-  root.append(el('h2', 'empty-title', s('empty.title', 'Ask about your code')));
-
+/** Which keys are stored, with a way to set or import each. */
+function keysSection({ services, hasKey, s, run }: EmptyStateInput): HTMLElement {
   const keys = el('div', 'empty-keys');
   keys.append(el('h3', '', s('empty.keys', 'Keys')));
   // Setup starts here: importing what the environment holds is the first thing a newcomer can do in one click.
@@ -77,8 +74,11 @@ export function emptyState({ services, hasKey, s, run, tryFree }: EmptyStateInpu
     if (!hasKey[service]) row.append(button(s('empty.setKey', 'Set key'), () => run('setKey', service)));
     keys.append(row);
   }
-  root.append(keys);
+  return keys;
+}
 
+/** A free model to try, offered once the service that has one holds a key. */
+function freeSection({ services, hasKey, s, tryFree }: EmptyStateInput): HTMLElement {
   const free = el('div', 'empty-free');
   // The service that offers a free model says so (ServiceChoice.freeModel); the webview names none itself.
   const freeService = services.find((choice) => choice.freeModel !== undefined);
@@ -96,8 +96,15 @@ export function emptyState({ services, hasKey, s, run, tryFree }: EmptyStateInpu
         : s('empty.tryFreeNeedsKey', 'Needs a routing service key.'),
     ),
   );
-  root.append(free);
+  return free;
+}
 
+export function emptyState(input: EmptyStateInput): HTMLElement {
+  const { s } = input;
+  const root = el('section', 'empty-state');
+  root.setAttribute('aria-label', s('empty.title', 'Ask about your code'));
+  root.append(el('h2', 'empty-title', s('empty.title', 'Ask about your code')));
+  root.append(keysSection(input), freeSection(input));
   root.append(
     el(
       'div',

@@ -7,6 +7,39 @@ import { createModelPicker } from './picker.ts';
 import { drawServiceSwitch, markService, serviceSwitchKey } from './serviceSwitch.ts';
 import type { ChatStore } from './store.ts';
 
+/** The header's controls: the service switch, the model id box, Set Key, refresh and the model's settings. */
+function wireHeader(store: ChatStore, post: (message: WebviewMessage) => void): void {
+  const services = byId('services');
+  services.addEventListener('keydown', (event) => {
+    if (serviceSwitchKey(services, event)) event.preventDefault();
+  });
+  services.addEventListener('click', (event) => {
+    const service = (event.target as HTMLElement).closest('button')?.dataset.service;
+    if (!isServiceId(service)) return;
+    store.dispatch({ type: 'service/local', service });
+    post({ type: 'service/select', service });
+  });
+  byId<HTMLInputElement>('model-id').addEventListener('change', (e) => {
+    const model = (e.target as HTMLInputElement).value.trim();
+    if (!model) return;
+    store.dispatch({ type: 'model/local', model });
+    post({ type: 'model/select', service: store.state.service, model });
+  });
+  byId('set-key').addEventListener('click', () =>
+    post({ type: 'action/run', action: 'setKey', service: store.state.service }),
+  );
+  byId('refresh-models').addEventListener('click', () =>
+    post({ type: 'models/refresh', service: store.state.service }),
+  );
+  byId('model-settings').addEventListener('click', () =>
+    post({
+      type: 'models/editSettings',
+      service: store.state.service,
+      model: store.state.selectedModel[store.state.service],
+    }),
+  );
+}
+
 export function createHeader(store: ChatStore, post: (message: WebviewMessage) => void) {
   const { s } = store;
   const picker = createModelPicker(
@@ -64,42 +97,10 @@ export function createHeader(store: ChatStore, post: (message: WebviewMessage) =
       : byId<HTMLInputElement>('model-id').value.trim();
   }
 
-  function wire(): void {
-    const services = byId('services');
-    services.addEventListener('keydown', (event) => {
-      if (serviceSwitchKey(services, event)) event.preventDefault();
-    });
-    services.addEventListener('click', (event) => {
-      const service = (event.target as HTMLElement).closest('button')?.dataset.service;
-      if (!isServiceId(service)) return;
-      store.dispatch({ type: 'service/local', service });
-      post({ type: 'service/select', service });
-    });
-    byId<HTMLInputElement>('model-id').addEventListener('change', (e) => {
-      const model = (e.target as HTMLInputElement).value.trim();
-      if (!model) return;
-      store.dispatch({ type: 'model/local', model });
-      post({ type: 'model/select', service: store.state.service, model });
-    });
-    byId('set-key').addEventListener('click', () =>
-      post({ type: 'action/run', action: 'setKey', service: store.state.service }),
-    );
-    byId('refresh-models').addEventListener('click', () =>
-      post({ type: 'models/refresh', service: store.state.service }),
-    );
-    byId('model-settings').addEventListener('click', () =>
-      post({
-        type: 'models/editSettings',
-        service: store.state.service,
-        model: store.state.selectedModel[store.state.service],
-      }),
-    );
-  }
-
   return {
     render,
     currentModel,
-    wire,
+    wire: () => wireHeader(store, post),
     get pickerOpen() {
       return picker.isOpen;
     },

@@ -12,6 +12,7 @@ import { byId } from './dom.ts';
 import { wireFocusTrap } from './focusTrap.ts';
 import { createHeader } from './header.ts';
 import { grammarWarmups } from './highlight.ts';
+import { ChunkBatcher } from './chunkBatcher.ts';
 import { createMessageList } from './messageList.ts';
 import { spendCapCard } from './spendCapCard.ts';
 import { ChatStore } from './store.ts';
@@ -202,25 +203,11 @@ document.querySelector('footer.composer .buttons')?.before(clearedNotice.node);
 store.subscribe((_before, action) => clearedNotice.update(action));
 
 // Chunks are applied once per animation frame, so a fast stream never floods the DOM.
-let chunkBuffer: { requestId: string; text: string } | null = null;
-let frame = 0;
-
-function queueChunk(requestId: string, text: string): void {
-  if (chunkBuffer && chunkBuffer.requestId !== requestId) flushChunks();
-  chunkBuffer = chunkBuffer ? { requestId, text: chunkBuffer.text + text } : { requestId, text };
-  if (!frame) frame = requestAnimationFrame(flushChunks);
-}
-
-function flushChunks(): void {
-  cancelAnimationFrame(frame);
-  frame = 0;
-  if (!chunkBuffer) return;
-  const { requestId, text } = chunkBuffer;
-  chunkBuffer = null;
+const chunks = new ChunkBatcher((requestId, text) => {
   store.dispatch({ type: 'chat/chunk', requestId, text });
   const { pending } = store.state;
   if (pending) messages.renderStreaming(pending.assistantId);
-}
+});
 
 function wire(): void {
   header.wire();
@@ -249,11 +236,11 @@ function wire(): void {
   window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     const message = event.data;
     if (!message || typeof message !== 'object' || typeof message.type !== 'string') return;
-    if (message.type === 'chat/chunk') queueChunk(message.requestId, message.text);
+    if (message.type === 'chat/chunk') chunks.add(message.requestId, message.text);
     else if (message.type === 'prompt/focus') composer.focus();
     else if (message.type === 'code/applyState') showApplyState(message);
     else {
-      if (message.type === 'chat/done' || message.type === 'chat/error') flushChunks();
+      if (message.type === 'chat/done' || message.type === 'chat/error') chunks.flush();
       store.dispatch(message);
       // Opening the chat puts the caret in the prompt box.
       if (message.type === 'panel/state') composer.focus();

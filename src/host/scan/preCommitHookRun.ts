@@ -1,7 +1,7 @@
 // What Install Pre-commit Hook does once asked (preCommitHookCommand.ts holds the command and its ports): pick the
 // folder, look at the hook there, say what Keyward's hook does, and write it only when the person agrees. Loaded
 // with the other on-demand commands (onDemandCommands.ts, dist/commands.js); the hook's own reading and writing
-// (core/scan/preCommitHook.ts) loads from dist/preCommitHook.js in turn.
+// (core/scan/preCommitHook.ts) is loaded on the first install, from the same file.
 import * as vscode from 'vscode';
 import type { HookState } from '../../core/scan/preCommitHook.ts';
 import { redactSecrets } from '../../core/redact.ts';

@@ -1,0 +1,31 @@
+// The chips of the code attached to the next prompt, each with its preview on hover and a Remove button.
+import type { Attachment } from '../shared/protocol.ts';
+import { byId, codicon, element, iconButton } from './dom.ts';
+import type { ChatStore } from './store.ts';
+
+/** What a chip shows on hover: where the code comes from and its first lines. */
+function chipPreview(a: Attachment): string {
+  const head = `${a.fileName}:${a.startLine}-${a.endLine}`;
+  if (!a.text) return head;
+  const lines = a.text.split('\n');
+  const shown = lines.slice(0, 12).map((line) => (line.length > 100 ? `${line.slice(0, 100)}…` : line));
+  return [head, '', ...shown, ...(lines.length > 12 ? ['…'] : [])].join('\n');
+}
+
+/** Draws the chips; removing one gives the focus back to the prompt box. */
+export function renderAttachments(store: ChatStore, prompt: () => HTMLTextAreaElement): void {
+  const { s } = store;
+  byId('attachments').replaceChildren(
+    ...store.state.attachments.map((a) => {
+      const label = `${a.fileName.split(/[\\/]/).pop()}:${a.startLine}-${a.endLine}`;
+      const remove = iconButton('close', `${s('removeAttachment', 'Remove')} ${a.fileName}`, () => {
+        store.dispatch({ type: 'attachment/remove', id: a.id });
+        prompt().focus();
+      });
+      remove.classList.add('chip-remove');
+      const chip = element('span', { className: 'chip', title: chipPreview(a) }, codicon('file'), label, remove);
+      chip.setAttribute('aria-label', `${label} (${a.languageId})`);
+      return chip;
+    }),
+  );
+}

@@ -1,0 +1,40 @@
+// The prompt box's keys (Enter sends, Up recalls the last prompt) and Escape anywhere in the panel, which stops
+// a streaming answer when no popup takes it first. composerKeys.ts decides what a key means.
+import { composerIntent, lastPrompt } from './composerKeys.ts';
+import type { ChatStore } from './store.ts';
+
+export interface PromptKeyHooks {
+  send(text: string): void;
+  stop(): void;
+  /** Whether a popup (the model picker, the `+` menu) takes Escape first. */
+  popupOpen(): boolean;
+}
+
+export function wirePromptKeys(box: HTMLTextAreaElement, store: ChatStore, hooks: PromptKeyHooks): void {
+  box.addEventListener('input', () => store.dispatch({ type: 'draft/set', text: box.value }));
+  box.addEventListener('keydown', (e) => {
+    const intent = composerIntent(e, {
+      enterSends: store.state.enterSends !== false,
+      streaming: store.state.pending !== null,
+      empty: box.value.trim() === '',
+    });
+    // Escape is handled once, by the document, which also stops when the focus is elsewhere.
+    if (intent === 'none' || intent === 'stop') return;
+    e.preventDefault();
+    if (intent === 'send') hooks.send(box.value);
+    else if (intent === 'recall') {
+      const last = lastPrompt(store.state.turns);
+      if (last === undefined) return;
+      store.dispatch({ type: 'draft/set', text: last });
+      box.value = last;
+      box.setSelectionRange(last.length, last.length);
+    }
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || e.defaultPrevented || hooks.popupOpen()) return;
+    if (store.state.pending) {
+      e.preventDefault();
+      hooks.stop();
+    }
+  });
+}
