@@ -268,6 +268,7 @@ async function main(): Promise<number> {
       workspace: workspace.folder,
       // A ceiling for a hang only (each test has its own): a loaded 2-core machine ran the suite in 5 min.
       timeoutMs: 1_500_000,
+      shotsDir: RESULTS,
     });
     const text = hostResult.log.join('\n');
     const passing = Number(/(\d+) passing/.exec(text)?.[1] ?? 0);

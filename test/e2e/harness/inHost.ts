@@ -1,6 +1,7 @@
 // Runs the mocha suite inside the real extension host: code-server's smoke-test
 // driver loads the extension from its folder and the compiled tests, and
 // reports the log and the exit code back to the page.
+import { join } from 'node:path';
 import { format } from 'node:util';
 import type { BrowserContext } from './playwright.ts';
 
@@ -18,6 +19,8 @@ export async function runInHostSuite(
     testsIndex: string;
     workspace: string;
     timeoutMs: number;
+    /** Where a picture of the window is saved every minute, so that a hang leaves evidence of what it showed. */
+    shotsDir?: string;
   },
 ): Promise<InHostResult> {
   const page = await context.newPage();
@@ -41,6 +44,14 @@ export async function runInHostSuite(
     `${options.url}/?folder=${encodeURIComponent(options.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`,
     { timeout: 60_000 },
   );
+  let shots = 0;
+  const shoot = () =>
+    options.shotsDir
+      ? page
+          .screenshot({ path: join(options.shotsDir, `in-host-${String(++shots).padStart(2, '0')}.png`) })
+          .catch(() => undefined)
+      : Promise.resolve(undefined);
+  const pictures = setInterval(() => void shoot(), 60_000);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<number>((resolve) => {
     timer = setTimeout(() => {
@@ -50,6 +61,8 @@ export async function runInHostSuite(
   });
   const exitCode = await Promise.race([exited, timeout]);
   clearTimeout(timer);
+  clearInterval(pictures);
+  if (exitCode === 124) await shoot();
   await page.close().catch(() => undefined);
   return { exitCode, log };
 }
