@@ -21,7 +21,7 @@ import { ModelCatalog } from '../../core/chat/modelCatalog.ts';
 import { SERVICE_IDS, baseUrlOf } from '../../core/services/descriptors.ts';
 import type { GuardQuestion } from '../../core/keys/secretGuard.ts';
 import { attachFrom } from './attachRequest.ts';
-import { CodeProposals } from './codeApply.ts';
+import { type ChooseFilePort, CodeProposals } from './codeApply.ts';
 import { insertCode } from './codeInsert.ts';
 import type { LastEditor } from './lastEditor.ts';
 import type { Configuration } from '../configuration.ts';
@@ -48,6 +48,8 @@ export interface ChatSessionPorts {
   lastEditor: LastEditor;
   /** The secret guard's question; a modal unless replaced. */
   ask?: GuardQuestion;
+  /** Apply's "which file?"; the Quick Pick unless replaced. */
+  chooseFile?: ChooseFilePort;
   /** Sees every message posted to the webviews. */
   tap?: (message: HostMessage) => void;
   /** The daily spend cap: holds a paid prompt back once reached (the chat's card asks), and adds each answer's cost. */
@@ -71,13 +73,7 @@ export class ChatSession extends Disposable {
   private readonly log: Log;
   private readonly ports: ChatSessionPorts;
   /** Apply's changes waiting for Keep or Undo. */
-  readonly proposals = this._register(
-    new CodeProposals(
-      (error) => this.log.error(`Apply: ${error.message}`),
-      (applyId, state, file, text) =>
-        this.post({ type: 'code/applyState', applyId, state, file, ...(text ? { text } : {}) }),
-    ),
-  );
+  readonly proposals: CodeProposals;
   private lastEdit: LastEdit | undefined;
   /** What a send reads and writes of this session (chatSend.ts). */
   private readonly sendContext: SendContext;
@@ -101,6 +97,14 @@ export class ChatSession extends Disposable {
     this.configuration = configuration;
     this.log = log;
     this.ports = ports;
+    this.proposals = this._register(
+      new CodeProposals(
+        (error) => this.log.error(`Apply: ${error.message}`),
+        (applyId, state, file, text) =>
+          this.post({ type: 'code/applyState', applyId, state, file, ...(text ? { text } : {}) }),
+        ports.chooseFile,
+      ),
+    );
     this.catalog = new ModelCatalog(monitor);
     this.sendContext = {
       monitor,
