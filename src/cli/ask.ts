@@ -7,7 +7,8 @@ import { SERVICES, SERVICE_IDS, type ServiceId } from '../core/services/descript
 import { defaultModel } from '../shared/serviceIds.ts';
 import { serviceModule } from '../core/services/registry.ts';
 import { ServiceError, toServiceError } from '../core/errors.ts';
-import { type GuardHit, guardPrompt } from '../core/guards/secretGuard.ts';
+import { type GuardHit, type Guarded, guardPrompt } from '../core/guards/secretGuard.ts';
+import { runGuardedPrompt } from '../core/chat/guardedPrompt.ts';
 import type { CompletionResult, ReportedUsage, TextStream } from '../core/wire/textStream.ts';
 import { type CliIo, EXIT } from './io.ts';
 import {
@@ -76,6 +77,15 @@ model declined, or the provider's content filter stopped it), 4 a key in the
 prompt (nothing sent), 130 interrupted.
 `;
 
+/** What `keyward ask` was asked: the service, its connection, and the prompt with where it came from. */
+interface AskOptions {
+  values: ReturnType<typeof parse>['values'];
+  prompt: string;
+  from: string;
+  service: ServiceId;
+  connection: { baseUrl: string; key: string; requestTimeoutMs: number; idleTimeoutMs: number; proxy: ProxyConfig };
+}
+
 export async function askCommand(args: string[], io: CliIo): Promise<number> {
   // Known before parsing, so a parse error is reported in the form asked for.
   const json = args.includes('--json');
@@ -90,132 +100,173 @@ export async function askCommand(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(ASK_HELP);
     return EXIT.ok;
   }
-  let prompt: string;
-  let from = 'the prompt argument';
-  let service: ServiceId;
-  let baseUrl: string;
-  let key: string;
-  let requestTimeoutMs: number;
-  let idleTimeoutMs: number;
-  let proxy: ProxyConfig;
+  let asked: AskOptions;
   try {
-    service = serviceOption(values.service);
-    if (!values.model) throw new UsageError('--model is required', 'missing_option');
-    baseUrl = baseUrlFor(service, values['base-url'], io.env);
-    requestTimeoutMs = millisecondsOption(
-      values.timeout,
-      '--timeout',
-      io.env,
-      TIMEOUT_ENV.request,
-      DEFAULT_CONFIG.network.requestTimeoutMs,
-    );
-    idleTimeoutMs = millisecondsOption(
-      values['idle-timeout'],
-      '--idle-timeout',
-      io.env,
-      TIMEOUT_ENV.idle,
-      DEFAULT_CONFIG.network.idleTimeoutMs,
-    );
-    key = keyFor(service, io.env);
-    proxy = proxyFor(io.env);
-    if (positionals.length > 1)
-      throw new UsageError('give the prompt as one argument (quote it), or "-" to read standard input');
-    const source = positionals[0];
-    const piped = !(io.stdin as { isTTY?: boolean }).isTTY;
-    if (source === '-' || (source === undefined && piped)) {
-      prompt = await readAll(io.stdin);
-      from = 'standard input';
-    } else if (source !== undefined) prompt = source;
-    else throw new UsageError('no prompt: give one as an argument, or pipe it in with "-"', 'no_prompt');
-    if (prompt.trim() === '') throw new UsageError('the prompt is empty', 'no_prompt');
+    asked = await askOptions(values, positionals, io);
   } catch (error) {
     if (error instanceof UsageError) return reportUsage(io, 'ask', values.json, error);
     throw error;
   }
+  let hits: readonly GuardHit[] = [];
+  let stream: TextStream | undefined;
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once('SIGINT', onSignal);
+  const module = serviceModule(asked.service);
+  let client: Awaited<ReturnType<typeof module.open>> | undefined;
+  try {
+    // No spend cap here: the CLI keeps no ledger, and a CI job's budget is the service's own limit.
+    const outcome = await runGuardedPrompt<Guarded, CompletionResult & { ended: boolean }>({
+      guard: async () => {
+        const guarded = await guardAsk(asked, io, (found) => (hits = found));
+        if (guarded) client = await module.open({ ...asked.connection, connectTimeoutMs: CONNECT_TIMEOUT_MS });
+        return guarded;
+      },
+      prompt: (guarded) => {
+        stream = module.prompt(
+          client!,
+          { model: values.model!, turns: [], text: guarded.prompt },
+          {
+            signal: controller.signal,
+            stream: !values['no-stream'],
+            onRetry: (notice: { error: ServiceError; delayMs: number }) => {
+              if (!values.json)
+                io.stderr.write(
+                  `keyward: ${notice.error.kind.replace(/_/g, ' ')}; trying again in ${Math.ceil(notice.delayMs / 1000)} s...\n`,
+                );
+            },
+          },
+        );
+        return streamAnswer(io, values.json, stream);
+      },
+    });
+    if (!outcome.sent) return refuseKeys(io, values.json, asked.from, hits);
+    return written(io, asked, outcome.result);
+  } catch (error) {
+    if (!stream) throw error;
+    return failed(io, asked, stream, error);
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    await client?.close();
+  }
+}
 
-  // The chat's secret guard (core/guards/secretGuard.ts): key shapes, and every key this
-  // process was given by exact value, whatever its shape.
+const CONNECT_TIMEOUT_MS = DEFAULT_CONFIG.network.connectTimeoutMs;
+
+/** The options read and checked, and the prompt read; a UsageError names what is wrong. */
+async function askOptions(
+  values: ReturnType<typeof parse>['values'],
+  positionals: string[],
+  io: CliIo,
+): Promise<AskOptions> {
+  const service = serviceOption(values.service);
+  if (!values.model) throw new UsageError('--model is required', 'missing_option');
+  const baseUrl = baseUrlFor(service, values['base-url'], io.env);
+  const requestTimeoutMs = millisecondsOption(
+    values.timeout,
+    '--timeout',
+    io.env,
+    TIMEOUT_ENV.request,
+    DEFAULT_CONFIG.network.requestTimeoutMs,
+  );
+  const idleTimeoutMs = millisecondsOption(
+    values['idle-timeout'],
+    '--idle-timeout',
+    io.env,
+    TIMEOUT_ENV.idle,
+    DEFAULT_CONFIG.network.idleTimeoutMs,
+  );
+  const key = keyFor(service, io.env);
+  const proxy = proxyFor(io.env);
+  if (positionals.length > 1)
+    throw new UsageError('give the prompt as one argument (quote it), or "-" to read standard input');
+  const source = positionals[0];
+  const piped = !(io.stdin as { isTTY?: boolean }).isTTY;
+  let prompt: string;
+  let from = 'the prompt argument';
+  if (source === '-' || (source === undefined && piped)) {
+    prompt = await readAll(io.stdin);
+    from = 'standard input';
+  } else if (source !== undefined) prompt = source;
+  else throw new UsageError('no prompt: give one as an argument, or pipe it in with "-"', 'no_prompt');
+  if (prompt.trim() === '') throw new UsageError('the prompt is empty', 'no_prompt');
+  return { values, prompt, from, service, connection: { baseUrl, key, requestTimeoutMs, idleTimeoutMs, proxy } };
+}
+
+/**
+ * The chat's secret guard (core/guards/secretGuard.ts): key shapes, and every key this process was given by exact
+ * value, whatever its shape. --redact is the person's answer given in advance; without it a key refuses the prompt.
+ */
+async function guardAsk(
+  asked: AskOptions,
+  io: CliIo,
+  found: (hits: readonly GuardHit[]) => void,
+): Promise<Guarded | undefined> {
   const known = SERVICE_IDS.flatMap((id) => {
     const value = io.env[KEY_ENV[id]]?.trim();
     return value ? [{ value, service: id }] : [];
   });
   let hits: readonly GuardHit[] = [];
-  const guarded = await guardPrompt(prompt, [], { known }, (_names, found) => {
-    hits = found;
-    return Promise.resolve(values.redact ? 'redact' : 'cancel');
+  const guarded = await guardPrompt(asked.prompt, [], { known }, (_names, where) => {
+    hits = where;
+    found(where);
+    return Promise.resolve(asked.values.redact ? 'redact' : 'cancel');
   });
-  if (guarded === undefined) return refuseKeys(io, values.json, from, hits);
-  if (hits.length > 0 && !values.json)
-    io.stderr.write(`keyward ask: ${keyCount(hits)} redacted before sending (${placeOf(from, hits)})\n`);
-  prompt = guarded.prompt;
+  if (guarded && hits.length > 0 && !asked.values.json)
+    io.stderr.write(`keyward ask: ${keyCount(hits)} redacted before sending (${placeOf(asked.from, hits)})\n`);
+  return guarded;
+}
 
-  const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.once('SIGINT', onSignal);
-  const connection = {
-    baseUrl,
-    key,
-    connectTimeoutMs: DEFAULT_CONFIG.network.connectTimeoutMs,
-    idleTimeoutMs,
-    requestTimeoutMs,
-    proxy,
-  };
-  const module = serviceModule(service);
-  const client = await module.open(connection);
-  const callOptions = {
-    signal: controller.signal,
-    stream: !values['no-stream'],
-    onRetry: (notice: { error: ServiceError; delayMs: number }) => {
-      if (!values.json)
-        io.stderr.write(
-          `keyward: ${notice.error.kind.replace(/_/g, ' ')}; trying again in ${Math.ceil(notice.delayMs / 1000)} s...\n`,
-        );
-    },
-  };
-  const stream: TextStream = module.prompt(client, { model: values.model, turns: [], text: prompt }, callOptions);
-  try {
-    let ended = true;
-    for await (const delta of stream) {
-      if (!values.json) io.stdout.write(delta);
-      ended = delta.endsWith('\n');
-    }
-    const result = await stream.result;
-    if (values.json) {
-      io.stdout.write(
-        JSON.stringify({
-          ok: true,
-          service,
-          model: result.model,
-          text: result.text,
-          usage: usageJson(result),
-          finishReason: result.finishReason,
-          nativeFinishReason: result.nativeFinishReason,
-          refusal: result.refusal,
-        }) + '\n',
-      );
-    } else {
-      if (!ended) io.stdout.write('\n');
-      writeEnding(io, result);
-    }
-    return result.refusal !== null || result.finishReason === 'content_filter' ? EXIT.declined : EXIT.ok;
-  } catch (error) {
-    const failure = toServiceError(error, service, { secrets: key ? [key] : [] });
-    // What the service reported before the answer failed was charged: say so.
-    const reported = stream.reported;
-    if (values.json) io.stdout.write(errorJson(failure, reported ? { usage: usageJson(reported) } : {}) + '\n');
-    else {
-      if (stream.text && !stream.text.endsWith('\n')) io.stdout.write('\n');
-      writeError(io, failure);
-      if (reported?.usage)
-        io.stderr.write(
-          `  usage reported: ${reported.usage.inputTokens} input + ${reported.usage.outputTokens} output tokens${reported.costUsd !== null ? `, $${reported.costUsd.toFixed(6)}` : ''}\n`,
-        );
-    }
-    return failure.kind === 'cancelled' ? EXIT.interrupted : EXIT.failure;
-  } finally {
-    process.removeListener('SIGINT', onSignal);
-    await client.close();
+/** The answer as it streams to standard output (not with --json); whether it ended its last line. */
+async function streamAnswer(
+  io: CliIo,
+  json: boolean,
+  stream: TextStream,
+): Promise<CompletionResult & { ended: boolean }> {
+  let ended = true;
+  for await (const delta of stream) {
+    if (!json) io.stdout.write(delta);
+    ended = delta.endsWith('\n');
   }
+  return { ...(await stream.result), ended };
+}
+
+function written(io: CliIo, asked: AskOptions, result: CompletionResult & { ended: boolean }): number {
+  if (asked.values.json) {
+    io.stdout.write(
+      JSON.stringify({
+        ok: true,
+        service: asked.service,
+        model: result.model,
+        text: result.text,
+        usage: usageJson(result),
+        finishReason: result.finishReason,
+        nativeFinishReason: result.nativeFinishReason,
+        refusal: result.refusal,
+      }) + '\n',
+    );
+  } else {
+    if (!result.ended) io.stdout.write('\n');
+    writeEnding(io, result);
+  }
+  return result.refusal !== null || result.finishReason === 'content_filter' ? EXIT.declined : EXIT.ok;
+}
+
+function failed(io: CliIo, asked: AskOptions, stream: TextStream, error: unknown): number {
+  const key = asked.connection.key;
+  const failure = toServiceError(error, asked.service, { secrets: key ? [key] : [] });
+  // What the service reported before the answer failed was charged: say so.
+  const reported = stream.reported;
+  if (asked.values.json) io.stdout.write(errorJson(failure, reported ? { usage: usageJson(reported) } : {}) + '\n');
+  else {
+    if (stream.text && !stream.text.endsWith('\n')) io.stdout.write('\n');
+    writeError(io, failure);
+    if (reported?.usage)
+      io.stderr.write(
+        `  usage reported: ${reported.usage.inputTokens} input + ${reported.usage.outputTokens} output tokens${reported.costUsd !== null ? `, $${reported.costUsd.toFixed(6)}` : ''}\n`,
+      );
+  }
+  return failure.kind === 'cancelled' ? EXIT.interrupted : EXIT.failure;
 }
 
 const keyCount = (hits: readonly GuardHit[]) => (hits.length === 1 ? 'a key' : `${hits.length} keys`);

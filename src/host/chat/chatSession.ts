@@ -7,7 +7,6 @@ import type { KeyMask } from '../../shared/keyShapes.ts';
 import { DEFAULT_SERVICE, type ServiceId } from '../../shared/serviceIds.ts';
 import {
   type Attachment,
-  type ChatTurn,
   type HostMessage,
   type PanelState,
   type ServiceChoice,
@@ -16,40 +15,27 @@ import {
   isWebviewMessage,
 } from '../../shared/protocol.ts';
 import type { AccountMonitor } from '../../core/monitor/accountMonitor.ts';
-import {
-  lastResponseId,
-  promptTurns,
-  responseKeyOf,
-  splitAtAnswer,
-  splitAtEdit,
-} from '../../core/chat/conversation.ts';
-import { addVersion } from '../../shared/answerVersions.ts';
-import { toServiceError } from '../../core/errors.ts';
-import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
+import { responseKeyOf, splitAtAnswer } from '../../core/chat/conversation.ts';
+import type { KeyStore } from '../../core/keys/keyStore.ts';
 import { ModelCatalog } from '../../core/chat/modelCatalog.ts';
-import { runPrompt } from '../../core/chat/promptRunner.ts';
-import { isFreeModelId } from '../../core/wire/freeModels.ts';
-import { SERVICES, SERVICE_IDS, baseUrlOf } from '../../core/services/descriptors.ts';
-import { type GuardQuestion, guardPrompt } from '../../core/guards/secretGuard.ts';
-import type { ReportedUsage } from '../../core/wire/textStream.ts';
+import { SERVICE_IDS, baseUrlOf } from '../../core/services/descriptors.ts';
+import type { GuardQuestion } from '../../core/guards/secretGuard.ts';
 import { attachFrom } from './attachRequest.ts';
-import { CodeProposals } from './codeApply.ts';
+import { type ChooseFilePort, CodeProposals } from './codeApply.ts';
 import { insertCode } from './codeInsert.ts';
 import type { LastEditor } from './lastEditor.ts';
 import type { Configuration } from '../configuration.ts';
 import type { SpendGuard } from './spendGuard.ts';
 import type { ConversationStore } from './conversationStore.ts';
 import type { Log } from '../log.ts';
-import { newId, resolveAttachments } from './panelAttachments.ts';
 import { focusEditor, openLink, runPanelAction } from './panelActions.ts';
 import { heldKeyMasks, keyReadiness, offeredServices } from './chatServices.ts';
 import { panelStrings } from './panelStrings.ts';
-import { askToRedact } from './secretGuardPrompt.ts';
-import { tickFirstPrompt } from './walkthrough.ts';
 import { WebviewConnection } from './webviewConnection.ts';
 import { ChatFocusContext } from './chatFocusContext.ts';
-import { type ModelSettings, type SettingSupport, applicableSettings } from '../../shared/modelSettings.ts';
+import type { ModelSettings, SettingSupport } from '../../shared/modelSettings.ts';
 import { Disposable, toDisposable } from '../../shared/dispose.ts';
+import { type LastEdit, type Running, type SendContext, sendPrompt } from './chatSend.ts';
 
 // Ask About Selection's attaching, which the editor tab runs before the chat it opens loads: taken from this file,
 // so that it loads with the chat rather than at activation.
@@ -62,6 +48,8 @@ export interface ChatSessionPorts {
   lastEditor: LastEditor;
   /** The secret guard's question; a modal unless replaced. */
   ask?: GuardQuestion;
+  /** Apply's "which file?"; the Quick Pick unless replaced. */
+  chooseFile?: ChooseFilePort;
   /** Sees every message posted to the webviews. */
   tap?: (message: HostMessage) => void;
   /** The daily spend cap: holds a paid prompt back once reached (the chat's card asks), and adds each answer's cost. */
@@ -75,18 +63,6 @@ export interface ChatSessionPorts {
   editModelSettings?: (service: ServiceId, model: string, support: SettingSupport | undefined) => Promise<void>;
 }
 
-interface Running {
-  controller: AbortController;
-  from: WebviewConnection | undefined;
-  conversationId: string;
-}
-
-/** The last Edit-and-resend: the conversation as it was before, for its Undo. */
-interface LastEdit {
-  conversationId: string;
-  before: ChatTurn[];
-}
-
 export class ChatSession extends Disposable {
   private readonly connections = new Set<WebviewConnection>();
   private readonly running = new Map<string, Running>();
@@ -97,14 +73,10 @@ export class ChatSession extends Disposable {
   private readonly log: Log;
   private readonly ports: ChatSessionPorts;
   /** Apply's changes waiting for Keep or Undo. */
-  readonly proposals = this._register(
-    new CodeProposals(
-      (error) => this.log.error(`Apply: ${error.message}`),
-      (applyId, state, file, text) =>
-        this.post({ type: 'code/applyState', applyId, state, file, ...(text ? { text } : {}) }),
-    ),
-  );
+  readonly proposals: CodeProposals;
   private lastEdit: LastEdit | undefined;
+  /** What a send reads and writes of this session (chatSend.ts). */
+  private readonly sendContext: SendContext;
   /** Whether a chat holds the keyboard focus, for the keybindings' `when` (its webview's own focus, not the view's). */
   private readonly focus = this._register(new ChatFocusContext());
   /** Requests whose conversation was put back by an Undo: what they end with is neither stored nor shown. */
@@ -125,7 +97,30 @@ export class ChatSession extends Disposable {
     this.configuration = configuration;
     this.log = log;
     this.ports = ports;
+    this.proposals = this._register(
+      new CodeProposals(
+        (error) => this.log.error(`Apply: ${error.message}`),
+        (applyId, state, file, text) =>
+          this.post({ type: 'code/applyState', applyId, state, file, ...(text ? { text } : {}) }),
+        ports.chooseFile,
+      ),
+    );
     this.catalog = new ModelCatalog(monitor);
+    this.sendContext = {
+      monitor,
+      keys,
+      configuration,
+      log,
+      ports,
+      post: (message) => this.post(message),
+      running: this.running,
+      discarded: this.discarded,
+      setLastEdit: (edit) => {
+        this.lastEdit = edit;
+      },
+      responseKey: (service) => this.responseKey(service),
+      support: (service, model) => this.support(service, model),
+    };
     this._register(
       configuration.onDidChange((config) =>
         this.post({ type: 'settings/changed', enterSends: config.chat.enterSends }),
@@ -386,169 +381,26 @@ export class ChatSession extends Disposable {
     if (list) this.post({ type: 'models/list', ...list });
   }
 
-  async send(
+  send(
     requestId: string,
-    asked: ServiceId,
-    askedModel: string,
-    rawPrompt: string,
-    rawAttachments: Attachment[],
+    service: ServiceId,
+    model: string,
+    prompt: string,
+    attachments: Attachment[],
     from?: WebviewConnection,
     replaceFrom?: string,
     options: { overCap?: boolean; regenerate?: string } = {},
   ): Promise<void> {
-    const store = this.ports.store;
-    // Past the daily cap a paid prompt waits for the person's word, asked on a card in the chat (nothing is sent and
-    // the prompt stays in the box); "Send anyway" sends it again with overCap. Checked before the secret guard, so a
-    // prompt held back here is not asked about twice.
-    const capped = options.overCap ? undefined : this.ports.spend?.check(asked, askedModel);
-    if (capped) {
-      this.post({ type: 'chat/spendCap', requestId, ...capped });
-      return;
-    }
-    const keys = await scannerKeys(this.keys).catch((error: unknown) => ({
-      known: [],
-      retired: [],
-      unread: [{ service: undefined, reason: (error as Error)?.message ?? String(error) }],
-    }));
-    // Unread keys fail closed: the guard asks before anything is sent, and the log says why.
-    const unread = keys.unread.length > 0 ? [...new Set(keys.unread.map((u) => u.reason))].join('; ') : undefined;
-    if (unread !== undefined)
-      this.log.warn(`Secret guard: the stored keys could not be read (${unread}); asking before sending.`);
-    const guarded = await guardPrompt(
-      rawPrompt,
-      await resolveAttachments(rawAttachments, store, this.log),
-      keys,
-      this.ports.ask ?? askToRedact,
-      unread,
-    );
-    if (guarded === undefined) {
-      // The prompt is still in the webview's box; it is not echoed back.
-      this.post({ type: 'chat/blocked', requestId, prompt: '' });
-      return;
-    }
-    const { prompt, attachments } = guarded;
-    const service = asked;
-    const model = askedModel;
-    // The answer belongs to the conversation it was asked in, even if the person switches meanwhile.
-    const conversationId = store.conversationId();
-    const all = store.turns(conversationId);
-    // Edit-and-resend: the conversation continues from the edited message; what it replaces is kept for Undo.
-    const split = replaceFrom === undefined ? undefined : splitAtEdit(all, replaceFrom);
-    if (replaceFrom !== undefined && !split)
-      this.log.warn('Edit and send again: the edited message is no longer in the conversation; sent as a new one.');
-    // Regenerate: the answer is asked again from what came before its prompt, and the new one takes its place.
-    const again = options.regenerate === undefined ? undefined : splitAtAnswer(all, options.regenerate);
-    const history = again ? again.before : split ? split.kept : all;
-    const after = again?.after ?? [];
-    const place = (answer: ChatTurn) => (again ? addVersion(again.answer, answer) : answer);
-    this.lastEdit = split ? { conversationId, before: all } : undefined;
-    // What belongs to a conversation no longer shown is stored, not drawn into the one shown now.
-    const postHere = (message: HostMessage) => {
-      if (store.conversationId() === conversationId) this.post(message);
-    };
-    const user: ChatTurn = again
-      ? { ...again.prompt, text: prompt, attachments }
-      : { id: newId(), role: 'user', text: prompt, service, model, status: 'done', attachments };
-    const assistant: ChatTurn = { id: newId(), role: 'assistant', text: '', service, model, status: 'streaming' };
-    this.post({
-      type: 'chat/started',
+    return sendPrompt(this.sendContext, {
       requestId,
-      user,
-      assistant,
-      ...(split && replaceFrom ? { replaced: { fromTurnId: replaceFrom, count: split.replaced.length } } : {}),
-      ...(again ? { regenerates: again.answer.id } : {}),
+      service,
+      model,
+      prompt,
+      attachments,
+      from,
+      replaceFrom,
+      options,
     });
-    // The prompt is stored as it goes: a conversation holding only it is not empty, so switching away mid-answer
-    // cannot drop it (core/chat/conversations.ts keeps no empty conversation).
-    if (!again) await store.saveTurns([...history, user], conversationId);
-    const turns = promptTurns(history, prompt, attachments);
-    const chains = SERVICES[service].capabilities.chainsResponses;
-    const responseKey = chains ? await this.responseKey(service) : undefined;
-    const previousResponseId = chains ? lastResponseId(history, responseKey) : undefined;
-    // The model's settings, only those its list says it takes: what is sent is what the answer's note names.
-    const settings = applicableSettings(
-      this.ports.modelSettings?.get(service, model) ?? {},
-      this.support(service, model),
-    );
-    const controller = new AbortController();
-    this.running.set(requestId, { controller, from, conversationId });
-    let text = '';
-    let reported: ReportedUsage | undefined;
-    try {
-      const result = await runPrompt(
-        this.monitor,
-        {
-          service,
-          model,
-          turns,
-          ...(previousResponseId ? { previousResponseId } : {}),
-          denyDataCollection: this.configuration.value.router.denyDataCollection,
-          settings,
-        },
-        {
-          signal: controller.signal,
-          onDelta: (delta) => {
-            text += delta;
-            postHere({ type: 'chat/chunk', requestId, text: delta });
-          },
-          onRetry: (notice) =>
-            postHere({ type: 'chat/retrying', requestId, kind: notice.error.kind, delayMs: notice.delayMs }),
-          onFreeWait: (delayMs) => postHere({ type: 'chat/retrying', requestId, kind: 'free_limit_minute', delayMs }),
-          onReported: (usage) => {
-            reported = usage;
-          },
-        },
-      );
-      const free =
-        SERVICES[service].capabilities.hasFreeModels && (isFreeModelId(model) || result.costUsd === 0)
-          ? this.monitor.freeGuard.status()
-          : null;
-      const done: ChatTurn = place({
-        ...assistant,
-        text: result.text,
-        model: result.model || model,
-        status: 'done',
-        usage: result.usage,
-        costUsd: result.costUsd,
-        free: free ? { used: free.used, limit: free.limit } : null,
-        responseId: chains ? result.id : null,
-        responseKey: chains ? (responseKey ?? null) : null,
-        refusal: result.refusal,
-        finishReason: result.finishReason,
-        ...(Object.keys(settings).length > 0 ? { settings } : {}),
-      });
-      // What the answer cost counts toward the cap even when its conversation was discarded meanwhile.
-      void this.ports.spend?.record(service, result.costUsd);
-      if (this.discarded.has(requestId)) return;
-      await store.saveTurns([...history, user, done, ...after], conversationId);
-      // The walkthrough's "send a first prompt" step completes on this.
-      tickFirstPrompt();
-      postHere({ type: 'chat/done', requestId, turn: done });
-    } catch (thrown) {
-      if (this.discarded.has(requestId)) return;
-      const error = toServiceError(thrown, service);
-      const partial = error.partialText ?? text;
-      const status: ChatTurn['status'] =
-        error.kind === 'cancelled' ? 'cancelled' : error.kind === 'stream_interrupted' ? 'interrupted' : 'error';
-      const failed: ChatTurn = place({
-        ...assistant,
-        text: partial,
-        status,
-        error: error.toData(),
-        // What the service charged for a stopped or broken answer, when it said.
-        ...(reported ? { usage: reported.usage, costUsd: reported.costUsd } : {}),
-        // The reset is a moment, not "in N seconds from whenever the card is drawn".
-        retryAt:
-          error.retryAfterSeconds !== null ? new Date(Date.now() + error.retryAfterSeconds * 1000).toISOString() : null,
-      });
-      if (reported) void this.ports.spend?.record(service, reported.costUsd);
-      await store.saveTurns([...history, user, failed, ...after], conversationId);
-      postHere({ type: 'chat/error', requestId, turn: failed, prompt });
-      this.log.warn(`Prompt to the ${service} service (${model}) failed: ${error.kind}: ${error.message}`);
-    } finally {
-      this.running.delete(requestId);
-      this.discarded.delete(requestId);
-    }
   }
 
   /** What the model takes, from its service's list; undefined when the list is not known or does not say. */

@@ -54,6 +54,13 @@ export interface ApplyRequest {
   editor: vscode.TextEditor | undefined;
 }
 
+/** Answers "which file?" in place of the Quick Pick, which it is given to fall back on. */
+export type ChooseFilePort = (
+  candidates: vscode.Uri[],
+  placeHolder: string,
+  quickPick: ChooseFile,
+) => Promise<vscode.Uri | undefined>;
+
 export class CodeProposals extends Disposable implements vscode.CodeLensProvider {
   private readonly pending = new Map<string, Pending>();
   /** The text of each proposal shown as a diff, by its URI. */
@@ -63,8 +70,8 @@ export class CodeProposals extends Disposable implements vscode.CodeLensProvider
   private decoration: vscode.TextEditorDecorationType | undefined;
   private providing = false;
   private counter = 0;
-  /** For tests: answers "which file?" instead of a Quick Pick. */
-  choose: ChooseFile | undefined;
+  /** Asks "which file?": the Quick Pick unless the session was given another way (tests answer without one). */
+  private readonly choose: ChooseFile;
 
   /** `onError` hears what goes wrong when nobody awaits; `onState` tells the chat where an Apply stands. */
   private readonly onError: (error: Error) => void;
@@ -73,10 +80,12 @@ export class CodeProposals extends Disposable implements vscode.CodeLensProvider
   constructor(
     onError: (error: Error) => void = () => undefined,
     onState: (applyId: string, state: ApplyState, file: string, text?: string) => void = () => undefined,
+    choose?: ChooseFilePort,
   ) {
     super();
     this.onError = onError;
     this.onState = onState;
+    this.choose = choose ? (candidates, placeHolder) => choose(candidates, placeHolder, quickPickFile) : quickPickFile;
   }
 
   /** Registered on the first Apply, not at activation. */
@@ -109,7 +118,7 @@ export class CodeProposals extends Disposable implements vscode.CodeLensProvider
   /** Applies `request` and resolves with its id once the change is in the editor (undefined if it is not). */
   async apply(request: ApplyRequest): Promise<string | undefined> {
     const id = request.applyId ?? `apply${++this.counter}`;
-    const target = await applyTarget(request.code, request.languageId, request.attached, this.choose ?? quickPickFile);
+    const target = await applyTarget(request.code, request.languageId, request.attached, this.choose);
     if (target.kind === 'cancelled') {
       this.onState(id, 'refused', '', t('Apply cancelled: no file was chosen.'));
       return undefined;

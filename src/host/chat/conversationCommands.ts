@@ -22,8 +22,6 @@ export class ConversationCommands {
   private readonly keys: KeyStore;
   private readonly log: Log;
   private readonly offerUndo: OfferClearUndo;
-  /** For tests: the answer a modal question gets instead of showing it. */
-  confirmAnswer: boolean | undefined;
   /** For tests: the list while it is shown, whose items they read. */
   shownList: vscode.QuickPick<ConversationItem> | undefined;
 
@@ -73,12 +71,11 @@ export class ConversationCommands {
     const yes = t('Delete');
     const ok =
       confirmed ||
-      (this.confirmAnswer ??
-        (await vscode.window.showWarningMessage(
-          t('Delete the conversation "{0}"?', current.title),
-          { modal: true, detail: t('Its {0} messages cannot be brought back.', String(current.turnCount)) },
-          yes,
-        )) === yes);
+      (await vscode.window.showWarningMessage(
+        t('Delete the conversation "{0}"?', current.title),
+        { modal: true, detail: t('Its {0} messages cannot be brought back.', String(current.turnCount)) },
+        yes,
+      )) === yes;
     if (!ok) return false;
     await this.conversations.remove(id);
     return true;

@@ -5,7 +5,7 @@
 // without parsing it (bench/bundle.ts).
 import * as vscode from 'vscode';
 import { ServiceError } from '../../core/errors.ts';
-import { scannerKeys } from '../../core/keys/keyStore.ts';
+import { guardKeys, runGuardedPrompt, unreadReason } from '../../core/chat/guardedPrompt.ts';
 import { describeLocations, keysInRequest } from '../../core/guards/outgoingGuard.ts';
 import { estimateMessageTokens, estimateTextTokens } from '../../core/lm/tokenEstimate.ts';
 import { runPrompt } from '../../core/chat/promptRunner.ts';
@@ -19,7 +19,7 @@ import { UNNAMED_CALLER, callerLabel, requestInitiator } from './lmAccess.ts';
 
 // The access answers are built with this file, on first use (extension.ts).
 export { LanguageModelAccess } from './lmAccess.ts';
-import type { ReportedUsage } from '../../core/wire/textStream.ts';
+import type { CompletionResult } from '../../core/wire/textStream.ts';
 import { errorKindStrings } from '../errorKindStrings.ts';
 import { type ModelSettings, applicableSettings, cleanSettings } from '../../shared/modelSettings.ts';
 import type { ModelOption } from '../../shared/protocol.ts';
@@ -71,13 +71,9 @@ function mappedMessages(messages: readonly vscode.LanguageModelChatRequestMessag
 
 /** The secret guard, before anything leaves: stored keys by value, every other key by shape, in every byte sent. */
 async function guard(parts: ChatProviderParts, service: ServiceId, messages: LmMessage[], tools: LmTool[]) {
-  const keys = await scannerKeys(parts.keys).catch((error: unknown) => ({
-    known: [],
-    retired: [],
-    unread: [{ service: undefined, reason: (error as Error)?.message ?? String(error) }],
-  }));
-  if (keys.unread.length > 0) {
-    const why = [...new Set(keys.unread.map((u) => u.reason))].join('; ');
+  const keys = await guardKeys(parts.keys);
+  const why = unreadReason(keys);
+  if (why !== undefined) {
     parts.log.warn(`Language models: not sent, the stored keys could not be read (${why}).`);
     throw vscode.LanguageModelError.Blocked(
       vscode.l10n.t(
@@ -98,6 +94,7 @@ async function guard(parts: ChatProviderParts, service: ServiceId, messages: LmM
       ),
     );
   }
+  return { messages, tools };
 }
 
 /** Another extension asks: the person's answer, asked once per extension (lmAccess.ts). */
@@ -191,56 +188,63 @@ export async function respond(
   const caller = requestInitiator(options);
   await admit(parts, caller);
   const mapped = mappedMessages(messages);
-  const tools = toLmTools(options.tools);
-  await guard(parts, service, mapped, tools);
   const settings = settingsFor(parts.settings, offered, service, model, options.modelOptions);
   const option = offered.get(`${service}/${model}`);
-  const held = reserve(
-    parts,
-    { service, model, option },
-    { messages: mapped, tools, maxOutputTokens: settings.maxOutputTokens },
-    caller,
-  );
   const controller = new AbortController();
   const cancel = token.onCancellationRequested(() => controller.abort());
   if (token.isCancellationRequested) controller.abort();
-  let reported: ReportedUsage | undefined;
+  let sending = false;
   try {
-    const result = await runPrompt(
-      parts.monitor,
-      {
-        service,
-        model,
-        turns: [],
-        messages: mapped,
-        ...(tools.length > 0 ? { tools, toolChoice: toToolChoice(options.toolMode) } : {}),
-        settings,
-        denyDataCollection: parts.configuration.value.router.denyDataCollection,
+    // Each step refuses by throwing the LanguageModelError the caller sees, so the outcome is always sent.
+    const outcome = await runGuardedPrompt({
+      guard: () => guard(parts, service, mapped, toLmTools(options.tools)),
+      reserve: (sent) =>
+        reserve(parts, { service, model, option }, { ...sent, maxOutputTokens: settings.maxOutputTokens }, caller),
+      prompt: ({ messages: sent, tools }, onReported) => {
+        sending = true;
+        return runPrompt(
+          parts.monitor,
+          {
+            service,
+            model,
+            turns: [],
+            messages: sent,
+            ...(tools.length > 0 ? { tools, toolChoice: toToolChoice(options.toolMode) } : {}),
+            settings,
+            denyDataCollection: parts.configuration.value.router.denyDataCollection,
+          },
+          {
+            signal: controller.signal,
+            onDelta: (delta) => progress.report(new vscode.LanguageModelTextPart(delta)),
+            onReported,
+          },
+        );
       },
-      {
-        signal: controller.signal,
-        onDelta: (delta) => progress.report(new vscode.LanguageModelTextPart(delta)),
-        // What a stopped or broken answer was charged still counts toward the cap.
-        onReported: (usage) => {
-          reported = usage;
-        },
-      },
-    );
-    void held?.settle(result.costUsd);
-    reportToolCalls(progress, result.toolCalls);
-    const usage = result.usage ? `${result.usage.inputTokens} in, ${result.usage.outputTokens} out` : 'no usage';
-    const cost = result.costUsd === null ? '' : `, $${result.costUsd}`;
-    parts.log.info(
-      `Language models: ${service} ${result.model || model} answered ${caller ?? 'an unnamed caller'} (${usage}${cost}).`,
-    );
+    });
+    if (outcome.sent) answered(parts, progress, { service, model, caller }, outcome.result);
   } catch (error) {
-    if (reported) void held?.settle(reported.costUsd);
-    else held?.release();
+    // The guard's and the cap's refusals are already the errors the caller sees.
+    if (!sending) throw error;
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     throw languageModelError(parts.log, error);
   } finally {
     cancel.dispose();
   }
+}
+
+/** The answer's tool calls as progress, and a line in the log naming who asked and what it cost. */
+function answered(
+  parts: ChatProviderParts,
+  progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+  asked: { service: ServiceId; model: string; caller: string | undefined },
+  result: CompletionResult,
+): void {
+  reportToolCalls(progress, result.toolCalls);
+  const usage = result.usage ? `${result.usage.inputTokens} in, ${result.usage.outputTokens} out` : 'no usage';
+  const cost = result.costUsd === null ? '' : `, $${result.costUsd}`;
+  parts.log.info(
+    `Language models: ${asked.service} ${result.model || asked.model} answered ${asked.caller ?? 'an unnamed caller'} (${usage}${cost}).`,
+  );
 }
 
 function reportToolCalls(

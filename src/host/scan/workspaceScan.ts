@@ -135,62 +135,75 @@ export async function scanHistory(
       title: t('Keyward: scanning git history for keys'),
       cancellable: true,
     },
-    async (progress, token) => {
-      const controller = new AbortController();
-      const cancel = token.onCancellationRequested(() => controller.abort());
-      // Loaded on the first history scan, from a file of its own (esbuild.js): activation never parses it.
-      const { countCommits, scanHistory: scanGitHistory } = await import('../../core/scan/history.ts');
-      const counts = await Promise.all([...roots].map((root) => countCommits(root)));
-      const total = counts.every((c) => c !== undefined) ? counts.reduce<number>((a, b) => a + (b ?? 0), 0) : undefined;
-      const result: HistoryScanOutcome = { hits: [], commits: 0, total, cancelled: false, repositories: roots.size };
-      let shown = 0;
-      try {
-        for (const root of roots) {
-          const before = result.commits;
-          let scan;
-          try {
-            scan = await scanGitHistory(root, diagnostics.scanOptions(), {
-              signal: controller.signal,
-              onProgress: (commits) => {
-                result.commits = before + commits;
-                // Report whole percents only: progress is drawn on every report.
-                const percent = total ? Math.floor((result.commits / total) * 100) : 0;
-                if (percent > shown || !total) {
-                  progress.report({
-                    message: total
-                      ? t('{0} of {1} commits', String(result.commits), String(total))
-                      : t('{0} commits', String(result.commits)),
-                    increment: total ? percent - shown : undefined,
-                  });
-                  shown = percent;
-                }
-              },
-            });
-          } catch (error) {
-            result.failure = redactSecrets((error as Error).message);
-            break;
-          }
-          result.commits = before + scan.commits;
-          for (const finding of scan.findings) result.hits.push(historyHit(root, finding));
-          // History not read whole (a shallow or partial clone, a graft file) is said as a failure, never as clean;
-          // the other repositories are still read.
-          const notRead = scan.skipped.filter((s) => SKIP_REASONS[s.reason].incomplete);
-          if (notRead.length > 0) {
-            const said = notRead.map((s) => `${root}${s.path ? `/${s.path}` : ''}: ${skipMessage(s)}`).join('; ');
-            result.failure = redactSecrets(result.failure ? `${result.failure}; ${said}` : said);
-          }
-          if (scan.cancelled) {
-            result.cancelled = true;
-            break;
-          }
-        }
-      } finally {
-        cancel.dispose();
-      }
-      return result;
-    },
+    (progress, token) => readHistory(roots, diagnostics, progress, token),
   );
+  await showHistory(outcome, view, log);
+  return outcome;
+}
 
+/** Every repository's history through the scanner, with progress; a failure or a part not read is named. */
+async function readHistory(
+  roots: Set<string>,
+  diagnostics: KeyDiagnostics,
+  progress: vscode.Progress<{ message?: string; increment?: number }>,
+  token: vscode.CancellationToken,
+): Promise<HistoryScanOutcome> {
+  const controller = new AbortController();
+  const cancel = token.onCancellationRequested(() => controller.abort());
+  // Loaded on the first history scan, from a file of its own (esbuild.js): activation never parses it.
+  const { countCommits, scanHistory: scanGitHistory } = await import('../../core/scan/history.ts');
+  const counts = await Promise.all([...roots].map((root) => countCommits(root)));
+  const total = counts.every((c) => c !== undefined) ? counts.reduce<number>((a, b) => a + (b ?? 0), 0) : undefined;
+  const result: HistoryScanOutcome = { hits: [], commits: 0, total, cancelled: false, repositories: roots.size };
+  let shown = 0;
+  try {
+    for (const root of roots) {
+      const before = result.commits;
+      let scan;
+      try {
+        scan = await scanGitHistory(root, diagnostics.scanOptions(), {
+          signal: controller.signal,
+          onProgress: (commits) => {
+            result.commits = before + commits;
+            // Report whole percents only: progress is drawn on every report.
+            const percent = total ? Math.floor((result.commits / total) * 100) : 0;
+            if (percent > shown || !total) {
+              progress.report({
+                message: total
+                  ? t('{0} of {1} commits', String(result.commits), String(total))
+                  : t('{0} commits', String(result.commits)),
+                increment: total ? percent - shown : undefined,
+              });
+              shown = percent;
+            }
+          },
+        });
+      } catch (error) {
+        result.failure = redactSecrets((error as Error).message);
+        break;
+      }
+      result.commits = before + scan.commits;
+      for (const finding of scan.findings) result.hits.push(historyHit(root, finding));
+      // History not read whole (a shallow or partial clone, a graft file) is said as a failure, never as clean;
+      // the other repositories are still read.
+      const notRead = scan.skipped.filter((s) => SKIP_REASONS[s.reason].incomplete);
+      if (notRead.length > 0) {
+        const said = notRead.map((s) => `${root}${s.path ? `/${s.path}` : ''}: ${skipMessage(s)}`).join('; ');
+        result.failure = redactSecrets(result.failure ? `${result.failure}; ${said}` : said);
+      }
+      if (scan.cancelled) {
+        result.cancelled = true;
+        break;
+      }
+    }
+  } finally {
+    cancel.dispose();
+  }
+  return result;
+}
+
+/** The findings in the log and the view, and one message: failed, cancelled, clean, or keys to rotate. */
+async function showHistory(outcome: HistoryScanOutcome, view: GitHistoryView, log: Log): Promise<void> {
   for (const hit of outcome.hits)
     log.warn(
       `History: ${hit.masked} added in ${hit.commit.slice(0, 12)} to ${redactSecrets(hit.path)}:${hit.line + 1}`,
@@ -221,5 +234,4 @@ export async function scanHistory(
         String(new Set(outcome.hits.map((h) => h.fingerprint)).size),
       ),
     );
-  return outcome;
 }

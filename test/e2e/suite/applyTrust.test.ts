@@ -71,7 +71,7 @@ suite('Apply: what it replaces, where it may write, and when it reaches the disk
   });
 
   teardown(async () => {
-    api.panel.session.proposals.choose = undefined;
+    api.panelProbe.chooseFile = undefined;
     while ((await vscode.commands.executeCommand('keyward.discardProposal')) === 'undone');
     // Reverted, not saved, and no dialog asking.
     for (let i = 0; i < 20 && vscode.window.tabGroups.all.some((g) => g.tabs.length > 0); i++)
@@ -107,7 +107,7 @@ suite('Apply: what it replaces, where it may write, and when it reaches the disk
     const uri = write('.github/workflows/ci.yml', workflow);
     const asked: { candidates: string[]; placeHolder: string }[] = [];
     let answer: vscode.Uri | undefined;
-    api.panel.session.proposals.choose = async (candidates, placeHolder) => {
+    api.panelProbe.chooseFile = async (candidates, placeHolder) => {
       asked.push({ candidates: candidates.map((c) => c.toString()), placeHolder });
       return answer;
     };
@@ -147,7 +147,7 @@ suite('Apply: what it replaces, where it may write, and when it reaches the disk
     const config = join(folder(), '.git', 'config');
     const before = readFileSync(config, 'utf8');
     let asked = 0;
-    api.panel.session.proposals.choose = async () => {
+    api.panelProbe.chooseFile = async () => {
       asked++;
       return vscode.Uri.file(config);
     };

@@ -42,7 +42,7 @@ suite('code from an answer into a file', () => {
   });
 
   teardown(async () => {
-    api.panel.session.proposals.choose = undefined;
+    api.panelProbe.chooseFile = undefined;
     // Whatever a failed test left waiting is undone, so the next one starts clean.
     while ((await vscode.commands.executeCommand('keyward.discardProposal')) === 'undone');
     await closeAll();
@@ -135,7 +135,7 @@ suite('code from an answer into a file', () => {
     const uri = write('apply/chosen.py', 'import os\n\ndef run():\n    return 1\n');
     await open(uri.fsPath);
     let offered: string[] = [];
-    api.panel.session.proposals.choose = async (candidates) => {
+    api.panelProbe.chooseFile = async (candidates) => {
       offered = candidates.map((c) => c.toString());
       return uri;
     };
@@ -182,7 +182,7 @@ suite('code from an answer into a file', () => {
     // Another editor is active now: the attachment, not the caret, says where the code goes.
     await editorWith('# notes\n', new vscode.Selection(0, 0, 0, 0));
     let asked = false;
-    api.panel.session.proposals.choose = async () => {
+    api.panelProbe.chooseFile = async () => {
       asked = true;
       return undefined;
     };
@@ -202,7 +202,7 @@ suite('code from an answer into a file', () => {
 
   test('a path that leaves the workspace, or a link inside it, is refused by name and nothing is written', async () => {
     let asked = false;
-    api.panel.session.proposals.choose = async () => {
+    api.panelProbe.chooseFile = async () => {
       asked = true;
       return undefined;
     };

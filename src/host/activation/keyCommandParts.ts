@@ -1,0 +1,40 @@
+// The key and status commands: each service's, as its row in core/services/descriptors.ts names them, and the rest.
+import type * as vscode from 'vscode';
+import { SERVICES, SERVICE_IDS } from '../../core/services/descriptors.ts';
+import type { ServiceId } from '../../shared/serviceIds.ts';
+import { CommandId } from '../commandIds.ts';
+import type { SetKeyArgs } from '../keys/keyCommands.ts';
+import { serviceToSet } from '../keys/servicePick.ts';
+import { command } from './command.ts';
+import type { KeywardCore } from './keywardCore.ts';
+import { onDemand } from './onDemand.ts';
+
+export function keyCommandsOf(core: KeywardCore): vscode.Disposable[] {
+  const { keyCommands, configuration, monitor } = core;
+  return [
+    command(CommandId.importKeys, async () => (await keyCommands()).importFromEnvironment()),
+    command(CommandId.showLog, () => core.log.show()),
+    ...SERVICE_IDS.flatMap((service) => {
+      const ids = SERVICES[service].commands;
+      return [
+        command(ids.setKey, async (args?: SetKeyArgs) => (await keyCommands()).setKey(service, args)),
+        command(ids.verifyKey, async () => (await keyCommands()).verify(service)),
+        command(ids.rotateKey, async (key?: string) => (await keyCommands()).rotate(service, key)),
+        command(ids.deleteKey, async (confirmed?: boolean) =>
+          (await keyCommands()).delete(service, confirmed === true),
+        ),
+        command(ids.actions, async () => (await onDemand()).showStatusActions(service, configuration, monitor)),
+      ];
+    }),
+    // One Set Key… for every service: the one its caller names, else a picker of them all.
+    command(CommandId.setKey, async (service?: unknown, args?: SetKeyArgs) => {
+      const id = await serviceToSet(service, configuration.value);
+      return id && (await keyCommands()).setKey(id, args);
+    }),
+    command(CommandId.setKeyExpiry, async (service?: ServiceId, date?: string) =>
+      (await keyCommands()).setExpiry(service, date),
+    ),
+    command(CommandId.setUsageTier, async () => (await onDemand()).pickUsageTier()),
+    command(CommandId.refreshStatus, () => core.statusBar.refresh()),
+  ];
+}

@@ -1,0 +1,48 @@
+// Keyward's models in VS Code's chat and for other extensions: the provider, who may use it, and its commands.
+import * as vscode from 'vscode';
+import { ModelCatalog } from '../../core/chat/modelCatalog.ts';
+import type { ModelSettingsStore } from '../chat/modelSettingsStore.ts';
+import { CommandId } from '../commandIds.ts';
+import { KeywardChatProvider, LM_VENDOR } from '../lm/chatProvider.ts';
+import type { LanguageModelAccess } from '../lm/lmAccess.ts';
+import { command } from './command.ts';
+import type { KeywardCore } from './keywardCore.ts';
+import { onDemand } from './onDemand.ts';
+
+/** Registers the provider; returns who may use it, built on first use. */
+export function buildLanguageModels(
+  context: vscode.ExtensionContext,
+  core: KeywardCore,
+  modelSettings: ModelSettingsStore,
+): () => Promise<LanguageModelAccess> {
+  const { keys, configuration, log, monitor } = core;
+  // Other extensions use Keyward's models once the person allowed each (asked once, in a modal). Built with the
+  // request handling (dist/lmRequests.js) on the first request or the first Manage Language Model Access.
+  let lmAccessLoading: Promise<LanguageModelAccess> | undefined;
+  const lmAccess = (): Promise<LanguageModelAccess> =>
+    (lmAccessLoading ??= import('../lm/lmRequests.ts').then(
+      ({ LanguageModelAccess }) => new LanguageModelAccess(core.globalState, core.ledger, log, context.extension.id),
+    ));
+  const lmProvider = new KeywardChatProvider({
+    monitor,
+    keys,
+    catalog: new ModelCatalog(monitor),
+    configuration,
+    settings: modelSettings,
+    spend: core.spend,
+    access: lmAccess,
+    log,
+    manageCommand: CommandId.manageLanguageModels,
+  });
+  context.subscriptions.push(
+    lmProvider,
+    vscode.lm.registerLanguageModelChatProvider(LM_VENDOR, lmProvider),
+    command(CommandId.manageLanguageModels, async () =>
+      (await onDemand()).manageLanguageModelKeys(keys, configuration),
+    ),
+    command(CommandId.manageLanguageModelAccess, async () => (await lmAccess()).manage()),
+    keys.onDidChange((service) => lmProvider.refresh(service)),
+    configuration.onDidChange(() => lmProvider.refresh()),
+  );
+  return lmAccess;
+}
