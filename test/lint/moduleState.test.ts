@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { importGraph } from './importGraph.ts';
 
 const CORE = fileURLToPath(new URL('../../src/core', import.meta.url));
-const NOT_YET = ['scan/archive.ts', 'scan/fileScan.ts', 'scan/git.ts', 'scan/precheck.ts', 'scan/scanner.ts'];
+const NOT_YET = ['scan/archive.ts', 'scan/fileScan.ts', 'scan/git.ts', 'scan/precheck.ts'];
 
 /** The names a file declares with a top-level `let`. */
 export function moduleLets(text: string): string[] {

@@ -18,7 +18,7 @@ import { type ModelSettings, type SettingSupport, applicableSettings } from '../
 import type { Attachment } from '../../shared/protocol.ts';
 import type { Configuration } from '../configuration.ts';
 import type { Log } from '../log.ts';
-import type { ChatSessionPorts } from './chatSession.ts';
+import type { ChatSessionPorts } from './chatSessionPorts.ts';
 import { newId, resolveAttachments } from './panelAttachments.ts';
 import { askToRedact } from './secretGuardPrompt.ts';
 import { tickFirstPrompt } from './walkthrough.ts';

@@ -19,49 +19,26 @@ import { responseKeyOf, splitAtAnswer } from '../../core/chat/conversation.ts';
 import type { KeyStore } from '../../core/keys/keyStore.ts';
 import { ModelCatalog } from '../../core/chat/modelCatalog.ts';
 import { SERVICE_IDS, baseUrlOf } from '../../core/services/descriptors.ts';
-import type { GuardQuestion } from '../../core/guards/secretGuard.ts';
 import { attachFrom } from './attachRequest.ts';
-import { type ChooseFilePort, CodeProposals } from './codeApply.ts';
+import { CodeProposals } from './codeApply.ts';
 import { insertCode } from './codeInsert.ts';
-import type { LastEditor } from './lastEditor.ts';
 import type { Configuration } from '../configuration.ts';
-import type { SpendGuard } from './spendGuard.ts';
-import type { ConversationStore } from './conversationStore.ts';
 import type { Log } from '../log.ts';
 import { focusEditor, openLink, runPanelAction } from './panelActions.ts';
 import { heldKeyMasks, keyReadiness, offeredServices } from './chatServices.ts';
 import { panelStrings } from './panelStrings.ts';
 import { WebviewConnection } from './webviewConnection.ts';
 import { ChatFocusContext } from './chatFocusContext.ts';
-import type { ModelSettings, SettingSupport } from '../../shared/modelSettings.ts';
+import type { SettingSupport } from '../../shared/modelSettings.ts';
 import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import { type LastEdit, type Running, type SendContext, sendPrompt } from './chatSend.ts';
+import type { ChatSessionPorts } from './chatSessionPorts.ts';
 
 // Ask About Selection's attaching, which the editor tab runs before the chat it opens loads: taken from this file,
 // so that it loads with the chat rather than at activation.
 export { attachSelection } from './panelAttachments.ts';
 
-/** What the session needs besides the core services; tests replace the question and watch what is posted. */
-export interface ChatSessionPorts {
-  extensionUri: vscode.Uri;
-  store: ConversationStore;
-  lastEditor: LastEditor;
-  /** The secret guard's question; a modal unless replaced. */
-  ask?: GuardQuestion;
-  /** Apply's "which file?"; the Quick Pick unless replaced. */
-  chooseFile?: ChooseFilePort;
-  /** Sees every message posted to the webviews. */
-  tap?: (message: HostMessage) => void;
-  /** The daily spend cap: holds a paid prompt back once reached (the chat's card asks), and adds each answer's cost. */
-  spend?: SpendGuard;
-  /** A history command ran from the webview. */
-  clearHistory: () => Promise<void>;
-  exportHistory: () => Promise<unknown>;
-  /** Per-model settings (host/chat/modelSettingsStore.ts): sent where the model takes them, and named under the answer. */
-  modelSettings?: { get(service: ServiceId, model: string): ModelSettings };
-  /** The chat's settings button: the host asks for the model's settings (host/chat/modelSettingsEditor.ts). */
-  editModelSettings?: (service: ServiceId, model: string, support: SettingSupport | undefined) => Promise<void>;
-}
+export type { ChatSessionPorts } from './chatSessionPorts.ts';
 
 export class ChatSession extends Disposable {
   private readonly connections = new Set<WebviewConnection>();

@@ -2,7 +2,7 @@
 // the panel: it answers the secret guard and Apply's "which file?", and keeps what was posted.
 import type { HostMessage } from '../../shared/protocol.ts';
 import type { GuardAnswer } from '../../core/guards/secretGuard.ts';
-import type { ChatSessionPorts } from './chatSession.ts';
+import type { ChatSessionPorts } from './chatSessionPorts.ts';
 import { askToRedact } from './secretGuardPrompt.ts';
 import type { ChooseFile } from './applyTarget.ts';
 
