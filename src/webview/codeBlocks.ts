@@ -25,6 +25,9 @@ export function decorateCodeBlocks(
     const language = blockLanguage(codeNode);
     // The file the fence names (highlight.ts puts it in the block's title): shown on the bar, sent with Apply.
     const file = pre.title;
+    // A block wider than the chat scrolls sideways: the keyboard must reach it to scroll it (axe's
+    // scrollable-region-focusable, found on a CI workflow's long lines in the side bar).
+    pre.tabIndex = 0;
     const wrapper = element('div', { className: 'code-block' });
     const bar = element('div', { className: 'code-bar' });
     bar.append(element('span', { className: 'code-lang', textContent: language || s('plainText', 'text') }));
