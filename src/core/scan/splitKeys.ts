@@ -5,6 +5,7 @@
 // the joined text must then be a whole key of a known shape, so unrelated adjacent
 // strings never make one.
 import { DIRECT_PREFIXES, OTHER_PREFIXES, ROUTER_PREFIX } from '../../shared/keyShapes.ts';
+import { isKeyChar } from './keyChars.ts';
 import { MAX_TOKEN } from './rules.ts';
 
 /** A literal piece starts with one of these: a prefix a provider documents, never "sk-" alone. */
@@ -35,16 +36,6 @@ const MAX_PIECES = 16;
  */
 const MAX_STARTS = 256;
 const QUOTES = '\'"`';
-
-function isKeyChar(code: number): boolean {
-  return (
-    (code >= 48 && code <= 57) ||
-    (code >= 65 && code <= 90) ||
-    (code >= 97 && code <= 122) ||
-    code === 45 ||
-    code === 95
-  );
-}
 
 function skipSpace(text: string, at: number): number {
   while (at < text.length && /\s/.test(text[at]!)) at++;
