@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { format } from 'node:util';
 import type { BrowserContext } from './playwright.ts';
+import { recordStall } from './stallProfile.ts';
 
 export interface InHostResult {
   exitCode: number;
@@ -25,6 +26,7 @@ export async function runInHostSuite(
 ): Promise<InHostResult> {
   const page = await context.newPage();
   const log: string[] = [];
+  let lastLine = Date.now();
   let finish: (code: number) => void = () => undefined;
   const exited = new Promise<number>((resolve) => {
     finish = resolve;
@@ -32,6 +34,7 @@ export async function runInHostSuite(
   await page.exposeFunction('codeAutomationLog', (_type: string, args: unknown[]) => {
     const line = format(...(Array.isArray(args) ? args : [args]));
     log.push(line);
+    lastLine = Date.now();
     process.stdout.write(`  [host] ${line}\n`);
   });
   await page.exposeFunction('codeAutomationExit', (code: number) => finish(code));
@@ -51,7 +54,22 @@ export async function runInHostSuite(
           .screenshot({ path: join(options.shotsDir, `in-host-${String(++shots).padStart(2, '0')}.png`) })
           .catch(() => undefined)
       : Promise.resolve(undefined);
-  const pictures = setInterval(() => void shoot(), 60_000);
+  // No test logs nothing for two minutes (each has its own shorter timeout): a quiet log is a stall, and its
+  // evidence is recorded once per quiet spell, numbered like the pictures.
+  let stalls = 0;
+  let recording = false;
+  const pictures = setInterval(() => {
+    void shoot();
+    const quiet = Date.now() - lastLine;
+    if (!options.shotsDir || recording || quiet < 120_000) return;
+    recording = true;
+    const file = join(options.shotsDir, `in-host-stall-${++stalls}.txt`);
+    process.stdout.write(`  [host] (no log line for ${Math.round(quiet / 1000)} s: recording ${file})\n`);
+    void recordStall(context, page, file, quiet).finally(() => {
+      lastLine = Date.now();
+      recording = false;
+    });
+  }, 60_000);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<number>((resolve) => {
     timer = setTimeout(() => {

@@ -64,8 +64,15 @@ export interface Page {
   close(): Promise<void>;
 }
 
+/** A Chrome DevTools Protocol session, for what Playwright does not wrap (a CPU profile of a stalled window). */
+export interface CDPSession {
+  send<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
+  detach(): Promise<void>;
+}
+
 export interface BrowserContext {
   newPage(): Promise<Page>;
+  newCDPSession(page: Page): Promise<CDPSession>;
   pages(): Page[];
   close(): Promise<void>;
 }
