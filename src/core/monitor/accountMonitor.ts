@@ -6,13 +6,13 @@ import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import { Emitter, type Subscription } from '../../shared/event.ts';
 import type { StatusView } from '../account/accountStatus.ts';
 import type { KeywardConfig } from '../config.ts';
+import { ClientPool } from './clientPool.ts';
 import type { RateLimits } from '../wire/responsesClient.ts';
-import { SERVICE_NAMES, ServiceError } from '../errors.ts';
+import type { ServiceError } from '../errors.ts';
 import type { Tier } from '../fees.ts';
 import { FreeModelGuard } from '../wire/freeGuard.ts';
-import { fingerprint } from '../keys/keyFormats.ts';
 import type { KeyMetadata, KeyStore } from '../keys/keyStore.ts';
-import { SERVICES, SERVICE_IDS, baseUrlOf } from '../services/descriptors.ts';
+import { SERVICE_IDS } from '../services/descriptors.ts';
 import type { AccountContext, AccountSnapshot, Remedy, WireClient } from '../services/module.ts';
 import { type AccountVerification, serviceModule } from '../services/registry.ts';
 
@@ -25,29 +25,21 @@ export interface MonitorOptions {
   now?: () => number;
 }
 
-/** Closes a client once it is made; one that failed to load has nothing to close. */
-function closeWhenOpen(client: Promise<WireClient>): Promise<void> {
-  return client.then(
-    (opened) => opened.close(),
-    () => undefined,
-  );
-}
-
 export class AccountMonitor extends Disposable {
   readonly freeGuard: FreeModelGuard;
   private readonly snapshots = new Map<ServiceId, AccountSnapshot>();
   private readonly options: MonitorOptions;
   private readonly context: AccountContext;
   private readonly changed = this._register(new Emitter<ServiceId>());
-  // The promise is kept, so that calls made while a client's code loads share the one client.
-  private readonly clients = new Map<ServiceId, { id: string; client: Promise<WireClient> }>();
+  private readonly clients: ClientPool;
 
   constructor(options: MonitorOptions) {
     super();
     this.options = options;
-    this._register(toDisposable(() => this.closeClients()));
     const now = options.now ?? Date.now;
     this.freeGuard = this._register(new FreeModelGuard(now));
+    this.clients = new ClientPool({ keys: options.keys, config: options.config, now, freeGuard: this.freeGuard });
+    this._register(toDisposable(() => this.clients.close()));
     this.context = { now, tier: options.tier, freeGuard: this.freeGuard };
     for (const service of SERVICE_IDS) this.snapshots.set(service, serviceModule(service).account.empty(this.context));
     this._register(
@@ -90,46 +82,14 @@ export class AccountMonitor extends Disposable {
     return this.changed.event(listener);
   }
 
-  /**
-   * The service's client (its module's type) for the stored key and the configured base URL; undefined without a
-   * key where one is needed, or without a base URL. Made again when the key or the settings change.
-   */
-  async client(service: ServiceId): Promise<WireClient | undefined> {
-    const key = (await this.options.keys.getKey(service)) ?? '';
-    if (!key && !SERVICES[service].capabilities.keyOptional) return undefined;
-    const config = this.options.config();
-    const baseUrl = baseUrlOf(config, service);
-    if (baseUrl === null) return undefined;
-    const id = `${baseUrl}|${JSON.stringify(config.network)}|${key ? fingerprint(key) : 'no key'}`;
-    const cached = this.clients.get(service);
-    if (cached?.id === id) return cached.client;
-    if (cached) void closeWhenOpen(cached.client);
-    const client = serviceModule(service).open({
-      baseUrl,
-      key,
-      ...config.network,
-      now: this.context.now,
-      freeGuard: this.freeGuard,
-    });
-    this.clients.set(service, { id, client });
-    // A client whose code failed to load is not kept: the next call tries again.
-    client.catch(() => {
-      if (this.clients.get(service)?.client === client) this.clients.delete(service);
-    });
-    return client;
+  /** The service's client for the stored key and the configured base URL (see ClientPool). */
+  client(service: ServiceId): Promise<WireClient | undefined> {
+    return this.clients.client(service);
   }
 
   /** Why a service has no client: no base URL set yet, or no key where one is needed. */
   unavailable(service: ServiceId): ServiceError {
-    if (baseUrlOf(this.options.config(), service) === null)
-      return new ServiceError({
-        kind: 'bad_request',
-        service,
-        code: 'no_base_url',
-        message: `No base URL is set for the ${SERVICE_NAMES[service]}.`,
-        action: `Set ${SERVICES[service].settings.baseUrl} to the server, e.g. http://localhost:11434/v1 for Ollama.`,
-      });
-    return new ServiceError({ kind: 'auth', service, message: `No ${SERVICE_NAMES[service]} key is stored.` });
+    return this.clients.unavailable(service);
   }
 
   /** Forgets what was known about a service (its key changed or was deleted). */
@@ -160,11 +120,6 @@ export class AccountMonitor extends Disposable {
       serviceModule(service).account.recordOutcome(this.stored(service), error, rateLimits, this.context),
     );
     this.emit(service);
-  }
-
-  private closeClients(): void {
-    for (const { client } of this.clients.values()) void closeWhenOpen(client);
-    this.clients.clear();
   }
 
   private emit(service: ServiceId): void {
