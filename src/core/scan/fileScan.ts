@@ -10,6 +10,7 @@ import type { Finding, ScanOptions } from './scanner.ts';
 import { type ShippedPart, scanShippedText } from './sourceMap.ts';
 import { StreamScan } from './streamScan.ts';
 import { scanBytesCounted } from './byteScan.ts';
+import { lazy } from '../lazy.ts';
 
 /**
  * `omitted`: medium-confidence findings past the per-file cap, counted and not listed. `archive`: the first
@@ -33,7 +34,7 @@ const CHUNK = 4 << 20;
 const WHOLE = READ_ROOM;
 // The chunk for files read in windows, reused as SHARED is (StreamScan copies what it keeps). CLI only: the
 // editor reads through VS Code.
-let chunk: Buffer | undefined;
+const chunk = lazy(() => Buffer.allocUnsafe(CHUNK));
 // Opening a FIFO without it waits for a writer forever; regular files do not care.
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
@@ -168,10 +169,10 @@ function outcomeOf({ findings, omitted }: { findings: Finding[]; omitted: number
 function streamed(head: Buffer, fd: number, options: ScanOptions): { findings: Finding[]; omitted?: number } {
   const stream = new StreamScan(options);
   stream.push(head);
-  chunk ??= Buffer.allocUnsafe(CHUNK);
+  const buffer = chunk();
   for (;;) {
-    const n = readInto(fd, chunk);
-    if (n > 0) stream.push(chunk.subarray(0, n));
+    const n = readInto(fd, buffer);
+    if (n > 0) stream.push(buffer.subarray(0, n));
     if (n < CHUNK) break;
   }
   const findings = stream.end();

@@ -7,13 +7,13 @@
 // the repository names, so lazy fetching and every transport are off. No other
 // module may start git (test/core/scanGit.test.ts checks).
 import { loadBuiltin } from '../builtin.ts';
+import { lazy } from '../lazy.ts';
 import { redactSecrets } from '../redact.ts';
 
 type ChildProcesses = typeof import('node:child_process');
-let children: ChildProcesses | undefined;
 /** Loaded on the first git call: a scan with --no-git never pays for child processes. */
-const spawn = ((...args: Parameters<ChildProcesses['spawn']>) =>
-  (children ??= loadBuiltin<ChildProcesses>('node:child_process')).spawn(...args)) as ChildProcesses['spawn'];
+const children = lazy(() => loadBuiltin<ChildProcesses>('node:child_process'));
+const spawn = ((...args: Parameters<ChildProcesses['spawn']>) => children().spawn(...args)) as ChildProcesses['spawn'];
 
 /** Config that would run a program or change the output we parse, neutralised for every call. */
 const HOOKS_OFF = 'core.hooksPath=/dev/null';
