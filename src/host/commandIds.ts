@@ -45,6 +45,10 @@ export const CommandId = {
   manageLanguageModelAccess: 'keyward.manageLanguageModelAccess',
   /** Set Key… for any service: its argument, else a picker (each service's own Set Key stays, an alias). */
   setKey: 'keyward.setKey',
+  /** Verify, Rotate and Delete Key… for any service with a stored key (each service's own command stays, an alias). */
+  verifyKey: 'keyward.verifyKey',
+  rotateKey: 'keyward.rotateKey',
+  deleteKey: 'keyward.deleteKey',
 } as const;
 
 /**

@@ -38,6 +38,47 @@ describe('activation (bundle, fake vscode)', () => {
     context.dispose();
   });
 
+  it('Verify, Rotate and Delete Key… with no key stored say so and offer Set Key…, which then asks which service', async () => {
+    const { api, state } = createFakeVscode({});
+    const context = fakeExtensionContext();
+    loadExtension(api).activate(context);
+    for (const id of ['keyward.verifyKey', 'keyward.rotateKey', 'keyward.deleteKey']) {
+      state.messages.length = 0;
+      state.quickPicks.length = 0;
+      state.answers.push('Set Key…');
+      state.picks.push(undefined);
+      await state.commands.get(id)!();
+      expect(state.messages).toEqual([{ level: 'info', text: 'No key is stored in Keyward.', items: ['Set Key…'] }]);
+      // Set Key…'s own picker, of every service; dismissed.
+      expect(state.quickPicks).toHaveLength(1);
+      expect(state.quickPicks[0]!.map((item) => item.label)).toEqual(SERVICE_IDS.map((sid) => SERVICES[sid].label));
+    }
+    context.dispose();
+  });
+
+  it('Delete Key… offers only the services with a stored key, each with its masked key, and deletes the one picked', async () => {
+    const { api, state } = createFakeVscode({});
+    const context = fakeExtensionContext();
+    const [first, second] = SERVICE_IDS;
+    const meta = (service: string, masked: string) => ({ service, label: 'k', masked, fingerprint: 'f', length: 40 });
+    await context.globalState.update('keyward.keys.metadata', {
+      [first!]: meta(first!, 'one-…aaaa'),
+      [second!]: meta(second!, 'two-…bbbb'),
+    });
+    loadExtension(api, undefined, { onDemand: true }).activate(context);
+    state.picks.push(SERVICES[second!].label);
+    state.answers.push('Delete Key');
+    await state.commands.get('keyward.deleteKey')!();
+    expect(state.quickPicks[0]).toEqual([
+      { label: SERVICES[first!].label, description: 'one-…aaaa', detail: undefined },
+      { label: SERVICES[second!].label, description: 'two-…bbbb', detail: undefined },
+    ]);
+    expect(state.messages[0]!.text).toContain('two-…bbbb');
+    const left = context.globalState.get<Record<string, unknown>>('keyward.keys.metadata') ?? {};
+    expect(Object.keys(left)).toEqual([first]);
+    context.dispose();
+  });
+
   it('names a bad setting in a warning and keeps the default', () => {
     const { api, state } = createFakeVscode({ 'keyward.router.baseUrl': 'http://evil.example/v1' });
     loadExtension(api).activate(fakeExtensionContext());

@@ -11,7 +11,15 @@ export interface ExtensionModule {
   deactivate(): void;
 }
 
-export function loadExtensionBundle(api: unknown, bundle = 'dist/extension.js'): ExtensionModule {
+/**
+ * `onDemand` keeps the fake answering after the load, so that a command's on-demand part (dist/commands.js…) loads
+ * against it too when the test runs the command; the test file's worker ends with it.
+ */
+export function loadExtensionBundle(
+  api: unknown,
+  bundle = 'dist/extension.js',
+  { onDemand = false } = {},
+): ExtensionModule {
   const path = resolve(bundle);
   delete require.cache[path];
   const loader = Module as unknown as Loader;
@@ -22,6 +30,6 @@ export function loadExtensionBundle(api: unknown, bundle = 'dist/extension.js'):
   try {
     return require(path) as ExtensionModule;
   } finally {
-    loader._load = originalLoad;
+    if (!onDemand) loader._load = originalLoad;
   }
 }
