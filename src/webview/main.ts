@@ -209,6 +209,11 @@ const chunks = new ChunkBatcher((requestId, text) => {
   if (pending) messages.renderStreaming(pending.assistantId);
 });
 
+/** Whether the frame's focus rests on no element of its own (the page itself). */
+function nothingFocused(): boolean {
+  return !document.activeElement || document.activeElement === document.body;
+}
+
 function wire(): void {
   header.wire();
   composer.wire();
@@ -225,7 +230,7 @@ function wire(): void {
   window.addEventListener('focus', () =>
     setTimeout(() => {
       if (Date.now() - pointerAt < 500) return;
-      if (!document.activeElement || document.activeElement === document.body) composer.focus();
+      if (nothingFocused()) composer.focus();
     }, 0),
   );
   // Whether this frame holds the keyboard focus: the host keeps `keyward.chatFocus` for the chat's keybindings
@@ -242,8 +247,11 @@ function wire(): void {
     else {
       if (message.type === 'chat/done' || message.type === 'chat/error') chunks.flush();
       store.dispatch(message);
-      // Opening the chat puts the caret in the prompt box.
-      if (message.type === 'panel/state') composer.focus();
+      // A new state (the chat opened, another conversation shown) puts the caret in the prompt box of a chat that has
+      // the focus, never pulling it from elsewhere: every open chat gets the state, and with the chat both in the side
+      // bar and in an editor the two frames took the focus from each other (and from the editor the person typed in)
+      // as fast as the window could draw. The host's `prompt/focus` is what brings the focus here.
+      if (message.type === 'panel/state' && document.hasFocus()) composer.focus();
     }
   });
 }

@@ -115,6 +115,25 @@ describe('Tab stays within the chat', () => {
   });
 });
 
+describe('a new state and the focus', () => {
+  it('puts the caret in the prompt box of a chat that has the focus, and never pulls the focus into one that has not', () => {
+    // Every open chat gets the state: with the chat in the side bar and in an editor, two frames that each took the
+    // focus on it took it from each other without end (a real-host run stalled on it, the window drawing focus).
+    $('#clear')!.focus();
+    const hasFocus = document.hasFocus;
+    try {
+      document.hasFocus = () => false;
+      send({ type: 'panel/state', state: state(TURNS, 'c1') });
+      expect(document.activeElement).toBe($('#clear'));
+      document.hasFocus = () => true;
+      send({ type: 'panel/state', state: state(TURNS, 'c1') });
+      expect(document.activeElement).toBe($('#prompt'));
+    } finally {
+      document.hasFocus = hasFocus;
+    }
+  });
+});
+
 describe("Clear's Undo, in the view", () => {
   it('offers Undo in a live region after Clear, the next stop after Send', () => {
     const notice = $('#cleared-notice')!;

@@ -8,6 +8,7 @@ import type { BrowserContext, Page } from './playwright.ts';
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
 }
 
 interface Profile {
@@ -16,6 +17,9 @@ interface Profile {
   timeDeltas: number[];
 }
 
+const nameOf = (frame: ProfileNode['callFrame']) =>
+  `${frame.functionName || '(anonymous)'}  ${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber + 1}`;
+
 /** Self time per function, largest first, as "ms  function  url:line" lines. */
 export function selfTimes(profile: Profile, top = 40): string[] {
   const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -23,13 +27,32 @@ export function selfTimes(profile: Profile, top = 40): string[] {
   profile.samples.forEach((id, i) => {
     const frame = byNode.get(id)?.callFrame;
     if (!frame) return;
-    const name = `${frame.functionName || '(anonymous)'}  ${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber + 1}`;
+    const name = nameOf(frame);
     totals.set(name, (totals.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
   });
   return [...totals]
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)
     .map(([name, ms]) => `${ms.toFixed(0).padStart(7)} ms  ${name}`);
+}
+
+/** The heaviest call stacks (leaf first, eight callers up), so that a busy native function names who calls it. */
+export function heaviestStacks(profile: Profile, top = 8): string[] {
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const totals = new Map<number, number>();
+  profile.samples.forEach((id, i) => totals.set(id, (totals.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+  return [...totals]
+    .filter(([id]) => !/^\((program|idle|garbage collector)\)$/.test(byNode.get(id)?.callFrame.functionName ?? ''))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .flatMap(([id, ms]) => {
+      const chain: string[] = [];
+      for (let at: number | undefined = id; at !== undefined && chain.length < 9; at = parent.get(at))
+        chain.push(nameOf(byNode.get(at)!.callFrame));
+      return [`${ms.toFixed(0).padStart(7)} ms`, ...chain.map((name) => `           ${name}`)];
+    });
 }
 
 function busiestProcesses(): string {
@@ -53,7 +76,13 @@ export async function recordStall(context: BrowserContext, page: Page, file: str
     await cdp.send('Profiler.start');
     await new Promise((resolve) => setTimeout(resolve, 10_000));
     const { profile } = await cdp.send<{ profile: Profile }>('Profiler.stop');
-    lines.push('renderer self time over 10 s:', ...selfTimes(profile));
+    lines.push(
+      'renderer self time over 10 s:',
+      ...selfTimes(profile),
+      '',
+      'heaviest stacks:',
+      ...heaviestStacks(profile),
+    );
     const { result } = await cdp.send<{ result: { value?: unknown } }>('Runtime.evaluate', {
       expression:
         'JSON.stringify({ elements: document.querySelectorAll("*").length, iframes: document.querySelectorAll("iframe").length, notifications: [...document.querySelectorAll(".notification-toast")].map((n) => n.textContent).slice(0, 5), tabs: [...document.querySelectorAll(".tab")].map((t) => t.getAttribute("aria-label")) })',
