@@ -7,14 +7,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../../src/core/keys/keyFormats.ts';
 import { runGitBuffer } from '../../../src/core/scan/git.ts';
-import {
-  HISTORY_LOG_ARGS,
-  HistoryError,
-  HistoryParser,
-  countCommits,
-  scanHistory,
-  unquotePath,
-} from '../../../src/core/scan/history.ts';
+import { HISTORY_LOG_ARGS, HistoryError, countCommits, scanHistory } from '../../../src/core/scan/history.ts';
+import { HistoryParser, unquotePath } from '../../../src/core/scan/historyParser.ts';
 import { directKey, routerKey } from '../../emulator/keyFactory.ts';
 import { type Repo, makeRepo } from '../../cli/gitFixtures.ts';
 
