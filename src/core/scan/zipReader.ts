@@ -53,12 +53,19 @@ class Bytes {
   }
 }
 
-/** The entries of a zip, in central-directory order; throws when there is no central directory to read. */
-export function zipEntryList(bytes: Uint8Array): ZipEntry[] {
-  const b = new Bytes(bytes);
+/** Where the central directory is: its records' first byte, where they end, and how far the zip is shifted. */
+interface Directory {
+  count: number;
+  first: number;
+  end: number;
+  shift: number;
+}
+
+/** Finds the central directory from the end record (and the zip64 one, when there is one). */
+function directoryOf(b: Bytes, length: number): Directory {
   // The end record is within the last 64 KB (its comment is at most that long), read backwards as unzip does.
   let end = -1;
-  for (let at = bytes.length - 22; at >= 0 && at >= bytes.length - 22 - 0xffff; at--) {
+  for (let at = length - 22; at >= 0 && at >= length - 22 - 0xffff; at--) {
     if (b.u32(at) === EOCD) {
       end = at;
       break;
@@ -83,57 +90,66 @@ export function zipEntryList(bytes: Uint8Array): ZipEntry[] {
   // Bytes before the zip (a self-extractor's stub, a browser extension's header) shift every offset, as unzip allows.
   const shift = directoryEnd - size - offset;
   if (shift < 0) throw new Error('the central directory lies outside the file');
-  const entries: ZipEntry[] = [];
-  let at = offset + shift;
-  // Every record there is read, whatever count the end record declares.
-  while (at < directoryEnd && b.u32(at) === CENTRAL) {
-    const flags = b.u16(at + 8);
-    const method = b.u16(at + 10);
-    let packedSize = b.u32(at + 20);
-    let declaredSize = b.u32(at + 24);
-    const nameLength = b.u16(at + 28);
-    const extraLength = b.u16(at + 30);
-    const commentLength = b.u16(at + 32);
-    let local = b.u32(at + 42);
-    const nameBytes = b.slice(at + 46, at + 46 + nameLength);
-    // Bit 11: UTF-8; else the IBM PC code page, read here as Latin-1 (as fflate does).
-    const name = Buffer.from(nameBytes).toString(flags & 0x800 ? 'utf8' : 'latin1');
-    // The zip64 extra field holds, in this order, the sizes and offset whose 32-bit fields are all ones.
-    const extraEnd = at + 46 + nameLength + extraLength;
-    for (let x = at + 46 + nameLength; x + 4 <= extraEnd; x += 4 + b.u16(x + 2)) {
-      if (b.u16(x) !== 1) continue;
-      let field = x + 4;
-      if (declaredSize === 0xffffffff) {
-        declaredSize = b.u64(field);
-        field += 8;
-      }
-      if (packedSize === 0xffffffff) {
-        packedSize = b.u64(field);
-        field += 8;
-      }
-      if (local === 0xffffffff) local = b.u64(field);
-      break;
+  return { count, first: offset + shift, end: directoryEnd, shift };
+}
+
+/** The central record at `at`: its entry (without data yet), its local header's offset, and where the next starts. */
+function centralRecord(b: Bytes, at: number): { entry: ZipEntry; local: number; next: number } {
+  const flags = b.u16(at + 8);
+  let packedSize = b.u32(at + 20);
+  let declaredSize = b.u32(at + 24);
+  const nameLength = b.u16(at + 28);
+  let local = b.u32(at + 42);
+  const nameBytes = b.slice(at + 46, at + 46 + nameLength);
+  // The zip64 extra field holds, in this order, the sizes and offset whose 32-bit fields are all ones.
+  const extraEnd = at + 46 + nameLength + b.u16(at + 30);
+  for (let x = at + 46 + nameLength; x + 4 <= extraEnd; x += 4 + b.u16(x + 2)) {
+    if (b.u16(x) !== 1) continue;
+    let field = x + 4;
+    if (declaredSize === 0xffffffff) {
+      declaredSize = b.u64(field);
+      field += 8;
     }
-    at = extraEnd + commentLength;
-    const entry: ZipEntry = {
-      name,
-      method,
-      encrypted: (flags & 1) === 1,
-      packedSize,
-      declaredSize,
-      packed: new Uint8Array(0),
-    };
-    const header = local + shift;
+    if (packedSize === 0xffffffff) {
+      packedSize = b.u64(field);
+      field += 8;
+    }
+    if (local === 0xffffffff) local = b.u64(field);
+    break;
+  }
+  const entry: ZipEntry = {
+    // Bit 11: UTF-8; else the IBM PC code page, read here as Latin-1 (as fflate does).
+    name: Buffer.from(nameBytes).toString(flags & 0x800 ? 'utf8' : 'latin1'),
+    method: b.u16(at + 10),
+    encrypted: (flags & 1) === 1,
+    packedSize,
+    declaredSize,
+    packed: new Uint8Array(0),
+  };
+  return { entry, local, next: extraEnd + b.u16(at + 32) };
+}
+
+/** The entries of a zip, in central-directory order; throws when there is no central directory to read. */
+export function zipEntryList(bytes: Uint8Array): ZipEntry[] {
+  const b = new Bytes(bytes);
+  const directory = directoryOf(b, bytes.length);
+  const entries: ZipEntry[] = [];
+  // Every record there is read, whatever count the end record declares.
+  for (let at = directory.first; at < directory.end && b.u32(at) === CENTRAL;) {
+    const { entry, local, next } = centralRecord(b, at);
+    at = next;
+    const header = local + directory.shift;
     if (b.u32(header) !== LOCAL || header + 30 > bytes.length)
       entry.problem = 'no local header where the central directory points';
     else {
       const start = header + 30 + b.u16(header + 26) + b.u16(header + 28);
-      if (start + packedSize > bytes.length) entry.problem = 'its data runs past the end of the file';
-      else entry.packed = b.slice(start, start + packedSize);
+      if (start + entry.packedSize > bytes.length) entry.problem = 'its data runs past the end of the file';
+      else entry.packed = b.slice(start, start + entry.packedSize);
     }
     entries.push(entry);
   }
-  if (entries.length === 0 && count > 0) throw new Error('no central directory record where the end record points');
+  if (entries.length === 0 && directory.count > 0)
+    throw new Error('no central directory record where the end record points');
   return entries;
 }
 
