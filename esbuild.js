@@ -62,8 +62,6 @@ const ON_DEMAND = {
   'src/core/scan/archive.ts': 'archiveScan.js',
   // Scanning bytes of any size in windows, which the workspace and history scans share (each requires it).
   'src/core/scan/streamScan.ts': 'streamScan.js',
-  // The hover's text over a flagged key, loaded on the first hover over one (src/host/scan/keyHover.ts).
-  'src/host/scan/keyHoverText.ts': 'keyHover.js',
   // The source-map reader, which the workspace scan and a source map open in the editor load
   // (src/host/scan/keyDiagnostics.ts).
   'src/core/scan/sourceMap.ts': 'sourceMap.js',

@@ -50,7 +50,6 @@ export function benchBundle(): string[] {
     'dist/lmRequests.js',
     'dist/archiveScan.js',
     'dist/streamScan.js',
-    'dist/keyHover.js',
     'dist/sourceMap.js',
     'dist/scanWorker.js',
   ].map((file) => `${file} ${formatKb(statSync(file).size)}`);

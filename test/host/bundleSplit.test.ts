@@ -53,7 +53,6 @@ describe('the history scan, the hook installer and the other commands, on demand
     lmRequests: 'dist/lmRequests.js',
     archiveScan: 'dist/archiveScan.js',
     streamScan: 'dist/streamScan.js',
-    keyHover: 'dist/keyHover.js',
     sourceMap: 'dist/sourceMap.js',
   };
 
@@ -125,8 +124,6 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(typeof chat.ChatSession).toBe('function');
     const clients = require(resolve(onDemand.wireClients)) as Record<string, unknown>;
     expect(Object.keys(clients).sort()).toEqual(['ChatCompletionsClient', 'ResponsesClient']);
-    const hover = loadExtensionBundle(api, onDemand.keyHover) as unknown as Record<string, unknown>;
-    expect(typeof hover.keyHover).toBe('function');
     const maps = require(resolve(onDemand.sourceMap)) as Record<string, unknown>;
     expect(typeof maps.scanShippedText).toBe('function');
     const walker = require(resolve(onDemand.archiveScan)) as Record<string, unknown>;
