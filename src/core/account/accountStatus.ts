@@ -89,11 +89,18 @@ export function ageText(since: number, now: number): string {
  * tooltip names the failure's kind and what to do (from a ServiceError, so redacted), so a figure never goes stale
  * quietly. Nothing when the check worked, or when the view already shows this error as the account's state.
  */
+/** A failed check, as the item's text, the tooltip's lines and the spoken form add it. */
+interface FailedCheck {
+  text: string;
+  lines: string[];
+  spoken: string;
+}
+
 export function failedCheck(
   snapshot: { stale: boolean; refreshedAt: number | null; checkError?: ServiceErrorData | null },
   now: number,
   shown: ServiceErrorData | null = null,
-): { text: string; lines: string[]; spoken: string } {
+): FailedCheck {
   const age = snapshot.stale && snapshot.refreshedAt !== null ? ageText(snapshot.refreshedAt, now) : null;
   const error = snapshot.checkError;
   if (!error || (shown && shown.kind === error.kind && shown.message === error.message))
@@ -133,14 +140,13 @@ export function isNegativeBalance(snapshot: RouterSnapshot): boolean {
   return snapshot.lastError?.kind === 'insufficient_credits' && /negative/i.test(snapshot.lastError.message);
 }
 
-export function routerStatusView(snapshot: RouterSnapshot, meta: KeyMetadata | undefined, now: number): StatusView {
-  const info = snapshot.keyInfo;
-  const lines: string[] = [
-    `**Routing service** key "${meta?.label ?? 'Router key'}" \`${meta?.masked ?? ''}\` (fingerprint ${meta?.fingerprint.slice(0, 8) ?? '?'})`,
-    '',
-  ];
-  const failed = failedCheck(snapshot, now, snapshot.lastError);
+/** The key's own line at the top of a tooltip. */
+function keyLine(service: string, fallback: string, meta: KeyMetadata | undefined): string {
+  return `**${service}** key "${meta?.label ?? fallback}" \`${meta?.masked ?? ''}\` (fingerprint ${meta?.fingerprint.slice(0, 8) ?? '?'})`;
+}
 
+/** The router item before a key check worked: refused, or not checked yet. */
+function routerUnchecked(snapshot: RouterSnapshot, lines: string[], failed: FailedCheck): StatusView {
   if (snapshot.lastError?.kind === 'auth') {
     lines.push('$(error) The service does not accept this key. Set a new one.');
     return {
@@ -150,75 +156,86 @@ export function routerStatusView(snapshot: RouterSnapshot, meta: KeyMetadata | u
       accessibility: 'Routing service: key invalid',
     };
   }
-  if (!info) {
-    const unchecked = snapshot.lastError ?? snapshot.checkError ?? null;
-    if (!unchecked) lines.push('Checking the key...');
-    else if (unchecked === snapshot.lastError) lines.push(`Could not check the key: ${unchecked.message}`);
-    else lines.push(...failed.lines.slice(1));
-    return {
-      text: `$(key) router${unchecked ? ': unchecked' : ' …'}`,
-      tooltip: lines.join('\n'),
-      severity: unchecked ? 'warning' : 'normal',
-      accessibility: `Routing service: not checked yet${failed.spoken}`,
-    };
-  }
+  const unchecked = snapshot.lastError ?? snapshot.checkError ?? null;
+  if (!unchecked) lines.push('Checking the key...');
+  else if (unchecked === snapshot.lastError) lines.push(`Could not check the key: ${unchecked.message}`);
+  else lines.push(...failed.lines.slice(1));
+  return {
+    text: `$(key) router${unchecked ? ': unchecked' : ' …'}`,
+    tooltip: lines.join('\n'),
+    severity: unchecked ? 'warning' : 'normal',
+    accessibility: `Routing service: not checked yet${failed.spoken}`,
+  };
+}
 
-  const negative = isNegativeBalance(snapshot);
+/** The router item's text, severity and spoken form: the balance when below zero, else what may be spent. */
+function routerHeadline(
+  snapshot: RouterSnapshot,
+  info: RouterKeyInfo,
+  balance: number | null,
+): { text: string; severity: Severity; spoken: string } {
   const credit = spendable(snapshot);
   const free = snapshot.free;
-  // The account may be over its allowance (exempt accounts, the key check's lag): never "1001/1000".
-  const freeUsed = free && free.limit !== null ? Math.min(free.used, free.limit) : 0;
+  const freeUsed = usedFree(free);
   const freeText = free && free.limit !== null ? ` · free ${freeUsed}/${free.limit}` : '';
-  // Only readable with a management key; otherwise the 402 said the balance is below zero, not by how much.
-  const balance = snapshot.credits && snapshot.credits.balance < 0 ? snapshot.credits.balance : null;
-  let text: string;
-  let severity: Severity = 'normal';
-  let spoken: string;
-  if (negative) {
+  const freeSpoken = free && free.limit !== null ? `, ${freeUsed} of ${free.limit} free requests used today` : '';
+  if (isNegativeBalance(snapshot))
     // The figure that explains the failures is the balance, not the key's remaining limit.
-    text = `$(warning) ${balance !== null ? signedDollars(balance) : 'balance below zero'} · calls fail`;
-    severity = 'warning';
-    spoken = `Routing service: the balance is below zero${balance !== null ? ` (${signedDollars(balance)})` : ''}; every call fails until credits are added`;
-  } else if (credit.amount === null) {
-    text = `$(key) no limit${freeText}`;
-    severity = 'warning';
-    spoken = `Routing service: key without a credit limit${free && free.limit !== null ? `, ${freeUsed} of ${free.limit} free requests used today` : ''}`;
-  } else {
-    text = `$(key) ${formatDollars(credit.amount)}${freeText}`;
-    spoken = `Routing service: ${formatDollars(credit.amount)} left${free && free.limit !== null ? `, ${freeUsed} of ${free.limit} free requests used today` : ''}`;
-    if (info.limit === null || info.expiresAt === null) severity = 'warning';
-  }
-  text += failed.text;
-  spoken += failed.spoken;
+    return {
+      text: `$(warning) ${balance !== null ? signedDollars(balance) : 'balance below zero'} · calls fail`,
+      severity: 'warning',
+      spoken: `Routing service: the balance is below zero${balance !== null ? ` (${signedDollars(balance)})` : ''}; every call fails until credits are added`,
+    };
+  if (credit.amount === null)
+    return {
+      text: `$(key) no limit${freeText}`,
+      severity: 'warning',
+      spoken: `Routing service: key without a credit limit${freeSpoken}`,
+    };
+  return {
+    text: `$(key) ${formatDollars(credit.amount)}${freeText}`,
+    severity: info.limit === null || info.expiresAt === null ? 'warning' : 'normal',
+    spoken: `Routing service: ${formatDollars(credit.amount)} left${freeSpoken}`,
+  };
+}
 
-  if (negative) {
-    lines.push(
-      balance !== null
-        ? `$(warning) **The balance is ${signedDollars(balance)}: every call fails, free models included, until credits are added.**`
-        : '$(warning) **The last request was refused because the account balance is below zero: every call fails, free models included, until credits are added.** (Only a management key can read the balance itself.)',
-      '',
-    );
-    lines.push(
-      balance !== null
-        ? `To do: add at least ${formatDollars(-balance)} of credits on the credits page to get back to zero, more to prompt again (click this item: Add Credits).`
-        : "To do: add credits on the credits page (click this item: Add Credits). The figures below are the key's own limit, not the account balance.",
-      '',
-    );
-  }
-  lines.push(
+/** The account may be over its allowance (exempt accounts, the key check's lag): never "1001/1000". */
+function usedFree(free: FreeStatus | null): number {
+  return free && free.limit !== null ? Math.min(free.used, free.limit) : 0;
+}
+
+/** What a balance below zero means and what to do, at the top of the tooltip. */
+function negativeBalanceLines(balance: number | null): string[] {
+  return balance !== null
+    ? [
+        `$(warning) **The balance is ${signedDollars(balance)}: every call fails, free models included, until credits are added.**`,
+        '',
+        `To do: add at least ${formatDollars(-balance)} of credits on the credits page to get back to zero, more to prompt again (click this item: Add Credits).`,
+        '',
+      ]
+    : [
+        '$(warning) **The last request was refused because the account balance is below zero: every call fails, free models included, until credits are added.** (Only a management key can read the balance itself.)',
+        '',
+        "To do: add credits on the credits page (click this item: Add Credits). The figures below are the key's own limit, not the account balance.",
+        '',
+      ];
+}
+
+/** The key's figures: limit, usage, balance, expiry, free models today, and warnings for a key without limits. */
+function routerFigures(snapshot: RouterSnapshot, info: RouterKeyInfo, meta: KeyMetadata | undefined, now: number) {
+  const free = snapshot.free;
+  const lines = [
     `- Credit limit: ${info.limit === null ? '**none** $(warning)' : `${formatDollars(info.limit)}${info.limitReset ? ` (resets ${info.limitReset})` : ''}, remaining ${formatDollars(info.limitRemaining ?? 0)}`}`,
-  );
-  lines.push(`- Usage: ${formatDollars(info.usage)} (today ${formatDollars(info.usageDaily)})`);
-  lines.push(
+    `- Usage: ${formatDollars(info.usage)} (today ${formatDollars(info.usageDaily)})`,
     `- Balance: ${snapshot.credits ? formatDollars(snapshot.credits.balance) : 'not readable with this key (management keys only)'}`,
-  );
+  ];
   const days = daysUntil(info.expiresAt ?? meta?.expiresAt ?? null, new Date(now));
   lines.push(
     `- Expires: ${info.expiresAt ? `${info.expiresAt.slice(0, 10)}${days !== null ? ` (in ${days} days)` : ''}` : '**never** $(warning)'}`,
   );
   if (free && free.limit !== null) {
     lines.push(
-      `- Free models today: ${freeUsed}/${free.limit}${free.used > free.limit ? ' (the account is past its allowance)' : ''}, resets at 00:00 UTC (in ${untilText(free.resetsAt, now)})`,
+      `- Free models today: ${usedFree(free)}/${free.limit}${free.used > free.limit ? ' (the account is past its allowance)' : ''}, resets at 00:00 UTC (in ${untilText(free.resetsAt, now)})`,
     );
     const upgrade = allowanceUpgradeCost(free.limit);
     lines.push(
@@ -237,64 +254,76 @@ export function routerStatusView(snapshot: RouterSnapshot, meta: KeyMetadata | u
       '',
       '$(warning) This key has no expiry date. Keys can get one only when created: create a new key with an expiry and rotate.',
     );
+  return lines;
+}
+
+export function routerStatusView(snapshot: RouterSnapshot, meta: KeyMetadata | undefined, now: number): StatusView {
+  const info = snapshot.keyInfo;
+  const lines: string[] = [keyLine('Routing service', 'Router key', meta), ''];
+  const failed = failedCheck(snapshot, now, snapshot.lastError);
+  if (snapshot.lastError?.kind === 'auth' || !info) return routerUnchecked(snapshot, lines, failed);
+  // Only readable with a management key; otherwise the 402 said the balance is below zero, not by how much.
+  const balance = snapshot.credits && snapshot.credits.balance < 0 ? snapshot.credits.balance : null;
+  const { text, severity, spoken } = routerHeadline(snapshot, info, balance);
+  if (isNegativeBalance(snapshot)) lines.push(...negativeBalanceLines(balance));
+  lines.push(...routerFigures(snapshot, info, meta, now));
   if (snapshot.refreshedAt !== null)
     lines.push(
       '',
       `_Checked ${ageText(snapshot.refreshedAt, now)}${snapshot.stale ? '; the figures are from then' : ''}._`,
     );
   lines.push(...failed.lines);
-  return { text, tooltip: lines.join('\n'), severity, accessibility: spoken };
+  return { text: text + failed.text, tooltip: lines.join('\n'), severity, accessibility: spoken + failed.spoken };
 }
 
-export function directStatusView(snapshot: DirectSnapshot, meta: KeyMetadata | undefined, now: number): StatusView {
-  const lines: string[] = [
-    `**Direct service** key "${meta?.label ?? 'Direct key'}" \`${meta?.masked ?? ''}\` (fingerprint ${meta?.fingerprint.slice(0, 8) ?? '?'})`,
-    '',
-  ];
+/** The direct item's state and severity, and the tooltip's lines that explain it. */
+function directState(snapshot: DirectSnapshot, now: number): { state: string; severity: Severity; lines: string[] } {
   const error = snapshot.lastError;
   const missing = snapshot.missingScopes;
   const blocking = missing.filter(blocksPrompting);
-  let state: string;
-  let severity: Severity = 'normal';
   const retryLeft =
     error?.kind === 'rate_limit' && error.retryAfterSeconds !== null && snapshot.lastErrorAt !== null
       ? Math.ceil(snapshot.lastErrorAt / 1000 + error.retryAfterSeconds - now / 1000)
       : 0;
   const named = error ? errorKindRule(error.kind).status : 'keep';
-  if (error && typeof named === 'object') {
-    state = named.state;
-    severity = named.severity;
-    lines.push(`$(warning) ${error.message}`, '', error.action, '');
-  } else if (retryLeft > 0) {
-    state = `rate limited (${retryLeft}s)`;
-    severity = 'warning';
-  } else if (snapshot.verified === 'invalid') {
-    state = 'key invalid';
-    severity = 'error';
-  } else if (snapshot.verified === 'restricted' || missing.length > 0) {
+  if (error && typeof named === 'object')
+    return {
+      state: named.state,
+      severity: named.severity,
+      lines: [`$(warning) ${error.message}`, '', error.action, ''],
+    };
+  if (retryLeft > 0) return { state: `rate limited (${retryLeft}s)`, severity: 'warning', lines: [] };
+  if (snapshot.verified === 'invalid') return { state: 'key invalid', severity: 'error', lines: [] };
+  if (snapshot.verified === 'restricted' || missing.length > 0) {
     // What is missing, in the item itself: "restricted" alone does not say the key cannot prompt.
-    state = blocking.length > 0 ? `restricted · needs ${blocking.join(', ')}` : 'restricted';
-    severity = blocking.length > 0 ? 'warning' : 'normal';
-    lines.push(`$(${blocking.length > 0 ? 'warning' : 'info'}) **A Restricted key.** The service said it lacks:`);
+    const lines = [`$(${blocking.length > 0 ? 'warning' : 'info'}) **A Restricted key.** The service said it lacks:`];
     for (const scope of missing.length > 0 ? missing : ['api.model.read'])
       lines.push(`- \`${scope}\`: may not ${scopeMeaning(scope)}`);
-    lines.push('');
     lines.push(
+      '',
       blocking.length > 0
         ? 'To do: give the key these permissions on the API keys page (a Restricted key needs each scope), or use a key with All permissions.'
         : 'It may still prompt: type a model id in the panel.',
       '',
     );
-  } else if (snapshot.verified === 'ok') state = 'ok';
-  else state = '…';
-  const failed = failedCheck(snapshot, now, error);
-  const tier = snapshot.tier === null ? null : tierInfo(snapshot.tier);
+    return {
+      state: blocking.length > 0 ? `restricted · needs ${blocking.join(', ')}` : 'restricted',
+      severity: blocking.length > 0 ? 'warning' : 'normal',
+      lines,
+    };
+  }
+  return { state: snapshot.verified === 'ok' ? 'ok' : '…', severity: 'normal', lines: [] };
+}
+
+/** What the key was seen to do, its usage tier and rate limits, and its expiry. */
+function directFigures(snapshot: DirectSnapshot, meta: KeyMetadata | undefined, now: number): string[] {
+  const lines: string[] = [];
+  const missing = snapshot.missingScopes;
+  const blocking = missing.filter(blocksPrompting);
   if (snapshot.verified !== null && snapshot.verified !== 'invalid') {
     // A key check lists models and spends nothing; it cannot show that the key may create responses.
     lines.push(
       `- Checked: ${missing.includes('api.model.read') ? 'the key is recognised; it may not list models' : 'the key is recognised and may list models'}`,
-    );
-    lines.push(
       snapshot.respondedAt !== null
         ? `- Creating responses: works (last prompt ${ageText(snapshot.respondedAt, now)})`
         : blocking.length > 0
@@ -303,23 +332,38 @@ export function directStatusView(snapshot: DirectSnapshot, meta: KeyMetadata | u
     );
   }
   // The API does not say a key's tier; only the person's setting does. A default is not a fact about their account.
+  const tier = snapshot.tier === null ? null : tierInfo(snapshot.tier);
   if (snapshot.tier === null || tier === null)
     lines.push('- Usage tier: not set (set `keyward.direct.usageTier` to see its limits)');
-  else {
-    lines.push(`- Usage tier: ${snapshot.tier} (monthly usage limit ${formatDollars(tier.monthlyLimit)})`);
+  else
     lines.push(
+      `- Usage tier: ${snapshot.tier} (monthly usage limit ${formatDollars(tier.monthlyLimit)})`,
       tier.next
         ? `- Next tier: ${tier.next.tier} once ${formatDollars(tier.next.purchased)} of credit has been bought in all (limit ${formatDollars(tier.next.monthlyLimit)} a month).`
         : '- Highest tier.',
     );
-  }
   const limits = snapshot.rateLimits;
   if (limits)
     lines.push(
       `- Rate limits: ${limits.remainingRequests ?? '?'}/${limits.limitRequests ?? '?'} requests and ${limits.remainingTokens ?? '?'}/${limits.limitTokens ?? '?'} tokens left this minute`,
     );
-  if (meta?.expiresAt) lines.push(`- Expires: ${meta.expiresAt.slice(0, 10)}`);
-  else lines.push('- Expires: not recorded. Keys should carry an expiry date and be rotated.');
+  lines.push(
+    meta?.expiresAt
+      ? `- Expires: ${meta.expiresAt.slice(0, 10)}`
+      : '- Expires: not recorded. Keys should carry an expiry date and be rotated.',
+  );
+  return lines;
+}
+
+export function directStatusView(snapshot: DirectSnapshot, meta: KeyMetadata | undefined, now: number): StatusView {
+  const { state, severity, lines: stateLines } = directState(snapshot, now);
+  const failed = failedCheck(snapshot, now, snapshot.lastError);
+  const lines = [
+    keyLine('Direct service', 'Direct key', meta),
+    '',
+    ...stateLines,
+    ...directFigures(snapshot, meta, now),
+  ];
   if (snapshot.refreshedAt !== null) lines.push('', `_Checked ${ageText(snapshot.refreshedAt, now)}._`);
   lines.push(...failed.lines);
   return {
