@@ -117,8 +117,29 @@ function privacyAction(request: ResponseContext['request'], message: string): st
 const FUNDED_FREE_DAY_ACTION =
   "Today's 1,000 free-model requests (UTC), the highest free allowance, are used up. Wait for the reset at UTC midnight, or use the paid version of the model.";
 
-/** A routing-service error object ({code, message, metadata}) from a body, a 200 body or a stream chunk. */
-export function classifyRouterError(error: Json, status: number, response: ResponseContext): ServiceError {
+/** What a routing-service error object says, read once for the classification below. */
+interface RouterErrorParts {
+  error: Json;
+  metadata: Json;
+  availability: Json | undefined;
+  reason: string | undefined;
+  source: string | undefined;
+  raw: string;
+  message: string;
+  header: (name: string) => string | undefined;
+  retryAfter: number | undefined;
+  resetIn: number | undefined;
+  base: {
+    service: 'router';
+    status: number;
+    code: string | null;
+    message: string;
+    shouldRetry: boolean | null;
+    secrets: ResponseContext['secrets'];
+  };
+}
+
+function routerErrorParts(error: Json, status: number, response: ResponseContext): RouterErrorParts {
   const metadata = asObject(error.metadata) ?? {};
   const availability = asObject(error.availability);
   const reason = str(metadata.reason);
@@ -143,71 +164,95 @@ export function classifyRouterError(error: Json, status: number, response: Respo
   const retryAfter =
     parseRetryAfter(header('retry-after'), response.now) ??
     (typeof metadata.retry_after_seconds === 'number' ? metadata.retry_after_seconds : undefined);
-  const resetIn = parseRateLimitReset(header('x-ratelimit-reset'), response.now);
-  const base = {
-    service: 'router' as const,
-    status,
-    code,
+  return {
+    error,
+    metadata,
+    availability,
+    reason,
+    source,
+    raw,
     message,
-    shouldRetry: shouldRetryHeader(response),
-    secrets: response.secrets,
+    header,
+    retryAfter,
+    resetIn: parseRateLimitReset(header('x-ratelimit-reset'), response.now),
+    base: {
+      service: 'router',
+      status,
+      code,
+      message,
+      shouldRetry: shouldRetryHeader(response),
+      secrets: response.secrets,
+    },
   };
+}
 
-  if (status === 402) {
-    if (reason === 'in_flight_budget_exhausted' || source === 'openrouter_in_flight_budget') {
-      return new ServiceError({ ...base, kind: 'in_flight_budget', retryAfterSeconds: retryAfter ?? null });
-    }
-    if (source === 'openrouter_key_limit' || /settings\/keys|key limit/i.test(message))
-      return new ServiceError({ ...base, kind: 'key_limit' });
-    return new ServiceError({ ...base, kind: 'insufficient_credits' });
+/** A 402: the in-flight budget (with its wait), the key's limit, or the account's credits. */
+function routerPaymentError({ reason, source, message, retryAfter, base }: RouterErrorParts): ServiceError {
+  if (reason === 'in_flight_budget_exhausted' || source === 'openrouter_in_flight_budget')
+    return new ServiceError({ ...base, kind: 'in_flight_budget', retryAfterSeconds: retryAfter ?? null });
+  if (source === 'openrouter_key_limit' || /settings\/keys|key limit/i.test(message))
+    return new ServiceError({ ...base, kind: 'key_limit' });
+  return new ServiceError({ ...base, kind: 'insufficient_credits' });
+}
+
+/** A 403 from a provider's moderation, named with who flagged what; undefined for any other 403. */
+function routerModerationError({ error, metadata, message, base }: RouterErrorParts): ServiceError | undefined {
+  const moderation = routerModeration(error, metadata, message);
+  if (!moderation) return undefined;
+  const who = moderation.by ? `${moderation.by}'s moderation` : "a provider's moderation";
+  const what = moderation.reasons.length > 0 ? ` for ${moderation.reasons.join(', ')}` : '';
+  const model = moderation.model ? ` (model ${moderation.model})` : '';
+  return new ServiceError({
+    ...base,
+    kind: 'moderation',
+    message: `The prompt was flagged by ${who}${what}${model}; the routing service refused it. (${message})`,
+  });
+}
+
+/** A 429: the free models' minute or day, a request too large for the rate budget, or a rate limit. */
+function routerRateError({ message, raw, source, header, retryAfter, resetIn, base }: RouterErrorParts): ServiceError {
+  const text = `${message} ${raw}`;
+  if (/free-models-per-min/.test(text) || source === 'openrouter_free_tier_minute')
+    return new ServiceError({ ...base, kind: 'free_limit_minute', retryAfterSeconds: resetIn ?? retryAfter ?? 60 });
+  if (/free-models-per-day/.test(text) || source === 'openrouter_free_tier_daily') {
+    // An account already on the 1,000-a-day tier cannot buy its way higher: no "buy 10 credits" for it.
+    const funded = /per-day-high-balance/.test(text) || Number(header('x-ratelimit-limit')) >= 1000;
+    return new ServiceError({
+      ...base,
+      kind: 'free_limit_day',
+      retryAfterSeconds: resetIn ?? null,
+      ...(funded ? { action: FUNDED_FREE_DAY_ACTION } : {}),
+    });
   }
+  const budget = exceedsRateBudget(text);
+  if (budget)
+    return new ServiceError({
+      ...base,
+      kind: 'rate_limit',
+      shouldRetry: base.shouldRetry ?? false,
+      action: tooLargeAction(budget),
+    });
+  return new ServiceError({ ...base, kind: 'rate_limit', retryAfterSeconds: retryAfter ?? resetIn ?? null });
+}
+
+/** A routing-service error object ({code, message, metadata}) from a body, a 200 body or a stream chunk. */
+export function classifyRouterError(error: Json, status: number, response: ResponseContext): ServiceError {
+  const parts = routerErrorParts(error, status, response);
+  const { source, availability, message, retryAfter, base } = parts;
+  if (status === 402) return routerPaymentError(parts);
   if (status === 403 && source === 'openrouter_key_limit') return new ServiceError({ ...base, kind: 'key_limit' });
   if (status === 403) {
-    const moderation = routerModeration(error, metadata, message);
-    if (moderation) {
-      const who = moderation.by ? `${moderation.by}'s moderation` : "a provider's moderation";
-      const what = moderation.reasons.length > 0 ? ` for ${moderation.reasons.join(', ')}` : '';
-      const model = moderation.model ? ` (model ${moderation.model})` : '';
-      return new ServiceError({
-        ...base,
-        kind: 'moderation',
-        message: `The prompt was flagged by ${who}${what}${model}; the routing service refused it. (${message})`,
-      });
-    }
+    const moderation = routerModerationError(parts);
+    if (moderation) return moderation;
   }
-  if (status === 429) {
-    const text = `${message} ${raw}`;
-    if (/free-models-per-min/.test(text) || source === 'openrouter_free_tier_minute') {
-      return new ServiceError({ ...base, kind: 'free_limit_minute', retryAfterSeconds: resetIn ?? retryAfter ?? 60 });
-    }
-    if (/free-models-per-day/.test(text) || source === 'openrouter_free_tier_daily') {
-      // An account already on the 1,000-a-day tier cannot buy its way higher: no "buy 10 credits" for it.
-      const funded = /per-day-high-balance/.test(text) || Number(header('x-ratelimit-limit')) >= 1000;
-      return new ServiceError({
-        ...base,
-        kind: 'free_limit_day',
-        retryAfterSeconds: resetIn ?? null,
-        ...(funded ? { action: FUNDED_FREE_DAY_ACTION } : {}),
-      });
-    }
-    const budget = exceedsRateBudget(text);
-    if (budget)
-      return new ServiceError({
-        ...base,
-        kind: 'rate_limit',
-        shouldRetry: base.shouldRetry ?? false,
-        action: tooLargeAction(budget),
-      });
-    return new ServiceError({ ...base, kind: 'rate_limit', retryAfterSeconds: retryAfter ?? resetIn ?? null });
-  }
-  if (status === 404 && (availability?.code === 'privacy_restricted' || /data.?policy/i.test(message))) {
+  if (status === 429) return routerRateError(parts);
+  if (status === 404 && (availability?.code === 'privacy_restricted' || /data.?policy/i.test(message)))
     return new ServiceError({
       ...base,
       kind: 'bad_request',
       code: 'privacy_restricted',
       action: privacyAction(response.request, message),
     });
-  }
   if (error.code === 'server_error') return new ServiceError({ ...base, kind: 'server' });
   return new ServiceError({ ...base, kind: statusKind(status), retryAfterSeconds: retryAfter ?? null });
 }
