@@ -227,10 +227,13 @@ function wire(): void {
   // Not when the focus comes with a click: the person may be selecting an answer's text.
   let pointerAt = 0;
   window.addEventListener('pointerdown', () => (pointerAt = Date.now()), true);
+  // Only while the frame still holds the focus when the timer runs: a chat that has lost it since (to the other open
+  // chat) must not take it back, or the two frames take it from each other without end (a real-host run stalled on
+  // it: each one's timer, run after the other took the focus, pulled it back).
   window.addEventListener('focus', () =>
     setTimeout(() => {
       if (Date.now() - pointerAt < 500) return;
-      if (nothingFocused()) composer.focus();
+      if (document.hasFocus() && nothingFocused()) composer.focus();
     }, 0),
   );
   // Whether this frame holds the keyboard focus: the host keeps `keyward.chatFocus` for the chat's keybindings

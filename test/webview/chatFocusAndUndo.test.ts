@@ -132,6 +132,25 @@ describe('a new state and the focus', () => {
       document.hasFocus = hasFocus;
     }
   });
+
+  it('a frame that lost the focus before its focus timer ran does not take it back', async () => {
+    // The workbench focuses the frame; before the timer that puts the caret in the prompt box runs, the other open
+    // chat takes the focus. Taking it back here started the endless exchange that stalled a real-host run.
+    (document.activeElement as HTMLElement | null)?.blur();
+    const hasFocus = document.hasFocus;
+    try {
+      document.hasFocus = () => false;
+      window.dispatchEvent(new FocusEvent('focus'));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(document.activeElement).toBe(document.body);
+      document.hasFocus = () => true;
+      window.dispatchEvent(new FocusEvent('focus'));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(document.activeElement).toBe($('#prompt'));
+    } finally {
+      document.hasFocus = hasFocus;
+    }
+  });
 });
 
 describe("Clear's Undo, in the view", () => {
