@@ -231,24 +231,28 @@ export class Transport {
     return { connectMs, headersMs: this.options.idleTimeoutMs, bodyMs: this.options.idleTimeoutMs, setting: 'idle' };
   }
 
+  /** Refuses a base URL that is not https (loopback aside) before any key is sent to it. */
+  private checkUrl(): void {
+    const check = checkBaseUrl(this.baseUrl);
+    if (check.ok) return;
+    throw new ServiceError({
+      kind: 'insecure_url',
+      service: this.service,
+      code: check.reason,
+      message:
+        check.reason === 'insecure'
+          ? `Refusing to send a key over plain http to ${new URL(this.baseUrl).host}.`
+          : `The ${SERVICE_NAMES[this.service]} base URL "${this.baseUrl}" is not a valid https URL.`,
+    });
+  }
+
   /**
    * Sends a request; a status of 400 or above is returned, not thrown, for the
    * caller to classify. A redirect is thrown: following it would send the key
    * to wherever the service (or whatever answered) pointed.
    */
   async send(options: SendOptions): Promise<HttpResponse> {
-    const check = checkBaseUrl(this.baseUrl);
-    if (!check.ok) {
-      throw new ServiceError({
-        kind: 'insecure_url',
-        service: this.service,
-        code: check.reason,
-        message:
-          check.reason === 'insecure'
-            ? `Refusing to send a key over plain http to ${new URL(this.baseUrl).host}.`
-            : `The ${SERVICE_NAMES[this.service]} base URL "${this.baseUrl}" is not a valid https URL.`,
-      });
-    }
+    this.checkUrl();
     const url = endpointUrl(this.baseUrl, options.path);
     const waits = this.waits(options);
     const fail = (error: unknown) =>
@@ -279,6 +283,16 @@ export class Transport {
     } catch (error) {
       throw fail(error);
     }
+    return this.answer(response, url, options.key, fail);
+  }
+
+  /** The response as the caller reads it; a redirect is refused, and a body is read up to MAX_BODY_BYTES. */
+  private answer(
+    response: Dispatcher.ResponseData,
+    url: string,
+    key: string,
+    fail: (error: unknown) => unknown,
+  ): HttpResponse {
     const header = (name: string) => {
       const value = response.headers[name.toLowerCase()];
       return Array.isArray(value) ? value[0] : value;
@@ -287,18 +301,18 @@ export class Transport {
     // Dropping a body unread makes undici emit an abort error on it; nothing is left to tell.
     const discard = () => readBody.on('error', () => undefined).destroy();
     const status = response.statusCode;
+    const service = this.service;
     if (status >= 300 && status < 400) {
       discard();
       throw new ServiceError({
         kind: 'redirected',
-        service: this.service,
+        service,
         status,
         code: null,
-        secrets: [options.key],
-        message: `The ${SERVICE_NAMES[this.service]} redirected to ${redirectTarget(header('location'), url)} (HTTP ${status}); Keyward does not follow redirects with your key.`,
+        secrets: [key],
+        message: `The ${SERVICE_NAMES[service]} redirected to ${redirectTarget(header('location'), url)} (HTTP ${status}); Keyward does not follow redirects with your key.`,
       });
     }
-    const service = this.service;
     return {
       status,
       header,
