@@ -3,23 +3,13 @@
 // apart by the service id and its row in core/services/descriptors.ts. No vscode import;
 // tested over HTTP against the emulator.
 import type { ServiceId } from '../../shared/serviceIds.ts';
-import { classifyError, classifyResponse } from '../classify.ts';
+import { classifyResponse } from '../classify.ts';
 import { SERVICE_NAMES, ServiceError } from '../errors.ts';
-import { chatFinishReason } from './finishReason.ts';
+import { type AnswerReader, readStreamedAnswer, readWholeAnswer } from './chatCompletionsAnswer.ts';
 import { type Json, num, obj, parseObject } from '../json.ts';
-import { parseToolArguments } from '../lm/messages.ts';
 import type { FreeModelGuard, FreeDailyRequests } from './freeGuard.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../retryPolicy.ts';
-import { sseEvents } from '../sse.ts';
-import {
-  type CompletionResult,
-  type Piece,
-  type ReportedUsage,
-  type RetryNotice,
-  TextStream,
-  abortableSleep,
-  answerBody,
-} from './textStream.ts';
+import { type CompletionResult, type Piece, type RetryNotice, TextStream, abortableSleep } from './textStream.ts';
 import { SERVICES } from '../services/descriptors.ts';
 import { FREE_ROUTER_MODEL, isFreeModelId } from './freeModels.ts';
 import { routerDescriptor } from '../services/routerDescriptor.ts';
@@ -315,194 +305,21 @@ export class ChatCompletionsClient {
       throw error;
     }
     if (free) guard?.recordFreeRequest();
-    return stream ? yield* this.readStream(response, options.signal) : yield* this.readWhole(response);
+    return stream
+      ? yield* readStreamedAnswer(response, options.signal, this.reader())
+      : yield* readWholeAnswer(response, this.reader());
   }
 
-  private async *readWhole(response: HttpResponse): AsyncGenerator<Piece, CompletionResult> {
-    const text = await response.text();
-    const body = parseObject(text);
-    if (!body) throw this.notJson(response.status);
-    const error = obj(body.error);
-    // HTTP 200 with an error object instead of choices happens.
-    if (error)
-      throw classifyError(
-        this.service,
-        error,
-        typeof error.code === 'number' ? error.code : 500,
-        this.context(response),
-      );
-    const choice = obj(Array.isArray(body.choices) ? body.choices[0] : undefined);
-    const message = obj(choice?.message);
-    const content = typeof message?.content === 'string' ? message.content : '';
-    const refusal = typeof message?.refusal === 'string' && message.refusal.length > 0 ? message.refusal : '';
-    const reported = reportedUsage(obj(body.usage));
-    if (reported) yield { reported };
-    const choiceError = obj(choice?.error);
-    if (choiceError) {
-      if (content) yield content;
-      throw classifyError(
-        this.service,
-        choiceError,
-        typeof choiceError.code === 'number' ? choiceError.code : 502,
-        this.context(response),
-      );
-    }
-    if (content) yield content;
-    if (refusal) yield { refusal };
-    for (const call of Array.isArray(message?.tool_calls) ? message.tool_calls : []) {
-      const c = obj(call);
-      const fn = obj(c?.function);
-      if (typeof c?.id === 'string' && typeof fn?.name === 'string')
-        yield {
-          toolCall: {
-            callId: c.id,
-            name: fn.name,
-            input: parseToolArguments(typeof fn.arguments === 'string' ? fn.arguments : ''),
-          },
-        };
-    }
-    const finish = chatFinishReason(choice?.finish_reason);
-    if (finish === 'error') throw providerEnded(this.service, content);
-    return this.result(body, content, refusal, choice, 0);
-  }
-
-  private async *readStream(
-    response: HttpResponse,
-    signal: AbortSignal | undefined,
-  ): AsyncGenerator<Piece, CompletionResult> {
-    let text = '';
-    let refusal = '';
-    let last: Json = {};
-    let finishChoice: Json | undefined;
-    let usage: Json | undefined;
-    let skipped = 0;
-    let done = false;
-    // A tool call streams in pieces keyed by index: the first names it, the rest add to its arguments.
-    const calls = new Map<number, { id: string; name: string; args: string }>();
-    for await (const events of sseEvents(answerBody(response.body, this.service, signal))) {
-      let batch = '';
-      let refusalBatch = '';
-      for (const event of events) {
-        if (event.data === '[DONE]') {
-          done = true;
-          break;
-        }
-        const chunk = parseObject(event.data);
-        if (!chunk) {
-          skipped += 1;
-          continue;
-        }
-        const chunkUsage = obj(chunk.usage);
-        if (chunkUsage) {
-          usage = chunkUsage;
-          const reported = reportedUsage(chunkUsage);
-          if (reported) yield { reported };
-        }
-        const error = obj(chunk.error);
-        if (error) {
-          if (batch) yield batch;
-          if (refusalBatch) yield { refusal: refusalBatch };
-          const code = typeof error.code === 'number' ? error.code : 502;
-          throw classifyError(this.service, error, code, this.context(response));
-        }
-        last = chunk;
-        const choice = obj(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
-        const delta = obj(choice?.delta);
-        if (typeof delta?.content === 'string' && delta.content.length > 0) {
-          text += delta.content;
-          batch += delta.content;
-        }
-        // A refusal streams in its own field; its first chunk carries content null and refusal "".
-        if (typeof delta?.refusal === 'string' && delta.refusal.length > 0) {
-          refusal += delta.refusal;
-          refusalBatch += delta.refusal;
-        }
-        for (const raw of Array.isArray(delta?.tool_calls) ? delta.tool_calls : []) {
-          const piece = obj(raw);
-          const index = num(piece?.index) ?? calls.size;
-          const fn = obj(piece?.function);
-          const call = calls.get(index) ?? { id: '', name: '', args: '' };
-          if (typeof piece?.id === 'string' && piece.id) call.id = piece.id;
-          if (typeof fn?.name === 'string' && fn.name) call.name = fn.name;
-          if (typeof fn?.arguments === 'string') call.args += fn.arguments;
-          calls.set(index, call);
-        }
-        if (choice && typeof choice.finish_reason === 'string') finishChoice = choice;
-      }
-      if (batch) yield batch;
-      if (refusalBatch) yield { refusal: refusalBatch };
-      if (done) break;
-    }
-    if (!done && finishChoice === undefined && usage === undefined) {
-      throw new ServiceError({
-        kind: 'network',
-        service: this.service,
-        message: `The ${SERVICE_NAMES[this.service]} closed the stream before the answer was complete.`,
-      });
-    }
-    if (chatFinishReason(finishChoice?.finish_reason) === 'error') throw providerEnded(this.service, text);
-    for (const [, call] of [...calls].sort(([a], [b]) => a - b))
-      if (call.name) yield { toolCall: { callId: call.id, name: call.name, input: parseToolArguments(call.args) } };
-    return this.result({ ...last, usage }, text, refusal, finishChoice, skipped);
-  }
-
-  private context(response: HttpResponse) {
-    return { header: response.header, now: this.now(), secrets: this.secrets() };
-  }
-
-  private result(
-    body: Json,
-    text: string,
-    refusal: string,
-    choice: Json | undefined,
-    skipped: number,
-  ): CompletionResult {
-    const reported = reportedUsage(obj(body.usage));
+  /** What reading an answer needs of this client. */
+  private reader(): AnswerReader {
     return {
       service: this.service,
-      text,
-      model: typeof body.model === 'string' ? body.model : '',
-      usage: reported?.usage ?? null,
-      costUsd: reported?.costUsd ?? null,
-      id: typeof body.id === 'string' ? body.id : null,
-      finishReason: chatFinishReason(choice?.finish_reason),
-      nativeFinishReason: typeof choice?.native_finish_reason === 'string' ? choice.native_finish_reason : null,
-      refusal: refusal || null,
-      skippedEvents: skipped,
+      context: (response) => ({ header: response.header, now: this.now(), secrets: this.secrets() }),
+      notJson: (status) => this.notJson(status),
     };
   }
 
   close(): Promise<void> {
     return this.transport.close();
   }
-}
-
-function reportedUsage(usage: Json | undefined): ReportedUsage | null {
-  if (!usage) return null;
-  const input = num(usage.prompt_tokens);
-  const output = num(usage.completion_tokens);
-  const cost = num(usage.cost);
-  if (input === null && output === null && cost === null) return null;
-  return {
-    usage:
-      input === null && output === null
-        ? null
-        : {
-            inputTokens: input ?? 0,
-            outputTokens: output ?? 0,
-            totalTokens: num(usage.total_tokens) ?? (input ?? 0) + (output ?? 0),
-          },
-    costUsd: cost,
-  };
-}
-
-/** finish_reason "error" without an error object: the provider gave up, whatever arrived before. */
-function providerEnded(service: ServiceId, text: string): ServiceError {
-  return new ServiceError({
-    kind: 'server',
-    service,
-    code: 'error',
-    message: 'The provider ended the answer with an error (finish_reason "error") and gave no reason.',
-    ...(text ? { partialText: text } : {}),
-  });
 }
