@@ -7,6 +7,7 @@ import { Agent, request } from 'undici';
 import { ChatCompletionsClient } from '../src/core/wire/chatCompletionsClient.ts';
 import { QUICK } from './quick.ts';
 import { formatMs, median, verdict } from './stats.ts';
+import { routerDescriptor } from '../src/core/services/routerDescriptor.ts';
 
 const DELTAS = QUICK ? 200 : 10_000;
 const RUNS = QUICK ? 1 : 15;
@@ -29,6 +30,7 @@ export async function benchStream(): Promise<string[]> {
   const agent = new Agent();
   const client = new ChatCompletionsClient({
     baseUrl: emulator.routerBaseUrl,
+    profile: routerDescriptor,
     key,
     connectTimeoutMs: 5000,
     idleTimeoutMs: 30_000,

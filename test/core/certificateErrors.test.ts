@@ -11,6 +11,7 @@ import { ServiceError } from '../../src/core/errors.ts';
 import { Transport } from '../../src/core/transport.ts';
 import { type TestBed, startTestBed } from '../emulator/adminClient.ts';
 import { type PrivateCa, type TlsFront, leafCertificate, privateCa, tlsFront } from '../emulator/corporateNetwork.ts';
+import { routerDescriptor } from '../../src/core/services/routerDescriptor.ts';
 
 let bed: TestBed;
 let ca: PrivateCa;
@@ -105,7 +106,7 @@ describe('a refused certificate', () => {
 
   it('is tried once: a prompt makes one connection, not a retry per backoff step', async () => {
     const client = new ChatCompletionsClient({
-      service: 'router',
+      profile: routerDescriptor,
       baseUrl: untrusted.origin + routerPath(),
       key: key(),
       connectTimeoutMs: 5000,

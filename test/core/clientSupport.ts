@@ -6,6 +6,8 @@ import { DEFAULT_RETRY_POLICY } from '../../src/core/retryPolicy.ts';
 import { ChatCompletionsClient, type ChatCompletionsClientOptions } from '../../src/core/wire/chatCompletionsClient.ts';
 import type { TextStream } from '../../src/core/wire/textStream.ts';
 import type { TestBed } from '../emulator/adminClient.ts';
+import { directDescriptor } from '../../src/core/services/directDescriptor.ts';
+import { routerDescriptor } from '../../src/core/services/routerDescriptor.ts';
 
 export const FAST = { connectTimeoutMs: 2_000, idleTimeoutMs: 5_000 };
 
@@ -25,6 +27,7 @@ export function routerClient(
 ): ChatCompletionsClient {
   return new ChatCompletionsClient({
     baseUrl: bed.emulator.routerBaseUrl,
+    profile: routerDescriptor,
     key,
     ...FAST,
     retry: { ...DEFAULT_RETRY_POLICY, random: () => 0 },
@@ -36,6 +39,7 @@ export function routerClient(
 export function directClient(bed: TestBed, key: string, extra: Partial<ResponsesClientOptions> = {}): ResponsesClient {
   return new ResponsesClient({
     baseUrl: bed.emulator.directBaseUrl,
+    profile: directDescriptor,
     key,
     ...FAST,
     retry: { ...DEFAULT_RETRY_POLICY, random: () => 0 },

@@ -32,7 +32,9 @@ export const FLOORS: readonly { name: string; holds: readonly string[] }[] = [
   },
   {
     name: 'service descriptors (data only)',
-    holds: ['services/descriptor.ts', 'services/descriptors.ts', 'services/*Descriptor.ts'],
+    // What a wire client knows of its service (wire/wireProfile.ts) is the descriptor's part the clients take as an
+    // argument: data too, so the clients import no descriptor.
+    holds: ['services/descriptor.ts', 'services/descriptors.ts', 'services/*Descriptor.ts', 'wire/wireProfile.ts'],
   },
   {
     name: 'errors and transport',
@@ -91,6 +93,15 @@ describe('the floors of src/core', () => {
 
   it('no import points up a floor', () => {
     expect(upwardImports(graph)).toEqual([]);
+  });
+
+  it('the wire clients import no service descriptor: the module that opens a client passes its profile in', () => {
+    const reads = [...graph]
+      .filter(([file]) => file.startsWith('wire/'))
+      .flatMap(([file, targets]) =>
+        [...targets].filter((t) => t.startsWith('services/')).map((t) => `${file} -> ${t}`),
+      );
+    expect(reads).toEqual([]);
   });
 
   it('names an import that points up, and lets one that points down pass', () => {

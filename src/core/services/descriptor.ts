@@ -3,6 +3,9 @@
 // clients, the key store) may read; what a service does lives in its module (services/<id>.ts).
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import type { KeywardConfig } from '../config.ts';
+import type { ServiceCapabilities, ServiceEndpoints, WireFamily, WireProfile } from '../wire/wireProfile.ts';
+
+export type { ServiceCapabilities, WireFamily };
 
 export interface ConfiguredService {
   /** Null: there is no base URL yet (compatible before it is set). */
@@ -12,35 +15,11 @@ export interface ConfiguredService {
   givenName: string;
 }
 
-/** The request format: OpenAI's chat completions, or its Responses API. */
-export type WireFamily = 'chat-completions' | 'responses';
-
 /**
  * Which error bodies the service sends: the routing service's `{code, message, metadata}`,
  * or OpenAI's `{message, type, param, code}` (which OpenAI-compatible servers copy).
  */
 export type ErrorDialect = 'router' | 'openai';
-
-export interface ServiceCapabilities {
-  /** `:free` models with per-minute and per-day limits. */
-  hasFreeModels: boolean;
-  /** Prepaid credits and per-key credit limits that can be read. */
-  hasCredits: boolean;
-  /** The service may be used without any key (a local server). */
-  keyOptional: boolean;
-  /** Usage tiers that set the rate limits. */
-  hasUsageTier: boolean;
-  /** Restricted keys whose missing scopes errors name. */
-  hasScopes: boolean;
-  /** The `provider.data_collection: "deny"` training opt-out. */
-  hasDataCollectionOptOut: boolean;
-  /** A conversation continues from a stored response (`previous_response_id`). */
-  chainsResponses: boolean;
-  /** The model list carries prices per token. */
-  hasModelPrices: boolean;
-  /** Streams report usage only when asked (`stream_options.include_usage`), as OpenAI's spec has it. */
-  streamUsageOnRequest: boolean;
-}
 
 export interface ServiceCommands {
   setKey: string;
@@ -59,7 +38,7 @@ export interface ServiceCommands {
  */
 export const STATUS_PRIORITY = 99;
 
-export interface ServiceDescriptor {
+export interface ServiceDescriptor extends WireProfile {
   id: ServiceId;
   /** Lower case, as it sits in a sentence: "the routing service". Localised by the host. */
   displayName: string;
@@ -103,12 +82,7 @@ export interface ServiceDescriptor {
   unverifiableKey: { prefix: string; reason: string } | null;
   /** Key shape checked when a key is set (core/keys/keyFormats.ts); null takes any shape. */
   keyShape: 'router' | 'direct' | null;
-  endpoints: {
-    chat: '/chat/completions' | '/responses';
-    keyCheck: string | null;
-    models: string | null;
-    credits: string | null;
-  };
+  endpoints: ServiceEndpoints;
   /** Default pages; the settings may move them (KeywardConfig). */
   pages: { keys: string | null; credits: string | null };
   /** What the settings say about this service: its base URL (null: not set up yet), its pages, the name given it. */

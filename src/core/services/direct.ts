@@ -90,7 +90,7 @@ async function checkKey(client: ResponsesClient, signal?: AbortSignal): Promise<
 export const directService = {
   descriptor: directDescriptor,
   open: async (options) =>
-    new (await import('../wire/wireClients.ts')).ResponsesClient({ ...options, service: directDescriptor.id }),
+    new (await import('../wire/wireClients.ts')).ResponsesClient({ ...options, profile: directDescriptor }),
   prompt(client, input, options) {
     const last = input.turns.at(-1);
     const conversation = input.messages

@@ -96,7 +96,7 @@ export function openAiCompatibleService(descriptor: ServiceDescriptor): OpenAiCo
   return {
     descriptor,
     open: async (options) =>
-      new (await import('../wire/wireClients.ts')).ChatCompletionsClient({ ...options, service: descriptor.id }),
+      new (await import('../wire/wireClients.ts')).ChatCompletionsClient({ ...options, profile: descriptor }),
     prompt: promptChat,
     modelOptions: async (client, signal) => routerOptions(await client.models(signal)),
     rateLimits: () => undefined,

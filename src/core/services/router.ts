@@ -78,7 +78,7 @@ function checkKey(client: ChatCompletionsClient, signal?: AbortSignal): Promise<
 export const routerService = {
   descriptor: routerDescriptor,
   open: async (options) =>
-    new (await import('../wire/wireClients.ts')).ChatCompletionsClient({ ...options, service: routerDescriptor.id }),
+    new (await import('../wire/wireClients.ts')).ChatCompletionsClient({ ...options, profile: routerDescriptor }),
   prompt: promptChat,
   modelOptions: async (client, signal) => routerOptions(await client.models(signal)),
   rateLimits: () => undefined,

@@ -1,6 +1,6 @@
 // The chat-completions client: the routing service (with its key check,
 // credits and free models) and any OpenAI-compatible endpoint share it, told
-// apart by the service id and its row in core/services/descriptors.ts. No vscode import;
+// apart by the profile their service's module passes in (wireProfile.ts). No vscode import;
 // tested over HTTP against the emulator.
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import { classifyResponse } from '../classify.ts';
@@ -10,9 +10,8 @@ import { type Json, num, obj, parseObject } from '../json.ts';
 import type { FreeModelGuard, FreeDailyRequests } from './freeGuard.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../retryPolicy.ts';
 import { type CompletionResult, type Piece, type RetryNotice, TextStream, abortableSleep } from './textStream.ts';
-import { SERVICES } from '../services/descriptors.ts';
 import { FREE_ROUTER_MODEL, isFreeModelId } from './freeModels.ts';
-import { routerDescriptor } from '../services/routerDescriptor.ts';
+import type { WireProfile } from './wireProfile.ts';
 import { STREAM_USAGE_SUPPORT, type StreamUsageSupport, refusesStreamOptions } from './streamUsageSupport.ts';
 import { type HttpResponse, Transport, type TransportOptions } from '../transport.ts';
 
@@ -85,8 +84,8 @@ export interface ChatCompletionsClientOptions extends TransportOptions {
   baseUrl: string;
   /** May be empty where the service's key is optional: then no Authorization header is sent. */
   key: string;
-  /** A chat-completions service (core/services/descriptors.ts); the routing service when absent. */
-  service?: ServiceId;
+  /** The chat-completions service's profile: its module's descriptor (core/services/<id>.ts). */
+  profile: WireProfile;
   retry?: RetryPolicy;
   freeGuard?: FreeModelGuard;
   /** Which servers refused `stream_options`; the process-wide memory when absent. */
@@ -129,15 +128,15 @@ export class ChatCompletionsClient {
 
   constructor(options: ChatCompletionsClientOptions) {
     this.options = options;
-    this.service = options.service ?? routerDescriptor.id;
-    if (SERVICES[this.service].wire !== 'chat-completions')
+    this.service = options.profile.id;
+    if (options.profile.wire !== 'chat-completions')
       throw new Error(`The ${SERVICE_NAMES[this.service]} does not speak chat completions.`);
     this.transport = new Transport(this.service, options.baseUrl, options);
   }
 
   /** The path the service's row names; the clients hard-code none. */
   private endpoint(name: 'keyCheck' | 'credits' | 'models'): string {
-    const path = SERVICES[this.service].endpoints[name];
+    const path = this.options.profile.endpoints[name];
     if (path === null) throw new Error(`The ${SERVICE_NAMES[this.service]} has no ${name} endpoint.`);
     return path;
   }
@@ -240,16 +239,16 @@ export class ChatCompletionsClient {
       body.tools = request.tools;
       if (request.toolChoice) body.tool_choice = request.toolChoice;
     }
-    if (request.denyDataCollection && SERVICES[this.service].capabilities.hasDataCollectionOptOut)
+    if (request.denyDataCollection && this.options.profile.capabilities.hasDataCollectionOptOut)
       body.provider = { data_collection: 'deny' };
     if (
       stream &&
-      SERVICES[this.service].capabilities.streamUsageOnRequest &&
+      this.options.profile.capabilities.streamUsageOnRequest &&
       this.streamUsage().asks(this.options.baseUrl)
     )
       body.stream_options = { include_usage: true };
     const sleep = this.options.sleep ?? abortableSleep;
-    const free = SERVICES[this.service].capabilities.hasFreeModels && isFreeModelId(request.model);
+    const free = this.options.profile.capabilities.hasFreeModels && isFreeModelId(request.model);
     return new TextStream(this.service, () => this.chatAttempt(body, stream, free, options, sleep), {
       signal: options.signal,
       retry: this.options.retry ?? DEFAULT_RETRY_POLICY,
@@ -276,7 +275,7 @@ export class ChatCompletionsClient {
     const send = () =>
       this.transport.send({
         method: 'POST',
-        path: SERVICES[this.service].endpoints.chat,
+        path: this.options.profile.endpoints.chat,
         key: this.options.key,
         body,
         signal: options.signal,

@@ -18,8 +18,7 @@ import {
 } from './textStream.ts';
 import { type HttpResponse, Transport, type TransportOptions } from '../transport.ts';
 import { parseGoDuration } from '../waitTimes.ts';
-import { SERVICES, type ServiceDescriptor } from '../services/descriptors.ts';
-import { directDescriptor } from '../services/directDescriptor.ts';
+import type { ServiceEndpoints, WireProfile } from './wireProfile.ts';
 import type { ServiceId } from '../../shared/serviceIds.ts';
 
 export interface InputMessage {
@@ -61,8 +60,8 @@ export interface RateLimits {
 export interface ResponsesClientOptions extends TransportOptions {
   baseUrl: string;
   key: string;
-  /** A Responses service (core/services/<id>.ts); the direct service when absent. */
-  service?: ServiceId;
+  /** The Responses service's profile: its module's descriptor (core/services/<id>.ts). */
+  profile: WireProfile;
   retry?: RetryPolicy;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -113,15 +112,15 @@ export function outputRefusal(response: Json): string {
 export class ResponsesClient {
   readonly service: ServiceId;
   /** The paths the service's row names; the client hard-codes none. */
-  private readonly endpoints: ServiceDescriptor['endpoints'];
+  private readonly endpoints: ServiceEndpoints;
   private readonly transport: Transport;
   private readonly options: ResponsesClientOptions;
   private rateLimits: RateLimits | null = null;
 
   constructor(options: ResponsesClientOptions) {
     this.options = options;
-    this.service = options.service ?? directDescriptor.id;
-    this.endpoints = SERVICES[this.service].endpoints;
+    this.service = options.profile.id;
+    this.endpoints = options.profile.endpoints;
     this.transport = new Transport(this.service, options.baseUrl, options);
   }
 

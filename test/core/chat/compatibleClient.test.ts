@@ -10,6 +10,7 @@ import { type TestBed, startTestBed } from '../../emulator/adminClient.ts';
 import { answerText } from '../../emulator/answers.ts';
 import type { CompatibleMode } from '../../emulator/compatibleService.ts';
 import { FAST, settle } from '../clientSupport.ts';
+import { compatibleDescriptor } from '../../../src/core/services/compatibleDescriptor.ts';
 
 let bed: TestBed;
 beforeAll(async () => {
@@ -29,7 +30,7 @@ function client(
   streamUsage = new StreamUsageSupport(),
 ): ChatCompletionsClient {
   return new ChatCompletionsClient({
-    service: 'compatible',
+    profile: compatibleDescriptor,
     baseUrl,
     key,
     streamUsage,

@@ -9,6 +9,8 @@ import { ResponsesClient } from '../../../src/core/wire/responsesClient.ts';
 import { NO_RETRY } from '../../../src/core/retryPolicy.ts';
 import { ChatCompletionsClient } from '../../../src/core/wire/chatCompletionsClient.ts';
 import { settle } from '../clientSupport.ts';
+import { routerDescriptor } from '../../../src/core/services/routerDescriptor.ts';
+import { directDescriptor } from '../../../src/core/services/directDescriptor.ts';
 
 let server: Server;
 let base = '';
@@ -27,12 +29,15 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const options = { key: 'test-key-not-a-secret', connectTimeoutMs: 2000, idleTimeoutMs: 5000, retry: NO_RETRY };
 const chat = (stream = true) =>
-  new ChatCompletionsClient({ baseUrl: base, ...options }).chat(
+  new ChatCompletionsClient({ baseUrl: base, profile: routerDescriptor, ...options }).chat(
     { model: 'openai/gpt-4o', messages: [{ role: 'user', content: 'x' }] },
     { stream },
   );
 const respond = (stream = true) =>
-  new ResponsesClient({ baseUrl: base, ...options }).respond({ model: 'gpt-4o', input: 'x' }, { stream });
+  new ResponsesClient({ baseUrl: base, profile: directDescriptor, ...options }).respond(
+    { model: 'gpt-4o', input: 'x' },
+    { stream },
+  );
 
 /** One JSON per line, as the vercel/ai fixtures store them, framed back as SSE with named events. */
 function framed(lines: string[]): string {

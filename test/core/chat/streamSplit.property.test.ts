@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponsesClient } from '../../../src/core/wire/responsesClient.ts';
 import { ChatCompletionsClient } from '../../../src/core/wire/chatCompletionsClient.ts';
+import { routerDescriptor } from '../../../src/core/services/routerDescriptor.ts';
+import { directDescriptor } from '../../../src/core/services/directDescriptor.ts';
 
 let server: Server;
 let base = '';
@@ -51,6 +53,7 @@ describe('any split of a valid SSE stream yields the same answer', () => {
   it('routing service (data: lines, comments, [DONE], LF or CRLF)', async () => {
     const client = new ChatCompletionsClient({
       baseUrl: base,
+      profile: routerDescriptor,
       key: 'test-key-not-a-secret',
       connectTimeoutMs: 2000,
       idleTimeoutMs: 5000,
@@ -80,6 +83,7 @@ describe('any split of a valid SSE stream yields the same answer', () => {
   it('direct service (event: + data: lines, no [DONE])', async () => {
     const client = new ResponsesClient({
       baseUrl: base,
+      profile: directDescriptor,
       key: 'test-key-not-a-secret',
       connectTimeoutMs: 2000,
       idleTimeoutMs: 5000,

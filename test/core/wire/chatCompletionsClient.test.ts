@@ -6,6 +6,7 @@ import { NO_RETRY } from '../../../src/core/retryPolicy.ts';
 import { type TestBed, startTestBed } from '../../emulator/adminClient.ts';
 import { answerText } from '../../emulator/answers.ts';
 import { recordingSleep, routerClient, settle } from '../clientSupport.ts';
+import { routerDescriptor } from '../../../src/core/services/routerDescriptor.ts';
 
 let bed: TestBed;
 let funded: string;
@@ -269,6 +270,7 @@ describe('router client: error kinds', () => {
     const { error } = await settle(
       new (await import('../../../src/core/wire/chatCompletionsClient.ts')).ChatCompletionsClient({
         baseUrl: 'http://127.0.0.1:9/api/v1',
+        profile: routerDescriptor,
         key: funded,
         connectTimeoutMs: 1000,
         idleTimeoutMs: 1000,
@@ -363,6 +365,7 @@ describe('router client: error kinds', () => {
   it('insecure_url: refuses plain http to a remote host before sending anything', async () => {
     const client = new (await import('../../../src/core/wire/chatCompletionsClient.ts')).ChatCompletionsClient({
       baseUrl: 'http://api.example.com/v1',
+      profile: routerDescriptor,
       key: funded,
       connectTimeoutMs: 100,
       idleTimeoutMs: 100,
