@@ -26,8 +26,10 @@ import {
   appendGitignore,
   envReplacement,
   isDotenvFile,
+  type DotenvPlan,
   planDotenv,
 } from '../../core/scan/fixes.ts';
+import type { GitState } from '../../core/scan/gitStatus.ts';
 import type { Configuration } from '../configuration.ts';
 import { type KeyDiagnostic, type KeyDiagnostics, realFilePath } from './keyDiagnostics.ts';
 import { SERVICES } from '../../core/services/descriptors.ts';
@@ -45,6 +47,12 @@ export interface FixHost {
   say(level: 'warning' | 'error', text: string): void;
   /** How long a dirty document may go without a save before the move says it could not be saved. */
   savePatience(): number;
+}
+
+/** The folder's .env, checked safe to write, and what git says of it. */
+interface DotenvFile {
+  target: SafeTarget;
+  state: GitState;
 }
 
 function unsafeText(error: UnsafePath): string {
@@ -143,80 +151,25 @@ export class KeyFixWrites {
       this.host.say('warning', t('Keyward cannot rewrite this line for the environment; use another fix.'));
       return false;
     }
-
-    let env: SafeTarget;
-    try {
-      env = await safeTarget(folder.uri.fsPath, '.env');
-    } catch (error) {
-      return this.refuse(error instanceof UnsafePath ? unsafeText(error) : redactSecrets((error as Error).message));
-    }
-    // A safety decision asks git afresh, not a cached answer from before the last commit.
-    this.host.diagnostics.git.invalidate();
-    let state = await this.host.diagnostics.git.status(env.path);
-    if (state === 'tracked') {
-      return this.refuse(
-        t(
-          '.env is tracked by git, so a key written there would be committed. Untrack it ("git rm --cached .env") or store the key in Keyward instead.',
-        ),
-      );
-    }
-
-    const existing = await readTarget(env);
+    const env = await this.envFile(folder.uri.fsPath);
+    if (typeof env === 'string') return this.refuse(env);
+    const existing = await readTarget(env.target);
     const plan = planDotenv(existing, base, key);
-    let name = plan.name;
-    if (plan.action === 'conflict') {
-      const use = t('Use {0}', plan.alternative);
-      const answer = await this.host.ask(
-        t(
-          '.env already sets {0} to another value ({1}), and Keyward does not overwrite it. Add this key as {2} instead?',
-          base,
-          maskKey(plan.existing),
-          plan.alternative,
-        ),
-        use,
-      );
-      if (answer !== use) return false;
-      name = plan.alternative;
-    }
-
-    if (state === 'untracked') {
-      const ignored = await this.ignoreInGit(folder.uri.fsPath, '.env');
-      if (ignored !== true) return this.refuse(ignored);
-      state = await this.host.diagnostics.git.status(env.path);
-      if (state !== 'ignored')
-        return this.refuse(
-          t(
-            'git still does not ignore .env after adding it to .gitignore (another rule brings it back), so the key would be committed.',
-          ),
-        );
-    }
-
+    const name = await this.nameFor(plan, base);
+    if (name === undefined) return false;
+    const ignored = await this.ensureIgnored(folder.uri.fsPath, env);
+    if (ignored !== true) return this.refuse(ignored);
     if (plan.action !== 'reuse') {
       try {
-        await writeTarget(env, appendDotenv(existing, name, key));
+        await writeTarget(env.target, appendDotenv(existing, name, key));
       } catch (error) {
         return this.refuse(t('writing .env failed: {0}.', redactSecrets((error as Error).message)));
       }
     }
-
-    const replacement = envReplacement(
-      document.languageId,
-      line,
-      entry.range.start.character,
-      entry.range.end.character,
-      name,
-    )!;
-    const edit = new vscode.WorkspaceEdit();
-    const unchanged = document.getText(entry.range) === key;
-    const lineNumber = entry.range.start.line;
-    edit.replace(uri, new vscode.Range(lineNumber, replacement.start, lineNumber, replacement.end), replacement.text);
-    if (document.languageId === 'python' && !/^\s*(import\s+os\b|from\s+os\s+import)/m.test(document.getText()))
-      edit.insert(uri, new vscode.Position(0, 0), 'import os\n');
-    // The line may have been edited while a question was open: then it is not rewritten blind.
-    const applied = unchanged && (await vscode.workspace.applyEdit(edit));
-    if (!applied) {
+    const replaced = await this.readFromEnv(document, entry, key, line, name);
+    if (!replaced) {
       // The line kept its key: take it back out of .env rather than leave it in two places.
-      if (plan.action !== 'reuse') await restoreTarget(env, existing).catch(() => undefined);
+      if (plan.action !== 'reuse') await restoreTarget(env.target, existing).catch(() => undefined);
       return this.refuse(t('the editor did not accept the change to this line.'));
     }
     // Out of the line is not out of history: the finding stays until the key is rotated.
@@ -231,6 +184,72 @@ export class KeyFixWrites {
         ),
       );
     return true;
+  }
+
+  /** The folder's .env, safe to write (no link, inside the folder) and not tracked by git; else why not. */
+  private async envFile(folder: string): Promise<DotenvFile | string> {
+    let target: SafeTarget;
+    try {
+      target = await safeTarget(folder, '.env');
+    } catch (error) {
+      return error instanceof UnsafePath ? unsafeText(error) : redactSecrets((error as Error).message);
+    }
+    // A safety decision asks git afresh, not a cached answer from before the last commit.
+    this.host.diagnostics.git.invalidate();
+    const state = await this.host.diagnostics.git.status(target.path);
+    if (state === 'tracked')
+      return t(
+        '.env is tracked by git, so a key written there would be committed. Untrack it ("git rm --cached .env") or store the key in Keyward instead.',
+      );
+    return { target, state };
+  }
+
+  /** The variable's name: the plan's, or, when .env holds another value under it, the alternative if the person agrees. */
+  private async nameFor(plan: DotenvPlan, base: string): Promise<string | undefined> {
+    if (plan.action !== 'conflict') return plan.name;
+    const use = t('Use {0}', plan.alternative);
+    const answer = await this.host.ask(
+      t(
+        '.env already sets {0} to another value ({1}), and Keyward does not overwrite it. Add this key as {2} instead?',
+        base,
+        maskKey(plan.existing),
+        plan.alternative,
+      ),
+      use,
+    );
+    return answer === use ? plan.alternative : undefined;
+  }
+
+  /** An untracked .env is added to .gitignore, and git is asked again that it now ignores it; true, or why not. */
+  private async ensureIgnored(folder: string, env: DotenvFile): Promise<true | string> {
+    if (env.state !== 'untracked') return true;
+    const ignored = await this.ignoreInGit(folder, '.env');
+    if (ignored !== true) return ignored;
+    if ((await this.host.diagnostics.git.status(env.target.path)) !== 'ignored')
+      return t(
+        'git still does not ignore .env after adding it to .gitignore (another rule brings it back), so the key would be committed.',
+      );
+    return true;
+  }
+
+  /** Rewrites the line to read the variable (and imports os in Python); false when the editor refused it. */
+  private async readFromEnv(
+    document: vscode.TextDocument,
+    entry: KeyDiagnostic,
+    key: string,
+    line: string,
+    name: string,
+  ): Promise<boolean> {
+    const uri = document.uri;
+    const { start, end } = entry.range;
+    const replacement = envReplacement(document.languageId, line, start.character, end.character, name)!;
+    const edit = new vscode.WorkspaceEdit();
+    const unchanged = document.getText(entry.range) === key;
+    edit.replace(uri, new vscode.Range(start.line, replacement.start, start.line, replacement.end), replacement.text);
+    if (document.languageId === 'python' && !/^\s*(import\s+os\b|from\s+os\s+import)/m.test(document.getText()))
+      edit.insert(uri, new vscode.Position(0, 0), 'import os\n');
+    // The line may have been edited while a question was open: then it is not rewritten blind.
+    return unchanged && (await vscode.workspace.applyEdit(edit));
   }
 
   /** Adds an entry to the folder's .gitignore, written safely; true, or why not. */
