@@ -25,8 +25,9 @@ describe('the archive unpackers, on demand', () => {
   });
 
   it('dist/archive.js holds them, for the archive walker to load', () => {
-    // The walker is itself on demand (dist/archiveScan.js): the extension bundle loads it, and it the unpackers.
-    expect(readFileSync('dist/extension.js', 'utf8')).toMatch(/import\(["']\.\/archiveScan\.js["']\)/);
+    // The walker is itself on demand (dist/archiveScan.js): the workspace scan (in dist/commands.js) loads it, and it
+    // the unpackers.
+    expect(readFileSync('dist/commands.js', 'utf8')).toMatch(/import\(["']\.\/archiveScan\.js["']\)/);
     expect(readFileSync('dist/archiveScan.js', 'utf8')).toMatch(/(?:import|require)\(["']\.\/archive\.js["']\)/);
     const codecs = require(resolve('dist/archive.js')) as Record<string, unknown>;
     expect(Object.keys(codecs).sort()).toEqual([
@@ -134,9 +135,11 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(require.cache[resolve('dist/extension.js')]).toBe(loaded);
     // The scanner's code is in the extension bundle only.
     expect(readFileSync(onDemand.history, 'utf8')).not.toContain(DIRECT_INFIX);
-    // The bundle exports only what the parts take from a module, so esbuild still drops the rest of it: the report's
-    // formatting, which no part uses, is not in the bundle for the workspace scan's skip reasons.
-    expect(Object.keys(shared['src/core/scan/report.ts'] as object).sort()).toEqual(['SKIP_REASONS', 'skipMessage']);
+    // The bundle exports only what the parts take from a module: of the ignore file's reader, which the bundle holds
+    // whole for the diagnostics, the parts take one function; the rest is not exported for them.
+    expect(Object.keys(shared['src/core/scan/ignoreFile.ts'] as object).sort()).toEqual(['problemText']);
+    // The report's formatting and skip reasons are the workspace scan's alone: in dist/commands.js, not the bundle.
+    expect(shared['src/core/scan/report.ts']).toBeUndefined();
     context.dispose();
   });
 });

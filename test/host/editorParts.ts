@@ -19,6 +19,7 @@ export interface EditorParts {
   hover: KeyHover;
   /** What the diagnostics published, as VS Code's Problems view would get it. */
   collection: FakeDiagnosticCollection;
+  ignoreProblems: FakeDiagnosticCollection;
   dispose(): void;
 }
 
@@ -39,6 +40,8 @@ export function editorParts(settings: Record<string, unknown> = {}): EditorParts
     fixes,
     hover,
     collection: fake.state.diagnosticCollections[0]!,
+    // The refused lines of each .keywardignore, shown on that file.
+    ignoreProblems: fake.state.diagnosticCollections.find((c) => c.name === 'keyward-ignore')!,
     dispose() {
       hover.dispose();
       fixes.dispose();

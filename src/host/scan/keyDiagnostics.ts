@@ -2,32 +2,40 @@
 // tracked (Error: it is in history), would be committed (Warning), ignored
 // (Information, or off), not in a repository (Warning). In Restricted Mode git
 // is not run at all (a repository's config could run programs): Warning, said so.
-import { realpath } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import type { IgnoredFilesLevel } from '../../core/config.ts';
-import { SERVICE_NAMES } from '../../core/errors.ts';
 import { redactSecrets } from '../../core/redact.ts';
 import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
-import { type GitState, GitStatusCache } from '../../core/scan/gitStatus.ts';
+import { GitStatusCache } from '../../core/scan/gitStatus.ts';
 import { IncrementalScan } from '../../core/scan/incremental.ts';
-import { archiveKind, archiveMagic, isSourceMap } from '../../core/scan/formats.ts';
-import {
-  IGNORE_FILE,
-  IgnoreFileCache,
-  type IgnoreRules,
-  type Suppression,
-  suppressionFor,
-} from '../../core/scan/ignoreFile.ts';
-import { type SkipReason, skipMessage } from '../../core/scan/report.ts';
+import { isSourceMap } from '../../core/scan/formats.ts';
+import { IGNORE_FILE, type Suppression } from '../../core/scan/ignoreFile.ts';
 import { type Finding, type ScanOptions, optionsFor } from '../../core/scan/scanner.ts';
 import type { ScanThread } from '../../core/scan/scanThread.ts';
-import { isServiceOwner, ownerName } from '../../core/scan/providerRules.ts';
+import { isServiceOwner } from '../../core/scan/providerRules.ts';
 import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import { Emitter, type Subscription } from '../../shared/event.ts';
 import type { Configuration } from '../configuration.ts';
 import type { Verification } from '../../core/scan/verify.ts';
+import {
+  DIAGNOSTIC_SOURCE,
+  type FileState,
+  committedMessage,
+  message,
+  notScannedMessage,
+  severity,
+} from './diagnosticWording.ts';
+
+export type { FileState };
 import { triageNote } from './triageNote.ts';
+import { realFilePath } from './realPath.ts';
+import { type PlacedFinding, shippedFindings } from './shippedFindings.ts';
+
+export type { PlacedFinding };
+
+export { realFilePath };
+import { GitWatch } from './gitWatch.ts';
+import { IgnoreFiles } from './ignoreFiles.ts';
 import {
   COMMITTED_KEY_CODE,
   type CommittedKey,
@@ -36,7 +44,7 @@ import {
   committedFrom,
 } from './committedKeys.ts';
 
-export const DIAGNOSTIC_SOURCE = 'Keyward';
+export { DIAGNOSTIC_SOURCE };
 /** The code of the notice on a document too large to scan as it is typed. */
 export const NOT_SCANNED_CODE = 'not-scanned';
 /**
@@ -45,11 +53,6 @@ export const NOT_SCANNED_CODE = 'not-scanned';
  */
 export const IN_LINE_SCAN = 64 * 1024;
 const COMMITTED_STATE = 'keyward.committedKeys';
-const t = vscode.l10n.t;
-
-/** Where git stands, or why Keyward did not ask it. */
-/** 'refused': a `.git` is there but git refuses the repository (dubious ownership, a damaged HEAD). */
-export type FileState = GitState | 'unsaved' | 'restricted' | 'refused';
 
 export interface KeyDiagnostic {
   finding: Finding;
@@ -68,123 +71,9 @@ export interface KeyDiagnostic {
   suppression?: Suppression;
 }
 
-/** A finding to publish, and where inside the file it is when that is not the file's own text. */
-export interface PlacedFinding {
-  finding: Finding;
-  inner?: string;
-}
-
-/**
- * The real path of a file (or of its folder, when the file does not exist yet):
- * a file opened through a symlinked folder is graded where git sees it.
- */
-export async function realFilePath(path: string): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch {
-    return join(await realpath(dirname(path)).catch(() => dirname(path)), basename(path));
-  }
-}
-
-function gitText(state: FileState): string {
-  switch (state) {
-    case 'tracked':
-      return t('This file is tracked by git: the key is in its history, so rotating the key is the only fix.');
-    case 'untracked':
-      return t('This file is not ignored by git: the key would be committed.');
-    case 'ignored':
-      return t('This file is ignored by git.');
-    case 'outside':
-      return t('This file is not in a git repository.');
-    case 'restricted':
-      return t(
-        'Restricted Mode: Keyward does not run git here, so it cannot tell whether the file is tracked or ignored.',
-      );
-    case 'refused':
-      return t(
-        "Git refuses this file's repository (not owned by you: safe.directory; or damaged), so Keyward cannot tell whether the file is tracked: treat the key as committed.",
-      );
-    default:
-      return t('This file is not saved yet.');
-  }
-}
-
-function severity(
-  state: FileState,
-  ignoredLevel: IgnoredFilesLevel,
-  live: boolean,
-): vscode.DiagnosticSeverity | undefined {
-  // A repository git refuses may track the file: as loud as a tracked one.
-  if (state === 'tracked' || state === 'refused') return vscode.DiagnosticSeverity.Error;
-  // A live key in an ignored file (a .env) is where keys belong; anywhere else it is an error.
-  if (live && state !== 'ignored') return vscode.DiagnosticSeverity.Error;
-  if (state === 'ignored') return ignoredLevel === 'off' ? undefined : vscode.DiagnosticSeverity.Information;
-  return vscode.DiagnosticSeverity.Warning;
-}
-
-export function describeFinding(finding: Finding): string {
-  const described = describeKey(finding);
-  if (finding.ruleId === 'split-key') return `${described} ${t('It is assembled from string pieces.')}`;
-  if (finding.ruleId === 'encoded-key') return `${described} ${t('It is encoded in base64 here.')}`;
-  return described;
-}
-
-function describeKey(finding: Finding): string {
-  const owner = finding.service;
-  // Another provider's key: named by its owner; Keyward stores no such key.
-  if (!isServiceOwner(owner))
-    return finding.confidence === 'high'
-      ? t('A key of {0}, {1}.', ownerName(owner), finding.masked)
-      : t('Probably a key of {0}, {1}.', ownerName(owner), finding.masked);
-  const service = SERVICE_NAMES[owner];
-  if (finding.stored === 'active') return t('Your {0} key {1}, the one stored in Keyward.', service, finding.masked);
-  if (finding.stored === 'retired')
-    return t(
-      'A {0} key Keyward rotated out, {1}: it works until it is deleted at the service.',
-      service,
-      finding.masked,
-    );
-  return finding.confidence === 'high'
-    ? t('A {0} key, {1}.', service, finding.masked)
-    : t('Probably a {0} key, {1}.', service, finding.masked);
-}
-
-function message(
-  finding: Finding,
-  state: FileState,
-  verification: Verification | undefined,
-  where: string | undefined,
-): string {
-  const found = `${describeFinding(finding)} ${gitText(state)}`;
-  // An inner file cannot be opened as a document: the message names it as `keyward scan` does.
-  const text = where === undefined ? found : `${where}:${finding.line + 1}:${finding.column + 1}: ${found}`;
-  switch (verification?.status) {
-    case undefined:
-      return text;
-    case 'live':
-      return state === 'tracked'
-        ? `${t('Live key in git history: rotate now.')} ${text}`
-        : `${text} ${t('The service says the key is live.')}`;
-    case 'inactive':
-      return `${text} ${t('The service refused the key: it is no longer live.')}`;
-    case 'unknown':
-      return `${text} ${t('Whether the key is live is unknown: {0}', verification.reason)}`;
-  }
-}
-
-/**
- * The source-map reader (and the byte scan behind it), from its own file on first use (dist/sourceMap.js): a
- * workspace scan and a source map open in the editor need it, an activation does not.
- */
-function shippedText(): Promise<typeof import('../../core/scan/sourceMap.ts')> {
-  return import('../../core/scan/sourceMap.ts');
-}
-
 export class KeyDiagnostics extends Disposable {
   readonly collection = this._register(vscode.languages.createDiagnosticCollection('keyward'));
-  /** The lines of each .keywardignore that were refused, on that file: they suppress nothing. */
-  readonly ignoreProblems = this._register(vscode.languages.createDiagnosticCollection('keyward-ignore'));
-  private readonly ignoreFiles = new IgnoreFileCache();
+  private readonly ignoreFiles = this._register(new IgnoreFiles());
   readonly git = new GitStatusCache();
   private readonly scans = new Map<string, IncrementalScan>();
   private readonly byUri = new Map<string, KeyDiagnostic[]>();
@@ -225,10 +114,7 @@ export class KeyDiagnostics extends Disposable {
       vscode.workspace.onDidCloseTextDocument((doc) => this.forget(doc.uri)),
       vscode.workspace.onDidChangeTextDocument((event) => this.changed(event)),
       vscode.workspace.onDidSaveTextDocument(() => this.gitChanged()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => {
-        this.watchGitExtension();
-        this.gitChanged();
-      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.gitChanged()),
       // After Configuration has read the new value, which a listener of VS Code's own event may not see yet.
       configuration.onDidChange((config) => {
         if (config.diagnostics.ignoredFiles === ignoredFiles) return;
@@ -238,81 +124,23 @@ export class KeyDiagnostics extends Disposable {
       keys.onDidChange(() => void this.reloadKeys()),
     ])
       this._register(disposable);
-    for (const pattern of ['**/.gitignore', '**/.git/index', '**/.git/HEAD']) {
-      const watcher = vscode.workspace.createFileSystemWatcher(pattern);
-      this._register(watcher);
-      this._register(watcher.onDidChange(() => this.gitChanged()));
-      this._register(watcher.onDidCreate(() => this.gitChanged()));
-      this._register(watcher.onDidDelete(() => this.gitChanged()));
-    }
+    this._register(new GitWatch(() => this.gitChanged()));
     // A changed ignore file changes what is suppressed: read again, then word every finding again.
     const ignoreWatcher = this._register(vscode.workspace.createFileSystemWatcher(`**/${IGNORE_FILE}`));
     for (const event of [ignoreWatcher.onDidChange, ignoreWatcher.onDidCreate, ignoreWatcher.onDidDelete])
       this._register(event(() => this.ignoreFileChanged()));
-    this.ignoreFiles.onLoad = (root, rules) => this.showIgnoreProblems(root, rules);
-    this.watchGitExtension();
     void this.reloadKeys();
   }
 
   /** Reads the ignore files again and re-places every published finding. */
   ignoreFileChanged(): void {
     this.ignoreFiles.clear();
-    this.ignoreProblems.clear();
     this.reword();
   }
 
-  private showIgnoreProblems(root: string, rules: IgnoreRules | undefined): void {
-    const uri = vscode.Uri.file(join(root, IGNORE_FILE));
-    this.ignoreProblems.set(
-      uri,
-      (rules?.problems ?? []).map((p) => {
-        const line = Math.max(0, p.line - 1);
-        const diagnostic = new vscode.Diagnostic(
-          new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
-          t('This line of .keywardignore suppresses nothing: {0}', p.message),
-          vscode.DiagnosticSeverity.Error,
-        );
-        diagnostic.source = DIAGNOSTIC_SOURCE;
-        return diagnostic;
-      }),
-    );
-  }
-
   /** The .keywardignore entry that suppresses a finding; never the key stored in Keyward, whatever the file says. */
-  private suppressionOf(uri: vscode.Uri, finding: Finding, inner: string | undefined): Suppression | undefined {
-    return finding.stored === 'active' ? undefined : this.ignoreFileSays(uri, finding, inner);
-  }
-
-  /** The .keywardignore entry that covers a finding in a file (or an entry inside it), if any. */
-  private ignoreFileSays(uri: vscode.Uri, finding: Finding, inner: string | undefined): Suppression | undefined {
-    if (uri.scheme !== 'file') return undefined;
-    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    const found = this.ignoreFiles.lookup(uri.fsPath, folders);
-    if (!found) return undefined;
-    return suppressionFor(found.rules, inner === undefined ? found.rel : `${found.rel}!${inner}`, finding.fingerprint);
-  }
-
-  /** The built-in git extension tells about commits and staging sooner than the file watcher. */
-  private watchGitExtension(): void {
-    if (!vscode.workspace.isTrusted) return;
-    const git = vscode.extensions.getExtension<{
-      getAPI(version: 1): {
-        repositories: { state: { onDidChange: vscode.Event<void> } }[];
-        onDidOpenRepository: vscode.Event<{ state: { onDidChange: vscode.Event<void> } }>;
-      };
-    }>('vscode.git');
-    if (!git) return;
-    void Promise.resolve(git.isActive ? git.exports : git.activate()).then(
-      (exports) => {
-        const api = exports?.getAPI(1);
-        if (!api) return;
-        const watch = (repo: { state: { onDidChange: vscode.Event<void> } }) =>
-          this._register(repo.state.onDidChange(() => this.gitChanged()));
-        api.repositories.forEach(watch);
-        this._register(api.onDidOpenRepository(watch));
-      },
-      () => undefined,
-    );
+  suppressionOf(uri: vscode.Uri, finding: Finding, inner: string | undefined): Suppression | undefined {
+    return finding.stored === 'active' ? undefined : this.ignoreFiles.says(uri, finding, inner);
   }
 
   onDidChange(listener: () => void): Subscription {
@@ -454,11 +282,7 @@ export class KeyDiagnostics extends Disposable {
     this.place(doc.uri, [], state);
     const notice = new vscode.Diagnostic(
       new vscode.Range(0, 0, 0, 0),
-      t(
-        'Keyward did not scan this file for keys: it is {0} KB, over keyward.scan.maxFileSizeKb ({1} KB). Run keyward scan on it, or raise the setting.',
-        String(Math.ceil(bytes / 1024)),
-        String(this.configuration.value.scan.maxFileSizeKb),
-      ),
+      notScannedMessage(bytes, this.configuration.value.scan.maxFileSizeKb),
       vscode.DiagnosticSeverity.Information,
     );
     notice.source = DIAGNOSTIC_SOURCE;
@@ -511,11 +335,7 @@ export class KeyDiagnostics extends Disposable {
    */
   private async publishSourceMap(doc: vscode.TextDocument): Promise<void> {
     const name = doc.uri.path.split('/').pop() ?? '';
-    const { scanShippedText } = await shippedText();
-    const placed: PlacedFinding[] = [];
-    for (const part of scanShippedText(Buffer.from(doc.getText()), name, this.options))
-      for (const finding of part.findings)
-        placed.push(part.source === undefined ? { finding } : { finding, inner: part.source });
+    const placed = await shippedFindings(Buffer.from(doc.getText()), name, this.options);
     this.place(doc.uri, placed, doc.isUntitled ? 'unsaved' : await this.fileState(doc.uri));
   }
 
@@ -554,7 +374,7 @@ export class KeyDiagnostics extends Disposable {
       // The key stored in Keyward is the one every prompt sends: it works, so it is graded as a live key is.
       const graded = severity(state, ignoredLevel, verification?.status === 'live' || finding.stored === 'active');
       if (graded === undefined) continue;
-      const ignoreSays = this.ignoreFileSays(uri, finding, inner);
+      const ignoreSays = this.ignoreFiles.says(uri, finding, inner);
       const suppression = finding.stored === 'active' ? undefined : ignoreSays;
       // Suppressed is shown, quietly, with where and why: a reader can still see the key is there.
       const level = suppression ? vscode.DiagnosticSeverity.Hint : graded;
@@ -582,14 +402,9 @@ export class KeyDiagnostics extends Disposable {
       // Back in the text, it is flagged as any key is.
       if (entries.some((e) => e.finding.fingerprint === key.fingerprint)) continue;
       const live = this.verificationOf(key.fingerprint)?.status === 'live';
-      const text = t(
-        "The {0} key {1} was moved out of this file, but git has it in this file's history: rotate it (it works until it is deleted at the service).",
-        SERVICE_NAMES[key.service],
-        key.masked,
-      );
       const diagnostic = new vscode.Diagnostic(
         this.committedRange(key),
-        live ? `${t('Live key in git history: rotate now.')} ${text}` : text,
+        committedMessage(key, live),
         vscode.DiagnosticSeverity.Error,
       );
       diagnostic.source = DIAGNOSTIC_SOURCE;
@@ -626,54 +441,6 @@ export class KeyDiagnostics extends Disposable {
     this.collection.delete(uri);
     // A closed file keeps the finding of a key moved out of it until the key is rotated.
     if (this.committed.of(key).length > 0) this.place(uri, [], 'tracked');
-  }
-
-  /**
-   * Scans a file that is not open (workspace scan) the way `keyward scan` does:
-   * binary files are searched too (a key compiled into a bundle is a real
-   * leak), an archive is looked inside and a source map by its original
-   * sources, through the same core functions. A file over the size cap is not
-   * read, and whatever an archive's limits left unpacked is returned, so the
-   * caller can name it instead of calling the workspace clean.
-   */
-  async scanFile(
-    uri: vscode.Uri,
-    maxBytes: number,
-  ): Promise<
-    | { findings: number; suppressed: number; notScanned: { inner: string; reason: SkipReason; message: string }[] }
-    | { skipped: 'too-large'; size: number }
-  > {
-    const stat = await vscode.workspace.fs.stat(uri);
-    if (stat.size > maxBytes) return { skipped: 'too-large', size: stat.size };
-    const bytes = Buffer.from(await vscode.workspace.fs.readFile(uri));
-    const name = uri.path.split('/').pop() ?? '';
-    // By name, and by its first bytes (a zip renamed .bin, a gzip without .gz), as `keyward scan` does.
-    const kind = archiveKind(name) ?? archiveMagic(bytes);
-    const placed: PlacedFinding[] = [];
-    const notScanned: { inner: string; reason: SkipReason; message: string }[] = [];
-    if (kind) {
-      // The archive walker loads on the first archive (dist/archiveScan.js), its unpackers in turn (dist/archive.js).
-      const { scanArchive } = await import('../../core/scan/archive.ts');
-      const result = await scanArchive(bytes, kind, this.options, undefined, name);
-      for (const hit of result.findings) placed.push({ finding: hit.finding, inner: hit.inner });
-      for (const skip of result.skipped)
-        notScanned.push({
-          inner: skip.inner,
-          reason: skip.reason,
-          message: skipMessage({ path: skip.inner, ...skip }),
-        });
-    } else {
-      const { scanShippedText } = await shippedText();
-      for (const part of scanShippedText(bytes, name, this.options))
-        for (const finding of part.findings)
-          placed.push(part.source === undefined ? { finding } : { finding, inner: part.source });
-    }
-    const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
-    // An open document's diagnostics follow its text as it is typed, not the file on disk.
-    if (placed.length > 0 && !open) this.place(uri, placed, await this.fileState(uri));
-    // Suppressed keys are published (as Hints) but do not make the workspace "hold keys".
-    const suppressed = placed.filter((p) => this.suppressionOf(uri, p.finding, p.inner)).length;
-    return { findings: placed.length - suppressed, suppressed, notScanned };
   }
 
   scanOptions(): ScanOptions {

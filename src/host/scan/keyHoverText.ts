@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import { isServiceOwner, ownerName } from '../../core/scan/providerRules.ts';
 import { redactSecrets } from '../../core/redact.ts';
-import { type FileState, type KeyDiagnostic, describeFinding } from './keyDiagnostics.ts';
+import { type FileState, describeFinding } from './diagnosticWording.ts';
+import type { KeyDiagnostic } from './keyDiagnostics.ts';
 import { serviceTitle } from '../serviceNames.ts';
 import { verificationText } from './verificationText.ts';
 

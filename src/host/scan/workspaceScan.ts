@@ -8,6 +8,7 @@ import { SKIP_REASONS, skipMessage } from '../../core/scan/report.ts';
 import { type HistoryResults, type GitHistoryView, historyHit } from './gitHistoryView.ts';
 import type { KeyDiagnostics } from './keyDiagnostics.ts';
 import type { Log } from '../log.ts';
+import { scanUnopenedFile } from './unopenedFile.ts';
 
 const t = vscode.l10n.t;
 
@@ -38,7 +39,7 @@ export async function scanWorkspace(diagnostics: KeyDiagnostics, log: Log): Prom
         if (token.isCancellationRequested) break;
         const path = vscode.workspace.asRelativePath(uri);
         try {
-          const outcome = await diagnostics.scanFile(uri, maxKb * 1024);
+          const outcome = await scanUnopenedFile(diagnostics, uri, maxKb * 1024);
           if ('skipped' in outcome)
             notScanned.push({ path, reason: t('larger than keyward.scan.maxFileSizeKb ({0} KB)', String(maxKb)) });
           else {

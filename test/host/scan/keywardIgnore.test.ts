@@ -10,6 +10,7 @@ import { routerKey } from '../../emulator/keyFactory.ts';
 import { type EditorParts, editorParts, nextChange } from '../editorParts.ts';
 import { DiagnosticSeverity, fakeDocument, fileUri } from '../fakeVscode.ts';
 import { fake } from '../vscodeShim.ts';
+import { scanUnopenedFile } from '../../../src/host/scan/unopenedFile.ts';
 
 let parts: EditorParts;
 afterEach(() => parts.dispose());
@@ -50,7 +51,7 @@ describe('.keywardignore in the editor', () => {
       /- Suppressed: by \\\.keywardignore:1: generated, never live\n/,
     );
     // The refused line is an Error on that line of the ignore file.
-    const problems = parts.diagnostics.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)!;
+    const problems = parts.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)!;
     expect(problems.map((d) => [d.range.start.line, d.severity])).toEqual([[2, DiagnosticSeverity.Error]]);
     expect(problems[0]!.message).toMatch(/^This line of \.keywardignore suppresses nothing: neither a fingerprint/);
 
@@ -59,7 +60,7 @@ describe('.keywardignore in the editor', () => {
     parts.diagnostics.ignoreFileChanged();
     expect(parts.collection.get(docs[0]!.uri as never)![0]!.severity).toBe(DiagnosticSeverity.Warning);
     expect(parts.collection.get(docs[1]!.uri as never)![0]!.message).toMatch(/\.keywardignore:1: revoked/);
-    expect(parts.diagnostics.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)).toEqual([]);
+    expect(parts.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)).toEqual([]);
   });
 
   // Issue 31 item 9: before, these lines were taken and every key in the tree dropped to a Hint.
@@ -76,7 +77,7 @@ describe('.keywardignore in the editor', () => {
       expect(onKey!.severity).toBe(DiagnosticSeverity.Warning);
       expect(onKey!.message).not.toMatch(/Suppressed/);
       expect(parts.diagnostics.all(doc.uri as never)[0]!.suppression).toBeUndefined();
-      const problems = parts.diagnostics.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)!;
+      const problems = parts.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)!;
       expect(problems.map((d) => [d.range.start.line, d.severity])).toEqual([[0, DiagnosticSeverity.Error]]);
       expect(problems[0]!.message).toMatch(
         /^This line of \.keywardignore suppresses nothing: ".+" would suppress (every file|most files)/,
@@ -136,7 +137,7 @@ describe('.keywardignore in the editor', () => {
     };
     try {
       const [fixture, source] = await Promise.all(
-        files.map((path) => parts.diagnostics.scanFile(fileUri(path) as never, 1 << 20)),
+        files.map((path) => scanUnopenedFile(parts.diagnostics, fileUri(path) as never, 1 << 20)),
       );
       expect(fixture).toEqual({ findings: 0, suppressed: 1, notScanned: [] });
       expect(source).toEqual({ findings: 1, suppressed: 0, notScanned: [] });
