@@ -29,6 +29,134 @@ const WHOLE = 8 << 20;
 /** What a large blob's first bytes must reach before they tell an archive (tar's magic ends at 262). */
 const HEAD = 512;
 
+/**
+ * What `git cat-file --batch` is saying, blob by blob: a header line, then the blob's bytes (held whole, or streamed
+ * through a windowed scan when large), then a newline. Each finished blob is scanned, or handed back as an archive.
+ */
+class BlobReader<T extends Blob> {
+  readonly result: BlobScan<T> = { findings: [], missing: [], archives: [], tooLarge: [] };
+  /** The blob being read: its index in `blobs`. */
+  index = 0;
+  /** Why git's output could not be read, the first time it could not. */
+  problem: string | undefined;
+  private header: Buffer[] = [];
+  /** Bytes of the current blob still to come, then its trailing newline; -1 while a header line is awaited. */
+  private remaining = -1;
+  private parts: Buffer[] = [];
+  private held = 0;
+  private stream: StreamScan | undefined;
+  /** The current blob's archive kind, once its name or its first bytes tell it. */
+  private kind: ArchiveKind | undefined;
+  /** A large blob whose first bytes are still to tell whether it is an archive. */
+  private undecided = false;
+  /** An archive too large to open: its bytes are passed over. */
+  private passOver = false;
+  private size = 0;
+  private readonly blobs: readonly T[];
+  private readonly options: ScanOptions;
+  private readonly archiveBytes: number | undefined;
+
+  constructor(blobs: readonly T[], options: ScanOptions, archiveBytes: number | undefined) {
+    this.blobs = blobs;
+    this.options = options;
+    this.archiveBytes = archiveBytes;
+  }
+
+  /** Reads a chunk of git's output. */
+  push(chunk: Buffer): void {
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.remaining < 0) {
+        const newline = chunk.indexOf(10, at);
+        this.header.push(chunk.subarray(at, newline === -1 ? chunk.length : newline));
+        if (newline === -1) break;
+        at = newline + 1;
+        const line = Buffer.concat(this.header).toString('utf8');
+        this.header = [];
+        this.begin(line);
+      } else if (this.remaining > 0) {
+        const piece = chunk.subarray(at, Math.min(chunk.length, at + this.remaining));
+        this.content(piece);
+        this.remaining -= piece.length;
+        at += piece.length;
+      } else {
+        // The newline git writes after each blob's content.
+        at += 1;
+        this.remaining = -1;
+        this.finish();
+      }
+    }
+  }
+
+  /** A header line: "<oid> blob <size>", "<oid> missing", or something git should not have said. */
+  private begin(line: string): void {
+    const [, type, declared] = line.split(' ');
+    if (type === 'missing' && this.index < this.blobs.length) {
+      this.result.missing.push(this.blobs[this.index++]!);
+      return;
+    }
+    if (type !== 'blob' || declared === undefined) {
+      this.problem ??= `git cat-file: ${line}`;
+      this.index++;
+      return;
+    }
+    this.remaining = this.size = Number(declared);
+    const blob = this.blobs[this.index]!;
+    const openArchives = this.archiveBytes !== undefined;
+    this.kind = openArchives ? archiveKind(blob.path) : undefined;
+    if (this.kind) this.tooLargeArchive(blob);
+    else if (this.remaining > WHOLE) {
+      if (openArchives) this.undecided = true;
+      else this.stream = new StreamScan(optionsFor(blob.path, this.options));
+    }
+  }
+
+  private content(piece: Buffer): void {
+    if (this.stream) this.stream.push(piece);
+    else if (!this.passOver) {
+      this.parts.push(piece);
+      this.held += piece.length;
+      if (this.undecided && this.held >= HEAD) this.decide(this.blobs[this.index]!);
+    }
+  }
+
+  private finish(): void {
+    const blob = this.blobs[this.index++]!;
+    if (this.undecided) this.decide(blob);
+    if (!this.passOver) {
+      const bytes = this.stream ? undefined : Buffer.concat(this.parts);
+      const archive = bytes && this.archiveBytes !== undefined ? (this.kind ?? archiveMagic(bytes)) : undefined;
+      if (bytes && archive) this.result.archives.push({ blob, kind: archive, bytes });
+      else {
+        const found = this.stream ? this.stream.end() : scanBytes(bytes!, optionsFor(blob.path, this.options));
+        for (const finding of found) this.result.findings.push({ blob, finding });
+      }
+    }
+    this.parts = [];
+    this.held = 0;
+    this.stream = undefined;
+    this.kind = undefined;
+    this.undecided = this.passOver = false;
+  }
+
+  /** A large blob's first bytes are in: an archive is held whole (or passed over), anything else streamed. */
+  private decide(blob: T): void {
+    this.undecided = false;
+    this.kind = archiveMagic(Buffer.concat(this.parts), this.size);
+    if (this.kind) return this.tooLargeArchive(blob);
+    this.stream = new StreamScan(optionsFor(blob.path, this.options));
+    for (const part of this.parts) this.stream.push(part);
+    this.parts = [];
+  }
+
+  private tooLargeArchive(blob: T): void {
+    if (this.size <= this.archiveBytes!) return;
+    this.result.tooLarge.push({ blob, size: this.size });
+    this.passOver = true;
+    this.parts = [];
+  }
+}
+
 export async function scanBlobs<T extends Blob>(
   root: string,
   blobs: readonly T[],
@@ -42,111 +170,15 @@ export async function scanBlobs<T extends Blob>(
    */
   archiveBytes?: number,
 ): Promise<BlobScan<T>> {
-  const result: BlobScan<T> = { findings: [], missing: [], archives: [], tooLarge: [] };
-  if (blobs.length === 0) return result;
+  const reader = new BlobReader(blobs, options, archiveBytes);
+  if (blobs.length === 0) return reader.result;
   const git = gitStream(['cat-file', '--batch'], root, {
     ...gitOptions,
     input: blobs.map((b) => b.oid).join('\n') + '\n',
   });
-  let index = 0;
-  let header: Buffer[] = [];
-  /** Bytes of the current blob still to come, then its trailing newline. */
-  let remaining = -1;
-  let parts: Buffer[] = [];
-  let held = 0;
-  let stream: StreamScan | undefined;
-  /** The current blob's archive kind, once its name or its first bytes tell it. */
-  let kind: ArchiveKind | undefined;
-  /** A large blob whose first bytes are still to tell whether it is an archive. */
-  let undecided = false;
-  /** An archive too large to open: its bytes are passed over. */
-  let passOver = false;
-  let size = 0;
-  let problem: string | undefined;
-
-  const finish = () => {
-    const blob = blobs[index++]!;
-    if (undecided) decide(blob);
-    if (!passOver) {
-      const bytes = stream ? undefined : Buffer.concat(parts);
-      const archive = bytes && archiveBytes !== undefined ? (kind ?? archiveMagic(bytes)) : undefined;
-      if (bytes && archive) result.archives.push({ blob, kind: archive, bytes });
-      else {
-        const found = stream ? stream.end() : scanBytes(bytes!, optionsFor(blob.path, options));
-        for (const finding of found) result.findings.push({ blob, finding });
-      }
-    }
-    parts = [];
-    held = 0;
-    stream = undefined;
-    kind = undefined;
-    undecided = passOver = false;
-  };
-  /** A large blob's first bytes are in: an archive is held whole (or passed over), anything else streamed. */
-  const decide = (blob: T) => {
-    undecided = false;
-    kind = archiveMagic(Buffer.concat(parts), size);
-    if (kind) return tooLargeArchive(blob);
-    stream = new StreamScan(optionsFor(blob.path, options));
-    for (const part of parts) stream.push(part);
-    parts = [];
-  };
-  const tooLargeArchive = (blob: T) => {
-    if (size <= archiveBytes!) return;
-    result.tooLarge.push({ blob, size });
-    passOver = true;
-    parts = [];
-  };
-
-  for await (const chunk of git.stdout as AsyncIterable<Buffer>) {
-    let at = 0;
-    while (at < chunk.length) {
-      if (remaining < 0) {
-        const newline = chunk.indexOf(10, at);
-        header.push(chunk.subarray(at, newline === -1 ? chunk.length : newline));
-        if (newline === -1) break;
-        at = newline + 1;
-        const line = Buffer.concat(header).toString('utf8');
-        header = [];
-        const [, type, declared] = line.split(' ');
-        if (type === 'missing' && index < blobs.length) {
-          result.missing.push(blobs[index++]!);
-          continue;
-        }
-        if (type !== 'blob' || declared === undefined) {
-          problem ??= `git cat-file: ${line}`;
-          index++;
-          continue;
-        }
-        remaining = size = Number(declared);
-        const blob = blobs[index]!;
-        const openArchives = archiveBytes !== undefined;
-        kind = openArchives ? archiveKind(blob.path) : undefined;
-        if (kind) tooLargeArchive(blob);
-        else if (remaining > WHOLE) {
-          if (openArchives) undecided = true;
-          else stream = new StreamScan(optionsFor(blob.path, options));
-        }
-      } else if (remaining > 0) {
-        const piece = chunk.subarray(at, Math.min(chunk.length, at + remaining));
-        if (stream) stream.push(piece);
-        else if (!passOver) {
-          parts.push(piece);
-          held += piece.length;
-          if (undecided && held >= HEAD) decide(blobs[index]!);
-        }
-        remaining -= piece.length;
-        at += piece.length;
-      } else {
-        // The newline git writes after each blob's content.
-        at += 1;
-        remaining = -1;
-        finish();
-      }
-    }
-  }
+  for await (const chunk of git.stdout as AsyncIterable<Buffer>) reader.push(chunk);
   const { code, stderr } = await git.done;
-  if (code !== 0 || problem || index !== blobs.length)
-    throw new Error(`could not read ${what}: ${gitMessage(problem ?? stderr) || `git exit ${code}`}`);
-  return result;
+  if (code !== 0 || reader.problem || reader.index !== blobs.length)
+    throw new Error(`could not read ${what}: ${gitMessage(reader.problem ?? stderr) || `git exit ${code}`}`);
+  return reader.result;
 }
