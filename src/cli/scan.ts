@@ -23,7 +23,6 @@ import {
   jsonReport,
   omittedText,
   printablePath,
-  sarifReport,
   skippedText,
   textReport,
 } from '../core/scan/report.ts';
@@ -38,6 +37,7 @@ import type { ServiceId } from '../shared/serviceIds.ts';
 import { BASE_URL_ENV, TIMEOUT_ENV, UsageError, millisecondsOption, proxyFor } from './common.ts';
 import type { ProxyConfig } from '../core/proxyConfig.ts';
 import { type CliIo, EXIT } from './io.ts';
+import { sarifReport } from '../core/scan/sarifReport.ts';
 
 declare const KEYWARD_VERSION: string | undefined;
 

@@ -1,6 +1,5 @@
-// The scan report formats of `keyward scan`: text, the JSON contract, and
-// SARIF 2.1.0 as GitHub code scanning accepts it. Lines and UTF-16 columns are
-// 1-based there, end column exclusive.
+// The scan report formats of `keyward scan`: text and the JSON contract (SARIF is sarifReport.ts). Lines and UTF-16
+// columns are 1-based there, end column exclusive.
 import type { Finding } from './scanner.ts';
 import { RULES, type RuleId } from './rules.ts';
 import type { Verification } from './verify.ts';
@@ -129,7 +128,7 @@ export interface JsonOmitted {
   message: string;
 }
 
-function omittedMessage(o: Omitted): string {
+export function omittedMessage(o: Omitted): string {
   return `${o.count} more probable key${o.count === 1 ? '' : 's'} (medium confidence) not listed: a file of many near-misses is summarised`;
 }
 
@@ -285,14 +284,14 @@ export function inGitHistory(f: FileFinding): boolean {
 
 const LIVE_IN_HISTORY = 'live key in git history: rotate now';
 
-function gitNote(f: FileFinding): string {
+export function gitNote(f: FileFinding): string {
   if (inGitHistory(f)) return `${LIVE_IN_HISTORY}; ${f.verification!.reason}`;
   const verified = f.verification ? `${f.verification.status}: ${f.verification.reason}` : '';
   return [GIT_TEXT[f.git], verified].filter(Boolean).join('; ');
 }
 
 /** " (note)" after a finding, or nothing when there is nothing to say (git not asked, no --verify). */
-function inBrackets(note: string): string {
+export function inBrackets(note: string): string {
   return note === '' ? '' : ` (${note})`;
 }
 
@@ -356,140 +355,4 @@ export function textReport(findings: FileFinding[], skipped: readonly Skipped[] 
   const lines = findings.map((f) => findingLine(f, gitNote(f)));
   const found = `${findings.length}${triage?.baseline !== undefined ? ' new' : ''} key${findings.length === 1 ? '' : 's'} found`;
   return `${lines.join('\n')}\n${suppressedLines.join('')}keyward scan: ${found}${unscanned}${aside}\n`;
-}
-
-/** "An Anthropic API key", "an xAI API key", "a Groq API key": the article a rule's title takes. */
-function article(title: string): string {
-  return /^(?:[aeiou]|xAI)/i.test(title) ? 'An' : 'A';
-}
-
-export function sarifReport(
-  findings: FileFinding[],
-  version: string,
-  skipped: readonly Skipped[] = [],
-  omitted: readonly Omitted[] = [],
-  triage?: Triage,
-): string {
-  // Every finding is a result: the ones that count, then those the baseline holds, then the suppressed.
-  const all = [...findings, ...(triage?.unchanged ?? []), ...(triage?.suppressed ?? [])];
-  const problems = triage?.ignoreFile?.problems ?? [];
-  const used = [...new Set(all.map((f) => f.finding.ruleId))];
-  const ruleIds = used.length > 0 ? used : (Object.keys(RULES) as RuleId[]);
-  const sarif = {
-    version: '2.1.0',
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'keyward',
-            version,
-            informationUri: 'https://github.com/keyward/keyward',
-            rules: ruleIds.map((id) => ({
-              id,
-              name: id.replace(/(^|-)(\w)/g, (_m, _d: string, c: string) => c.toUpperCase()),
-              shortDescription: { text: `Exposed ${RULES[id].description}` },
-              fullDescription: {
-                text: `${article(RULES[id].description)} ${RULES[id].description} appears in the source. Anyone who reads it can spend the account's credit.`,
-              },
-              help: {
-                text: 'Rotate the key at the service, delete the old one, and load the key from the environment or a secret store instead.',
-              },
-              defaultConfiguration: { level: RULES[id].confidence === 'high' ? 'error' : 'warning' },
-              properties: {
-                tags: ['security', 'secret'],
-                precision: RULES[id].confidence === 'high' ? 'very-high' : 'medium',
-                'security-severity': '9.0',
-              },
-            })),
-          },
-        },
-        invocations: [
-          {
-            executionSuccessful: !isIncomplete(skipped) && problems.length === 0,
-            // A refused ignore-file line is the repository's configuration, not a file left unread (SARIF 3.20.22).
-            ...(problems.length > 0
-              ? {
-                  toolConfigurationNotifications: problems.map((p) => ({
-                    level: 'error',
-                    descriptor: { id: 'ignore-file-line' },
-                    message: { text: `${problemText(p)}; this line suppresses nothing.` },
-                    locations: [
-                      {
-                        physicalLocation: {
-                          artifactLocation: { uri: p.file, uriBaseId: '%SRCROOT%' },
-                          ...(p.line > 0 ? { region: { startLine: p.line } } : {}),
-                        },
-                      },
-                    ],
-                  })),
-                }
-              : {}),
-            toolExecutionNotifications: [
-              ...skipped.map((s) => ({
-                level: SKIP_REASONS[s.reason].incomplete ? 'error' : 'note',
-                descriptor: { id: s.reason },
-                message: { text: `Not scanned: ${skipMessage(s)}.` },
-                locations: [{ physicalLocation: { artifactLocation: { uri: s.path, uriBaseId: '%SRCROOT%' } } }],
-              })),
-              // Counted, not listed: a reader of the SARIF alone must see that there were more, as the JSON says.
-              ...omitted.map((o) => ({
-                level: 'warning',
-                descriptor: { id: 'omitted' },
-                message: { text: `${omittedMessage(o)}.` },
-                locations: [{ physicalLocation: { artifactLocation: { uri: o.path, uriBaseId: '%SRCROOT%' } } }],
-                properties: { count: o.count, confidence: 'medium' },
-              })),
-            ],
-          },
-        ],
-        ...(omitted.length > 0
-          ? { properties: { omitted: omitted.reduce((sum, o) => sum + o.count, 0), omittedFiles: omitted.length } }
-          : {}),
-        columnKind: 'utf16CodeUnits',
-        results: all.map((f) => {
-          const j = toJsonFinding(f);
-          return {
-            ruleId: j.ruleId,
-            ruleIndex: ruleIds.indexOf(j.ruleId),
-            level: RULES[j.ruleId].confidence === 'high' || j.verification?.status === 'live' ? 'error' : 'warning',
-            message: {
-              text: `Exposed ${RULES[j.ruleId].description} ${j.masked}${inBrackets([gitNote(f), f.commit ? `commit ${f.commit}` : ''].filter(Boolean).join(', '))}.`,
-            },
-            locations: [
-              {
-                physicalLocation: {
-                  artifactLocation: { uri: j.path, uriBaseId: '%SRCROOT%' },
-                  region: { startLine: j.line, startColumn: j.column, endLine: j.endLine, endColumn: j.endColumn },
-                },
-              },
-            ],
-            partialFingerprints: { 'keyward/v1': j.fingerprint },
-            // SARIF 2.1.0 3.27.24: "new" or "unchanged" against the baseline, as GitHub code scanning reads it.
-            ...(f.baselineState ? { baselineState: f.baselineState } : {}),
-            // 3.35: suppressed outside the source, with the line that did it and its reason.
-            ...(f.suppression
-              ? {
-                  suppressions: [
-                    {
-                      kind: 'external',
-                      status: 'accepted',
-                      justification: f.suppression.reason,
-                      location: {
-                        physicalLocation: {
-                          artifactLocation: { uri: f.suppression.file, uriBaseId: '%SRCROOT%' },
-                          region: { startLine: f.suppression.line },
-                        },
-                      },
-                    },
-                  ],
-                }
-              : {}),
-            ...(j.verification ? { properties: { verification: j.verification } } : {}),
-          };
-        }),
-      },
-    ],
-  };
-  return JSON.stringify(sarif, null, 2) + '\n';
 }
