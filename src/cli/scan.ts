@@ -2,10 +2,9 @@
 //              [--verify [--verify-base-url SERVICE=URL]...] [--baseline FILE] [--write-baseline FILE]
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
 import { redactSecrets } from '../core/redact.ts';
 import { type ArchiveKind, archiveKind, scanArchiveFile } from '../core/scan/archive.ts';
-import { BaselineError, BaselineIndex, readBaseline, writeBaseline } from '../core/scan/baseline.ts';
+import { writeBaseline } from '../core/scan/baseline.ts';
 import { IGNORE_FILE, loadIgnoreFile, repositoryAbove } from '../core/scan/ignoreFile.ts';
 import { baselineEntries, triageFindings } from '../core/scan/triage.ts';
 import { SOURCE_MAP_TOO_LARGE, scanFile, scanSourceMapFile } from '../core/scan/fileScan.ts';
@@ -31,133 +30,13 @@ import { isSourceMap } from '../core/scan/formats.ts';
 import { scanStaged } from '../core/scan/staged.ts';
 import { type ScanOptions, optionsFor, primeScanner } from '../core/scan/scanner.ts';
 import { type FolderFiles, type Listed, countFiles, isFolderFiles, listTargets } from '../core/scan/targets.ts';
-import { officialBaseUrls } from '../core/scan/verifyHosts.ts';
-import { checkBaseUrl } from '../core/urlPolicy.ts';
-import type { ServiceId } from '../shared/serviceIds.ts';
-import { BASE_URL_ENV, TIMEOUT_ENV, UsageError, millisecondsOption, proxyFor } from './common.ts';
-import type { ProxyConfig } from '../core/proxyConfig.ts';
 import { type CliIo, EXIT } from './io.ts';
 import { sarifReport } from '../core/scan/sarifReport.ts';
+import { SCAN_HELP, type ScanRequest, scanRequest, shownUrl } from './scanArgs.ts';
+
+export { SCAN_HELP };
 
 declare const KEYWARD_VERSION: string | undefined;
-
-/** Each service's official host, where --verify sends a key unless --verify-base-url names another. */
-const OFFICIAL = officialBaseUrls();
-
-export const SCAN_HELP = `Usage: keyward scan [PATH...] [--format text|json|sarif] [--staged] [--history] [--no-git]
-                    [--include-dir NAME] [--max-size BYTES] [--verify]
-                    [--verify-base-url SERVICE=URL]...
-                    [--baseline FILE] [--write-baseline FILE]
-
-Finds API keys in files: the routing and direct services' keys, other AI
-providers' (Anthropic, Google, Groq, xAI, Hugging Face, Perplexity, Replicate,
-Together AI, Fireworks AI), and keys split into pieces or base64-encoded. Exit status:
-1 keys found; else 2 when a file or folder could not be read (or on a usage or
-git error, or when the report could not be written); 0 only when everything was
-scanned and is clean.
-
-  PATH...            files or folders to scan (default: the current folder)
-  --format FORMAT    text (default), json, or sarif (SARIF 2.1.0 for code scanning)
-  --staged           scan what is staged for the next commit (for a pre-commit hook)
-  --history          scan every commit's added lines (git log -p), and what each
-                     merge wrote that none of its parents had; a shallow or
-                     partial clone, or a graft file, is named (exit 2)
-  --no-git           walk the folders without asking git which files it would commit
-  --include-dir NAME with --no-git (or outside a repository), also walk folders
-                     named NAME that are skipped by default (.git, node_modules);
-                     repeatable
-  --max-size BYTES   skip larger files, and report them as not scanned (default:
-                     no limit; large files are scanned in overlapping windows)
-  --verify           ask each key's own service whether the key is live, at no
-                     cost: routing keys GET ${OFFICIAL.router ?? ''}/key,
-                     direct keys GET ${OFFICIAL.direct ?? ''}/models, each
-                     key only to its own service's official host (never where
-                     ${BASE_URL_ENV.router} / ${BASE_URL_ENV.direct} point).
-                     Reports live, inactive or unknown and the URL asked
-                     (checkedAt); the exit status does not change. Never done
-                     without this flag.
-  --verify-base-url SERVICE=URL
-                     with --verify, ask SERVICE (router or direct) at URL
-                     instead of its official host (https, or http for
-                     localhost); repeatable, one per service
-  --write-baseline FILE
-                     record every key found (fingerprint, file and masked form;
-                     never the key) in FILE, to commit; exit 0 unless something
-                     could not be scanned
-  --baseline FILE    report the keys FILE already holds as unchanged and count
-                     only new ones: a key that moved within its file is not new,
-                     the same key in another file is. A FILE that cannot be read
-                     or is not a baseline stops the scan (exit 2)
-
-.keywardignore at the repository root (else the current folder) lists what not
-to count, one entry a line with its reason: a key's fingerprint then the reason
-("0123456789abcdef  revoked test key"), or a path glob as in .gitignore then
-"# reason" ("test/fixtures/  # generated keys"). A suppressed key is still listed,
-with the line that suppressed it; a line that is neither is named and suppresses
-nothing (exit 2 when no key counts).
-
-Inside a git repository the files git tracks or would commit are scanned; ignored
-files are skipped, but a file or folder named is read whole, what git ignores in it
-included (those files reported as ignored by git). A repository git refuses (dubious ownership, a corrupt HEAD) is
-named with git's reason and read as a plain folder (exit 2 unless keys are found).
-Binary files are searched too, and so is what ships: inside
-zip-based files (.vsix, .zip, .jar, .apk, .whl, .nupkg, .docx, .xlsx, .epub …),
-.tar, .tgz, and single compressed files (.gz; .zst where Node has zstd), known
-by name or by their first bytes, nested up to 3 deep, reported as
-archive.vsix!extension/dist/x.js (a second entry of one name as x.js[2]); and
-in source maps' original sources, each one a file of its own for allow
-comments (x.js.map!src/x.ts). bzip2, xz, 7-Zip and RAR files are named as not
-scanned. Entry count, unpacked bytes and compression ratio are capped; whatever
-a cap leaves unread is named, like every path not scanned, on stderr (text), in
-"skipped" (json) or as a tool notification (sarif).
-Past 20 probable (medium-confidence) keys in one file the rest are counted, not
-listed ("omitted" in json). Keys are never printed.
-
-Allow comments: on the key's line keyward-ignore, gitleaks:allow,
-"pragma: allowlist secret" (or whitelist), secretlint-disable-line [RULE...];
-on the line before it keyward-ignore-next-line, secretlint-disable-next-line
-[RULE...], "pragma: allowlist nextline secret"; around lines keyward-disable ...
-keyward-enable or secretlint-disable [RULE...] ... secretlint-enable, in any
-comment syntax (a pragma only in a comment, as detect-secrets reads it). A
-secretlint comment naming rules hides only the keys they find
-(@secretlint/secretlint-rule-openai for direct-service keys).
-
-Usage: keyward install-hook [--force]
-  Installs a git pre-commit hook that runs "keyward scan --staged".
-`;
-
-/** `--verify-base-url SERVICE=URL`, each at most once, for a service --verify asks; https or loopback http. */
-function verifyBaseUrls(values: readonly string[]): Partial<Record<ServiceId, string>> {
-  const chosen: Partial<Record<ServiceId, string>> = {};
-  const services = Object.keys(OFFICIAL) as ServiceId[];
-  for (const value of values) {
-    const at = value.indexOf('=');
-    const id = services.find((s) => s === value.slice(0, at));
-    if (at < 0 || id === undefined)
-      throw new UsageError(`--verify-base-url takes SERVICE=URL with SERVICE ${services.join(' or ')}, not "${value}"`);
-    if (chosen[id] !== undefined) throw new UsageError(`--verify-base-url names ${id} twice`);
-    const url = value.slice(at + 1).trim();
-    const check = checkBaseUrl(url);
-    if (!check.ok)
-      throw new UsageError(
-        check.reason === 'insecure'
-          ? `--verify-base-url ${id}=${url} uses http: a key would travel in clear text; use https (http is allowed only for localhost)`
-          : `--verify-base-url ${id}=${url} is not a valid https URL`,
-        check.reason,
-        'insecure_url',
-      );
-    chosen[id] = url.replace(/\/+$/, '');
-  }
-  return chosen;
-}
-
-/** A base URL as stderr may show it: without a user name or password. */
-function shownUrl(raw: string): string {
-  const url = new URL(raw);
-  url.username = '';
-  url.password = '';
-  return url.href.replace(/\/+$/, '');
-}
 
 /** A path as a report shows it: relative to `cwd` when it is under it, else as it is; '/'-separated. */
 function display(cwd: string, path: string): string {
@@ -340,178 +219,143 @@ function scanOne(
 }
 
 export async function scanCommand(args: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        format: { type: 'string', default: 'text' },
-        staged: { type: 'boolean', default: false },
-        history: { type: 'boolean', default: false },
-        'no-git': { type: 'boolean', default: false },
-        'max-size': { type: 'string' },
-        'include-dir': { type: 'string', multiple: true, default: [] },
-        verify: { type: 'boolean', default: false },
-        'verify-base-url': { type: 'string', multiple: true, default: [] },
-        baseline: { type: 'string' },
-        'write-baseline': { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    io.stderr.write(`keyward scan: ${(error as Error).message}\n`);
-    return EXIT.usage;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout.write(SCAN_HELP);
-    return EXIT.ok;
-  }
-  const format = values.format;
-  if (format !== 'text' && format !== 'json' && format !== 'sarif') {
-    io.stderr.write(`keyward scan: --format must be text, json or sarif, not "${format}"\n`);
-    return EXIT.usage;
-  }
-  const maxSize = values['max-size'] === undefined ? Infinity : Number(values['max-size']);
-  if (Number.isNaN(maxSize) || maxSize <= 0) {
-    io.stderr.write('keyward scan: --max-size must be a positive number of bytes\n');
-    return EXIT.usage;
-  }
-  let services: Partial<Record<ServiceId, string>> | undefined;
-  let timeoutMs = 0;
-  let proxy: ProxyConfig | undefined;
-  try {
-    const chosen = verifyBaseUrls(values['verify-base-url']);
-    if (!values.verify && Object.keys(chosen).length > 0)
-      throw new UsageError('--verify-base-url is used only with --verify');
-    if (values.verify) {
-      services = { ...OFFICIAL, ...chosen };
-      timeoutMs = millisecondsOption(undefined, '', io.env, TIMEOUT_ENV.idle, 15_000);
-      proxy = proxyFor(io.env);
-      for (const id of Object.keys(OFFICIAL) as ServiceId[]) {
-        const variable = BASE_URL_ENV[id];
-        if (chosen[id] === undefined && io.env[variable]?.trim())
-          io.stderr.write(
-            `keyward scan: --verify: ${variable} is not used; keys found in files go to ${OFFICIAL[id]} (--verify-base-url ${id}=URL to choose another)\n`,
-          );
-      }
-    }
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`keyward scan: ${error.message}\n`);
-    return EXIT.usage;
-  }
-  let baseline: BaselineIndex | undefined;
-  if (values.baseline !== undefined) {
-    try {
-      baseline = new BaselineIndex(readBaseline(resolve(values.baseline)));
-    } catch (error) {
-      if (!(error instanceof BaselineError)) throw error;
-      // Never "all new" nor "all old": a baseline that cannot be used stops the scan.
-      io.stderr.write(`keyward scan: --baseline ${redactSecrets(error.message)}\n`);
-      return EXIT.usage;
-    }
-  }
+  const request = scanRequest(args, io);
+  if (typeof request === 'number') return request;
   // Keys stay in this process, by fingerprint, and only when --verify asks for them.
   const keys = new Map<string, string>();
-  const options: ScanOptions = services ? { onKey: (fingerprint, key) => keys.set(fingerprint, key) } : {};
+  const options: ScanOptions = request.verify ? { onKey: (fingerprint, key) => keys.set(fingerprint, key) } : {};
   const cwd = process.cwd();
-  const useGit = !values['no-git'];
   const git = new GitStatusCache();
-  const findings: FileFinding[] = [];
-  const skipped: Skipped[] = [];
-  const omitted: Omitted[] = [];
-
+  const found: Found = { findings: [], skipped: [], omitted: [] };
   try {
-    if (values.staged || values.history) {
-      const root = await git.root(cwd);
-      if (!root) {
-        const flag = values.staged ? '--staged' : '--history';
-        const refusal = await git.refusal(cwd);
-        io.stderr.write(
-          refusal
-            ? `keyward scan: ${flag}: git refuses the repository at ${refusal.repository}: ${refusal.message}\n`
-            : `keyward scan: ${flag} needs a git repository\n`,
-        );
-        return EXIT.usage;
-      }
-      if (values.staged) {
-        const staged = await scanStaged(root, options);
-        for (const hit of staged.findings)
-          findings.push({ path: display(cwd, join(root, hit.path)), finding: hit.finding, git: 'staged' });
-        for (const skip of staged.skipped) skipped.push({ ...skip, path: display(cwd, join(root, skip.path)) });
-        for (const o of staged.omitted) omitted.push({ path: display(cwd, join(root, o.path)), count: o.count });
-      }
-      if (values.history) {
-        const history = await scanHistory(root, options);
-        for (const hit of history.findings)
-          findings.push({
-            path: display(cwd, join(root, hit.path)),
-            finding: hit.finding,
-            git: hit.git,
-            ...(hit.commit ? { commit: hit.commit } : {}),
-          });
-        for (const skip of history.skipped) skipped.push({ ...skip, path: display(cwd, join(root, skip.path)) });
-      }
-    } else {
-      const targets = (positionals.length > 0 ? positionals : ['.']).map((p) => resolve(p));
-      for (const target of targets) {
-        if (!existsSync(target)) {
-          io.stderr.write(`keyward scan: no such file or folder: ${target}\n`);
-          return EXIT.usage;
-        }
-      }
-      const listing = await listTargets(targets, {
-        useGit,
-        git,
-        includeDirs: new Set(values['include-dir']),
-        named: positionals.length > 0,
-      });
-      for (const skip of listing.skipped) skipped.push({ ...skip, path: display(cwd, skip.path) });
-      await scanFiles(listing.files, maxSize, cwd, findings, skipped, omitted, options);
-    }
+    const refused = await collect(request, io, { cwd, git, options }, found);
+    if (refused !== undefined) return refused;
   } catch (error) {
     io.stderr.write(`keyward scan: ${redactSecrets((error as Error).message)}\n`);
     return EXIT.usage;
   }
+  if (request.verify && found.findings.length > 0) await verifyFindings(request, io, found.findings, keys);
+  keys.clear();
+  return report(request, io, { cwd, git }, found);
+}
 
-  if (services && findings.length > 0) {
-    // Loaded only here: a scan without --verify never loads the network stack.
-    const { KeyVerifier } = await import('../core/scan/verify.ts');
-    const verifier = new KeyVerifier({ baseUrls: services, timeoutMs, proxy });
-    if (format === 'text')
-      io.stderr.write(
-        `keyward scan: --verify: asking each key's own service (${Object.values(services).map(shownUrl).join(', ')}) whether it is live\n`,
-      );
-    await Promise.all(
-      findings.map(async (f) => {
-        const key = keys.get(f.finding.fingerprint);
-        f.verification = key
-          ? await verifier.verify(f.finding.service, key)
-          : { status: 'unknown', reason: 'the key could not be read back' };
-      }),
-    );
-    keys.clear();
+/** What a scan found, could not read, and left uncounted. */
+interface Found {
+  findings: FileFinding[];
+  skipped: Skipped[];
+  omitted: Omitted[];
+}
+
+interface ScanPlace {
+  cwd: string;
+  git: GitStatusCache;
+}
+
+/** Scans what the request names: the staged blobs, the history, or paths; an exit code when it cannot start. */
+async function collect(
+  request: ScanRequest,
+  io: CliIo,
+  { cwd, git, options }: ScanPlace & { options: ScanOptions },
+  found: Found,
+): Promise<number | undefined> {
+  const { findings, skipped, omitted } = found;
+  if (!request.staged && !request.history) {
+    const targets = (request.paths.length > 0 ? request.paths : ['.']).map((p) => resolve(p));
+    for (const target of targets) {
+      if (!existsSync(target)) {
+        io.stderr.write(`keyward scan: no such file or folder: ${target}\n`);
+        return EXIT.usage;
+      }
+    }
+    const listing = await listTargets(targets, {
+      useGit: request.useGit,
+      git,
+      includeDirs: request.includeDirs,
+      named: request.paths.length > 0,
+    });
+    for (const skip of listing.skipped) skipped.push({ ...skip, path: display(cwd, skip.path) });
+    await scanFiles(listing.files, request.maxSize, cwd, findings, skipped, omitted, options);
+    return undefined;
   }
+  const root = await git.root(cwd);
+  if (!root) {
+    const flag = request.staged ? '--staged' : '--history';
+    const refusal = await git.refusal(cwd);
+    io.stderr.write(
+      refusal
+        ? `keyward scan: ${flag}: git refuses the repository at ${refusal.repository}: ${refusal.message}\n`
+        : `keyward scan: ${flag} needs a git repository\n`,
+    );
+    return EXIT.usage;
+  }
+  if (request.staged) {
+    const staged = await scanStaged(root, options);
+    for (const hit of staged.findings)
+      findings.push({ path: display(cwd, join(root, hit.path)), finding: hit.finding, git: 'staged' });
+    for (const skip of staged.skipped) skipped.push({ ...skip, path: display(cwd, join(root, skip.path)) });
+    for (const o of staged.omitted) omitted.push({ path: display(cwd, join(root, o.path)), count: o.count });
+  }
+  if (request.history) {
+    const history = await scanHistory(root, options);
+    for (const hit of history.findings)
+      findings.push({
+        path: display(cwd, join(root, hit.path)),
+        finding: hit.finding,
+        git: hit.git,
+        ...(hit.commit ? { commit: hit.commit } : {}),
+      });
+    for (const skip of history.skipped) skipped.push({ ...skip, path: display(cwd, join(root, skip.path)) });
+  }
+  return undefined;
+}
 
+/** --verify: each key found is asked of its own service; a key that could not be read back is unknown. */
+async function verifyFindings(
+  request: ScanRequest,
+  io: CliIo,
+  findings: FileFinding[],
+  keys: ReadonlyMap<string, string>,
+): Promise<void> {
+  const { services, timeoutMs, proxy } = request.verify!;
+  // Loaded only here: a scan without --verify never loads the network stack.
+  const { KeyVerifier } = await import('../core/scan/verify.ts');
+  const verifier = new KeyVerifier({ baseUrls: services, timeoutMs, proxy });
+  if (request.format === 'text')
+    io.stderr.write(
+      `keyward scan: --verify: asking each key's own service (${Object.values(services).map(shownUrl).join(', ')}) whether it is live\n`,
+    );
+  await Promise.all(
+    findings.map(async (f) => {
+      const key = keys.get(f.finding.fingerprint);
+      f.verification = key
+        ? await verifier.verify(f.finding.service, key)
+        : { status: 'unknown', reason: 'the key could not be read back' };
+    }),
+  );
+}
+
+/** Sorts the findings by the ignore file and the baseline, writes the baseline if asked, prints, and says the exit code. */
+async function report(request: ScanRequest, io: CliIo, { cwd, git }: ScanPlace, found: Found): Promise<number> {
+  const { findings, skipped, omitted } = found;
   // The baseline and the ignore file name paths from the repository root, wherever the scan ran.
   const root =
-    (useGit || values.staged || values.history ? await git.root(cwd).catch(() => null) : repositoryAbove(cwd)) ?? cwd;
+    (request.useGit || request.staged || request.history
+      ? await git.root(cwd).catch(() => null)
+      : repositoryAbove(cwd)) ?? cwd;
   const pathOf = rootPath(cwd, root);
   const ignore = loadIgnoreFile(root, display(cwd, join(root, IGNORE_FILE)));
+  const { baseline } = request;
   const sorted = triageFindings(findings, { ...(ignore ? { ignore } : {}), ...(baseline ? { baseline } : {}), pathOf });
   const triage: Triage = {
     suppressed: sorted.suppressed,
     unchanged: sorted.unchanged,
-    ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
+    ...(request.baselineFile !== undefined ? { baseline: request.baselineFile } : {}),
     ...(ignore ? { ignoreFile: { file: ignore.file, problems: ignore.problems } } : {}),
   };
   const counted = sorted.counted;
-
   let wrote: number | undefined;
-  if (values['write-baseline'] !== undefined) {
-    const file = values['write-baseline'];
+  if (request.writeBaseline !== undefined) {
+    const file = request.writeBaseline;
     try {
       wrote = await writeBaseline(file, cwd, baselineEntries(findings, pathOf));
     } catch (error) {
@@ -519,8 +363,8 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
       return EXIT.usage;
     }
   }
-
   const version = typeof KEYWARD_VERSION === 'string' ? KEYWARD_VERSION : 'dev';
+  const format = request.format;
   if (format === 'text') io.stderr.write(skippedText(skipped) + ignoreProblemsText(triage));
   if (format === 'text') io.stdout.write(omittedText(omitted));
   io.stdout.write(
@@ -533,7 +377,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
   const incomplete = isIncomplete(skipped) || hasIgnoreProblems(triage);
   if (wrote !== undefined) {
     const files = new Set(findings.map((f) => pathOf(f.path))).size;
-    const file = printablePath(values['write-baseline']!);
+    const file = printablePath(request.writeBaseline!);
     io.stderr.write(
       `keyward scan: baseline written to ${file}: ${wrote} key${wrote === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}; commit it and run keyward scan --baseline ${file}\n`,
     );
