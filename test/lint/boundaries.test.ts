@@ -69,3 +69,26 @@ describe('type-aware rules', { timeout: 300_000 }, () => {
     ).toEqual([]);
   });
 });
+
+describe('lengths', { timeout: 300_000 }, () => {
+  async function lengthRules(filePath: string, code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath });
+    return result!.messages.map((m) => m.ruleId ?? m.message).filter((id) => id.startsWith('max-lines'));
+  }
+  const fn = (lines: number) =>
+    `export function f(): number {\n  let n = 0;\n${'  n += 1;\n'.repeat(lines - 4)}  return n;\n}\n`;
+
+  it.each(['src/core/json.ts', 'src/host/log.ts', 'src/cli/main.ts', 'src/webview/blocks.ts'])(
+    'in %s: a function over 80 lines and a file over 450 are refused; 80 and 450 pass',
+    async (file) => {
+      expect(await lengthRules(file, fn(81))).toEqual(['max-lines-per-function']);
+      expect(await lengthRules(file, fn(80))).toEqual([]);
+      expect(
+        await lengthRules(
+          file,
+          `${'export const a = 1;\n'.repeat(451)}`.replace(/a =/g, (m, at) => `a${at} =`),
+        ),
+      ).toEqual(['max-lines']);
+    },
+  );
+});
