@@ -19,6 +19,8 @@ import { PROVIDER_RULES, classifyProviderToken, providerBody } from './providerR
 export type RuleId =
   | 'router-key'
   | 'direct-key'
+  /** An admin key: it manages the organization (keys, projects, costs), the most dangerous key a file can hold. */
+  | 'direct-admin-key'
   | 'direct-key-legacy'
   | 'direct-key-loose'
   | 'stored-key'
@@ -47,6 +49,12 @@ const PROVIDER_RULE_ROWS = Object.fromEntries(
 export const RULES: Record<RuleId, Rule> = {
   'router-key': { id: 'router-key', service: 'router', confidence: 'high', description: 'routing service key' },
   'direct-key': { id: 'direct-key', service: 'direct', confidence: 'high', description: 'direct service key' },
+  'direct-admin-key': {
+    id: 'direct-admin-key',
+    service: 'direct',
+    confidence: 'high',
+    description: 'direct service admin key',
+  },
   'direct-key-legacy': {
     id: 'direct-key-legacy',
     service: 'direct',
@@ -71,6 +79,11 @@ export const RULES: Record<RuleId, Rule> = {
 // odd shape is not reported (as before the shapes were shared).
 const LOOSE_DIRECT = looseDirectKey(['proj', 'svcacct', 'service'], true);
 
+const ADMIN_PREFIX = 'sk-admin-';
+
+/** The rules whose keys manage an account rather than use it: loud wherever they are found. */
+export const ADMIN_RULES: ReadonlySet<RuleId> = new Set(['direct-admin-key', 'anthropic-admin-key']);
+
 /** Longest token that can still be a key (a service-account key is 167 characters). */
 export const MAX_TOKEN = 256;
 
@@ -89,7 +102,7 @@ export function classifyToken(token: string): RuleId | undefined {
   }
   if (token.startsWith('sk-ant-')) return classifyProviderToken(token);
   if (!token.includes(DIRECT_INFIX)) return undefined;
-  if (DIRECT_KEY.test(token)) return 'direct-key';
+  if (DIRECT_KEY.test(token)) return token.startsWith(ADMIN_PREFIX) ? 'direct-admin-key' : 'direct-key';
   if (DIRECT_LEGACY_KEY.test(token)) return 'direct-key-legacy';
   if (LOOSE_DIRECT.test(token)) return 'direct-key-loose';
   return undefined;

@@ -6,6 +6,7 @@ import { SERVICE_NAMES } from '../../core/errors.ts';
 import type { GitState } from '../../core/scan/gitStatus.ts';
 import { isServiceOwner, ownerName } from '../../core/scan/providerRules.ts';
 import type { Finding } from '../../core/scan/scanner.ts';
+import { ADMIN_RULES } from '../../core/scan/rules.ts';
 import type { Verification } from '../../core/scan/verify.ts';
 
 const t = vscode.l10n.t;
@@ -40,17 +41,31 @@ function gitText(state: FileState): string {
   }
 }
 
-export function severity(
+function severity(
   state: FileState,
   ignoredLevel: IgnoredFilesLevel,
   live: boolean,
+  admin = false,
 ): vscode.DiagnosticSeverity | undefined {
-  // A repository git refuses may track the file: as loud as a tracked one.
-  if (state === 'tracked' || state === 'refused') return vscode.DiagnosticSeverity.Error;
+  // A repository git refuses may track the file: as loud as a tracked one. An admin key manages the whole
+  // organization (its keys, projects, costs): no file is a place for it, git-ignored or not.
+  if (state === 'tracked' || state === 'refused' || admin) return vscode.DiagnosticSeverity.Error;
   // A live key in an ignored file (a .env) is where keys belong; anywhere else it is an error.
   if (live && state !== 'ignored') return vscode.DiagnosticSeverity.Error;
   if (state === 'ignored') return ignoredLevel === 'off' ? undefined : vscode.DiagnosticSeverity.Information;
   return vscode.DiagnosticSeverity.Warning;
+}
+
+/** How loud a finding is where it is: a live key, the stored key and an admin key are loudest. */
+export function findingSeverity(
+  finding: Finding,
+  state: FileState,
+  ignoredLevel: IgnoredFilesLevel,
+  verification: Verification | undefined,
+): vscode.DiagnosticSeverity | undefined {
+  // The key stored in Keyward is the one every prompt sends: it works, so it is graded as a live key is.
+  const live = verification?.status === 'live' || finding.stored === 'active';
+  return severity(state, ignoredLevel, live, ADMIN_RULES.has(finding.ruleId));
 }
 
 export function describeFinding(finding: Finding): string {
@@ -68,6 +83,12 @@ function describeKey(finding: Finding): string {
       ? t('A key of {0}, {1}.', ownerName(owner), finding.masked)
       : t('Probably a key of {0}, {1}.', ownerName(owner), finding.masked);
   const service = SERVICE_NAMES[owner];
+  if (finding.ruleId === 'direct-admin-key')
+    return t(
+      'An admin key of the {0}, {1}: it manages the organization (its keys, projects and costs) and belongs in no file. Delete it at the service and create a new one.',
+      service,
+      finding.masked,
+    );
   if (finding.stored === 'active') return t('Your {0} key {1}, the one stored in Keyward.', service, finding.masked);
   if (finding.stored === 'retired')
     return t(

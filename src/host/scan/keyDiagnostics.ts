@@ -21,9 +21,9 @@ import {
   DIAGNOSTIC_SOURCE,
   type FileState,
   committedMessage,
+  findingSeverity,
   message,
   notScannedMessage,
-  severity,
 } from './diagnosticWording.ts';
 
 export type { FileState };
@@ -371,8 +371,7 @@ export class KeyDiagnostics extends Disposable {
     const shown = uri.scheme === 'file' ? vscode.workspace.asRelativePath(uri) : uri.path.split('/').pop();
     for (const { finding, inner } of placed) {
       const verification = this.verificationOf(finding.fingerprint);
-      // The key stored in Keyward is the one every prompt sends: it works, so it is graded as a live key is.
-      const graded = severity(state, ignoredLevel, verification?.status === 'live' || finding.stored === 'active');
+      const graded = findingSeverity(finding, state, ignoredLevel, verification);
       if (graded === undefined) continue;
       const ignoreSays = this.ignoreFiles.says(uri, finding, inner);
       const suppression = finding.stored === 'active' ? undefined : ignoreSays;

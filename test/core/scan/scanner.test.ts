@@ -35,11 +35,16 @@ describe('scanner: positives', () => {
     const text = [
       routerKey(),
       directKey('proj'),
+      directKey('admin'),
+      directKey('svcacct'),
       directKey('legacy'),
       ['sk', 'proj', `${'a1B2c3D4e5'.repeat(2)}T3BlbkFJ${'Z9y8X7w6V5'.repeat(2)}`].join('-'),
     ].join('\n');
     expect(scanText(text).map((f) => [f.ruleId, f.service, f.confidence])).toEqual([
       ['router-key', 'router', 'high'],
+      ['direct-key', 'direct', 'high'],
+      // An admin key manages the organization: a rule of its own (issue 33), loud wherever it is.
+      ['direct-admin-key', 'direct', 'high'],
       ['direct-key', 'direct', 'high'],
       ['direct-key-legacy', 'direct', 'high'],
       ['direct-key-loose', 'direct', 'medium'],

@@ -72,6 +72,25 @@ describe('key diagnostics', () => {
     expect(parts.configuration.value.scan.maxFileSizeKb).toBe(1024);
   });
 
+  it.each<FileState>(['ignored', 'untracked', 'outside', 'unsaved'])(
+    'an admin key is an Error in a file git calls %s, even with ignored files off, and says what it can do',
+    (state) => {
+      // Issue 33: an admin key manages the organization (its keys, projects, costs); no file is a place for it.
+      parts = editorParts({ 'keyward.diagnostics.ignoredFiles': 'off' });
+      const uri = fileUri('/w/.env');
+      const admin = directKey('admin');
+      parts.diagnostics.set(uri as never, scanText(`OPENAI_ADMIN_KEY=${admin}\nKEY=${routerKey()}\n`), state);
+      const [first, ...rest] = parts.collection.get(uri as never)!;
+      expect([first!.code, first!.severity]).toEqual(['direct-admin-key', DiagnosticSeverity.Error]);
+      expect(first!.message).toMatch(
+        /^An admin key of the direct service, sk-admin-…\w{4}: it manages the organization/,
+      );
+      expect(first!.message).not.toContain(admin);
+      // The ordinary key beside it keeps its own grade.
+      expect(rest.map((d) => d.severity)).toEqual(state === 'ignored' ? [] : [DiagnosticSeverity.Warning]);
+    },
+  );
+
   it('grades a saved file by real git: tracked is an Error, ignored is Information, a new file a Warning', async () => {
     parts = editorParts();
     const repo = makeRepo();

@@ -39,10 +39,11 @@ describe('other providers in the editor', () => {
     await parts.diagnostics.full(doc as never);
     const [diagnostic, ...rest] = parts.collection.get(doc.uri as never)!;
     expect(rest).toEqual([]);
+    // An admin key manages an organization: an Error wherever it is (issue 33); the others by where git stands.
     expect([diagnostic!.code, diagnostic!.source, diagnostic!.severity]).toEqual([
       rule,
       'Keyward',
-      DiagnosticSeverity.Warning,
+      rule === 'anthropic-admin-key' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
     ]);
     expect(doc.getText(diagnostic!.range)).toBe(key);
     const owner = PROVIDERS[PROVIDER_RULES[rule].provider].title;
