@@ -6,7 +6,7 @@ import {
   type GuardQuestion,
   guardPrompt,
 } from '../../../src/core/guards/secretGuard.ts';
-import { routerKey } from '../../emulator/keyFactory.ts';
+import { directKey, routerKey } from '../../emulator/keyFactory.ts';
 
 const attach = (text: string): Attachment => ({
   id: 'a1',
@@ -36,6 +36,18 @@ describe('secret guard', () => {
     };
     expect(await guardPrompt('hello', [], {}, ask, 'no keyring')).toBeUndefined();
     expect(asked).toEqual(['no keyring']);
+  });
+
+  it('names an admin key as what it is, so the question says an organization key was about to leave', async () => {
+    const admin = directKey('admin');
+    let named = '';
+    const result = await guardPrompt(`why does ${admin} fail?`, [], {}, async (names) => {
+      named = names;
+      return 'cancel';
+    });
+    expect(result).toBeUndefined();
+    expect(named).toMatch(/^sk-admin-…\w{4} \(direct service admin key\)$/);
+    expect(named).not.toContain(admin);
   });
 
   it('cancels unless the person chooses to redact', async () => {
