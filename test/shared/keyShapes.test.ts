@@ -13,7 +13,8 @@ describe('one definition of key shapes', () => {
     for (const kind of ['proj', 'svcacct', 'admin'] as const) {
       const key = directKey(kind);
       expect(directKeyKind(key)).toBeDefined();
-      expect(classifyToken(key)).toBe('direct-key');
+      // An admin key is found under its own rule (issue 33): it manages the organization.
+      expect(classifyToken(key)).toBe(kind === 'admin' ? 'direct-admin-key' : 'direct-key');
     }
     const legacy = directKey('legacy');
     expect(directKeyKind(legacy)).toBe('legacy user');

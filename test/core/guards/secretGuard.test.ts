@@ -46,7 +46,7 @@ describe('secret guard', () => {
       return 'cancel';
     });
     expect(result).toBeUndefined();
-    expect(named).toMatch(/^sk-admin-…\w{4} \(direct service admin key\)$/);
+    expect(named).toMatch(/^sk-admin-…[\w-]{4} \(direct service admin key\)$/);
     expect(named).not.toContain(admin);
   });
 

@@ -83,7 +83,7 @@ describe('key diagnostics', () => {
       const [first, ...rest] = parts.collection.get(uri as never)!;
       expect([first!.code, first!.severity]).toEqual(['direct-admin-key', DiagnosticSeverity.Error]);
       expect(first!.message).toMatch(
-        /^An admin key of the direct service, sk-admin-…\w{4}: it manages the organization/,
+        /^An admin key of the direct service, sk-admin-…[\w-]{4}: it manages the organization/,
       );
       expect(first!.message).not.toContain(admin);
       // The ordinary key beside it keeps its own grade.
