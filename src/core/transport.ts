@@ -47,7 +47,8 @@ export interface HttpResponse {
 }
 
 export interface SendOptions {
-  method: 'GET' | 'POST';
+  /** DELETE: the admin API's key deletion (core/keys/directAdminApi.ts); quick, so it waits as a GET does. */
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   key: string;
   body?: unknown;

@@ -244,7 +244,11 @@ function route(ctx: AdminContext, method: string, parts: string[], body: Record<
       const project = direct.project(direct.org(b), d);
       const limit = num(body.spendLimit, 'spendLimit', true);
       if (limit !== undefined) project.spendLimit = limit;
-      return { id: project.id, spendLimit: project.spendLimit };
+      if (body.archived !== undefined) {
+        if (typeof body.archived !== 'boolean') throw new AdminError('archived must be true or false');
+        project.archivedAt = body.archived ? (project.archivedAt ?? now) : null;
+      }
+      return { id: project.id, spendLimit: project.spendLimit, archived: project.archivedAt !== null };
     }
     if (a === 'orgs' && b && c === 'purchase' && is('POST', 4)) {
       const org = direct.org(b);
@@ -267,7 +271,9 @@ function route(ctx: AdminContext, method: string, parts: string[], body: Record<
       const org = direct.org(b);
       const project =
         typeof body.projectId === 'string' ? direct.project(org, body.projectId) : direct.defaultProject(org);
-      direct.spend(org, project, num(body.amount, 'amount') ?? 0);
+      const amount = num(body.amount, 'amount') ?? 0;
+      const lineItem = body.lineItem === undefined ? undefined : str(body.lineItem, 'lineItem');
+      direct.spend(org, project, amount, lineItem ? { lines: [{ item: lineItem, amount }] } : {});
       return { balance: direct.balance(org), monthSpend: direct.monthSpend(org) };
     }
     if (a === 'keys' && is('POST', 2)) {
@@ -281,8 +287,12 @@ function route(ctx: AdminContext, method: string, parts: string[], body: Record<
         scopes: scopes(body.scopes) ?? [],
         expiresAt: expiry(body, now),
         ...(kind ? { kind } : {}),
+        ...(body.name === undefined ? {} : { name: str(body.name, 'name') }),
+        ...(body.serviceAccountId === undefined
+          ? {}
+          : { serviceAccountId: str(body.serviceAccountId, 'serviceAccountId') }),
       });
-      return { id: key.id, key: key.value, permissions: key.permissions };
+      return { id: key.id, key: key.value, permissions: key.permissions, name: key.name };
     }
     if (a === 'keys' && b && is('PATCH', 3)) {
       const key = direct.key(b);

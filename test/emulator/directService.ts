@@ -11,8 +11,9 @@ import { money } from './money.ts';
 import type { DirectKey, DirectOrg, DirectState } from './directState.ts';
 import { type OfferedTool, argumentPieces, readSampling, readToolChoice, readTools, toolPlan } from './tools.ts';
 import { SseWriter, strikeBeforeResponse } from './sse.ts';
-import { directKeyEcho } from './keyFactory.ts';
 import type { ServiceConfig } from './routerService.ts';
+import { authFailure, directError, missingScopes } from './directAuth.ts';
+import { handleOrganization } from './directAdminApi.ts';
 
 export interface DirectModel {
   id: string;
@@ -33,69 +34,6 @@ export interface DirectContext {
   config: ServiceConfig;
   now: () => number; /** Keeps the request's body with its record (server.ts). */
   record?: (body: Record<string, unknown>) => void;
-}
-
-export function directError(
-  res: ServerResponse,
-  status: number,
-  message: string,
-  type: string,
-  code: string | null,
-  param: string | null = null,
-  headers: Record<string, string> = {},
-): void {
-  sendJson(res, status, { error: { message, type, param, code } }, headers);
-}
-
-function authFailure(
-  res: ServerResponse,
-  reason: 'missing' | 'unknown' | 'revoked' | 'disabled' | 'expired',
-  token: string | undefined,
-): void {
-  switch (reason) {
-    case 'missing':
-      return directError(
-        res,
-        401,
-        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
-        'invalid_request_error',
-        null,
-      );
-    case 'disabled':
-      return directError(
-        res,
-        401,
-        'This API key has been disabled because it was found in public code. Create a new key at https://platform.openai.com/api-keys.',
-        'invalid_request_error',
-        'invalid_api_key',
-      );
-    case 'expired':
-      return directError(
-        res,
-        401,
-        'The API key provided has expired. Create a new key at https://platform.openai.com/api-keys.',
-        'invalid_request_error',
-        'invalid_api_key',
-      );
-    default:
-      return directError(
-        res,
-        401,
-        `Incorrect API key provided: ${directKeyEcho(token ?? '')}. You can find your API key at https://platform.openai.com/account/api-keys.`,
-        'invalid_request_error',
-        'invalid_api_key',
-      );
-  }
-}
-
-function missingScopes(ctx: DirectContext, res: ServerResponse, scope: string): void {
-  directError(
-    res,
-    ctx.config.missingScopesStatus,
-    `You have insufficient permissions for this operation. Missing scopes: ${scope}. Check that you have the correct role in your organization (Reader, Writer, Owner) and project (Member, Owner), and if you're using a restricted API key, that it has the necessary scopes.`,
-    'invalid_request_error',
-    null,
-  );
 }
 
 type InputItem = { role: string; content: string };
@@ -262,7 +200,14 @@ export async function handleDirect(
   const requestId = `req_${randomBytes(16).toString('hex')}`;
   res.setHeader('x-request-id', requestId);
   res.setHeader('openai-version', '2020-10-01');
-  const route = path === '/responses' ? 'responses' : path === '/models' ? 'models' : undefined;
+  const route =
+    path === '/responses'
+      ? 'responses'
+      : path === '/models'
+        ? 'models'
+        : path.startsWith('/organization/')
+          ? 'organization'
+          : undefined;
   if (!route) return directError(res, 404, `Invalid URL (${method} /v1${path})`, 'invalid_request_error', null);
   if ((route === 'responses' && method !== 'POST') || (route === 'models' && method !== 'GET')) {
     return directError(res, 405, `Invalid method for URL (${method} /v1${path})`, 'invalid_request_error', null);
@@ -273,6 +218,10 @@ export async function handleDirect(
   const key = auth.key;
   const org = ctx.state.org(key.orgId);
   res.setHeader('openai-organization', org.id);
+  if (route === 'organization') return handleOrganization(ctx, req, res, path, key);
+  // An admin key manages the organisation and calls no model: the live answer is "Missing scopes" (README.md).
+  const modelScope = route === 'models' ? 'api.model.read' : 'api.responses.write';
+  if (key.kind === 'admin') return missingScopes(ctx, res, modelScope);
 
   if (route === 'models') {
     const missing = ctx.state.missingScope(key, 'api.model.read');
@@ -476,7 +425,14 @@ async function respond(
   const signal = clientGone(req, res);
 
   const settle = (outputCount: number) => {
-    state.spend(org, project, money(promptTokens * model.input + outputCount * model.output));
+    const [input, output] = [money(promptTokens * model.input), money(outputCount * model.output)];
+    state.spend(org, project, money(input + output), {
+      keyId: key.id,
+      lines: [
+        { item: `${model.id}, input`, amount: input },
+        { item: `${model.id}, output`, amount: output },
+      ],
+    });
   };
   const usage = (outputCount: number) => ({
     input_tokens: promptTokens,

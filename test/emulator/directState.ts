@@ -25,6 +25,35 @@ export interface Project {
   name: string;
   spendLimit: number | null;
   spend: Map<string, number>;
+  createdAt: number;
+  /** Archived projects keep their keys listed but refuse service accounts (spec: 400 "when project is archived"). */
+  archivedAt: number | null;
+}
+
+/** The person who owns the organisation, and the owner of every user key made in the settings pages. */
+export interface OrgUser {
+  id: string;
+  name: string;
+  email: string;
+  createdAt: number;
+}
+
+export interface ServiceAccount {
+  id: string;
+  name: string;
+  projectId: string;
+  /** `none` for an account made with create_service_account_only. */
+  role: 'member' | 'owner' | 'none';
+  createdAt: number;
+}
+
+/** One line of the spend ledger that /organization/costs sums: what, where, which key, when. */
+export interface CostEntry {
+  at: number;
+  projectId: string;
+  keyId: string | null;
+  lineItem: string;
+  amount: number;
 }
 
 export interface AutoReload {
@@ -51,11 +80,21 @@ export interface DirectOrg {
   autoReloaded: Map<string, number>;
   /** Request and token timestamps per project for the per-minute rate limits. */
   window: Map<string, { at: number; tokens: number }[]>;
+  owner: OrgUser;
+  serviceAccounts: Map<string, ServiceAccount>;
+  costs: CostEntry[];
 }
+
+export type DirectKeyOwner = { type: 'user'; id: string } | { type: 'service_account'; id: string };
 
 export interface DirectKey {
   id: string;
   value: string;
+  /** Admin keys manage the organisation and call no model; the others belong to their project. */
+  kind: 'proj' | 'svcacct' | 'admin';
+  name: string;
+  owner: DirectKeyOwner;
+  lastUsedAt: number | null;
   orgId: string;
   projectId: string;
   permissions: Permission;
@@ -65,6 +104,10 @@ export interface DirectKey {
   disabled: boolean;
   createdAt: number;
 }
+
+/** Scopes of the model endpoints, and of the organisation's (named in the live "Missing scopes" answers). */
+export type DirectScope =
+  'api.model.read' | 'api.responses.write' | 'api.management.read' | 'api.management.write' | 'api.usage.read';
 
 export interface StoredResponse {
   id: string;
@@ -84,6 +127,7 @@ export class DirectState {
   }
 
   createOrg(name: string, autoReload?: Partial<AutoReload>): DirectOrg {
+    const now = this.now();
     const org: DirectOrg = {
       id: `org-${randomUUID().slice(0, 12)}`,
       name,
@@ -97,6 +141,14 @@ export class DirectState {
       autoReload: { enabled: false, threshold: MIN_TOP_UP, amount: DEFAULT_TOP_UP, monthlyLimit: null, ...autoReload },
       autoReloaded: new Map(),
       window: new Map(),
+      owner: {
+        id: `user-${randomUUID().slice(0, 12)}`,
+        name: 'Sandbox Owner',
+        email: 'owner@example.invalid',
+        createdAt: now,
+      },
+      serviceAccounts: new Map(),
+      costs: [],
     };
     this.orgs.set(org.id, org);
     this.createProject(org, 'Default');
@@ -110,7 +162,14 @@ export class DirectState {
   }
 
   createProject(org: DirectOrg, name: string): Project {
-    const project: Project = { id: `proj_${randomUUID().slice(0, 12)}`, name, spendLimit: null, spend: new Map() };
+    const project: Project = {
+      id: `proj_${randomUUID().slice(0, 12)}`,
+      name,
+      spendLimit: null,
+      spend: new Map(),
+      createdAt: this.now(),
+      archivedAt: null,
+    };
     org.projects.set(project.id, project);
     return project;
   }
@@ -164,11 +223,28 @@ export class DirectState {
     return project.spend.get(utcMonth(this.now())) ?? 0;
   }
 
-  /** Charges a finished request: free credits first, then purchased, then auto-reload. */
-  spend(org: DirectOrg, project: Project, amount: number): void {
+  /**
+   * Charges a finished request: free credits first, then purchased, then auto-reload. `lines` split it into the line
+   * items /organization/costs reports (one "usage" line when absent: spending from elsewhere).
+   */
+  spend(
+    org: DirectOrg,
+    project: Project,
+    amount: number,
+    detail: { keyId?: string; lines?: { item: string; amount: number }[] } = {},
+  ): void {
     if (amount <= 0) return;
     const now = this.now();
     const month = utcMonth(now);
+    for (const line of detail.lines ?? [{ item: 'usage', amount }])
+      if (line.amount > 0)
+        org.costs.push({
+          at: now,
+          projectId: project.id,
+          keyId: detail.keyId ?? null,
+          lineItem: line.item,
+          amount: line.amount,
+        });
     const left = drawFromLots(org.freeLots, amount, now);
     const uncovered = drawFromLots(org.paidLots, left, now);
     org.debt = money(org.debt + uncovered);
@@ -192,13 +268,26 @@ export class DirectState {
     scopes?: string[];
     expiresAt?: number | null;
     kind?: 'proj' | 'svcacct' | 'admin';
+    name?: string;
+    /** A service account's key: its account (made for the key when absent). */
+    serviceAccountId?: string;
   }): DirectKey {
     const org = this.org(options.orgId);
     const projectId = options.projectId ?? this.defaultProject(org).id;
-    this.project(org, projectId);
+    const project = this.project(org, projectId);
+    const kind = options.kind ?? 'proj';
+    const name = options.name ?? (kind === 'admin' ? 'Admin key' : 'Secret key');
+    const owner: DirectKeyOwner =
+      kind === 'svcacct'
+        ? { type: 'service_account', id: this.serviceAccountFor(org, project, name, options.serviceAccountId) }
+        : { type: 'user', id: org.owner.id };
     const key: DirectKey = {
       id: `key_${randomUUID().slice(0, 12)}`,
-      value: directKey(options.kind ?? 'proj'),
+      value: directKey(kind),
+      kind,
+      name,
+      owner,
+      lastUsedAt: null,
       orgId: org.id,
       projectId,
       permissions: options.permissions ?? 'all',
@@ -211,6 +300,25 @@ export class DirectState {
     this.keys.set(key.id, key);
     this.byValue.set(key.value, key);
     return key;
+  }
+
+  private serviceAccountFor(org: DirectOrg, project: Project, name: string, id: string | undefined): string {
+    if (id === undefined) return this.createServiceAccount(org, project, name).id;
+    if (org.serviceAccounts.get(id)?.projectId !== project.id)
+      throw new Error(`no service account ${id} in ${project.id}`);
+    return id;
+  }
+
+  createServiceAccount(org: DirectOrg, project: Project, name: string): ServiceAccount {
+    const account: ServiceAccount = {
+      id: `svc_acct_${randomUUID().slice(0, 12)}`,
+      name,
+      projectId: project.id,
+      role: 'member',
+      createdAt: this.now(),
+    };
+    org.serviceAccounts.set(account.id, account);
+    return account;
   }
 
   key(id: string): DirectKey {
@@ -228,11 +336,12 @@ export class DirectState {
     if (key.revoked) return { error: 'revoked' };
     if (key.disabled) return { error: 'disabled' };
     if (key.expiresAt !== null && key.expiresAt <= this.now()) return { error: 'expired' };
+    key.lastUsedAt = this.now();
     return { key };
   }
 
   /** Whether a key may use an endpoint; the scope it lacks otherwise. */
-  missingScope(key: DirectKey, scope: 'api.model.read' | 'api.responses.write'): string | undefined {
+  missingScope(key: DirectKey, scope: DirectScope): string | undefined {
     if (key.permissions === 'all') return undefined;
     if (key.permissions === 'read_only') return scope.endsWith('.read') ? undefined : scope;
     return key.scopes.has(scope) ? undefined : scope;
@@ -270,6 +379,8 @@ export class DirectState {
         orgId: k.orgId,
         projectId: k.projectId,
         key: k.value,
+        kind: k.kind,
+        name: k.name,
         permissions: k.permissions,
         scopes: [...k.scopes],
         revoked: k.revoked,

@@ -22,6 +22,7 @@ export const FAULT_KINDS = [
   'endless_event', // a stream event of data lines that never ends (after N chunks)
   'endless_body', // an error body (`status`, default 500) that never ends
   'should_retry', // no fault of its own: the service's own answer carries `x-should-retry` (default false)
+  'rate_limit', // 429 in the service's own shape, with Retry-After `retryAfter` seconds (default 1; 0: none)
 ] as const;
 
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -52,6 +53,8 @@ export interface FaultSpec {
   field?: EchoField;
   /** Any fault: the response carries `x-should-retry: true|false`, as the direct service's SDK obeys. */
   shouldRetry?: boolean;
+  /** rate_limit: the Retry-After seconds; 0 leaves the header out ("may be omitted", spec TooManyRequests). */
+  retryAfter?: number;
 }
 
 export interface QueuedFault extends FaultSpec {
@@ -93,6 +96,11 @@ export function parseFaultSpec(raw: Record<string, unknown>): FaultSpec {
     if (!(ECHO_FIELDS as readonly unknown[]).includes(raw.field))
       throw new Error(`field must be one of ${ECHO_FIELDS.join(', ')}`);
     spec.field = raw.field as EchoField;
+  }
+  if (raw.retryAfter !== undefined) {
+    if (typeof raw.retryAfter !== 'number' || !Number.isInteger(raw.retryAfter) || raw.retryAfter < 0)
+      throw new Error('retryAfter must be a whole number of seconds >= 0');
+    spec.retryAfter = raw.retryAfter;
   }
   if (raw.shouldRetry !== undefined) {
     if (typeof raw.shouldRetry !== 'boolean') throw new Error('shouldRetry must be true or false');
@@ -139,7 +147,8 @@ function parseFaultHeader(header: string): FaultSpec {
     const at = param.indexOf('=');
     const name = at < 0 ? param : param.slice(0, at);
     const value = at < 0 ? undefined : param.slice(at + 1);
-    if (name === 'afterChunks' || name === 'status' || name === 'delayMs') raw[name] = Number(value);
+    if (name === 'afterChunks' || name === 'status' || name === 'delayMs' || name === 'retryAfter')
+      raw[name] = Number(value);
     if (name === 'beforeHeaders') raw.beforeHeaders = value !== 'false';
     if (name === 'shouldRetry') raw.shouldRetry = value === 'true' ? true : value === 'false' ? false : value;
     if (name === 'shape' || name === 'location' || name === 'field') raw[name] = value;

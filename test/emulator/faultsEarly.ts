@@ -253,6 +253,28 @@ export async function strikeEarly(
       res.end(body);
       return true;
     }
+    case 'rate_limit': {
+      req.resume();
+      const seconds = fault.retryAfter ?? 1;
+      const headers: Record<string, string> = seconds > 0 ? { 'retry-after': String(seconds) } : {};
+      // Each service's own 429 body (wire facts: the direct service's `type` names the limit that ran out).
+      if (service === 'router') sendJson(res, 429, { error: { code: 429, message: 'Rate limit exceeded' } }, headers);
+      else
+        sendJson(
+          res,
+          429,
+          {
+            error: {
+              message: `Rate limit reached for requests. Please try again in ${seconds}s.`,
+              type: 'requests',
+              param: null,
+              code: 'rate_limit_exceeded',
+            },
+          },
+          headers,
+        );
+      return true;
+    }
     case 'slow_headers':
       await sleep(fault.delayMs ?? 1000, clientGone(req, res));
       return false;
