@@ -4,7 +4,7 @@
 // constructor redacts it (with the caller's key as a known secret) and clips it.
 import type { ErrorKind } from '../shared/errorKinds.ts';
 import type { ServiceId } from '../shared/serviceIds.ts';
-import { SERVICE_NAMES, ServiceError } from './errors.ts';
+import { SERVICE_NAMES, ServiceError, type ServiceErrorInit } from './errors.ts';
 import { SERVICES } from './services/descriptors.ts';
 import { type Json, obj as asObject, parseObject as parseJson } from './json.ts';
 import { parseGoDuration, parseRateLimitReset, parseRetryAfter } from './waitTimes.ts';
@@ -64,6 +64,26 @@ export function exceedsRateBudget(text: string): { limit: number; requested: num
 
 function tooLargeAction(budget: { limit: number; requested: number }): string {
   return `This one request needs ${budget.requested} tokens but the rate limit allows ${budget.limit} a minute, so waiting will not help. Shorten the prompt or the conversation, or move to a usage tier with a higher limit.`;
+}
+
+/**
+ * A rate limit in either dialect: one request over the whole per-minute budget is not retried (waiting cannot make
+ * it fit, and the action says so); any other waits `retryAfterSeconds`.
+ */
+function rateLimitError(
+  base: Omit<ServiceErrorInit, 'kind'>,
+  text: string,
+  retryAfterSeconds: number | null,
+): ServiceError {
+  const budget = exceedsRateBudget(text);
+  if (budget)
+    return new ServiceError({
+      ...base,
+      kind: 'rate_limit',
+      shouldRetry: base.shouldRetry ?? false,
+      action: tooLargeAction(budget),
+    });
+  return new ServiceError({ ...base, kind: 'rate_limit', retryAfterSeconds });
 }
 
 function fallback(service: ServiceId, response: FailedResponse): ServiceError {
@@ -224,15 +244,7 @@ function routerRateError({ message, raw, source, header, retryAfter, resetIn, ba
       ...(funded ? { action: FUNDED_FREE_DAY_ACTION } : {}),
     });
   }
-  const budget = exceedsRateBudget(text);
-  if (budget)
-    return new ServiceError({
-      ...base,
-      kind: 'rate_limit',
-      shouldRetry: base.shouldRetry ?? false,
-      action: tooLargeAction(budget),
-    });
-  return new ServiceError({ ...base, kind: 'rate_limit', retryAfterSeconds: retryAfter ?? resetIn ?? null });
+  return rateLimitError(base, text, retryAfter ?? resetIn ?? null);
 }
 
 /** A routing-service error object ({code, message, metadata}) from a body, a 200 body or a stream chunk. */
@@ -315,15 +327,7 @@ export function classifyOpenAiError(
       return s ? Number(s[1]) / (s[2] === 'ms' ? 1000 : 1) : undefined;
     })();
   if (code === 'rate_limit_exceeded' || code === 'slow_down' || status === 429) {
-    const budget = exceedsRateBudget(message);
-    if (budget)
-      return new ServiceError({
-        ...base,
-        kind: 'rate_limit',
-        shouldRetry: base.shouldRetry ?? false,
-        action: tooLargeAction(budget),
-      });
-    return new ServiceError({ ...base, kind: 'rate_limit', retryAfterSeconds: retry ?? null });
+    return rateLimitError(base, message, retry ?? null);
   }
   if (code === 'server_error' || code === 'server_is_overloaded' || type === 'server_error')
     return new ServiceError({ ...base, kind: 'server', retryAfterSeconds: retry ?? null });
