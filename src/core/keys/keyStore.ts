@@ -44,6 +44,24 @@ export interface RetiredKey {
   retiredAt: string;
 }
 
+/** What is known of a stored management or admin key without reading it. */
+export interface AccountKeyMetadata {
+  service: ServiceId;
+  masked: string;
+  fingerprint: string;
+  length: number;
+  addedAt: string;
+}
+
+/** The services with a key that manages the account (descriptor's accountKey). */
+export const ACCOUNT_KEY_SERVICES: readonly ServiceId[] = SERVICE_IDS.filter((id) => SERVICES[id].accountKey);
+
+function accountSlot(service: ServiceId): string {
+  const slot = SERVICES[service].accountKey?.secretSlot;
+  if (!slot) throw new Error(`The ${SERVICES[service].displayName} has no management or admin key.`);
+  return slot;
+}
+
 export class SecretStorageUnavailable extends Error {
   constructor(cause: unknown) {
     super(
@@ -56,6 +74,7 @@ export class SecretStorageUnavailable extends Error {
 
 const secretName = (service: ServiceId) => SERVICES[service].secretSlot;
 const META = 'keyward.keys.metadata';
+const ACCOUNT_META = 'keyward.keys.accountMetadata';
 const RETIRED = 'keyward.keys.retired';
 const MAX_RETIRED = 20;
 
@@ -140,8 +159,54 @@ export class KeyStore extends Disposable {
     this.emit(service);
   }
 
-  /** Another window changed a secret: metadata follows what is really stored. */
+  /** The management or admin key (descriptor's accountKey); never handed to a model, key-check or models call. */
+  async getAccountKey(service: ServiceId): Promise<string | undefined> {
+    try {
+      return await this.secrets.get(accountSlot(service));
+    } catch (error) {
+      throw new SecretStorageUnavailable(error);
+    }
+  }
+
+  accountMetadata(service: ServiceId): AccountKeyMetadata | undefined {
+    return this.state.get<Partial<Record<ServiceId, AccountKeyMetadata>>>(ACCOUNT_META)?.[service];
+  }
+
+  /** Stores a management or admin key in its own slot; the ordinary key stays as it is. */
+  async setAccountKey(service: ServiceId, key: string): Promise<AccountKeyMetadata> {
+    const value = key.trim();
+    try {
+      await this.secrets.store(accountSlot(service), value);
+    } catch (error) {
+      throw new SecretStorageUnavailable(error);
+    }
+    const meta = this.accountMetaOf(service, value);
+    await this.writeAccountMeta(service, meta);
+    this.emit(service);
+    return meta;
+  }
+
+  async deleteAccountKey(service: ServiceId): Promise<void> {
+    try {
+      await this.secrets.delete(accountSlot(service));
+    } catch (error) {
+      throw new SecretStorageUnavailable(error);
+    }
+    await this.writeAccountMeta(service, undefined);
+    this.emit(service);
+  }
+
+  /** Another window changed a secret: metadata follows what is really stored. Says which ordinary key changed. */
   async secretChanged(name: string): Promise<ServiceId | undefined> {
+    const owner = ACCOUNT_KEY_SERVICES.find((id) => SERVICES[id].accountKey?.secretSlot === name);
+    if (owner) {
+      const key = (await this.getAccountKey(owner))?.trim();
+      // Listeners (the scanner's known keys) hear of it; the caller's answer is for the ordinary key only.
+      if (key && fingerprint(key) === this.accountMetadata(owner)?.fingerprint) return undefined;
+      await this.writeAccountMeta(owner, key ? this.accountMetaOf(owner, key) : undefined);
+      this.emit(owner);
+      return undefined;
+    }
     const service = serviceOfSecret(name);
     if (!service) return undefined;
     const key = await this.getKey(service);
@@ -183,6 +248,18 @@ export class KeyStore extends Disposable {
     await this.state.update(RETIRED, list.slice(0, MAX_RETIRED));
   }
 
+  private accountMetaOf(service: ServiceId, value: string): AccountKeyMetadata {
+    const at = this.now().toISOString();
+    return { service, masked: maskKey(value), fingerprint: fingerprint(value), length: value.length, addedAt: at };
+  }
+
+  private async writeAccountMeta(service: ServiceId, meta: AccountKeyMetadata | undefined): Promise<void> {
+    const all = { ...(this.state.get<Partial<Record<ServiceId, AccountKeyMetadata>>>(ACCOUNT_META) ?? {}) };
+    if (meta) all[service] = meta;
+    else delete all[service];
+    await this.state.update(ACCOUNT_META, all);
+  }
+
   private async writeMeta(service: ServiceId, meta: KeyMetadata | undefined): Promise<void> {
     const all = { ...(this.state.get<Partial<Record<ServiceId, KeyMetadata>>>(META) ?? {}) };
     if (meta) all[service] = meta;
@@ -209,13 +286,22 @@ export async function scannerKeys(store: KeyStore): Promise<{
   /** Every held key's mask, from metadata: the filter for disk masks a key by it when its value could not be read. */
   masks: KeyMask[];
 }> {
-  const known: { value: string; service: ServiceId }[] = [];
+  const known: { value: string; service: ServiceId; manages?: boolean }[] = [];
   const unread: UnreadKey[] = [];
   // Every service's stored key, whatever its shape: a compatible key may look like nothing the rules know.
   for (const service of SERVICE_IDS) {
     try {
       const value = await store.getKey(service);
       if (value) known.push({ value, service });
+    } catch (error) {
+      unread.push({ service, reason: (error as Error)?.message ?? String(error) });
+    }
+  }
+  // Management and admin keys: found and named wherever they appear, the most dangerous keys the user holds.
+  for (const service of ACCOUNT_KEY_SERVICES) {
+    try {
+      const value = await store.getAccountKey(service);
+      if (value) known.push({ value, service, manages: true });
     } catch (error) {
       unread.push({ service, reason: (error as Error)?.message ?? String(error) });
     }
@@ -229,6 +315,7 @@ export async function scannerKeys(store: KeyStore): Promise<{
     });
   const masks = [
     ...SERVICE_IDS.map((service) => store.metadata(service)).filter((m) => m !== undefined),
+    ...ACCOUNT_KEY_SERVICES.map((service) => store.accountMetadata(service)).filter((m) => m !== undefined),
     ...store.retired(),
   ]
     .map((k) => keyMaskOf(k.masked, k.length))

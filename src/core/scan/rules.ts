@@ -21,6 +21,11 @@ export type RuleId =
   | 'direct-key'
   /** An admin key: it manages the organization (keys, projects, costs), the most dangerous key a file can hold. */
   | 'direct-admin-key'
+  /**
+   * The routing service's management key stored in Keyward: it mints keys that spend the balance. Its shape is an
+   * ordinary key's, so only the one Keyward holds can be told apart.
+   */
+  | 'router-management-key'
   | 'direct-key-legacy'
   | 'direct-key-loose'
   | 'stored-key'
@@ -55,6 +60,12 @@ export const RULES: Record<RuleId, Rule> = {
     confidence: 'high',
     description: 'direct service admin key',
   },
+  'router-management-key': {
+    id: 'router-management-key',
+    service: 'router',
+    confidence: 'high',
+    description: 'routing service management key',
+  },
   'direct-key-legacy': {
     id: 'direct-key-legacy',
     service: 'direct',
@@ -82,7 +93,11 @@ const LOOSE_DIRECT = looseDirectKey(['proj', 'svcacct', 'service'], true);
 const ADMIN_PREFIX = 'sk-admin-';
 
 /** The rules whose keys manage an account rather than use it: loud wherever they are found. */
-export const ADMIN_RULES: ReadonlySet<RuleId> = new Set(['direct-admin-key', 'anthropic-admin-key']);
+export const ADMIN_RULES: ReadonlySet<RuleId> = new Set([
+  'direct-admin-key',
+  'router-management-key',
+  'anthropic-admin-key',
+]);
 
 /** Longest token that can still be a key (a service-account key is 167 characters). */
 export const MAX_TOKEN = 256;

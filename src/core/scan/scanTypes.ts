@@ -7,6 +7,8 @@ import type { RuleId } from './rules.ts';
 export interface KnownKey {
   value: string;
   service: ServiceId;
+  /** A management or admin key: it manages the account (mints, limits, deletes keys) rather than using it. */
+  manages?: boolean;
 }
 
 /** A rotated-out key, known only by its fingerprint, prefix, last four and length. */

@@ -40,7 +40,7 @@ export function optionsFor(path: string, options: ScanOptions): ScanOptions {
     : options;
 }
 
-const NO_ENTRIES: ReadonlyMap<string, unknown> = new Map();
+const NO_ENTRIES: ReadonlyMap<string, never> = new Map<string, never>();
 
 /** Scans a text; findings come in order of position. */
 export function scanText(text: string, options: ScanOptions = {}): Finding[] {

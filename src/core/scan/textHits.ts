@@ -92,7 +92,7 @@ function overlapsToken(hits: readonly Hit[], count: number, start: number, end: 
 
 /** The stored and rotated-out keys a scan looks for, by fingerprint (empty maps when there are none). */
 export interface StoredLookup {
-  known: ReadonlyMap<string, unknown>;
+  known: ReadonlyMap<string, KnownKey>;
   retired: ReadonlyMap<string, unknown>;
 }
 
@@ -111,8 +111,12 @@ export function tokenHits(text: string, lookup: StoredLookup, hits: Hit[]): void
     // Hashed later, for listed findings only, unless it decides whether the key is one Keyward holds.
     const fingerprint = lookup.known.size > 0 || lookup.retired.size > 0 ? fingerprintOf(token) : '';
     const stored = storedAs(lookup, fingerprint);
-    if (stored || !looksFake(keyBody(token, ruleId)))
-      hits.push({ start, end, ruleId, service: RULES[ruleId].service!, fingerprint, stored });
+    if (stored || !looksFake(keyBody(token, ruleId))) {
+      // The management key Keyward holds looks like any routing key: only its fingerprint tells it apart.
+      const manages = stored === 'active' && ruleId === 'router-key' && lookup.known.get(fingerprint)?.manages;
+      const rule = manages ? 'router-management-key' : ruleId;
+      hits.push({ start, end, ruleId: rule, service: RULES[ruleId].service!, fingerprint, stored });
+    }
   };
   tokensAfter(text, 'sk-', consider);
   for (const prefix of otherPrefixesIn(text)) tokensAfter(text, prefix, consider);

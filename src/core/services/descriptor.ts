@@ -38,6 +38,13 @@ export interface ServiceCommands {
  */
 export const STATUS_PRIORITY = 99;
 
+export interface AccountKeySlot {
+  secretSlot: string;
+  /** "management key", "admin key": localised by the host. */
+  name: string;
+  env: string;
+}
+
 export interface ServiceDescriptor extends WireProfile {
   id: ServiceId;
   /** Lower case, as it sits in a sentence: "the routing service". Localised by the host. */
@@ -66,6 +73,12 @@ export interface ServiceDescriptor extends WireProfile {
   env: { key: string; baseUrl: string };
   /** The SecretStorage name of the key. */
   secretSlot: string;
+  /**
+   * A key that manages the account instead of using it (a management key, an admin key), where the service has one:
+   * its own SecretStorage name, its name in messages, and the environment variable the CLI reads it from. It is
+   * never sent to a model, key-check or models endpoint; the scanner and the guard call it by this name.
+   */
+  accountKey?: AccountKeySlot;
   /** The label a stored key gets when the user gives none. */
   keyLabel: string;
   /** What the Set Key input shows as its placeholder. */

@@ -20,6 +20,11 @@ export const routerDescriptor = {
   settings: { baseUrl: 'keyward.router.baseUrl', name: null },
   env: { key: 'OPENROUTER_API_KEY', baseUrl: 'OPENROUTER_BASE_URL' },
   secretSlot: 'keyward.key.router',
+  accountKey: {
+    secretSlot: 'keyward.managementKey.router',
+    name: 'management key',
+    env: 'OPENROUTER_MANAGEMENT_KEY',
+  },
   keyLabel: 'Router key',
   keyPlaceholder: 'sk-or-v1-…',
   keyPrompt: "Paste the routing service key (sk-or-v1-...). It is kept in VS Code's secret storage only.",

@@ -89,6 +89,12 @@ function describeKey(finding: Finding): string {
       service,
       finding.masked,
     );
+  if (finding.ruleId === 'router-management-key')
+    return t(
+      'Your {0} management key {1}, the one stored in Keyward: it creates, limits and deletes keys that spend the balance, and belongs in no file. Delete it at the service, create a new one and add it to Keyward again.',
+      service,
+      finding.masked,
+    );
   if (finding.stored === 'active') return t('Your {0} key {1}, the one stored in Keyward.', service, finding.masked);
   if (finding.stored === 'retired')
     return t(

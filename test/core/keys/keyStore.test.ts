@@ -6,7 +6,9 @@ import {
   type SecretPort,
   type StatePort,
 } from '../../../src/core/keys/keyStore.ts';
-import { routerKey } from '../../emulator/keyFactory.ts';
+import { directKey, routerKey } from '../../emulator/keyFactory.ts';
+import { scanText } from '../../../src/core/scan/scanner.ts';
+import { scannerKeys } from '../../../src/core/keys/keyStore.ts';
 
 function ports() {
   const secrets = new Map<string, string>();
@@ -96,6 +98,61 @@ describe('key store', () => {
     await expect(store.setKey('router', key)).rejects.toBeInstanceOf(SecretStorageUnavailable);
     await expect(store.getKey('router')).rejects.toThrow(/keyring/);
     expect(p.state.size).toBe(0);
+  });
+
+  it('keeps a management and an admin key in slots of their own, apart from the keys that call models', async () => {
+    // Issue 33: a management or admin key is never the key a prompt, key check or model list uses.
+    const p = ports();
+    const store = new KeyStore(p.secretPort, p.statePort, () => new Date('2026-11-21T10:00:00Z'));
+    const key = routerKey();
+    const manager = routerKey();
+    const admin = directKey('admin');
+    await store.setKey('router', key);
+    await store.setAccountKey('router', ` ${manager}\n`);
+    await store.setAccountKey('direct', admin);
+    expect(await store.getKey('router')).toBe(key);
+    expect(await store.getKey('direct')).toBeUndefined();
+    expect(await store.getAccountKey('router')).toBe(manager);
+    expect(await store.getAccountKey('direct')).toBe(admin);
+    expect(store.accountMetadata('router')).toMatchObject({ masked: `sk-or-v1-…${manager.slice(-4)}` });
+    expect(JSON.stringify([...p.state])).not.toContain(manager.slice(9, 30));
+    expect(JSON.stringify([...p.state])).not.toContain(admin.slice(9, 30));
+    await expect(store.setAccountKey('compatible', manager)).rejects.toThrow(/has no management or admin key/);
+    await store.deleteAccountKey('direct');
+    expect(await store.getAccountKey('direct')).toBeUndefined();
+    expect(store.accountMetadata('direct')).toBeUndefined();
+    expect(await store.getKey('router')).toBe(key);
+  });
+
+  it('hands the scanner a stored management key, which a scan names as one, and the ordinary key as before', async () => {
+    const p = ports();
+    const store = new KeyStore(p.secretPort, p.statePort);
+    const key = routerKey();
+    const manager = routerKey();
+    await store.setKey('router', key);
+    await store.setAccountKey('router', manager);
+    const found = scanText(`A=${key}\nB=${manager}\nC=${routerKey()}\n`, await scannerKeys(store));
+    expect(found.map((f) => [f.ruleId, f.stored])).toEqual([
+      ['router-key', 'active'],
+      ['router-management-key', 'active'],
+      ['router-key', null],
+    ]);
+    expect((await scannerKeys(store)).masks).toHaveLength(2);
+  });
+
+  it('follows a management key another window stored or deleted', async () => {
+    const p = ports();
+    const store = new KeyStore(p.secretPort, p.statePort);
+    const heard: string[] = [];
+    store.onDidChange((service) => heard.push(service));
+    const manager = routerKey();
+    p.secrets.set('keyward.managementKey.router', manager);
+    expect(await store.secretChanged('keyward.managementKey.router')).toBeUndefined();
+    expect(store.accountMetadata('router')?.fingerprint).toHaveLength(16);
+    p.secrets.delete('keyward.managementKey.router');
+    await store.secretChanged('keyward.managementKey.router');
+    expect(store.accountMetadata('router')).toBeUndefined();
+    expect(heard).toEqual(['router', 'router']);
   });
 
   it('counts days to an expiry', () => {

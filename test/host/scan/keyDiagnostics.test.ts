@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { scannerKeys } from '../../../src/core/keys/keyStore.ts';
 import { scanText } from '../../../src/core/scan/scanner.ts';
 import type { FileState } from '../../../src/host/scan/keyDiagnostics.ts';
 import { makeRepo, tempDir } from '../../cli/gitFixtures.ts';
@@ -162,6 +163,24 @@ describe('key diagnostics', () => {
       const message = () => parts.collection.get(doc.uri as never)![0]!.message;
       for (let i = 0; i < 20 && !message().startsWith('Your'); i++) await nextChange(parts);
       expect(message()).toMatch(/^Your routing service key sk-or-v1-…\w{4}, the one stored in Keyward\./);
+    } finally {
+      fake.api.workspace.textDocuments = [];
+    }
+  });
+
+  it('calls a stored management key what it is, an Error even in a file git ignores', async () => {
+    // Issue 33: the management key mints keys that spend the balance; its shape is any routing key's.
+    parts = editorParts({ 'keyward.diagnostics.ignoredFiles': 'off' });
+    const manager = routerKey();
+    const doc = fakeDocument('/w/.env', `OPENROUTER_MANAGEMENT_KEY=${manager}\n`, 'dotenv', 'file');
+    fake.api.workspace.textDocuments = [doc];
+    try {
+      await parts.keys.setAccountKey('router', manager);
+      parts.diagnostics.set(doc.uri as never, scanText(doc.getText(), await scannerKeys(parts.keys)), 'ignored');
+      const first = () => parts.collection.get(doc.uri as never)?.[0];
+      expect([first()!.code, first()!.severity]).toEqual(['router-management-key', DiagnosticSeverity.Error]);
+      expect(first()!.message).toMatch(/^Your routing service management key sk-or-v1-…[\w-]{4}, the one stored/);
+      expect(first()!.message).not.toContain(manager);
     } finally {
       fake.api.workspace.textDocuments = [];
     }
