@@ -32,6 +32,7 @@ export function dataMessages(): L10nMessage[] {
     ...rules.map((rule) => rule.title),
     ...rules.flatMap((rule) => (rule.wait === null ? [] : [rule.wait])),
     ...services.flatMap((s) => [s.displayName, s.label, s.shortLabel, s.keyPrompt, s.statusBar.name]),
+    ...services.flatMap((s) => (s.accountKey ? [s.accountKey.name] : [])),
   ]
     .map((message) => ({ message }))
     .concat(sourceFiles([MODULE_SOURCES]).flatMap((file) => scanModuleMessages(file, readFileSync(file, 'utf8'))));

@@ -49,6 +49,9 @@ export const CommandId = {
   verifyKey: 'keyward.verifyKey',
   rotateKey: 'keyward.rotateKey',
   deleteKey: 'keyward.deleteKey',
+  /** A management key (routing service) or an admin key (direct service): its argument names the service. */
+  addAccountKey: 'keyward.addAccountKey',
+  removeAccountKey: 'keyward.removeAccountKey',
 } as const;
 
 /**

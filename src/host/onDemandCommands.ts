@@ -15,3 +15,4 @@ export { installHookCommand } from './scan/preCommitHookRun.ts';
 export { GitHistoryView } from './scan/gitHistoryView.ts';
 export { showConversationList } from './chat/conversationList.ts';
 export { exportConversation } from './chat/conversationExport.ts';
+export { addAccountKey, removeAccountKey } from './keys/accountKeyCommands.ts';

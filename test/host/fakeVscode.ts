@@ -520,7 +520,11 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       showWarningMessage: message('warning'),
       showErrorMessage: message('error'),
       showInputBox: async () => state.inputs.shift(),
-      withProgress: <T>(_options: unknown, task: () => Promise<T>) => task(),
+      withProgress: <T>(_options: unknown, task: (progress: unknown, token: unknown) => Promise<T>) =>
+        task(
+          { report: () => undefined },
+          { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) },
+        ),
       showQuickPick: async (items: unknown) => {
         const shown = (await items) as { label: string; description?: string; detail?: string }[];
         if (!Array.isArray(shown)) return undefined;

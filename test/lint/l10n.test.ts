@@ -40,6 +40,7 @@ describe('runtime strings', () => {
     expect(dynamic).toEqual([
       'src/host/errorKindStrings.ts: vscode.l10n.t(rule.title)',
       'src/host/errorKindStrings.ts: vscode.l10n.t(rule.wait)',
+      'src/host/keys/accountKeyCommands.ts: t(SERVICES[service].accountKey!.name)',
       'src/host/keys/keyCommands.ts: t(SERVICES[slot].keyPrompt)',
       'src/host/keys/keyCommands.ts: t(notice.message, ...notice.args.map((arg) => t(arg)))',
       'src/host/keys/keyCommands.ts: t(arg)',

@@ -47,6 +47,12 @@ export function keyCommandsOf(core: KeywardCore): vscode.Disposable[] {
     command(CommandId.setKeyExpiry, async (service?: ServiceId, date?: string) =>
       (await keyCommands()).setExpiry(service, date),
     ),
+    command(CommandId.addAccountKey, async (service?: unknown, key?: string) =>
+      (await onDemand()).addAccountKey(core, service, key),
+    ),
+    command(CommandId.removeAccountKey, async (service?: unknown, confirmed?: boolean) =>
+      (await onDemand()).removeAccountKey(core, service, confirmed === true),
+    ),
     command(CommandId.setUsageTier, async () => (await onDemand()).pickUsageTier()),
     command(CommandId.refreshStatus, () => core.statusBar.refresh()),
   ];
