@@ -52,6 +52,8 @@ export const CommandId = {
   /** A management key (routing service) or an admin key (direct service): its argument names the service. */
   addAccountKey: 'keyward.addAccountKey',
   removeAccountKey: 'keyward.removeAccountKey',
+  /** Every key of the account, as the stored management or admin key sees it, with what may be done to each. */
+  manageKeys: 'keyward.manageKeys',
 } as const;
 
 /**

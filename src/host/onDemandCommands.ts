@@ -16,3 +16,4 @@ export { GitHistoryView } from './scan/gitHistoryView.ts';
 export { showConversationList } from './chat/conversationList.ts';
 export { exportConversation } from './chat/conversationExport.ts';
 export { addAccountKey, removeAccountKey } from './keys/accountKeyCommands.ts';
+export { showKeyList } from './keys/keyList.ts';

@@ -53,6 +53,7 @@ export function keyCommandsOf(core: KeywardCore): vscode.Disposable[] {
     command(CommandId.removeAccountKey, async (service?: unknown, confirmed?: boolean) =>
       (await onDemand()).removeAccountKey(core, service, confirmed === true),
     ),
+    command(CommandId.manageKeys, async (service?: unknown) => (await onDemand()).showKeyList(core, service)),
     command(CommandId.setUsageTier, async () => (await onDemand()).pickUsageTier()),
     command(CommandId.refreshStatus, () => core.statusBar.refresh()),
   ];

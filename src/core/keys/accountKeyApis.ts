@@ -1,0 +1,24 @@
+// Which service's keys API to open for a management or admin key: one row per service that has one. Loaded with the
+// key commands, not at activation.
+import type { KeywardConfig } from '../config.ts';
+import { baseUrlOf } from '../services/descriptors.ts';
+import type { ServiceId } from '../../shared/serviceIds.ts';
+import type { AccountKeysApi, AccountKeysOptions } from './accountKeys.ts';
+import { directAccountKeys } from './directAccountKeys.ts';
+
+type Open = (options: AccountKeysOptions) => AccountKeysApi;
+
+const ACCOUNT_KEY_APIS: Partial<Record<ServiceId, Open>> = {
+  direct: directAccountKeys,
+};
+
+/** The account's keys through `accountKey`; undefined for a service with no such API. */
+export function openAccountKeys(
+  service: ServiceId,
+  accountKey: string,
+  config: KeywardConfig,
+): AccountKeysApi | undefined {
+  const open = ACCOUNT_KEY_APIS[service];
+  const baseUrl = baseUrlOf(config, service);
+  return open && baseUrl !== null ? open({ baseUrl, accountKey, config }) : undefined;
+}
