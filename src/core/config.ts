@@ -5,7 +5,14 @@ import { DEFAULT_PROXY, type ProxyConfig } from './proxyConfig.ts';
 import { checkBaseUrl } from './urlPolicy.ts';
 
 export interface KeywardConfig {
-  router: { baseUrl: string; keysUrl: string; creditsUrl: string; denyDataCollection: boolean };
+  router: {
+    baseUrl: string;
+    keysUrl: string;
+    creditsUrl: string;
+    denyDataCollection: boolean;
+    /** With a management key: alert when a key's spend today passes this many USD (0: no such alert). */
+    spendAlertUsd: number;
+  };
   direct: { baseUrl: string; keysUrl: string; billingUrl: string; usageTier: Tier | null };
   /** Any OpenAI-compatible endpoint; no base URL means it is not set up. */
   compatible: { name: string; baseUrl: string | null };
@@ -30,6 +37,7 @@ export const DEFAULT_CONFIG: KeywardConfig = {
     keysUrl: 'https://openrouter.ai/settings/keys',
     creditsUrl: 'https://openrouter.ai/settings/credits',
     denyDataCollection: false,
+    spendAlertUsd: 5,
   },
   direct: {
     baseUrl: 'https://api.openai.com/v1',
@@ -179,6 +187,16 @@ function kilobytes(read: Reader, problems: ConfigProblem[]): number {
   return value;
 }
 
+function spendAlert(read: Reader, problems: ConfigProblem[]): number {
+  const value = read('router.spendAlertUsd');
+  if (value === undefined || value === null) return DEFAULT_CONFIG.router.spendAlertUsd;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    problems.push({ setting: 'keyward.router.spendAlertUsd', message: 'must be a number of US dollars, 0 or more' });
+    return DEFAULT_CONFIG.router.spendAlertUsd;
+  }
+  return value;
+}
+
 function dailyCap(read: Reader, problems: ConfigProblem[]): number | null {
   const value = read('spend.dailyCapUsd');
   if (value === undefined || value === null) return null;
@@ -273,6 +291,7 @@ export function normalizeConfig(read: Reader): { config: KeywardConfig; problems
       keysUrl: pageUrl(read, 'router.keysUrl', DEFAULT_CONFIG.router.keysUrl, problems),
       creditsUrl: pageUrl(read, 'router.creditsUrl', DEFAULT_CONFIG.router.creditsUrl, problems),
       denyDataCollection: bool(read, 'router.denyDataCollection', DEFAULT_CONFIG.router.denyDataCollection, problems),
+      spendAlertUsd: spendAlert(read, problems),
     },
     direct: {
       baseUrl: baseUrl(read, 'direct.baseUrl', DEFAULT_CONFIG.direct.baseUrl, problems),

@@ -17,3 +17,4 @@ export { showConversationList } from './chat/conversationList.ts';
 export { exportConversation } from './chat/conversationExport.ts';
 export { addAccountKey, removeAccountKey } from './keys/accountKeyCommands.ts';
 export { showKeyList } from './keys/keyList.ts';
+export { SpendWatch } from './status/spendWatch.ts';

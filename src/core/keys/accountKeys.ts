@@ -38,6 +38,8 @@ export interface AccountKeysApi {
   delete(key: ListedKey, signal?: AbortSignal): Promise<void>;
   setDisabled?(key: ListedKey, disabled: boolean, signal?: AbortSignal): Promise<void>;
   setLimit?(key: ListedKey, limitUsd: number, signal?: AbortSignal): Promise<void>;
+  /** What the whole account spent since 00:00 UTC on the 1st, where the service reports it apart from the keys. */
+  monthSpend?(signal?: AbortSignal): Promise<{ total: number; currency: string }>;
   close(): Promise<void>;
 }
 

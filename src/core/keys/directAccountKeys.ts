@@ -46,6 +46,10 @@ export function directAccountKeys(options: AccountKeysOptions): AccountKeysApi {
       const slash = key.id.indexOf('/');
       await api.deleteProjectKey(key.id.slice(0, slash), key.id.slice(slash + 1), signal);
     },
+    async monthSpend(signal) {
+      const costs = await api.costsThisMonth(signal);
+      return { total: costs.total, currency: costs.currency };
+    },
     close: () => api.close(),
   };
 }

@@ -57,7 +57,9 @@ export function buildCore(context: vscode.ExtensionContext): KeywardCore {
     set: (day) => spendState.update(SPEND_STATE_KEY, day),
   });
   const spend = new SpendGuard(ledger, configuration, keys, log);
-  const statusBar = new StatusBar(monitor, keys, configuration, ledger);
+  const statusBar = new StatusBar(monitor, keys, configuration, ledger, () =>
+    onDemand().then(({ SpendWatch }) => new SpendWatch({ keys, configuration, log, state: statePort(globalState) })),
+  );
   context.subscriptions.push(
     log,
     configuration,

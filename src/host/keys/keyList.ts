@@ -157,7 +157,12 @@ async function confirmDelete(service: ServiceId, key: ListedKey, named: string):
 }
 
 /** One action on one key, after a confirmation where it cannot be undone; says what it did. */
-async function act(service: ServiceId, api: AccountKeysApi, key: ListedKey, action: KeyAction): Promise<void> {
+export async function keyAction(
+  service: ServiceId,
+  api: AccountKeysApi,
+  key: ListedKey,
+  action: KeyAction,
+): Promise<void> {
   const named = `${key.name || t('(no name)')} (${key.shown})`;
   let done: string | undefined;
   if (action === 'delete') {
@@ -218,7 +223,7 @@ export async function showKeyList(parts: AccountKeyParts, given?: unknown): Prom
         title: picked.label.replace(/^(\$\([^)]*\) )+/, ''),
         placeHolder: picked.key.shown,
       });
-      if (action) await act(service, api, picked.key, action.action);
+      if (action) await keyAction(service, api, picked.key, action.action);
     }
   } finally {
     await api.close();

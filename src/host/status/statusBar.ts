@@ -9,7 +9,7 @@ import type { ServiceId } from '../../shared/serviceIds.ts';
 import { errorKindRule } from '../../shared/errorKindRules.ts';
 import type { AccountMonitor } from '../../core/monitor/accountMonitor.ts';
 import type { StatusView } from '../../core/account/accountStatus.ts';
-import type { KeyStore } from '../../core/keys/keyStore.ts';
+import { ACCOUNT_KEY_SERVICES, type KeyStore } from '../../core/keys/keyStore.ts';
 import { SERVICES, SERVICE_IDS, isConfigured, serviceName } from '../../core/services/descriptors.ts';
 import type { Configuration } from '../configuration.ts';
 import { type SpendLedger, usd } from '../../core/account/spendLedger.ts';
@@ -17,6 +17,12 @@ import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import { serviceTitle } from '../serviceNames.ts';
 
 const MAX_BACKOFF_MS = 30 * 60_000;
+
+/** The account's keys as a stored management or admin key sees them (status/spendWatch.ts, loaded on demand). */
+export interface KeyWatch {
+  refresh(service: ServiceId): Promise<void>;
+  tooltip(service: ServiceId): string;
+}
 
 /** The item names its service, so two figures side by side are not a guess. */
 export function labelled(service: ServiceId, text: string): string {
@@ -41,20 +47,35 @@ export class StatusBar extends Disposable {
   private failures = 0;
   private readonly views: Partial<Record<ServiceId, StatusView>> = {};
   private readonly spend: SpendLedger | undefined;
+  private readonly loadWatch: (() => Promise<KeyWatch>) | undefined;
+  private watch: Promise<KeyWatch> | undefined;
 
-  constructor(monitor: AccountMonitor, keys: KeyStore, configuration: Configuration, spend?: SpendLedger) {
+  constructor(
+    monitor: AccountMonitor,
+    keys: KeyStore,
+    configuration: Configuration,
+    spend?: SpendLedger,
+    loadWatch?: () => Promise<KeyWatch>,
+  ) {
     super();
     this.monitor = monitor;
     this.keys = keys;
     this.configuration = configuration;
     this.spend = spend;
+    this.loadWatch = loadWatch;
     if (spend) this._register(spend.onDidChange(() => SERVICE_IDS.forEach((service) => this.render(service))));
     this.items = Object.fromEntries(SERVICE_IDS.map((service) => [service, this.createItem(service)])) as Record<
       ServiceId,
       vscode.StatusBarItem
     >;
     this._register(monitor.onDidChange((service) => this.render(service)));
-    this._register(keys.onDidChange((service) => this.render(service)));
+    this._register(
+      keys.onDidChange((service) => {
+        this.render(service);
+        // A management or admin key just stored (or the key Keyward uses changed): what it sees, now.
+        if (keys.accountMetadata(service)) void this.refreshWatch(service);
+      }),
+    );
     this._register(
       vscode.window.onDidChangeWindowState((state) => {
         if (state.focused && this.isDue()) void this.refresh();
@@ -130,7 +151,7 @@ export class StatusBar extends Disposable {
     item.command = SERVICES[service].commands.actions;
     const now = Date.now();
     const view = { ...this.viewOf(service, meta, now) };
-    view.tooltip += this.spendLine();
+    view.tooltip += this.spendLine() + this.watchLines(service);
     this.views[service] = view;
     item.text = labelled(service, view.text);
     const tooltip = new vscode.MarkdownString(view.tooltip, true);
@@ -144,6 +165,20 @@ export class StatusBar extends Disposable {
           ? new vscode.ThemeColor('statusBarItem.warningBackground')
           : undefined;
     item.show();
+  }
+
+  private watched: KeyWatch | undefined;
+
+  private watchLines(service: ServiceId): string {
+    return this.keys.accountMetadata(service) ? (this.watched?.tooltip(service) ?? '') : '';
+  }
+
+  /** What the stored management or admin key sees; the watch's code loads on the first such refresh. */
+  private async refreshWatch(service: ServiceId): Promise<void> {
+    if (!this.loadWatch || this.isDisposed) return;
+    this.watched = await (this.watch ??= this.loadWatch());
+    await this.watched.refresh(service);
+    if (!this.isDisposed) this.render(service);
   }
 
   private viewOf(service: ServiceId, meta: ReturnType<KeyStore['metadata']>, now: number): StatusView {
@@ -171,6 +206,11 @@ export class StatusBar extends Disposable {
       }),
     );
     this.failures = results.every(Boolean) ? 0 : this.failures + 1;
+    await Promise.all(
+      ACCOUNT_KEY_SERVICES.filter((service) => this.keys.accountMetadata(service)).map((service) =>
+        this.refreshWatch(service),
+      ),
+    );
     this.schedule();
   }
 
