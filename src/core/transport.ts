@@ -48,7 +48,7 @@ export interface HttpResponse {
 
 export interface SendOptions {
   /** DELETE: the admin API's key deletion (core/keys/directAdminApi.ts); quick, so it waits as a GET does. */
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   key: string;
   body?: unknown;

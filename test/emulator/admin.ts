@@ -180,7 +180,11 @@ function route(ctx: AdminContext, method: string, parts: string[], body: Record<
     }
     if (a === 'accounts' && b && c === 'spend' && is('POST', 4)) {
       const account = router.account(b);
-      router.spend(account, undefined, num(body.amount, 'amount') ?? 0);
+      // On one key (by its value), so its usage and limit move as a request's would.
+      const key =
+        typeof body.key === 'string' ? [...router.keys.values()].find((k) => k.value === body.key) : undefined;
+      if (body.key !== undefined && !key) throw new AdminError('no such key');
+      router.spend(account, key, num(body.amount, 'amount') ?? 0);
       return { balance: router.balance(account) };
     }
     if (a === 'accounts' && b && c === 'free-requests' && is('POST', 4)) {

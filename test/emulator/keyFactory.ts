@@ -26,6 +26,14 @@ export function directKey(kind: DirectKeyKind = 'proj', segment: 74 | 58 = kind 
   return `sk-${kind}-${randomFrom(BASE64URL, segment)}${DIRECT_KEY_INFIX}${randomFrom(BASE64URL, segment)}`;
 }
 
+/**
+ * A routing key's `hash` in the key management API: "Unique hash identifier for the API key" (the spec says no
+ * more), so here 64 random hex characters as in its examples, unrelated to the key's value.
+ */
+export function newKeyHash(): string {
+  return randomBytes(32).toString('hex');
+}
+
 /** The truncated form the routing service shows as a key's label. */
 export function routerKeyLabel(key: string): string {
   return `${key.slice(0, 11)}...${key.slice(-3)}`;

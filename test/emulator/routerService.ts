@@ -20,6 +20,7 @@ import {
 import { FREE_PER_MINUTE, type RouterAccount, type RouterKey, type RouterState } from './routerState.ts';
 import { SseWriter, strikeBeforeResponse } from './sse.ts';
 import { routerKeyLabel } from './keyFactory.ts';
+import { handleRouterKeys } from './routerKeysApi.ts';
 import { type OfferedTool, argumentPieces, readSampling, readToolChoice, readTools, toolPlan } from './tools.ts';
 
 /** The last message as the tool plan reads it: a user's text or a tool's result. */
@@ -64,7 +65,9 @@ function routerError(
   sendJson(res, status, { error }, headers);
 }
 
-function authError(res: ServerResponse, reason: 'missing' | 'unknown' | 'deleted' | 'expired'): void {
+// A disabled key, and a management key sent to a model, are answered as a deleted one: 401 "User not found." (a
+// management key on /chat/completions, Davidvandijcke/coarse#173; the spec names no other answer for either).
+function authError(res: ServerResponse, reason: 'missing' | 'unknown' | 'deleted' | 'expired' | 'disabled'): void {
   const message =
     reason === 'missing'
       ? 'Missing Authentication header'
@@ -173,6 +176,11 @@ export async function handleRouter(
 ): Promise<void> {
   const method = req.method ?? 'GET';
   if (path === '/models' && method === 'GET') return listModels(ctx, res);
+  if (path === '/keys' || path.startsWith('/keys/')) {
+    const auth = ctx.state.authenticate(bearerToken(req));
+    if ('error' in auth) return authError(res, auth.error);
+    return handleRouterKeys(ctx.state, ctx.now(), req, res, path, auth.key);
+  }
   const route =
     path === '/chat/completions'
       ? 'chat'
@@ -192,6 +200,7 @@ export async function handleRouter(
   const account = ctx.state.account(key.accountId);
 
   if (route === 'key') return keyCheck(ctx, res, key, account);
+  if (route === 'chat' && key.management) return authError(res, 'unknown');
   if (route === 'credits') {
     if (!key.management) return routerError(res, 403, 'Only management keys can perform this operation');
     return sendJson(res, 200, { data: { total_credits: account.totalPurchased, total_usage: account.totalUsage } });

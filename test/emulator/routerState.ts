@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { DAY_MS, YEAR_MS, nextUtcMidnight, utcDay, utcMonth, utcWeekStart } from './clock.ts';
 import { type CreditLot, drawFromLots, lotsTotal, money } from './money.ts';
-import { routerKey } from './keyFactory.ts';
+import { newKeyHash, routerKey } from './keyFactory.ts';
 
 export const FREE_PER_MINUTE = 20;
 export const FREE_PER_DAY_LOW = 50;
@@ -54,8 +54,12 @@ export interface RouterKey {
   limitReset: 'daily' | 'weekly' | 'monthly' | null;
   expiresAt: number | null;
   deleted: boolean;
+  /** Disabled through the key management API: refused until enabled again. */
+  disabled: boolean;
+  includeByokInLimit: boolean;
   management: boolean;
   createdAt: number;
+  updatedAt: number | null;
   spends: { at: number; amount: number }[];
 }
 
@@ -145,12 +149,13 @@ export class RouterState {
     limitReset?: RouterKey['limitReset'];
     expiresAt?: number | null;
     management?: boolean;
+    includeByokInLimit?: boolean;
   }): RouterKey {
     this.account(options.accountId);
     const value = routerKey();
     const key: RouterKey = {
       id: `key_${randomUUID().slice(0, 8)}`,
-      hash: randomUUID().replaceAll('-', ''),
+      hash: newKeyHash(),
       value,
       accountId: options.accountId,
       name: options.name,
@@ -158,8 +163,11 @@ export class RouterState {
       limitReset: options.limitReset ?? null,
       expiresAt: options.expiresAt ?? null,
       deleted: false,
+      disabled: false,
+      includeByokInLimit: options.includeByokInLimit ?? false,
       management: options.management ?? false,
       createdAt: this.now(),
+      updatedAt: null,
       spends: [],
     };
     this.keys.set(key.id, key);
@@ -176,11 +184,12 @@ export class RouterState {
   /** The key a bearer token names, if it is usable: not deleted, not expired. */
   authenticate(
     token: string | undefined,
-  ): { key: RouterKey } | { error: 'missing' | 'unknown' | 'deleted' | 'expired' } {
+  ): { key: RouterKey } | { error: 'missing' | 'unknown' | 'deleted' | 'expired' | 'disabled' } {
     if (!token) return { error: 'missing' };
     const key = this.byValue.get(token);
     if (!key) return { error: 'unknown' };
     if (key.deleted) return { error: 'deleted' };
+    if (key.disabled) return { error: 'disabled' };
     if (key.expiresAt !== null && key.expiresAt <= this.now()) return { error: 'expired' };
     return { key };
   }
@@ -276,6 +285,8 @@ export class RouterState {
         usage: this.keyUsage(k),
         expiresAt: k.expiresAt === null ? null : new Date(k.expiresAt).toISOString(),
         deleted: k.deleted,
+        disabled: k.disabled,
+        hash: k.hash,
         management: k.management,
       })),
     };

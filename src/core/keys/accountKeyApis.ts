@@ -5,10 +5,12 @@ import { baseUrlOf } from '../services/descriptors.ts';
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import type { AccountKeysApi, AccountKeysOptions } from './accountKeys.ts';
 import { directAccountKeys } from './directAccountKeys.ts';
+import { routerAccountKeys } from './routerAccountKeys.ts';
 
 type Open = (options: AccountKeysOptions) => AccountKeysApi;
 
 const ACCOUNT_KEY_APIS: Partial<Record<ServiceId, Open>> = {
+  router: routerAccountKeys,
   direct: directAccountKeys,
 };
 

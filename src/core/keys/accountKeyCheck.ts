@@ -9,6 +9,7 @@ import type { TransportOptions } from '../transport.ts';
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import { directKeyKind } from './keyFormats.ts';
 import { DirectAdminApi } from './directAdminApi.ts';
+import { RouterKeysApi } from './routerKeysApi.ts';
 
 /** What the key can see, for the person: "3 projects", "5 keys". */
 export interface AccountKeySeen {
@@ -24,6 +25,15 @@ type Check = (
 ) => Promise<AccountKeySeen>;
 
 const CHECKS: Partial<Record<ServiceId, Check>> = {
+  router: async (key, { signal, ...options }) => {
+    // The list is the one call a management key can make and an ordinary key cannot (403).
+    const api = new RouterKeysApi({ ...options, managementKey: key });
+    try {
+      return { count: (await api.list(signal)).length, what: 'keys' };
+    } finally {
+      await api.close();
+    }
+  },
   direct: async (key, { signal, ...options }) => {
     // Refused by shape before any request: a key of another kind never leaves for the organization API.
     if (directKeyKind(key.trim()) !== 'admin')
@@ -32,8 +42,12 @@ const CHECKS: Partial<Record<ServiceId, Check>> = {
         service: 'direct',
         message: 'This is not an admin key: an admin key starts with sk-admin-.',
       });
-    const projects = await new DirectAdminApi({ ...options, adminKey: key }).listProjects({ signal });
-    return { count: projects.length, what: 'projects' };
+    const api = new DirectAdminApi({ ...options, adminKey: key });
+    try {
+      return { count: (await api.listProjects({ signal })).length, what: 'projects' };
+    } finally {
+      await api.close();
+    }
   },
 };
 

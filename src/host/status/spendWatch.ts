@@ -13,6 +13,7 @@ import type { SpendAlert } from '../../core/monitor/spendAlerts.ts';
 import { tierInfo } from '../../core/fees.ts';
 import type { Configuration } from '../configuration.ts';
 import type { Log } from '../log.ts';
+import { serviceLabel } from '../serviceNames.ts';
 import { keyAction } from '../keys/keyList.ts';
 
 const t = vscode.l10n.t;
@@ -94,14 +95,14 @@ export class SpendWatch {
       alert.reason === 'threshold'
         ? t(
             '{0} key {1} has spent {2} today, past your alert at {3}. If that is not you, disable it now.',
-            SERVICE_NAMES[service],
+            serviceLabel(service, this.parts.configuration.value),
             named,
             usd(alert.todayUsd),
             usd(alert.thresholdUsd),
           )
         : t(
             '{0} key {1} is spending {2} an hour, far above its usual {3} ({4} today). If that is not you, disable it now.',
-            SERVICE_NAMES[service],
+            serviceLabel(service, this.parts.configuration.value),
             named,
             usd(alert.rateUsdPerHour ?? 0),
             usd(alert.usualUsdPerHour ?? 0),

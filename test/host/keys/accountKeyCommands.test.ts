@@ -88,4 +88,24 @@ describe('Add a Management or Admin Key', () => {
     expect(await removeAccountKey(s.parts, 'direct')).toBe(true);
     expect(await s.keys.getAccountKey('direct')).toBeUndefined();
   });
+
+  it('stores a routing management key the key API accepts; refuses an ordinary key and the key used for prompts', async () => {
+    const account = (await bed.admin<{ id: string }>('POST', '/router/accounts', { name: 'acct' })).id;
+    const key = async (management: boolean) =>
+      (await bed.admin<{ key: string }>('POST', '/router/keys', { accountId: account, management })).key;
+    const [manager, ordinary, used] = [await key(true), await key(false), await key(false)];
+    await s.keys.setKey('router', used);
+    expect(await addAccountKey(s.parts, 'router', used)).toBe(false);
+    expect(said()).toMatch(/This is the routing service key Keyward uses for prompts/);
+    expect(await addAccountKey(s.parts, 'router', ordinary)).toBe(false);
+    expect(said()).toMatch(
+      /refused this management key, so nothing was stored: .*not a management key|Only management keys/,
+    );
+    expect(await addAccountKey(s.parts, 'router', manager)).toBe(true);
+    expect(said()).toMatch(/Routing service management key stored \(sk-or-v1-…[\w-]{4}\)\. Keys it sees: 2\./);
+    expect(await s.keys.getAccountKey('router')).toBe(manager);
+    expect(await s.keys.getKey('router')).toBe(used);
+    for (const secret of [manager, ordinary, used])
+      expect(said() + fake.state.logLines.join('\n')).not.toContain(secret);
+  });
 });

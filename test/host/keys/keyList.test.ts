@@ -30,7 +30,10 @@ beforeEach(async () => {
     fake.state.picks,
   ])
     list.length = 0;
-  Object.assign(fake.state.settings, { 'keyward.direct.baseUrl': bed.emulator.directBaseUrl });
+  Object.assign(fake.state.settings, {
+    'keyward.direct.baseUrl': bed.emulator.directBaseUrl,
+    'keyward.router.baseUrl': bed.emulator.routerBaseUrl,
+  });
   parts?.configuration.dispose();
   const log = new Log();
   const keys = new KeyStore(secretPort(new FakeSecrets() as never), statePort(new FakeMemento() as never));
@@ -84,5 +87,54 @@ describe('Manage Keys (direct service, admin key)', () => {
     expect(fake.state.messages.at(-1)).toMatchObject({ level: 'error' });
     expect(fake.state.messages.at(-1)!.text).toMatch(/^Listing the keys failed; the direct service said: /);
     expect(fake.state.messages.at(-1)!.text).not.toContain(admin);
+  });
+});
+
+describe('Manage Keys (routing service, management key)', () => {
+  it('shows limits and usage, disables a key at once and enables it again, and sets a limit', async () => {
+    const accountId = (await bed.admin<{ id: string }>('POST', '/router/accounts', { name: 'acct' })).id;
+    await bed.admin('POST', `/router/accounts/${accountId}/purchase`, { amount: 20 });
+    const make = async (extra: Record<string, unknown>) =>
+      (await bed.admin<{ key: string }>('POST', '/router/keys', { accountId, ...extra })).key;
+    const manager = await make({ name: 'manager', management: true });
+    const used = await make({ name: 'laptop', limit: 10, limitReset: 'monthly' });
+    const other = await make({ name: 'ci' });
+    await bed.admin('POST', `/router/accounts/${accountId}/spend`, { amount: 1.5, key: used });
+    await parts.keys.setAccountKey('router', manager);
+    await parts.keys.setKey('router', used);
+    const ask = async (key: string) =>
+      (
+        await bed.router('/chat/completions', key, {
+          body: { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+        })
+      ).status;
+    // Disable "ci", then leave the list: it is refused at once.
+    fake.state.picks.push('ci', '$(circle-slash) Disable', undefined);
+    await showKeyList(parts, 'router');
+    const laptop = fake.state.quickPicks[0]!.find((row) => row.label.endsWith('laptop'))!;
+    expect(laptop.label).toBe('$(star-full) laptop');
+    expect(laptop.detail).toBe('limit $10.00 ($8.50 left, resets monthly) · today $1.50 · this month $1.50');
+    expect(await ask(other)).toBe(401);
+    const disabledRow = fake.state.quickPicks.at(-1)!.find((row) => row.label.endsWith(' ci'))!;
+    expect([disabledRow.label, disabledRow.description]).toEqual([
+      '$(circle-slash) ci',
+      expect.stringMatching(/ · disabled$/),
+    ]);
+    // Enable it, then give it a limit.
+    fake.state.picks.push('$(circle-slash) ci', '$(pass) Enable', 'ci', '$(edit) Set the Credit Limit…', undefined);
+    fake.state.inputs.push('2.50');
+    await showKeyList(parts, 'router');
+    expect(await ask(other)).toBe(200);
+    const texts = fake.state.messages.map((m) => m.text);
+    expect(texts).toContainEqual(
+      expect.stringMatching(/^Disabled ci \(sk-or-v1-\w{3}\.{3}\w{4}\): requests with it are refused\.$/),
+    );
+    expect(texts).toContainEqual(expect.stringMatching(/^Enabled ci/));
+    expect(texts).toContainEqual(expect.stringMatching(/^The limit of ci .* is now \$2\.50\.$/));
+    expect(fake.state.quickPicks.at(-1)!.find((row) => row.label === 'ci')!.detail).toMatch(
+      /^limit \$2\.50 \(\$2\.50 left\)/,
+    );
+    const shown = JSON.stringify(fake.state.quickPicks) + JSON.stringify(fake.state.messages);
+    for (const key of [manager, used, other]) expect(shown).not.toContain(key);
   });
 });

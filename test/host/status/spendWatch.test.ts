@@ -73,4 +73,41 @@ describe('status with an admin key', () => {
     );
     expect(JSON.stringify(fake.state.statusItems) + JSON.stringify(fake.state.messages)).not.toContain(admin);
   });
+
+  it("alerts once when a key passes the day's spend alert, and Disable This Key disables it at once", async () => {
+    const s = setup();
+    const accountId = (await bed.admin<{ id: string }>('POST', '/router/accounts', { name: 'acct' })).id;
+    await bed.admin('POST', `/router/accounts/${accountId}/purchase`, { amount: 50 });
+    const make = async (name: string, management = false) =>
+      (await bed.admin<{ key: string }>('POST', '/router/keys', { accountId, name, management })).key;
+    const [manager, used, leaked] = [await make('manager', true), await make('laptop'), await make('ci')];
+    await s.keys.setKey('router', used);
+    await s.keys.setAccountKey('router', manager);
+    await bed.admin('POST', `/router/accounts/${accountId}/spend`, { amount: 6, key: leaked });
+    await bed.admin('POST', `/router/accounts/${accountId}/spend`, { amount: 0.4, key: used });
+    fake.state.answers.push('Disable This Key');
+    await s.statusBar.refresh();
+    const alerts = () => fake.state.messages.filter((m) => m.level === 'warning');
+    for (let i = 0; i < 50 && !fake.state.messages.some((m) => /^Disabled ci/.test(m.text)); i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(alerts().map((m) => [m.text, m.items])).toEqual([
+      [
+        expect.stringMatching(
+          /^Routing service key ci \(sk-or-v1-\w{3}\.{3}\w{4}\) has spent \$6\.00 today, past your alert at \$5\.00\. If that is not you, disable it now\.$/,
+        ),
+        ['Disable This Key', 'Raise the Limit…', 'Ignore Today'],
+      ],
+    ]);
+    const refused = await bed.router('/chat/completions', leaked, {
+      body: { model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+    });
+    expect(refused.status).toBe(401);
+    expect(s.statusBar.view('router')!.tooltip).toMatch(/- ci: \$6\.00 today, \$6\.00 this month \\\(disabled\\\)/);
+    expect(s.statusBar.view('router')!.tooltip).toMatch(/- laptop: \$0\.40 today/);
+    // The next refresh says nothing again today.
+    await s.statusBar.refresh();
+    expect(alerts()).toHaveLength(1);
+    const shown = JSON.stringify(fake.state.statusItems) + JSON.stringify(fake.state.messages);
+    for (const key of [manager, used, leaked]) expect(shown).not.toContain(key);
+  });
 });
