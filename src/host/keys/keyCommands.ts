@@ -12,6 +12,7 @@ import { SERVICES, SERVICE_IDS, pagesOf } from '../../core/services/descriptors.
 import { serviceModule } from '../../core/services/registry.ts';
 import type { Log } from '../log.ts';
 import { serviceLabel, serviceTitle } from '../serviceNames.ts';
+import { canRotateManaged, rotateManaged } from './managedRotation.ts';
 
 const t = vscode.l10n.t;
 const title = (service: ServiceId) => serviceTitle(service);
@@ -158,6 +159,12 @@ export class KeyCommands {
   }
 
   async rotate(service: ServiceId, newKey?: string): Promise<boolean> {
+    // With a management key, in one step: a new key made, stored, verified, and the old one retired.
+    if (newKey === undefined && canRotateManaged(service, this.keys))
+      return rotateManaged(
+        { keys: this.keys, monitor: this.monitor, configuration: this.configuration, log: this.log },
+        service,
+      );
     const config = this.configuration.value;
     const page = pagesOf(config, service).keys;
     if (newKey === undefined && page) await vscode.env.openExternal(vscode.Uri.parse(page));
