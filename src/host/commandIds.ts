@@ -54,6 +54,8 @@ export const CommandId = {
   removeAccountKey: 'keyward.removeAccountKey',
   /** Every key of the account, as the stored management or admin key sees it, with what may be done to each. */
   manageKeys: 'keyward.manageKeys',
+  /** With a management key: a limited routing key of this workspace's own, stored straight into SecretStorage. */
+  createWorkspaceKey: 'keyward.createWorkspaceKey',
 } as const;
 
 /**

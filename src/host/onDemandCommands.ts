@@ -18,3 +18,4 @@ export { exportConversation } from './chat/conversationExport.ts';
 export { addAccountKey, removeAccountKey } from './keys/accountKeyCommands.ts';
 export { showKeyList } from './keys/keyList.ts';
 export { SpendWatch } from './status/spendWatch.ts';
+export { createWorkspaceKey } from './keys/workspaceKey.ts';

@@ -410,6 +410,8 @@ export interface FakeState {
   /** Scripted answers: the next message with buttons gets the first answer, and so on. */
   answers: (string | undefined)[];
   inputs: (string | undefined)[];
+  /** The options of each input box shown: its default value, prompt and check. */
+  inputBoxes: { value?: string; prompt?: string; validateInput?: (text: string) => unknown }[];
   statusItems: FakeStatusBarItem[];
   /** The loaded l10n bundle, as VS Code loads `bundle.l10n.<locale>.json`; null: English. */
   l10nBundle: Record<string, string> | null;
@@ -434,6 +436,7 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     messages: [],
     answers: [],
     inputs: [],
+    inputBoxes: [],
     statusItems: [],
     l10nBundle: null,
     opened: [],
@@ -519,7 +522,14 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       showInformationMessage: message('info'),
       showWarningMessage: message('warning'),
       showErrorMessage: message('error'),
-      showInputBox: async () => state.inputs.shift(),
+      showInputBox: async (options?: {
+        value?: string;
+        prompt?: string;
+        validateInput?: (text: string) => unknown;
+      }) => {
+        state.inputBoxes.push(options ?? {});
+        return state.inputs.shift();
+      },
       withProgress: <T>(_options: unknown, task: (progress: unknown, token: unknown) => Promise<T>) =>
         task(
           { report: () => undefined },

@@ -54,6 +54,7 @@ export function keyCommandsOf(core: KeywardCore): vscode.Disposable[] {
       (await onDemand()).removeAccountKey(core, service, confirmed === true),
     ),
     command(CommandId.manageKeys, async (service?: unknown) => (await onDemand()).showKeyList(core, service)),
+    command(CommandId.createWorkspaceKey, async () => (await onDemand()).createWorkspaceKey(core)),
     command(CommandId.setUsageTier, async () => (await onDemand()).pickUsageTier()),
     command(CommandId.refreshStatus, () => core.statusBar.refresh()),
   ];

@@ -86,7 +86,7 @@ function actionRow(action: KeyAction): ActionItem {
 }
 
 /** "daily", "weekly", "monthly", as the service names a limit's reset. */
-function resetName(reset: string): string {
+export function resetName(reset: string): string {
   if (reset === 'daily') return t('daily');
   if (reset === 'weekly') return t('weekly');
   if (reset === 'monthly') return t('monthly');
