@@ -16,6 +16,7 @@ Commands:
   status      Check a key: limits, credit, free-model requests today, permissions.
   scan        Find keys in files, staged changes or git history (for CI and pre-commit).
   install-hook  Install a git pre-commit hook that runs "keyward scan --staged".
+  keys        List, create, rotate, disable and delete the account's keys (management or admin key).
   help        Show this help.
   version     Print the version.
 
@@ -29,6 +30,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   status: async () => (await import('./status.ts')).statusCommand,
   scan: async () => (await import('./scan.ts')).scanCommand,
   'install-hook': async () => (await import('./installHook.ts')).installHookCommand,
+  keys: async () => (await import('./keys.ts')).keysCommand,
 };
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
