@@ -14,10 +14,10 @@ const ALLOWED = [
   // The files the extension loads on demand: archive.js (the unpackers) and archiveScan.js (the archive walker) on
   // the first archive a workspace scan meets; history.js and commands.js (which holds the hook installer) on their commands' first
   // run; chatSession.js when a chat first opens; wireClients.js when the first service client is made; lmRequests.js
-  // on the language model provider's first request; streamScan.js with the history scan; keyHover.js on the first
-  // hover over a flagged key; sourceMap.js on the first workspace scan or source map open in the editor; scanWorker.js
-  // (the scanner thread) on the first large document opened.
-  /^dist\/(extension|webview|undici|archive|history|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan|keyHover|sourceMap|scanWorker)\.js$/,
+  // on the language model provider's first request; streamScan.js with the history scan; sourceMap.js on the first
+  // workspace scan or source map open in the editor; common.js (what two of those share) with the first of them that
+  // needs it; scanWorker.js (the scanner thread) on the first large document opened.
+  /^dist\/(extension|webview|undici|archive|history|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan|sourceMap|common|scanWorker)\.js$/,
   /^dist\/package\.json$/,
   /^dist\/codicon\.(css|woff2)$/,
   /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,

@@ -55,6 +55,8 @@ describe('the history scan, the hook installer and the other commands, on demand
     archiveScan: 'dist/archiveScan.js',
     streamScan: 'dist/streamScan.js',
     sourceMap: 'dist/sourceMap.js',
+    // What two parts share and the extension bundle does not hold (esbuild.js): each of them loads it.
+    common: 'dist/common.js',
   };
 
   it('are not in dist/extension.js and not loaded by activation', () => {
@@ -98,7 +100,7 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(readFileSync(onDemand.history, 'utf8')).toMatch(/require\(["']\.\/streamScan\.js["']\)/);
   });
 
-  it('take the modules they share from the loaded extension bundle, and load no second copy of it', () => {
+  it('take the modules they share from the loaded extension bundle or common.js, and load no second copy of either', () => {
     const { api } = createFakeVscode();
     const context = fakeExtensionContext();
     const extension = loadExtensionBundle(api);
@@ -107,6 +109,9 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(Object.keys(shared)).toEqual(expect.arrayContaining(['src/core/scan/scanner.ts', 'src/core/redact.ts']));
     const loaded = require.cache[resolve('dist/extension.js')];
     for (const path of Object.values(onDemand)) delete require.cache[resolve(path)];
+    // common.js holds modules that use vscode (the error kinds' words): loaded the way the bundle is.
+    const common = (loadExtensionBundle(api, onDemand.common) as unknown as { keywardCommon: Record<string, unknown> })
+      .keywardCommon;
     const history = require(resolve(onDemand.history)) as Record<string, unknown>;
     // This part uses vscode itself: loaded the way the bundle is, with `require('vscode')` answered by the fake.
     const commands = loadExtensionBundle(api, onDemand.commands) as unknown as Record<string, unknown>;
@@ -133,6 +138,13 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(Object.keys(lm).sort()).toEqual(['LanguageModelAccess', 'countTokens', 'respond']);
     // The same module object: the parts required the bundle already loaded, not a fresh one.
     expect(require.cache[resolve('dist/extension.js')]).toBe(loaded);
+    // What the chat session and the commands both write with (the safe write, a conversation's markdown) is in
+    // common.js, which they share, not in the bundle that activation parses.
+    for (const path of ['src/core/safeWrite.ts', 'src/core/chat/conversation.ts']) {
+      expect(shared[path]).toBeUndefined();
+      expect(common[path]).toBeDefined();
+    }
+    expect(readFileSync('dist/extension.js', 'utf8')).not.toContain('keywardCommon');
     // The scanner's code is in the extension bundle only.
     expect(readFileSync(onDemand.history, 'utf8')).not.toContain(DIRECT_INFIX);
     // The bundle exports only what the parts take from a module: of the ignore file's reader, which the bundle holds
