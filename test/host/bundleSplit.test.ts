@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createFakeVscode, fakeExtensionContext } from './fakeVscode.ts';
 import { loadExtensionBundle } from './loadBundle.ts';
 import { DIRECT_INFIX } from '../../src/shared/keyShapes.ts';
+import { PRECHECK_WASM_BASE64 } from '../../src/core/scan/precheckWasm.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -145,6 +146,13 @@ describe('the history scan, the hook installer and the other commands, on demand
       expect(common[path]).toBeDefined();
     }
     expect(readFileSync('dist/extension.js', 'utf8')).not.toContain('keywardCommon');
+    // The editor scans text: the byte pre-check (its WebAssembly) and the archive formats are the file scans' alone.
+    for (const path of ['src/core/scan/literalPrecheck.ts', 'src/core/scan/precheck.ts', 'src/core/scan/formats.ts']) {
+      expect(shared[path]).toBeUndefined();
+      expect(common[path]).toBeDefined();
+    }
+    expect(readFileSync('dist/extension.js', 'utf8')).not.toContain(PRECHECK_WASM_BASE64.slice(0, 64));
+    expect(readFileSync('dist/extension.js', 'utf8')).not.toContain('Unix compress (.Z)');
     // The scanner's code is in the extension bundle only.
     expect(readFileSync(onDemand.history, 'utf8')).not.toContain(DIRECT_INFIX);
     // The bundle exports only what the parts take from a module: of the ignore file's reader, which the bundle holds

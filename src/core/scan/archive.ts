@@ -14,7 +14,8 @@ import { failureOf, specialKind } from './fileScan.ts';
 import { type ArchiveKind, KIND_NAMES, archiveKind, archiveMagic, canOpen } from './formats.ts';
 import type { SkipReason } from './report.ts';
 import { RULES } from './rules.ts';
-import { type Finding, type ScanOptions, mayContainKey, optionsFor } from './scanner.ts';
+import { type Finding, type ScanOptions, optionsFor } from './scanner.ts';
+import { mayContainKey } from './literalPrecheck.ts';
 import { scanShippedText } from './sourceMap.ts';
 import { scanBytesCounted } from './byteScan.ts';
 
