@@ -74,6 +74,8 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(bundle).not.toContain('stream_options');
     // The language model provider's secret guard, which runs on a request.
     expect(bundle).not.toContain('the stored keys could not be read to check the messages');
+    // The quick fixes a finding offers, loaded when the cursor first rests on one (keyFixActions.ts).
+    expect(bundle).not.toContain('from the environment and move the key to .env');
     const paths = Object.values(onDemand).map((file) => resolve(file));
     for (const path of paths) delete require.cache[path];
     const { api } = createFakeVscode();
@@ -96,6 +98,7 @@ describe('the history scan, the hook installer and the other commands, on demand
     // The hook installer is held by commands.js, the one part that loads it: a file of its own (6.5 KB) cost a
     // second read and compile on Install Pre-commit Hook's first run and saved commands.js nothing measurable.
     expect(commands).toContain('# installed by keyward install-hook');
+    expect(commands).toContain('from the environment and move the key to .env');
     expect(commands).not.toMatch(/preCommitHook\.js/);
     // A part that needs another part's code requires that part's file, which holds it once.
     expect(readFileSync(onDemand.history, 'utf8')).toMatch(/require\(["']\.\/streamScan\.js["']\)/);

@@ -72,9 +72,9 @@ describe('Restricted Mode', () => {
     expect(entry!.git).toBe('restricted');
     const diagnostic = new Diagnostic(entry!.range as never, 'x', 1);
     diagnostic.source = 'Keyward';
-    const titles = parts.fixes
-      .provideCodeActions(doc as never, entry!.range as never, { diagnostics: [diagnostic] } as never)
-      .map((a) => a.title);
+    const titles = (
+      await parts.fixes.provideCodeActions(doc as never, entry!.range as never, { diagnostics: [diagnostic] } as never)
+    ).map((a) => a.title);
     expect(titles).toEqual(['Rotate this key at the routing service']);
     expect(gitCalls).toBe(0);
   });
