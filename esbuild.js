@@ -192,6 +192,22 @@ const extension = {
   plugins: [undiciOnDemand, archiveOnDemand, onDemandFiles],
 };
 
+// undici ships llhttp twice, as base64 WebAssembly of 70 KB each: built with SIMD, and without for the machines
+// whose WebAssembly lacks it (riscv64, older ppc64), which undici falls back to when the SIMD build does not load.
+// Only the portable build ships: it runs everywhere, and a stream of 10,000 deltas read no slower with it
+// (UNDICI_NO_WASM_SIMD=1, bench/stream.ts), since Keyward's responses are small. The SIMD build's module fails to
+// load, and undici takes the portable one.
+const portableLlhttp = {
+  name: 'portable-llhttp',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]llhttp_simd-wasm\.js$/ }, () => ({ path: 'llhttp-simd', namespace: 'left-out' }));
+    build.onLoad({ filter: /.*/, namespace: 'left-out' }, () => ({
+      contents: "throw new Error('Keyward ships the portable llhttp build only');",
+      loader: 'js',
+    }));
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const bundles = [
   {
@@ -204,6 +220,7 @@ const bundles = [
     // undici's build of the copy Node ships defines this (esbuildDetection: '1'): it leaves out the experimental Milo
     // HTTP/1 parser, two base64 WebAssembly modules (115 KB) that run only when a client asks for it by option.
     define: { esbuildDetection: 'true' },
+    plugins: [portableLlhttp],
   },
   {
     ...common,
