@@ -20,6 +20,8 @@ const ALLOWED = [
   /^dist\/(extension|webview|undici|archive|history|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan|sourceMap|common|scanWorker)\.js$/,
   /^dist\/package\.json$/,
   /^dist\/codicon\.(css|woff2)$/,
+  // The chat's stylesheet, built from media/panel.css.
+  /^dist\/panel\.css$/,
   /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,
   // The walkthrough's pages.
   /^media\/walkthrough\/[\w.-]+\.md$/,

@@ -166,3 +166,16 @@ describe('the history scan, the hook installer and the other commands, on demand
     context.dispose();
   });
 });
+
+// The chat's stylesheet ships built (minified in production, like the webview's script): the webview links
+// dist/panel.css, and the VSIX carries that file rather than its source in media/.
+describe("the chat's stylesheet", () => {
+  it('is built into dist/panel.css from media/panel.css, which the chat links and the VSIX ships', () => {
+    const built = readFileSync('dist/panel.css', 'utf8');
+    expect(built).toContain('--vscode-editor-background');
+    expect(readFileSync('src/host/chat/webviewConnection.ts', 'utf8')).toContain("'dist', 'panel.css'");
+    const ignore = readFileSync('.vscodeignore', 'utf8');
+    expect(ignore).toMatch(/^!dist\/panel\.css$/m);
+    expect(ignore).not.toMatch(/^!media\/\*\.\{?[\w,]*css/m);
+  });
+});
