@@ -8,9 +8,7 @@ import { DIAGNOSTIC_SOURCE, type KeyDiagnostics } from './keyDiagnostics.ts';
 import type { KeyFixWrites } from './keyFixWrites.ts';
 import { Disposable } from '../../shared/dispose.ts';
 import { FixCommand } from './fixCommands.ts';
-
-/** Asks the person to pick one of the items; undefined is no. Tests script it. */
-export type Ask = (message: string, ...items: string[]) => Thenable<string | undefined>;
+import { type Dialogs, windowDialogs } from '../dialogs.ts';
 
 export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
@@ -18,17 +16,23 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
   private readonly configuration: Configuration;
   private readonly keys: KeyStore;
   private writes: Promise<KeyFixWrites> | undefined;
-  ask: Ask = (message, ...items) => vscode.window.showWarningMessage(message, { modal: true }, ...items);
-  /** How long a dirty document may go without a save before the move says it could not be saved (tests shorten it). */
-  savePatienceMs = 60_000;
-  /** What the fixes told the person, newest last (the in-host tests read why a fix refused). */
-  readonly said: string[] = [];
+  /** Where the fixes ask and tell (dialogs.ts). */
+  private readonly dialogs: Dialogs;
+  /** How long a dirty document may go without a save before the move says it could not be saved. */
+  private readonly savePatienceMs: number;
 
-  constructor(diagnostics: KeyDiagnostics, configuration: Configuration, keys: KeyStore) {
+  constructor(
+    diagnostics: KeyDiagnostics,
+    configuration: Configuration,
+    keys: KeyStore,
+    { dialogs = windowDialogs, savePatienceMs = 60_000 }: { dialogs?: Dialogs; savePatienceMs?: number } = {},
+  ) {
     super();
     this.diagnostics = diagnostics;
     this.configuration = configuration;
     this.keys = keys;
+    this.dialogs = dialogs;
+    this.savePatienceMs = savePatienceMs;
     for (const disposable of [
       vscode.languages.registerCodeActionsProvider({ scheme: '*' }, this, { providedCodeActionKinds: KeyFixes.kinds }),
       vscode.commands.registerCommand(FixCommand.moveToEnv, (uri: vscode.Uri, range: vscode.Range) =>
@@ -55,13 +59,6 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
     );
   }
 
-  /** Tells the person, and keeps it in `said`. */
-  say(level: 'warning' | 'error', text: string): void {
-    this.said.push(text);
-    if (this.said.length > 50) this.said.shift();
-    void (level === 'error' ? vscode.window.showErrorMessage(text) : vscode.window.showWarningMessage(text));
-  }
-
   /** The fixes that write, loaded on the first one run. */
   private writer(): Promise<KeyFixWrites> {
     this.writes ??= import('../onDemandCommands.ts').then(
@@ -70,8 +67,8 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
           diagnostics: this.diagnostics,
           configuration: this.configuration,
           keys: this.keys,
-          ask: (message, ...items) => this.ask(message, ...items),
-          say: (level, text) => this.say(level, text),
+          ask: (message, ...items) => this.dialogs.ask(message, undefined, ...items),
+          say: (level, text) => this.dialogs.tell(level, text),
           savePatience: () => this.savePatienceMs,
         }),
     );

@@ -161,8 +161,8 @@ describe('Move to .env: the save of the changed line', () => {
    * A JavaScript file with a key in a real folder, opened in a fake editor whose save answers as scripted: `answers`
    * says what each save() returns and whether the document is still dirty after it.
    */
-  function moveSetup(answers: { saved: boolean; dirty: boolean }[]) {
-    parts = editorParts();
+  function moveSetup(answers: { saved: boolean; dirty: boolean }[], savePatienceMs?: number) {
+    parts = editorParts({}, { savePatienceMs });
     const folder = mkdtempSync(join(tmpdir(), 'keyward-save-'));
     const key = routerKey();
     const path = join(folder, 'app.js');
@@ -210,15 +210,14 @@ describe('Move to .env: the save of the changed line', () => {
     expect(await parts.fixes.moveToEnv(setup.doc.uri as never, setup.entry.range as never)).toBe(true);
     expect(readFileSync(join(setup.folder, '.env'), 'utf8')).toBe(`OPENROUTER_API_KEY=${setup.key}\n`);
     expect(setup.saves()).toBe(2);
-    expect(parts.fixes.said.filter((m) => /could not be saved/.test(m))).toEqual([]);
+    expect(parts.dialogs.told.filter((m) => /could not be saved/.test(m))).toEqual([]);
   });
 
   it('a save that really fails is still said, once no save came within the patience', async () => {
-    const setup = moveSetup([{ saved: false, dirty: true }]);
-    parts.fixes.savePatienceMs = 50;
+    const setup = moveSetup([{ saved: false, dirty: true }], 50);
     expect(await parts.fixes.moveToEnv(setup.doc.uri as never, setup.entry.range as never)).toBe(true);
     expect(setup.saves()).toBeGreaterThanOrEqual(2);
-    expect(parts.fixes.said).toEqual([expect.stringMatching(/the file could not be saved yet/)]);
+    expect(parts.dialogs.told).toEqual([expect.stringMatching(/the file could not be saved yet/)]);
   });
 });
 
