@@ -2,6 +2,7 @@
 // `--production` minifies and drops source maps; `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { relative, resolve, sep } from 'node:path';
 import { cliBuilds } from './scripts/cliBuilds.ts';
 import { writeCodicons } from './scripts/codicons.ts';
@@ -10,6 +11,7 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+const require = createRequire(import.meta.url);
 
 const common = {
   bundle: true,
@@ -96,27 +98,34 @@ const otherParts = {
   },
 };
 
+/** Where a part takes shared modules from: the extension bundle, then the parts' common file (esbuild.js, below). */
+const EXTENSION = { file: './extension.js', exported: 'keywardShared' };
+const COMMON = { file: './common.js', exported: 'keywardCommon' };
+
 /**
  * In an on-demand part: every module the extension bundle already holds is taken from it (its `keywardShared`
- * export, see extensionEntry), not copied. A copy would weigh on the package again and, worse, be a second
- * instance: an error class checked with instanceof, or a module's state, would differ between the two. Only
- * what the extension bundle lacks is bundled into the part. `shared` collects the modules taken. With `external`,
- * a taken module is left as an import of its path instead (for usedNames).
+ * export, see entryOf), not copied. A copy would weigh on the package again and, worse, be a second
+ * instance: an error class checked with instanceof, or a module's state, would differ between the two. Likewise a
+ * module that two parts need and the extension bundle lacks is taken from dist/common.js (its `keywardCommon`).
+ * Only what neither holds is bundled into the part. `sources` pairs each file with the modules it holds; `shared`
+ * collects the modules taken. With `external`, a taken module is left as an import of its path instead (for
+ * usedNames).
  */
-function fromExtension(held, shared, external = false) {
+function takenFrom(sources, shared, external = false) {
   return {
-    name: 'from-extension',
+    name: 'taken-from',
     setup(build) {
-      build.onResolve({ filter: /^\.\/extension\.js$/ }, () => ({ path: './extension.js', external: true }));
+      build.onResolve({ filter: /^\.\/(extension|common)\.js$/ }, (args) => ({ path: args.path, external: true }));
       build.onResolve({ filter: /^\./ }, (args) => {
         if (args.kind === 'entry-point' || args.namespace === 'shared') return undefined;
         const path = repoPath(resolve(args.resolveDir, args.path));
-        if (!held.has(path)) return undefined;
+        const source = sources.find(({ holds }) => holds.has(path));
+        if (!source) return undefined;
         shared.add(path);
-        return external ? { path, external: true } : { path, namespace: 'shared' };
+        return external ? { path, external: true } : { path, namespace: 'shared', pluginData: source.from };
       });
       build.onLoad({ filter: /.*/, namespace: 'shared' }, (args) => ({
-        contents: `module.exports = require('./extension.js').keywardShared[${JSON.stringify(args.path)}];`,
+        contents: `module.exports = require('${args.pluginData.file}').${args.pluginData.exported}[${JSON.stringify(args.path)}];`,
         loader: 'js',
       }));
     },
@@ -142,8 +151,11 @@ function usedNames(output, names) {
   }
 }
 
-/** The extension bundle's entry: src/extension.ts, and the names the on-demand parts take, by module path. */
-function extensionEntry(names) {
+/**
+ * The entry of a file parts take modules from: `head` (the extension bundle's own entry), and an export `exported`
+ * holding the names the parts take, by module path.
+ */
+function entryOf(names, { exported }, sourcefile, head = []) {
   const paths = [...names.keys()].sort();
   const binding = (path, i) =>
     names.get(path).has('*')
@@ -161,12 +173,12 @@ function extensionEntry(names) {
           .join(', ')} }`;
   return {
     contents: [
-      "export * from './src/extension.ts';",
+      ...head,
       ...paths.map((path, i) => `import ${binding(path, i)} from './${path}';`),
-      `export const keywardShared = { ${paths.map((path, i) => `${JSON.stringify(path)}: ${value(path, i)}`).join(', ')} };`,
+      `export const ${exported} = { ${paths.map((path, i) => `${JSON.stringify(path)}: ${value(path, i)}`).join(', ')} };`,
     ].join('\n'),
     resolveDir: process.cwd(),
-    sourcefile: 'extension-entry.ts',
+    sourcefile,
     loader: 'ts',
   };
 }
@@ -182,6 +194,33 @@ const extension = {
   plugins: [undiciOnDemand, archiveOnDemand, onDemandFiles],
 };
 
+// undici ships llhttp twice, as base64 WebAssembly of 70 KB each: built with SIMD, and without for the machines
+// whose WebAssembly lacks it (riscv64, older ppc64), which undici falls back to when the SIMD build does not load.
+// Only the portable build ships: it runs everywhere, and a stream of 10,000 deltas read no slower with it
+// (UNDICI_NO_WASM_SIMD=1, bench/stream.ts), since Keyward's responses are small. The SIMD build's module fails to
+// load, and undici takes the portable one. That one ships as the binary it is, dist/llhttp.wasm (54 KB), which
+// undici's module reads on the first request, rather than as base64 inside dist/undici.js (72 KB, and a quarter more
+// in the VSIX). scripts/checkVsix.ts checks that the VSIX holds it.
+const portableLlhttp = {
+  name: 'portable-llhttp',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]llhttp_simd-wasm\.js$/ }, () => ({ path: 'simd', namespace: 'llhttp' }));
+    build.onResolve({ filter: /[\\/]llhttp-wasm\.js$/ }, () => ({ path: 'portable', namespace: 'llhttp' }));
+    build.onLoad({ filter: /^simd$/, namespace: 'llhttp' }, () => ({
+      contents: "throw new Error('Keyward ships the portable llhttp build only');",
+      loader: 'js',
+    }));
+    build.onLoad({ filter: /^portable$/, namespace: 'llhttp' }, () => {
+      writeFileSync('dist/llhttp.wasm', require('undici/lib/llhttp/llhttp-wasm.js'));
+      return {
+        contents:
+          "module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, 'llhttp.wasm'));",
+        loader: 'js',
+      };
+    });
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const bundles = [
   {
@@ -194,6 +233,7 @@ const bundles = [
     // undici's build of the copy Node ships defines this (esbuildDetection: '1'): it leaves out the experimental Milo
     // HTTP/1 parser, two base64 WebAssembly modules (115 KB) that run only when a client asks for it by option.
     define: { esbuildDetection: 'true' },
+    plugins: [portableLlhttp],
   },
   {
     ...common,
@@ -215,6 +255,13 @@ const bundles = [
   },
   {
     ...common,
+    // The chat's stylesheet, minified like the webview's script (a quarter smaller in the VSIX).
+    entryPoints: ['media/panel.css'],
+    outfile: 'dist/panel.css',
+    target: 'chrome120',
+  },
+  {
+    ...common,
     entryPoints: ['src/webview/main.ts'],
     outfile: 'dist/webview.js',
     platform: 'browser',
@@ -233,80 +280,93 @@ await writeCodicons('dist');
 // The extension and its on-demand parts in three steps: what the extension bundle holds, then each part with
 // those modules taken from it, then the extension bundle exporting the modules the parts take.
 // A module that two parts would each bundle (one the extension bundle lacks) would be two instances of it: such a
-// module is held by the extension bundle instead, once, and both parts take it from there.
-const heldForParts = new Set();
-const partOptions = (held, shared) =>
+// module is held once by dist/common.js, which both parts load and take it from. It stays out of the extension
+// bundle, which activation parses (bench/bundle.ts); common.js takes what the extension bundle holds from it too.
+const { metafile: extensionAlone } = await esbuild.build({
+  ...extension,
+  entryPoints: ['src/extension.ts'],
+  write: false,
+  metafile: true,
+  logLevel: 'silent',
+});
+const held = new Set(Object.keys(extensionAlone.inputs));
+const commonHeld = new Set();
+const nodePart = { ...common, platform: 'node', format: 'cjs', target: 'node22', external: ['vscode'] };
+// A part's own dynamic import of another part loads that part's file too, rather than inlining a copy of it.
+const partPlugins = [undiciOnDemand, archiveOnDemand, onDemandFiles, otherParts];
+const partOptions = (shared, external = false) =>
   Object.entries(ON_DEMAND).map(([entry, file]) => ({
-    ...common,
+    ...nodePart,
     entryPoints: [entry],
     outfile: `dist/${file}`,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    external: ['vscode'],
-    // A part's own dynamic import of another part loads that part's file too, rather than inlining a copy of it.
-    plugins: [undiciOnDemand, archiveOnDemand, onDemandFiles, otherParts, fromExtension(held, shared)],
-  }));
-let held;
-let parts;
-for (;;) {
-  const { metafile } = await esbuild.build({
-    ...extension,
-    stdin: {
-      contents: ["export * from './src/extension.ts';", ...[...heldForParts].map((path) => `import './${path}';`)].join(
-        '\n',
+    plugins: [
+      ...partPlugins,
+      takenFrom(
+        [
+          { holds: held, from: EXTENSION },
+          { holds: commonHeld, from: COMMON },
+        ],
+        shared,
+        external,
       ),
-      resolveDir: process.cwd(),
-      sourcefile: 'extension-held.ts',
-      loader: 'ts',
-    },
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  held = new Set(Object.keys(metafile.inputs));
-  parts = partOptions(held, new Set());
-  const trial = await Promise.all(
-    parts.map((options) => esbuild.build({ ...options, write: false, metafile: true, logLevel: 'silent' })),
+    ],
+  }));
+const commonOptions = (stdin, shared, external = false) => ({
+  ...nodePart,
+  stdin,
+  outfile: 'dist/common.js',
+  plugins: [...partPlugins, takenFrom([{ holds: held, from: EXTENSION }], shared, external)],
+});
+/** The modules each build bundles itself (not taken, not its generated entry). */
+const ownInputs = (metafile) =>
+  Object.keys(metafile.inputs).filter((input) => !input.includes(':') && !input.endsWith('-entry.ts'));
+for (;;) {
+  const trialCommon = entryOf(
+    new Map([...commonHeld].map((path) => [path, new Set(['*'])])),
+    COMMON,
+    'common-entry.ts',
   );
-  const owner = new Map();
+  const trial = await Promise.all(
+    [...partOptions(new Set()), commonOptions(trialCommon, new Set())].map((options) =>
+      esbuild.build({ ...options, write: false, metafile: true, logLevel: 'silent' }),
+    ),
+  );
+  const owner = new Set();
   const twice = new Set();
-  for (const { metafile: part } of trial)
-    for (const path of Object.keys(part.inputs).filter((input) => !input.startsWith('shared:'))) {
-      if (owner.has(path)) twice.add(path);
-      owner.set(path, part);
-    }
+  for (const { metafile } of trial) for (const path of ownInputs(metafile)) (owner.has(path) ? twice : owner).add(path);
   if (twice.size === 0) break;
-  for (const path of twice) heldForParts.add(path);
+  for (const path of twice) commonHeld.add(path);
 }
-const shared = new Set();
-parts = partOptions(held, shared);
+const parts = partOptions(new Set());
 const built = await Promise.all(parts.map((options) => esbuild.build({ ...options, metafile: true })));
 // Which of the taken modules' exports each part uses: the same parts as ES modules, the taken modules left out.
+const esm = { format: 'esm', minify: false, sourcemap: false, write: false, logLevel: 'silent' };
 const names = new Map();
 const asModules = await Promise.all(
-  parts.map((options) =>
-    esbuild.build({
-      ...options,
-      format: 'esm',
-      minify: false,
-      sourcemap: false,
-      write: false,
-      logLevel: 'silent',
-      plugins: [undiciOnDemand, archiveOnDemand, onDemandFiles, otherParts, fromExtension(held, new Set(), true)],
-    }),
-  ),
+  partOptions(new Set(), true).map((options) => esbuild.build({ ...options, ...esm })),
 );
 for (const { outputFiles } of asModules) usedNames(outputFiles[0].text, names);
+const byHolder = (holds) => new Map([...names].filter(([path]) => holds.has(path)));
+const commonBundle = commonOptions(entryOf(byHolder(commonHeld), COMMON, 'common-entry.ts'), new Set());
+// What common.js itself takes from the extension bundle.
+const commonAsModule = await esbuild.build({
+  ...commonOptions(commonBundle.stdin, new Set(), true),
+  ...esm,
+});
+usedNames(commonAsModule.outputFiles[0].text, names);
 // Two parts that bundle the same module (one the extension bundle lacks) would each hold an instance of it.
 const owner = new Map();
 built.forEach(({ metafile: part }, i) => {
-  for (const path of Object.keys(part.inputs).filter((input) => !input.startsWith('shared:'))) {
+  for (const path of ownInputs(part)) {
     if (owner.has(path)) throw new Error(`${path} is bundled into both ${owner.get(path)} and ${parts[i].outfile}`);
     owner.set(path, parts[i].outfile);
   }
 });
-const all = [{ ...extension, stdin: extensionEntry(names) }, ...bundles];
+const extensionBundle = {
+  ...extension,
+  stdin: entryOf(byHolder(held), EXTENSION, 'extension-entry.ts', ["export * from './src/extension.ts';"]),
+};
+const all = [extensionBundle, commonBundle, ...bundles];
 
 if (watch) {
   // A part that starts to use another of the extension's modules needs a restart of the watch.

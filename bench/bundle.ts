@@ -34,14 +34,15 @@ export function benchBundle(): string[] {
     return [`activate (quick mode, figure meaningless): ${formatMs(median(timeActivation('dist/extension.js', 3)))}`];
   execFileSync('npm', ['run', '-s', 'package'], { stdio: 'ignore' });
   const bundleBytes = statSync('dist/extension.js').size;
-  // Loaded on demand, not at activation: the HTTP stack on the first request, the unpackers on the first archive,
-  // the history scan and the other commands' handlers (the pre-commit hook installer among them) on their first run, the chat
-  // session when a chat first opens, the wire clients when the first client is made, the language model provider's
-  // request handling on its first request, the archive walker on the first archive, the windowed scan with the
-  // history scan, the hover's text on the first hover over a key, the source-map reader with a workspace scan, the
-  // scanner thread with the first large document.
+  // Loaded on demand, not at activation: the HTTP stack and its parser on the first request, the unpackers on the
+  // first archive, the history scan and the other commands' handlers (the pre-commit hook installer among them) on
+  // their first run, the chat session when a chat first opens, the wire clients when the first client is made, the
+  // language model provider's request handling on its first request, the archive walker on the first archive, the
+  // windowed scan with the history scan, the source-map reader with a workspace scan, what two of those share
+  // (common.js) with the first of them that needs it, the scanner thread with the first large document.
   const onDemand = [
     'dist/undici.js',
+    'dist/llhttp.wasm',
     'dist/archive.js',
     'dist/history.js',
     'dist/commands.js',
@@ -51,6 +52,7 @@ export function benchBundle(): string[] {
     'dist/archiveScan.js',
     'dist/streamScan.js',
     'dist/sourceMap.js',
+    'dist/common.js',
     'dist/scanWorker.js',
   ].map((file) => `${file} ${formatKb(statSync(file).size)}`);
   const vsixBytes = statSync('keyward.vsix').size;

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { IncrementalScan } from '../src/core/scan/incremental.ts';
-import { scanBuffer } from '../src/core/scan/scanner.ts';
+import { scanBuffer } from '../src/core/scan/byteScan.ts';
 import { DEFAULT_WINDOW, StreamScan } from '../src/core/scan/streamScan.ts';
 import { directKey, routerKey } from '../test/emulator/keyFactory.ts';
 import { QUICK } from './quick.ts';

@@ -14,12 +14,16 @@ const ALLOWED = [
   // The files the extension loads on demand: archive.js (the unpackers) and archiveScan.js (the archive walker) on
   // the first archive a workspace scan meets; history.js and commands.js (which holds the hook installer) on their commands' first
   // run; chatSession.js when a chat first opens; wireClients.js when the first service client is made; lmRequests.js
-  // on the language model provider's first request; streamScan.js with the history scan; keyHover.js on the first
-  // hover over a flagged key; sourceMap.js on the first workspace scan or source map open in the editor; scanWorker.js
-  // (the scanner thread) on the first large document opened.
-  /^dist\/(extension|webview|undici|archive|history|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan|keyHover|sourceMap|scanWorker)\.js$/,
+  // on the language model provider's first request; streamScan.js with the history scan; sourceMap.js on the first
+  // workspace scan or source map open in the editor; common.js (what two of those share) with the first of them that
+  // needs it; scanWorker.js (the scanner thread) on the first large document opened.
+  /^dist\/(extension|webview|undici|archive|history|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan|sourceMap|common|scanWorker)\.js$/,
+  // undici's HTTP/1 parser (llhttp's portable WebAssembly), which dist/undici.js reads on the first request.
+  /^dist\/llhttp\.wasm$/,
   /^dist\/package\.json$/,
   /^dist\/codicon\.(css|woff2)$/,
+  // The chat's stylesheet, built from media/panel.css.
+  /^dist\/panel\.css$/,
   /^media\/[\w./-]+\.(css|svg|png|ttf|woff2?)$/,
   // The walkthrough's pages.
   /^media\/walkthrough\/[\w.-]+\.md$/,
@@ -42,16 +46,19 @@ if (!files.includes('dist/extension.js')) {
   process.stderr.write('dist/extension.js is missing from the VSIX: build before packaging.\n');
   process.exit(1);
 }
-// Every file the bundle loads on demand, and every file those load, ships: a part left out fails only when used.
+// Every file the bundle loads on demand, and every file those load or read beside them (the scanner thread's script,
+// undici's parser), ships: a part left out fails only when used.
 // (A name no build wrote is text inside a library, such as undici's own module names in a development build.)
 const loads = new Set<string>();
 const pending = ['dist/extension.js'];
 for (let file = pending.pop(); file; file = pending.pop())
-  for (const [, name] of readFileSync(file, 'utf8').matchAll(/(?:import|require)\(["']\.\/([\w-]+\.js)["']\)/g)) {
-    const path = `dist/${name}`;
+  for (const [, script, beside] of readFileSync(file, 'utf8').matchAll(
+    /(?:(?:import|require)\(["']\.\/([\w-]+\.js)["']\)|__dirname,\s*["']([\w-]+\.\w+)["'])/g,
+  )) {
+    const path = `dist/${script ?? beside}`;
     if (loads.has(path) || !existsSync(path)) continue;
     loads.add(path);
-    pending.push(path);
+    if (path.endsWith('.js')) pending.push(path);
   }
 const missing = [...loads].filter((path) => !files.includes(path));
 if (missing.length > 0) {

@@ -3,6 +3,8 @@
 import * as vscode from 'vscode';
 import { SERVICE_IDS, baseUrlOf } from './core/services/descriptors.ts';
 import { PanelProbe } from './host/chat/panelProbe.ts';
+import { DialogProbe } from './host/dialogProbe.ts';
+import { windowDialogs } from './host/dialogs.ts';
 import { buildChat } from './host/activation/chatParts.ts';
 import { keyCommandsOf } from './host/activation/keyCommandParts.ts';
 import { buildCore, startLater } from './host/activation/keywardCore.ts';
@@ -13,11 +15,16 @@ import { type KeywardTestApi, testApi } from './host/activation/testApi.ts';
 export type { KeywardTestApi } from './host/activation/testApi.ts';
 
 export function activate(context: vscode.ExtensionContext): KeywardTestApi | undefined {
+  // Keyward's own tests answer its questions through probes; an ordinary run asks through VS Code's window.
+  const probes =
+    context.extensionMode === vscode.ExtensionMode.Test
+      ? { panel: new PanelProbe(), dialogs: new DialogProbe() }
+      : undefined;
+  const dialogs = probes?.dialogs ?? windowDialogs;
   const core = buildCore(context);
-  const scan = buildScan(context, core);
-  const probe = context.extensionMode === vscode.ExtensionMode.Test ? new PanelProbe() : undefined;
-  const chat = buildChat(context, core, probe);
-  const languageModelAccess = buildLanguageModels(context, core, chat.modelSettings);
+  const scan = buildScan(context, core, dialogs);
+  const chat = buildChat(context, core, probes?.panel);
+  const languageModelAccess = buildLanguageModels(context, core, chat.modelSettings, dialogs);
   context.subscriptions.push(...keyCommandsOf(core));
   core.log.info(
     `Keyward ${context.extension.packageJSON.version as string} active; ${SERVICE_IDS.map((id) => `${id} ${baseUrlOf(core.configuration.value, id) ?? '(not set)'}`).join(', ')}.`,
@@ -27,7 +34,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
       for (const document of vscode.workspace.textDocuments) void scan.diagnostics.full(document);
     }),
   );
-  return probe ? testApi(context, core, chat, scan, { probe, languageModelAccess }) : undefined;
+  return probes ? testApi(context, core, chat, scan, { ...probes, languageModelAccess }) : undefined;
 }
 
 export function deactivate(): void {}

@@ -117,7 +117,7 @@ async function targetOf(context: KeysContext, keys: ListedKey[]): Promise<Listed
 
 async function listOrAct(context: KeysContext, action: Exclude<Action, 'create' | 'rotate'>): Promise<number> {
   const { service, config, accountKey, values, io } = context;
-  const api = openAccountKeys(service, accountKey, config)!;
+  const api = openAccountKeys(service, accountKey, config, context.baseUrl)!;
   const out = (text: string) => io.stdout.write(redactSecrets(text, [accountKey]));
   try {
     const keys = await api.list(undefined);

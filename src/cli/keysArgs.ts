@@ -34,6 +34,8 @@ export type KeysValues = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; 
 export interface KeysContext {
   service: ServiceId;
   config: KeywardConfig;
+  /** --base-url, else the service's variable, else the real service. */
+  baseUrl: string;
   accountKey: string;
   values: KeysValues;
   io: CliIo;
@@ -59,8 +61,6 @@ export function contextOf(values: KeysValues, io: CliIo): KeysContext {
   const config: KeywardConfig = {
     ...DEFAULT_CONFIG,
     network,
-    router: { ...DEFAULT_CONFIG.router, ...(service === 'router' ? { baseUrl } : {}) },
-    direct: { ...DEFAULT_CONFIG.direct, ...(service === 'direct' ? { baseUrl } : {}) },
   };
-  return { service, config, accountKey, values, io };
+  return { service, config, baseUrl, accountKey, values, io };
 }

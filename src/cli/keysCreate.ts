@@ -8,6 +8,7 @@ import { ROTATED_KEY_DAYS, type RotationOutcome, rotateRouterKey } from '../core
 import { maskKey, redactSecrets } from '../core/redact.ts';
 import { UnsafePath, readTarget, safeTarget, writeTarget } from '../core/safeWrite.ts';
 import { serviceModule } from '../core/services/registry.ts';
+import { SERVICES } from '../core/services/descriptors.ts';
 import { EXIT } from './io.ts';
 import { UsageError, keyFor } from './common.ts';
 import type { KeysContext } from './keysArgs.ts';
@@ -51,9 +52,9 @@ function destination(context: KeysContext): { out?: string; print: boolean } {
       'say where the new key goes: --out FILE (or --print-key for standard output)',
       'missing_option',
     );
-  if (context.service !== 'router')
+  if (!SERVICES[context.service].accountKey?.canCreate)
     throw new UsageError(
-      `the ${context.service} service's API cannot create a user's key: make one on its keys page`,
+      `the ${SERVICES[context.service].displayName}'s API cannot create a user's key: make one on its keys page`,
       'invalid_option',
     );
   return { ...(out ? { out } : {}), print: print === true };
@@ -62,7 +63,7 @@ function destination(context: KeysContext): { out?: string; print: boolean } {
 function api(context: KeysContext): RouterKeysApi {
   return new RouterKeysApi({
     ...context.config.network,
-    baseUrl: context.config.router.baseUrl,
+    baseUrl: context.baseUrl,
     managementKey: context.accountKey,
   });
 }
@@ -84,7 +85,9 @@ export async function createKey(context: KeysContext): Promise<number> {
     if (where.out) await writeKeyFile(where.out, key);
     const record = { ...made.record, masked: maskKey(key) };
     if (values.json)
-      io.stdout.write(JSON.stringify({ ok: true, service: 'router', key: record, out: where.out ?? null }) + '\n');
+      io.stdout.write(
+        JSON.stringify({ ok: true, service: context.service, key: record, out: where.out ?? null }) + '\n',
+      );
     else
       io.stderr.write(
         `created ${record.name} ${record.label} (limit $${plan.limit.toFixed(2)} ${plan.limitReset})${where.out ? `, written to ${where.out}` : ''}\n`,
@@ -98,8 +101,8 @@ export async function createKey(context: KeysContext): Promise<number> {
 
 /** The key check of the new key, as `keyward status` asks it: null when it answers. */
 async function verified(context: KeysContext, key: string): Promise<ServiceError | null> {
-  const module = serviceModule('router');
-  const client = await module.open({ ...context.config.network, baseUrl: context.config.router.baseUrl, key });
+  const module = serviceModule(context.service);
+  const client = await module.open({ ...context.config.network, baseUrl: context.baseUrl, key });
   try {
     await module.checkKey(client);
     return null;
@@ -125,7 +128,7 @@ async function updateEnvFile(path: string | undefined, oldKey: string, newKey: s
 export async function rotateKey(context: KeysContext): Promise<number> {
   const { values, io } = context;
   const where = destination(context);
-  const oldKey = keyFor('router', io.env);
+  const oldKey = keyFor(context.service, io.env);
   const client = api(context);
   let newKey = '';
   let outcome: RotationOutcome;
@@ -152,7 +155,7 @@ export async function rotateKey(context: KeysContext): Promise<number> {
   const reason = outcome.reason ? redactSecrets(outcome.reason, [oldKey, newKey, context.accountKey]) : null;
   const summary = {
     ok,
-    service: 'router',
+    service: context.service,
     failedAt: outcome.failedAt ?? null,
     reason,
     old: outcome.old?.label ?? null,

@@ -26,9 +26,10 @@ import {
   textReport,
 } from '../core/scan/report.ts';
 import type { ShippedPart } from '../core/scan/sourceMap.ts';
-import { isSourceMap } from '../core/scan/formats.ts';
+import { isSourceMap } from '../core/scan/sourceMapName.ts';
 import { scanStaged } from '../core/scan/staged.ts';
-import { type ScanOptions, optionsFor, primeScanner } from '../core/scan/scanner.ts';
+import { type ScanOptions, optionsFor } from '../core/scan/scanner.ts';
+import { primeScanner } from '../core/scan/literalPrecheck.ts';
 import { type FolderFiles, type Listed, countFiles, isFolderFiles, listTargets } from '../core/scan/targets.ts';
 import { type CliIo, EXIT } from './io.ts';
 import { sarifReport } from '../core/scan/sarifReport.ts';

@@ -9,6 +9,7 @@ export { pickUsageTier, showStatusActions } from './status/statusActions.ts';
 export { manageLanguageModelKeys } from './lm/manageKeys.ts';
 export { editModelSettings } from './chat/modelSettingsEditor.ts';
 export { KeyFixWrites } from './scan/keyFixWrites.ts';
+export { keyFixActions } from './scan/keyFixActions.ts';
 export { checkKeyLive } from './scan/keyLivenessCheck.ts';
 export { KeyCommands } from './keys/keyCommands.ts';
 export { installHookCommand } from './scan/preCommitHookRun.ts';

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createFakeVscode, fakeExtensionContext } from './fakeVscode.ts';
 import { loadExtensionBundle } from './loadBundle.ts';
 import { DIRECT_INFIX } from '../../src/shared/keyShapes.ts';
+import { PRECHECK_WASM_BASE64 } from '../../src/core/scan/precheckWasm.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -55,6 +56,8 @@ describe('the history scan, the hook installer and the other commands, on demand
     archiveScan: 'dist/archiveScan.js',
     streamScan: 'dist/streamScan.js',
     sourceMap: 'dist/sourceMap.js',
+    // What two parts share and the extension bundle does not hold (esbuild.js): each of them loads it.
+    common: 'dist/common.js',
   };
 
   it('are not in dist/extension.js and not loaded by activation', () => {
@@ -71,6 +74,8 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(bundle).not.toContain('stream_options');
     // The language model provider's secret guard, which runs on a request.
     expect(bundle).not.toContain('the stored keys could not be read to check the messages');
+    // The quick fixes a finding offers, loaded when the cursor first rests on one (keyFixActions.ts).
+    expect(bundle).not.toContain('from the environment and move the key to .env');
     const paths = Object.values(onDemand).map((file) => resolve(file));
     for (const path of paths) delete require.cache[path];
     const { api } = createFakeVscode();
@@ -93,12 +98,13 @@ describe('the history scan, the hook installer and the other commands, on demand
     // The hook installer is held by commands.js, the one part that loads it: a file of its own (6.5 KB) cost a
     // second read and compile on Install Pre-commit Hook's first run and saved commands.js nothing measurable.
     expect(commands).toContain('# installed by keyward install-hook');
+    expect(commands).toContain('from the environment and move the key to .env');
     expect(commands).not.toMatch(/preCommitHook\.js/);
     // A part that needs another part's code requires that part's file, which holds it once.
     expect(readFileSync(onDemand.history, 'utf8')).toMatch(/require\(["']\.\/streamScan\.js["']\)/);
   });
 
-  it('take the modules they share from the loaded extension bundle, and load no second copy of it', () => {
+  it('take the modules they share from the loaded extension bundle or common.js, and load no second copy of either', () => {
     const { api } = createFakeVscode();
     const context = fakeExtensionContext();
     const extension = loadExtensionBundle(api);
@@ -107,6 +113,9 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(Object.keys(shared)).toEqual(expect.arrayContaining(['src/core/scan/scanner.ts', 'src/core/redact.ts']));
     const loaded = require.cache[resolve('dist/extension.js')];
     for (const path of Object.values(onDemand)) delete require.cache[resolve(path)];
+    // common.js holds modules that use vscode (the error kinds' words): loaded the way the bundle is.
+    const common = (loadExtensionBundle(api, onDemand.common) as unknown as { keywardCommon: Record<string, unknown> })
+      .keywardCommon;
     const history = require(resolve(onDemand.history)) as Record<string, unknown>;
     // This part uses vscode itself: loaded the way the bundle is, with `require('vscode')` answered by the fake.
     const commands = loadExtensionBundle(api, onDemand.commands) as unknown as Record<string, unknown>;
@@ -133,6 +142,20 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(Object.keys(lm).sort()).toEqual(['LanguageModelAccess', 'countTokens', 'respond']);
     // The same module object: the parts required the bundle already loaded, not a fresh one.
     expect(require.cache[resolve('dist/extension.js')]).toBe(loaded);
+    // What the chat session and the commands both write with (the safe write, a conversation's markdown) is in
+    // common.js, which they share, not in the bundle that activation parses.
+    for (const path of ['src/core/safeWrite.ts', 'src/core/chat/conversation.ts']) {
+      expect(shared[path]).toBeUndefined();
+      expect(common[path]).toBeDefined();
+    }
+    expect(readFileSync('dist/extension.js', 'utf8')).not.toContain('keywardCommon');
+    // The editor scans text: the byte pre-check (its WebAssembly) and the archive formats are the file scans' alone.
+    for (const path of ['src/core/scan/literalPrecheck.ts', 'src/core/scan/precheck.ts', 'src/core/scan/formats.ts']) {
+      expect(shared[path]).toBeUndefined();
+      expect(common[path]).toBeDefined();
+    }
+    expect(readFileSync('dist/extension.js', 'utf8')).not.toContain(PRECHECK_WASM_BASE64.slice(0, 64));
+    expect(readFileSync('dist/extension.js', 'utf8')).not.toContain('Unix compress (.Z)');
     // The scanner's code is in the extension bundle only.
     expect(readFileSync(onDemand.history, 'utf8')).not.toContain(DIRECT_INFIX);
     // The bundle exports only what the parts take from a module: of the ignore file's reader, which the bundle holds
@@ -141,5 +164,18 @@ describe('the history scan, the hook installer and the other commands, on demand
     // The report's formatting and skip reasons are the workspace scan's alone: in dist/commands.js, not the bundle.
     expect(shared['src/core/scan/report.ts']).toBeUndefined();
     context.dispose();
+  });
+});
+
+// The chat's stylesheet ships built (minified in production, like the webview's script): the webview links
+// dist/panel.css, and the VSIX carries that file rather than its source in media/.
+describe("the chat's stylesheet", () => {
+  it('is built into dist/panel.css from media/panel.css, which the chat links and the VSIX ships', () => {
+    const built = readFileSync('dist/panel.css', 'utf8');
+    expect(built).toContain('--vscode-editor-background');
+    expect(readFileSync('src/host/chat/webviewConnection.ts', 'utf8')).toContain("'dist', 'panel.css'");
+    const ignore = readFileSync('.vscodeignore', 'utf8');
+    expect(ignore).toMatch(/^!dist\/panel\.css$/m);
+    expect(ignore).not.toMatch(/^!media\/\*\.\{?[\w,]*css/m);
   });
 });

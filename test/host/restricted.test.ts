@@ -11,6 +11,7 @@ import { KeyStore } from '../../src/core/keys/keyStore.ts';
 import { scanText } from '../../src/core/scan/scanner.ts';
 import { Configuration } from '../../src/host/configuration.ts';
 import { KeyDiagnostics } from '../../src/host/scan/keyDiagnostics.ts';
+import { DialogProbe } from '../../src/host/dialogProbe.ts';
 import { KeyFixes } from '../../src/host/scan/keyFixes.ts';
 import { KeyHover } from '../../src/host/scan/keyHover.ts';
 import { KeyLiveness } from '../../src/host/scan/keyLiveness.ts';
@@ -72,9 +73,9 @@ describe('Restricted Mode', () => {
     expect(entry!.git).toBe('restricted');
     const diagnostic = new Diagnostic(entry!.range as never, 'x', 1);
     diagnostic.source = 'Keyward';
-    const titles = parts.fixes
-      .provideCodeActions(doc as never, entry!.range as never, { diagnostics: [diagnostic] } as never)
-      .map((a) => a.title);
+    const titles = (
+      await parts.fixes.provideCodeActions(doc as never, entry!.range as never, { diagnostics: [diagnostic] } as never)
+    ).map((a) => a.title);
     expect(titles).toEqual(['Rotate this key at the routing service']);
     expect(gitCalls).toBe(0);
   });
@@ -120,7 +121,12 @@ describe('Restricted Mode', () => {
     const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
     fake.state.settings['keyward.router.baseUrl'] = `http://${host}/api/v1`;
     const configuration = new Configuration(new Log());
-    const liveness = new KeyLiveness(parts.diagnostics, configuration);
+    // The question goes through the dialogs port the class is given: scripted here.
+    let answer: string | undefined;
+    const asked: string[] = [];
+    const dialogs = new DialogProbe();
+    dialogs.answer = async (message) => (asked.push(message), answer);
+    const liveness = new KeyLiveness(parts.diagnostics, configuration, dialogs);
     const workspace = fake.api.workspace as unknown as Record<string, unknown>;
     try {
       const key = routerKey();
@@ -129,11 +135,6 @@ describe('Restricted Mode', () => {
       workspace.openTextDocument = async () => ({ ...doc, getText: (range?: unknown) => (range ? key : text) });
       parts.diagnostics.set(doc.uri as never, scanText(text), 'restricted');
       const [entry] = parts.diagnostics.all(doc.uri as never);
-      const asked: string[] = [];
-      liveness.ask = async (message) => {
-        asked.push(message);
-        return undefined;
-      };
       expect(await liveness.check(doc.uri as never, entry!.range as never)).toBeUndefined();
       expect(asked).toHaveLength(1);
       expect(asked[0]).toContain(host);
@@ -141,7 +142,7 @@ describe('Restricted Mode', () => {
       expect(asked[0]).not.toContain(key);
       expect(requests).toBe(0);
 
-      liveness.ask = async () => 'Send and Check';
+      answer = 'Send and Check';
       expect((await liveness.check(doc.uri as never, entry!.range as never))?.status).toBe('inactive');
       expect(requests).toBe(1);
       expect(gitCalls).toBe(0);

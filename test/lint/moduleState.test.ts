@@ -1,6 +1,5 @@
 // No module-level `let` in src/core: state lives in an object that owns it, or in a const lazy holder
-// (core/lazy.ts), so that no function of the file can reassign it behind another's back. The scanner's files still
-// hold some (their split is its own work): that list may only shrink.
+// (core/lazy.ts), so that no function of the file can reassign it behind another's back.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -8,10 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { importGraph } from './importGraph.ts';
 
 const CORE = fileURLToPath(new URL('../../src/core', import.meta.url));
-// archive.ts keeps the unpackers it loaded for the synchronous readers below scanArchive; precheck.ts keeps the
-// search's place in the WebAssembly module's memory on the scanner's hottest path, which the scan across worker
-// threads (one module per thread) reshapes.
-const NOT_YET = ['scan/archive.ts', 'scan/precheck.ts'];
 
 /** The names a file declares with a top-level `let`. */
 export function moduleLets(text: string): string[] {
@@ -28,12 +23,8 @@ describe('module-level state in src/core', () => {
     .filter((file) => moduleLets(readFileSync(`${CORE}/${file}`, 'utf8')).length > 0)
     .sort();
 
-  it('no file outside the scanner declares a module-level let', () => {
-    expect(holders.filter((file) => !NOT_YET.includes(file))).toEqual([]);
-  });
-
-  it('the scanner files listed still hold one (take a file off the list when it holds none)', () => {
-    expect(NOT_YET.filter((file) => !holders.includes(file))).toEqual([]);
+  it('no file declares a module-level let (archive.ts passes its unpackers down, precheck.ts keeps one search object)', () => {
+    expect(holders).toEqual([]);
   });
 
   it('sees a top-level let and not one inside a function', () => {

@@ -19,8 +19,8 @@ export function openAccountKeys(
   service: ServiceId,
   accountKey: string,
   config: KeywardConfig,
+  baseUrl: string | null = baseUrlOf(config, service),
 ): AccountKeysApi | undefined {
   const open = ACCOUNT_KEY_APIS[service];
-  const baseUrl = baseUrlOf(config, service);
   return open && baseUrl !== null ? open({ baseUrl, accountKey, config }) : undefined;
 }

@@ -6,7 +6,7 @@ import type { ServiceId } from '../../shared/serviceIds.ts';
 import { Disposable } from '../../shared/dispose.ts';
 import { Emitter, type Subscription } from '../../shared/event.ts';
 import { type KeyMask, keyMaskOf } from '../../shared/keyShapes.ts';
-import { fingerprint } from './keyFormats.ts';
+import { fingerprint } from './fingerprint.ts';
 import { maskKey } from '../redact.ts';
 import { SERVICES, SERVICE_IDS, serviceOfSecret } from '../services/descriptors.ts';
 

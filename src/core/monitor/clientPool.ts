@@ -5,7 +5,7 @@ import type { ServiceId } from '../../shared/serviceIds.ts';
 import type { KeywardConfig } from '../config.ts';
 import { SERVICE_NAMES, ServiceError } from '../errors.ts';
 import type { FreeModelGuard } from '../wire/freeGuard.ts';
-import { fingerprint } from '../keys/keyFormats.ts';
+import { fingerprint } from '../keys/fingerprint.ts';
 import type { KeyStore } from '../keys/keyStore.ts';
 import { SERVICES, baseUrlOf } from '../services/descriptors.ts';
 import type { WireClient } from '../services/module.ts';

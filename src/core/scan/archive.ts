@@ -14,9 +14,11 @@ import { failureOf, specialKind } from './fileScan.ts';
 import { type ArchiveKind, KIND_NAMES, archiveKind, archiveMagic, canOpen } from './formats.ts';
 import type { SkipReason } from './report.ts';
 import { RULES } from './rules.ts';
-import { type Finding, type ScanOptions, mayContainKey, optionsFor } from './scanner.ts';
+import { type Finding, type ScanOptions, optionsFor } from './scanner.ts';
+import { mayContainKey } from './literalPrecheck.ts';
 import { scanShippedText } from './sourceMap.ts';
 import { scanBytesCounted } from './byteScan.ts';
+import { lazy } from '../lazy.ts';
 
 export { type ArchiveKind, archiveKind, archiveMagic } from './formats.ts';
 
@@ -65,6 +67,15 @@ interface Budget {
   bytes: number;
 }
 
+/** What every level of one archive's walk shares: the unpackers, what it looks for, its limits and budget, its result. */
+interface Walk {
+  lib: Codecs;
+  options: ScanOptions;
+  limits: ArchiveLimits;
+  budget: Budget;
+  out: ArchiveResult;
+}
+
 interface Entry {
   /** The entry's name, made distinct within its archive (a second "a.js" is "a.js[2]"). */
   name: string;
@@ -79,12 +90,8 @@ interface Entry {
  * (`config.yaml.gz` is YAML).
  */
 type Codecs = typeof import('./archiveCodecs.ts');
-let codecs: Codecs | undefined;
-/** The unpackers, loaded by scanArchive before any level is read (they are most of this code's load time). */
-function lib(): Codecs {
-  if (!codecs) throw new Error('archive codecs used before scanArchive loaded them');
-  return codecs;
-}
+/** The unpackers, loaded by the first scanArchive before any level is read (they are most of this code's load time). */
+const codecs = lazy(() => import('./archiveCodecs.ts'));
 
 export async function scanArchive(
   bytes: Uint8Array,
@@ -93,10 +100,10 @@ export async function scanArchive(
   limits: ArchiveLimits = ARCHIVE_LIMITS,
   name = '',
 ): Promise<ArchiveResult> {
-  const result: ArchiveResult = { findings: [], skipped: [], omitted: [] };
-  codecs ??= await import('./archiveCodecs.ts');
-  await scanLevel(bytes, kind, name, '', 1, { entries: 0, bytes: 0 }, options, limits, result);
-  return result;
+  const out: ArchiveResult = { findings: [], skipped: [], omitted: [] };
+  const walk: Walk = { lib: await codecs(), options, limits, budget: { entries: 0, bytes: 0 }, out };
+  await scanLevel(bytes, kind, name, '', 1, walk);
+  return out;
 }
 
 /** A single compressed file's name without its compression: what its content is. */
@@ -110,11 +117,9 @@ async function scanLevel(
   name: string,
   prefix: string,
   depth: number,
-  budget: Budget,
-  options: ScanOptions,
-  limits: ArchiveLimits,
-  out: ArchiveResult,
+  walk: Walk,
 ): Promise<void> {
+  const { options, limits, out } = walk;
   const where = prefix === '' ? '' : prefix.slice(0, -1);
   if (!canOpen(kind)) {
     out.skipped.push({
@@ -128,25 +133,21 @@ async function scanLevel(
   try {
     if (kind === 'gzip' || kind === 'tgz' || kind === 'zstd') {
       // One file compressed: what it holds is read at the same path, and opened if it is an archive itself.
-      const data = decompress(kind, bytes, budget, limits);
+      const data = decompress(kind, bytes, walk);
       const content = uncompressedName(name);
       const inner = archiveMagic(data) ?? (kind === 'tgz' ? 'tar' : archiveKind(content));
-      if (inner === 'zip' || inner === 'tar')
-        return await scanLevel(data, inner, content, prefix, depth, budget, options, limits, out);
+      if (inner === 'zip' || inner === 'tar') return await scanLevel(data, inner, content, prefix, depth, walk);
       if (inner) {
         // Compressed again: a level of its own, so a file that unpacks to itself stops at the depth limit.
         if (depth >= limits.depth)
           out.skipped.push({ inner: where, reason: 'archive-too-deep', detail: `more than ${limits.depth} levels` });
-        else await scanLevel(data, inner, content, prefix, depth + 1, budget, options, limits, out);
+        else await scanLevel(data, inner, content, prefix, depth + 1, walk);
         return;
       }
       scanEntryText(data, content, where, options, out);
       return;
     }
-    entries =
-      kind === 'zip'
-        ? zipEntries(bytes, prefix, budget, limits, out)
-        : await tarEntries(bytes, prefix, budget, limits, out);
+    entries = kind === 'zip' ? zipEntries(bytes, prefix, walk) : await tarEntries(bytes, prefix, walk);
   } catch (error) {
     if (error instanceof LimitError) out.skipped.push({ inner: where, reason: 'archive-limit', detail: error.message });
     else {
@@ -167,7 +168,7 @@ async function scanLevel(
     if (nested) {
       if (depth >= limits.depth)
         out.skipped.push({ inner, reason: 'archive-too-deep', detail: `more than ${limits.depth} levels` });
-      else await scanLevel(entry.data, nested, entry.original, `${inner}!`, depth + 1, budget, options, limits, out);
+      else await scanLevel(entry.data, nested, entry.original, `${inner}!`, depth + 1, walk);
       continue;
     }
     scanEntryText(entry.data, entry.original, inner, options, out);
@@ -276,17 +277,11 @@ function describe(error: unknown): string {
   return message.length > 200 ? `${message.slice(0, 200)}…` : message;
 }
 
-function zipEntries(
-  bytes: Uint8Array,
-  prefix: string,
-  budget: Budget,
-  limits: ArchiveLimits,
-  out: ArchiveResult,
-): Entry[] {
+function zipEntries(bytes: Uint8Array, prefix: string, { lib, budget, limits, out }: Walk): Entry[] {
   const entries: Entry[] = [];
   const names = new EntryNames();
   let tooMany = false;
-  for (const entry of lib().zipEntryList(bytes)) {
+  for (const entry of lib.zipEntryList(bytes)) {
     if (entry.name.endsWith('/') && entry.packedSize === 0) continue;
     // A name is text from the file: a key in it is masked before it names anything.
     const name = names.name(redactSecrets(entry.name));
@@ -319,7 +314,7 @@ function zipEntries(
     const cap = entry.method === 0 ? room : Math.min(room, Math.max(RATIO_FLOOR, entry.packedSize * limits.ratio));
     let data: Uint8Array;
     try {
-      data = lib().unpackEntry(entry, cap);
+      data = lib.unpackEntry(entry, cap);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE')
         out.skipped.push({ inner, reason: 'archive-unreadable', detail: describe(error) });
@@ -351,15 +346,15 @@ function refuse(size: number, packed: number, budget: Budget, limits: ArchiveLim
 }
 
 /** A single compressed stream, unpacked within the archive's byte budget and ratio. */
-function decompress(kind: 'gzip' | 'tgz' | 'zstd', bytes: Uint8Array, budget: Budget, limits: ArchiveLimits): Buffer {
+function decompress(kind: 'gzip' | 'tgz' | 'zstd', bytes: Uint8Array, { lib, budget, limits }: Walk): Buffer {
   const room = limits.bytes - budget.bytes;
   const cap = Math.max(1, Math.min(room, Math.max(RATIO_FLOOR, bytes.byteLength * limits.ratio)));
   try {
     // Every member of a multi-member gzip, as gzip -d writes them all.
     const data =
       kind === 'zstd'
-        ? lib().zstdDecompressSync(bytes, { maxOutputLength: cap })
-        : lib().gunzipSync(bytes, { maxOutputLength: cap });
+        ? lib.zstdDecompressSync(bytes, { maxOutputLength: cap })
+        : lib.gunzipSync(bytes, { maxOutputLength: cap });
     budget.bytes += data.byteLength;
     return data;
   } catch (error) {
@@ -373,18 +368,12 @@ function decompress(kind: 'gzip' | 'tgz' | 'zstd', bytes: Uint8Array, budget: Bu
   }
 }
 
-async function tarEntries(
-  bytes: Uint8Array,
-  prefix: string,
-  budget: Budget,
-  limits: ArchiveLimits,
-  out: ArchiveResult,
-): Promise<Entry[]> {
+async function tarEntries(bytes: Uint8Array, prefix: string, { lib, budget, limits, out }: Walk): Promise<Entry[]> {
   const entries: Entry[] = [];
   const names = new EntryNames();
   // A header with neither "ustar" nor GNU magic is a v7 tar, which GNU tar reads; its checksum is still checked.
   // tar-stream reads the option; its typings do not list it.
-  const reader = lib().extract({ allowUnknownFormat: true } as Parameters<Codecs['extract']>[0]);
+  const reader = lib.extract({ allowUnknownFormat: true } as Parameters<Codecs['extract']>[0]);
   let tooMany = false;
   const done = new Promise<void>((resolve, reject) => {
     reader.on('entry', (header, stream, next) => {

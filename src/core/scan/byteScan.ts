@@ -1,7 +1,8 @@
 // Scans bytes that fit in memory, whatever their encoding: a UTF-16 byte-order mark decodes as such, anything else as
 // UTF-8 (binary included). The extension's source maps and archives use it; bytes of any size go through
 // streamScan.ts, which only the scans that read whole files and history load (dist/streamScan.js).
-import { type Finding, type ScanOptions, type ScanResult, mayContainKey, scanTextCounted } from './scanner.ts';
+import { mayContainKey } from './literalPrecheck.ts';
+import { type Finding, type ScanOptions, type ScanResult, scanText, scanTextCounted } from './scanner.ts';
 
 export type TextEncoding = 'utf8' | 'utf16le' | 'utf16be';
 
@@ -34,4 +35,9 @@ export function scanBytesCounted(bytes: Buffer, options: ScanOptions = {}): Scan
   return text.includes('sk-') || options.known?.length || options.retired?.length
     ? scanTextCounted(text, options)
     : NONE;
+}
+
+/** Scans a buffer as UTF-8, after the byte pre-check. */
+export function scanBuffer(bytes: Buffer, options: ScanOptions = {}): Finding[] {
+  return mayContainKey(bytes, options) ? scanText(bytes.toString('utf8'), options) : [];
 }

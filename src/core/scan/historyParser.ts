@@ -3,7 +3,8 @@
 import { redactSecrets } from '../redact.ts';
 import { archiveKind, archiveMagic } from './formats.ts';
 import type { FileFinding } from './report.ts';
-import { type Finding, type ScanOptions, mayContainKey, optionsFor, scanText } from './scanner.ts';
+import { type Finding, type ScanOptions, optionsFor, scanText } from './scanner.ts';
+import { mayContainKey } from './literalPrecheck.ts';
 import { StreamScan } from './streamScan.ts';
 
 /** Marks a commit line: no diff line can start with a NUL byte. */

@@ -7,6 +7,7 @@
 // It stays because it earns its keep (house style: 15 % on every corpus): `keyward scan --no-git` of the bench's
 // corpus (10,675 files, 55 MB) took 0.75× the wall time and 0.79× the CPU of the same build with the loop below, and
 // of the same files with "sk-" in each 0.84× and 0.85× (Node 24, 11 interleaved pairs each).
+import { lazy } from '../lazy.ts';
 import { PRECHECK_WASM_BASE64 } from './precheckWasm.ts';
 
 /** Where readRoom starts: the 16 bytes before it stay zero, so no prefix seems to end in its first bytes. */
@@ -42,19 +43,8 @@ function instantiate(): Module | undefined {
 }
 
 // Made on first use: the editor scans text, not bytes, and may never need it (17 MB of address space; a page
-// is only memory once a file's bytes reach it).
-let made = false;
-let wasm: Module | undefined;
-let memoryBuffer: ArrayBufferLike | undefined;
-
-function precheckModule(): Module | undefined {
-  if (!made) {
-    made = true;
-    wasm = instantiate();
-    memoryBuffer = wasm?.memory.buffer;
-  }
-  return wasm;
-}
+// is only memory once a file's bytes reach it). Undefined where WebAssembly cannot run it: the loops below.
+const precheckModule = lazy(instantiate);
 
 /**
  * A buffer the CLI reads files into, inside the module's memory, so the pre-check needs no copy. Its
@@ -65,32 +55,47 @@ export function readRoom(): Buffer {
   return made ? Buffer.from(made.memory.buffer, READ_AT, READ_ROOM) : Buffer.allocUnsafe(READ_ROOM);
 }
 
-// The buffer being searched and where its bytes are in the module's memory: [from, to) of it at `base`.
-let bytes: Uint8Array = new Uint8Array(0);
-let from = 0;
-let to = 0;
-let base = 0;
+/**
+ * The search under way: the buffer, the module that searches it (undefined: the loop), and where its bytes are in
+ * the module's memory ([from, to) of it at `base`). One object for the module, reset by beginCandidates, so that a
+ * tree of small files allocates nothing here and the object keeps one shape (as literalPrecheck.ts's `run`).
+ */
+const search: { bytes: Uint8Array; wasm: Module | undefined; from: number; to: number; base: number } = {
+  bytes: new Uint8Array(0),
+  wasm: undefined,
+  from: 0,
+  to: 0,
+  base: 0,
+};
+
+/** Whether the buffer lies in the module's own memory (readRoom). */
+function inModule(made: Module, buffer: Uint8Array): boolean {
+  return buffer.buffer === made.memory.buffer;
+}
 
 /** Starts a search of `buffer`; nextCandidate then walks it. */
 export function beginCandidates(buffer: Uint8Array): void {
-  bytes = buffer;
-  from = 0;
-  to = 0;
-  if (precheckModule() && buffer.buffer === memoryBuffer) {
+  const made = precheckModule();
+  search.bytes = buffer;
+  search.wasm = made;
+  search.from = 0;
+  search.to = 0;
+  if (made && inModule(made, buffer)) {
     // Already in the module's memory (readRoom): searched in place.
-    base = buffer.byteOffset;
-    to = buffer.length;
+    search.base = buffer.byteOffset;
+    search.to = buffer.length;
   }
 }
 
 /** Copies the piece of the buffer that starts at `at` into the module's memory. */
 function copyPiece(memory: Uint8Array, at: number): void {
-  from = at;
-  to = Math.min(bytes.length, at + COPY_ROOM);
-  base = COPY_AT;
+  const { bytes } = search;
+  search.from = at;
+  search.to = Math.min(bytes.length, at + COPY_ROOM);
+  search.base = COPY_AT;
   memory[COPY_AT - 2] = at >= 2 ? bytes[at - 2]! : 0;
   memory[COPY_AT - 1] = at >= 1 ? bytes[at - 1]! : 0;
-  memory.set(bytes.subarray(at, to), COPY_AT);
+  memory.set(bytes.subarray(at, search.to), COPY_AT);
 }
 
 /**
@@ -99,14 +104,15 @@ function copyPiece(memory: Uint8Array, at: number): void {
  * is not: the caller checks each index against the bytes themselves.
  */
 export function nextCandidate(at: number): number {
+  const { wasm } = search;
   if (!wasm) return nextInJs(at);
   for (;;) {
-    if (at >= bytes.length) return -1;
-    if (at < from || at >= to) copyPiece(wasm.memory, at);
-    const found = wasm.next(base + at - from, base + to - from);
-    if (found !== -1) return found - base + from;
-    if (to >= bytes.length) return -1;
-    at = to;
+    if (at >= search.bytes.length) return -1;
+    if (at < search.from || at >= search.to) copyPiece(wasm.memory, at);
+    const found = wasm.next(search.base + at - search.from, search.base + search.to - search.from);
+    if (found !== -1) return found - search.base + search.from;
+    if (search.to >= search.bytes.length) return -1;
+    at = search.to;
   }
 }
 
@@ -125,6 +131,7 @@ LAST[0x61] = 0b10000000;
 
 /** nextCandidate without WebAssembly: the same patterns, a byte at a time. */
 function nextInJs(at: number): number {
+  const { bytes } = search;
   for (let i = Math.max(at, 2); i < bytes.length; i++) {
     const last = LAST[bytes[i]!]!;
     if (last !== 0 && (last & BEFORE[bytes[i - 1]!]! & TWO_BEFORE[bytes[i - 2]!]!) !== 0) return i;
@@ -142,8 +149,8 @@ function nextInJs(at: number): number {
 export function newlinesIn(buffer: Uint8Array, start: number, end: number, inJs = false): number {
   const made = inJs ? undefined : precheckModule();
   if (!made) return newlinesInJs(buffer, start, end);
-  if (buffer.buffer === memoryBuffer) return made.newlines(buffer.byteOffset + start, buffer.byteOffset + end);
-  if (base === COPY_AT) from = to = 0;
+  if (inModule(made, buffer)) return made.newlines(buffer.byteOffset + start, buffer.byteOffset + end);
+  if (search.base === COPY_AT) search.from = search.to = 0;
   let count = 0;
   for (let at = start; at < end; at += COPY_ROOM) {
     const pieceEnd = Math.min(end, at + COPY_ROOM);

@@ -2,13 +2,13 @@
 // skips to it), then one bounded pass over the token: linear even on megabytes
 // of "sk-sk-sk-". Findings carry the masked key and a fingerprint, never the key.
 // The parts live beside it, by what they do: scanTypes.ts (the shapes), keyChars.ts (the key alphabet),
-// textHits.ts (where a text holds a key), listedFindings.ts (hits to findings), literalPrecheck.ts (the
-// byte-level check before any decoding). Every name callers import from here stays exported here.
+// textHits.ts (where a text holds a key), listedFindings.ts (hits to findings). The byte-level check before any
+// decoding (literalPrecheck.ts) and scanBuffer (byteScan.ts) are imported from their own files: the editor scans
+// text, and holding them here put the byte check and its WebAssembly into the extension bundle (bench/bundle.ts).
 import { fingerprint as fingerprintOf } from '../keys/fingerprint.ts';
 import { MAX_DECODE_DEPTH, anchoredRegions, encodedRuns } from './encodedKeys.ts';
 import { NEXT_LINE_MARKER } from './allowComments.ts';
 import { listedFindings } from './listedFindings.ts';
-import { mayContainKey } from './literalPrecheck.ts';
 import type { Finding, ScanOptions, ScanResult } from './scanTypes.ts';
 import { type Hit, type StoredLookup, splitHits, storedHits, tokenHits } from './textHits.ts';
 
@@ -16,7 +16,6 @@ export { NEXT_LINE_MARKER };
 export type { Finding, KnownKey, RetiredKey, ScanOptions, ScanResult } from './scanTypes.ts';
 export { LOOSE_CAP } from './scanTypes.ts';
 export { boundaryBefore, isKeyChar } from './keyChars.ts';
-export { keyStarts, mayContainKey, primeScanner } from './literalPrecheck.ts';
 export { fingerprintOf };
 
 const YAML_NAME = /\.ya?ml$/i;
@@ -93,8 +92,4 @@ function encodedHits(text: string, options: ScanOptions, hits: Hit[]): void {
       hits.push({ start: run.start, end: run.end, ruleId: 'encoded-key', service, fingerprint, stored, key });
     }
   }
-}
-
-export function scanBuffer(bytes: Buffer, options: ScanOptions = {}): Finding[] {
-  return mayContainKey(bytes, options) ? scanText(bytes.toString('utf8'), options) : [];
 }

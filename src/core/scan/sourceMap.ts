@@ -10,17 +10,10 @@
 import { redactSecrets } from '../redact.ts';
 import { EntryNames } from './entryNames.ts';
 import { RULES } from './rules.ts';
-import {
-  type Finding,
-  LOOSE_CAP,
-  type ScanOptions,
-  type ScanResult,
-  mayContainKey,
-  optionsFor,
-  scanTextCounted,
-} from './scanner.ts';
+import { type Finding, LOOSE_CAP, type ScanOptions, type ScanResult, optionsFor, scanTextCounted } from './scanner.ts';
+import { mayContainKey } from './literalPrecheck.ts';
 import { encodingOf, scanBytesCounted } from './byteScan.ts';
-import { isSourceMap } from './formats.ts';
+import { isSourceMap } from './sourceMapName.ts';
 
 export interface ShippedPart {
   /** The original source a finding belongs to (a source map's `sources` entry); none for the file itself. */

@@ -6,15 +6,8 @@
 // Notepad write) is decoded as such; anything else is read as UTF-8, binary
 // included, so a key compiled into a bundle is still found.
 import { isAscii, isUtf8 } from 'node:buffer';
-import {
-  type Finding,
-  LOOSE_CAP,
-  type ScanOptions,
-  isKeyChar,
-  keyStarts,
-  mayContainKey,
-  scanTextCounted,
-} from './scanner.ts';
+import { type Finding, LOOSE_CAP, type ScanOptions, isKeyChar, scanTextCounted } from './scanner.ts';
+import { keyStarts, mayContainKey } from './literalPrecheck.ts';
 import { type TextEncoding, decodeUtf16, encodingOf } from './byteScan.ts';
 import { RULES } from './rules.ts';
 import { MAX_TOKEN } from './rules.ts';

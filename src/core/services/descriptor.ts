@@ -43,6 +43,8 @@ export interface AccountKeySlot {
   /** "management key", "admin key": localised by the host. */
   name: string;
   env: string;
+  /** Whether the API can create a key that calls models (then Keyward can create and rotate keys in one step). */
+  canCreate: boolean;
 }
 
 export interface ServiceDescriptor extends WireProfile {

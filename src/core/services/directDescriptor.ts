@@ -20,7 +20,7 @@ export const directDescriptor = {
   settings: { baseUrl: 'keyward.direct.baseUrl', name: null },
   env: { key: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
   secretSlot: 'keyward.key.direct',
-  accountKey: { secretSlot: 'keyward.adminKey.direct', name: 'admin key', env: 'OPENAI_ADMIN_KEY' },
+  accountKey: { secretSlot: 'keyward.adminKey.direct', name: 'admin key', env: 'OPENAI_ADMIN_KEY', canCreate: false },
   keyLabel: 'Direct key',
   keyPlaceholder: 'sk-proj-…',
   keyPrompt: "Paste the direct service key (sk-proj-...). It is kept in VS Code's secret storage only.",

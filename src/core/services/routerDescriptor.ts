@@ -24,6 +24,7 @@ export const routerDescriptor = {
     secretSlot: 'keyward.managementKey.router',
     name: 'management key',
     env: 'OPENROUTER_MANAGEMENT_KEY',
+    canCreate: true,
   },
   keyLabel: 'Router key',
   keyPlaceholder: 'sk-or-v1-…',

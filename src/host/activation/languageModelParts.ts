@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { ModelCatalog } from '../../core/chat/modelCatalog.ts';
 import type { ModelSettingsStore } from '../chat/modelSettingsStore.ts';
 import { CommandId } from '../commandIds.ts';
+import type { Dialogs } from '../dialogs.ts';
 import { KeywardChatProvider, LM_VENDOR } from '../lm/chatProvider.ts';
 import type { LanguageModelAccess } from '../lm/lmAccess.ts';
 import { command } from './command.ts';
@@ -14,6 +15,7 @@ export function buildLanguageModels(
   context: vscode.ExtensionContext,
   core: KeywardCore,
   modelSettings: ModelSettingsStore,
+  dialogs: Dialogs,
 ): () => Promise<LanguageModelAccess> {
   const { keys, configuration, log, monitor } = core;
   // Other extensions use Keyward's models once the person allowed each (asked once, in a modal). Built with the
@@ -21,7 +23,8 @@ export function buildLanguageModels(
   let lmAccessLoading: Promise<LanguageModelAccess> | undefined;
   const lmAccess = (): Promise<LanguageModelAccess> =>
     (lmAccessLoading ??= import('../lm/lmRequests.ts').then(
-      ({ LanguageModelAccess }) => new LanguageModelAccess(core.globalState, core.ledger, log, context.extension.id),
+      ({ LanguageModelAccess }) =>
+        new LanguageModelAccess(core.globalState, core.ledger, log, context.extension.id, dialogs),
     ));
   const lmProvider = new KeywardChatProvider({
     monitor,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ScanThread } from '../../core/scan/scanThread.ts';
 import { CommandId } from '../commandIds.ts';
+import type { Dialogs } from '../dialogs.ts';
 import type { GitHistoryView, HistoryNode } from '../scan/gitHistoryView.ts';
 import { KeyDiagnostics } from '../scan/keyDiagnostics.ts';
 import { KeyFixes } from '../scan/keyFixes.ts';
@@ -22,16 +23,16 @@ export interface ScanParts {
   historyView(): GitHistoryView | undefined;
 }
 
-export function buildScan(context: vscode.ExtensionContext, core: KeywardCore): ScanParts {
+export function buildScan(context: vscode.ExtensionContext, core: KeywardCore, dialogs: Dialogs): ScanParts {
   const { keys, configuration, log } = core;
   // Large documents are scanned on a thread of their own (dist/scanWorker.js), started on the first of them.
   // (This bundle is dist/extension.js: the thread's script is beside it.)
   const scanThread = new ScanThread(join(__dirname, 'scanWorker.js'));
   context.subscriptions.push(scanThread);
   const diagnostics = new KeyDiagnostics(keys, configuration, core.workspaceState(), scanThread);
-  const fixes = new KeyFixes(diagnostics, configuration, keys);
-  const liveness = new KeyLiveness(diagnostics, configuration);
-  const preCommitHook = new PreCommitHookCommand(log);
+  const fixes = new KeyFixes(diagnostics, configuration, keys, { dialogs });
+  const liveness = new KeyLiveness(diagnostics, configuration, dialogs);
+  const preCommitHook = new PreCommitHookCommand(log, dialogs);
   // The Keys in Git History view, built with dist/commands.js by the history scan's first run: until a scan it shows
   // nothing, and its node commands come only from the nodes it shows.
   let historyView: GitHistoryView | undefined;

@@ -9,6 +9,7 @@ import type { ChatEditorTab } from '../chat/chatEditorTab.ts';
 import type { ConversationCommands } from '../chat/conversationCommands.ts';
 import type { ModelSettingsStore } from '../chat/modelSettingsStore.ts';
 import type { PanelProbe } from '../chat/panelProbe.ts';
+import type { DialogProbe } from '../dialogProbe.ts';
 import type { LanguageModelAccess } from '../lm/lmAccess.ts';
 import type { GitHistoryView } from '../scan/gitHistoryView.ts';
 import type { KeyFixes } from '../scan/keyFixes.ts';
@@ -42,16 +43,21 @@ export interface KeywardTestApi {
   chatTitles(): { view: string | undefined; panel: string | undefined };
   /** Answers the panel's secret guard and keeps what the panel posted. */
   panelProbe: PanelProbe;
-  /** The quick fixes, whose questions the tests answer. */
+  /** The quick fixes. */
   fixes: KeyFixes;
-  /** Install Pre-commit Hook, whose questions the tests answer. */
+  /** Install Pre-commit Hook. */
   preCommitHook: PreCommitHookCommand;
+  /**
+   * Answers the questions of the quick fixes, the liveness check, Install Pre-commit Hook and the language models'
+   * access (the host refuses modals), and keeps what they told.
+   */
+  dialogs: DialogProbe;
   /** The settings as Keyward obeys them. */
   config(): KeywardConfig;
   ask(
     request: PromptRequest,
   ): Promise<{ ok: true; text: string; model: string } | { ok: false; kind: string; partialText?: string }>;
-  /** Which extensions may use Keyward's models; the in-host suite scripts its question (the host refuses modals). */
+  /** Which extensions may use Keyward's models (its question is answered through `dialogs`). */
   languageModelAccess(): Promise<LanguageModelAccess>;
 }
 
@@ -60,7 +66,7 @@ export function testApi(
   core: KeywardCore,
   chat: ChatParts,
   scan: ScanParts,
-  parts: { probe: PanelProbe; languageModelAccess: () => Promise<LanguageModelAccess> },
+  parts: { panel: PanelProbe; dialogs: DialogProbe; languageModelAccess: () => Promise<LanguageModelAccess> },
 ): KeywardTestApi {
   const { keys, statusBar, log, configuration } = core;
   return {
@@ -80,7 +86,8 @@ export function testApi(
     conversations: chat.conversations,
     conversationCommands: chat.conversationCommands,
     chatTitles: () => ({ view: chat.chatView.title, panel: chat.panel.tabTitle }),
-    panelProbe: parts.probe,
+    panelProbe: parts.panel,
+    dialogs: parts.dialogs,
     fixes: scan.fixes,
     preCommitHook: scan.preCommitHook,
     config: () => configuration.value,

@@ -32,7 +32,7 @@ export class WebviewConnection extends Disposable {
       cspSource: webview.cspSource,
       nonce,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'panel.css')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'panel.css')).toString(),
       codiconUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'codicon.css')).toString(),
       lang: vscode.env.language,
       strings: panelStrings(),

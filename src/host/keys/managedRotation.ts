@@ -8,7 +8,7 @@ import type { AccountMonitor } from '../../core/monitor/accountMonitor.ts';
 import type { KeyStore } from '../../core/keys/keyStore.ts';
 import { RouterKeysApi } from '../../core/keys/routerKeysApi.ts';
 import { type RotationOutcome, rotateRouterKey } from '../../core/keys/routerRotation.ts';
-import { baseUrlOf } from '../../core/services/descriptors.ts';
+import { SERVICES, baseUrlOf } from '../../core/services/descriptors.ts';
 import { maskKey, redactSecrets } from '../../core/redact.ts';
 import { UnsafePath, readTarget, safeTarget, writeTarget } from '../../core/safeWrite.ts';
 import type { Configuration } from '../configuration.ts';
@@ -23,9 +23,13 @@ export interface ManagedRotationParts {
   log: Log;
 }
 
-/** Whether Rotate can be done in one step here: the routing service, with a management key stored. */
+/** Whether Rotate can be done in one step here: a service whose API creates keys, with its management key stored. */
 export function canRotateManaged(service: ServiceId, keys: KeyStore): boolean {
-  return service === 'router' && keys.accountMetadata(service) !== undefined && keys.metadata(service) !== undefined;
+  return (
+    SERVICES[service].accountKey?.canCreate === true &&
+    keys.accountMetadata(service) !== undefined &&
+    keys.metadata(service) !== undefined
+  );
 }
 
 /**

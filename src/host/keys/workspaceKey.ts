@@ -9,7 +9,7 @@ import type { AccountMonitor } from '../../core/monitor/accountMonitor.ts';
 import type { KeyStore } from '../../core/keys/keyStore.ts';
 import { type LimitReset, RouterKeysApi } from '../../core/keys/routerKeysApi.ts';
 import { ROTATED_KEY_DAYS } from '../../core/keys/routerRotation.ts';
-import { baseUrlOf } from '../../core/services/descriptors.ts';
+import { SERVICES, SERVICE_IDS, baseUrlOf } from '../../core/services/descriptors.ts';
 import type { Configuration } from '../configuration.ts';
 import type { Log } from '../log.ts';
 import { resetName } from './keyList.ts';
@@ -70,7 +70,10 @@ async function askPlan(): Promise<KeyPlan | undefined> {
 }
 
 /** Creates, stores and verifies the workspace's key; true when it is stored. */
-export async function createWorkspaceKey(parts: WorkspaceKeyParts, service: ServiceId = 'router'): Promise<boolean> {
+/** The service whose API can create a key (the descriptor's accountKey says). */
+const CREATOR = SERVICE_IDS.find((id) => SERVICES[id].accountKey?.canCreate) as ServiceId;
+
+export async function createWorkspaceKey(parts: WorkspaceKeyParts, service: ServiceId = CREATOR): Promise<boolean> {
   const manager = await parts.keys.getAccountKey(service).catch(() => undefined);
   const baseUrl = baseUrlOf(parts.configuration.value, service);
   if (!manager || !baseUrl) {

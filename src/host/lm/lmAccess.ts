@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { SpendLedger } from '../../core/account/spendLedger.ts';
 import { usd } from '../../core/account/spendLedger.ts';
+import { type Dialogs, windowDialogs } from '../dialogs.ts';
 import type { Log } from '../log.ts';
 
 const t = vscode.l10n.t;
@@ -42,17 +43,14 @@ export function callerLabel(caller: string): string {
   return typeof name === 'string' && name !== '' ? `${name} (${found!.id})` : caller;
 }
 
-async function askInModal(label: string): Promise<AccessAnswer> {
+async function askInModal(dialogs: Dialogs, label: string): Promise<AccessAnswer> {
   const allow = t('Allow');
   const deny = t("Don't Allow");
-  const picked = await vscode.window.showWarningMessage(
+  const picked = await dialogs.ask(
     t('{0} wants to use Keyward’s language models.', label),
-    {
-      modal: true,
-      detail: t(
-        'Its requests are sent with your stored keys and paid models cost money; what it spends counts toward the daily spend cap. You can change this in "Keyward: Manage Language Model Access".',
-      ),
-    },
+    t(
+      'Its requests are sent with your stored keys and paid models cost money; what it spends counts toward the daily spend cap. You can change this in "Keyward: Manage Language Model Access".',
+    ),
     allow,
     deny,
   );
@@ -67,14 +65,15 @@ export class LanguageModelAccess {
   private readonly self: string;
   /** One question per extension at a time: requests sent together wait for the same answer. */
   private readonly asking = new Map<string, Promise<boolean>>();
-  /** The question; tests put a scripted answer here (the in-host suite's host refuses modal dialogs). */
-  ask: (label: string) => Promise<AccessAnswer> = askInModal;
+  /** Where the question is asked, once per extension (dialogs.ts). */
+  private readonly dialogs: Dialogs;
 
-  constructor(state: AccessState, ledger: SpendLedger | undefined, log: Log, self: string) {
+  constructor(state: AccessState, ledger: SpendLedger | undefined, log: Log, self: string, dialogs = windowDialogs) {
     this.state = state;
     this.ledger = ledger;
     this.log = log;
     this.self = self.toLowerCase();
+    this.dialogs = dialogs;
   }
 
   decisions(): Decisions {
@@ -110,7 +109,7 @@ export class LanguageModelAccess {
   private async askOnce(id: string): Promise<boolean> {
     const label = callerLabel(id);
     try {
-      const answer = await this.ask(label).catch((error: unknown) => {
+      const answer = await askInModal(this.dialogs, label).catch((error: unknown) => {
         this.log.warn(`Language models: could not ask whether ${id} may use Keyward's models (${String(error)}).`);
         return undefined;
       });

@@ -8,7 +8,7 @@ import { redactSecrets } from '../../core/redact.ts';
 import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
 import { GitStatusCache } from '../../core/scan/gitStatus.ts';
 import { IncrementalScan } from '../../core/scan/incremental.ts';
-import { isSourceMap } from '../../core/scan/formats.ts';
+import { isSourceMap } from '../../core/scan/sourceMapName.ts';
 import { IGNORE_FILE, type Suppression } from '../../core/scan/ignoreFile.ts';
 import { type Finding, type ScanOptions, optionsFor } from '../../core/scan/scanner.ts';
 import type { ScanThread } from '../../core/scan/scanThread.ts';

@@ -37,7 +37,7 @@ import { isServiceOwner } from '../../core/scan/providerRules.ts';
 
 const t = vscode.l10n.t;
 
-/** What the fixes read and say through: the provider's parts, and its question and message ports (tests set them). */
+/** What the fixes read and say through: the provider's parts, and its dialogs (host/dialogs.ts). */
 export interface FixHost {
   readonly diagnostics: KeyDiagnostics;
   readonly configuration: Configuration;

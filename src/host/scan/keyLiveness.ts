@@ -9,26 +9,26 @@ import { Disposable } from '../../shared/dispose.ts';
 import type { KeyVerifier, Verification } from '../../core/scan/verify.ts';
 import { CommandId } from '../commandIds.ts';
 import type { Configuration } from '../configuration.ts';
+import { type Dialogs, windowDialogs } from '../dialogs.ts';
 import { DIAGNOSTIC_SOURCE, type KeyDiagnostics } from './keyDiagnostics.ts';
 
 const t = vscode.l10n.t;
 
-/** Asks the person to pick one of the items; undefined is no. Tests script it. */
-export type Ask = (message: string, ...items: string[]) => Thenable<string | undefined>;
-
 export class KeyLiveness extends Disposable implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
-  ask: Ask = (message, ...items) => vscode.window.showWarningMessage(message, { modal: true }, ...items);
   readonly diagnostics: KeyDiagnostics;
   readonly configuration: Configuration;
+  /** Where the check asks before a key found in an untrusted folder leaves (dialogs.ts). */
+  readonly dialogs: Dialogs;
   /** The verifier the last check used, and the base URLs it was made for: another service is another cache. */
   verifier: KeyVerifier | undefined;
   verifierFor = '';
 
-  constructor(diagnostics: KeyDiagnostics, configuration: Configuration) {
+  constructor(diagnostics: KeyDiagnostics, configuration: Configuration, dialogs: Dialogs = windowDialogs) {
     super();
     this.diagnostics = diagnostics;
     this.configuration = configuration;
+    this.dialogs = dialogs;
     diagnostics.verificationOf = (fingerprint) => this.verifier?.known(fingerprint);
     this._register(
       vscode.languages.registerCodeActionsProvider({ scheme: '*' }, this, {

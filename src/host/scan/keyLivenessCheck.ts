@@ -7,6 +7,7 @@ import { fingerprintOf } from '../../core/scan/scanner.ts';
 import { KeyVerifier, type Verification } from '../../core/scan/verify.ts';
 import { SERVICE_NAMES } from '../../core/errors.ts';
 import type { Configuration } from '../configuration.ts';
+import type { Dialogs } from '../dialogs.ts';
 import type { KeyDiagnostics } from './keyDiagnostics.ts';
 import { verificationText } from './verificationText.ts';
 
@@ -14,8 +15,8 @@ import { verificationText } from './verificationText.ts';
 export interface LivenessHost {
   readonly diagnostics: KeyDiagnostics;
   readonly configuration: Configuration;
-  /** Asks the person to pick one of the items; undefined is no. Tests script it. */
-  ask(message: string, ...items: string[]): Thenable<string | undefined>;
+  /** Where the check asks (dialogs.ts). */
+  readonly dialogs: Dialogs;
   verifier: KeyVerifier | undefined;
   verifierFor: string;
 }
@@ -86,7 +87,7 @@ export async function checkKeyLive(
   const baseUrl = baseUrls(liveness)[owner];
   if (!vscode.workspace.isTrusted && baseUrl !== undefined) {
     const send = t('Send and Check');
-    const answer = await liveness.ask(
+    const answer = await liveness.dialogs.ask(
       t(
         'Restricted Mode: to check whether the key {0} is live, Keyward sends it, as found in a file of a folder you have not trusted, to {1} (the {2}). Send it?',
         entry.finding.masked,

@@ -5,12 +5,12 @@
 import * as vscode from 'vscode';
 import type { HookState } from '../../core/scan/preCommitHook.ts';
 import { redactSecrets } from '../../core/redact.ts';
+import type { Dialogs } from '../dialogs.ts';
 import type { Log } from '../log.ts';
 
 const t = vscode.l10n.t;
 
 /** A modal question with an explanation; undefined is no. Tests script it. */
-export type AskWithDetail = (message: string, detail: string, ...items: string[]) => Thenable<string | undefined>;
 
 export type HookCommandOutcome =
   | { kind: 'installed'; path: string; replaced: 'nothing' | 'keyward' | 'foreign' }
@@ -19,10 +19,9 @@ export type HookCommandOutcome =
   | Extract<HookState, { kind: 'not_a_repository' | 'unsafe' | 'foreign' }>
   | { kind: 'failed'; message: string };
 
-/** What the steps ask and say through: the command, whose ports the tests set and read. */
+/** What the steps ask and say through: the command's dialogs and log. */
 export interface HookCommandHost {
-  ask: AskWithDetail;
-  tell(kind: 'info' | 'error', message: string): void;
+  readonly dialogs: Dialogs;
   readonly log: Log;
 }
 
@@ -36,7 +35,7 @@ export async function installHookCommand(command: HookCommandHost): Promise<Hook
       : folders[0];
   if (!folder) {
     if (folders.length === 0)
-      command.tell('error', t('Open a folder inside a git repository to install a pre-commit hook.'));
+      command.dialogs.tell('error', t('Open a folder inside a git repository to install a pre-commit hook.'));
     return { kind: 'no_folder' };
   }
   try {
@@ -45,13 +44,13 @@ export async function installHookCommand(command: HookCommandHost): Promise<Hook
     const state = await inspectPreCommitHook(folder.uri.fsPath);
     switch (state.kind) {
       case 'not_a_repository':
-        command.tell(
+        command.dialogs.tell(
           'error',
           t('{0} is not inside a git repository, so there is no pre-commit hook to install.', folder.name),
         );
         return state;
       case 'unsafe':
-        command.tell(
+        command.dialogs.tell(
           'error',
           t(
             '{0} is a symbolic link or not a regular file; Keyward does not write through it. Remove it and try again.',
@@ -70,7 +69,7 @@ export async function installHookCommand(command: HookCommandHost): Promise<Hook
     const install = state.kind === 'keyward' ? t('Update') : state.kind === 'foreign' ? t('Replace') : t('Install');
     const answer =
       state.kind === 'foreign'
-        ? await command.ask(
+        ? await command.dialogs.ask(
             t("{0} already holds another pre-commit hook. Replace it with Keyward's?", state.path),
             t(
               'The hook there now would stop running. To keep it, add "keyward scan --staged" to it yourself instead.',
@@ -79,20 +78,20 @@ export async function installHookCommand(command: HookCommandHost): Promise<Hook
               what,
             install,
           )
-        : await command.ask(t("Install Keyward's pre-commit hook in {0}?", state.path), what, install);
+        : await command.dialogs.ask(t("Install Keyward's pre-commit hook in {0}?", state.path), what, install);
     if (answer !== install) return { kind: 'declined', path: state.path };
     const result = await installPreCommitHook(folder.uri.fsPath, { force: state.kind === 'foreign' });
     if (result.kind !== 'installed') {
       // Another hook appeared between the question and the write: it stays.
-      command.tell('error', t('{0} changed while Keyward asked; nothing was written.', state.path));
+      command.dialogs.tell('error', t('{0} changed while Keyward asked; nothing was written.', state.path));
       return result;
     }
     command.log.info(
       `Installed the pre-commit hook at ${result.path} (replaced: ${result.replaced}; runs: ${result.keyward.join(' ') || 'nothing found'}).`,
     );
-    command.tell('info', t("Keyward's pre-commit hook is installed at {0}.", result.path));
+    command.dialogs.tell('info', t("Keyward's pre-commit hook is installed at {0}.", result.path));
     if (result.keyward.length === 0)
-      command.tell(
+      command.dialogs.tell(
         'error',
         t(
           'No keyward command was found on PATH outside this repository, so the hook refuses every commit until one is: install keyward (npm install --global keyward) and run this command again.',
@@ -102,7 +101,7 @@ export async function installHookCommand(command: HookCommandHost): Promise<Hook
   } catch (error) {
     const message = redactSecrets((error as Error).message);
     command.log.error(`Installing the pre-commit hook failed: ${message}`);
-    command.tell('error', t('Keyward could not install the pre-commit hook: {0}', message));
+    command.dialogs.tell('error', t('Keyward could not install the pre-commit hook: {0}', message));
     return { kind: 'failed', message };
   }
 }

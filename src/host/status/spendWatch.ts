@@ -11,6 +11,7 @@ import type { KeyStore, StatePort } from '../../core/keys/keyStore.ts';
 import { AccountWatch } from '../../core/monitor/accountWatch.ts';
 import type { SpendAlert } from '../../core/monitor/spendAlerts.ts';
 import { tierInfo } from '../../core/fees.ts';
+import { SERVICES } from '../../core/services/descriptors.ts';
 import type { Configuration } from '../configuration.ts';
 import type { Log } from '../log.ts';
 import { serviceLabel } from '../serviceNames.ts';
@@ -59,7 +60,7 @@ export class SpendWatch {
       const tier = this.parts.configuration.value.direct.usageTier;
       const spent = `${usd(account.monthSpend.total)}${account.monthSpend.currency === 'usd' ? '' : ` ${account.monthSpend.currency.toUpperCase()}`}`;
       lines.push(
-        tier && service === 'direct'
+        tier && SERVICES[service].capabilities.hasUsageTier
           ? t(
               'Organization costs this month: {0} of the {1} tier’s {2} monthly limit',
               spent,

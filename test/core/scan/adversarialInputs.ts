@@ -9,7 +9,8 @@ import { runInNewContext } from 'node:vm';
 import { type IgnoreRules, parseIgnoreFile, suppressionFor } from '../../../src/core/scan/ignoreFile.ts';
 import { readBaseline } from '../../../src/core/scan/baseline.ts';
 import { type ShippedPart, scanShippedText } from '../../../src/core/scan/sourceMap.ts';
-import { type Finding, optionsFor, scanBuffer, scanText } from '../../../src/core/scan/scanner.ts';
+import { type Finding, optionsFor, scanText } from '../../../src/core/scan/scanner.ts';
+import { scanBuffer } from '../../../src/core/scan/byteScan.ts';
 import { routerKey } from '../../emulator/keyFactory.ts';
 
 /** `unit` repeated to about `bytes` characters, whole units only. */

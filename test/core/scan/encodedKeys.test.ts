@@ -5,7 +5,9 @@
 // recursive), limited here to texts that name a place where such values are kept.
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../../src/core/keys/keyFormats.ts';
-import { mayContainKey, optionsFor, scanBuffer, scanText } from '../../../src/core/scan/scanner.ts';
+import { optionsFor, scanText } from '../../../src/core/scan/scanner.ts';
+import { scanBuffer } from '../../../src/core/scan/byteScan.ts';
+import { mayContainKey } from '../../../src/core/scan/literalPrecheck.ts';
 import { directKey, providerKey, routerKey } from '../../emulator/keyFactory.ts';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');

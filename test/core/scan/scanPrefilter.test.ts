@@ -1,7 +1,8 @@
 // The byte-level precheck: a file that only mentions "sk-" ("task-", a flag)
 // is never decoded, any token that could classify is, and it stays linear.
 import { describe, expect, it } from 'vitest';
-import { mayContainKey, scanBuffer } from '../../../src/core/scan/scanner.ts';
+import { scanBuffer } from '../../../src/core/scan/byteScan.ts';
+import { mayContainKey } from '../../../src/core/scan/literalPrecheck.ts';
 import { PROVIDER_KEY_RULES, directKey, providerKey, routerKey } from '../../emulator/keyFactory.ts';
 
 describe('mayContainKey', () => {

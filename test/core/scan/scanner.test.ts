@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../../src/core/keys/keyFormats.ts';
 import { maskKey } from '../../../src/core/redact.ts';
 import { IncrementalScan } from '../../../src/core/scan/incremental.ts';
-import { scanBuffer, scanText } from '../../../src/core/scan/scanner.ts';
+import { scanText } from '../../../src/core/scan/scanner.ts';
+import { scanBuffer } from '../../../src/core/scan/byteScan.ts';
 import { directKey, routerKey } from '../../emulator/keyFactory.ts';
 import { negativeCases, positiveCases } from '../scanCorpus.ts';
 

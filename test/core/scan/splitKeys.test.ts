@@ -3,7 +3,9 @@
 // whole expression; and many adjacent strings that make no key, which stay silent.
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../../src/core/keys/keyFormats.ts';
-import { mayContainKey, scanBuffer, scanText } from '../../../src/core/scan/scanner.ts';
+import { scanText } from '../../../src/core/scan/scanner.ts';
+import { scanBuffer } from '../../../src/core/scan/byteScan.ts';
+import { mayContainKey } from '../../../src/core/scan/literalPrecheck.ts';
 import { guardPrompt } from '../../../src/core/guards/secretGuard.ts';
 import { StreamScan } from '../../../src/core/scan/streamScan.ts';
 import { IncrementalScan } from '../../../src/core/scan/incremental.ts';

@@ -1,6 +1,7 @@
 // What the e2e runner tells the in-host tests: the emulator and the workspace.
 import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
+import type { DialogProbe } from '../../../src/host/dialogProbe.ts';
 
 export interface E2eEnv {
   emulator: { routerBaseUrl: string; directBaseUrl: string; adminUrl: string };
@@ -60,4 +61,17 @@ export async function admin<T = Record<string, unknown>>(method: string, path: s
   const json = (await response.json()) as T & { error?: string };
   if (!response.ok) throw new Error(`admin ${method} ${path}: ${response.status} ${json.error ?? ''}`);
   return json;
+}
+
+/**
+ * Answers the language models' access question (the host refuses modal dialogs) with Allow, or Don't Allow, through
+ * the test API's dialogs; every other question gets no answer. `asked` gets the extension each question names.
+ */
+export function answerModelAccess(dialogs: DialogProbe, allow: boolean, asked?: string[]): void {
+  dialogs.answer = async (message, _detail, ...items) => {
+    const named = /^(.*) wants to use Keyward’s language models\.$/.exec(message);
+    if (!named) return undefined;
+    asked?.push(named[1]!);
+    return allow ? items[0] : items[1];
+  };
 }

@@ -15,7 +15,7 @@ import { actions, diagnosticsOf, folder, keyward, open, run, write } from './edi
 import { activateKeyward, admin, e2eEnv, leakKey, waitFor } from './env.ts';
 
 let api: KeywardTestApi;
-let realAsk: KeywardTestApi['fixes']['ask'];
+let realAnswer: KeywardTestApi['dialogs']['answer'];
 const routerKey = () => ['sk', 'or', 'v1', randomBytes(32).toString('hex')].join('-');
 const masked = (key: string) => `sk-or-v1-…${key.slice(-4)}`;
 const fingerprint = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 16);
@@ -30,7 +30,7 @@ const read = (path: string) => readFileSync(join(folder(), path), 'utf8');
 /** Scripts the fixes' questions: each answer in turn; the questions are kept. */
 function answer(...answers: (string | undefined)[]): string[] {
   const asked: string[] = [];
-  api.fixes.ask = async (message: string) => {
+  api.dialogs.answer = async (message) => {
     asked.push(message);
     return answers.shift();
   };
@@ -53,18 +53,18 @@ async function envFix(path: string, key: string): Promise<{ uri: vscode.Uri; fix
 }
 
 async function lastSaid(pattern: RegExp): Promise<string> {
-  return waitFor(`a message matching ${String(pattern)}`, () => api.fixes.said.find((m) => pattern.test(m)));
+  return waitFor(`a message matching ${String(pattern)}`, () => api.dialogs.told.find((m) => pattern.test(m)));
 }
 
 suite('moving keys out of files', () => {
   suiteSetup(async () => {
     api = (await activateKeyward()).exports as KeywardTestApi;
-    realAsk = api.fixes.ask;
+    realAnswer = api.dialogs.answer;
   });
 
   suiteTeardown(() => {
     removeEnv();
-    api.fixes.ask = realAsk;
+    api.dialogs.answer = realAnswer;
   });
 
   test('.env: a link to a tracked .env.development is not written through, and nothing changes', async () => {
@@ -152,7 +152,7 @@ suite('moving keys out of files', () => {
     const second = await envFix('moves/second.ts', key);
     assert.equal(await run(second.fix), true);
     assert.equal(read('.env'), `OPENROUTER_API_KEY=${key}\n`);
-    assert.ok(!api.fixes.said.some((m) => /could not be saved/.test(m)), api.fixes.said.join(' | '));
+    assert.ok(!api.dialogs.told.some((m) => /could not be saved/.test(m)), api.dialogs.told.join(' | '));
     await waitFor('the fixed line on disk', () =>
       read('moves/second.ts') === 'export const client = { apiKey: process.env.OPENROUTER_API_KEY };\n'
         ? true

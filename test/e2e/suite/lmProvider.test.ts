@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { KeywardTestApi } from '../../../src/extension.ts';
-import { activateKeyward, admin, e2eEnv, leakKey, waitFor } from './env.ts';
+import { activateKeyward, admin, answerModelAccess, e2eEnv, leakKey, waitFor } from './env.ts';
 
 interface Recorded {
   path: string;
@@ -40,7 +40,7 @@ suite('language-model chat provider', () => {
     api = (await activateKeyward()).exports as KeywardTestApi;
     // This suite calls vscode.lm as another extension would: the host refuses modal dialogs here, so the
     // one-time question is answered by script (the UI step "another extension asks" clicks the real one).
-    (await api.languageModelAccess()).ask = async () => 'allow';
+    answerModelAccess(api.dialogs, true);
     await vscode.commands.executeCommand('keyward.setRouterKey', {
       key: e2eEnv().sandboxKeys.routerFunded,
       quiet: true,
@@ -273,7 +273,7 @@ suite('language-model chat provider', () => {
     const allowed = access.decisions();
     // Forget the answer this suite gave, and answer no this time.
     for (const id of Object.keys(allowed)) await access.decide(id, undefined);
-    access.ask = async (label) => (asked.push(label), 'deny');
+    answerModelAccess(api.dialogs, false, asked);
     try {
       const marker = `lm-denied-${randomBytes(6).toString('hex')}`;
       for (let i = 0; i < 2; i++)
@@ -290,7 +290,7 @@ suite('language-model chat provider', () => {
       assert.ok(!bodies.some((b) => b.includes(marker)), 'nothing of the refused requests was sent');
     } finally {
       for (const id of Object.keys(access.decisions())) await access.decide(id, undefined);
-      access.ask = async () => 'allow';
+      answerModelAccess(api.dialogs, true);
     }
   });
 });

@@ -6,21 +6,20 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { KeywardTestApi } from '../../../src/extension.ts';
-import type { AskWithDetail } from '../../../src/host/scan/preCommitHookCommand.ts';
 import { activateKeyward, e2eEnv } from './env.ts';
 
 const MARK = '# installed by keyward install-hook';
 const FOREIGN = '#!/bin/sh\n# another tool\nexit 0\n';
 let api: KeywardTestApi;
-let realAsk: AskWithDetail;
+let realAnswer: KeywardTestApi['dialogs']['answer'];
 let hook: string;
 let before: string | undefined;
 
 /** Scripts the command's questions: each answer in turn; the questions (and their explanations) are kept. */
 function answer(...answers: (string | undefined)[]): { message: string; detail: string; items: string[] }[] {
   const asked: { message: string; detail: string; items: string[] }[] = [];
-  api.preCommitHook.ask = async (message, detail, ...items) => {
-    asked.push({ message, detail, items });
+  api.dialogs.answer = async (message, detail, ...items) => {
+    asked.push({ message, detail: detail ?? '', items });
     return answers.shift();
   };
   return asked;
@@ -34,7 +33,7 @@ const run = () =>
 suite('Install Pre-commit Hook', () => {
   suiteSetup(async () => {
     api = (await activateKeyward()).exports as KeywardTestApi;
-    realAsk = api.preCommitHook.ask;
+    realAnswer = api.dialogs.answer;
     const folder = e2eEnv().workspace.folder;
     const hooks = execFileSync('git', ['rev-parse', '--git-path', 'hooks'], {
       cwd: folder,
@@ -46,7 +45,7 @@ suite('Install Pre-commit Hook', () => {
   });
 
   suiteTeardown(() => {
-    api.preCommitHook.ask = realAsk;
+    api.dialogs.answer = realAnswer;
     // Later tests commit in this repository: leave its hooks as they were.
     if (before === undefined) rmSync(hook, { force: true });
     else writeFileSync(hook, before, { mode: 0o755 });
@@ -67,10 +66,8 @@ suite('Install Pre-commit Hook', () => {
     const text = readFileSync(hook, 'utf8');
     assert.ok(text.startsWith('#!/bin/sh\n') && text.includes(MARK));
     assert.ok(!text.includes(e2eEnv().workspace.folder), 'the hook names no path of this machine');
-    assert.ok(api.preCommitHook.said.some((m) => m === `Keyward's pre-commit hook is installed at ${hook}.`));
-    assert.ok(
-      api.preCommitHook.said.some((m) => /No keyward command was found on PATH outside this repository/.test(m)),
-    );
+    assert.ok(api.dialogs.told.some((m) => m === `Keyward's pre-commit hook is installed at ${hook}.`));
+    assert.ok(api.dialogs.told.some((m) => /No keyward command was found on PATH outside this repository/.test(m)));
 
     const again = answer('Update');
     assert.deepEqual(await run(), { kind: 'installed', path: hook, replaced: 'keyward', keyward: [] });

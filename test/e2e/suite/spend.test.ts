@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { KeywardTestApi } from '../../../src/extension.ts';
 import type { HostMessage } from '../../../src/shared/protocol.ts';
-import { activateKeyward, admin, e2eEnv, waitFor } from './env.ts';
+import { activateKeyward, admin, answerModelAccess, e2eEnv, waitFor } from './env.ts';
 
 let api: KeywardTestApi;
 const keyward = () => vscode.workspace.getConfiguration('keyward');
@@ -62,7 +62,7 @@ suite('daily spend cap', () => {
     api = (await activateKeyward()).exports as KeywardTestApi;
     // This suite calls vscode.lm as another extension would: the host refuses modal dialogs here, so the
     // one-time question is answered by script (the UI step "another extension asks" clicks the real one).
-    (await api.languageModelAccess()).ask = async () => 'allow';
+    answerModelAccess(api.dialogs, true);
     await vscode.commands.executeCommand('keyward.setRouterKey', {
       key: e2eEnv().sandboxKeys.routerFunded,
       quiet: true,

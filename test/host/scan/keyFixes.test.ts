@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { scannerKeys } from '../../../src/core/keys/keyStore.ts';
 import { scanText } from '../../../src/core/scan/scanner.ts';
 import { type FileState, KeyDiagnostics } from '../../../src/host/scan/keyDiagnostics.ts';
-import { FixCommand } from '../../../src/host/scan/keyFixes.ts';
+import { FixCommand } from '../../../src/host/scan/fixCommands.ts';
 import { directKey, routerKey } from '../../emulator/keyFactory.ts';
 import { type EditorParts, editorParts, nextChange } from '../editorParts.ts';
 import {
@@ -27,7 +27,7 @@ afterEach(() => parts.dispose());
 type Doc = ReturnType<typeof fakeDocument>;
 
 /** Publishes the document's findings at `state`, then asks for the fixes at the first key. */
-function fixesFor(doc: Doc, state: FileState, source = 'Keyward') {
+async function fixesFor(doc: Doc, state: FileState, source = 'Keyward') {
   parts.diagnostics.set(doc.uri as never, scanText(doc.getText(), parts.diagnostics.scanOptions()), state);
   const published = parts.collection.get(doc.uri as never)!;
   const diagnostics = published.map((d) =>
@@ -35,7 +35,7 @@ function fixesFor(doc: Doc, state: FileState, source = 'Keyward') {
   );
   return {
     diagnostic: diagnostics[0]!,
-    actions: parts.fixes.provideCodeActions(
+    actions: await parts.fixes.provideCodeActions(
       doc as never,
       diagnostics[0]!.range as never,
       {
@@ -46,10 +46,10 @@ function fixesFor(doc: Doc, state: FileState, source = 'Keyward') {
 }
 
 describe('key quick fixes', () => {
-  it('a key in a new JavaScript file gets every fix, the move to .env preferred, all tied to its diagnostic', () => {
+  it('a key in a new JavaScript file gets every fix, the move to .env preferred, all tied to its diagnostic', async () => {
     parts = editorParts();
     const doc = fakeDocument('/w/app.js', `const key = "${routerKey()}";\n`);
-    const { actions, diagnostic } = fixesFor(doc, 'untracked');
+    const { actions, diagnostic } = await fixesFor(doc, 'untracked');
     expect(actions.map((a) => a.title)).toEqual([
       'Read OPENROUTER_API_KEY from the environment and move the key to .env',
       'Store the key in Keyward and remove it from this file',
@@ -70,11 +70,11 @@ describe('key quick fixes', () => {
     expect(String((actions[4]!.command!.arguments as unknown[])[0])).toBe('https://openrouter.ai/settings/keys');
   });
 
-  it('the ignore fix appends the marker at the end of the key line, and on a tracked file says to rotate too', () => {
+  it('the ignore fix appends the marker at the end of the key line, and on a tracked file says to rotate too', async () => {
     parts = editorParts();
     const line = `KEY = '${directKey('proj')}'`;
     const doc = fakeDocument('/w/settings.py', `import os\n${line}\n`, 'python');
-    const { actions } = fixesFor(doc, 'tracked');
+    const { actions } = await fixesFor(doc, 'tracked');
     // In a tracked file rotating comes first and is the preferred fix: the key is in history whatever else is done
     // (GitGuardian resolves a secret incident only once the secret is revoked:
     // https://docs.gitguardian.com/internal-monitoring/detect/incident-statuses).
@@ -93,10 +93,10 @@ describe('key quick fixes', () => {
     expect(edit!.newText).toBe(' # keyward-ignore');
   });
 
-  it('in a .env file the ignore fix puts the next-line marker above the key, indented like it, and offers no move', () => {
+  it('in a .env file the ignore fix puts the next-line marker above the key, indented like it, and offers no move', async () => {
     parts = editorParts();
     const doc = fakeDocument('/w/.env.local', `A=1\n  OPENROUTER_API_KEY=${routerKey()}\n`, 'dotenv');
-    const { actions } = fixesFor(doc, 'ignored');
+    const { actions } = await fixesFor(doc, 'ignored');
     expect(actions.map((a) => a.title)).toEqual([
       'Store the key in Keyward and remove it from this file',
       'Ignore this line (keyward-ignore-next-line above it)',
@@ -115,7 +115,7 @@ describe('key quick fixes', () => {
     const doc = fakeDocument('/w/app.js', `const key = "${key}";\n`);
     parts.diagnostics.set(doc.uri as never, scanText(doc.getText(), options), 'untracked');
     const [published] = parts.collection.get(doc.uri as never)!;
-    const actions = parts.fixes.provideCodeActions(
+    const actions = await parts.fixes.provideCodeActions(
       doc as never,
       published!.range as never,
       {
@@ -131,14 +131,18 @@ describe('key quick fixes', () => {
     });
   });
 
-  it('offers nothing for another extension’s diagnostic, nor where no key is', () => {
+  it('offers nothing for another extension’s diagnostic, nor where no key is', async () => {
     parts = editorParts();
     const doc = fakeDocument('/w/app.js', `const key = "${routerKey()}";\nconst x = 1;\n`);
-    expect(fixesFor(doc, 'untracked', 'eslint').actions).toEqual([]);
+    expect((await fixesFor(doc, 'untracked', 'eslint')).actions).toEqual([]);
     const elsewhere = new Diagnostic(doc.lineAt(1).range, 'x', 1);
     elsewhere.source = 'Keyward';
     expect(
-      parts.fixes.provideCodeActions(doc as never, elsewhere.range as never, { diagnostics: [elsewhere] } as never),
+      await parts.fixes.provideCodeActions(
+        doc as never,
+        elsewhere.range as never,
+        { diagnostics: [elsewhere] } as never,
+      ),
     ).toEqual([]);
   });
 });
@@ -157,8 +161,8 @@ describe('Move to .env: the save of the changed line', () => {
    * A JavaScript file with a key in a real folder, opened in a fake editor whose save answers as scripted: `answers`
    * says what each save() returns and whether the document is still dirty after it.
    */
-  function moveSetup(answers: { saved: boolean; dirty: boolean }[]) {
-    parts = editorParts();
+  function moveSetup(answers: { saved: boolean; dirty: boolean }[], savePatienceMs?: number) {
+    parts = editorParts({}, { savePatienceMs });
     const folder = mkdtempSync(join(tmpdir(), 'keyward-save-'));
     const key = routerKey();
     const path = join(folder, 'app.js');
@@ -206,15 +210,14 @@ describe('Move to .env: the save of the changed line', () => {
     expect(await parts.fixes.moveToEnv(setup.doc.uri as never, setup.entry.range as never)).toBe(true);
     expect(readFileSync(join(setup.folder, '.env'), 'utf8')).toBe(`OPENROUTER_API_KEY=${setup.key}\n`);
     expect(setup.saves()).toBe(2);
-    expect(parts.fixes.said.filter((m) => /could not be saved/.test(m))).toEqual([]);
+    expect(parts.dialogs.told.filter((m) => /could not be saved/.test(m))).toEqual([]);
   });
 
   it('a save that really fails is still said, once no save came within the patience', async () => {
-    const setup = moveSetup([{ saved: false, dirty: true }]);
-    parts.fixes.savePatienceMs = 50;
+    const setup = moveSetup([{ saved: false, dirty: true }], 50);
     expect(await parts.fixes.moveToEnv(setup.doc.uri as never, setup.entry.range as never)).toBe(true);
     expect(setup.saves()).toBeGreaterThanOrEqual(2);
-    expect(parts.fixes.said).toEqual([expect.stringMatching(/the file could not be saved yet/)]);
+    expect(parts.dialogs.told).toEqual([expect.stringMatching(/the file could not be saved yet/)]);
   });
 });
 
@@ -263,7 +266,7 @@ describe('a key moved out of a tracked file stays a finding until it is rotated'
     expect(diagnostic!.message).toContain(`sk-or-v1-…${key.slice(-4)}`);
     expect(diagnostic!.message).toMatch(/git has it in this file's history: rotate it/);
     expect(diagnostic!.message).not.toContain(key);
-    const actions = parts.fixes.provideCodeActions(
+    const actions = await parts.fixes.provideCodeActions(
       doc as never,
       diagnostic!.range as never,
       { diagnostics: [Object.assign(diagnostic!, { source: 'Keyward' })] } as never,

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PROVIDER_RULES, PROVIDERS } from '../../../src/core/scan/providerRules.ts';
 import { scanText } from '../../../src/core/scan/scanner.ts';
 import type { FileState } from '../../../src/host/scan/keyDiagnostics.ts';
-import { FixCommand } from '../../../src/host/scan/keyFixes.ts';
+import { FixCommand } from '../../../src/host/scan/fixCommands.ts';
 import { KeyLiveness } from '../../../src/host/scan/keyLiveness.ts';
 import { PROVIDER_KEY_RULES, providerKey, routerKey } from '../../emulator/keyFactory.ts';
 import { type EditorParts, editorParts } from '../editorParts.ts';
@@ -18,11 +18,11 @@ afterEach(() => parts.dispose());
 
 type Doc = ReturnType<typeof fakeDocument>;
 
-function fixesFor(doc: Doc, state: FileState) {
+async function fixesFor(doc: Doc, state: FileState) {
   parts.diagnostics.set(doc.uri as never, scanText(doc.getText(), parts.diagnostics.scanOptions()), state);
   const published = parts.collection.get(doc.uri as never)!;
   const diagnostics = published.map((d) => Object.assign(new Diagnostic(d.range, d.message, d.severity), d));
-  return parts.fixes.provideCodeActions(
+  return await parts.fixes.provideCodeActions(
     doc as never,
     diagnostics[0]!.range as never,
     {
@@ -55,7 +55,7 @@ describe('other providers in the editor', () => {
     parts = editorParts();
     const key = providerKey('anthropic-key');
     const doc = fakeDocument('/w/app.py', `client = Anthropic(api_key="${key}")\n`, 'python');
-    const actions = fixesFor(doc, 'untracked');
+    const actions = await fixesFor(doc, 'untracked');
     expect(actions.map((a) => a.title)).toEqual([
       'Read ANTHROPIC_API_KEY from the environment and move the key to .env',
       'Add /w/app.py to .gitignore',
@@ -81,14 +81,14 @@ describe('other providers in the editor', () => {
     expect(liveness.provideCodeActions(doc as never, diagnostic!.range as never, context)).toEqual([]);
     // As a routing service key beside it still gets the check.
     const own = fakeDocument('/w/own.py', `KEY = "${routerKey()}"\n`, 'python');
-    fixesFor(own, 'untracked');
+    await fixesFor(own, 'untracked');
     const [ownDiagnostic] = parts.collection.get(own.uri as never)!;
     const ownContext = { diagnostics: [ownDiagnostic] } as never;
     expect(liveness.provideCodeActions(own as never, ownDiagnostic!.range as never, ownContext)).toHaveLength(1);
     liveness.dispose();
   });
 
-  it('Gemini keys go to GEMINI_API_KEY, Hugging Face tokens to HF_TOKEN, in a .env-reading language', () => {
+  it('Gemini keys go to GEMINI_API_KEY, Hugging Face tokens to HF_TOKEN, in a .env-reading language', async () => {
     parts = editorParts();
     for (const [rule, name] of [
       ['google-api-key', 'GEMINI_API_KEY'],
@@ -96,7 +96,9 @@ describe('other providers in the editor', () => {
       ['replicate-token', 'REPLICATE_API_TOKEN'],
     ] as const) {
       const doc = fakeDocument(`/w/${rule}.ts`, `const k = '${providerKey(rule)}';\n`, 'typescript');
-      expect(fixesFor(doc, 'untracked')[0]!.title).toBe(`Read ${name} from the environment and move the key to .env`);
+      expect((await fixesFor(doc, 'untracked'))[0]!.title).toBe(
+        `Read ${name} from the environment and move the key to .env`,
+      );
     }
   });
 
@@ -105,7 +107,7 @@ describe('other providers in the editor', () => {
     const key = routerKey();
     const text = `const k = '${key.slice(0, 20)}' +\n  '${key.slice(20)}';\n`;
     const doc = fakeDocument('/w/split.js', text, 'javascript');
-    const actions = fixesFor(doc, 'untracked');
+    const actions = await fixesFor(doc, 'untracked');
     const [diagnostic] = parts.collection.get(doc.uri as never)!;
     expect(diagnostic!.code).toBe('split-key');
     expect([diagnostic!.range.start.line, diagnostic!.range.end.line]).toEqual([0, 1]);
@@ -123,12 +125,12 @@ describe('other providers in the editor', () => {
     expect(doc.getText()).toBe(text);
   });
 
-  it('a key in a Secret’s base64 is marked at the encoded text and says so', () => {
+  it('a key in a Secret’s base64 is marked at the encoded text and says so', async () => {
     parts = editorParts();
     const key = providerKey('groq-key');
     const encoded = Buffer.from(key).toString('base64');
     const doc = fakeDocument('/w/secret.yaml', `kind: Secret\ndata:\n  GROQ_API_KEY: ${encoded}\n`, 'yaml');
-    const actions = fixesFor(doc, 'untracked');
+    const actions = await fixesFor(doc, 'untracked');
     const [diagnostic] = parts.collection.get(doc.uri as never)!;
     expect(diagnostic!.code).toBe('encoded-key');
     expect(doc.getText(diagnostic!.range)).toBe(encoded);
