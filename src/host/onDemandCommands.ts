@@ -20,3 +20,4 @@ export { addAccountKey, removeAccountKey } from './keys/accountKeyCommands.ts';
 export { showKeyList } from './keys/keyList.ts';
 export { SpendWatch } from './status/spendWatch.ts';
 export { createWorkspaceKey } from './keys/workspaceKey.ts';
+export { stopFoundKey } from './keys/stopFoundKey.ts';

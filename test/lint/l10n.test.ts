@@ -45,6 +45,7 @@ describe('runtime strings', () => {
       'src/host/keys/keyCommands.ts: t(notice.message, ...notice.args.map((arg) => t(arg)))',
       'src/host/keys/keyCommands.ts: t(arg)',
       'src/host/keys/keyCommands.ts: t(notice.open.label)',
+      'src/host/keys/stopFoundKey.ts: t(SERVICES[service].accountKey!.name)',
       'src/host/serviceNames.ts: t(SERVICES[service].displayName)',
       'src/host/serviceNames.ts: t(SERVICES[service].label)',
       'src/host/serviceNames.ts: t(SERVICES[service].shortLabel)',

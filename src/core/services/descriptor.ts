@@ -45,6 +45,8 @@ export interface AccountKeySlot {
   env: string;
   /** Whether the API can create a key that calls models (then Keyward can create and rotate keys in one step). */
   canCreate: boolean;
+  /** Whether the API can disable a key (reversibly); where it cannot, a leaked key is deleted. */
+  canDisable: boolean;
 }
 
 export interface ServiceDescriptor extends WireProfile {

@@ -25,6 +25,7 @@ export const routerDescriptor = {
     name: 'management key',
     env: 'OPENROUTER_MANAGEMENT_KEY',
     canCreate: true,
+    canDisable: true,
   },
   keyLabel: 'Router key',
   keyPlaceholder: 'sk-or-v1-…',

@@ -4,4 +4,6 @@ export const FixCommand = {
   moveToEnv: 'keyward.fix.moveToEnv',
   storeAndRemove: 'keyward.fix.storeAndRemove',
   gitignoreFile: 'keyward.fix.gitignoreFile',
+  /** With a management or admin key: the found key disabled (or deleted) at its service now. */
+  stopKey: 'keyward.fix.stopKey',
 } as const;

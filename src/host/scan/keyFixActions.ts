@@ -28,6 +28,8 @@ export function keyFixActions(
   configuration: Configuration,
   document: vscode.TextDocument,
   ours: readonly vscode.Diagnostic[],
+  /** Whether a management or admin key of the service is stored (then a found key can be stopped from here). */
+  managed: (service: ServiceId) => boolean = () => false,
 ): vscode.CodeAction[] {
   const actions: vscode.CodeAction[] = [];
   // Restricted Mode: no fix that writes a file or stores a key, only the way to rotate it.
@@ -47,6 +49,12 @@ export function keyFixActions(
     // A key inside an archive or a source map's sources is not in this text: nothing here can edit it.
     if (!entry || entry.inner !== undefined) continue;
     actions.push(...fixesFor(configuration, document, diagnostic, entry, trusted));
+    const stop = stopAction(document, entry, managed);
+    if (!stop) continue;
+    stop.diagnostics = [diagnostic];
+    // Stopping the key comes first and is the one preferred: a leak is stopped before it is tidied.
+    for (const action of actions) action.isPreferred = false;
+    actions.unshift(stop);
   }
   return actions;
 }
@@ -123,6 +131,27 @@ function writingFixes(document: vscode.TextDocument, entry: Entry, make: MakeAct
     actions.push(action);
   }
   return actions;
+}
+
+/**
+ * Disable now (or Delete now, where the service cannot disable): a key found in a file, not the one Keyward uses,
+ * stopped at its service with the stored management or admin key. First: a leak is stopped before it is tidied.
+ */
+function stopAction(
+  document: vscode.TextDocument,
+  entry: Entry,
+  managed: (service: ServiceId) => boolean,
+): vscode.CodeAction | undefined {
+  const service = entry.finding.service;
+  if (!isServiceOwner(service) || !managed(service) || entry.finding.stored === 'active') return undefined;
+  if (INDIRECT_RULES.has(entry.finding.ruleId)) return undefined;
+  const title = SERVICES[service].accountKey?.canDisable
+    ? t('Disable this key now at the {0}', SERVICE_NAMES[service])
+    : t('Delete this key now at the {0}…', SERVICE_NAMES[service]);
+  const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
+  action.isPreferred = true;
+  action.command = { title, command: FixCommand.stopKey, arguments: [document.uri, entry.range] };
+  return action;
 }
 
 /** Rotating a key: Keyward's own Rotate for the stored key, else the service's key page. */

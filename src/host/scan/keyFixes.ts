@@ -42,6 +42,14 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
         this.storeAndRemove(uri, range),
       ),
       vscode.commands.registerCommand(FixCommand.gitignoreFile, (uri: vscode.Uri) => this.gitignoreFile(uri)),
+      vscode.commands.registerCommand(FixCommand.stopKey, async (uri: vscode.Uri, range: vscode.Range) =>
+        (await import('../onDemandCommands.ts')).stopFoundKey(
+          { keys: this.keys, configuration: this.configuration },
+          uri,
+          range,
+          this.diagnostics,
+        ),
+      ),
     ])
       this._register(disposable);
   }
@@ -55,7 +63,9 @@ export class KeyFixes extends Disposable implements vscode.CodeActionProvider {
     const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
     if (ours.length === 0) return [];
     return import('../onDemandCommands.ts').then(({ keyFixActions }) =>
-      keyFixActions(this.diagnostics, this.configuration, document, ours),
+      keyFixActions(this.diagnostics, this.configuration, document, ours, (service) =>
+        Boolean(this.keys.accountMetadata(service)),
+      ),
     );
   }
 
