@@ -18,6 +18,7 @@ import { conversationPlaceSteps } from './conversationPlaceSteps.ts';
 import { spendCapSteps } from './spendCapSteps.ts';
 import { languageModelSteps } from './languageModelSteps.ts';
 import { chatHistorySteps } from './chatHistorySteps.ts';
+import { keyLifeSteps } from './keyLifeSteps.ts';
 
 export interface UiContext {
   wb: Workbench;
@@ -425,6 +426,7 @@ export const ALL_STEPS: UiStep[] = [
   // leave other webviews (the Welcome page's media) in the workbench.
   ...a11ySteps,
   ...conversationPlaceSteps,
+  ...keyLifeSteps,
   leakProbeStep,
   // Last: it turns the host's AI features on for a while, and their chat view and notices must not reach the
   // screens of the steps above.

@@ -1,0 +1,138 @@
+// The whole life of a key, as a person does it in the real workbench against the emulator: a management key added
+// from the palette, the account's keys listed and a leaked one disabled from the list, a spend alert with its
+// buttons, and Rotate in one step. Every key made here is a new one of the sandbox's funded account, and the key
+// Keyward used before comes back at the end, so the steps after these see the workbench as it was.
+import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
+import type { UiStep } from './steps.ts';
+
+const input = (wb: Workbench) => wb.page.locator('.quick-input-widget input.input');
+const list = (wb: Workbench) => wb.page.locator('.quick-input-widget .quick-input-list');
+
+async function quickInputClosed(wb: Workbench): Promise<void> {
+  await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: PATIENCE });
+}
+
+/** A toast that matches, read as it stands; the notification centre once toasts have gone. */
+async function toast(wb: Workbench, expected: RegExp): Promise<string> {
+  return until(`a notification matching ${String(expected)}`, async () => {
+    const toasts = (await wb.page.locator('.notifications-toasts .notification-toast').allInnerTexts()).join(' | ');
+    if (expected.test(toasts)) return toasts;
+    const centre = await wb.notifications().catch(() => '');
+    return expected.test(centre) ? centre : undefined;
+  });
+}
+
+/** The quick pick's rows as text, once `expected` is among them. */
+async function rows(wb: Workbench, expected: RegExp): Promise<string> {
+  return until(`the list to show ${String(expected)}`, async () => {
+    const text = (
+      await list(wb)
+        .innerText()
+        .catch(() => '')
+    ).replace(/\s+/g, ' ');
+    return expected.test(text) ? text : undefined;
+  });
+}
+
+export const keyLifeSteps: UiStep[] = [
+  {
+    name: 'Add a Management or Admin Key from the palette: checked with the key API, stored apart',
+    async run({ wb, emulator, leakKey }) {
+      const funded = emulator.sandbox!.routerFundedAccountId;
+      const manager = emulator.router.createKey({ accountId: funded, name: 'e2e manager', management: true });
+      leakKey(manager.value);
+      await wb.runCommand('Keyward: Add a Management or Admin Key…');
+      await rows(wb, /Routing service: management key/);
+      await wb.screenshot('account-key-pick');
+      await wb.answerQuickInput('Routing service: management key');
+      await until('the key input to be a password box', async () =>
+        (await input(wb).getAttribute('type')) === 'password' ? true : undefined,
+      );
+      await wb.answerQuickInput(manager.value);
+      await toast(wb, /Routing service management key stored \(sk-or-v1-…\w{4}\)\. Keys it sees: \d+\./);
+      await wb.screenshot('management-key-stored');
+    },
+  },
+  {
+    name: 'Manage Keys lists the account’s keys with limits and usage; a leaked one is disabled from the list',
+    async run({ wb, emulator }) {
+      const funded = emulator.sandbox!.routerFundedAccountId;
+      const leaked = emulator.router.createKey({ accountId: funded, name: 'e2e leaked ci', limit: 3 });
+      await quickInputClosed(wb);
+      await wb.runCommand('Keyward: Manage Keys…');
+      const shown = await rows(wb, /e2e leaked ci/);
+      if (!/sandbox funded/.test(shown) || !/limit \$10\.00/.test(shown))
+        throw new Error(`the key list: expected the sandbox key and its limit in ${shown.slice(0, 400)}`);
+      await wb.screenshot('manage-keys-list');
+      await wb.answerQuickInput('e2e leaked ci');
+      await rows(wb, /Disable/);
+      await wb.screenshot('manage-keys-actions');
+      await wb.answerQuickInput('Disable');
+      await toast(wb, /Disabled e2e leaked ci \(sk-or-v1-\w{3}\.{3}\w{4}\): requests with it are refused\./);
+      await until('the emulator to hold the key disabled', () => (leaked.disabled ? true : undefined));
+      // The list comes back with the key marked; the person leaves it.
+      await rows(wb, /e2e leaked ci.*disabled/);
+      await wb.screenshot('manage-keys-disabled');
+      await wb.page.keyboard.press('Escape');
+      await quickInputClosed(wb);
+    },
+  },
+  {
+    name: 'a key spending past the day’s alert: a warning offers Disable This Key, Raise the Limit, Ignore Today',
+    async run({ wb, emulator }) {
+      const funded = emulator.router.account(emulator.sandbox!.routerFundedAccountId);
+      const spender = emulator.router.createKey({ accountId: funded.id, name: 'e2e overnight' });
+      emulator.router.spend(funded, spender, 6);
+      await wb.runCommand('Keyward: Refresh Credit and Key Status');
+      const text = await toast(wb, /e2e overnight .* has spent \$6\.00 today, past your alert at \$5\.00/);
+      for (const button of ['Disable This Key', 'Raise the Limit…', 'Ignore Today'])
+        if (!text.includes(button) && !(await wb.notifications()).includes(button))
+          throw new Error(`the spend alert: no ${button} button in ${text.slice(0, 300)}`);
+      await wb.screenshot('spend-alert');
+      await wb.page
+        .locator('.notifications-toasts .notification-toast .monaco-button', { hasText: 'Ignore Today' })
+        .first()
+        .click()
+        .catch(() => undefined);
+    },
+  },
+  {
+    name: 'Rotate with the management key: a new key made, stored and verified, the old one disabled, nothing pasted',
+    async run({ wb, emulator, leakKey }) {
+      const funded = emulator.sandbox!.routerFundedAccountId;
+      const old = emulator.router.createKey({
+        accountId: funded,
+        name: 'e2e rotate me',
+        limit: 4,
+        limitReset: 'weekly',
+      });
+      leakKey(old.value);
+      await quickInputClosed(wb);
+      await wb.runCommand('Keyward: Set Router Key');
+      await wb.answerQuickInput(old.value);
+      await quickInputClosed(wb);
+      await wb.runCommand('Keyward: Rotate Router Key');
+      // The one question: delete the old key for good? Keep it (disabled).
+      const dialog = wb.page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ timeout: PATIENCE });
+      await wb.screenshot('rotate-delete-question');
+      await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
+      await toast(
+        wb,
+        /Key rotated: sk-or-v1-…\w{4} stored and verified\. The old key sk-or-v1-\w{3}\.{3}\w{4} is disabled\./,
+      );
+      await until('the old key to be disabled', () => (old.disabled ? true : undefined));
+      const successor = [...emulator.router.keys.values()].find(
+        (key) => key.name === 'e2e rotate me' && !key.disabled && key !== old,
+      );
+      if (!successor || successor.limit !== 4 || successor.limitReset !== 'weekly')
+        throw new Error('the successor key did not keep the old one’s limit and reset');
+      leakKey(successor.value);
+      await wb.screenshot('rotated');
+      // The key the steps after these use.
+      await wb.runCommand('Keyward: Set Router Key');
+      await wb.answerQuickInput(emulator.sandbox!.keys.routerFunded);
+      await quickInputClosed(wb);
+    },
+  },
+];
