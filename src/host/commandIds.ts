@@ -49,6 +49,8 @@ export const CommandId = {
   verifyKey: 'keyward.verifyKey',
   rotateKey: 'keyward.rotateKey',
   deleteKey: 'keyward.deleteKey',
+  /** Sign in to the routing service in the browser (OAuth PKCE): a key without pasting one. */
+  signInRouter: 'keyward.signInRouter',
 } as const;
 
 /**

@@ -4,8 +4,10 @@
 // holds the window's one attempt and routes every callback: one this window did not start, or one for an attempt that
 // already ended, is refused without touching the attempt that waits.
 import type { ServiceError } from '../errors.ts';
+import { redactSecrets } from '../redact.ts';
 import type { TransportOptions } from '../transport.ts';
-import { authUrl, challengeOf, exchangeCode, newNonce, newVerifier, signInPage } from './pkce.ts';
+import type { exchangeCode } from './codeExchange.ts';
+import { authUrl, challengeOf, newNonce, newVerifier, signInPage } from './pkce.ts';
 import type { SecretValue } from './secretValue.ts';
 
 export const SIGN_IN_REASONS = [
@@ -50,6 +52,11 @@ export interface SignInOptions extends TransportOptions {
   /** The routing service's base URL (…/api/v1): the page and the exchange follow it. */
   baseUrl: string;
   timeoutMs?: number;
+  /**
+   * The code exchange (codeExchange.ts). Passed in: the extension loads it with the wire clients, which hold the
+   * transport, on the first exchange; tests pass it as they import it.
+   */
+  exchange: typeof exchangeCode;
 }
 
 const NETWORK_KINDS = new Set([
@@ -128,15 +135,16 @@ export class SignInAttempt {
         error === 'access_denied'
           ? new SignInError('denied', 'The sign-in was denied on the routing service page.')
           : error
-            ? new SignInError('refused', `The routing service page answered: ${error.slice(0, 100)}.`)
+            ? new SignInError('refused', `The routing service page answered: ${redactSecrets(error.slice(0, 100))}.`)
             : new SignInError('no_code', 'The browser came back without a sign-in code.'),
       );
       return;
     }
     this.#code = code;
     try {
-      const { key } = await exchangeCode({
-        ...this.#options,
+      const { exchange, timeoutMs: _wait, ...transport } = this.#options;
+      const { key } = await exchange({
+        ...transport,
         code,
         verifier: this.#verifier,
         signal: this.#abort.signal,

@@ -3,6 +3,7 @@
 // would) and hands the callback's query to the window's sign-ins, as the URI handler does.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { exchangeCode } from '../../../src/core/keys/codeExchange.ts';
 import { authUrl, challengeOf, newVerifier, signInPage } from '../../../src/core/keys/pkce.ts';
 import { SignInError, SignIns, type SignInAttempt } from '../../../src/core/keys/signInAttempt.ts';
 import { type TestBed, startTestBed } from '../../emulator/adminClient.ts';
@@ -37,6 +38,7 @@ async function failure(promise: Promise<unknown>): Promise<SignInError> {
 const options = (extra: { timeoutMs?: number; baseUrl?: string } = {}) => ({
   baseUrl: bed.emulator.routerBaseUrl,
   ...FAST,
+  exchange: exchangeCode,
   ...extra,
 });
 
