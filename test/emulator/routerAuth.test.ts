@@ -58,7 +58,7 @@ describe('emulator: the /auth page', () => {
     expect(html).toContain('vscode://keyward.keyward');
     expect(html).toMatch(/<button id="allow"[^>]*value="allow">Allow<\/button>/);
     expect(html).toMatch(/<button id="deny"[^>]*value="deny">Deny<\/button>/);
-    expect(html).toContain('method="post" action="/router/auth/decide?');
+    expect(html).toContain('method="post" action="auth/decide?');
   });
 
   it('Allow sends the browser to the callback with a code, its own query kept', async () => {

@@ -96,6 +96,7 @@ button{font-size:1rem;padding:.5rem 1.5rem;margin-right:.75rem;border-radius:4px
   res.end(html);
 }
 
+/** The buttons post relative to the page: behind a path proxy (code-server's /proxy/<port>/) they still reach it. */
 function approvePage(res: ServerResponse, request: PageRequest, query: string): void {
   const where = request.callbackUrl.protocol.startsWith('http')
     ? request.callbackUrl.host
@@ -107,7 +108,7 @@ function approvePage(res: ServerResponse, request: PageRequest, query: string): 
     `<h1>Authorize an application</h1>
 <p>An application at <code>${escapeHtml(where)}</code> asks for an API key to your routing service account.</p>
 <p>It can spend your credits with that key until you delete it or set a limit on your keys page.</p>
-<form method="post" action="${AUTH_PAGE_PATH}/decide?${escapeHtml(query)}">
+<form method="post" action="auth/decide?${escapeHtml(query)}">
 <button id="allow" type="submit" name="decision" value="allow">Allow</button>
 <button id="deny" type="submit" name="decision" value="deny">Deny</button>
 </form>`,
