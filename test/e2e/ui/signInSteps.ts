@@ -31,9 +31,18 @@ async function openedSignInPage(wb: Workbench): Promise<Page> {
   return page;
 }
 
-/** The last notification that matches, from the notification center. */
+/**
+ * The last notification that matches, from the notification center. Meanwhile VS Code may ask whether Keyward may
+ * open the URI the browser came back with (it asks once per extension for a URI from outside the window): the step
+ * answers Open, as a person would.
+ */
 function notificationSaying(wb: Workbench, text: RegExp): Promise<string> {
+  const allow = wb.page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Open$/ });
   return until(`a notification saying ${String(text)}`, async () => {
+    if (await allow.isVisible()) {
+      await wb.screenshot('sign-in-allow-uri-dialog');
+      await allow.click();
+    }
     const shown = (await wb.notifications()).replace(/\s+/g, ' ');
     return text.test(shown) ? shown : undefined;
   });
