@@ -18,7 +18,6 @@ import { conversationPlaceSteps } from './conversationPlaceSteps.ts';
 import { spendCapSteps } from './spendCapSteps.ts';
 import { languageModelSteps } from './languageModelSteps.ts';
 import { chatHistorySteps } from './chatHistorySteps.ts';
-import { signInSteps } from './signInSteps.ts';
 
 export interface UiContext {
   wb: Workbench;
@@ -427,7 +426,6 @@ export const ALL_STEPS: UiStep[] = [
   ...a11ySteps,
   ...conversationPlaceSteps,
   leakProbeStep,
-  ...signInSteps,
   // Last: it turns the host's AI features on for a while, and their chat view and notices must not reach the
   // screens of the steps above.
   ...languageModelSteps,
