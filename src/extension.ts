@@ -10,6 +10,7 @@ import { keyCommandsOf } from './host/activation/keyCommandParts.ts';
 import { buildCore, startLater } from './host/activation/keywardCore.ts';
 import { buildLanguageModels } from './host/activation/languageModelParts.ts';
 import { buildScan } from './host/activation/scanParts.ts';
+import { signInPartsOf } from './host/activation/signInParts.ts';
 import { type KeywardTestApi, testApi } from './host/activation/testApi.ts';
 
 export type { KeywardTestApi } from './host/activation/testApi.ts';
@@ -25,7 +26,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const scan = buildScan(context, core, dialogs);
   const chat = buildChat(context, core, probes?.panel);
   const languageModelAccess = buildLanguageModels(context, core, chat.modelSettings, dialogs);
-  context.subscriptions.push(...keyCommandsOf(core));
+  context.subscriptions.push(...keyCommandsOf(core), ...signInPartsOf(context, core));
   core.log.info(
     `Keyward ${context.extension.packageJSON.version as string} active; ${SERVICE_IDS.map((id) => `${id} ${baseUrlOf(core.configuration.value, id) ?? '(not set)'}`).join(', ')}.`,
   );

@@ -56,6 +56,8 @@ export const CommandId = {
   manageKeys: 'keyward.manageKeys',
   /** With a management key: a limited routing key of this workspace's own, stored straight into SecretStorage. */
   createWorkspaceKey: 'keyward.createWorkspaceKey',
+  /** Sign in to the routing service in the browser (OAuth PKCE): a key without pasting one. */
+  signInRouter: 'keyward.signInRouter',
 } as const;
 
 /**

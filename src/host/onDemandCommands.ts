@@ -1,6 +1,6 @@
 // The handlers of commands that activation never runs: the workspace and history scans and the history's view, the
 // status item's and the usage tier's quick picks, the model settings editor, the language model key manager, the
-// quick fixes that write, the key liveness check, the key commands, the pre-commit hook's install, and the
+// quick fixes that write, the key liveness check, the key commands and the routing service's sign-in, the pre-commit hook's install, and the
 // conversation list and export. esbuild.js (ON_DEMAND) builds this file as dist/commands.js, which a command loads
 // on its first run (a dynamic import in extension.ts or the class that offers the command), so that
 // dist/extension.js neither holds nor parses them at activation (bench/bundle.ts).
@@ -12,6 +12,7 @@ export { KeyFixWrites } from './scan/keyFixWrites.ts';
 export { keyFixActions } from './scan/keyFixActions.ts';
 export { checkKeyLive } from './scan/keyLivenessCheck.ts';
 export { KeyCommands } from './keys/keyCommands.ts';
+export { RouterSignIn } from './keys/routerSignIn.ts';
 export { installHookCommand } from './scan/preCommitHookRun.ts';
 export { GitHistoryView } from './scan/gitHistoryView.ts';
 export { showConversationList } from './chat/conversationList.ts';

@@ -99,6 +99,8 @@ export interface ServiceChoice {
   keyOptional?: boolean;
   /** A model that costs nothing there (the routing service's free router), for the first screen's "Try a free model". */
   freeModel?: string;
+  /** The service gives a key by signing in in the browser: the first screen offers "Sign in" beside "Set key". */
+  signIn?: boolean;
 }
 
 export interface PanelState {
@@ -261,6 +263,8 @@ export const PANEL_ACTIONS = [
   'openKeys',
   'importKeys',
   'changeSpendCap',
+  /** Sign in in the browser, for a service whose row names that command (the routing service). */
+  'signIn',
 ] as const;
 export type PanelAction = (typeof PANEL_ACTIONS)[number];
 const isAction = oneOf(...PANEL_ACTIONS);

@@ -49,7 +49,7 @@ function keysSection({ services, hasKey, s, run }: EmptyStateInput): HTMLElement
     );
     keys.append(importRow);
   }
-  for (const { id: service, name, keyOptional } of services) {
+  for (const { id: service, name, keyOptional, signIn } of services) {
     // A local server answers without a key: "key stored" would not be true, "no key yet" would alarm.
     if (keyOptional) {
       const row = el('div', 'empty-key stored');
@@ -71,6 +71,8 @@ function keysSection({ services, hasKey, s, run }: EmptyStateInput): HTMLElement
         hasKey[service] ? s('empty.keyStored', 'key stored') : s('empty.noKey', 'no key yet'),
       ),
     );
+    // Signing in puts a key in secret storage without one being copied or pasted: offered first where it exists.
+    if (!hasKey[service] && signIn) row.append(button(s('empty.signIn', 'Sign in'), () => run('signIn', service)));
     if (!hasKey[service]) row.append(button(s('empty.setKey', 'Set key'), () => run('setKey', service)));
     keys.append(row);
   }

@@ -21,6 +21,7 @@ import { FREE_PER_MINUTE, type RouterAccount, type RouterKey, type RouterState }
 import { SseWriter, strikeBeforeResponse } from './sse.ts';
 import { routerKeyLabel } from './keyFactory.ts';
 import { handleRouterKeys } from './routerKeysApi.ts';
+import { exchangeAuthCode } from './routerAuth.ts';
 import { type OfferedTool, argumentPieces, readSampling, readToolChoice, readTools, toolPlan } from './tools.ts';
 
 /** The last message as the tool plan reads it: a user's text or a tool's result. */
@@ -175,6 +176,7 @@ export async function handleRouter(
   fault: FaultSpec | undefined,
 ): Promise<void> {
   const method = req.method ?? 'GET';
+  if (path === '/auth/keys') return exchangeAuthCode(ctx, req, res);
   if (path === '/models' && method === 'GET') return listModels(ctx, res);
   if (path === '/keys' || path.startsWith('/keys/')) {
     const auth = ctx.state.authenticate(bearerToken(req));

@@ -15,6 +15,7 @@ import { strikeEarly } from './faultsEarly.ts';
 import { sendJson } from './http.ts';
 import { type ServiceConfig, handleRouter } from './routerService.ts';
 import { RouterState } from './routerState.ts';
+import { AUTH_PAGE_PATH, handleAuthPage } from './routerAuth.ts';
 import { type Sandbox, seedSandbox } from './sandbox.ts';
 
 export const ROUTER_PREFIX = '/router/api/v1';
@@ -132,6 +133,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         path.slice(ADMIN_PREFIX.length),
       );
     }
+    if (path === AUTH_PAGE_PATH || path.startsWith(AUTH_PAGE_PATH + '/'))
+      return handleAuthPage({ state: router, now }, req, res);
     const mode = (Object.keys(COMPATIBLE_PREFIXES) as CompatibleMode[]).find((m) =>
       path.startsWith(COMPATIBLE_PREFIXES[m] + '/'),
     );

@@ -128,12 +128,14 @@ describe('the history scan, the hook installer and the other commands, on demand
       'showStatusActions',
       'pickUsageTier',
       'editModelSettings',
+      'RouterSignIn',
     ])
       expect(typeof commands[name]).toBe('function');
     const chat = loadExtensionBundle(api, onDemand.chatSession) as unknown as Record<string, unknown>;
     expect(typeof chat.ChatSession).toBe('function');
     const clients = require(resolve(onDemand.wireClients)) as Record<string, unknown>;
-    expect(Object.keys(clients).sort()).toEqual(['ChatCompletionsClient', 'ResponsesClient']);
+    // The routing service's sign-in code exchange travels with the clients: it needs the same transport.
+    expect(Object.keys(clients).sort()).toEqual(['ChatCompletionsClient', 'ResponsesClient', 'exchangeCode']);
     const maps = require(resolve(onDemand.sourceMap)) as Record<string, unknown>;
     expect(typeof maps.scanShippedText).toBe('function');
     const walker = require(resolve(onDemand.archiveScan)) as Record<string, unknown>;

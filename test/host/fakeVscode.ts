@@ -425,6 +425,11 @@ export interface FakeState {
   picks: (string | undefined)[];
   /** The last QuickPick created. */
   quickPick?: FakeQuickPick<{ label: string }>;
+  /** Progress notifications shown (their titles), and how to press Cancel on the last cancellable one. */
+  progress: string[];
+  cancelProgress?: () => void;
+  /** The extension's URI handlers (VS Code allows one). */
+  uriHandlers: { handleUri(uri: unknown): unknown }[];
 }
 
 export function createFakeVscode(settings: Record<string, unknown> = {}) {
@@ -445,6 +450,8 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     lmProviders: new Map(),
     quickPicks: [],
     picks: [],
+    progress: [],
+    uriHandlers: [],
   };
   const message =
     (level: 'info' | 'warning' | 'error') =>
@@ -498,6 +505,9 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     env: {
       language: 'en',
       clipboard: { writeText: async () => undefined },
+      uriScheme: 'vscode',
+      // As VS Code desktop answers for its own scheme: the URI as it is (code-server gives an https address instead).
+      asExternalUri: async <T>(uri: T) => uri,
       openExternal: async (uri: { toString(): string }) => {
         state.opened.push(uri.toString());
         return true;
@@ -530,11 +540,15 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
         state.inputBoxes.push(options ?? {});
         return state.inputs.shift();
       },
-      withProgress: <T>(_options: unknown, task: (progress: unknown, token: unknown) => Promise<T>) =>
-        task(
-          { report: () => undefined },
-          { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) },
-        ),
+      withProgress: <T>(
+        options: { title?: string; cancellable?: boolean },
+        task: (progress: unknown, token: { onCancellationRequested(listener: () => void): unknown }) => Promise<T>,
+      ) => {
+        const cancelled = new EventEmitter<void>();
+        state.progress.push(options.title ?? '');
+        if (options.cancellable) state.cancelProgress = () => cancelled.fire(undefined);
+        return task({ report: () => undefined }, { onCancellationRequested: cancelled.event });
+      },
       showQuickPick: async (items: unknown) => {
         const shown = (await items) as { label: string; description?: string; detail?: string }[];
         if (!Array.isArray(shown)) return undefined;
@@ -551,6 +565,10 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       activeTextEditor: undefined,
       onDidChangeActiveTextEditor: new EventEmitter<unknown>().event,
       registerWebviewPanelSerializer: () => new Disposable(() => undefined),
+      registerUriHandler: (handler: { handleUri(uri: unknown): unknown }) => {
+        state.uriHandlers.push(handler);
+        return new Disposable(() => state.uriHandlers.splice(state.uriHandlers.indexOf(handler), 1));
+      },
       registerWebviewViewProvider: () => new Disposable(() => undefined),
       onDidChangeWindowState: new EventEmitter<{ focused: boolean }>().event,
     },

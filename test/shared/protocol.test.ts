@@ -20,6 +20,7 @@ describe('webview message guard', () => {
     { type: 'code/insert', code: 'x', mode: 'below' },
     { type: 'link/open', url: 'https://example.test' },
     { type: 'action/run', action: 'openCredits', service: 'router' },
+    { type: 'action/run', action: 'signIn', service: 'router' },
     { type: 'history/export' },
     { type: 'chat/regenerate', requestId: 'r2', turnId: 'a1', service: 'router', model: 'openrouter/free' },
     { type: 'chat/regenerate', requestId: 'r2', turnId: 'a1', service: 'router', model: 'm', overCap: true },

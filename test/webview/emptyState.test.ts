@@ -53,6 +53,22 @@ describe('the empty state', () => {
     expect(ran).toEqual(['setKey:direct']);
   });
 
+  it('offers Sign in beside Set key for a service that signs in in the browser, while its key is missing', () => {
+    const services = [choice('router', 'Routing service', { signIn: true }), choice('direct', 'Direct service')];
+    const none = draw(
+      services,
+      perService(() => false),
+    );
+    const buttons = (row: number) =>
+      [...none.root.querySelectorAll('.empty-key')[row]!.querySelectorAll('button')].map((b) => b.textContent);
+    expect(buttons(0)).toEqual(['Sign in', 'Set key']);
+    expect(buttons(1)).toEqual(['Set key']);
+    none.root.querySelector<HTMLButtonElement>('.empty-key button')!.click();
+    expect(none.ran).toEqual(['signIn:router']);
+    const stored = draw(services, { ...perService(() => false), router: true });
+    expect(stored.root.querySelector('.empty-key[data-service="router"] button')).toBeNull();
+  });
+
   it('offers the import only while a needed key is missing', () => {
     const optional = choice('compatible', 'Local LLM', { keyOptional: true });
     const all = draw([choice('router', 'Routing service'), optional], {

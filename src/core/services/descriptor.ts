@@ -29,6 +29,8 @@ export interface ServiceCommands {
   deleteKey: string;
   /** What clicking the status-bar item runs. */
   actions: string;
+  /** Sign in in the browser, where the service gives a key that way (the routing service's OAuth PKCE). */
+  signIn?: string;
 }
 
 /**

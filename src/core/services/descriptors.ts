@@ -5,7 +5,7 @@
 import { SERVICE_IDS, type ServiceId } from '../../shared/serviceIds.ts';
 import type { KeywardConfig } from '../config.ts';
 import { compatibleDescriptor } from './compatibleDescriptor.ts';
-import type { ServiceCapabilities, ServiceCommands, ServiceDescriptor } from './descriptor.ts';
+import type { ServiceCapabilities, ServiceDescriptor } from './descriptor.ts';
 import { directDescriptor } from './directDescriptor.ts';
 import { routerDescriptor } from './routerDescriptor.ts';
 
@@ -31,7 +31,10 @@ export type OwnModuleId = {
 }[ServiceId];
 
 /** Every command id the rows name (commandIds.ts checks each is declared). */
-export type DescribedCommandId = (typeof DESCRIPTORS)[keyof typeof DESCRIPTORS]['commands'][keyof ServiceCommands];
+export type DescribedCommandId = {
+  // Each row's own keys: a command only some rows name (signIn) counts where it is named.
+  [Id in ServiceId]: (typeof DESCRIPTORS)[Id]['commands'][keyof (typeof DESCRIPTORS)[Id]['commands']];
+}[ServiceId];
 
 /** Typed by the id list, not by the rows: a missing row is named above, not in every file that reads one. */
 export const SERVICES: Readonly<Record<ServiceId, ServiceDescriptor>> = DESCRIPTORS;

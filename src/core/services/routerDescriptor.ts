@@ -47,6 +47,7 @@ export const routerDescriptor = {
     rotateKey: 'keyward.rotateRouterKey',
     deleteKey: 'keyward.deleteRouterKey',
     actions: 'keyward.routerActions',
+    signIn: 'keyward.signInRouter',
   },
   capabilities: {
     hasFreeModels: true,

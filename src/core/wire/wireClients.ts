@@ -4,3 +4,5 @@
 // waits on the network anyway, waits for this file too (bench/bundle.ts). The CLI and the tests import it inline.
 export { ResponsesClient } from './responsesClient.ts';
 export { ChatCompletionsClient } from './chatCompletionsClient.ts';
+// The routing service's sign-in code exchange (keys/codeExchange.ts) needs the same transport: it loads with them.
+export { exchangeCode } from '../keys/codeExchange.ts';

@@ -23,7 +23,14 @@ export function keyCommandsOf(core: KeywardCore): vscode.Disposable[] {
         command(ids.deleteKey, async (confirmed?: boolean) =>
           (await keyCommands()).delete(service, confirmed === true),
         ),
-        command(ids.actions, async () => (await onDemand()).showStatusActions(service, configuration, monitor)),
+        command(ids.actions, async () =>
+          (await onDemand()).showStatusActions(
+            service,
+            configuration,
+            monitor,
+            core.keys.metadata(service) !== undefined,
+          ),
+        ),
       ];
     }),
     // One Set Key… for every service: the one its caller names, else a picker of them all.

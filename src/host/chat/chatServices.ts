@@ -32,5 +32,6 @@ export function offeredServices(config: KeywardConfig): ServiceChoice[] {
     hasCredits: SERVICES[id].capabilities.hasCredits,
     keyOptional: SERVICES[id].capabilities.keyOptional,
     ...(SERVICES[id].capabilities.hasFreeModels ? { freeModel: defaultModel(id) } : {}),
+    ...(SERVICES[id].commands.signIn ? { signIn: true } : {}),
   }));
 }

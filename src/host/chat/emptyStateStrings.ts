@@ -11,6 +11,7 @@ export function emptyStateStrings(): Record<`empty.${string}`, string> {
     'empty.noKey': t('no key yet'),
     'empty.keyOptional': t('key optional'),
     'empty.setKey': t('Set key'),
+    'empty.signIn': t('Sign in'),
     'empty.import': t('Import from the environment'),
     'empty.importHint': t('Reads OPENROUTER_API_KEY and OPENAI_API_KEY into secret storage.'),
     'empty.tryFree': t('Try a free model'),

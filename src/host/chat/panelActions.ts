@@ -21,7 +21,10 @@ export async function runPanelAction(
   if (action === 'setKey') await vscode.commands.executeCommand(commands.setKey);
   else if (action === 'verifyKey') await vscode.commands.executeCommand(commands.verifyKey);
   else if (action === 'importKeys') await vscode.commands.executeCommand(CommandId.importKeys);
-  else if (action === 'changeSpendCap')
+  else if (action === 'signIn') {
+    // Only a service whose row names the command; the webview offers the button for those alone.
+    if (commands.signIn) await vscode.commands.executeCommand(commands.signIn);
+  } else if (action === 'changeSpendCap')
     await vscode.commands.executeCommand('workbench.action.openSettings', SPEND_CAP_SETTING);
   else {
     // A service without the page (a local server has no credits) offers no such button; nothing to open.

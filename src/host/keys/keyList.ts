@@ -45,8 +45,13 @@ function detailOf(key: ListedKey, now: number): string {
   else if (key.actions.includes('set-limit')) parts.push(t('no limit'));
   if (key.usageTodayUsd !== null) parts.push(t('today {0}', usd(key.usageTodayUsd)));
   if (key.usageMonthUsd !== null) parts.push(t('this month {0}', usd(key.usageMonthUsd)));
+  // An expiry is ahead of now: a day count (relativeTime speaks of the past).
   if (key.expiresMs !== null)
-    parts.push(key.expiresMs <= now ? t('expired {0}', when(key.expiresMs)) : t('expires {0}', when(key.expiresMs)));
+    parts.push(
+      key.expiresMs <= now
+        ? t('expired {0}', when(key.expiresMs))
+        : t('expires in {0} days', String(Math.ceil((key.expiresMs - now) / 86_400_000))),
+    );
   if (key.lastUsedMs !== null) parts.push(t('last used {0}', when(key.lastUsedMs)));
   else if (key.owner !== null) parts.push(t('never used'));
   return parts.join(' · ');

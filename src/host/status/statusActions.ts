@@ -22,16 +22,30 @@ function remedy(service: ServiceId, monitor: AccountMonitor, configuration: Conf
   };
 }
 
+/** Sign in in the browser, where the service offers it: first while no key is stored, else after the key's actions. */
+function signInAction(service: ServiceId): Action | undefined {
+  const command = SERVICES[service].commands.signIn;
+  if (!command) return undefined;
+  return {
+    label: `$(sign-in) ${t('Sign In to the Routing Service')}`,
+    description: t('in the browser: no key to copy or paste'),
+    run: () => vscode.commands.executeCommand(command),
+  };
+}
+
 export async function showStatusActions(
   service: ServiceId,
   configuration: Configuration,
   monitor?: AccountMonitor,
+  hasKey = true,
 ): Promise<void> {
   const config = configuration.value;
   const { commands, capabilities } = SERVICES[service];
   const pages = pagesOf(config, service);
   const first = monitor ? remedy(service, monitor, configuration) : undefined;
+  const signIn = signInAction(service);
   const items: Action[] = [
+    ...(signIn && !hasKey ? [signIn] : []),
     ...(first ? [first] : []),
     { label: `$(refresh) ${t('Refresh')}`, run: () => vscode.commands.executeCommand(CommandId.refreshStatus) },
     {
@@ -54,6 +68,7 @@ export async function showStatusActions(
       label: `$(calendar) ${t('Set Key Expiry Date')}`,
       run: () => vscode.commands.executeCommand(CommandId.setKeyExpiry, service),
     },
+    ...(signIn && hasKey ? [signIn] : []),
   ];
   const { credits, keys } = pages;
   if (credits)

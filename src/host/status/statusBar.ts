@@ -31,10 +31,23 @@ export function labelled(service: ServiceId, text: string): string {
   return `${icon}${service} ${text.slice(icon.length)}`;
 }
 
-function quietEntry(service: ServiceId): { text: string; tooltip: string } {
+function quietEntry(service: ServiceId): { text: string; tooltip: string; command: string } {
+  const { commands } = SERVICES[service];
   return {
     text: `$(key) ${vscode.l10n.t('{0}: set key', service)}`,
-    tooltip: vscode.l10n.t('No key is stored for the {0}. Click to set one.', serviceTitle(service)),
+    // A service that signs in in the browser offers that first, in its actions, beside Set Key.
+    ...(commands.signIn
+      ? {
+          tooltip: vscode.l10n.t(
+            'No key is stored for the {0}. Click to sign in in the browser or to set a key.',
+            serviceTitle(service),
+          ),
+          command: commands.actions,
+        }
+      : {
+          tooltip: vscode.l10n.t('No key is stored for the {0}. Click to set one.', serviceTitle(service)),
+          command: commands.setKey,
+        }),
   };
 }
 
@@ -143,7 +156,7 @@ export class StatusBar extends Disposable {
       item.text = quiet.text;
       item.tooltip = quiet.tooltip;
       item.accessibilityInformation = { label: quiet.tooltip, role: 'button' };
-      item.command = SERVICES[service].commands.setKey;
+      item.command = quiet.command;
       item.backgroundColor = undefined;
       item.show();
       return;

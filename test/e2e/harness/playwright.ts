@@ -62,6 +62,11 @@ export interface Page {
   waitForEvent(event: 'load' | 'domcontentloaded', options?: { timeout?: number }): Promise<unknown>;
   on(event: 'console', listener: (message: { type(): string; text(): string }) => void): void;
   close(): Promise<void>;
+  /** The browser context: a page the workbench opens (env.openExternal) is a new page of it. */
+  context(): BrowserContext;
+  url(): string;
+  waitForURL(url: string | RegExp | ((url: URL) => boolean), options?: { timeout?: number }): Promise<void>;
+  isClosed(): boolean;
 }
 
 /** A Chrome DevTools Protocol session, for what Playwright does not wrap (a CPU profile of a stalled window). */
@@ -72,6 +77,7 @@ export interface CDPSession {
 
 export interface BrowserContext {
   newPage(): Promise<Page>;
+  waitForEvent(event: 'page', options?: { timeout?: number }): Promise<Page>;
   newCDPSession(page: Page): Promise<CDPSession>;
   pages(): Page[];
   close(): Promise<void>;

@@ -216,10 +216,11 @@ export class Workbench {
     return text;
   }
 
-  async screenshot(name: string): Promise<string> {
+  /** A screenshot of the workbench, or of another page of the browser (a page the workbench opened). */
+  async screenshot(name: string, page: Page = this.page): Promise<string> {
     this.shots += 1;
     const path = join(this.resultsDir, `${String(this.shots).padStart(2, '0')}-${name.replace(/[^\w.-]+/g, '-')}.png`);
-    await this.page.screenshot({ path });
+    await page.screenshot({ path });
     return path;
   }
 

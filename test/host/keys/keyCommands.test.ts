@@ -74,11 +74,12 @@ beforeEach(async () => {
 
 describe('Set Key', () => {
   it('stores a router key from the password box, verifies it and shows the credit', async () => {
-    // Without a key the item stays, quietly, as the way to set one.
+    // Without a key the item stays, quietly, as the way in: for the routing service its actions, Sign In first.
     expect(s.item('router')).toMatchObject({
       visible: true,
       text: '$(key) router: set key',
-      command: 'keyward.setRouterKey',
+      tooltip: 'No key is stored for the routing service. Click to sign in in the browser or to set a key.',
+      command: 'keyward.routerActions',
     });
     fake.state.inputs.push(bed.emulator.sandbox!.keys.routerFunded);
     expect(await s.commands.setKey('router')).toBe('router');

@@ -97,7 +97,7 @@ describe('Manage Keys (routing service, management key)', () => {
     const make = async (extra: Record<string, unknown>) =>
       (await bed.admin<{ key: string }>('POST', '/router/keys', { accountId, ...extra })).key;
     const manager = await make({ name: 'manager', management: true });
-    const used = await make({ name: 'laptop', limit: 10, limitReset: 'monthly' });
+    const used = await make({ name: 'laptop', limit: 10, limitReset: 'monthly', expiresIn: '30d' });
     const other = await make({ name: 'ci' });
     await bed.admin('POST', `/router/accounts/${accountId}/spend`, { amount: 1.5, key: used });
     await parts.keys.setAccountKey('router', manager);
@@ -113,7 +113,9 @@ describe('Manage Keys (routing service, management key)', () => {
     await showKeyList(parts, 'router');
     const laptop = fake.state.quickPicks[0]!.find((row) => row.label.endsWith('laptop'))!;
     expect(laptop.label).toBe('$(star-full) laptop');
-    expect(laptop.detail).toBe('limit $10.00 ($8.50 left, resets monthly) · today $1.50 · this month $1.50');
+    expect(laptop.detail).toBe(
+      'limit $10.00 ($8.50 left, resets monthly) · today $1.50 · this month $1.50 · expires in 30 days',
+    );
     expect(await ask(other)).toBe(401);
     const disabledRow = fake.state.quickPicks.at(-1)!.find((row) => row.label.endsWith(' ci'))!;
     expect([disabledRow.label, disabledRow.description]).toEqual([
