@@ -141,6 +141,13 @@ export const keyLifeSteps: UiStep[] = [
       await wb.runCommand('Keyward: Set Router Key');
       await wb.answerQuickInput(emulator.sandbox!.keys.routerFunded);
       await quickInputClosed(wb);
+      // And no management key: the in-host suite after these steps shares the profile, and expects the quick fixes
+      // a workspace without one offers.
+      await wb.runCommand('Keyward: Remove a Management or Admin Key…');
+      const remove = wb.page.locator('.monaco-dialog-box');
+      await remove.waitFor({ timeout: PATIENCE });
+      await remove.locator('.monaco-button', { hasText: /^Remove$/ }).click();
+      await remove.waitFor({ state: 'hidden', timeout: PATIENCE });
     },
   },
 ];
