@@ -9,9 +9,10 @@
 import type { ErrorKind } from '../../shared/errorKinds.ts';
 import { classifyOpenAiResponse } from '../classify.ts';
 import { ServiceError } from '../errors.ts';
-import { type Json, obj, parseObject } from '../json.ts';
+import { type Json, obj } from '../json.ts';
 import { redactSecrets } from '../redact.ts';
-import { type HttpResponse, type SendOptions, Transport, type TransportOptions } from '../transport.ts';
+import type { SendOptions, TransportOptions } from '../transport.ts';
+import { KeyedJsonApi } from './keyedJsonApi.ts';
 import { SecretValue } from './secretValue.ts';
 
 export interface DirectAdminOptions extends TransportOptions {
@@ -116,15 +117,19 @@ export function monthStartUtc(nowMs: number): number {
 }
 
 export class DirectAdminApi {
-  readonly #key: string;
-  readonly #transport: Transport;
-  readonly #now: () => number;
+  readonly #api: KeyedJsonApi;
 
   constructor(options: DirectAdminOptions) {
     const { adminKey, baseUrl, now, ...transport } = options;
-    this.#key = adminKey.trim();
-    this.#transport = new Transport('direct', baseUrl, transport);
-    this.#now = now ?? Date.now;
+    this.#api = new KeyedJsonApi({
+      service: 'direct',
+      baseUrl,
+      key: adminKey,
+      transport,
+      classify: (failed) => classifyOpenAiResponse(failed, 'direct'),
+      advice: ADVICE,
+      ...(now ? { now } : {}),
+    });
   }
 
   /** Every project of the organisation, all pages; archived ones only when asked. */
@@ -145,7 +150,10 @@ export class DirectAdminApi {
     const path = `${projectPath(projectId)}/api_keys/${encodeURIComponent(keyId)}`;
     const body = await this.#call({ method: 'DELETE', path, signal }, 'key deletion');
     if (body.deleted !== true)
-      throw this.#malformed(200, `The direct service did not confirm the deletion of key ${text(body.id) || keyId}.`);
+      throw this.#api.malformed(
+        200,
+        `The direct service did not confirm the deletion of key ${text(body.id) || keyId}.`,
+      );
   }
 
   /** A service account in the project; its key, returned this once, comes wrapped (reveal() to store it). */
@@ -156,7 +164,7 @@ export class DirectAdminApi {
     );
     const key = obj(body.api_key);
     const value = typeof key?.value === 'string' ? key.value : undefined;
-    if (key && !value) throw this.#malformed(200, 'The direct service created a service account without its key.');
+    if (key && !value) throw this.#api.malformed(200, 'The direct service created a service account without its key.');
     return {
       id: text(body.id),
       name: text(body.name),
@@ -167,18 +175,19 @@ export class DirectAdminApi {
 
   /** What the organisation spent since 00:00 UTC on the 1st: the sum of /organization/costs' daily buckets. */
   async costsThisMonth(signal?: AbortSignal): Promise<MonthCosts> {
-    const fromMs = monthStartUtc(this.#now());
+    const fromMs = monthStartUtc(this.#api.now());
     const base = `/organization/costs?start_time=${fromMs / 1000}&bucket_width=1d&limit=31`;
     const days: MonthCosts['days'] = [];
     const currencies = new Set<string>();
     let page: string | null = null;
     for (let count = 0; ; count++) {
-      if (count === MAX_PAGES) throw this.#endless('cost report');
+      if (count === MAX_PAGES) throw this.#api.endless('cost report', MAX_PAGES);
       const body = await this.#call(
         { method: 'GET', path: page ? `${base}&page=${encodeURIComponent(page)}` : base, signal },
         'cost report',
       );
-      if (!Array.isArray(body.data)) throw this.#malformed(200, 'The direct service sent a cost report without data.');
+      if (!Array.isArray(body.data))
+        throw this.#api.malformed(200, 'The direct service sent a cost report without data.');
       for (const bucket of body.data.map(obj))
         days.push({ startMs: msOf(bucket?.start_time), amount: this.#bucketSum(bucket, currencies) });
       const next = typeof body.next_page === 'string' && body.next_page !== '' ? body.next_page : null;
@@ -186,7 +195,7 @@ export class DirectAdminApi {
       page = next;
     }
     if (currencies.size > 1)
-      throw this.#malformed(
+      throw this.#api.malformed(
         200,
         `The direct service reported costs in several currencies (${[...currencies].join(', ')}).`,
       );
@@ -195,7 +204,7 @@ export class DirectAdminApi {
   }
 
   close(): Promise<void> {
-    return this.#transport.close();
+    return this.#api.close();
   }
 
   #bucketSum(bucket: Json | undefined, currencies: Set<string>): number {
@@ -203,7 +212,7 @@ export class DirectAdminApi {
     for (const result of Array.isArray(bucket?.results) ? bucket.results.map(obj) : []) {
       const amount = obj(result?.amount);
       const value = amountOf(amount?.value);
-      if (value === undefined) throw this.#malformed(200, 'The direct service sent a cost without an amount.');
+      if (value === undefined) throw this.#api.malformed(200, 'The direct service sent a cost without an amount.');
       currencies.add(text(amount?.currency).toLowerCase() || 'usd');
       sum += value;
     }
@@ -217,85 +226,28 @@ export class DirectAdminApi {
     for (let count = 0; count < MAX_PAGES; count++) {
       const cursor: string = after === null ? '' : `&after=${encodeURIComponent(after)}`;
       const body = await this.#call({ method: 'GET', path: `${path}limit=100${cursor}`, signal }, what);
-      if (!Array.isArray(body.data)) throw this.#malformed(200, `The direct service sent a ${what} without data.`);
+      if (!Array.isArray(body.data)) throw this.#api.malformed(200, `The direct service sent a ${what} without data.`);
       rows.push(...body.data.map((row) => obj(row) ?? {}));
       const last = typeof body.last_id === 'string' ? body.last_id : (obj(body.data.at(-1))?.id as string | undefined);
       if (body.has_more !== true || !last || last === after) return rows;
       after = last;
     }
-    throw this.#endless(what);
+    throw this.#api.endless(what, MAX_PAGES);
   }
 
   /** One request: refused before sending unless the key is an admin key; a failure in the error language. */
   async #call(request: Omit<SendOptions, 'key'>, what: string): Promise<Json> {
-    if (!this.#key.startsWith(ADMIN_PREFIX) || /\s/.test(this.#key))
+    const key = this.#api.key;
+    if (!key.startsWith(ADMIN_PREFIX) || /\s/.test(key))
       throw new ServiceError({
         kind: 'auth',
         service: 'direct',
         code: 'not_admin_key',
         message: 'This is not an admin key (sk-admin-…); Keyward sends only admin keys to the organization API.',
         action: ADVICE.auth,
-        secrets: [this.#key],
+        secrets: [key],
       });
-    let response: HttpResponse;
-    try {
-      response = await this.#transport.send({ ...request, key: this.#key });
-    } catch (error) {
-      throw this.#safe(error);
-    }
-    const body = await response.text().catch((error: unknown) => {
-      throw this.#safe(error);
-    });
-    if (response.status >= 400) throw this.#failed(response, body);
-    const json = parseObject(body);
-    if (!json) throw this.#malformed(response.status, `The direct service sent a ${what} that is not JSON.`);
-    return json;
-  }
-
-  #failed(response: HttpResponse, body: string): ServiceError {
-    const error = classifyOpenAiResponse(
-      { status: response.status, text: body, header: response.header, now: this.#now(), secrets: [this.#key] },
-      'direct',
-    );
-    const advice = ADVICE[error.kind];
-    return advice ? this.#rebuild(error, advice) : error;
-  }
-
-  #rebuild(error: ServiceError, action: string): ServiceError {
-    return new ServiceError({
-      kind: error.kind,
-      service: 'direct',
-      status: error.status,
-      code: error.code,
-      message: error.message,
-      action,
-      retryAfterSeconds: error.retryAfterSeconds,
-      shouldRetry: error.shouldRetry,
-      secrets: [this.#key],
-    });
-  }
-
-  /** A transport error, its text redacted once more with the admin key as a known secret. */
-  #safe(error: unknown): ServiceError {
-    const e =
-      error instanceof ServiceError
-        ? error
-        : new ServiceError({ kind: 'network', service: 'direct', message: String(error) });
-    return this.#rebuild(e, e.action);
-  }
-
-  #malformed(status: number, message: string): ServiceError {
-    return new ServiceError({ kind: 'server', service: 'direct', status, message, secrets: [this.#key] });
-  }
-
-  #endless(what: string): ServiceError {
-    return new ServiceError({
-      kind: 'response_too_large',
-      service: 'direct',
-      code: 'too_many_pages',
-      message: `The direct service's ${what} went on past ${MAX_PAGES} pages; Keyward stopped reading it.`,
-      secrets: [this.#key],
-    });
+    return this.#api.call(request, what);
   }
 }
 

@@ -8,10 +8,10 @@
 // key and nothing more: it is used as an id, never computed from a key (a found key is matched by its label).
 import type { ErrorKind } from '../../shared/errorKinds.ts';
 import { classifyResponse } from '../classify.ts';
-import { ServiceError } from '../errors.ts';
-import { type Json, obj, parseObject } from '../json.ts';
+import { type Json, obj } from '../json.ts';
 import { redactSecrets } from '../redact.ts';
-import { type HttpResponse, type SendOptions, Transport, type TransportOptions } from '../transport.ts';
+import type { TransportOptions } from '../transport.ts';
+import { KeyedJsonApi } from './keyedJsonApi.ts';
 import { SecretValue } from './secretValue.ts';
 
 export interface RouterKeysOptions extends TransportOptions {
@@ -95,39 +95,41 @@ function recordOf(raw: Json): RouterKeyRecord {
 const utc = (ms: number) => new Date(ms).toISOString();
 
 export class RouterKeysApi {
-  readonly #key: string;
-  readonly #transport: Transport;
+  readonly #api: KeyedJsonApi;
 
   constructor(options: RouterKeysOptions) {
     const { managementKey, baseUrl, ...transport } = options;
-    this.#key = managementKey.trim();
-    this.#transport = new Transport('router', baseUrl, transport);
+    this.#api = new KeyedJsonApi({
+      service: 'router',
+      baseUrl,
+      key: managementKey,
+      transport,
+      classify: (failed) => classifyResponse('router', failed),
+      // The spec's 403 here: "Only management keys can perform this operation".
+      refine: (status, kind) => (status === 403 && kind !== 'key_limit' ? 'permission' : kind),
+      advice: ADVICE,
+    });
   }
 
   /** Every key of the account over all pages, the disabled ones included. */
   async list(signal?: AbortSignal): Promise<RouterKeyRecord[]> {
     const keys: RouterKeyRecord[] = [];
     for (let page = 0; page < MAX_PAGES; page++) {
-      const body = await this.#call(
+      const body = await this.#api.call(
         { method: 'GET', path: `/keys?include_disabled=true&offset=${keys.length}`, signal },
         'key list',
       );
-      if (!Array.isArray(body.data)) throw this.#malformed(200, 'The routing service sent a key list without data.');
+      if (!Array.isArray(body.data))
+        throw this.#api.malformed(200, 'The routing service sent a key list without data.');
       if (body.data.length === 0) return keys;
       keys.push(...body.data.map((row) => recordOf(obj(row) ?? {})));
     }
-    throw new ServiceError({
-      kind: 'response_too_large',
-      service: 'router',
-      code: 'too_many_pages',
-      message: `The routing service's key list went on past ${MAX_PAGES} pages; Keyward stopped reading it.`,
-      secrets: [this.#key],
-    });
+    throw this.#api.endless('key list', MAX_PAGES);
   }
 
   /** A new key; its plaintext comes this once, wrapped (reveal() to store it). */
   async create(key: NewRouterKey, signal?: AbortSignal): Promise<{ record: RouterKeyRecord; key: SecretValue }> {
-    const body = await this.#call(
+    const body = await this.#api.call(
       {
         method: 'POST',
         path: '/keys',
@@ -143,12 +145,12 @@ export class RouterKeysApi {
     );
     const data = obj(body.data);
     if (!data || typeof body.key !== 'string' || body.key === '')
-      throw this.#malformed(201, 'The routing service created a key without sending it.');
+      throw this.#api.malformed(201, 'The routing service created a key without sending it.');
     return { record: recordOf(data), key: new SecretValue(body.key) };
   }
 
   async get(hash: string, signal?: AbortSignal): Promise<RouterKeyRecord> {
-    return this.#record(await this.#call({ method: 'GET', path: keyPath(hash), signal }, 'key'));
+    return this.#record(await this.#api.call({ method: 'GET', path: keyPath(hash), signal }, 'key'));
   }
 
   async change(hash: string, change: KeyChange, signal?: AbortSignal): Promise<RouterKeyRecord> {
@@ -157,80 +159,24 @@ export class RouterKeysApi {
     if (change.disabled !== undefined) body.disabled = change.disabled;
     if (change.limit !== undefined) body.limit = change.limit;
     if (change.limitReset !== undefined) body.limit_reset = change.limitReset;
-    return this.#record(await this.#call({ method: 'PATCH', path: keyPath(hash), body, signal }, 'key change'));
+    return this.#record(await this.#api.call({ method: 'PATCH', path: keyPath(hash), body, signal }, 'key change'));
   }
 
   /** Deletes a key for good. */
   async delete(hash: string, signal?: AbortSignal): Promise<void> {
-    const body = await this.#call({ method: 'DELETE', path: keyPath(hash), signal }, 'key deletion');
+    const body = await this.#api.call({ method: 'DELETE', path: keyPath(hash), signal }, 'key deletion');
     if (body.deleted !== true)
-      throw this.#malformed(200, 'The routing service did not confirm the deletion of the key.');
+      throw this.#api.malformed(200, 'The routing service did not confirm the deletion of the key.');
   }
 
   close(): Promise<void> {
-    return this.#transport.close();
+    return this.#api.close();
   }
 
   #record(body: Json): RouterKeyRecord {
     const data = obj(body.data);
-    if (!data) throw this.#malformed(200, 'The routing service sent a key without its record.');
+    if (!data) throw this.#api.malformed(200, 'The routing service sent a key without its record.');
     return recordOf(data);
-  }
-
-  async #call(request: Omit<SendOptions, 'key'>, what: string): Promise<Json> {
-    let response: HttpResponse;
-    try {
-      response = await this.#transport.send({ ...request, key: this.#key });
-    } catch (error) {
-      throw this.#safe(error);
-    }
-    const body = await response.text().catch((error: unknown) => {
-      throw this.#safe(error);
-    });
-    if (response.status >= 400) throw this.#failed(response, body);
-    const json = parseObject(body);
-    if (!json) throw this.#malformed(response.status, `The routing service sent a ${what} that is not JSON.`);
-    return json;
-  }
-
-  #failed(response: HttpResponse, body: string): ServiceError {
-    const error = classifyResponse('router', {
-      status: response.status,
-      text: body,
-      header: response.header,
-      now: Date.now(),
-      secrets: [this.#key],
-    });
-    // The spec's 403 here: "Only management keys can perform this operation".
-    const kind = response.status === 403 && error.kind !== 'key_limit' ? 'permission' : error.kind;
-    return this.#rebuild(error, kind, ADVICE[kind] ?? error.action);
-  }
-
-  #rebuild(error: ServiceError, kind: ErrorKind, action: string): ServiceError {
-    return new ServiceError({
-      kind,
-      service: 'router',
-      status: error.status,
-      code: error.code,
-      message: error.message,
-      action,
-      retryAfterSeconds: error.retryAfterSeconds,
-      shouldRetry: error.shouldRetry,
-      secrets: [this.#key],
-    });
-  }
-
-  /** A transport error, its text redacted once more with the management key as a known secret. */
-  #safe(error: unknown): ServiceError {
-    const e =
-      error instanceof ServiceError
-        ? error
-        : new ServiceError({ kind: 'network', service: 'router', message: String(error) });
-    return this.#rebuild(e, e.kind, e.action);
-  }
-
-  #malformed(status: number, message: string): ServiceError {
-    return new ServiceError({ kind: 'server', service: 'router', status, message, secrets: [this.#key] });
   }
 }
 
