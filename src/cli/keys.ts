@@ -144,7 +144,9 @@ async function listOrAct(context: KeysContext, action: Exclude<Action, 'create' 
     const key = found[0]!;
     if (!key.actions.includes(action))
       throw new UsageError(
-        `the ${SERVICES[service].displayName} cannot ${action} a key; delete it instead`,
+        SERVICES[service].accountKey?.canDisable
+          ? `${key.name || 'the key'} is ${key.disabled ? 'disabled' : 'enabled'} already`
+          : `the ${SERVICES[service].displayName} cannot ${action} a key; delete it instead`,
         'invalid_option',
       );
     if (action === 'delete') await api.delete(key);

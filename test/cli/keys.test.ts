@@ -82,6 +82,9 @@ describe('keyward keys (routing service)', () => {
     const unknown = await keys(['disable', '--key-from-env', 'K'], { K: stranger });
     expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/no key of the account matches/)]);
     const id = JSON.parse(disabled.stdout).key.id as string;
+    expect((await keys(['enable', '--id', id])).code).toBe(0);
+    const again = await keys(['enable', '--id', id]);
+    expect([again.code, again.stderr]).toEqual([2, expect.stringMatching(/laptop is enabled already/)]);
     expect((await keys(['delete', '--id', id])).code).toBe(2);
     expect((await keys(['delete', '--id', id, '--yes'])).code).toBe(0);
     expect(JSON.parse((await keys(['list', '--json'])).stdout).keys).toEqual([]);
