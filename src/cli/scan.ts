@@ -34,6 +34,7 @@ import { type FolderFiles, type Listed, countFiles, isFolderFiles, listTargets }
 import { type CliIo, EXIT } from './io.ts';
 import { sarifReport } from '../core/scan/sarifReport.ts';
 import { SCAN_HELP, type ScanRequest, scanRequest, shownUrl } from './scanArgs.ts';
+import { fixDisable } from './scanFixDisable.ts';
 
 export { SCAN_HELP };
 
@@ -222,9 +223,10 @@ function scanOne(
 export async function scanCommand(args: string[], io: CliIo): Promise<number> {
   const request = scanRequest(args, io);
   if (typeof request === 'number') return request;
-  // Keys stay in this process, by fingerprint, and only when --verify asks for them.
+  // Keys stay in this process, by fingerprint, and only when --verify or --fix-disable asks for them.
   const keys = new Map<string, string>();
-  const options: ScanOptions = request.verify ? { onKey: (fingerprint, key) => keys.set(fingerprint, key) } : {};
+  const options: ScanOptions =
+    request.verify || request.fixDisable ? { onKey: (fingerprint, key) => keys.set(fingerprint, key) } : {};
   const cwd = process.cwd();
   const git = new GitStatusCache();
   const found: Found = { findings: [], skipped: [], omitted: [] };
@@ -236,8 +238,11 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
     return EXIT.usage;
   }
   if (request.verify && found.findings.length > 0) await verifyFindings(request, io, found.findings, keys);
-  keys.clear();
-  return report(request, io, { cwd, git }, found);
+  try {
+    return await report(request, io, { cwd, git }, found, keys);
+  } finally {
+    keys.clear();
+  }
 }
 
 /** What a scan found, could not read, and left uncounted. */
@@ -336,7 +341,13 @@ async function verifyFindings(
 }
 
 /** Sorts the findings by the ignore file and the baseline, writes the baseline if asked, prints, and says the exit code. */
-async function report(request: ScanRequest, io: CliIo, { cwd, git }: ScanPlace, found: Found): Promise<number> {
+async function report(
+  request: ScanRequest,
+  io: CliIo,
+  { cwd, git }: ScanPlace,
+  found: Found,
+  keys: ReadonlyMap<string, string>,
+): Promise<number> {
   const { findings, skipped, omitted } = found;
   // The baseline and the ignore file name paths from the repository root, wherever the scan ran.
   const root =
@@ -354,6 +365,9 @@ async function report(request: ScanRequest, io: CliIo, { cwd, git }: ScanPlace, 
     ...(ignore ? { ignoreFile: { file: ignore.file, problems: ignore.problems } } : {}),
   };
   const counted = sorted.counted;
+  if (request.fixDisable && counted.length > 0) {
+    await fixDisable(request.fixDisable, counted, keys, io, request.format === 'text');
+  }
   let wrote: number | undefined;
   if (request.writeBaseline !== undefined) {
     const file = request.writeBaseline;

@@ -10,6 +10,7 @@ import { checkBaseUrl } from '../core/urlPolicy.ts';
 import type { ServiceId } from '../shared/serviceIds.ts';
 import { BASE_URL_ENV, TIMEOUT_ENV, UsageError, millisecondsOption, proxyFor } from './common.ts';
 import { type CliIo, EXIT } from './io.ts';
+import { type FixDisableSetup, fixDisableSetup } from './scanFixDisable.ts';
 
 /** Each service's official host, where --verify sends a key unless --verify-base-url names another. */
 const OFFICIAL = officialBaseUrls();
@@ -17,7 +18,7 @@ const OFFICIAL = officialBaseUrls();
 export const SCAN_HELP = `Usage: keyward scan [PATH...] [--format text|json|sarif] [--staged] [--history] [--no-git]
                     [--include-dir NAME] [--max-size BYTES] [--verify]
                     [--verify-base-url SERVICE=URL]...
-                    [--baseline FILE] [--write-baseline FILE]
+                    [--baseline FILE] [--write-baseline FILE] [--fix-disable]
 
 Finds API keys in files: the routing and direct services' keys, other AI
 providers' (Anthropic, Google, Groq, xAI, Hugging Face, Perplexity, Replicate,
@@ -50,6 +51,11 @@ scanned and is clean.
                      with --verify, ask SERVICE (router or direct) at URL
                      instead of its official host (https, or http for
                      localhost); repeatable, one per service
+  --fix-disable      disable each key found (not the ones the ignore file or
+                     the baseline accept) at its account, with the management
+                     key in OPENROUTER_MANAGEMENT_KEY: the key is matched by
+                     the form the account lists; a key matching several, or
+                     none, is named and left alone. Keys still count (exit 1)
   --write-baseline FILE
                      record every key found (fingerprint, file and masked form;
                      never the key) in FILE, to commit; exit 0 unless something
@@ -143,6 +149,8 @@ export interface ScanRequest {
   baseline?: BaselineIndex;
   baselineFile?: string;
   writeBaseline?: string;
+  /** With --fix-disable: the accounts whose keys may be disabled. */
+  fixDisable?: FixDisableSetup;
 }
 
 function parse(args: string[]) {
@@ -160,6 +168,7 @@ function parse(args: string[]) {
       'verify-base-url': { type: 'string', multiple: true, default: [] },
       baseline: { type: 'string' },
       'write-baseline': { type: 'string' },
+      'fix-disable': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -209,8 +218,10 @@ export function scanRequest(args: string[], io: CliIo): ScanRequest | number {
     return EXIT.usage;
   }
   let verify: ScanRequest['verify'];
+  let fixDisable: FixDisableSetup | undefined;
   try {
     verify = verifySetup(values.verify, values['verify-base-url'], io);
+    if (values['fix-disable']) fixDisable = fixDisableSetup(io);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.stderr.write(`keyward scan: ${error.message}\n`);
@@ -236,6 +247,7 @@ export function scanRequest(args: string[], io: CliIo): ScanRequest | number {
     includeDirs: new Set(values['include-dir']),
     maxSize,
     ...(verify ? { verify } : {}),
+    ...(fixDisable ? { fixDisable } : {}),
     ...(baseline ? { baseline, baselineFile: values.baseline } : {}),
     ...(values['write-baseline'] !== undefined ? { writeBaseline: values['write-baseline'] } : {}),
   };

@@ -1,5 +1,6 @@
 // Runs the built `keyward` CLI as a terminal user does, with only the environment given.
 import { spawn } from 'node:child_process';
+import { resolve as resolvePath } from 'node:path';
 
 export interface Run {
   code: number | null;
@@ -7,10 +8,11 @@ export interface Run {
   stderr: string;
 }
 
-/** `input`, when given, is piped to standard input as a shell pipe would. */
-export function cli(args: string[], env: Record<string, string>, input?: string): Promise<Run> {
+/** `input`, when given, is piped to standard input as a shell pipe would; `cwd`, where it runs (else here). */
+export function cli(args: string[], env: Record<string, string>, input?: string, cwd?: string): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['dist/cli.js', ...args], {
+    const child = spawn(process.execPath, [resolvePath('dist/cli.js'), ...args], {
+      ...(cwd ? { cwd } : {}),
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });

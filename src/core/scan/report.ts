@@ -3,6 +3,7 @@
 import type { Finding } from './scanner.ts';
 import { RULES, type RuleId } from './rules.ts';
 import type { Verification } from './verify.ts';
+import type { KeyStop } from '../keys/stopFoundKeys.ts';
 import { type IgnoreProblem, type Suppression, problemText } from './ignoreFile.ts';
 
 export type GitField = 'tracked' | 'untracked' | 'ignored' | 'outside' | 'staged' | 'history' | 'unknown';
@@ -18,6 +19,8 @@ export interface FileFinding {
   verification?: Verification;
   /** The .keywardignore line that covers it: reported as suppressed, never counted. */
   suppression?: Suppression;
+  /** What `--fix-disable` did to the key at its account. */
+  stopped?: KeyStop;
   /** With `--baseline`: whether the baseline already held this key in this file. */
   baselineState?: 'new' | 'unchanged';
 }
@@ -186,6 +189,7 @@ export interface JsonFinding {
   verification?: Verification;
   baselineState?: 'new' | 'unchanged';
   suppression?: Suppression;
+  stopped?: KeyStop;
 }
 
 export function toJsonFinding({
@@ -196,6 +200,7 @@ export function toJsonFinding({
   verification,
   baselineState,
   suppression,
+  stopped,
 }: FileFinding): JsonFinding {
   return {
     path,
@@ -220,6 +225,7 @@ export function toJsonFinding({
       : {}),
     ...(baselineState ? { baselineState } : {}),
     ...(suppression ? { suppression } : {}),
+    ...(stopped ? { stopped } : {}),
   };
 }
 
@@ -287,7 +293,16 @@ const LIVE_IN_HISTORY = 'live key in git history: rotate now';
 export function gitNote(f: FileFinding): string {
   if (inGitHistory(f)) return `${LIVE_IN_HISTORY}; ${f.verification!.reason}`;
   const verified = f.verification ? `${f.verification.status}: ${f.verification.reason}` : '';
-  return [GIT_TEXT[f.git], verified].filter(Boolean).join('; ');
+  return [GIT_TEXT[f.git], verified, stoppedNote(f.stopped)].filter(Boolean).join('; ');
+}
+
+/** What --fix-disable did, for the finding's line: the listed key it disabled, or why it did not. */
+function stoppedNote(stop: KeyStop | undefined): string {
+  if (!stop) return '';
+  const key = stop.key ? `${stop.key.name} ${stop.key.shown} ` : '';
+  if (stop.status === 'disabled' || stop.status === 'disabled_already') return `${key}${stop.reason}`;
+  const candidates = stop.candidates?.map((c) => `${c.name} ${c.shown} id ${c.id}`).join(', ');
+  return `not disabled: ${stop.reason}${candidates ? ` (${candidates})` : ''}`;
 }
 
 /** " (note)" after a finding, or nothing when there is nothing to say (git not asked, no --verify). */

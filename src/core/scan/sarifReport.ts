@@ -121,7 +121,14 @@ function sarifResult(f: FileFinding, ruleIds: readonly RuleId[]) {
           ],
         }
       : {}),
-    ...(j.verification ? { properties: { verification: j.verification } } : {}),
+    ...(j.verification || j.stopped
+      ? {
+          properties: {
+            ...(j.verification ? { verification: j.verification } : {}),
+            ...(j.stopped ? { stopped: j.stopped } : {}),
+          },
+        }
+      : {}),
   };
 }
 
