@@ -3,6 +3,7 @@
 // knows (the routing service: limits, usage, expiry, disabled; the direct service: projects, owners, last use) and
 // says which actions it allows (accountKeyApis.ts opens each service's).
 import type { KeywardConfig } from '../config.ts';
+import type { SecretValue } from './secretValue.ts';
 
 export type KeyAction = 'delete' | 'disable' | 'enable' | 'set-limit';
 
@@ -38,6 +39,11 @@ export interface AccountKeysApi {
   delete(key: ListedKey, signal?: AbortSignal): Promise<void>;
   setDisabled?(key: ListedKey, disabled: boolean, signal?: AbortSignal): Promise<void>;
   setLimit?(key: ListedKey, limitUsd: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * A key that belongs to `like`'s place (a project), not to a person, where the service can make one (the direct
+   * service's service accounts): returned wrapped, this once.
+   */
+  createPlaceKey?(like: ListedKey, name: string, signal?: AbortSignal): Promise<SecretValue>;
   /** What the whole account spent since 00:00 UTC on the 1st, where the service reports it apart from the keys. */
   monthSpend?(signal?: AbortSignal): Promise<{ total: number; currency: string }>;
   close(): Promise<void>;

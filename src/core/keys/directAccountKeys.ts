@@ -46,6 +46,11 @@ export function directAccountKeys(options: AccountKeysOptions): AccountKeysApi {
       const slash = key.id.indexOf('/');
       await api.deleteProjectKey(key.id.slice(0, slash), key.id.slice(slash + 1), signal);
     },
+    async createPlaceKey(like, name, signal) {
+      const account = await api.createServiceAccount(like.id.slice(0, like.id.indexOf('/')), name, signal);
+      if (!account.key) throw new Error(`The direct service made the service account ${account.name} without a key.`);
+      return account.key.value;
+    },
     async monthSpend(signal) {
       const costs = await api.costsThisMonth(signal);
       return { total: costs.total, currency: costs.currency };

@@ -49,6 +49,11 @@ export interface AccountKeySlot {
   canCreate: boolean;
   /** Whether the API can disable a key (reversibly); where it cannot, a leaked key is deleted. */
   canDisable: boolean;
+  /**
+   * Where the API cannot create a person's key: the page of one project's keys, `{project}` standing for its id, so
+   * Rotate opens the page where the stored key's successor is made. Used only while the keys page is the default.
+   */
+  projectKeysPage?: string;
 }
 
 export interface ServiceDescriptor extends WireProfile {

@@ -26,6 +26,8 @@ export const directDescriptor = {
     env: 'OPENAI_ADMIN_KEY',
     canCreate: false,
     canDisable: false,
+    // The platform's project settings: Settings, the project, API keys.
+    projectKeysPage: 'https://platform.openai.com/settings/{project}/api-keys',
   },
   keyLabel: 'Direct key',
   keyPlaceholder: 'sk-proj-…',

@@ -13,6 +13,7 @@ import { serviceModule } from '../../core/services/registry.ts';
 import type { Log } from '../log.ts';
 import { serviceLabel, serviceTitle } from '../serviceNames.ts';
 import { canRotateManaged, rotateManaged } from './managedRotation.ts';
+import { canRotateWithAdmin, rotateWithAdmin } from './adminRotation.ts';
 
 const t = vscode.l10n.t;
 const title = (service: ServiceId) => serviceTitle(service);
@@ -158,13 +159,21 @@ export class KeyCommands {
     if (answer === open) await vscode.env.openExternal(vscode.Uri.parse(notice.open.url));
   }
 
-  async rotate(service: ServiceId, newKey?: string): Promise<boolean> {
+  /** `remindOld` false: the caller deals with the old key itself (the admin key's Rotate deletes it). */
+  async rotate(service: ServiceId, newKey?: string, remindOld = true): Promise<boolean> {
     // With a management key, in one step: a new key made, stored, verified, and the old one retired.
     if (newKey === undefined && canRotateManaged(service, this.keys))
       return rotateManaged(
         { keys: this.keys, monitor: this.monitor, configuration: this.configuration, log: this.log },
         service,
       );
+    // With an admin key: the successor from the stored key's own project, the old key deleted once confirmed.
+    if (newKey === undefined && canRotateWithAdmin(service, this.keys)) {
+      const done = await rotateWithAdmin({ keys: this.keys, configuration: this.configuration }, service, (key) =>
+        this.rotate(service, key, false),
+      );
+      if (done !== undefined) return done;
+    }
     const config = this.configuration.value;
     const page = pagesOf(config, service).keys;
     if (newKey === undefined && page) await vscode.env.openExternal(vscode.Uri.parse(page));
@@ -219,20 +228,25 @@ export class KeyCommands {
     this.log.info(
       `Rotated the ${SERVICE_NAMES[service]} key: ${old?.masked ?? 'none'} -> ${this.keys.metadata(service)?.masked}.`,
     );
+    if (remindOld) this.remindOldKey(service, old?.masked, page);
+    return true;
+  }
+
+  /** After a rotation by hand: the old key still works until it is deleted at the service. */
+  private remindOldKey(service: ServiceId, masked: string | undefined, page: string | null): void {
     const openPage = t('Open Keys Page');
     void vscode.window
       .showWarningMessage(
-        old
+        masked
           ? t(
               'Key rotated. Now delete the old key {0} at the {1}: until then it still works for anyone who has it. Keyward will flag it if it still appears in your files.',
-              old.masked,
+              masked,
               SERVICE_NAMES[service],
             )
           : t('Key stored.'),
         openPage,
       )
       .then((answer) => (answer === openPage && page ? vscode.env.openExternal(vscode.Uri.parse(page)) : undefined));
-    return true;
   }
 
   async delete(service: ServiceId, confirmed = false): Promise<boolean> {
