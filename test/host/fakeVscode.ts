@@ -273,6 +273,13 @@ export function fakeDocument(path: string, text: string, languageId = 'javascrip
 }
 
 /** A file URI, as far as the host layer looks at one. */
+/** A URI that is not a file's, in its parts as RFC 3986 splits them (appendix B), printed back as it came. */
+function parsedUri(value: string) {
+  const [, scheme = '', authority = '', path = '', query = '', fragment = ''] =
+    /^(?:([^:/?#]+):)?(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/.exec(value) ?? [];
+  return { scheme, authority, path, query, fragment, toString: () => value };
+}
+
 export function fileUri(path: string) {
   return { scheme: 'file', fsPath: path, path, toString: () => `file://${path}` };
 }
@@ -495,9 +502,7 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     Uri: {
       // A parsed file URI is a file URI again (the diagnostics key their maps by the string).
       parse: (value: string) =>
-        value.startsWith('file://')
-          ? fileUri(value.slice('file://'.length))
-          : { scheme: /^([^:]*):/.exec(value)?.[1] ?? '', path: value, toString: () => value },
+        value.startsWith('file://') ? fileUri(value.slice('file://'.length)) : parsedUri(value),
       file: fileUri,
     },
     ViewColumn: { Active: -1, Beside: -2, One: 1 },

@@ -35,6 +35,17 @@ function timeoutOf(args: unknown): number | undefined {
  */
 const openExact = (url: string) => vscode.env.openExternal(url as unknown as vscode.Uri);
 
+/**
+ * The callback address as the browser must open it: its parts as they are. code-server's comes back as a path that
+ * holds its own query ("…/callback?vscode-reqid=…&vscode-query=nonce%3D…"), which `toString()`, and even
+ * `toString(true)`, escape into "callback%3F…", a page that does not exist (seen in the real-host sign-in step); a
+ * desktop window's "vscode://…/signin?nonce=…" (a base64url nonce) is the same either way.
+ */
+export function browserAddress(uri: vscode.Uri): string {
+  const query = uri.query ? `?${uri.query}` : '';
+  return `${uri.scheme}://${uri.authority}${uri.path}${query}${uri.fragment ? `#${uri.fragment}` : ''}`;
+}
+
 export class RouterSignIn {
   private readonly signIns = new SignIns();
   private readonly configuration: Configuration;
@@ -66,7 +77,7 @@ export class RouterSignIn {
       const callback = await vscode.env.asExternalUri(
         vscode.Uri.parse(`${vscode.env.uriScheme}://${this.extensionId}${SIGN_IN_PATH}?nonce=${attempt.nonce}`),
       );
-      if (!(await openExact(attempt.authUrl(callback.toString())))) {
+      if (!(await openExact(attempt.authUrl(browserAddress(callback))))) {
         attempt.cancel();
         await this.tell(
           new SignInError('cancelled', 'The browser did not open.'),

@@ -6,7 +6,7 @@ import { AccountMonitor } from '../../../src/core/monitor/accountMonitor.ts';
 import { KeyStore } from '../../../src/core/keys/keyStore.ts';
 import { Configuration } from '../../../src/host/configuration.ts';
 import { KeyCommands } from '../../../src/host/keys/keyCommands.ts';
-import { RouterSignIn } from '../../../src/host/keys/routerSignIn.ts';
+import { RouterSignIn, browserAddress } from '../../../src/host/keys/routerSignIn.ts';
 import { Log } from '../../../src/host/log.ts';
 import { secretPort, statePort } from '../../../src/host/keys/secretPorts.ts';
 import { type TestBed, startTestBed } from '../../emulator/adminClient.ts';
@@ -193,5 +193,22 @@ describe('Sign in to the Routing Service', () => {
       items: ['Set Key'],
       text: expect.stringMatching(/end in \/api\/v1/),
     });
+  });
+});
+
+describe('the callback address the browser opens', () => {
+  it("keeps code-server's address, whose path holds its own query, as the browser must open it", () => {
+    // As code-server 4.139's asExternalUri gave it in the real-host step: toString() made it "callback%3F…" (404).
+    const path = '/stable-53c2/callback?vscode-reqid=1&vscode-scheme=code-oss&vscode-authority=keyward.keyward';
+    const uri = { scheme: 'http', authority: '127.0.0.1:41943', path, query: '', fragment: '' };
+    expect(browserAddress(uri as never)).toBe(`http://127.0.0.1:41943${path}`);
+    const desktop = {
+      scheme: 'vscode',
+      authority: 'keyward.keyward',
+      path: '/signin',
+      query: 'nonce=abc',
+      fragment: '',
+    };
+    expect(browserAddress(desktop as never)).toBe('vscode://keyward.keyward/signin?nonce=abc');
   });
 });
