@@ -1,7 +1,9 @@
 // The whole life of a key, as a person does it in the real workbench against the emulator: a management key added
 // from the palette, the account's keys listed and a leaked one disabled from the list, a spend alert with its
-// buttons, and Rotate in one step. Every key made here is a new one of the sandbox's funded account, and the key
+// buttons, Disable now from a found key's quick fix, and Rotate in one step. Every key made here is a new one of the sandbox's funded account, and the key
 // Keyward used before comes back at the end, so the steps after these see the workbench as it was.
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
 import type { UiStep } from './steps.ts';
 
@@ -102,6 +104,45 @@ export const keyLifeSteps: UiStep[] = [
         .click({ timeout: 10_000 })
         .catch(() => undefined);
       await wb.page.keyboard.press('Escape');
+    },
+  },
+  {
+    name: 'Disable this key now, the first quick fix of a key found in a file, disables it at the account',
+    async run({ wb, emulator, workspace }) {
+      // A key of the account pasted into a file (a file's key is the workspace's, as the diagnostic steps' are).
+      const pasted = emulator.router.createKey({
+        accountId: emulator.sandbox!.routerFundedAccountId,
+        name: 'e2e pasted',
+      });
+      writeFileSync(join(workspace.folder, 'pasted-key.js'), `const key = '${pasted.value}';\n`);
+      await quickInputClosed(wb);
+      await wb.openFile('pasted-key.js');
+      await wb.page.locator('.editor-instance .squiggly-warning').first().waitFor({ timeout: PATIENCE });
+      await wb.runCommand('Go to Next Problem (Error, Warning, Info)');
+      await wb.page.keyboard.press('Escape');
+      const menu = wb.page.locator('.action-widget').first();
+      // As the quick-fix step does: the menu opens once every provider has answered; ask again if Keyward's are late.
+      await until('the quick-fix menu with Disable this key now', async () => {
+        await wb.runCommand('Quick Fix...');
+        await menu.waitFor({ timeout: PATIENCE });
+        if ((await menu.innerText()).includes('Disable this key now')) return true;
+        await wb.page.keyboard.press('Escape');
+        await menu.waitFor({ state: 'hidden', timeout: PATIENCE });
+        return undefined;
+      });
+      // The menu's first row is its group's title ("Quick Fix"); the first fix comes after it.
+      const fixes = (await menu.locator('.monaco-list-row').allInnerTexts()).map((row) => row.trim());
+      const first = fixes.find((row) => row !== '' && !/^Quick Fix$/i.test(row)) ?? '';
+      if (!first.startsWith('Disable this key now at the routing service'))
+        throw new Error(`the first quick fix is ${JSON.stringify(first)} of ${JSON.stringify(fixes)}`);
+      await wb.screenshot('disable-now-quick-fix');
+      await menu.locator('.monaco-list-row', { hasText: 'Disable this key now' }).click();
+      await toast(wb, /Disabled e2e pasted \(sk-or-v1-\w{3}\.{3}\w{4}\): requests with it are refused\./);
+      await until('the pasted key to be disabled', () => (pasted.disabled ? true : undefined));
+      await wb.screenshot('disabled-now');
+      await wb.closeAllEditors();
+      // The steps and the in-host suite after these count the workspace's keys as they were.
+      rmSync(join(workspace.folder, 'pasted-key.js'));
     },
   },
   {
