@@ -1,7 +1,8 @@
 // The whole life of a key, as a person does it in the real workbench against the emulator: a management key added
 // from the palette, the account's keys listed and a leaked one disabled from the list, a spend alert with its
-// buttons, Disable now from a found key's quick fix, and Rotate in one step. Every key made here is a new one of the sandbox's funded account, and the key
-// Keyward used before comes back at the end, so the steps after these see the workbench as it was.
+// buttons, Disable now from a found key's quick fix, and Rotate in one step. Every key made here is a new one of the
+// sandbox's funded account, and the key Keyward used before comes back at the end, so the steps after these see the
+// workbench as it was.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
