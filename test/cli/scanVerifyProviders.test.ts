@@ -33,11 +33,16 @@ interface Run {
   stderr: string;
 }
 
-function scan(cwd: string, args: string[]): Promise<Run> {
+function scan(cwd: string, args: string[], waitMs = 3000): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, 'scan', '--no-git', ...args], {
       cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: cwd, XDG_CACHE_HOME: cliCacheHome(), KEYWARD_IDLE_TIMEOUT_MS: '3000' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: cwd,
+        XDG_CACHE_HOME: cliCacheHome(),
+        KEYWARD_IDLE_TIMEOUT_MS: String(waitMs),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -203,6 +208,33 @@ describe('keyward scan --verify: other providers', () => {
       });
     const text = await scan(dir, ['--verify', ...flags]);
     expect(text.stdout).toMatch(/Anthropic API key .*unverified: could not reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+  });
+
+  it('a provider that never answers: unverified once the wait runs out, naming the wait', async () => {
+    const keys = CHECKED_PROVIDERS.map((p) => providerKey(CHECKED_RULES[p]));
+    server.mode = Object.fromEntries(CHECKED_PROVIDERS.map((p) => [p, 'silent']));
+    const run = await scan(folder(keys), ['--verify', ...server.flags(), '--format', 'json'], 500);
+    const host = new URL(server.url).host;
+    for (const f of findings(run))
+      expect(f.verification, f.service).toMatchObject({
+        status: 'unverified',
+        reason: `${host} did not answer within 0.5 s (UND_ERR_HEADERS_TIMEOUT)`,
+      });
+  });
+
+  it('a redirect is not followed: the key is sent once, and the answer is unverified', async () => {
+    const keys = CHECKED_PROVIDERS.map((p) => providerKey(CHECKED_RULES[p]));
+    server.mode = Object.fromEntries(CHECKED_PROVIDERS.map((p) => [p, 'redirect']));
+    const run = await scan(folder(keys), ['--verify', ...server.flags(), '--format', 'json']);
+    for (const f of findings(run))
+      expect(f.verification, f.service).toMatchObject({
+        status: 'unverified',
+        reason: expect.stringMatching(
+          / redirected \(HTTP 302\); Keyward does not follow a redirect with a key$/,
+        ) as unknown,
+      });
+    expect(server.seen).toHaveLength(CHECKED_PROVIDERS.length);
+    expect(server.seen.some((s) => s.url.startsWith('/elsewhere'))).toBe(false);
   });
 
   it('Perplexity and Fireworks AI keys are unknown, with the reason, and sent nowhere', async () => {

@@ -1,8 +1,8 @@
 // A small HTTP server that answers each provider's no-cost key check (src/core/scan/providerChecks.ts) with the
 // provider's real success and refusal shapes, each cited where the check's row cites it, under /<provider>/…:
 // `--verify-base-url anthropic=<url>/anthropic/v1`. A key the test made live is accepted; any other is refused as
-// the provider refuses it. A provider can be switched to an answer of another shape (`unexpected`) or to a 500 that
-// echoes the key (`echo`). Every request is recorded with the headers that could carry a key.
+// the provider refuses it. A provider can be switched to an answer of another shape (`unexpected`), to a 500 that
+// echoes the key (`echo`), to silence (`silent`), or to a redirect (`redirect`). Every request is recorded with the headers that could carry a key.
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 
@@ -46,7 +46,7 @@ export interface ProviderServer {
   live: Set<string>;
   /** xAI keys it knows but reports disabled; Google keys it knows but blocks for the Gemini API. */
   disabled: Set<string>;
-  mode: Partial<Record<CheckedProvider, 'unexpected' | 'echo'>>;
+  mode: Partial<Record<CheckedProvider, 'unexpected' | 'echo' | 'silent' | 'redirect'>>;
   seen: SeenRequest[];
   close(): Promise<void>;
 }
@@ -289,6 +289,10 @@ export async function startProviderServer(): Promise<ProviderServer> {
     if (!provider) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
     const key = keyOf(req, provider);
     const mode = server.mode[provider];
+    // Accepts the request and never answers: the check's wait must end it.
+    if (mode === 'silent') return;
+    if (mode === 'redirect')
+      return void res.writeHead(302, { location: `${server.url}/elsewhere${url.pathname}` }).end();
     // A captive portal or a changed API: 200 of another shape, which says nothing about the key.
     if (mode === 'unexpected')
       return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Sign in to the network</html>');
@@ -307,7 +311,11 @@ export async function startProviderServer(): Promise<ProviderServer> {
     url: base,
     ...state,
     flags: () => CHECKED_PROVIDERS.flatMap((p) => ['--verify-base-url', `${p}=${base}${PROVIDER_BASE[p]}`]),
-    close: () => new Promise<void>((resolve) => http.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
   };
   return server;
 }

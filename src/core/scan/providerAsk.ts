@@ -114,6 +114,12 @@ export async function askProvider(
     return { status: 'unverified', reason: redactSecrets(reason, [key]), checkedAt };
   }
   const { status, text } = answer;
+  if (status >= 300 && status < 400)
+    return {
+      status: 'unverified',
+      reason: `${name} redirected (HTTP ${status}); Keyward does not follow a redirect with a key`,
+      checkedAt,
+    };
   if (text === undefined)
     return { status: 'unverified', reason: `${name} sent an answer over 1 MiB (HTTP ${status})`, checkedAt };
   const body = parse(text);
