@@ -326,10 +326,14 @@ async function verifyFindings(
   // Loaded only here: a scan without --verify never loads the network stack.
   const { KeyVerifier } = await import('../core/scan/verify.ts');
   const verifier = new KeyVerifier({ baseUrls: services, timeoutMs, proxy });
-  if (request.format === 'text')
+  if (request.format === 'text') {
+    // The hosts this scan's keys go to, not every host --verify knows.
+    const owners = new Set<string>(findings.map((f) => f.finding.service));
+    const hosts = Object.entries(services).flatMap(([owner, url]) => (owners.has(owner) && url ? [url] : []));
     io.stderr.write(
-      `keyward scan: --verify: asking each key's own service (${Object.values(services).map(shownUrl).join(', ')}) whether it is live\n`,
+      `keyward scan: --verify: asking each key's own service (${hosts.map(shownUrl).join(', ') || 'none'}) whether it is live\n`,
     );
+  }
   await Promise.all(
     findings.map(async (f) => {
       const key = keys.get(f.finding.fingerprint);

@@ -7,12 +7,13 @@ import { redactSecrets } from '../core/redact.ts';
 import { BaselineError, BaselineIndex, readBaseline } from '../core/scan/baseline.ts';
 import { officialBaseUrls } from '../core/scan/verifyHosts.ts';
 import { checkBaseUrl } from '../core/urlPolicy.ts';
-import type { ServiceId } from '../shared/serviceIds.ts';
+import type { KeyOwner } from '../shared/keyShapes.ts';
+import { SERVICE_IDS } from '../shared/serviceIds.ts';
 import { BASE_URL_ENV, TIMEOUT_ENV, UsageError, millisecondsOption, proxyFor } from './common.ts';
 import { type CliIo, EXIT } from './io.ts';
 import { type FixDisableSetup, fixDisableSetup } from './scanFixDisable.ts';
 
-/** Each service's official host, where --verify sends a key unless --verify-base-url names another. */
+/** Each service's and provider's official host, where --verify sends a key unless --verify-base-url names another. */
 const OFFICIAL = officialBaseUrls();
 
 export const SCAN_HELP = `Usage: keyward scan [PATH...] [--format text|json|sarif] [--staged] [--history] [--no-git]
@@ -41,16 +42,21 @@ scanned and is clean.
                      no limit; large files are scanned in overlapping windows)
   --verify           ask each key's own service whether the key is live, at no
                      cost: routing keys GET ${OFFICIAL.router ?? ''}/key,
-                     direct keys GET ${OFFICIAL.direct ?? ''}/models, each
-                     key only to its own service's official host (never where
-                     ${BASE_URL_ENV.router} / ${BASE_URL_ENV.direct} point).
-                     Reports live, inactive or unknown and the URL asked
-                     (checkedAt); the exit status does not change. Never done
-                     without this flag.
+                     direct keys GET ${OFFICIAL.direct ?? ''}/models, and
+                     Anthropic, Google (Gemini), Groq, xAI, Hugging Face,
+                     Replicate and Together AI keys at their API's model list
+                     or "who am I" (docs/cli.md lists each); each key only to
+                     its own official host (never where ${BASE_URL_ENV.router} /
+                     ${BASE_URL_ENV.direct} point). Reports live, inactive,
+                     unverified (asked, but the answer or the network said
+                     nothing) or unknown (nothing to ask: Perplexity, Fireworks
+                     AI) and the URL asked (checkedAt); the exit status does not
+                     change. Never done without this flag.
   --verify-base-url SERVICE=URL
-                     with --verify, ask SERVICE (router or direct) at URL
-                     instead of its official host (https, or http for
-                     localhost); repeatable, one per service
+                     with --verify, ask SERVICE (router, direct, or a provider:
+                     anthropic, google, groq, xai, huggingface, replicate,
+                     together) at URL instead of its official host (https, or
+                     http for localhost); repeatable, one per service
   --fix-disable      disable each key found (not the ones the ignore file or
                      the baseline accept) at its account, with the management
                      key in OPENROUTER_MANAGEMENT_KEY: the key is matched by
@@ -102,15 +108,17 @@ Usage: keyward install-hook [--force]
   Installs a git pre-commit hook that runs "keyward scan --staged".
 `;
 
-/** `--verify-base-url SERVICE=URL`, each at most once, for a service --verify asks; https or loopback http. */
-function verifyBaseUrls(values: readonly string[]): Partial<Record<ServiceId, string>> {
-  const chosen: Partial<Record<ServiceId, string>> = {};
-  const services = Object.keys(OFFICIAL) as ServiceId[];
+/** `--verify-base-url OWNER=URL`, each at most once, for a service or provider --verify asks; https or loopback http. */
+function verifyBaseUrls(values: readonly string[]): Partial<Record<KeyOwner, string>> {
+  const chosen: Partial<Record<KeyOwner, string>> = {};
+  const services = Object.keys(OFFICIAL) as KeyOwner[];
   for (const value of values) {
     const at = value.indexOf('=');
     const id = services.find((s) => s === value.slice(0, at));
     if (at < 0 || id === undefined)
-      throw new UsageError(`--verify-base-url takes SERVICE=URL with SERVICE ${services.join(' or ')}, not "${value}"`);
+      throw new UsageError(
+        `--verify-base-url takes SERVICE=URL with SERVICE one of ${services.join(', ')}, not "${value}"`,
+      );
     if (chosen[id] !== undefined) throw new UsageError(`--verify-base-url names ${id} twice`);
     const url = value.slice(at + 1).trim();
     const check = checkBaseUrl(url);
@@ -145,7 +153,7 @@ export interface ScanRequest {
   includeDirs: Set<string>;
   maxSize: number;
   /** With --verify: where each service's keys are asked about, how long to wait, through which proxy. */
-  verify?: { services: Partial<Record<ServiceId, string>>; timeoutMs: number; proxy: ProxyConfig };
+  verify?: { services: Partial<Record<KeyOwner, string>>; timeoutMs: number; proxy: ProxyConfig };
   baseline?: BaselineIndex;
   baselineFile?: string;
   writeBaseline?: string;
@@ -179,9 +187,9 @@ function verifySetup(verify: boolean, urls: readonly string[], io: CliIo): ScanR
   const chosen = verifyBaseUrls(urls);
   if (!verify && Object.keys(chosen).length > 0) throw new UsageError('--verify-base-url is used only with --verify');
   if (!verify) return undefined;
-  for (const id of Object.keys(OFFICIAL) as ServiceId[]) {
+  for (const id of SERVICE_IDS) {
     const variable = BASE_URL_ENV[id];
-    if (chosen[id] === undefined && io.env[variable]?.trim())
+    if (OFFICIAL[id] !== undefined && chosen[id] === undefined && io.env[variable]?.trim())
       io.stderr.write(
         `keyward scan: --verify: ${variable} is not used; keys found in files go to ${OFFICIAL[id]} (--verify-base-url ${id}=URL to choose another)\n`,
       );

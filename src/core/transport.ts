@@ -193,7 +193,7 @@ type Undici = typeof import('undici');
  * undici is loaded on the first request, not at activation: it is most of the
  * extension's weight (the extension bundle loads it from its own file).
  */
-const loadUndici = lazy((): Promise<Undici> =>
+export const loadUndici = lazy((): Promise<Undici> =>
   import('undici').then((module) =>
     (module as Partial<Undici>).request ? module : (module as unknown as { default: Undici }).default,
   ),

@@ -1,6 +1,7 @@
 // Whether a key found in a file still works, asked of the key's own service and
 // of nothing else, on a request that costs nothing: the routing service's
-// GET /key, the direct service's GET /models. Only ever on request (`keyward
+// GET /key, the direct service's GET /models, another provider's model list or
+// "who am I" (providerChecks.ts, where it has one). Only ever on request (`keyward
 // scan --verify`, the editor's "Check whether this key is live"): a scan that
 // sends what it finds would itself be a leak.
 //
@@ -9,6 +10,7 @@
 // keyCheck already takes that as known: the service had to recognise the key
 // to list what it lacks, so it is live. Anything else (a 403 without that
 // wording, a 5xx, a redirect, a timeout, no network) says nothing about the key.
+import type { ProviderId } from '../../shared/keyShapes.ts';
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import { DEFAULT_CONFIG, type KeywardConfig } from '../config.ts';
 import { checkKey } from '../services/keyCheck.ts';
@@ -16,17 +18,14 @@ import { DEFAULT_PROXY, type ProxyConfig } from '../proxyConfig.ts';
 import { redactSecrets } from '../redact.ts';
 import { SERVICES, SERVICE_IDS } from '../services/descriptors.ts';
 import { checkBaseUrl } from '../urlPolicy.ts';
+import { askProvider } from './providerAsk.ts';
+import { PROVIDER_CHECKS, hasProviderCheck } from './providerChecks.ts';
+import type { Verification } from './verification.ts';
+import { checkedUrl } from './verifyHosts.ts';
+import { PROVIDERS } from './providerRules.ts';
 import { fingerprintOf } from './scanner.ts';
 
-export type VerificationStatus = 'live' | 'inactive' | 'unknown';
-
-export interface Verification {
-  status: VerificationStatus;
-  /** Why, in words; never the key, and what the service said only redacted. */
-  reason: string;
-  /** The URL the key was sent to (`https://openrouter.ai/api/v1/key`); absent when it was sent nowhere. */
-  checkedAt?: string;
-}
+export type { Verification, VerificationStatus } from './verification.ts';
 
 export interface VerifierOptions {
   /** Where each service is asked; a service without a base URL here is never sent a key. */
@@ -49,18 +48,8 @@ function isServiceId(service: string): service is ServiceId {
   return (SERVICE_IDS as readonly string[]).includes(service);
 }
 
-/** The request's URL as a report may show it: no user name, password, query or fragment. */
-function where(baseUrl: string, path: string): string {
-  try {
-    const url = new URL(`${baseUrl.replace(/\/+$/, '')}${path}`);
-    url.username = '';
-    url.password = '';
-    url.search = '';
-    url.hash = '';
-    return url.href;
-  } catch {
-    return redactSecrets(`${baseUrl}${path}`);
-  }
+function isProviderId(owner: string): owner is ProviderId {
+  return Object.hasOwn(PROVIDERS, owner);
 }
 
 /**
@@ -80,7 +69,7 @@ export async function askService(
     direct: { ...DEFAULT_CONFIG.direct },
     network: { connectTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs, proxy },
   };
-  const checkedAt = where(baseUrl, SERVICES[service].endpoints.keyCheck ?? '');
+  const checkedAt = checkedUrl(baseUrl, SERVICES[service].endpoints.keyCheck ?? '');
   const result = await checkKey(service, key, config, baseUrl);
   if (result.ok) return { status: 'live', reason: `the service accepted the key (${endpoint(service)})`, checkedAt };
   const { error } = result;
@@ -92,7 +81,7 @@ export async function askService(
       checkedAt,
     };
   return {
-    status: 'unknown',
+    status: 'unverified',
     reason: redactSecrets(`${error.kind}${status}: ${error.message}`, [key]),
     checkedAt,
   };
@@ -141,19 +130,24 @@ export class KeyVerifier {
     return promise;
   }
 
-  private async decide(service: string, key: string): Promise<Verification> {
-    const baseUrl = this.options.baseUrls[service];
-    if (!isServiceId(service) || baseUrl === undefined) return { status: 'unknown', reason: 'no service to ask' };
-    const unverifiable = SERVICES[service].unverifiableKey;
+  private async decide(owner: string, key: string): Promise<Verification> {
+    const baseUrl = this.options.baseUrls[owner];
+    const provider = isProviderId(owner) ? PROVIDER_CHECKS[owner] : undefined;
+    if (provider && !hasProviderCheck(provider)) return { status: 'unknown', reason: provider.none };
+    if ((!isServiceId(owner) && !provider) || baseUrl === undefined)
+      return { status: 'unknown', reason: 'no service to ask' };
+    const unverifiable = isServiceId(owner) ? SERVICES[owner].unverifiableKey : undefined;
     if (unverifiable && key.startsWith(unverifiable.prefix)) return { status: 'unknown', reason: unverifiable.reason };
     const url = checkBaseUrl(baseUrl);
     if (!url.ok) return { status: 'unknown', reason: `no service to ask: the base URL is not https (${url.reason})` };
     await this.slot();
     try {
       this.asked++;
-      return await askService(service, key, baseUrl, this.options.timeoutMs, this.options.proxy);
+      const { timeoutMs, proxy } = this.options;
+      if (provider && isProviderId(owner)) return await askProvider(owner, provider, key, baseUrl, timeoutMs, proxy);
+      return await askService(owner as ServiceId, key, baseUrl, timeoutMs, proxy);
     } catch (error) {
-      return { status: 'unknown', reason: redactSecrets(String((error as Error)?.message ?? error), [key]) };
+      return { status: 'unverified', reason: redactSecrets(String((error as Error)?.message ?? error), [key]) };
     } finally {
       this.release();
     }

@@ -1,5 +1,5 @@
 // Liveness of found keys, asked over real HTTP of the emulator: live, inactive
-// (401), unknown (down, 5xx, no service to ask), each key only to its own
+// (401), unverified (down, 5xx), unknown (no service to ask), each key only to its own
 // service, and each fingerprint once.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -70,23 +70,23 @@ describe('key verification', () => {
     expect(await verifier().verify('direct', restricted.key)).toMatchObject({ status: 'live' });
   });
 
-  it('unknown when the service is down or fails, and the reason never holds the key', async () => {
+  it('unverified when the service is down or fails, and the reason never holds the key', async () => {
     const down = `http://127.0.0.1:${await closedPort()}/router/api/v1`;
     const { routerFunded, direct } = bed.emulator.sandbox!.keys;
     const result = await verifier({ router: down }).verify('router', routerFunded);
-    expect(result.status).toBe('unknown');
+    expect(result.status).toBe('unverified');
     expect(result.reason).toMatch(/network/);
     await bed.admin('POST', '/faults', { kind: 'http500', service: 'direct' });
     expect(await verifier().verify('direct', direct)).toMatchObject({
-      status: 'unknown',
+      status: 'unverified',
       reason: /server \(HTTP 500\)/,
     });
     await bed.admin('POST', '/faults', { kind: 'http502_html', service: 'router', path: '/key' });
     const proxied = await verifier().verify('router', routerFunded);
-    expect(proxied.status).toBe('unknown');
+    expect(proxied.status).toBe('unverified');
     await bed.admin('POST', '/faults', { kind: 'echo_key', service: 'router', field: 'title' });
     const echoed = await verifier().verify('router', routerFunded);
-    expect(echoed.status).toBe('unknown');
+    expect(echoed.status).toBe('unverified');
     expect(echoed.reason).not.toContain(routerFunded.slice(9));
   });
 
@@ -135,13 +135,20 @@ describe('where a found key is verified', () => {
     process.env.OPENROUTER_BASE_URL = 'http://127.0.0.1:9/proxy';
     process.env.OPENAI_BASE_URL = 'http://127.0.0.1:9/proxy';
     try {
-      expect(officialBaseUrls()).toEqual({
+      expect(officialBaseUrls()).toMatchObject({
         router: SERVICES.router.defaultBaseUrl,
         direct: SERVICES.direct.defaultBaseUrl,
       });
       expect(officialBaseUrls()).toEqual({
         router: 'https://openrouter.ai/api/v1',
         direct: 'https://api.openai.com/v1',
+        anthropic: 'https://api.anthropic.com/v1',
+        google: 'https://generativelanguage.googleapis.com/v1beta',
+        groq: 'https://api.groq.com/openai/v1',
+        xai: 'https://api.x.ai/v1',
+        huggingface: 'https://huggingface.co/api',
+        replicate: 'https://api.replicate.com/v1',
+        together: 'https://api.together.xyz/v1',
       });
     } finally {
       for (const [name, value] of [

@@ -1,7 +1,9 @@
 // The hover over a flagged key, over the fake vscode: what it says and where it applies.
 import { afterEach, describe, expect, it } from 'vitest';
 import { scannerKeys } from '../../../src/core/keys/keyStore.ts';
+import { createServer } from 'node:net';
 import { scanText } from '../../../src/core/scan/scanner.ts';
+import { KeyVerifier } from '../../../src/core/scan/verify.ts';
 import { directKey, routerKey } from '../../emulator/keyFactory.ts';
 import { type EditorParts, editorParts } from '../editorParts.ts';
 import { type MarkdownString, Position, fakeDocument } from '../fakeVscode.ts';
@@ -45,5 +47,27 @@ describe('key hover', () => {
     );
     expect(parts.hover.provideHover(doc as never, new Position(0, 5) as never)).toBeUndefined();
     expect(parts.hover.provideHover(doc as never, new Position(0, 13 + key.length + 4) as never)).toBeUndefined();
+  });
+
+  it('a check that could not reach the service reads "unverified" with the reason in the hover and the diagnostic', async () => {
+    parts = editorParts();
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    // The verifier the editor's check uses (keyLivenessCheck.ts), with the service down.
+    const verifier = new KeyVerifier({ baseUrls: { router: `http://127.0.0.1:${port}/api/v1` }, timeoutMs: 2000 });
+    const key = routerKey();
+    const doc = fakeDocument('/w/app.js', `const key = "${key}";\n`);
+    parts.diagnostics.verificationOf = (fingerprint) => verifier.known(fingerprint);
+    parts.diagnostics.set(doc.uri as never, scanText(doc.getText()), 'untracked');
+    expect((await verifier.verify('router', key, true)).status).toBe('unverified');
+    parts.diagnostics.reword();
+    const text = hoverText(await parts.hover.provideHover(doc as never, new Position(0, 20) as never));
+    expect(text).toMatch(/- Live: unverified: network: Could not reach the routing service/);
+    expect(parts.collection.get(doc.uri as never)![0]!.message).toMatch(
+      /Whether the key is live could not be checked: network: /,
+    );
+    expect(text).not.toContain(key);
   });
 });

@@ -1,0 +1,15 @@
+// What a liveness check of a found key says (verify.ts asks; the CLI report, SARIF and the editor read it).
+/**
+ * live: the key's owner accepted it; inactive: it refused it; unknown: there is nothing to ask (no no-cost check,
+ * no host); unverified: a check was made but its answer (a network failure, a timeout, an answer of another shape)
+ * says nothing about the key.
+ */
+export type VerificationStatus = 'live' | 'inactive' | 'unknown' | 'unverified';
+
+export interface Verification {
+  status: VerificationStatus;
+  /** Why, in words; never the key, and what the service said only redacted. */
+  reason: string;
+  /** The URL the key was sent to (`https://openrouter.ai/api/v1/key`); absent when it was sent nowhere. */
+  checkedAt?: string;
+}
