@@ -77,6 +77,8 @@ export function describeFinding(finding: Finding): string {
 
 function describeKey(finding: Finding): string {
   const owner = finding.service;
+  if (owner === 'team')
+    return t("A secret your team's rule {0} finds ({1}), {2}.", finding.ruleId, finding.description, finding.masked);
   // Another provider's key: named by its owner; Keyward stores no such key.
   if (!isServiceOwner(owner))
     return finding.confidence === 'high'
