@@ -5,6 +5,7 @@
 // scan from exit 0. Tokens are generated here, never committed.
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/core/keys/keyFormats.ts';
@@ -165,9 +166,7 @@ describe('--config FILE', () => {
   it('reads a gitleaks.toml from anywhere instead of .keyward.toml; a missing one is exit 2', () => {
     const { repo } = withToken('');
     const elsewhere = join(tempDir('keyward-config-'), 'gitleaks.toml');
-    spawnSync('cp', ['/dev/null', elsewhere]);
-    const write = (text: string) => spawnSync('sh', ['-c', `cat > '${elsewhere}'`], { input: text });
-    write(RULES.replace('acme-gateway', 'acme-gw-from-config'));
+    writeFileSync(elsewhere, RULES.replace('acme-gateway', 'acme-gw-from-config'));
     const run = scanCli(repo.dir, ['--config', elsewhere, '--format', 'json']);
     expect(run.status).toBe(1);
     expect(report(run.stdout).findings.map((f) => f.ruleId)).toEqual(['acme-gw-from-config']);

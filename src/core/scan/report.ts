@@ -4,7 +4,7 @@ import type { Finding } from './scanner.ts';
 import { type FindingRuleId, RULES, isOwnRule } from './rules.ts';
 import type { Verification } from './verify.ts';
 import { type IgnoreProblem, type Suppression, problemText } from './ignoreFile.ts';
-import { type TeamRuleProblem, teamProblemText } from './teamRules.ts';
+import { type TeamRuleProblem, teamProblemText } from './teamRuleProblem.ts';
 
 export type GitField = 'tracked' | 'untracked' | 'ignored' | 'outside' | 'staged' | 'history' | 'unknown';
 

@@ -2,7 +2,7 @@
 // 1-based, end column exclusive; every finding is a result (baseline state and suppressions say which count).
 import type { IgnoreProblem } from './ignoreFile.ts';
 import { problemText } from './ignoreFile.ts';
-import { type TeamRuleProblem, teamProblemText } from './teamRules.ts';
+import { type TeamRuleProblem, teamProblemText } from './teamRuleProblem.ts';
 import {
   type FileFinding,
   type Omitted,

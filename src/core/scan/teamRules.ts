@@ -11,6 +11,9 @@ import { redactSecrets } from '../redact.ts';
 import { RULES, type TeamRuleId } from './rules.ts';
 import { TeamRegexError, jsSource, parseRe2 } from './teamRegex.ts';
 import { checkLinear } from './teamRegexSafety.ts';
+import type { TeamRuleProblem } from './teamRuleProblem.ts';
+
+export { TEAM_RULES_FILE, type TeamRuleProblem, teamProblemText } from './teamRuleProblem.ts';
 
 export interface TeamAllowlist {
   condition: 'or' | 'and';
@@ -36,22 +39,11 @@ export interface TeamRule {
   line: number;
 }
 
-/** `error`: the rule is refused and the scan stops; `unsupported`: the config is not applied as written (exit 2
- * unless a key counts); `ignored`: a descriptive field with no effect on findings, named all the same. */
-export interface TeamRuleProblem {
-  file: string;
-  line: number;
-  severity: 'error' | 'unsupported' | 'ignored';
-  message: string;
-}
-
 export interface TeamRules {
   file: string;
   rules: TeamRule[];
   problems: TeamRuleProblem[];
 }
-
-export const TEAM_RULES_FILE = '.keyward.toml';
 
 // "allowlist": gitleaks' older single [rules.allowlist], still read by gitleaks (config.go, "backwards-compatibility").
 const RULE_FIELDS = ['id', 'description', 'regex', 'secretgroup', 'keywords', 'entropy', 'allowlists', 'allowlist'];
@@ -299,9 +291,4 @@ function nth(table: RegExp, n: number): RegExp {
 /** Whether any rule or field was refused: the scan does not start. */
 export function hasErrors(rules: TeamRules | undefined): boolean {
   return rules?.problems.some((p) => p.severity === 'error') ?? false;
-}
-
-/** "file:line: message", as an editor and a terminal link it. */
-export function teamProblemText(p: TeamRuleProblem): string {
-  return `${p.file}${p.line > 0 ? `:${p.line}` : ''}: ${p.message}`;
 }

@@ -4,7 +4,8 @@
 // error the scan stops on, never a scan without the team's rules.
 import { join } from 'node:path';
 import { readCommittedFile } from './committedFile.ts';
-import { TEAM_RULES_FILE, type TeamRules, readTeamRules } from './teamRules.ts';
+import { TEAM_RULES_FILE } from './teamRuleProblem.ts';
+import { type TeamRules, readTeamRules } from './teamRules.ts';
 
 /** gitleaks' own default config is ~100 KB; ten times that is room for any team's. */
 export const TEAM_RULES_MAX_BYTES = 1 << 20;
