@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { scanText } from '../../../src/core/scan/scanner.ts';
+import { StreamScan } from '../../../src/core/scan/streamScan.ts';
 import { type TeamRules, hasErrors, readTeamRules } from '../../../src/core/scan/teamRules.ts';
 import { routerKey } from '../../emulator/keyFactory.ts';
 
@@ -85,6 +86,21 @@ describe('each supported field changes what is found', () => {
     const key = routerKey();
     const own = `[[rules]]\nid = "any-sk"\nregex = '''sk-[a-z0-9-]{60,80}'''\n`;
     expect(found(own, `k = "${key}"`).map((f) => f.ruleId)).toEqual(['router-key']);
+  });
+
+  it('a file read in windows finds each team token once, as one pass over the whole text does', () => {
+    const window = 16 << 10;
+    // Tokens placed across the seams of the windows, each on a line of its own among long lines of filler.
+    const text = Array.from(
+      { length: 12 },
+      (_, i) => `${'z'.repeat(window / 2 - 20 + i * 7)}\ngw = ${gatewayToken()}\n`,
+    ).join('');
+    const teamRules = rules(`${GATEWAY}keywords = ["acme_gw_"]\n`).rules;
+    const stream = new StreamScan({ teamRules }, window);
+    stream.push(Buffer.from(text));
+    const streamed = stream.end();
+    expect(streamed).toHaveLength(12);
+    expect(streamed).toEqual(scanText(text, { teamRules }));
   });
 
   it('field names are read whatever their case, as gitleaks (viper) reads them', () => {

@@ -47,6 +47,22 @@ describe('.keyward.toml in the editor', () => {
     expect(teamProblems().get(fileUri(join(repo.dir, '.keyward.toml')) as never)).toEqual([]);
   });
 
+  it("the hover names the team rule, and shows the repository's description as text, never as Markdown", async () => {
+    parts = editorParts();
+    const repo = makeRepo();
+    repo.write('.keyward.toml', RULES.replace('ACME gateway token', 'Gateway [docs](https://example.test/x) token'));
+    const token = gatewayToken();
+    const doc = fakeDocument(repo.write('app.js', `k = "${token}"\n`), `k = "${token}"\n`);
+    await parts.diagnostics.full(doc as never);
+    const [onToken] = parts.collection.get(doc.uri as never)!;
+    const hover = (await parts.hover.provideHover(doc as never, onToken!.range.start as never))!;
+    const shown = (hover.contents as unknown as { value: string }[]).map((c) => c.value).join('\n');
+    expect(shown).toContain('\\[docs\\]\\(https://example\\.test/x\\)');
+    expect(shown).not.toContain('[docs](');
+    expect(shown).toContain('- Team rule: acme\\-gateway \\(\\.keyward\\.toml\\)\n');
+    expect(shown).not.toContain(token);
+  });
+
   it('a refused rule is an Error on its line and the other rules run; an unsupported field is a Warning', async () => {
     parts = editorParts();
     const repo = makeRepo();
