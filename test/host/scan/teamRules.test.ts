@@ -7,6 +7,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scanUnopenedFile } from '../../../src/host/scan/unopenedFile.ts';
+import { scanHistory } from '../../../src/host/scan/workspaceScan.ts';
+import { Log } from '../../../src/host/log.ts';
 import { makeRepo } from '../../cli/gitFixtures.ts';
 import { type EditorParts, editorParts } from '../editorParts.ts';
 import { DiagnosticSeverity, fakeDocument, fileUri } from '../fakeVscode.ts';
@@ -79,6 +81,24 @@ describe('.keyward.toml in the editor', () => {
     expect(problems[1]!.message).toMatch(
       /^This team rule does not run: rule "slow": regex refused at character 1: a repeat inside a repeat/,
     );
+  });
+
+  it('Scan Git History runs the team rules of the repository', async () => {
+    parts = editorParts();
+    const repo = makeRepo();
+    repo.write('.keyward.toml', RULES);
+    repo.write('deploy/gateway.env', `GATEWAY=${gatewayToken()}\n`);
+    repo.git('add', '.');
+    repo.git('commit', '-q', '-m', 'gateway');
+    const workspace = fake.api.workspace as unknown as Record<string, unknown>;
+    workspace.workspaceFolders = [{ uri: fileUri(repo.dir) }];
+    try {
+      const view = { show: async () => undefined };
+      const outcome = await scanHistory(view as never, parts.diagnostics, new Log());
+      expect(outcome.hits.map((h) => [h.path, h.line])).toEqual([['deploy/gateway.env', 0]]);
+    } finally {
+      workspace.workspaceFolders = undefined;
+    }
   });
 
   it('Scan Workspace runs the team rules on files that are not open', async () => {
