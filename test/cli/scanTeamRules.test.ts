@@ -5,7 +5,7 @@
 // scan from exit 0. Tokens are generated here, never committed.
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/core/keys/keyFormats.ts';
@@ -136,6 +136,14 @@ describe('a bad rule or an unsupported field', () => {
         ].join('\n'),
       );
     }
+  });
+
+  it('a .keyward.toml that is a link (to an endless pseudo-file) is not followed: named, exit 2, nothing scanned', () => {
+    const { repo } = withToken('');
+    symlinkSync('/dev/zero', join(repo.dir, '.keyward.toml'));
+    const run = scanCli(repo.dir, []);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('keyward scan: .keyward.toml: team rules not read: a symbolic link; not followed\n');
   });
 
   it('an unsupported field is named with its line; a clean scan then exits 2, a descriptive one keeps 0', () => {
