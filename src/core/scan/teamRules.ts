@@ -178,7 +178,7 @@ function readRule(entry: unknown, index: number, lines: Lines, note: Note): Team
   if (t.allowlist !== undefined && t.allowlists !== undefined)
     bad('allowlist', '[rules.allowlist] cannot be used alongside [[rules.allowlists]] (as in gitleaks)');
   const allowlists = readAllowlists(
-    isTable(t.allowlist) ? [t.allowlist] : t.allowlists,
+    t.allowlist === undefined ? t.allowlists : isTable(t.allowlist) ? [t.allowlist] : t.allowlist,
     name,
     (key, sub) => lines.of(index, key, sub),
     note,

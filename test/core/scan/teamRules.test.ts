@@ -80,6 +80,9 @@ describe('each supported field changes what is found', () => {
       allow(`condition = "AND"\nstopwords = ["${token.slice(10, 16)}"]\nregexes = ['''^nomatch$''']`),
     ).toHaveLength(1);
     expect(allow(`condition = "and"\nstopwords = ["${token.slice(10, 16)}"]\nregexes = ['''^acme''']`)).toEqual([]);
+    // gitleaks' older single table, and the same written as a list, are read too.
+    expect(found(`${GATEWAY}[rules.allowlist]\nregexes = ['''^acme''']\n`, text)).toEqual([]);
+    expect(found(`${GATEWAY}[[rules.allowlist]]\nregexes = ['''^acme''']\n`, text)).toEqual([]);
   });
 
   it("a span Keyward's own rules report is reported once, by Keyward's rule", () => {
