@@ -67,6 +67,9 @@ const ON_DEMAND = {
   // The source-map reader, which the workspace scan and a source map open in the editor load
   // (src/host/scan/keyDiagnostics.ts).
   'src/core/scan/sourceMap.ts': 'sourceMap.js',
+  // A team's rules (the TOML reader, the RE2 reading and its checks), loaded on the first workspace root holding a
+  // .keyward.toml (src/host/scan/teamRuleFiles.ts); the CLI keeps it inline.
+  'src/core/scan/teamRulesFile.ts': 'teamRules.js',
 };
 
 const repoPath = (path) => relative(process.cwd(), path).split(sep).join('/');

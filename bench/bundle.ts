@@ -54,6 +54,7 @@ export function benchBundle(): string[] {
     'dist/sourceMap.js',
     'dist/common.js',
     'dist/scanWorker.js',
+    'dist/teamRules.js',
   ].map((file) => `${file} ${formatKb(statSync(file).size)}`);
   const vsixBytes = statSync('keyward.vsix').size;
 

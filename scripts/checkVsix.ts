@@ -16,8 +16,9 @@ const ALLOWED = [
   // run; chatSession.js when a chat first opens; wireClients.js when the first service client is made; lmRequests.js
   // on the language model provider's first request; streamScan.js with the history scan; sourceMap.js on the first
   // workspace scan or source map open in the editor; common.js (what two of those share) with the first of them that
-  // needs it; scanWorker.js (the scanner thread) on the first large document opened.
-  /^dist\/(extension|webview|undici|archive|history|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan|sourceMap|common|scanWorker)\.js$/,
+  // needs it; scanWorker.js (the scanner thread) on the first large document opened; teamRules.js on the first
+  // workspace root holding a .keyward.toml.
+  /^dist\/(extension|webview|undici|archive|history|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan|sourceMap|common|scanWorker|teamRules)\.js$/,
   // undici's HTTP/1 parser (llhttp's portable WebAssembly), which dist/undici.js reads on the first request.
   /^dist\/llhttp\.wasm$/,
   /^dist\/package\.json$/,

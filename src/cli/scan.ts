@@ -1,11 +1,11 @@
 // keyward scan [PATH...] [--format text|json|sarif] [--staged] [--history] [--no-git] [--include-dir NAME] [--max-size BYTES]
-//              [--verify [--verify-base-url SERVICE=URL]...] [--baseline FILE] [--write-baseline FILE]
+//              [--verify [--verify-base-url SERVICE=URL]...] [--baseline FILE] [--write-baseline FILE] [--config FILE]
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { redactSecrets } from '../core/redact.ts';
 import { type ArchiveKind, archiveKind, scanArchiveFile } from '../core/scan/archive.ts';
 import { writeBaseline } from '../core/scan/baseline.ts';
-import { IGNORE_FILE, loadIgnoreFile, repositoryAbove } from '../core/scan/ignoreFile.ts';
+import { IGNORE_FILE, loadIgnoreFile } from '../core/scan/ignoreFile.ts';
 import { baselineEntries, triageFindings } from '../core/scan/triage.ts';
 import { SOURCE_MAP_TOO_LARGE, scanFile, scanSourceMapFile } from '../core/scan/fileScan.ts';
 import { GitStatusCache } from '../core/scan/gitStatus.ts';
@@ -17,14 +17,18 @@ import {
   type Skipped,
   type Triage,
   hasIgnoreProblems,
+  hasTeamRuleProblems,
   ignoreProblemsText,
   isIncomplete,
   jsonReport,
   omittedText,
   printablePath,
   skippedText,
+  teamRuleProblemsText,
   textReport,
 } from '../core/scan/report.ts';
+import type { TeamRules } from '../core/scan/teamRules.ts';
+import { scanRoot, teamRulesFor } from './scanTeamRules.ts';
 import type { ShippedPart } from '../core/scan/sourceMap.ts';
 import { isSourceMap } from '../core/scan/sourceMapName.ts';
 import { scanStaged } from '../core/scan/staged.ts';
@@ -225,10 +229,16 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
   if (typeof request === 'number') return request;
   // Keys stay in this process, by fingerprint, and only when --verify or --fix-disable asks for them.
   const keys = new Map<string, string>();
-  const options: ScanOptions =
-    request.verify || request.fixDisable ? { onKey: (fingerprint, key) => keys.set(fingerprint, key) } : {};
   const cwd = process.cwd();
   const git = new GitStatusCache();
+  const team = teamRulesFor(request, io, cwd, await scanRoot(request, cwd, git));
+  if (typeof team === 'number') return team;
+  const options: ScanOptions = {
+    ...(request.verify || request.fixDisable
+      ? { onKey: (fingerprint: string, key: string) => keys.set(fingerprint, key) }
+      : {}),
+    ...(team && team.rules.length > 0 ? { teamRules: team.rules } : {}),
+  };
   const found: Found = { findings: [], skipped: [], omitted: [] };
   try {
     const refused = await collect(request, io, { cwd, git, options }, found);
@@ -239,7 +249,7 @@ export async function scanCommand(args: string[], io: CliIo): Promise<number> {
   }
   if (request.verify && found.findings.length > 0) await verifyFindings(request, io, found.findings, keys);
   try {
-    return await report(request, io, { cwd, git }, found, keys);
+    return await report(request, io, { cwd, git, ...(team ? { team } : {}) }, found, keys);
   } finally {
     keys.clear();
   }
@@ -255,6 +265,8 @@ interface Found {
 interface ScanPlace {
   cwd: string;
   git: GitStatusCache;
+  /** The team rules the scan ran, with what in them is not supported. */
+  team?: TeamRules;
 }
 
 /** Scans what the request names: the staged blobs, the history, or paths; an exit code when it cannot start. */
@@ -348,16 +360,13 @@ async function verifyFindings(
 async function report(
   request: ScanRequest,
   io: CliIo,
-  { cwd, git }: ScanPlace,
+  { cwd, git, team }: ScanPlace,
   found: Found,
   keys: ReadonlyMap<string, string>,
 ): Promise<number> {
   const { findings, skipped, omitted } = found;
   // The baseline and the ignore file name paths from the repository root, wherever the scan ran.
-  const root =
-    (request.useGit || request.staged || request.history
-      ? await git.root(cwd).catch(() => null)
-      : repositoryAbove(cwd)) ?? cwd;
+  const root = await scanRoot(request, cwd, git);
   const pathOf = rootPath(cwd, root);
   const ignore = loadIgnoreFile(root, display(cwd, join(root, IGNORE_FILE)));
   const { baseline } = request;
@@ -367,6 +376,7 @@ async function report(
     unchanged: sorted.unchanged,
     ...(request.baselineFile !== undefined ? { baseline: request.baselineFile } : {}),
     ...(ignore ? { ignoreFile: { file: ignore.file, problems: ignore.problems } } : {}),
+    ...(team ? { teamRules: { file: team.file, count: team.rules.length, problems: team.problems } } : {}),
   };
   const counted = sorted.counted;
   if (request.fixDisable && counted.length > 0) {
@@ -384,7 +394,8 @@ async function report(
   }
   const version = typeof KEYWARD_VERSION === 'string' ? KEYWARD_VERSION : 'dev';
   const format = request.format;
-  if (format === 'text') io.stderr.write(skippedText(skipped) + ignoreProblemsText(triage));
+  if (format === 'text')
+    io.stderr.write(skippedText(skipped) + ignoreProblemsText(triage) + teamRuleProblemsText(triage));
   if (format === 'text') io.stdout.write(omittedText(omitted));
   io.stdout.write(
     format === 'json'
@@ -393,7 +404,7 @@ async function report(
         ? sarifReport(counted, version, skipped, omitted, triage)
         : textReport(counted, skipped, triage),
   );
-  const incomplete = isIncomplete(skipped) || hasIgnoreProblems(triage);
+  const incomplete = isIncomplete(skipped) || hasIgnoreProblems(triage) || hasTeamRuleProblems(triage);
   if (wrote !== undefined) {
     const files = new Set(findings.map((f) => pathOf(f.path))).size;
     const file = printablePath(request.writeBaseline!);

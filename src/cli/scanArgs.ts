@@ -19,7 +19,8 @@ const OFFICIAL = officialBaseUrls();
 export const SCAN_HELP = `Usage: keyward scan [PATH...] [--format text|json|sarif] [--staged] [--history] [--no-git]
                     [--include-dir NAME] [--max-size BYTES] [--verify]
                     [--verify-base-url SERVICE=URL]...
-                    [--baseline FILE] [--write-baseline FILE] [--fix-disable]
+                    [--baseline FILE] [--write-baseline FILE] [--config FILE]
+                    [--fix-disable]
 
 Finds API keys in files: the routing and direct services' keys, other AI
 providers' (Anthropic, Google, Groq, xAI, Hugging Face, Perplexity, Replicate,
@@ -70,6 +71,8 @@ scanned and is clean.
                      only new ones: a key that moved within its file is not new,
                      the same key in another file is. A FILE that cannot be read
                      or is not a baseline stops the scan (exit 2)
+  --config FILE      read the team's rules from FILE (a gitleaks.toml as it
+                     is) instead of .keyward.toml at the repository root
 
 .keywardignore at the repository root (else the current folder) lists what not
 to count, one entry a line with its reason: a key's fingerprint then the reason
@@ -77,6 +80,14 @@ to count, one entry a line with its reason: a key's fingerprint then the reason
 "# reason" ("test/fixtures/  # generated keys"). A suppressed key is still listed,
 with the line that suppressed it; a line that is neither is named and suppresses
 nothing (exit 2 when no key counts).
+
+.keyward.toml at the repository root (or --config FILE) holds the team's own
+rules, in gitleaks' [[rules]] format: id, description, regex (RE2 syntax),
+secretGroup, keywords, entropy and [[rules.allowlists]] (condition, regexTarget,
+regexes, stopwords). Any other field is named as not supported (exit 2 when no
+key counts, unless it only describes, as tags do). A rule that cannot run (no
+id or regex, an invalid regex, or one that could backtrack without bound, such
+as (a+)+) is named with its line and nothing is scanned (exit 2).
 
 Inside a git repository the files git tracks or would commit are scanned; ignored
 files are skipped, but a file or folder named is read whole, what git ignores in it
@@ -159,6 +170,8 @@ export interface ScanRequest {
   writeBaseline?: string;
   /** With --fix-disable: the accounts whose keys may be disabled. */
   fixDisable?: FixDisableSetup;
+  /** --config: the team rules file to read instead of .keyward.toml at the root. */
+  config?: string;
 }
 
 function parse(args: string[]) {
@@ -177,6 +190,7 @@ function parse(args: string[]) {
       baseline: { type: 'string' },
       'write-baseline': { type: 'string' },
       'fix-disable': { type: 'boolean', default: false },
+      config: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -258,5 +272,6 @@ export function scanRequest(args: string[], io: CliIo): ScanRequest | number {
     ...(fixDisable ? { fixDisable } : {}),
     ...(baseline ? { baseline, baselineFile: values.baseline } : {}),
     ...(values['write-baseline'] !== undefined ? { writeBaseline: values['write-baseline'] } : {}),
+    ...(values.config !== undefined ? { config: resolve(values.config) } : {}),
   };
 }

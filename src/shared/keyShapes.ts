@@ -44,8 +44,8 @@ export const DIRECT_PREFIX_RE = new RegExp(`^sk-(?:${DIRECT_PREFIXES.join('-|')}
 export type ProviderId =
   'anthropic' | 'google' | 'groq' | 'xai' | 'huggingface' | 'perplexity' | 'replicate' | 'together' | 'fireworks';
 
-/** Whose key a finding is: one of Keyward's services, or another provider's. */
-export type KeyOwner = ServiceId | ProviderId;
+/** Whose key a finding is: one of Keyward's services, another provider's, or a team rule's (an owner Keyward does not know). */
+export type KeyOwner = ServiceId | ProviderId | 'team';
 
 /**
  * Whole-token shapes of other providers' keys, by rule id. Each starts with a prefix the

@@ -56,6 +56,7 @@ describe('the history scan, the hook installer and the other commands, on demand
     archiveScan: 'dist/archiveScan.js',
     streamScan: 'dist/streamScan.js',
     sourceMap: 'dist/sourceMap.js',
+    teamRules: 'dist/teamRules.js',
     // What two parts share and the extension bundle does not hold (esbuild.js): each of them loads it.
     common: 'dist/common.js',
   };

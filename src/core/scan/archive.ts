@@ -13,7 +13,6 @@ import { EntryNames } from './entryNames.ts';
 import { failureOf, specialKind } from './fileScan.ts';
 import { type ArchiveKind, KIND_NAMES, archiveKind, archiveMagic, canOpen } from './formats.ts';
 import type { SkipReason } from './report.ts';
-import { RULES } from './rules.ts';
 import { type Finding, type ScanOptions, optionsFor } from './scanner.ts';
 import { mayContainKey } from './literalPrecheck.ts';
 import { scanShippedText } from './sourceMap.ts';
@@ -200,7 +199,7 @@ function looseKeys(
   let inEntries: Set<string> | undefined;
   for (const finding of found.findings) {
     // Near-misses in binary are no evidence of a hidden key.
-    if (RULES[finding.ruleId].confidence === 'medium' && !finding.stored) continue;
+    if (finding.confidence === 'medium' && !finding.stored) continue;
     if (reported.has(finding.fingerprint)) continue;
     // Every key the entries hold, allowed ones included: read again only when a key is left to place.
     inEntries ??= new Set(

@@ -32,7 +32,7 @@ export function scanBytesCounted(bytes: Buffer, options: ScanOptions = {}): Scan
   if (encoding === 'utf8')
     return mayContainKey(bytes, options) ? scanTextCounted(bytes.toString('utf8'), options) : NONE;
   const text = decodeUtf16(bytes.subarray(2), encoding);
-  return text.includes('sk-') || options.known?.length || options.retired?.length
+  return text.includes('sk-') || options.known?.length || options.retired?.length || options.teamRules?.length
     ? scanTextCounted(text, options)
     : NONE;
 }

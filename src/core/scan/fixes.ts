@@ -14,6 +14,8 @@ export const INDIRECT_RULES: ReadonlySet<string> = new Set(['split-key', 'encode
 export const ENV_VAR: Record<KeyOwner, string> = {
   ...perService((id) => SERVICES[id].env.key),
   ...(Object.fromEntries(Object.entries(PROVIDERS).map(([id, p]) => [id, p.env])) as Record<ProviderId, string>),
+  // A team rule names no variable: a neutral one the person renames.
+  team: 'TEAM_SECRET',
 };
 
 const READS: Record<string, (name: string) => string> = {

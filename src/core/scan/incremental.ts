@@ -55,7 +55,9 @@ export class IncrementalScan {
    * undefined past the end. Byte offsets of findings are only kept exact by full scans.
    */
   applyEdit(edit: LineEdit, line: (index: number) => string | undefined): readonly Finding[] {
-    if (this.blocks || this.pieces || this.editAddsBlock(edit, line) || this.editAddsPiece(edit, line)) {
+    // A team rule's keywords are looked for in the whole text, and its regex may span lines (teamHits.ts).
+    const whole = this.blocks || this.pieces || (this.options.teamRules?.length ?? 0) > 0;
+    if (whole || this.editAddsBlock(edit, line) || this.editAddsPiece(edit, line)) {
       const all: string[] = [];
       for (let i = 0, text = line(0); text !== undefined; text = line(++i)) all.push(text);
       return this.reset(all.join('\n'));

@@ -4,7 +4,7 @@ import { fingerprint as fingerprintOf } from '../keys/fingerprint.ts';
 import { maskKey } from '../redact.ts';
 import { AllowedHits } from './allowComments.ts';
 import { utf8Length } from './keyChars.ts';
-import { RULES } from './rules.ts';
+import { RULES, isOwnRule } from './rules.ts';
 import { type Finding, LOOSE_CAP, type ScanOptions, type ScanResult } from './scanTypes.ts';
 import type { Hit } from './textHits.ts';
 
@@ -51,7 +51,10 @@ export function listedFindings(text: string, hits: readonly Hit[], options: Scan
       false;
     // The person's own stored key is never hidden by what a file says: a comment next to it is the repository's word.
     if (allowed && hit.stored !== 'active') continue;
-    const rule = RULES[hit.ruleId];
+    // A team rule's finding counts like a high-confidence one: the team wrote the rule to be told.
+    const rule = isOwnRule(hit.ruleId)
+      ? RULES[hit.ruleId]
+      : { confidence: 'high' as const, description: hit.description ?? hit.ruleId };
     if (rule.confidence === 'medium' && !hit.stored && ++loose > looseCap) {
       omitted++;
       continue;

@@ -178,7 +178,8 @@ function underscoreToken(bytes: Buffer, at: number, before: number): number {
  * only a whole read can answer.
  */
 export function keyStarts(bytes: Buffer, options: ScanOptions): number[] | undefined {
-  if (options.known?.length || options.retired?.length || options.decodeBase64) return undefined;
+  if (options.known?.length || options.retired?.length || options.decodeBase64 || options.teamRules?.length)
+    return undefined;
   const found: number[] = [];
   containsLiteral(bytes, found);
   return found.sort((a, b) => a - b);
@@ -213,6 +214,8 @@ export function primeScanner(): void {
 /** Whether a file's bytes can hold a finding at all: the fast path that skips most files undecoded. */
 export function mayContainKey(bytes: Buffer, options: ScanOptions = {}): boolean {
   if (containsLiteral(bytes)) return true;
+  // A team's shapes have no prefix this check knows: their keywords decide, on the text (teamHits.ts).
+  if (options.teamRules?.length) return true;
   if (options.decodeBase64 && mayHoldEncodedBytes(bytes)) return true;
   if (options.known?.some((k) => bytes.indexOf(k.value) !== -1)) return true;
   return options.retired?.some((r) => r.prefix.length >= 3 && bytes.indexOf(r.prefix) !== -1) ?? false;

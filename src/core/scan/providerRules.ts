@@ -94,6 +94,8 @@ export const PROVIDERS: Record<ProviderId, { title: string; env: string; keysPag
 
 /** "routing service", "Anthropic": the owner as a sentence names it. */
 export function ownerName(owner: KeyOwner): string {
+  // English, as the providers' titles are: the owner of a key a team's own rule finds.
+  if (owner === 'team') return 'team rule';
   return isServiceOwner(owner) ? SERVICES[owner].displayName : PROVIDERS[owner].title;
 }
 

@@ -1,10 +1,11 @@
 // The scan report formats of `keyward scan`: text and the JSON contract (SARIF is sarifReport.ts). Lines and UTF-16
 // columns are 1-based there, end column exclusive.
 import type { Finding } from './scanner.ts';
-import { RULES, type RuleId } from './rules.ts';
+import { type FindingRuleId, RULES, isOwnRule } from './rules.ts';
 import type { Verification } from './verify.ts';
 import type { KeyStop } from '../keys/stopFoundKeys.ts';
 import { type IgnoreProblem, type Suppression, problemText } from './ignoreFile.ts';
+import { type TeamRuleProblem, teamProblemText } from './teamRuleProblem.ts';
 
 export type GitField = 'tracked' | 'untracked' | 'ignored' | 'outside' | 'staged' | 'history' | 'unknown';
 
@@ -36,6 +37,20 @@ export interface Triage {
   baseline?: string;
   /** The ignore file read, and the lines of it that were refused. */
   ignoreFile?: { file: string; problems: readonly IgnoreProblem[] };
+  /** The team rules read (.keyward.toml or --config), how many, and what in them is not supported. */
+  teamRules?: { file: string; count: number; problems: readonly TeamRuleProblem[] };
+}
+
+/** A team-rule field that changes what is found and is not supported: the config did not run as written. */
+export function hasTeamRuleProblems(triage: Triage | undefined): boolean {
+  return triage?.teamRules?.problems.some((p) => p.severity !== 'ignored') ?? false;
+}
+
+/** Each team-rule problem, a line of stderr. */
+export function teamRuleProblemsText(triage: Triage | undefined): string {
+  return (triage?.teamRules?.problems ?? [])
+    .map((p) => `keyward scan: ${printablePath(teamProblemText(p))}\n`)
+    .join('');
 }
 
 /** A refused ignore-file line, like a path not scanned, makes the exit status 2 when no key counts. */
@@ -180,7 +195,7 @@ export interface JsonFinding {
   column: number;
   endLine: number;
   endColumn: number;
-  ruleId: RuleId;
+  ruleId: FindingRuleId;
   service: string;
   masked: string;
   fingerprint: string;
@@ -239,6 +254,15 @@ function jsonTriage(findings: readonly FileFinding[], triage: Triage | undefined
           ignoreFile: {
             path: triage.ignoreFile.file,
             problems: triage.ignoreFile.problems.map((p) => ({ line: p.line, message: p.message })),
+          },
+        }
+      : {}),
+    ...(triage.teamRules
+      ? {
+          teamRules: {
+            path: triage.teamRules.file,
+            rules: triage.teamRules.count,
+            problems: triage.teamRules.problems.map(({ line, severity, message }) => ({ line, severity, message })),
           },
         }
       : {}),
@@ -322,7 +346,7 @@ export function skippedText(skipped: readonly Skipped[]): string {
 
 function findingLine(f: FileFinding, note: string): string {
   const j = toJsonFinding(f);
-  return `${printablePath(j.path)}:${j.line}:${j.column}: ${RULES[j.ruleId].description} ${j.masked}${f.commit ? ` in commit ${f.commit.slice(0, 12)}` : ''}${inBrackets(note)}`;
+  return `${printablePath(j.path)}:${j.line}:${j.column}: ${isOwnRule(j.ruleId) ? RULES[j.ruleId].description : f.finding.description} ${j.masked}${f.commit ? ` in commit ${f.commit.slice(0, 12)}` : ''}${inBrackets(note)}`;
 }
 
 /** "suppressed by .keywardignore:3: reason": where, so a reader can undo it. */

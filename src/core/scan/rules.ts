@@ -36,6 +36,17 @@ export type RuleId =
   /** A key inside base64 text (encodedKeys.ts); the finding names the key's owner. */
   | 'encoded-key';
 
+/** A team rule's id, as its config spells it (teamRules.ts); never one of RULES' ids (a config reusing one is refused). */
+export type TeamRuleId = string & { readonly teamRule: true };
+
+/** Whose rule a finding is: one of Keyward's own, or a team's. */
+export type FindingRuleId = RuleId | TeamRuleId;
+
+/** Whether the id is one of Keyward's own rules (else a team's). */
+export function isOwnRule(id: FindingRuleId): id is RuleId {
+  return Object.hasOwn(RULES, id);
+}
+
 export interface Rule {
   id: RuleId;
   /** Whose key the rule finds; the split and encoded rules take it from the key they find. */
@@ -93,7 +104,7 @@ const LOOSE_DIRECT = looseDirectKey(['proj', 'svcacct', 'service'], true);
 const ADMIN_PREFIX = 'sk-admin-';
 
 /** The rules whose keys manage an account rather than use it: loud wherever they are found. */
-export const ADMIN_RULES: ReadonlySet<RuleId> = new Set([
+export const ADMIN_RULES: ReadonlySet<FindingRuleId> = new Set<FindingRuleId>([
   'direct-admin-key',
   'router-management-key',
   'anthropic-admin-key',

@@ -1,7 +1,8 @@
 // What a scan is asked and what it answers: the shapes every reader of findings shares.
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import type { KeyOwner } from '../../shared/keyShapes.ts';
-import type { RuleId } from './rules.ts';
+import type { FindingRuleId } from './rules.ts';
+import type { TeamRule } from './teamRules.ts';
 
 /** A key Keyward holds: matched wherever it appears exactly, whatever its shape. */
 export interface KnownKey {
@@ -41,6 +42,8 @@ export interface ScanOptions {
    * the rest are counted, not listed, so generated near-misses cannot flood a report.
    */
   looseCap?: number;
+  /** A team's own rules (.keyward.toml), searched in every text besides Keyward's. */
+  teamRules?: readonly TeamRule[];
 }
 
 /** Medium-confidence findings listed per file; more are summarised as a count. */
@@ -53,7 +56,7 @@ export interface ScanResult {
 }
 
 export interface Finding {
-  ruleId: RuleId;
+  ruleId: FindingRuleId;
   /** Whose key: a service Keyward prompts, or another AI provider (providerRules.ts). */
   service: KeyOwner;
   confidence: 'high' | 'medium';

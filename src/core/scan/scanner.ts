@@ -10,7 +10,8 @@ import { MAX_DECODE_DEPTH, anchoredRegions, encodedRuns } from './encodedKeys.ts
 import { NEXT_LINE_MARKER } from './allowComments.ts';
 import { listedFindings } from './listedFindings.ts';
 import type { Finding, ScanOptions, ScanResult } from './scanTypes.ts';
-import { type Hit, type StoredLookup, splitHits, storedHits, tokenHits } from './textHits.ts';
+import { type Hit, type StoredLookup, splitHits, storedAs, storedHits, tokenHits } from './textHits.ts';
+import { teamHits } from './teamHits.ts';
 
 export { NEXT_LINE_MARKER };
 export type { Finding, KnownKey, RetiredKey, ScanOptions, ScanResult } from './scanTypes.ts';
@@ -61,6 +62,7 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
   splitHits(text, lookup, hits, hits.length);
   encodedHits(text, options, hits);
   storedHits(text, known, retired, hits);
+  if (options.teamRules?.length) teamHits(text, options.teamRules, (f) => storedAs(lookup, f), hits);
   if (hits.length === 0) return { findings: [], omitted: 0 };
   hits.sort((a, b) => a.start - b.start);
   return listedFindings(text, hits, options);
@@ -84,6 +86,7 @@ function encodedHits(text: string, options: ScanOptions, hits: Hit[]): void {
       allowComments: false,
       looseCap: Number.POSITIVE_INFINITY,
       decodeDepth: depth + 1,
+      ...(options.teamRules ? { teamRules: options.teamRules } : {}),
       onKey: (fingerprint, key) => keys.set(fingerprint, key),
     });
     for (const f of inner.findings) {

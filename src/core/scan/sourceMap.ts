@@ -9,7 +9,6 @@
 // lines are long, and the scanner reports exact columns on them.
 import { redactSecrets } from '../redact.ts';
 import { EntryNames } from './entryNames.ts';
-import { RULES } from './rules.ts';
 import { type Finding, LOOSE_CAP, type ScanOptions, type ScanResult, optionsFor, scanTextCounted } from './scanner.ts';
 import { mayContainKey } from './literalPrecheck.ts';
 import { encodingOf, scanBytesCounted } from './byteScan.ts';
@@ -149,7 +148,7 @@ function ownFindings(
       ),
     );
     if (inSources.has(finding.fingerprint)) continue;
-    if (RULES[finding.ruleId].confidence === 'medium' && !finding.stored && ++loose > cap) {
+    if (finding.confidence === 'medium' && !finding.stored && ++loose > cap) {
       omitted++;
       continue;
     }

@@ -9,7 +9,6 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import { type Finding, LOOSE_CAP, type ScanOptions, isKeyChar, scanTextCounted } from './scanner.ts';
 import { keyStarts, mayContainKey } from './literalPrecheck.ts';
 import { type TextEncoding, decodeUtf16, encodingOf } from './byteScan.ts';
-import { RULES } from './rules.ts';
 import { MAX_TOKEN } from './rules.ts';
 import { newlinesIn } from './precheck.ts';
 
@@ -259,7 +258,7 @@ export class StreamScan {
       for (; line < finding.line; line++) lineStart = text.indexOf('\n', lineStart) + 1;
       const index = lineStart + finding.column;
       if (index < loIndex || index >= hiIndex) continue;
-      if (RULES[finding.ruleId].confidence === 'medium' && !finding.stored && ++this.loose > this.looseCap) {
+      if (finding.confidence === 'medium' && !finding.stored && ++this.loose > this.looseCap) {
         this.omitted++;
         continue;
       }

@@ -3,15 +3,17 @@
 import { fingerprint as fingerprintOf } from '../keys/fingerprint.ts';
 import { type KeyOwner, OTHER_PREFIXES } from '../../shared/keyShapes.ts';
 import { boundaryAfter, boundaryBefore, isKeyChar } from './keyChars.ts';
-import { MAX_TOKEN, RULES, type RuleId, classifyToken, keyBody, looksFake } from './rules.ts';
+import { type FindingRuleId, MAX_TOKEN, RULES, classifyToken, keyBody, looksFake } from './rules.ts';
 import type { KnownKey, RetiredKey } from './scanTypes.ts';
 import { assembledKeys } from './splitKeys.ts';
 
 export interface Hit {
   start: number;
   end: number;
-  ruleId: RuleId;
+  ruleId: FindingRuleId;
   service: KeyOwner;
+  /** A team rule's description (its findings carry it; Keyward's own rules' are in RULES). */
+  description?: string;
   fingerprint: string;
   stored: 'active' | 'retired' | null;
   /** The key, when the text at start..end is not the key itself (split or encoded). */
@@ -96,7 +98,7 @@ export interface StoredLookup {
   retired: ReadonlyMap<string, unknown>;
 }
 
-function storedAs(lookup: StoredLookup, fingerprint: string): 'active' | 'retired' | null {
+export function storedAs(lookup: StoredLookup, fingerprint: string): 'active' | 'retired' | null {
   return lookup.known.has(fingerprint) ? 'active' : lookup.retired.has(fingerprint) ? 'retired' : null;
 }
 

@@ -6,7 +6,7 @@ import { SERVICE_NAMES } from '../../core/errors.ts';
 import type { GitState } from '../../core/scan/gitStatus.ts';
 import { isServiceOwner, ownerName } from '../../core/scan/providerRules.ts';
 import type { Finding } from '../../core/scan/scanner.ts';
-import { ADMIN_RULES } from '../../core/scan/rules.ts';
+import { ADMIN_RULES, isOwnRule } from '../../core/scan/rules.ts';
 import type { Verification } from '../../core/scan/verify.ts';
 
 const t = vscode.l10n.t;
@@ -77,6 +77,9 @@ export function describeFinding(finding: Finding): string {
 
 function describeKey(finding: Finding): string {
   const owner = finding.service;
+  // A team rule's own finding (a team key in base64 is Keyward's encoded-key finding, said as any other owner's).
+  if (owner === 'team' && !isOwnRule(finding.ruleId))
+    return t("A secret your team's rule {0} finds ({1}), {2}.", finding.ruleId, finding.description, finding.masked);
   // Another provider's key: named by its owner; Keyward stores no such key.
   if (!isServiceOwner(owner))
     return finding.confidence === 'high'

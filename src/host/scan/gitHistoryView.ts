@@ -175,7 +175,7 @@ export class GitHistoryView extends Disposable implements vscode.TreeDataProvide
     const service = node?.kind === 'key' ? node.service : node?.kind === 'hit' ? node.hit.service : undefined;
     if (service && isServiceOwner(service)) await vscode.commands.executeCommand(ROTATE_COMMAND(service));
     // Another provider's key is rotated on that provider's page; Keyward holds no slot for it.
-    else if (service)
+    else if (service && service !== 'team')
       await vscode.commands.executeCommand('vscode.open', vscode.Uri.parse(PROVIDERS[service].keysPage));
   }
 

@@ -25,17 +25,12 @@ import {
   message,
   notScannedMessage,
 } from './diagnosticWording.ts';
-
-export type { FileState };
 import { triageNote } from './triageNote.ts';
 import { realFilePath } from './realPath.ts';
 import { type PlacedFinding, shippedFindings } from './shippedFindings.ts';
-
-export type { PlacedFinding };
-
-export { realFilePath };
 import { GitWatch } from './gitWatch.ts';
 import { IgnoreFiles } from './ignoreFiles.ts';
+import { TeamRuleFiles } from './teamRuleFiles.ts';
 import {
   COMMITTED_KEY_CODE,
   type CommittedKey,
@@ -44,7 +39,8 @@ import {
   committedFrom,
 } from './committedKeys.ts';
 
-export { DIAGNOSTIC_SOURCE };
+export type { FileState, PlacedFinding };
+export { DIAGNOSTIC_SOURCE, realFilePath };
 /** The code of the notice on a document too large to scan as it is typed. */
 export const NOT_SCANNED_CODE = 'not-scanned';
 /**
@@ -74,6 +70,7 @@ export interface KeyDiagnostic {
 export class KeyDiagnostics extends Disposable {
   readonly collection = this._register(vscode.languages.createDiagnosticCollection('keyward'));
   private readonly ignoreFiles = this._register(new IgnoreFiles());
+  private readonly teamRules = this._register(new TeamRuleFiles(() => this.rescanAll()));
   readonly git = new GitStatusCache();
   private readonly scans = new Map<string, IncrementalScan>();
   private readonly byUri = new Map<string, KeyDiagnostic[]>();
@@ -160,7 +157,7 @@ export class KeyDiagnostics extends Disposable {
 
   private async reloadKeys(): Promise<void> {
     this.options = await scannerKeys(this.keys).catch(() => ({}));
-    for (const [uri, scan] of this.scans) scan.setOptions(optionsFor(uri, this.options));
+    // Each open document's scan takes the new options in full().
     this.rescanAll();
     // A rotation clears a moved key's finding in files that are not open too.
     this.replaceCommitted();
@@ -249,6 +246,7 @@ export class KeyDiagnostics extends Disposable {
     if (!this.tracked(doc)) return;
     if (isSourceMap(doc.uri.path)) return this.publishSourceMap(doc);
     const key = doc.uri.toString();
+    const options = await this.scanOptionsFor(doc.uri);
     const text = doc.getText();
     const bytes = Buffer.byteLength(text);
     const cap = this.configuration.value.scan.maxFileSizeKb * 1024;
@@ -258,16 +256,14 @@ export class KeyDiagnostics extends Disposable {
       return this.refuse(doc, bytes);
     }
     let scan = this.scans.get(key);
-    if (!scan) {
-      scan = new IncrementalScan(optionsFor(key, this.options));
-      this.scans.set(key, scan);
-    }
+    if (!scan) this.scans.set(key, (scan = new IncrementalScan(options)));
+    else scan.setOptions(options);
     if (text.length <= IN_LINE_SCAN || !this.thread) {
       this.whole.delete(key);
       return this.publish(doc, scan.reset(text));
     }
     this.whole.add(key);
-    const findings = await this.thread.scan(key, text, optionsFor(key, this.options));
+    const findings = await this.thread.scan(key, text, options);
     // Superseded by a newer text, or the document closed meanwhile: its own scan publishes.
     if (findings === undefined || this.scans.get(key) !== scan) return;
     await this.publish(doc, scan.adopt(findings));
@@ -335,7 +331,7 @@ export class KeyDiagnostics extends Disposable {
    */
   private async publishSourceMap(doc: vscode.TextDocument): Promise<void> {
     const name = doc.uri.path.split('/').pop() ?? '';
-    const placed = await shippedFindings(Buffer.from(doc.getText()), name, this.options);
+    const placed = await shippedFindings(Buffer.from(doc.getText()), name, await this.scanOptionsFor(doc.uri));
     this.place(doc.uri, placed, doc.isUntitled ? 'unsaved' : await this.fileState(doc.uri));
   }
 
@@ -444,5 +440,10 @@ export class KeyDiagnostics extends Disposable {
 
   scanOptions(): ScanOptions {
     return this.options;
+  }
+
+  /** A file's scan options: the stored keys, what its name says (optionsFor) and the team rules at its root. */
+  scanOptionsFor(uri: vscode.Uri): Promise<ScanOptions> {
+    return this.teamRules.withRules(uri, optionsFor(uri.toString(), this.options));
   }
 }

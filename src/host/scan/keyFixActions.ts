@@ -77,6 +77,8 @@ function fixesFor(
   const service = entry.finding.service;
   let rotate: vscode.CodeAction;
   if (isServiceOwner(service)) rotate = rotateAction(configuration, service, entry.finding.stored === 'active');
+  // A team rule's key: Keyward knows no page where it is rotated.
+  else if (service === 'team') return own;
   else {
     // Another provider's key is rotated on its own page.
     rotate = make(t('Rotate this key at {0}', ownerName(service)));

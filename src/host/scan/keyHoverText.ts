@@ -8,6 +8,7 @@ import { type FileState, describeFinding } from './diagnosticWording.ts';
 import type { KeyDiagnostic } from './keyDiagnostics.ts';
 import { serviceTitle } from '../serviceNames.ts';
 import { verificationText } from './verificationText.ts';
+import { TEAM_RULES_FILE } from '../../core/scan/teamRuleProblem.ts';
 
 const t = vscode.l10n.t;
 
@@ -43,10 +44,19 @@ function advice(state: FileState): string {
 export function keyHover(entry: KeyDiagnostic): vscode.Hover {
   const { finding } = entry;
   const markdown = new vscode.MarkdownString();
-  markdown.appendMarkdown(`**Keyward** · ${describeFinding(finding)}\n\n`);
-  markdown.appendMarkdown(
-    `- ${t('Service')}: ${isServiceOwner(finding.service) ? serviceTitle(finding.service) : ownerName(finding.service)}\n`,
-  );
+  if (finding.service === 'team') {
+    // A team rule's id and description are the repository's text: as text, never as Markdown.
+    markdown.appendMarkdown('**Keyward** · ');
+    markdown.appendText(describeFinding(finding));
+    markdown.appendMarkdown(`\n\n- ${t('Team rule')}: `);
+    markdown.appendText(`${finding.ruleId} (${TEAM_RULES_FILE})`);
+    markdown.appendMarkdown('\n');
+  } else {
+    markdown.appendMarkdown(`**Keyward** · ${describeFinding(finding)}\n\n`);
+    markdown.appendMarkdown(
+      `- ${t('Service')}: ${isServiceOwner(finding.service) ? serviceTitle(finding.service) : ownerName(finding.service)}\n`,
+    );
+  }
   markdown.appendMarkdown(
     `- ${t('Key')}: \`${finding.masked}\` (${t('fingerprint')} ${finding.fingerprint.slice(0, 8)})\n`,
   );

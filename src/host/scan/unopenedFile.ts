@@ -33,7 +33,7 @@ export async function scanUnopenedFile(
   if (kind) {
     // The archive walker loads on the first archive (dist/archiveScan.js), its unpackers in turn (dist/archive.js).
     const { scanArchive } = await import('../../core/scan/archive.ts');
-    const result = await scanArchive(bytes, kind, diagnostics.scanOptions(), undefined, name);
+    const result = await scanArchive(bytes, kind, await diagnostics.scanOptionsFor(uri), undefined, name);
     for (const hit of result.findings) placed.push({ finding: hit.finding, inner: hit.inner });
     for (const skip of result.skipped)
       notScanned.push({
@@ -42,7 +42,7 @@ export async function scanUnopenedFile(
         message: skipMessage({ path: skip.inner, ...skip }),
       });
   } else {
-    placed.push(...(await shippedFindings(bytes, name, diagnostics.scanOptions())));
+    placed.push(...(await shippedFindings(bytes, name, await diagnostics.scanOptionsFor(uri))));
   }
   const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
   // An open document's diagnostics follow its text as it is typed, not the file on disk.

@@ -1,10 +1,12 @@
 // The two scan commands: every file of the workspace into the Problems panel
 // (respecting files.exclude and a size cap, with progress and Cancel), and git
 // history for keys that were ever committed, into the Keys in Git History view.
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { redactSecrets } from '../../core/redact.ts';
 import { GitStatusCache } from '../../core/scan/gitStatus.ts';
 import { SKIP_REASONS, skipMessage } from '../../core/scan/report.ts';
+import { TEAM_RULES_FILE } from '../../core/scan/teamRuleProblem.ts';
 import { type HistoryResults, type GitHistoryView, historyHit } from './gitHistoryView.ts';
 import type { KeyDiagnostics } from './keyDiagnostics.ts';
 import type { Log } from '../log.ts';
@@ -162,7 +164,9 @@ async function readHistory(
       const before = result.commits;
       let scan;
       try {
-        scan = await scanGitHistory(root, diagnostics.scanOptions(), {
+        // The team rules of the repository, as for a file at its root (`keyward scan --history` reads the same).
+        const options = await diagnostics.scanOptionsFor(vscode.Uri.file(join(root, TEAM_RULES_FILE)));
+        scan = await scanGitHistory(root, options, {
           signal: controller.signal,
           onProgress: (commits) => {
             result.commits = before + commits;
