@@ -283,6 +283,18 @@ describe('split keys in a file read in windows', () => {
   });
 });
 
+describe('keys continued over lines in a file read in windows (issue 35)', () => {
+  it('a YAML value continued after a window boundary is found as a whole read finds it', () => {
+    const key = routerKey();
+    const text = `${'# filler line\n'.repeat(3000)}key: "${key.slice(0, 30)}\\\n  ${key.slice(30)}"\n${'z'.repeat(40_000)}\n`;
+    const stream = new StreamScan({}, 16 << 10);
+    stream.push(Buffer.from(text));
+    const streamed = stream.end();
+    expect(streamed).toEqual(scanText(text));
+    expect(streamed.map((f) => [f.ruleId, f.line, f.endLine])).toEqual([['split-key', 3000, 3001]]);
+  });
+});
+
 describe('split keys in an open document', () => {
   it('an edit to one piece, or to the line that joins them, updates the finding', () => {
     const key = routerKey();
