@@ -61,6 +61,41 @@ describe('.keywardignore in keyward scan', () => {
     expect(text.stdout).toMatch(/keyward scan: 1 key found; 2 suppressed by \.keywardignore\n$/);
   });
 
+  // Issue 35 §4: the ignore file as people write it, the reason in a comment above (as .gitleaksignore files are).
+  it('the comment block above an entry is its reason in text, JSON and SARIF; an entry with none is refused', () => {
+    const { repo, docs } = withKeys();
+    repo.write(
+      '.keywardignore',
+      `# revoked example key in the docs\n${fingerprint(docs)}\n\n# generated,\n# never live\ntest/fixtures/\n\nsrc/\n`,
+    );
+    const run = scanCli(repo.dir, ['--format', 'json']);
+    expect(run.status).toBe(1);
+    const r = report(run.stdout);
+    expect(r.findings.map((f) => f.path)).toEqual(['src/app.ts']);
+    expect(r.suppressed!.map((f) => [f.path, f.suppression])).toEqual([
+      [
+        'docs/setup.md',
+        { file: '.keywardignore', line: 2, kind: 'fingerprint', reason: 'revoked example key in the docs' },
+      ],
+      ['test/fixtures/keys.ts', { file: '.keywardignore', line: 6, kind: 'path', reason: 'generated, never live' }],
+    ]);
+    expect(r.ignoreFile!.problems).toEqual([{ line: 8, message: expect.stringMatching(/^neither a fingerprint/) }]);
+    const text = scanCli(repo.dir, []);
+    expect(text.stdout).toMatch(
+      /^docs\/setup\.md:1:16: .* \(suppressed by \.keywardignore:2: revoked example key in the docs\)$/m,
+    );
+    expect(text.stderr).toMatch(
+      /^keyward scan: \.keywardignore:8: neither a fingerprint .*; this line suppresses nothing$/m,
+    );
+    const sarif = JSON.parse(scanCli(repo.dir, ['--format', 'sarif']).stdout) as {
+      runs: { results: { suppressions?: { justification: string }[] }[] }[];
+    };
+    expect(sarif.runs[0]!.results.flatMap((x) => x.suppressions ?? []).map((x) => x.justification)).toEqual([
+      'revoked example key in the docs',
+      'generated, never live',
+    ]);
+  });
+
   it('all suppressed: exit 0, and the text still says what and where', () => {
     const { repo, real } = withKeys();
     repo.write('.keywardignore', `test/  # fixtures\ndocs/*.md  # examples\n${fingerprint(real)}  rotated 2026-11\n`);

@@ -110,6 +110,14 @@ export function ignoreComment(languageId: string): string | undefined {
 }
 
 /**
+ * Whether the first line of a key that spans lines ends inside its value (a line-ending backslash, a key's characters
+ * hard-wrapped): a comment appended there would become part of the value or end the continuation (issue 35).
+ */
+export function continuesInValue(firstLine: string): boolean {
+  return /[A-Za-z0-9_\-\\]$/.test(firstLine.trimEnd());
+}
+
+/**
  * The marker line to put above a key in a dotenv file, with the key line's
  * indentation: docker --env-file and systemd keep a trailing comment as part of the value.
  */

@@ -84,45 +84,61 @@ function pathLine(line: string): [glob: string, reason: string] | undefined {
  */
 const EVERYTHING = new Set(['*', '**', '**/*', '/', '/*', '/**', '.', './', '*/', '**/']);
 
+/** The block of '#' lines directly above an entry, as one reason ('' when a blank line or an entry is above). */
+function commentAbove(lines: readonly string[], index: number): string {
+  const block: string[] = [];
+  for (let i = index - 1; i >= 0; i--) {
+    const above = lines[i]!.trim();
+    if (!above.startsWith('#')) break;
+    block.unshift(above.replace(/^#+\s*/, ''));
+  }
+  return block.filter((text) => text !== '').join(' ');
+}
+
+/**
+ * One entry of the ignore file, its reason after it or else (`above`) the comment block on the lines directly above:
+ * the entry or the problem that refuses it. `above` completes only an entry with nothing after it (a lone
+ * fingerprint, a path without a space), so a line whose words were meant as a reason is never read as a path.
+ */
+function parseEntry(trimmed: string, line: number, above: string): Entry | string {
+  const fp = FINGERPRINT.exec(trimmed);
+  if (fp) {
+    const reason = (fp[2] ?? '').replace(/^#\s*/, '').trim() || above;
+    if (reason === '')
+      return 'a fingerprint needs its reason after it (fingerprint  reason), or in a # comment on the line above';
+    return { line, kind: 'fingerprint', reason: redactSecrets(reason), fingerprint: fp[1]!.toLowerCase() };
+  }
+  const parts = pathLine(trimmed) ?? (above !== '' && !SPACE.test(trimmed) ? [trimmed, above] : undefined);
+  const glob = parts?.[0].trim() ?? '';
+  const reason = parts?.[1].trim() ?? '';
+  if (!parts || glob === '' || reason === '')
+    return 'neither a fingerprint (16 hex characters, then the reason) nor a path with its reason (path  # reason), and no # comment on the line above gives one';
+  if (glob.startsWith('!')) return '"!" (un-ignoring) is not supported: list only what to suppress';
+  if (EVERYTHING.has(glob)) return `"${glob}" would suppress every file: name the files or folders`;
+  // Paths are read from the ignore file's folder and never start "./": such a line would silently match nothing.
+  if (glob.startsWith('./'))
+    return `"./" matches nothing here (paths start at the ignore file's folder): write "/${glob.slice(2)}"`;
+  let pattern: GlobMatcher;
+  try {
+    pattern = globMatcher(glob);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return breadthProblem(glob, pattern) ?? { line, kind: 'path', reason: redactSecrets(reason), pattern };
+}
+
 /** Parses the text of an ignore file; never throws: a bad line becomes a problem. */
 export function parseIgnoreFile(text: string, file = IGNORE_FILE): IgnoreRules {
   const entries: Entry[] = [];
   const problems: IgnoreProblem[] = [];
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   lines.forEach((raw, index) => {
-    const line = index + 1;
     const trimmed = raw.trim();
     if (trimmed === '' || trimmed.startsWith('#')) return;
+    const parsed = parseEntry(trimmed, index + 1, commentAbove(lines, index));
     // The file's text reaches reports, logs and annotations: a key pasted into it is masked there.
-    const problem = (message: string) => problems.push({ file, line, message: redactSecrets(message) });
-    const fp = FINGERPRINT.exec(trimmed);
-    if (fp) {
-      const reason = (fp[2] ?? '').replace(/^#\s*/, '').trim();
-      if (reason === '') return problem('a fingerprint needs its reason after it (fingerprint  reason)');
-      entries.push({ line, kind: 'fingerprint', reason: redactSecrets(reason), fingerprint: fp[1]!.toLowerCase() });
-      return;
-    }
-    const parts = pathLine(trimmed);
-    const glob = parts?.[0].trim() ?? '';
-    const reason = parts?.[1].trim() ?? '';
-    if (!parts || glob === '' || reason === '')
-      return problem(
-        'neither a fingerprint (16 hex characters, then the reason) nor a path with its reason (path  # reason)',
-      );
-    if (glob.startsWith('!')) return problem('"!" (un-ignoring) is not supported: list only what to suppress');
-    if (EVERYTHING.has(glob)) return problem(`"${glob}" would suppress every file: name the files or folders`);
-    // Paths are read from the ignore file's folder and never start "./": such a line would silently match nothing.
-    if (glob.startsWith('./'))
-      return problem(`"./" matches nothing here (paths start at the ignore file's folder): write "/${glob.slice(2)}"`);
-    let pattern: GlobMatcher;
-    try {
-      pattern = globMatcher(glob);
-    } catch (error) {
-      return problem((error as Error).message);
-    }
-    const tooBroad = breadthProblem(glob, pattern);
-    if (tooBroad !== undefined) return problem(tooBroad);
-    entries.push({ line, kind: 'path', reason: redactSecrets(reason), pattern });
+    if (typeof parsed === 'string') problems.push({ file, line: index + 1, message: redactSecrets(parsed) });
+    else entries.push(parsed);
   });
   return { file, entries, problems };
 }

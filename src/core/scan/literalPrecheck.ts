@@ -6,7 +6,7 @@ import { isKeyChar } from './keyChars.ts';
 import { beginCandidates, nextCandidate } from './precheck.ts';
 import { MAX_TOKEN } from './rules.ts';
 import type { ScanOptions } from './scanTypes.ts';
-import { PIECE_PREFIXES } from './splitKeys.ts';
+import { MAX_INDENT, PIECE_PREFIXES } from './splitPieces.ts';
 
 const S = 0x73;
 const K = 0x6b;
@@ -47,12 +47,34 @@ function runEndFrom(bytes: Buffer, from: number, start: number): number {
 }
 
 /**
- * A quoted piece that starts with a documented prefix (splitKeys.ts): the text is decoded
- * and the pieces looked at. "sk-" alone is no such prefix, so `"sk-" + x` stays skipped.
+ * A quoted piece that starts with a documented prefix (splitKeys.ts), or such a run that ends its line or a
+ * line-ending backslash (continuedKeys.ts): the text is decoded and the pieces looked at. "sk-" alone is no such
+ * prefix, so `"sk-" + x` stays skipped.
  */
 function quotedPrefixAt(bytes: Buffer, start: number, end: number, whole: boolean): boolean {
-  if (whole || !isQuoteByte(bytes[start - 1])) return false;
+  if (whole) return false;
+  if (!isQuoteByte(bytes[start - 1]) && !(continuesOnNextLine(bytes, end) && !isKeyByte(bytes[start - 1])))
+    return false;
   return PIECE_PREFIXES.some((prefix) => bytesAre(bytes, start, prefix));
+}
+
+/** Key characters the next line must start with for a run at a line's end to be a piece: "AIza" ending a line is not. */
+const NEXT_LINE_PIECE = 4;
+
+/**
+ * A line break at `at`, or a backslash that ends the line there (then indentation), and a run of key characters
+ * starting the next line: where continuedKeys.ts can join the run with the next line's.
+ */
+function continuesOnNextLine(bytes: Buffer, at: number): boolean {
+  const escaped = bytes[at] === 0x5c;
+  let next = escaped ? at + 1 : at;
+  if (bytes[next] === 0x0d) next++;
+  if (bytes[next] !== 0x0a) return false;
+  next++;
+  if (escaped)
+    for (const from = next; next - from <= MAX_INDENT && (bytes[next] === 0x20 || bytes[next] === 0x09);) next++;
+  for (let i = 0; i < NEXT_LINE_PIECE; i++) if (!isKeyByte(bytes[next + i])) return false;
+  return true;
 }
 
 /** Lengths of the other providers' whole keys, by the prefix that starts them (providerRules.ts). */

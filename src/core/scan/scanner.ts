@@ -57,9 +57,10 @@ export function scanTextCounted(text: string, options: ScanOptions = {}): ScanRe
     retired: retired.length > 0 ? new Map(retired.map((r) => [r.fingerprint, r])) : NO_ENTRIES,
   };
   const hits: Hit[] = [];
-  tokenHits(text, lookup, hits);
+  const lineEnds: number[] = [];
+  tokenHits(text, lookup, hits, lineEnds);
   // Keys split into pieces: the joined text must be a whole key of a known shape, and not a placeholder.
-  splitHits(text, lookup, hits, hits.length);
+  splitHits(text, lookup, hits, hits.length, lineEnds);
   encodedHits(text, options, hits);
   storedHits(text, known, retired, hits);
   if (options.teamRules?.length) teamHits(text, options.teamRules, (f) => storedAs(lookup, f), hits);

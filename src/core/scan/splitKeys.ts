@@ -1,40 +1,21 @@
 // Keys assembled from string pieces to slip past a scanner that reads tokens:
-// 'sk-or-v1-' + 'a1b2…', two adjacent literals, a template of two constants, an
-// array joined with ''. Only a literal that starts with a documented prefix and is
+// 'sk-or-v1-' + 'a1b2…', two adjacent literals (a comment or a line-ending backslash
+// between them, a Python string prefix on them), a template of two constants, an
+// array joined with ''; a value continued over lines is continuedKeys.ts'. Only a literal that starts with a documented prefix and is
 // not a whole key starts a look, so ordinary code costs one prefix search per file;
 // the joined text must then be a whole key of a known shape, so unrelated adjacent
 // strings never make one.
-import { DIRECT_PREFIXES, OTHER_PREFIXES, ROUTER_PREFIX } from '../../shared/keyShapes.ts';
+import { continuedKeys, holdsLineEndPiece } from './continuedKeys.ts';
 import { isKeyChar } from './keyChars.ts';
 import { MAX_TOKEN } from './rules.ts';
+import { type Assembled, MAX_PIECES, MAX_STARTS, PIECE_PREFIXES } from './splitPieces.ts';
 
-/** A literal piece starts with one of these: a prefix a provider documents, never "sk-" alone. */
-export const PIECE_PREFIXES: readonly string[] = [
-  ROUTER_PREFIX,
-  ...DIRECT_PREFIXES.map((p) => `sk-${p}-`),
-  'sk-ant-',
-  ...OTHER_PREFIXES,
-];
+export { PIECE_PREFIXES, type Assembled };
 
 const QUOTED_PREFIX = new RegExp(`['"\`](?:${PIECE_PREFIXES.join('|')})`, 'g');
 
-export interface Assembled {
-  /** The text the pieces span (quotes, operators and all), end exclusive. */
-  start: number;
-  end: number;
-  /** The joined key. */
-  key: string;
-}
-
 /** How far back a constant's definition, and how far ahead its use, is looked for: a small scope. */
 const SCOPE = 4000;
-/** Pieces joined at most (empty constants add none to the length that also bounds a join). */
-const MAX_PIECES = 16;
-/**
- * Quoted prefixes looked at per text: a file with more is a list of prefixes or generated, not a
- * hiding place, and a flood of them must not cost a scope search each (whole keys are still found).
- */
-const MAX_STARTS = 256;
 const QUOTES = '\'"`';
 
 function skipSpace(text: string, at: number): number {
@@ -79,9 +60,42 @@ function constantValue(text: string, name: string, before: number): string | und
   return value;
 }
 
+/** Longest comment read between two pieces (`"sk-or-v1-"  # the prefix`): a note, not a page. */
+const MAX_COMMENT = 200;
+
+/**
+ * Past what may stand between two pieces: white space, a line-ending backslash (Python's explicit line joining, a
+ * shell command continued), and a line comment (`#`, `//`) that ends its line. Bounded per gap: a piece is followed
+ * by at most MAX_PIECES gaps, so a flood costs each character a bounded number of reads.
+ */
+function skipGap(text: string, at: number): number {
+  for (;;) {
+    at = skipSpace(text, at);
+    if (text[at] === '\\' && (text[at + 1] === '\n' || (text[at + 1] === '\r' && text[at + 2] === '\n'))) {
+      at += text[at + 1] === '\n' ? 2 : 3;
+      continue;
+    }
+    if (text[at] !== '#' && !text.startsWith('//', at)) return at;
+    const newline = text.indexOf('\n', at);
+    if (newline === -1 || newline - at > MAX_COMMENT) return at;
+    at = newline + 1;
+  }
+}
+
+/**
+ * Past a Python string prefix (`r"…"`, `f'…'`, `rb"…"`: Python reference §2.4.1) to the quote it opens, or `at`
+ * itself: a literal written so is still a literal, and implicit concatenation joins it like any other.
+ */
+function quoteAfterPrefix(text: string, at: number): number {
+  const prefix = /[rRuUbBfF]{1,2}(?=['"])/y;
+  prefix.lastIndex = at;
+  const match = prefix.exec(text);
+  return match ? at + match[0].length : at;
+}
+
 /** A literal or a constant's name at `at`: its text and where it ends. */
 function pieceAt(text: string, at: number): { content: string; end: number } | undefined {
-  const literal = literalAt(text, at);
+  const literal = literalAt(text, quoteAfterPrefix(text, at));
   if (literal) return literal;
   const name = identAt(text, at);
   if (!name) return undefined;
@@ -95,9 +109,9 @@ function concatenation(text: string, start: number, first: string, end: number):
   let at = end;
   let pieces = 1;
   for (;;) {
-    let next = skipSpace(text, at);
-    if (text[next] === '+') next = skipSpace(text, next + 1);
-    else if (!QUOTES.includes(text[next] ?? '')) break;
+    let next = skipGap(text, at);
+    if (text[next] === '+') next = skipGap(text, next + 1);
+    else if (!QUOTES.includes(text[quoteAfterPrefix(text, next)] ?? '')) break;
     const piece = pieceAt(text, next);
     if (!piece) break;
     joined += piece.content;
@@ -192,8 +206,15 @@ function assignedName(text: string, quote: number): string | undefined {
   return match?.[1];
 }
 
-/** Keys assembled from pieces in `text`; `isKey` says whether a joined text is a whole key. */
-export function assembledKeys(text: string, isKey: (joined: string) => boolean): Assembled[] {
+/**
+ * Keys assembled from pieces in `text`; `isKey` says whether a joined text is a whole key. `lineEnds` lists the
+ * prefixed runs that end a line (start, end pairs, from the token pass): where a key continued over lines can start.
+ */
+export function assembledKeys(
+  text: string,
+  isKey: (joined: string) => boolean,
+  lineEnds: readonly number[],
+): Assembled[] {
   const found = new Map<number, Assembled>();
   const consider = (assembled: Assembled | undefined) => {
     if (assembled && !found.has(assembled.start) && isKey(assembled.key)) found.set(assembled.start, assembled);
@@ -212,17 +233,19 @@ export function assembledKeys(text: string, isKey: (joined: string) => boolean):
     const name = assignedName(text, quote);
     if (name) for (const use of usesOfConstant(text, name, literal.end)) consider(use);
   }
+  for (const assembled of continuedKeys(text, isKey, lineEnds)) consider(assembled);
   return [...found.values()];
 }
 
 /**
  * Whether a text holds a quoted piece that starts with a documented prefix and is not a whole
- * key by itself (`isKey`): where a split key can start. A quoted whole key is no such piece.
+ * key by itself (`isKey`), or such a run at a line's end: where a split key can start. A quoted
+ * whole key is no such piece.
  */
 export function holdsPiece(text: string, isKey: (literal: string) => boolean): boolean {
   for (const match of text.matchAll(QUOTED_PREFIX)) {
     const literal = literalAt(text, match.index);
     if (!literal || !isKey(literal.content)) return true;
   }
-  return false;
+  return holdsLineEndPiece(text, isKey);
 }

@@ -1,8 +1,9 @@
 // The places a text holds a key, before they become findings: tokens of a known shape, keys split into
 // pieces, and stored or rotated-out keys found exactly. Each collector appends to one list of hits.
 import { fingerprint as fingerprintOf } from '../keys/fingerprint.ts';
-import { type KeyOwner, OTHER_PREFIXES } from '../../shared/keyShapes.ts';
-import { boundaryAfter, boundaryBefore, isKeyChar } from './keyChars.ts';
+import type { KeyOwner } from '../../shared/keyShapes.ts';
+import { boundaryAfter, boundaryBefore } from './keyChars.ts';
+import { endsLine, prefixedRuns } from './prefixedRuns.ts';
 import { type FindingRuleId, MAX_TOKEN, RULES, classifyToken, keyBody, looksFake } from './rules.ts';
 import type { KnownKey, RetiredKey } from './scanTypes.ts';
 import { assembledKeys } from './splitKeys.ts';
@@ -21,66 +22,10 @@ export interface Hit {
 }
 
 /**
- * Calls `found` with each run of key characters that starts with `prefix`: one bounded
- * pass over the run, so megabytes of "sk-sk-sk-" stay linear.
- */
-function tokensAfter(text: string, prefix: string, found: (start: number, end: number) => void): void {
-  let pos = text.indexOf(prefix);
-  while (pos !== -1) {
-    const start = pos;
-    let end = start + prefix.length;
-    while (end < text.length && isKeyChar(text.charCodeAt(end)) && end - start <= MAX_TOKEN) end++;
-    if (end - start > MAX_TOKEN) {
-      // Far too long for a key: skip the whole run so adversarial input stays linear.
-      while (end < text.length && isKeyChar(text.charCodeAt(end))) end++;
-    } else found(start, end);
-    pos = text.indexOf(prefix, end);
-  }
-}
-
-/** The other providers' prefixes, by the character each ends with ("AIza": its "za"). */
-const ENDING_IN: Record<'_' | '-' | 'za', readonly (typeof OTHER_PREFIXES)[number][]> = {
-  _: OTHER_PREFIXES.filter((p) => p.endsWith('_')),
-  '-': OTHER_PREFIXES.filter((p) => p.endsWith('-')),
-  za: OTHER_PREFIXES.filter((p) => p.endsWith('za')),
-};
-
-/**
- * Where a prefix of another provider may end: its ending ("_", "-", "za") after the two characters the
- * prefix has before it ("gsk_": "sk"). One regular expression, which the engine compiles to native code:
- * a loop of `indexOf` over every "_" and "-" of the text cost an optimizing compile of its own (4-5 ms of
- * CPU in a scan of the bench's corpus) on top of its run, and most endings ("__esModule", "a - b") end no
- * prefix.
- */
-const PREFIX_ENDS = new RegExp(
-  (['_', '-', 'za'] as const)
-    .filter((ending) => ENDING_IN[ending].length > 0)
-    .map((ending) => {
-      const priors = ENDING_IN[ending].map((p) => p.slice(p.length - ending.length - 2, p.length - ending.length));
-      return `(?<=${[...new Set(priors)].join('|')})${ending}`;
-    })
-    .join('|'),
-  'g',
-);
-
-/** The other providers' prefixes the text holds, in OTHER_PREFIXES' order. */
-function otherPrefixesIn(text: string): (typeof OTHER_PREFIXES)[number][] {
-  let found: Set<string> | undefined;
-  PREFIX_ENDS.lastIndex = 0;
-  for (let match = PREFIX_ENDS.exec(text); match !== null; match = PREFIX_ENDS.exec(text)) {
-    const ending = match[0] as keyof typeof ENDING_IN;
-    const end = match.index + ending.length;
-    for (const prefix of ENDING_IN[ending])
-      if (text.startsWith(prefix, end - prefix.length)) (found ??= new Set()).add(prefix);
-  }
-  return found ? OTHER_PREFIXES.filter((p) => found.has(p)) : [];
-}
-
-/**
- * Whether a token hit (the first `count` hits, in order of start, none longer than MAX_TOKEN) overlaps [start, end):
+ * The token hits (of the first `count` hits, in order of start, none longer than MAX_TOKEN) that overlap [start, end):
  * found by halving, as every piece was compared with every token before.
  */
-function overlapsToken(hits: readonly Hit[], count: number, start: number, end: number): boolean {
+function overlappingTokens(hits: readonly Hit[], count: number, start: number, end: number): number[] {
   let lo = 0;
   let hi = count;
   while (lo < hi) {
@@ -88,8 +33,28 @@ function overlapsToken(hits: readonly Hit[], count: number, start: number, end: 
     if (hits[mid]!.start <= start - MAX_TOKEN - 1) lo = mid + 1;
     else hi = mid;
   }
-  for (let i = lo; i < count && hits[i]!.start < end; i++) if (start < hits[i]!.end) return true;
-  return false;
+  const found: number[] = [];
+  for (let i = lo; i < count && hits[i]!.start < end; i++) if (start < hits[i]!.end) found.push(i);
+  return found;
+}
+
+/**
+ * Whether the token hits `overlapping` are only the loose reading of a split key's first piece: a direct key
+ * hard-wrapped after its infix leaves a first line that is a (medium, loose) key of its own, and the whole key,
+ * joined, is the finding to report.
+ */
+function onlyLoosePieces(
+  hits: readonly Hit[],
+  overlapping: readonly number[],
+  start: number,
+  end: number,
+  key: string,
+): boolean {
+  if (overlapping.length === 0) return true;
+  return (
+    classifyToken(key) !== 'direct-key-loose' &&
+    overlapping.every((i) => hits[i]!.ruleId === 'direct-key-loose' && hits[i]!.start >= start && hits[i]!.end <= end)
+  );
 }
 
 /** The stored and rotated-out keys a scan looks for, by fingerprint (empty maps when there are none). */
@@ -102,8 +67,12 @@ export function storedAs(lookup: StoredLookup, fingerprint: string): 'active' | 
   return lookup.known.has(fingerprint) ? 'active' : lookup.retired.has(fingerprint) ? 'retired' : null;
 }
 
-/** Tokens of a known shape ("sk-…", other providers' prefixes), in order of start. */
-export function tokenHits(text: string, lookup: StoredLookup, hits: Hit[]): void {
+/**
+ * Tokens of a known shape ("sk-…", other providers' prefixes), in order of start. With `lineEnds`, the runs that end a
+ * line (or a line-ending backslash) are listed there too, as start, end pairs: where a key continued over lines can
+ * start (continuedKeys.ts), found by the same pass.
+ */
+export function tokenHits(text: string, lookup: StoredLookup, hits: Hit[], lineEnds?: number[]): void {
   // One closure per text, not per token.
   const consider = (start: number, end: number) => {
     if (!boundaryBefore(text, start)) return;
@@ -120,8 +89,10 @@ export function tokenHits(text: string, lookup: StoredLookup, hits: Hit[]): void
       hits.push({ start, end, ruleId: rule, service: RULES[ruleId].service!, fingerprint, stored });
     }
   };
-  tokensAfter(text, 'sk-', consider);
-  for (const prefix of otherPrefixesIn(text)) tokensAfter(text, prefix, consider);
+  prefixedRuns(text, (start, end) => {
+    consider(start, end);
+    if (lineEnds && endsLine(text, end) && boundaryBefore(text, start)) lineEnds.push(start, end);
+  });
   if (hits.length > 1) hits.sort((a, b) => a.start - b.start);
 }
 
@@ -132,9 +103,18 @@ function isKey(joined: string): boolean {
 }
 
 /** Keys split into pieces, where no token hit (the first `tokenCount`, in order) already covers them. */
-export function splitHits(text: string, lookup: StoredLookup, hits: Hit[], tokenCount: number): void {
-  for (const piece of assembledKeys(text, isKey)) {
-    if (overlapsToken(hits, tokenCount, piece.start, piece.end)) continue;
+export function splitHits(
+  text: string,
+  lookup: StoredLookup,
+  hits: Hit[],
+  tokenCount: number,
+  lineEnds: readonly number[],
+): void {
+  const replaced = new Set<number>();
+  for (const piece of assembledKeys(text, isKey, lineEnds)) {
+    const overlapping = overlappingTokens(hits, tokenCount, piece.start, piece.end);
+    if (!onlyLoosePieces(hits, overlapping, piece.start, piece.end, piece.key)) continue;
+    for (const i of overlapping) replaced.add(i);
     const fingerprint = fingerprintOf(piece.key);
     const service = RULES[classifyToken(piece.key)!].service!;
     hits.push({
@@ -146,6 +126,10 @@ export function splitHits(text: string, lookup: StoredLookup, hits: Hit[], token
       stored: storedAs(lookup, fingerprint),
       key: piece.key,
     });
+  }
+  if (replaced.size > 0) {
+    const kept = hits.filter((_, i) => !replaced.has(i));
+    hits.splice(0, hits.length, ...kept);
   }
 }
 

@@ -8,6 +8,7 @@ import { SERVICE_NAMES } from '../../core/errors.ts';
 import {
   ENV_VAR,
   INDIRECT_RULES,
+  continuesInValue,
   envReplacement,
   ignoreComment,
   ignoreNextLine,
@@ -182,7 +183,9 @@ function ignoreFix(document: vscode.TextDocument, entry: Entry, make: MakeAction
   // No allow comment hides the key stored in Keyward (scanner.ts): offering one would write a line that does nothing.
   const comment =
     entry.finding.stored === 'active' ? undefined : dotenv ? ignoreNextLine(line) : ignoreComment(document.languageId);
-  if (!comment) return [];
+  // A key continued inside a value over lines: neither a comment after its first line nor a line above it is sure to
+  // stay out of the value (a TOML multi-line string, a paragraph), so the ignore file is the way to set it aside.
+  if (!comment || (entry.range.end.line > lineNumber && continuesInValue(line))) return [];
   const base = dotenv
     ? t('Ignore this line (keyward-ignore-next-line above it)')
     : t('Ignore this line (keyward-ignore)');

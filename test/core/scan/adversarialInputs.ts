@@ -51,20 +51,28 @@ export function prefixes(key = routerKey()): Adversary<Finding[]> {
   };
 }
 
-/** Split forms: quoted prefixes assigned to names used nowhere, long chains of quotes and plus signs. */
+/**
+ * Split forms: quoted prefixes assigned to names used nowhere, long chains of quotes and plus signs; and the forms of
+ * issue 35: prefixes ending lines (continued with a backslash, indented, or hard-wrapped), comments and backslashes
+ * between literals, Python string prefixes.
+ */
 export function splitForms(key = routerKey()): Adversary<Finding[]> {
   const [head, tail] = [key.slice(0, 30), key.slice(30)];
   return {
     name: 'split forms',
-    shape: "quoted prefixes assigned and never used, '' + '' chains, [ '…', ] arrays",
+    shape: "quoted prefixes assigned and never used, '' + '' chains, [ '…', ] arrays, prefixes ending lines, comments",
     build(bytes) {
-      const part = bytes / 4;
+      const part = bytes / 9;
       const input = [
         `const A = '${head}';\nconst B = '${tail}';\nconst k = A + B;\n`,
         fill("const P = 'sk-or-v1-';\n", part),
         fill("'' + '' + ", part),
         fill("['sk-or-v1-', 'a', ", part),
         fill('x = A + A + A;\n', part),
+        fill('sk-or-v1-abc\\\n    ', part),
+        fill('gsk_ab\nsk-proj-\n', part),
+        fill("'sk-or-v1-'  # a note\n  \\\n", part),
+        fill("'sk-or-v1-' rb'a' f'b' ", part),
       ].join('\n');
       return { input, run: () => scanText(input) };
     },
@@ -130,8 +138,9 @@ export function allowComments(key = routerKey()): Adversary<Finding[]> {
 }
 
 /**
- * The ignore file: a path and spaces without a reason, runs of '#', many entries, and a glob of many stars matched
- * against a name that nearly fits it (backtracking tried every way to share its letters among the stars).
+ * The ignore file: a path and spaces without a reason, runs of '#', many entries, a glob of many stars matched
+ * against a name that nearly fits it (backtracking tried every way to share its letters among the stars), and a long
+ * comment block above an entry.
  */
 export function ignoreFile(): Adversary<IgnoreRules> {
   const name = `${'a'.repeat(60)}.c`;
@@ -139,13 +148,15 @@ export function ignoreFile(): Adversary<IgnoreRules> {
     name: 'ignore file',
     shape: "a path then spaces and no '#', runs of ' #', many lines, *a*a*a…b against aaa…c",
     build(bytes) {
-      const part = bytes / 5;
+      const part = bytes / 6;
       const input = [
         `a${' '.repeat(part)}b`,
         `a${fill(' #', part)} x\u2028x`,
         fill('0123456789abcdef  a reason\n', part),
         fill('dist/**/*.js  # generated\n', part),
         `${fill('*a', part)}b  # many stars`,
+        // Issue 35: a long comment block above an entry is its reason, read once.
+        `${fill('# the reason, over many lines\n', part)}gen/`,
       ].join('\n');
       return {
         input,

@@ -84,6 +84,68 @@ describe('.keywardignore', () => {
     expect(suppressionFor(rules, 'src/a.ts', 'ffffffffffffffff')).toMatchObject({ line: 1 });
   });
 
+  // Issue 35 §4: the reason in the comment block directly above, as .gitignore and .gitleaksignore files are written.
+  it('takes the comment block directly above an entry as its reason; inline reasons still win', () => {
+    const rules = parseIgnoreFile(
+      [
+        '# revoked example key in the docs',
+        FP,
+        '',
+        '# generated fixtures,',
+        '#   never live',
+        'test/fixtures/',
+        '# the block above an entry with its own reason',
+        `${FP.replace('0', 'e')}  rotated 2026-11`,
+      ].join('\n'),
+    );
+    expect(rules.problems).toEqual([]);
+    expect(suppressionFor(rules, 'docs/a.md', FP)).toEqual({
+      file: '.keywardignore',
+      line: 2,
+      kind: 'fingerprint',
+      reason: 'revoked example key in the docs',
+    });
+    expect(suppressionFor(rules, 'test/fixtures/k.ts', 'ffffffffffffffff')).toEqual({
+      file: '.keywardignore',
+      line: 6,
+      kind: 'path',
+      reason: 'generated fixtures, never live',
+    });
+    expect(suppressionFor(rules, 'x', FP.replace('0', 'e'))).toMatchObject({ line: 8, reason: 'rotated 2026-11' });
+  });
+
+  it('an entry with no reason at all stays refused, by line: a blank line or an entry breaks the block', () => {
+    const rules = parseIgnoreFile(
+      [
+        '# revoked example key in the docs',
+        '',
+        FP, // a blank line between: no reason
+        '# fixtures',
+        'test/fixtures/',
+        'docs/', // an entry above, not a comment
+        '#',
+        'config.ts', // an empty comment says nothing
+        '# a path and words: the words were meant as its reason, not part of the path',
+        'config.ts generated',
+      ].join('\n'),
+    );
+    expect(rules.problems.map((p) => [p.line, p.message])).toEqual([
+      [3, expect.stringMatching(/^a fingerprint needs its reason .* or in a # comment on the line above$/)],
+      [6, expect.stringMatching(/^neither a fingerprint .* nor a path with its reason .*# comment on the line above/)],
+      [8, expect.stringMatching(/^neither a fingerprint/)],
+      [10, expect.stringMatching(/^neither a fingerprint/)],
+    ]);
+    expect(rules.entries.map((e) => e.line)).toEqual([5]);
+    expect(suppressionFor(rules, 'x', FP)).toBeUndefined();
+  });
+
+  it('a key in the comment above is masked in the reason', () => {
+    const key = routerKey();
+    const rules = parseIgnoreFile(`# was ${key}\n${FP}\n`);
+    expect(rules.entries).toHaveLength(1);
+    expect(JSON.stringify(rules.entries.map((e) => e.reason))).not.toContain(key);
+  });
+
   it('a key pasted into a reason or a bad line is masked in what is reported', () => {
     const key = routerKey();
     const rules = parseIgnoreFile(`${FP}  was ${key}\n${key}\n`);

@@ -57,6 +57,94 @@ const FORMS: [string, string, string][] = [
   ],
 ];
 
+// Issue 35 §3: every split form a person writes. Other scanners read a line at a time and miss these: gitleaks 7
+// found a Python value continued in parentheses on the next line and 8.8 stopped (cloud-gov/caulking issue #73,
+// whose maintainers kept only the forms that "look like they intend to continue", to avoid "an avalanche of false
+// positives": PR #55); gitleaks' generated samples cover multi-line YAML block scalars (gitleaks PR #1484) but no
+// escaped line break. The language rules followed: Python's implicit concatenation and explicit line joining
+// (reference §2.4.2, §2.1.5) and string prefixes (§2.4.1); POSIX shell's backslash-newline, removed inside double
+// quotes and in words (XCU §2.2.1, §2.2.3); TOML's line-ending backslash in a multi-line basic string, which drops
+// the indentation after it (toml.io v1.0.0); YAML's escaped line break in a double-quoted scalar (YAML 1.2.2
+// §7.3.1, example 7.5); a Markdown paragraph's soft line break (CommonMark §6.8).
+const body = key.slice(9);
+const PERSON_FORMS: [string, string, string][] = [
+  [
+    'Python: the prefix alone, then the body on the next line',
+    `KEY = ("sk-or-v1-"\n       "${body}")\n`,
+    `"sk-or-v1-"\n       "${body}"`,
+  ],
+  [
+    'Python: a comment after the prefix',
+    `KEY = (\n    "sk-or-v1-"  # the routing prefix\n    "${body}"\n)\n`,
+    `"sk-or-v1-"  # the routing prefix\n    "${body}"`,
+  ],
+  ['Python: string prefixes', `KEY = (r"sk-or-v1-"\n       f"${body}")\n`, `"sk-or-v1-"\n       f"${body}"`],
+  [
+    'Python: explicit line joining between literals',
+    `KEY = "${head}" \\\n    "${tail}"\n`,
+    `"${head}" \\\n    "${tail}"`,
+  ],
+  ['Python: a backslash inside the string', `KEY = "${head}\\\n${tail}"\n`, `${head}\\\n${tail}`],
+  ['shell: a double-quoted string continued', `export OPENROUTER_API_KEY="${head}\\\n${tail}"\n`, `${head}\\\n${tail}`],
+  [
+    'shell: a command continued inside its header',
+    `curl https://x.test/v1 \\\n  -H "Authorization: Bearer ${head}\\\n${tail}"\n`,
+    `${head}\\\n${tail}`,
+  ],
+  ['shell: an unquoted word continued', `export KEY=${head}\\\n${tail}\n`, `${head}\\\n${tail}`],
+  [
+    'TOML: a multi-line basic string with line-ending backslashes',
+    `[llm]\napi_key = \"\"\"\\\n    ${head}\\\n    ${tail}\"\"\"\n`,
+    `${head}\\\n    ${tail}`,
+  ],
+  [
+    'YAML: a double-quoted scalar with an escaped line break',
+    `env:\n  key: "${head}\\\n    ${tail}"\n`,
+    `${head}\\\n    ${tail}`,
+  ],
+  ['YAML: the same, CRLF', `key: "${head}\\\r\n  ${tail}"\r\n`, `${head}\\\r\n  ${tail}`],
+  [
+    'Markdown: a key hard-wrapped in a paragraph',
+    `Set the key to ${key.slice(0, 40)}\n${key.slice(40)} before you run the demo.\n`,
+    `${key.slice(0, 40)}\n${key.slice(40)}`,
+  ],
+  [
+    'Markdown: wrapped over three lines in a code span',
+    `Use \`${key.slice(0, 20)}\n${key.slice(20, 50)}\n${key.slice(50)}\` for now.\n`,
+    `${key.slice(0, 20)}\n${key.slice(20, 50)}\n${key.slice(50)}`,
+  ],
+];
+
+describe('split keys: every form a person writes (issue 35)', () => {
+  it.each(PERSON_FORMS)('%s', (_name, text, expression) => {
+    const findings = scanText(text);
+    expect(findings).toHaveLength(1);
+    const [f] = findings;
+    expect(f).toMatchObject({ ruleId: 'split-key', service: 'router', fingerprint: fingerprint(key) });
+    // Reported at the first piece, over the whole expression.
+    expect(spanned(text.replace(/\r\n/g, '\n'), f!)).toBe(expression.replace(/\r\n/g, '\n'));
+    expect(JSON.stringify(f)).not.toContain(key);
+    // The CLI's path: the byte pre-check lets the file through, and the same finding comes out.
+    expect(mayContainKey(Buffer.from(text))).toBe(true);
+    expect(scanBuffer(Buffer.from(text))).toEqual(findings);
+  });
+
+  it('a direct key hard-wrapped after its infix is reported whole, not as the loose key on its first line', () => {
+    const whole = directKey('proj');
+    const text = `Our key was ${whole.slice(0, 100)}\n${whole.slice(100)}\nuntil we rotated it.\n`;
+    expect(scanText(text).map((f) => [f.ruleId, f.fingerprint, f.line, f.endLine])).toEqual([
+      ['split-key', fingerprint(whole), 0, 1],
+    ]);
+  });
+
+  it('other providers, continued with a backslash', () => {
+    for (const whole of [providerKey('anthropic-key'), providerKey('groq-key'), providerKey('google-api-key')]) {
+      const text = `KEY="${whole.slice(0, 20)}\\\n${whole.slice(20)}"\n`;
+      expect(scanText(text).map((f) => [f.ruleId, f.fingerprint])).toEqual([['split-key', fingerprint(whole)]]);
+    }
+  });
+});
+
 describe('split keys: the forms', () => {
   it.each(FORMS)('%s', (_name, text, expression) => {
     const findings = scanText(text);
@@ -115,10 +203,35 @@ describe('split keys: no finding for strings that make no key', () => {
     ['a property access, not the constant', `const B = '${k.slice(9)}';\nconst x = 'sk-or-v1-' + obj.B;\n`],
     ['a masked key and a note', `log('sk-or-v1-…3fa9' + ' was rotated');\n`],
     ['a whole key in one literal (reported once, by its own rule)', `const k = '${k}' + 'suffix';\n`],
+    // Issue 35: each new form's unrelated neighbours.
+    ['Python: the prefix, then prose in the next literal', `msg = ("sk-or-v1-"\n       "is the routing prefix")\n`],
+    [
+      'Python: the prefix, a comment, then an unrelated literal',
+      `P = ("sk-or-v1-"  # prefix\n     "${k.slice(9, -1)}")\n`,
+    ],
+    ['Python: two unrelated literals joined by a backslash', `s = "sk-or-v1-" \\\n    "and a long explanation"\n`],
+    ['Python: an f-string with an expression', `k = ("sk-or-v1-"\n     f"{suffix}")\n`],
+    ['shell: a prefix continued by the next option', `curl -H "X: sk-or-v1-\\\n" \\\n  -d '{}' https://x.test\n`],
+    ['shell: a continued prefix and a short rest', `KEY="sk-or-v1-abc\\\ndef"\n`],
+    ['TOML: a continued prefix and prose', `doc = \"\"\"\\\n  sk-or-v1-\\\n  is the prefix\"\"\"\n`],
+    ['YAML: an escaped line break then a placeholder', `key: "sk-or-v1-\\\n  ${'x'.repeat(64)}"\n`],
+    [
+      'Markdown: a prefix at the end of a line, then prose',
+      `Routing keys start with sk-or-v1-\nand then 64 hex characters.\n`,
+    ],
+    ['Markdown: a list of prefixes, one a line', `- sk-or-v1-\n- sk-proj-\n- gsk_\n`],
+    [
+      'Markdown: the rest indented (characters other than the line break between)',
+      `Key: ${k.slice(0, 40)}\n    ${k.slice(40)}\n`,
+    ],
+    ['Markdown: a quoted continuation (other characters between)', `> ${k.slice(0, 40)}\n> ${k.slice(40)}\n`],
+    ['two whole keys on consecutive lines (each its own finding)', `${k}\n${k}\n`],
   ];
   it.each(NEGATIVES)('%s', (name, text) => {
     const findings = scanText(text);
     if (name.startsWith('a whole key')) expect(findings.map((f) => f.ruleId)).toEqual(['router-key']);
+    else if (name.startsWith('two whole keys'))
+      expect(findings.map((f) => f.ruleId)).toEqual(['router-key', 'router-key']);
     else expect(findings).toEqual([]);
   });
 
@@ -170,6 +283,18 @@ describe('split keys in a file read in windows', () => {
   });
 });
 
+describe('keys continued over lines in a file read in windows (issue 35)', () => {
+  it('a YAML value continued after a window boundary is found as a whole read finds it', () => {
+    const key = routerKey();
+    const text = `${'# filler line\n'.repeat(3000)}key: "${key.slice(0, 30)}\\\n  ${key.slice(30)}"\n${'z'.repeat(40_000)}\n`;
+    const stream = new StreamScan({}, 16 << 10);
+    stream.push(Buffer.from(text));
+    const streamed = stream.end();
+    expect(streamed).toEqual(scanText(text));
+    expect(streamed.map((f) => [f.ruleId, f.line, f.endLine])).toEqual([['split-key', 3000, 3001]]);
+  });
+});
+
 describe('split keys in an open document', () => {
   it('an edit to one piece, or to the line that joins them, updates the finding', () => {
     const key = routerKey();
@@ -205,6 +330,36 @@ describe('split keys in an open document', () => {
     expect(
       scan.applyEdit({ startLine: 1, oldEndLine: 1, newEndLine: 1 }, (i) => lines[i]).map((f) => f.ruleId),
     ).toEqual(['split-key']);
+  });
+});
+
+describe('keys continued over lines in an open document (issue 35)', () => {
+  it('an edit to the line that continues a key, or to the line it continues, updates the finding', () => {
+    const key = routerKey();
+    const lines = ['# settings', `key: "${key.slice(0, 30)}\\`, `  ${key.slice(30)}"`, 'other: 1'];
+    const scan = new IncrementalScan();
+    expect(scan.reset(lines.join('\n')).map((f) => [f.ruleId, f.line, f.endLine])).toEqual([['split-key', 1, 2]]);
+    // The continuation is deleted on the second line: the key is gone, though the first line was not edited.
+    lines[2] = '  "';
+    expect(scan.applyEdit({ startLine: 2, oldEndLine: 2, newEndLine: 2 }, (i) => lines[i])).toEqual([]);
+    lines[2] = `  ${key.slice(30)}"`;
+    expect(scan.applyEdit({ startLine: 2, oldEndLine: 2, newEndLine: 2 }, (i) => lines[i]).map((f) => f.line)).toEqual([
+      1,
+    ]);
+    // The backslash is removed: no continuation, no key.
+    lines[1] = `key: "${key.slice(0, 30)}"`;
+    expect(scan.applyEdit({ startLine: 1, oldEndLine: 1, newEndLine: 1 }, (i) => lines[i])).toEqual([]);
+  });
+
+  it('typing the rest of a hard-wrapped key under its first line finds it', () => {
+    const key = routerKey();
+    const lines = [`The key is ${key.slice(0, 40)}`, ''];
+    const scan = new IncrementalScan();
+    expect(scan.reset(lines.join('\n'))).toEqual([]);
+    lines[1] = `${key.slice(40)} for now.`;
+    expect(
+      scan.applyEdit({ startLine: 1, oldEndLine: 1, newEndLine: 1 }, (i) => lines[i]).map((f) => [f.ruleId, f.line]),
+    ).toEqual([['split-key', 0]]);
   });
 });
 

@@ -63,6 +63,30 @@ describe('.keywardignore in the editor', () => {
     expect(parts.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)).toEqual([]);
   });
 
+  // Issue 35 §4: the reason written in a comment on the line above, as .gitignore and .gitleaksignore files are.
+  it('takes the comment above an entry as its reason in the Hint and the hover; an entry with none is an Error', async () => {
+    parts = editorParts();
+    const repo = makeRepo();
+    const [kept, real] = [routerKey(), routerKey()];
+    repo.write('.keywardignore', `# revoked example key in the docs\n${fingerprint(kept)}\n\nsrc/\n`);
+    const docs = [
+      fakeDocument(repo.write('docs/a.js', `k = "${kept}"\n`), `k = "${kept}"\n`),
+      fakeDocument(repo.write('src/app.js', `k = "${real}"\n`), `k = "${real}"\n`),
+    ];
+    for (const doc of docs) await parts.diagnostics.full(doc as never);
+    const [onKept, onReal] = docs.map((doc) => parts.collection.get(doc.uri as never)![0]!);
+    expect(onKept!.severity).toBe(DiagnosticSeverity.Hint);
+    expect(onKept!.message).toMatch(/ Suppressed by \.keywardignore:2: revoked example key in the docs$/);
+    const hover = (await parts.hover.provideHover(docs[0] as never, onKept!.range.start as never))!;
+    expect((hover.contents as unknown as { value: string }[]).map((c) => c.value).join('\n')).toMatch(
+      /- Suppressed: by \\\.keywardignore:2: revoked example key in the docs\n/,
+    );
+    expect(onReal!.severity).toBe(DiagnosticSeverity.Warning);
+    const problems = parts.ignoreProblems.get(fileUri(join(repo.dir, '.keywardignore')) as never)!;
+    expect(problems.map((d) => [d.range.start.line, d.severity])).toEqual([[3, DiagnosticSeverity.Error]]);
+    expect(problems[0]!.message).toMatch(/^This line of \.keywardignore suppresses nothing: neither a fingerprint/);
+  });
+
   // Issue 31 item 9: before, these lines were taken and every key in the tree dropped to a Hint.
   it.each(['?*  # generated', '*.*  # x', '[!\\n]*  # x'])(
     '"%s" is refused on its line, and a key elsewhere keeps its severity',

@@ -125,6 +125,29 @@ describe('other providers in the editor', () => {
     expect(doc.getText()).toBe(text);
   });
 
+  // Issue 35: a key continued inside a value. An appended comment would land in the value (a YAML double-quoted
+  // scalar) or end the continuation, so no "Ignore this line" is offered; a quoted split still has it.
+  it('a key continued over lines is marked over its pieces, and no comment is offered inside its value', async () => {
+    parts = editorParts();
+    const key = routerKey();
+    const text = `env:\n  key: "${key.slice(0, 30)}\\\n    ${key.slice(30)}"\n`;
+    const doc = fakeDocument('/w/values.yaml', text, 'yaml');
+    const actions = await fixesFor(doc, 'untracked');
+    const [diagnostic] = parts.collection.get(doc.uri as never)!;
+    expect(diagnostic!.code).toBe('split-key');
+    expect([diagnostic!.range.start.line, diagnostic!.range.start.character, diagnostic!.range.end.line]).toEqual([
+      1, 8, 2,
+    ]);
+    expect(actions.map((a) => a.title)).toEqual([
+      'Add /w/values.yaml to .gitignore',
+      'Rotate this key at the routing service',
+    ]);
+    const wrapped = fakeDocument('/w/README.md', `Use ${key.slice(0, 40)}\n${key.slice(40)} here.\n`, 'markdown');
+    expect((await fixesFor(wrapped, 'untracked')).map((a) => a.title)).not.toContain(
+      'Ignore this line (keyward-ignore)',
+    );
+  });
+
   it('a key in a Secret’s base64 is marked at the encoded text and says so', async () => {
     parts = editorParts();
     const key = providerKey('groq-key');
