@@ -57,6 +57,14 @@ export function looksWide(bytes: Buffer): boolean {
   return Math.max(even, odd) * 4 >= n && Math.min(even, odd) * 8 <= n;
 }
 
+/** Adds a blob to a list unless that version of that path is there already. */
+function once(seen: Set<string>, list: HistoryBlob[], blob: HistoryBlob): void {
+  const id = `${blob.oid}|${blob.path}`;
+  if (seen.has(id)) return;
+  seen.add(id);
+  list.push(blob);
+}
+
 type LineKind = 'commit' | 'diff' | 'index' | 'file' | 'hunk' | 'binary' | 'added' | 'kept' | 'removed' | 'other';
 
 /** A file version in history to read whole (UTF-16 text), with the commit that wrote it. */
@@ -130,6 +138,17 @@ export class HistoryParser {
    */
   wholeBlobs(): readonly HistoryBlob[] {
     return this.whole;
+  }
+
+  /**
+   * Takes in what a parser of the commits after this one's found (historySplit.ts reads history in ranges, a parser
+   * each): its findings and blobs join these in order, each still once, as one parser of both ranges reports them.
+   */
+  absorb(later: HistoryParser): void {
+    for (const found of later.end()) this.report(found.path, found.finding, found.commit!, found.subject!);
+    for (const blob of later.wide) once(this.wideSeen, this.wide, blob);
+    for (const blob of later.whole) once(this.wholeSeen, this.whole, blob);
+    this.commits += later.commits;
   }
 
   /** Reports a key found elsewhere (a whole blob), unless this file's history already did. */
