@@ -26,7 +26,7 @@ import {
   skippedText,
   textReport,
 } from '../core/scan/report.ts';
-import { type PoolWatch, scanFilesPooled } from '../core/scan/scanPool.ts';
+import { type PoolWatch, availableCores, scanFilesPooled } from '../core/scan/scanPool.ts';
 import { ScanProgress } from '../core/scan/scanProgress.ts';
 import { scanStaged } from '../core/scan/staged.ts';
 import type { ScanOptions } from '../core/scan/scanner.ts';
@@ -103,7 +103,7 @@ async function collect(
     };
     try {
       await scanFilesPooled(listing.files, request.maxSize, cwd, { out: findings, skipped, omitted }, options, {
-        threads: request.threads ?? availableCores(),
+        threads: request.threads,
         workerFile: poolWorkerFile(),
         watch,
       });
@@ -146,12 +146,6 @@ async function collect(
     for (const skip of history.skipped) skipped.push({ ...skip, path: display(cwd, join(root, skip.path)) });
   }
   return undefined;
-}
-
-/** The cores this process may use (a container's limit included). */
-function availableCores(): number {
-  const os = loadBuiltin<typeof import('node:os')>('node:os');
-  return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
 }
 
 /**

@@ -22,8 +22,8 @@ const BATCH_FILES = 48;
 const IN_FLIGHT = 2;
 
 export interface PoolOptions {
-  /** At most this many threads, this one included; 1 scans on this thread alone. */
-  threads: number;
+  /** At most this many threads, this one included; 1 scans on this thread alone; undefined: availableCores(). */
+  threads: number | undefined;
   /** The worker's program; undefined (or missing) scans on this thread alone. */
   workerFile: string | undefined;
   /** Follows the scan: counts files, reads bytes from `bytesDone`. */
@@ -55,13 +55,20 @@ export interface BatchResult {
   bytes: number;
 }
 
-/** How many threads a listing is worth, up to `requested`: one for a small one. */
-export function threadsFor(files: readonly (Listed | FolderFiles)[], requested: number): number {
-  if (requested <= 1) return 1;
+/** The cores this process may use (a container's limit included); asked only of a scan large enough. */
+export function availableCores(): number {
+  const os = loadBuiltin<typeof import('node:os')>('node:os');
+  return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+}
+
+/** How many threads a listing is worth, up to `requested` (undefined: the cores available): one for a small one. */
+export function threadsFor(files: readonly (Listed | FolderFiles)[], requested: number | undefined): number {
+  if (requested !== undefined && requested <= 1) return 1;
   const count = countFiles(files);
   const batches = Math.ceil(count / BATCH_FILES);
   if (batches < 2) return 1;
-  if (count >= POOL_MIN_FILES || bytesReach(files, POOL_MIN_BYTES)) return Math.min(requested, batches);
+  if (count >= POOL_MIN_FILES || bytesReach(files, POOL_MIN_BYTES))
+    return Math.min(requested ?? availableCores(), batches);
   return 1;
 }
 
@@ -126,7 +133,8 @@ export async function scanFilesPooled(
   options: ScanOptions,
   pool: PoolOptions,
 ): Promise<void> {
-  const threads = pool.workerFile && existsSync(pool.workerFile) ? threadsFor(files, pool.threads) : 1;
+  const wanted = pool.workerFile ? threadsFor(files, pool.threads) : 1;
+  const threads = wanted > 1 && existsSync(pool.workerFile!) ? wanted : 1;
   if (threads <= 1) {
     await scanFiles(files, maxSize, cwd, found.out, found.skipped, found.omitted, options, pool.watch);
     return;
