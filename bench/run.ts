@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { benchBundle } from './bundle.ts';
 import { benchStream } from './stream.ts';
 import { benchScanner } from './scanner.ts';
+import { benchScanCores } from './scanCores.ts';
 import { benchAdversarial } from './adversarial.ts';
 import { benchRender } from './render.ts';
 import { benchProviderFirstToken } from './providerFirstToken.ts';
@@ -19,6 +20,7 @@ const sections: [string, () => string[] | Promise<string[]>][] = [
   ['Bundle budget', benchBundle],
   ['Streaming client', benchStream],
   ['Key scanner', benchScanner],
+  ['Scanner on every core', benchScanCores],
   ['Adversarial input', benchAdversarial],
   ['Panel rendering', benchRender],
   ['Provider first token', benchProviderFirstToken],

@@ -27,13 +27,14 @@ import { formatMs, median, verdict } from './stats.ts';
 const TARGET_BYTES = 52 * 1024 * 1024;
 const SOURCE_EXT = /\.(js|cjs|mjs|ts|mts|json|md|d\.ts|map)$/;
 
-function collectSources(): string[] {
+/** Source files from node_modules, in walk order, until they hold `target` bytes (or there are no more). */
+export function collectSources(target = TARGET_BYTES): string[] {
   const out: string[] = [];
   let total = 0;
   const walk = (dir: string) => {
-    if (total >= TARGET_BYTES) return;
+    if (total >= target) return;
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (total >= TARGET_BYTES) return;
+      if (total >= target) return;
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
       else if (entry.isFile() && SOURCE_EXT.test(entry.name)) {
@@ -48,6 +49,10 @@ function collectSources(): string[] {
   walk(resolve('node_modules'));
   return out;
 }
+
+/** What ripgrep is asked for: the two services' key shapes, as keyward's own rules bound them. */
+export const RG_PATTERN =
+  '(?<![A-Za-z0-9_-])(sk-or-v1-[0-9a-f]{64}|sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})(?![A-Za-z0-9_-])';
 
 interface Label {
   file: string;
@@ -216,10 +221,20 @@ export async function benchScanner(): Promise<string[]> {
     const cliGit = timeCommand(process.execPath, [resolve('dist/cli.js'), 'scan', '--format', 'json', dir], 5);
     rmSync(join(dir, '.git'), { recursive: true, force: true });
     lines.push(`CLI keyward scan inside a git repository (${files.length} tracked files): median ${formatMs(cliGit)}`);
-    const pattern =
-      '(?<![A-Za-z0-9_-])(sk-or-v1-[0-9a-f]{64}|sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})|sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20})(?![A-Za-z0-9_-])';
+    const pattern = RG_PATTERN;
     const rg = spawnSync('rg', ['--version'], { stdio: 'ignore' }).status === 0;
-    const keyward = [process.execPath, resolve('dist/cli.js'), 'scan', '--no-git', '--format', 'json', dir];
+    // One thread: this line's target is keyward on one core against rg on one (scanCores.ts measures all cores).
+    const keyward = [
+      process.execPath,
+      resolve('dist/cli.js'),
+      'scan',
+      '--no-git',
+      '--threads',
+      '1',
+      '--format',
+      'json',
+      dir,
+    ];
     let cli: number;
     if (rg) {
       // Interleaved rounds (processTimes.ts): wall against rg on one thread, as keyward reads; CPU against rg

@@ -3,7 +3,7 @@
 // src/cli/launch.ts).
 import type { BuildOptions, Plugin } from 'esbuild';
 import { dirname, join } from 'node:path';
-import { CLI_MAIN } from '../src/core/cliParts.ts';
+import { CLI_MAIN, CLI_SCAN_POOL } from '../src/core/cliParts.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -43,6 +43,13 @@ export function cliBuilds(launcher: string, options: BuildOptions, version: stri
       // Those loads as require(), not import(): the launcher runs the bundle as a vm.Script, which has no module
       // loader of its own for import() (Node's for it is experimental and warns).
       supported: { 'dynamic-import': false },
+    },
+    {
+      ...cli,
+      // The worker threads of a large scan (src/core/scan/scanPool.ts): only the file scan, beside the bundle.
+      entryPoints: [join(root, 'src/core/scan/scanPoolWorker.ts')],
+      outfile: join(dirname(launcher), CLI_SCAN_POOL),
+      plugins: [onDemand],
     },
   ];
 }

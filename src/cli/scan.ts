@@ -1,18 +1,19 @@
 // keyward scan [PATH...] [--format text|json|sarif] [--staged] [--history] [--no-git] [--include-dir NAME] [--max-size BYTES]
 //              [--verify [--verify-base-url SERVICE=URL]...] [--baseline FILE] [--write-baseline FILE] [--config FILE]
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
+import { loadBuiltin } from '../core/builtin.ts';
+import { CLI_SCAN_POOL } from '../core/cliParts.ts';
 import { redactSecrets } from '../core/redact.ts';
-import { type ArchiveKind, archiveKind, scanArchiveFile } from '../core/scan/archive.ts';
 import { writeBaseline } from '../core/scan/baseline.ts';
 import { IGNORE_FILE, loadIgnoreFile } from '../core/scan/ignoreFile.ts';
 import { baselineEntries, triageFindings } from '../core/scan/triage.ts';
-import { SOURCE_MAP_TOO_LARGE, scanFile, scanSourceMapFile } from '../core/scan/fileScan.ts';
+import { bytesRead } from '../core/scan/fileScan.ts';
 import { GitStatusCache } from '../core/scan/gitStatus.ts';
 import { scanHistory } from '../core/scan/history.ts';
+import { display } from '../core/scan/listedScan.ts';
 import {
   type FileFinding,
-  type GitField,
   type Omitted,
   type Skipped,
   type Triage,
@@ -29,12 +30,11 @@ import {
 } from '../core/scan/report.ts';
 import type { TeamRules } from '../core/scan/teamRules.ts';
 import { scanRoot, teamRulesFor } from './scanTeamRules.ts';
-import type { ShippedPart } from '../core/scan/sourceMap.ts';
-import { isSourceMap } from '../core/scan/sourceMapName.ts';
+import { type PoolWatch, availableCores, scanFilesPooled } from '../core/scan/scanPool.ts';
+import { ScanProgress } from '../core/scan/scanProgress.ts';
 import { scanStaged } from '../core/scan/staged.ts';
-import { type ScanOptions, optionsFor } from '../core/scan/scanner.ts';
-import { primeScanner } from '../core/scan/literalPrecheck.ts';
-import { type FolderFiles, type Listed, countFiles, isFolderFiles, listTargets } from '../core/scan/targets.ts';
+import type { ScanOptions } from '../core/scan/scanner.ts';
+import { countFiles, listTargets } from '../core/scan/targets.ts';
 import { type CliIo, EXIT } from './io.ts';
 import { sarifReport } from '../core/scan/sarifReport.ts';
 import { SCAN_HELP, type ScanRequest, scanRequest, shownUrl } from './scanArgs.ts';
@@ -43,186 +43,6 @@ import { fixDisable } from './scanFixDisable.ts';
 export { SCAN_HELP };
 
 declare const KEYWARD_VERSION: string | undefined;
-
-/** A path as a report shows it: relative to `cwd` when it is under it, else as it is; '/'-separated. */
-function display(cwd: string, path: string): string {
-  if (sep === '/' && plainAbsolute(cwd) && plainAbsolute(path)) {
-    // Both are normal already, as every path a scan shows is: relative()'s answer without it. Its loops over
-    // every character run cold, ~20 µs a call: 3-8 ms for the 268 keys in the bench's corpus.
-    if (path === cwd) return '.';
-    const under = cwd === '/' ? cwd : `${cwd}/`;
-    return path.startsWith(under) ? path.slice(under.length) : path;
-  }
-  const rel = relative(cwd, path);
-  return (rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? path : rel).split(sep).join('/');
-}
-
-/** An absolute POSIX path without a '.', '..' or empty part or a trailing '/' (a dotfile's goes the long way). */
-function plainAbsolute(path: string): boolean {
-  return path.startsWith('/') && !path.includes('/.') && !path.includes('//') && (path === '/' || !path.endsWith('/'));
-}
-
-/**
- * A file reached through links is read once, and what it holds is reported under each of its names (a
- * 126 MB binary linked twice in node_modules was read three times). Keyed by the real path the links
- * resolve to, which names the same device and inode; with no link in the listing, nothing is kept.
- */
-class OncePerFile {
-  private readonly targets = new Set<string>();
-  private readonly outcomes = new Map<string, unknown>();
-
-  constructor(files: readonly (Listed | FolderFiles)[]) {
-    for (const item of files) if (!isFolderFiles(item) && item.linkTo !== undefined) this.targets.add(item.linkTo);
-  }
-
-  /** `as`: how the name says to read it (an archive kind, YAML or text), which names of one file may not share. */
-  /** Whether any listed file is reached through a link; when none is, every read goes straight through. */
-  get linked(): boolean {
-    return this.targets.size > 0;
-  }
-
-  read<T>(as: string, path: string, linkTo: string | undefined, read: () => T): T {
-    if (this.targets.size === 0) return read();
-    const real = linkTo ?? (this.targets.has(path) ? path : undefined);
-    if (real === undefined) return read();
-    const key = `${as}\0${real}`;
-    if (!this.outcomes.has(key)) this.outcomes.set(key, read());
-    return this.outcomes.get(key) as T;
-  }
-}
-
-/**
- * Reads every listed file; what cannot be read joins the skipped list. An
- * archive is looked inside (`a.vsix!extension/dist/x.js`), a source map by its
- * original sources (`x.js.map!src/x.ts`); medium-confidence findings past the
- * per-file cap are counted in `omitted`.
- */
-export async function scanFiles(
-  files: readonly (Listed | FolderFiles)[],
-  maxSize: number,
-  cwd: string,
-  out: FileFinding[],
-  skipped: Skipped[] = [],
-  omitted: Omitted[] = [],
-  options: ScanOptions = {},
-): Promise<void> {
-  const once = new OncePerFile(files);
-  const openArchive = async (
-    path: string,
-    shown: string,
-    state: GitField,
-    kind: ArchiveKind,
-    linkTo: string | undefined,
-  ) => {
-    const name = display(cwd, shown);
-    const result = await once.read(kind, path, linkTo, () => scanArchiveFile(path, kind, options, undefined, maxSize));
-    if (!('findings' in result)) {
-      skipped.push({ path: name, reason: result.skipped, ...(result.detail ? { detail: result.detail } : {}) });
-      return;
-    }
-    const at = (inner: string) => (inner === '' ? name : `${name}!${inner}`);
-    for (const hit of result.findings) out.push({ path: at(hit.inner), finding: hit.finding, git: state });
-    for (const skip of result.skipped)
-      skipped.push({ path: at(skip.inner), reason: skip.reason, ...(skip.detail ? { detail: skip.detail } : {}) });
-    for (const o of result.omitted) omitted.push({ path: at(o.inner), count: o.count });
-  };
-  // Each option set a file can need, made once: a fresh object per file, and a shape seen for the first time
-  // deep into the loop, cost an allocation each and a recompilation of the loop's optimized code.
-  const variants = new Map<string, ScanOptions>();
-  const optionsOf = (path: string) => {
-    const fileOptions = optionsFor(path, options);
-    if (fileOptions === options) return options;
-    const key = `${fileOptions.yaml === true}${fileOptions.decodeBase64 === true}`;
-    let kept = variants.get(key);
-    if (kept === undefined) variants.set(key, (kept = fileOptions));
-    return kept;
-  };
-  const report: Reported = { cwd, out, skipped, omitted, once, maxSize, options, optionsOf };
-  const total = countFiles(files);
-  if (total > 1) primeScanner();
-  // The loop itself stays small (it is what the engine compiles while it runs); a file is read in scanOne. A
-  // promise only for an archive: an await per file would be a turn of the event loop's microtasks each.
-  const read = (path: string, shown: string, state: GitField, regular?: boolean, linkTo?: string) => {
-    const kind = archiveKind(path) ?? scanOne(path, shown, state, regular, linkTo, report);
-    return kind ? openArchive(path, shown, state, kind, linkTo) : undefined;
-  };
-  for (const item of files) {
-    if (!isFolderFiles(item)) {
-      const archive = read(item.path, item.shown, item.state, item.regular, item.linkTo);
-      if (archive) await archive;
-      continue;
-    }
-    const { prefix, shownPrefix, state, names } = item;
-    for (const name of names) {
-      const path = prefix + name;
-      const archive = read(path, shownPrefix === prefix ? path : shownPrefix + name, state, true);
-      if (archive) await archive;
-    }
-  }
-}
-
-/** What scanFiles hands each file's scan: where to put what it finds, and how to read. */
-interface Reported {
-  cwd: string;
-  out: FileFinding[];
-  skipped: Skipped[];
-  omitted: Omitted[];
-  once: OncePerFile;
-  maxSize: number;
-  options: ScanOptions;
-  optionsOf: (path: string) => ScanOptions;
-}
-
-const reports = (part: ShippedPart) => part.findings.length > 0 || part.omitted > 0;
-
-/** Scans one file that is no archive by name; says what archive its first bytes show it is, for the caller to open. */
-function scanOne(
-  path: string,
-  shown: string,
-  state: GitField,
-  regular: boolean | undefined,
-  linkTo: string | undefined,
-  report: Reported,
-): ArchiveKind | undefined {
-  const { cwd, out, skipped, omitted, once, maxSize } = report;
-  if (isSourceMap(path)) {
-    // Always by its sources: a first pass over the map's one line could be silenced by one source's comment.
-    const outcome = once.linked
-      ? once.read('map', path, linkTo, () => scanSourceMapFile(path, report.options, maxSize, regular))
-      : scanSourceMapFile(path, report.options, maxSize, regular);
-    // A clean map is one part with nothing in it: no name made for it either.
-    if (!('skipped' in outcome) && !outcome.asOneText && !outcome.parts.some(reports)) return undefined;
-    const name = display(cwd, shown);
-    if ('skipped' in outcome) {
-      skipped.push({ path: name, reason: outcome.skipped, ...(outcome.detail ? { detail: outcome.detail } : {}) });
-      return undefined;
-    }
-    if (outcome.asOneText) skipped.push({ path: name, reason: 'archive-limit', detail: SOURCE_MAP_TOO_LARGE });
-    for (const part of outcome.parts) {
-      const where = part.source === undefined ? name : `${name}!${part.source}`;
-      for (const finding of part.findings) out.push({ path: where, finding, git: state });
-      if (part.omitted > 0) omitted.push({ path: where, count: part.omitted });
-    }
-    return undefined;
-  }
-  const fileOptions = report.optionsOf(path);
-  // No closure per file where no link asks for one.
-  const outcome = once.linked
-    ? once.read(fileOptions.yaml ? 'yaml' : 'text', path, linkTo, () => scanFile(path, fileOptions, maxSize, regular))
-    : scanFile(path, fileOptions, maxSize, regular);
-  // A zip renamed .bin, a gzip without .gz: opened as what its first bytes say.
-  if ('archive' in outcome) return outcome.archive;
-  // Named only when reported: a relative path per clean file was a tenth of a tree's scan.
-  if (!('skipped' in outcome) && outcome.findings.length === 0 && !outcome.omitted) return undefined;
-  const name = display(cwd, shown);
-  if ('skipped' in outcome) {
-    skipped.push({ path: name, reason: outcome.skipped, ...(outcome.detail ? { detail: outcome.detail } : {}) });
-    return undefined;
-  }
-  for (const finding of outcome.findings) out.push({ path: name, finding, git: state });
-  if (outcome.omitted) omitted.push({ path: name, count: outcome.omitted });
-  return undefined;
-}
 
 export async function scanCommand(args: string[], io: CliIo): Promise<number> {
   const request = scanRequest(args, io);
@@ -292,7 +112,21 @@ async function collect(
       named: request.paths.length > 0,
     });
     for (const skip of listing.skipped) skipped.push({ ...skip, path: display(cwd, skip.path) });
-    await scanFiles(listing.files, request.maxSize, cwd, findings, skipped, omitted, options);
+    const progress = progressLine('files', countFiles(listing.files), io);
+    const watch: PoolWatch = {
+      files: 0,
+      otherBytes: 0,
+      tick: () => progress.update(watch.files, bytesRead.total + watch.otherBytes),
+    };
+    try {
+      await scanFilesPooled(listing.files, request.maxSize, cwd, { out: findings, skipped, omitted }, options, {
+        threads: request.threads,
+        workerFile: poolWorkerFile(),
+        watch,
+      });
+    } finally {
+      progress.end();
+    }
     return undefined;
   }
   const root = await git.root(cwd);
@@ -314,7 +148,11 @@ async function collect(
     for (const o of staged.omitted) omitted.push({ path: display(cwd, join(root, o.path)), count: o.count });
   }
   if (request.history) {
-    const history = await scanHistory(root, options);
+    const progress = progressLine('commits', undefined, io);
+    const history = await scanHistory(root, options, {
+      processes: request.threads ?? availableCores(),
+      onProgress: (commits, bytes, total) => progress.update(commits, bytes, total),
+    }).finally(() => progress.end());
     for (const hit of history.findings)
       findings.push({
         path: display(cwd, join(root, hit.path)),
@@ -325,6 +163,25 @@ async function collect(
     for (const skip of history.skipped) skipped.push({ ...skip, path: display(cwd, join(root, skip.path)) });
   }
   return undefined;
+}
+
+/**
+ * The pool's worker program, beside the CLI's bundle (dist/scanPool.js); undefined where this runs from source
+ * (the tests' own process), where the scan stays on one thread.
+ */
+function poolWorkerFile(): string | undefined {
+  return typeof __dirname === 'string' ? join(__dirname, CLI_SCAN_POOL) : undefined;
+}
+
+/** The progress line of a long scan, on stderr when it is a terminal. */
+function progressLine(unit: string, total: number | undefined, io: CliIo): ScanProgress {
+  // How soon the line may appear, for the tests (a scan that lasts seconds is a slow test).
+  const after = io.env.KEYWARD_PROGRESS_AFTER_MS?.trim() ? Number(io.env.KEYWARD_PROGRESS_AFTER_MS) : NaN;
+  return new ScanProgress(unit, total, {
+    write: (text) => io.stderr.write(text),
+    isTerminal: () => loadBuiltin<typeof import('node:tty')>('node:tty').isatty(2),
+    ...(after >= 0 ? { afterMs: after } : {}),
+  });
 }
 
 /** --verify: each key found is asked of its own service; a key that could not be read back is unknown. */

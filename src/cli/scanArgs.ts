@@ -20,7 +20,7 @@ export const SCAN_HELP = `Usage: keyward scan [PATH...] [--format text|json|sari
                     [--include-dir NAME] [--max-size BYTES] [--verify]
                     [--verify-base-url SERVICE=URL]...
                     [--baseline FILE] [--write-baseline FILE] [--config FILE]
-                    [--fix-disable]
+                    [--fix-disable] [--threads N]
 
 Finds API keys in files: the routing and direct services' keys, other AI
 providers' (Anthropic, Google, Groq, xAI, Hugging Face, Perplexity, Replicate,
@@ -73,6 +73,15 @@ scanned and is clean.
                      or is not a baseline stops the scan (exit 2)
   --config FILE      read the team's rules from FILE (a gitleaks.toml as it
                      is) instead of .keyward.toml at the repository root
+
+  --threads N        scan on at most N threads (and read --history through at
+                     most N git processes); default: the cores available. A
+                     scan of few files (and --staged) runs on one thread; 1
+                     runs every scan on one. The report is the same whatever N
+
+On a terminal, a scan that runs for more than a few seconds shows its progress
+(files or commits, megabytes, rate, time left) on one line of stderr; never when
+stderr is a pipe or a file.
 
 .keywardignore at the repository root (else the current folder) lists what not
 to count, one entry a line with its reason: a key's fingerprint then the reason
@@ -172,6 +181,8 @@ export interface ScanRequest {
   fixDisable?: FixDisableSetup;
   /** --config: the team rules file to read instead of .keyward.toml at the root. */
   config?: string;
+  /** --threads: at most this many threads (git processes for --history); undefined: the cores available. */
+  threads?: number;
 }
 
 function parse(args: string[]) {
@@ -191,6 +202,7 @@ function parse(args: string[]) {
       'write-baseline': { type: 'string' },
       'fix-disable': { type: 'boolean', default: false },
       config: { type: 'string' },
+      threads: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -239,6 +251,11 @@ export function scanRequest(args: string[], io: CliIo): ScanRequest | number {
     io.stderr.write('keyward scan: --max-size must be a positive number of bytes\n');
     return EXIT.usage;
   }
+  const threads = values.threads === undefined ? undefined : Number(values.threads);
+  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1)) {
+    io.stderr.write(`keyward scan: --threads must be a whole number of at least 1, not "${values.threads}"\n`);
+    return EXIT.usage;
+  }
   let verify: ScanRequest['verify'];
   let fixDisable: FixDisableSetup | undefined;
   try {
@@ -273,5 +290,6 @@ export function scanRequest(args: string[], io: CliIo): ScanRequest | number {
     ...(baseline ? { baseline, baselineFile: values.baseline } : {}),
     ...(values['write-baseline'] !== undefined ? { writeBaseline: values['write-baseline'] } : {}),
     ...(values.config !== undefined ? { config: resolve(values.config) } : {}),
+    ...(threads !== undefined ? { threads } : {}),
   };
 }

@@ -5,5 +5,11 @@
 /** The CLI's bundle, beside its launcher. */
 export const CLI_MAIN = 'cliMain.js';
 
-/** What a copy of the launcher needs beside it to scan (a pre-commit hook's copy): the bundle and the unpackers. */
-export const CLI_SCAN_PARTS: readonly string[] = [CLI_MAIN, 'archive.js'];
+/** The program of a large scan's worker threads (src/core/scan/scanPool.ts), beside the bundle. */
+export const CLI_SCAN_POOL = 'scanPool.js';
+
+/**
+ * What a copy of the launcher needs beside it to scan (a pre-commit hook's copy): the bundle, the unpackers and
+ * the worker threads' program.
+ */
+export const CLI_SCAN_PARTS: readonly string[] = [CLI_MAIN, 'archive.js', CLI_SCAN_POOL];

@@ -9,8 +9,25 @@ import { describe, expect, it } from 'vitest';
 
 const TEST = fileURLToPath(new URL('..', import.meta.url));
 
-/** What a Debian machine with Node and git has: git, Node's own tools, and its essential coreutils, util-linux, bash and tar. */
-const BASE_TOOLS = new Set(['git', 'node', 'npm', 'npx', 'bash', 'sh', 'ls', 'chmod', 'mkfifo', 'setpriv', 'tar']);
+/**
+ * What a Debian machine with Node and git has: git, Node's own tools, and its essential coreutils, util-linux, bash
+ * and tar; and script (essential bsdutils: the progress line's test makes a terminal with it, and skips where
+ * util-linux's form of it is missing).
+ */
+const BASE_TOOLS = new Set([
+  'git',
+  'node',
+  'npm',
+  'npx',
+  'bash',
+  'sh',
+  'ls',
+  'chmod',
+  'mkfifo',
+  'setpriv',
+  'tar',
+  'script',
+]);
 
 /** The programs a source text starts by name (a spawnSync of the tool's name, and the like). */
 export function programsRun(text: string): string[] {

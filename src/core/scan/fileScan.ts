@@ -66,6 +66,9 @@ export function failureOf(error: unknown): { skipped: SkipReason; detail?: strin
   }
 }
 
+/** Bytes this thread's file scans have read, for a long scan's progress line (scanProgress.ts). */
+export const bytesRead = { total: 0 };
+
 function readInto(fd: number, buffer: Buffer): number {
   let read = 0;
   while (read < buffer.length) {
@@ -73,6 +76,7 @@ function readInto(fd: number, buffer: Buffer): number {
     if (n === 0) break;
     read += n;
   }
+  bytesRead.total += read;
   return read;
 }
 
@@ -204,6 +208,7 @@ function readAndScan<R>(
     let first: number;
     try {
       first = readvSync(fd, SHARED_LIST);
+      bytesRead.total += first;
     } catch (error) {
       return notRegular(fstatSync(fd)) ?? failureOf(error);
     }

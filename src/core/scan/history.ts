@@ -8,6 +8,7 @@ import { HistoryError, cutShort, notFetched } from './historyGaps.ts';
 import type { FileFinding, Skipped } from './report.ts';
 import type { ScanOptions } from './scanner.ts';
 import { type HistoryBlob, HistoryParser } from './historyParser.ts';
+import { SPLIT_MIN_COMMITS, commitOrder, readSplit } from './historySplit.ts';
 
 /**
  * Oldest first (parents before children, --topo-order), so a key is reported in
@@ -50,8 +51,13 @@ export const HISTORY_LOG_ARGS: readonly string[] = [
 
 export interface HistoryControl {
   signal?: AbortSignal;
-  /** Called as commits go by, with how many have been read. */
-  onProgress?: (commits: number) => void;
+  /** Called as commits go by, with how many have been read, the bytes of git's output read, and the total if known. */
+  onProgress?: (commits: number, bytes: number, total?: number) => void;
+  /**
+   * At most this many `git log` at once (historySplit.ts); 1 (the default) is one walk. A history shorter than
+   * SPLIT_MIN_COMMITS, or a partial clone missing objects, is read by one walk whatever this says.
+   */
+  processes?: number;
 }
 
 export interface HistoryScan {
@@ -78,24 +84,17 @@ export async function scanHistory(
   control: HistoryControl = {},
 ): Promise<HistoryScan> {
   const skipped = [...(await cutShort(root)), ...(await notFetched(root))];
-  const parser = new HistoryParser(options);
-  const git = gitStream(HISTORY_LOG_ARGS, root, control.signal ? { signal: control.signal } : {});
-  let reported = 0;
-  for await (const chunk of git.stdout as AsyncIterable<Buffer>) {
-    parser.push(chunk);
-    if (control.onProgress && parser.commits !== reported) {
-      reported = parser.commits;
-      control.onProgress(reported);
-    }
-  }
-  const { code, stderr } = await git.done;
+  // A partial clone's walk stops at its first missing blob (named below): read as one walk, as it always was.
+  const split = (control.processes ?? 1) > 1 && !skipped.some((s) => s.reason === 'not-fetched');
+  const commits = split ? await commitOrder(root) : undefined;
+  const parser =
+    commits && commits.length >= SPLIT_MIN_COMMITS
+      ? await readSplit(root, commits, HISTORY_LOG_ARGS, control.processes!, options, {
+          ...(control.signal ? { signal: control.signal } : {}),
+          onProgress: (done, bytes) => control.onProgress?.(done, bytes, commits.length),
+        })
+      : await readWalk(root, options, control, skipped, commits?.length);
   if (control.signal?.aborted) return { findings: parser.end(), skipped, commits: parser.commits, cancelled: true };
-  if (code !== 0) {
-    // git log stops at the first blob a partial clone lacks: what it read is reported, the rest named.
-    if (!skipped.some((s) => s.reason === 'not-fetched'))
-      throw new HistoryError(`git log failed (exit ${code}): ${gitMessage(stderr) || 'no message'}`);
-    skipped.push({ path: '', reason: 'history-stopped', detail: gitMessage(stderr) || `git exit ${code}` });
-  }
   parser.end();
   // UTF-16 files: read whole, through the file scan's decoding.
   const wide = await scanBlobs(root, parser.wideBlobs(), options, 'blobs in history');
@@ -109,6 +108,36 @@ export async function scanHistory(
   wide.missing.forEach(unfetched);
   await openArchives(root, parser, options, skipped, unfetched);
   return { findings: parser.end(), skipped, commits: parser.commits, cancelled: false };
+}
+
+/** The history as one `git log -p` walk, read as git writes it. */
+async function readWalk(
+  root: string,
+  options: ScanOptions,
+  control: HistoryControl,
+  skipped: Skipped[],
+  total: number | undefined,
+): Promise<HistoryParser> {
+  const parser = new HistoryParser(options);
+  const git = gitStream(HISTORY_LOG_ARGS, root, control.signal ? { signal: control.signal } : {});
+  let reported = 0;
+  let bytes = 0;
+  for await (const chunk of git.stdout as AsyncIterable<Buffer>) {
+    parser.push(chunk);
+    bytes += chunk.length;
+    if (control.onProgress && parser.commits !== reported) {
+      reported = parser.commits;
+      control.onProgress(reported, bytes, total);
+    }
+  }
+  const { code, stderr } = await git.done;
+  if (code !== 0 && !control.signal?.aborted) {
+    // git log stops at the first blob a partial clone lacks: what it read is reported, the rest named.
+    if (!skipped.some((s) => s.reason === 'not-fetched'))
+      throw new HistoryError(`git log failed (exit ${code}): ${gitMessage(stderr) || 'no message'}`);
+    skipped.push({ path: '', reason: 'history-stopped', detail: gitMessage(stderr) || `git exit ${code}` });
+  }
+  return parser;
 }
 
 /**

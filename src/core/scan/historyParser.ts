@@ -7,6 +7,8 @@ import { type Finding, type ScanOptions, optionsFor, scanText } from './scanner.
 import { mayContainKey } from './literalPrecheck.ts';
 import { StreamScan } from './streamScan.ts';
 
+const NO_BYTES = Buffer.alloc(0);
+
 /** Marks a commit line: no diff line can start with a NUL byte. */
 const COMMIT_MARK = '\0commit ';
 
@@ -57,6 +59,14 @@ export function looksWide(bytes: Buffer): boolean {
   return Math.max(even, odd) * 4 >= n && Math.min(even, odd) * 8 <= n;
 }
 
+/** Adds a blob to a list unless that version of that path is there already. */
+function once(seen: Set<string>, list: HistoryBlob[], blob: HistoryBlob): void {
+  const id = `${blob.oid}|${blob.path}`;
+  if (seen.has(id)) return;
+  seen.add(id);
+  list.push(blob);
+}
+
 type LineKind = 'commit' | 'diff' | 'index' | 'file' | 'hunk' | 'binary' | 'added' | 'kept' | 'removed' | 'other';
 
 /** A file version in history to read whole (UTF-16 text), with the commit that wrote it. */
@@ -93,6 +103,8 @@ export class HistoryParser {
   private minusLeft: number[] = [];
   /** The current hunk line's marker columns, as they arrive. */
   private prefix: number[] = [];
+  /** The other marker array (endLine swaps them): read after the line is over, emptied when it is next used. */
+  private spare: number[] = [];
   private kind: LineKind | undefined;
   private parts: Buffer[] = [];
   private size = 0;
@@ -102,6 +114,7 @@ export class HistoryParser {
     this.options = options;
   }
 
+  /** Reads the next piece of git's output; views of it are kept until its lines end, so it must not change after. */
   push(chunk: Buffer): void {
     let at = 0;
     while (at < chunk.length) {
@@ -130,6 +143,17 @@ export class HistoryParser {
    */
   wholeBlobs(): readonly HistoryBlob[] {
     return this.whole;
+  }
+
+  /**
+   * Takes in what a parser of the commits after this one's found (historySplit.ts reads history in ranges, a parser
+   * each): its findings and blobs join these in order, each still once, as one parser of both ranges reports them.
+   */
+  absorb(later: HistoryParser): void {
+    for (const found of later.end()) this.report(found.path, found.finding, found.commit!, found.subject!);
+    for (const blob of later.wide) once(this.wideSeen, this.wide, blob);
+    for (const blob of later.whole) once(this.wholeSeen, this.whole, blob);
+    this.commits += later.commits;
   }
 
   /** Reports a key found elsewhere (a whole blob), unless this file's history already did. */
@@ -203,11 +227,13 @@ export class HistoryParser {
       this.stream.push(piece);
       return;
     }
-    this.keep(Buffer.from(piece));
+    // Kept as a view of git's chunk, as header lines are: a copy of every added line was most of what a long
+    // history's parse allocated (git's chunks are each new, and none is written to after it is pushed).
+    this.keep(piece);
     if (this.size > LONG_LINE) {
       this.stream = new StreamScan(optionsFor(this.path, this.options));
       for (const part of this.parts) this.stream.push(part);
-      this.parts = [];
+      this.parts.length = 0;
     }
   }
 
@@ -216,17 +242,26 @@ export class HistoryParser {
     this.size += piece.length;
   }
 
+  /** Forgets the line just read. The two marker arrays take turns (`marks` is read after), and the parts array is
+   * emptied: no new arrays for every line of a diff. */
+  private nextLine(marks: number[]): void {
+    this.kind = undefined;
+    this.prefix = this.spare;
+    this.prefix.length = 0;
+    this.spare = marks;
+    this.parts.length = 0;
+    this.size = 0;
+    this.stream = undefined;
+  }
+
   private endLine(): void {
     if (this.kind === undefined && this.prefix.length === this.columns) this.kind = this.hunkLine();
     const kind = this.kind ?? (this.prefix.length > 0 ? this.header(this.prefix[0]!) : this.header(-1));
     const marks = this.prefix;
-    const bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
+    const bytes =
+      this.parts.length === 1 ? this.parts[0]! : this.parts.length === 0 ? NO_BYTES : Buffer.concat(this.parts);
     const stream = this.stream;
-    this.kind = undefined;
-    this.prefix = [];
-    this.parts = [];
-    this.size = 0;
-    this.stream = undefined;
+    this.nextLine(marks);
     switch (kind) {
       case 'commit': {
         const line = bytes.toString('utf8');

@@ -1,0 +1,163 @@
+// keyward scan on one core and on all of them (issue 35 §1), against ripgrep on one and on all, on two corpora: the
+// Key scanner section's (~52 MB of node_modules sources) and one of at least 200 MB (the same sources, cycled); and
+// `keyward scan --history` against one `git log -p` run as keyward runs it, on a generated history of 3,000 commits
+// of source files. Every figure comes from interleaved rounds (processTimes.ts), as a median with the spread of the
+// round-by-round ratios, and the machine's load before and after.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { gitArgs, gitEnv } from '../src/core/scan/git.ts';
+import { HISTORY_LOG_ARGS } from '../src/core/scan/history.ts';
+import { directKey, routerKey } from '../test/emulator/keyFactory.ts';
+import { QUICK } from './quick.ts';
+import { type Run, loadAverage, medianOf, pairedRatio, timeInterleaved } from './processTimes.ts';
+import { RG_PATTERN, buildCorpus, collectSources } from './scanner.ts';
+import { formatMs, verdict } from './stats.ts';
+
+const LARGE_BYTES = 210 * 1024 * 1024;
+const ROUNDS = 7;
+const HISTORY_COMMITS = 3000;
+
+/** At least `target` bytes of sources in one flat folder, cycling through them; a key in every 40th file. */
+function buildLargeCorpus(dir: string, target: number): { files: number; bytes: number } {
+  const sources = collectSources(Number.POSITIVE_INFINITY);
+  let bytes = 0;
+  let files = 0;
+  for (let round = 0; bytes < target; round++) {
+    for (const source of sources) {
+      if (bytes >= target) break;
+      let text = readFileSync(source, 'utf8');
+      if (files % 40 === 0) text += `\n// "${files % 80 === 0 ? routerKey() : directKey('proj')}"\n`;
+      writeFileSync(join(dir, `${round}_${files}_${basename(source)}`), text);
+      bytes += Buffer.byteLength(text);
+      files++;
+    }
+  }
+  return { files, bytes };
+}
+
+const spread = (r: { min: number; max: number }) => `pairs ${r.min.toFixed(2)}-${r.max.toFixed(2)}`;
+
+/** keyward on one thread and on all, rg on one and on all, interleaved; the lines that say how they compare. */
+function compareToRipgrep(name: string, dir: string, allCoresTarget: boolean): string[] {
+  const cli = resolve('dist/cli.js');
+  const keyward = (threads: string[]) => [
+    process.execPath,
+    cli,
+    'scan',
+    '--no-git',
+    ...threads,
+    '--format',
+    'json',
+    dir,
+  ];
+  const rg = (threads: string[]) => ['rg', '-P', ...threads, '--no-ignore', '--hidden', '-c', RG_PATTERN, dir];
+  const loadBefore = loadAverage();
+  const [one, all, rgOne, rgAll] = timeInterleaved(
+    [keyward(['--threads', '1']), keyward([]), rg(['-j1']), rg([])],
+    ROUNDS,
+    1,
+  ) as [Run[], Run[], Run[], Run[]];
+  const single = pairedRatio(one, rgOne, 'wallMs');
+  const cores = pairedRatio(all, rgAll, 'wallMs');
+  const speedup = pairedRatio(one, all, 'wallMs');
+  return [
+    `${name}: medians of ${ROUNDS} interleaved rounds, wall (cpu)`,
+    `  keyward --threads 1 ${formatMs(medianOf(one, 'wallMs'))} (${formatMs(medianOf(one, 'cpuMs'))}); keyward, all ${availableParallelism()} cores ${formatMs(medianOf(all, 'wallMs'))} (${formatMs(medianOf(all, 'cpuMs'))})`,
+    `  rg -P -j1 ${formatMs(medianOf(rgOne, 'wallMs'))} (${formatMs(medianOf(rgOne, 'cpuMs'))}); rg -P, all cores ${formatMs(medianOf(rgAll, 'wallMs'))} (${formatMs(medianOf(rgAll, 'cpuMs'))})`,
+    `  one thread: wall vs rg -P -j1 ${single.median.toFixed(2)}x (${spread(single)})  target <= 1.3  ${verdict(single.median <= 1.3)}`,
+    `  all cores: wall vs rg -P on all cores ${cores.median.toFixed(2)}x (${spread(cores)})${allCoresTarget ? `  target <= 1.3  ${verdict(cores.median <= 1.3)}` : ', not a target below 200 MB'}`,
+    `  all cores against one thread: ${(1 / speedup.median).toFixed(2)}x as fast (${spread(speedup)})`,
+    `  ${loadBefore} before, ${loadAverage()} after`,
+  ];
+}
+
+/** A history of `commits` commits of source files (git fast-import): each rewrites a block of one file. */
+export function buildHistory(dir: string, commits: number): number {
+  const sources = collectSources(24 * 1024 * 1024).map((file) => readFileSync(file, 'utf8').split('\n'));
+  const pool = sources.flat();
+  const files = new Map<string, string[]>();
+  const parts: Buffer[] = [];
+  const stamp = 'author b <b@keyward.test> 1700000000 +0000\ncommitter b <b@keyward.test> 1700000000 +0000\n';
+  const data = (text: string) => {
+    const bytes = Buffer.from(text);
+    parts.push(Buffer.from(`data ${bytes.length}\n`), bytes, Buffer.from('\n'));
+  };
+  for (let i = 0; i < commits; i++) {
+    const path = `src/m${i % 300}/file${i % 7}.js`;
+    const lines = files.get(path) ?? [];
+    const at = (i * 7919) % pool.length;
+    const block = pool.slice(at, at + 30 + (i % 50));
+    if (i % 97 === 0) block.push(`const key = "${i % 2 ? routerKey() : directKey('proj')}";`);
+    // Replace a block in the middle (a change, not only growth), keeping files near 600 lines.
+    const from = lines.length > 600 ? (i * 31) % (lines.length - 60) : lines.length;
+    lines.splice(from, lines.length > 600 ? 40 : 0, ...block);
+    files.set(path, lines);
+    parts.push(Buffer.from(`commit refs/heads/main\n${stamp}`));
+    data(`change ${i}`);
+    parts.push(Buffer.from(`M 100644 inline ${path}\n`));
+    data(lines.join('\n') + '\n');
+    parts.push(Buffer.from('\n'));
+  }
+  const env = { PATH: process.env.PATH ?? '', HOME: dir, GIT_CONFIG_NOSYSTEM: '1' };
+  execFileSync('git', ['-c', 'init.defaultBranch=main', 'init', '-q'], { cwd: dir, env });
+  execFileSync('git', ['fast-import', '--quiet'], { cwd: dir, env, input: Buffer.concat(parts) });
+  return Number(execFileSync('git', ['rev-list', '--all', '--count'], { cwd: dir, env }).toString().trim());
+}
+
+/** keyward --history on one thread and on all, and one git log -p as keyward runs it, interleaved. */
+function compareToGitLog(dir: string, commits: number): string[] {
+  const cli = resolve('dist/cli.js');
+  const history = (threads: string[]) => [process.execPath, cli, 'scan', '--history', ...threads, '--format', 'json'];
+  // The same git, arguments and environment as keyward's own walk (git.ts), in a shell only to say where.
+  const git = ['git', ...gitArgs(HISTORY_LOG_ARGS)];
+  const inRepo = (command: string[]) => ['sh', '-c', 'cd "$0" && exec "$@"', dir, ...command];
+  // Only git's own environment (env -i), as keyward hands it over.
+  const env = Object.entries(gitEnv()).map(([name, value]) => `${name}=${value ?? ''}`);
+  const loadBefore = loadAverage();
+  const [one, all, log] = timeInterleaved(
+    [inRepo(history(['--threads', '1'])), inRepo(history([])), inRepo(['env', '-i', ...env, ...git])],
+    ROUNDS,
+    1,
+  ) as [Run[], Run[], Run[]];
+  const split = pairedRatio(all, log, 'wallMs');
+  const walk = pairedRatio(one, log, 'wallMs');
+  return [
+    `history of ${commits} commits: medians of ${ROUNDS} interleaved rounds, wall (cpu)`,
+    `  keyward --history --threads 1 ${formatMs(medianOf(one, 'wallMs'))} (${formatMs(medianOf(one, 'cpuMs'))}); all ${availableParallelism()} cores ${formatMs(medianOf(all, 'wallMs'))} (${formatMs(medianOf(all, 'cpuMs'))}); one git log -p ${formatMs(medianOf(log, 'wallMs'))} (${formatMs(medianOf(log, 'cpuMs'))})`,
+    `  all cores: wall vs one git log -p ${split.median.toFixed(2)}x (${spread(split)})  target <= 0.9  ${verdict(split.median <= 0.9)}`,
+    `  one walk: wall vs one git log -p ${walk.median.toFixed(2)}x (${spread(walk)})`,
+    `  ${loadBefore} before, ${loadAverage()} after`,
+  ];
+}
+
+export function benchScanCores(): string[] {
+  if (QUICK) return ['skipped in quick mode'];
+  if (spawnSync('rg', ['--version'], { stdio: 'ignore' }).status !== 0)
+    return ['NO FIGURES: ripgrep (rg) is not installed here (apt-get install -y ripgrep)'];
+  const root = mkdtempSync(join(tmpdir(), 'keyward-cores-'));
+  const lines: string[] = [];
+  try {
+    execFileSync('node', ['esbuild.js', '--production'], { stdio: 'ignore' });
+    const small = join(root, 'small');
+    mkdirSync(small);
+    const corpus = buildCorpus(small);
+    lines.push(
+      ...compareToRipgrep(`${corpus.files.length} files, ${(corpus.bytes / 2 ** 20).toFixed(0)} MB`, small, false),
+    );
+    rmSync(small, { recursive: true, force: true });
+    const large = join(root, 'large');
+    mkdirSync(large);
+    const big = buildLargeCorpus(large, LARGE_BYTES);
+    lines.push(...compareToRipgrep(`${big.files} files, ${(big.bytes / 2 ** 20).toFixed(0)} MB`, large, true));
+    rmSync(large, { recursive: true, force: true });
+    const repo = join(root, 'history');
+    mkdirSync(repo);
+    lines.push(...compareToGitLog(repo, buildHistory(repo, HISTORY_COMMITS)));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+    execFileSync('node', ['esbuild.js'], { stdio: 'ignore' });
+  }
+  return lines;
+}

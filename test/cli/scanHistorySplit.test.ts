@@ -1,0 +1,84 @@
+// keyward scan --history through several git processes (issue 35 §1): a long history is read in ranges of its
+// commits, a git log each, and the report is the one walk's, byte for byte and in the same order: keys across
+// commits, the same key again (once per file), binary files, archives, UTF-16 text, a merge's own key. A preload
+// counts the git log processes the CLI started, so a run that quietly read one walk cannot pass; git is run as it
+// always is, with nothing a hostile repository's config names.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SPLIT_MIN_COMMITS } from '../../src/core/scan/historySplit.ts';
+import { json, makeHostileRepo, makeRepo, plainGit, scanCli, tempDir } from './gitFixtures.ts';
+import { writeLongHistory } from './historyCorpus.ts';
+
+/** Counts the `git log` processes the CLI starts, into KEYWARD_TEST_GIT_LOGS at exit. */
+const HOOK = `const cp = require('child_process');
+const fs = require('fs');
+let logs = 0;
+const spawn = cp.spawn;
+cp.spawn = function (command, args, ...rest) {
+  if (command === 'git' && Array.isArray(args) && args.includes('log') && args.includes('-p')) logs++;
+  return spawn.call(this, command, args, ...rest);
+};
+process.on('exit', () => fs.writeFileSync(process.env.KEYWARD_TEST_GIT_LOGS, String(logs)));
+`;
+
+function scanCounting(
+  cwd: string,
+  args: string[],
+): { status: number | null; stdout: string; stderr: string; logs: number } {
+  const dir = tempDir('keyward-git-logs-');
+  const hook = join(dir, 'hook.cjs');
+  const record = join(dir, 'logs');
+  writeFileSync(hook, HOOK);
+  const run = scanCli(cwd, args, { NODE_OPTIONS: `--require ${hook}`, KEYWARD_TEST_GIT_LOGS: record });
+  return { ...run, logs: Number(readFileSync(record, 'utf8')) };
+}
+
+describe('keyward scan --history through several git processes', () => {
+  it('reports a long history exactly as one walk does, in the same order, in JSON and text', () => {
+    const repo = makeRepo();
+    const keys = writeLongHistory(repo, SPLIT_MIN_COMMITS + 200);
+    for (const format of ['json', 'text']) {
+      const one = scanCounting(repo.dir, ['--history', '--format', format, '--threads', '1']);
+      const many = scanCounting(repo.dir, ['--history', '--format', format, '--threads', '3']);
+      expect(one.logs).toBe(1);
+      expect(many.logs).toBeGreaterThan(3);
+      expect(many.stdout).toBe(one.stdout);
+      expect(many.stderr).toBe(one.stderr);
+      expect(many.status).toBe(one.status);
+    }
+    const report = json(scanCli(repo.dir, ['--history', '--format', 'json', '--threads', '3']));
+    const paths = report.findings.map((f) => f.path);
+    // Every kind is in it: the comparison is not of two empty reports.
+    expect(paths).toEqual(
+      expect.arrayContaining(['bin/app.bin', 'dist/bundle.zip!conf/.env', 'win/notes.txt', 'merged.env']),
+    );
+    // The key added again later in the same file is reported once, at its first commit; in another file again.
+    expect(paths.filter((p) => p === 'docs/copy.md')).toHaveLength(1);
+    expect(new Set(report.findings.map((f) => f.commit)).size).toBeGreaterThan(30);
+    expect(report.findings.length).toBeGreaterThanOrEqual(keys.length);
+  });
+
+  it('a short history is read by one git log, whatever --threads says', () => {
+    const repo = makeRepo();
+    writeLongHistory(repo, 50, 10);
+    const run = scanCounting(repo.dir, ['--history', '--format', 'json', '--threads', '4']);
+    expect(run.status).toBe(1);
+    expect(run.logs).toBe(1);
+  });
+
+  it('runs no program a hostile repository names, in any of its git processes', () => {
+    const repo = makeHostileRepo({ 'a.txt': 'nothing\n' });
+    writeLongHistory(repo, SPLIT_MIN_COMMITS + 50, 20, 'refs/heads/main^0');
+    // The fixture is armed: plain git runs its programs.
+    plainGit(repo.dir, ['log', '-p', '-1']);
+    expect(repo.ran()).not.toBe('');
+    repo.reset();
+    const one = scanCounting(repo.dir, ['--history', '--format', 'json', '--threads', '1']);
+    const many = scanCounting(repo.dir, ['--history', '--format', 'json', '--threads', '2']);
+    expect(many.logs).toBeGreaterThan(1);
+    expect(repo.ran()).toBe('');
+    expect(many.stdout).toBe(one.stdout);
+    expect(json(many).findings.length).toBeGreaterThan(20);
+  });
+});
