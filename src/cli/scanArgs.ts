@@ -48,11 +48,11 @@ scanned and is clean.
                      Replicate and Together AI keys at their API's model list
                      or "who am I" (docs/cli.md lists each); each key only to
                      its own official host (never where ${BASE_URL_ENV.router} /
-                     ${BASE_URL_ENV.direct} point). Reports live, inactive,
-                     unverified (asked, but the answer or the network said
-                     nothing) or unknown (nothing to ask: Perplexity, Fireworks
-                     AI) and the URL asked (checkedAt); the exit status does not
-                     change. Never done without this flag.
+                     ${BASE_URL_ENV.direct} point). Reports live, inactive or
+                     unknown (with why: nothing to ask, as for Perplexity and
+                     Fireworks AI keys, or an answer that says nothing) and the
+                     URL asked (checkedAt); the exit status does not change.
+                     Never done without this flag.
   --verify-base-url SERVICE=URL
                      with --verify, ask SERVICE (router, direct, or a provider:
                      anthropic, google, groq, xai, huggingface, replicate,

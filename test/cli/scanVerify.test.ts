@@ -1,5 +1,5 @@
 // `keyward scan --verify` over real HTTP of the emulator: JSON, SARIF and text
-// say live / inactive / unverified / unknown per finding, each key goes only to its own
+// say live / inactive / unknown per finding, each key goes only to its own
 // service and once, a live tracked key is escalated, and exit codes keep their
 // meaning. The CLI runs as a child process; the emulator answers in this one.
 import { spawn } from 'node:child_process';
@@ -157,7 +157,7 @@ describe('keyward scan --verify', () => {
     expect(bed.emulator.requests.every((r) => r.service === 'direct')).toBe(true);
   });
 
-  it('unverified when the service is down, and the exit status is still 1 for a finding', async () => {
+  it('unknown when the service is down, and the exit status is still 1 for a finding', async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
@@ -166,7 +166,7 @@ describe('keyward scan --verify', () => {
     const run = await scan(dir, ['--no-git', ...verify(`http://127.0.0.1:${port}/api/v1`), '--format', 'json']);
     expect(run.status).toBe(1);
     const found = findings(run);
-    for (const f of found.filter((f) => f.service === 'router')) expect(f.verification!.status).toBe('unverified');
+    for (const f of found.filter((f) => f.service === 'router')) expect(f.verification!.status).toBe('unknown');
     expect(found.find((f) => f.service === 'direct')!.verification!.status).toBe('inactive');
     expect(bed.emulator.requests.map((r) => r.service)).toEqual(['direct']);
   });
@@ -240,7 +240,7 @@ dns.lookup = (host, options, callback) => {
       const found = findings(run);
       expect(found).toHaveLength(3);
       for (const f of found) {
-        expect(f.verification!.status).toBe('unverified');
+        expect(f.verification!.status).toBe('unknown');
         expect(f.verification!.checkedAt).toBe(
           f.service === 'router' ? 'https://openrouter.ai/api/v1/key' : 'https://api.openai.com/v1/models',
         );

@@ -170,25 +170,25 @@ describe('keyward scan --verify: other providers', () => {
     });
     // Google knows the key: not inactive, and not live for Gemini either.
     expect(g!.verification).toMatchObject({
-      status: 'unverified',
+      status: 'unknown',
       reason: expect.stringMatching(/HTTP 403: Requests to this API/) as unknown,
     });
   });
 
-  it('an answer of another shape, and a 500 that echoes the key, are unverified, redacted', async () => {
+  it('an answer of another shape, and a 500 that echoes the key, are unknown, redacted', async () => {
     const keys = Object.fromEntries(CHECKED_PROVIDERS.map((p) => [p, providerKey(CHECKED_RULES[p])]));
     for (const key of Object.values(keys)) server.live.add(key);
     server.mode = Object.fromEntries(CHECKED_PROVIDERS.map((p, i) => [p, i % 2 ? 'echo' : 'unexpected']));
     const run = await scan(folder(Object.values(keys)), ['--verify', ...server.flags(), '--format', 'json']);
     const found = findings(run);
     found.forEach((f, i) => {
-      expect(f.verification!.status, f.service).toBe('unverified');
+      expect(f.verification!.status, f.service).toBe('unknown');
       expect(f.verification!.reason).toMatch(i % 2 ? /HTTP 500: internal error for / : /HTTP 200: <html>/);
     });
     for (const key of Object.values(keys)) expect(run.stdout).not.toContain(key);
   });
 
-  it('no network: unverified with the reason, never inactive; text names it per finding', async () => {
+  it('no network: unknown with the reason, never inactive; text names it per finding', async () => {
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const { port } = probe.address() as { port: number };
@@ -203,32 +203,32 @@ describe('keyward scan --verify: other providers', () => {
     expect(run.status).toBe(1);
     for (const f of findings(run))
       expect(f.verification).toMatchObject({
-        status: 'unverified',
+        status: 'unknown',
         reason: `could not reach 127.0.0.1:${port} (ECONNREFUSED)`,
       });
     const text = await scan(dir, ['--verify', ...flags]);
-    expect(text.stdout).toMatch(/Anthropic API key .*unverified: could not reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+    expect(text.stdout).toMatch(/Anthropic API key .*unknown: could not reach 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
   });
 
-  it('a provider that never answers: unverified once the wait runs out, naming the wait', async () => {
+  it('a provider that never answers: unknown once the wait runs out, naming the wait', async () => {
     const keys = CHECKED_PROVIDERS.map((p) => providerKey(CHECKED_RULES[p]));
     server.mode = Object.fromEntries(CHECKED_PROVIDERS.map((p) => [p, 'silent']));
     const run = await scan(folder(keys), ['--verify', ...server.flags(), '--format', 'json'], 500);
     const host = new URL(server.url).host;
     for (const f of findings(run))
       expect(f.verification, f.service).toMatchObject({
-        status: 'unverified',
+        status: 'unknown',
         reason: `${host} did not answer within 0.5 s (UND_ERR_HEADERS_TIMEOUT)`,
       });
   });
 
-  it('a redirect is not followed: the key is sent once, and the answer is unverified', async () => {
+  it('a redirect is not followed: the key is sent once, and the answer is unknown', async () => {
     const keys = CHECKED_PROVIDERS.map((p) => providerKey(CHECKED_RULES[p]));
     server.mode = Object.fromEntries(CHECKED_PROVIDERS.map((p) => [p, 'redirect']));
     const run = await scan(folder(keys), ['--verify', ...server.flags(), '--format', 'json']);
     for (const f of findings(run))
       expect(f.verification, f.service).toMatchObject({
-        status: 'unverified',
+        status: 'unknown',
         reason: expect.stringMatching(
           / redirected \(HTTP 302\); Keyward does not follow a redirect with a key$/,
         ) as unknown,

@@ -111,17 +111,17 @@ export async function askProvider(
       code && TIMEOUT_CODES.has(code)
         ? `${host} did not answer within ${Math.round(timeoutMs / 100) / 10} s (${code})`
         : `could not reach ${host} (${code && NETWORK_CODES.test(code) ? code : String((error as Error)?.message ?? error)})`;
-    return { status: 'unverified', reason: redactSecrets(reason, [key]), checkedAt };
+    return { status: 'unknown', reason: redactSecrets(reason, [key]), checkedAt };
   }
   const { status, text } = answer;
   if (status >= 300 && status < 400)
     return {
-      status: 'unverified',
+      status: 'unknown',
       reason: `${name} redirected (HTTP ${status}); Keyward does not follow a redirect with a key`,
       checkedAt,
     };
   if (text === undefined)
-    return { status: 'unverified', reason: `${name} sent an answer over 1 MiB (HTTP ${status})`, checkedAt };
+    return { status: 'unknown', reason: `${name} sent an answer over 1 MiB (HTTP ${status})`, checkedAt };
   const body = parse(text);
   const verdict = check.judge(status, body, key);
   if (verdict?.status === 'live')
@@ -137,7 +137,7 @@ export async function askProvider(
       checkedAt,
     };
   return {
-    status: 'unverified',
+    status: 'unknown',
     reason: `${name} gave an answer that says nothing about the key (HTTP ${status}${said(body, text, key)})`,
     checkedAt,
   };

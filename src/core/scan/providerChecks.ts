@@ -5,7 +5,7 @@
 //
 // Only an answer the provider documents for a refused key (401, or the provider's own refusal below) is
 // "inactive", and only the documented success shape is "live". Anything else (another status, a body of another
-// shape) is "unverified": it says nothing about the key. A provider with no such check is "unknown", with why.
+// shape) is "unknown": it says nothing about the key. A provider with no such check is "unknown", with why.
 import type { ProviderId } from '../../shared/keyShapes.ts';
 
 export type ProviderVerdict = { status: 'live' | 'inactive'; reason?: string } | undefined;
@@ -95,7 +95,7 @@ export const PROVIDER_CHECKS: Record<ProviderId, ProviderCheck | NoProviderCheck
   // ("API key not valid. Please pass a valid API key.", as google-gemini/gemini-cli#25198 and
   // continuedev/continue#8516 show it). A key restricted to other Google APIs, or of a project without the Gemini API,
   // is refused with 403 (API_KEY_SERVICE_BLOCKED, SERVICE_DISABLED): Google knows the key, so it is not "inactive";
-  // unverified, with that reason.
+  // unknown, with that reason.
   google: {
     baseUrl: 'https://generativelanguage.googleapis.com/v1beta',
     docs: 'https://ai.google.dev/api/models#method:-models.list',

@@ -81,7 +81,7 @@ export async function askService(
       checkedAt,
     };
   return {
-    status: 'unverified',
+    status: 'unknown',
     reason: redactSecrets(`${error.kind}${status}: ${error.message}`, [key]),
     checkedAt,
   };
@@ -147,7 +147,7 @@ export class KeyVerifier {
       if (provider && isProviderId(owner)) return await askProvider(owner, provider, key, baseUrl, timeoutMs, proxy);
       return await askService(owner as ServiceId, key, baseUrl, timeoutMs, proxy);
     } catch (error) {
-      return { status: 'unverified', reason: redactSecrets(String((error as Error)?.message ?? error), [key]) };
+      return { status: 'unknown', reason: redactSecrets(String((error as Error)?.message ?? error), [key]) };
     } finally {
       this.release();
     }

@@ -130,8 +130,6 @@ export function message(
       return `${text} ${t('The service refused the key: it is no longer live.')}`;
     case 'unknown':
       return `${text} ${t('Whether the key is live is unknown: {0}', verification.reason)}`;
-    case 'unverified':
-      return `${text} ${t('Whether the key is live could not be checked: {0}', verification.reason)}`;
   }
 }
 

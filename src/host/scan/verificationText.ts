@@ -12,7 +12,5 @@ export function verificationText(verification: Verification): string {
       return t('inactive: {0}', verification.reason);
     case 'unknown':
       return t('unknown: {0}', verification.reason);
-    case 'unverified':
-      return t('unverified: {0}', verification.reason);
   }
 }

@@ -1,5 +1,5 @@
 // Liveness of found keys, asked over real HTTP of the emulator: live, inactive
-// (401), unverified (down, 5xx), unknown (no service to ask), each key only to its own
+// (401), unknown (down, 5xx, or no service to ask), each key only to its own
 // service, and each fingerprint once.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -70,23 +70,23 @@ describe('key verification', () => {
     expect(await verifier().verify('direct', restricted.key)).toMatchObject({ status: 'live' });
   });
 
-  it('unverified when the service is down or fails, and the reason never holds the key', async () => {
+  it('unknown when the service is down or fails, and the reason never holds the key', async () => {
     const down = `http://127.0.0.1:${await closedPort()}/router/api/v1`;
     const { routerFunded, direct } = bed.emulator.sandbox!.keys;
     const result = await verifier({ router: down }).verify('router', routerFunded);
-    expect(result.status).toBe('unverified');
+    expect(result.status).toBe('unknown');
     expect(result.reason).toMatch(/network/);
     await bed.admin('POST', '/faults', { kind: 'http500', service: 'direct' });
     expect(await verifier().verify('direct', direct)).toMatchObject({
-      status: 'unverified',
+      status: 'unknown',
       reason: /server \(HTTP 500\)/,
     });
     await bed.admin('POST', '/faults', { kind: 'http502_html', service: 'router', path: '/key' });
     const proxied = await verifier().verify('router', routerFunded);
-    expect(proxied.status).toBe('unverified');
+    expect(proxied.status).toBe('unknown');
     await bed.admin('POST', '/faults', { kind: 'echo_key', service: 'router', field: 'title' });
     const echoed = await verifier().verify('router', routerFunded);
-    expect(echoed.status).toBe('unverified');
+    expect(echoed.status).toBe('unknown');
     expect(echoed.reason).not.toContain(routerFunded.slice(9));
   });
 

@@ -49,7 +49,7 @@ describe('key hover', () => {
     expect(parts.hover.provideHover(doc as never, new Position(0, 13 + key.length + 4) as never)).toBeUndefined();
   });
 
-  it('a check that could not reach the service reads "unverified" with the reason in the hover and the diagnostic', async () => {
+  it('a check that could not reach the service reads "unknown" with the reason in the hover and the diagnostic', async () => {
     parts = editorParts();
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
@@ -61,12 +61,12 @@ describe('key hover', () => {
     const doc = fakeDocument('/w/app.js', `const key = "${key}";\n`);
     parts.diagnostics.verificationOf = (fingerprint) => verifier.known(fingerprint);
     parts.diagnostics.set(doc.uri as never, scanText(doc.getText()), 'untracked');
-    expect((await verifier.verify('router', key, true)).status).toBe('unverified');
+    expect((await verifier.verify('router', key, true)).status).toBe('unknown');
     parts.diagnostics.reword();
     const text = hoverText(await parts.hover.provideHover(doc as never, new Position(0, 20) as never));
-    expect(text).toMatch(/- Live: unverified: network: Could not reach the routing service/);
+    expect(text).toMatch(/- Live: unknown: network: Could not reach the routing service/);
     expect(parts.collection.get(doc.uri as never)![0]!.message).toMatch(
-      /Whether the key is live could not be checked: network: /,
+      /Whether the key is live is unknown: network: /,
     );
     expect(text).not.toContain(key);
   });
