@@ -110,7 +110,7 @@ export const contextMeterSteps: UiStep[] = [
       await view.locator('#conversation .turn').first().waitFor({ state: 'detached', timeout: PATIENCE });
       await waitFor(
         async () => (await promptValue(wb)).slice(0, 200),
-        /^A summary of our earlier conversation \(Keyward kept the start of each message\):\n- I asked: How full is this conversation/,
+        /^A summary of our earlier conversation \(Keyward kept the start of each message\): - I asked: How full is this conversation, and what has it cost\? You answered: /,
         'the summary in the new box',
       );
       if (!(await promptValue(wb)).endsWith(TOO_LONG)) throw new Error('the prompt did not follow the summary');
