@@ -134,7 +134,29 @@ export type FixedUiKey =
   | 'versionPrevious'
   | 'versionNext'
   | 'versionOf'
-  | 'versions';
+  | 'versions'
+  | 'meter.label'
+  | 'meter.tokens'
+  | 'meter.noWindow'
+  | 'meter.estimate'
+  | 'meter.nearlyFull'
+  | 'meter.over'
+  | 'meter.cost'
+  | 'meter.costEstimated'
+  | 'meter.costAtLeast'
+  | 'meter.costUnknown'
+  | 'meter.measured'
+  | 'meter.estimated'
+  | 'overflow.title'
+  | 'overflow.detail'
+  | 'overflow.summary'
+  | 'overflow.sendAnyway'
+  | 'overflow.dismiss'
+  | 'overflow.started'
+  | 'summary.heading'
+  | 'summary.asked'
+  | 'summary.answered'
+  | 'summary.leftOut';
 
 /** Names built from data: an error kind, an empty-state line, a key permission. */
 export type DerivedUiKey = `kind.${ErrorKind}` | `wait.${ErrorKind}` | `empty.${string}` | `scope.${string}`;

@@ -1,13 +1,16 @@
 // The composer: the prompt box with its draft, the attached-code chips, the `+` menu, Send and Stop,
 // and the line that counts down while the service asked to wait. Its parts: attachmentChips.ts, attachMenu.ts,
-// composerBanners.ts (queued prompt, edit banner), retryCountdown.ts, promptSending.ts, promptKeys.ts.
+// composerBanners.ts (queued prompt, edit banner), retryCountdown.ts, promptSending.ts, promptKeys.ts, the meter
+// under the box (contextMeter.ts) and the warning before a prompt that would overflow the window (overflowWarning.ts).
 import { wireAttachMenu } from './attachMenu.ts';
 import { renderAttachments as drawChips } from './attachmentChips.ts';
 import { createEditBanner, createQueuedBox } from './composerBanners.ts';
+import { createContextMeter } from './contextMeter.ts';
 import { byId } from './dom.ts';
 import { wirePromptKeys } from './promptKeys.ts';
 import { type ComposerHooks, createPromptSending } from './promptSending.ts';
 import { createRetryCountdown } from './retryCountdown.ts';
+import { boxSending } from './overflowWarning.ts';
 import type { ChatStore } from './store.ts';
 
 export type { ComposerHooks, SendFrom } from './promptSending.ts';
@@ -20,6 +23,7 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
   const editBanner = createEditBanner(s);
   const renderRetry = createRetryCountdown(store);
   const renderAttachments = () => drawChips(store, prompt);
+  const meter = createContextMeter(store, hooks.currentModel);
 
   function render(): void {
     const { state } = store;
@@ -31,9 +35,13 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
     byId<HTMLButtonElement>('send').hidden = busy;
     byId<HTMLButtonElement>('stop').hidden = !busy;
     renderRetry();
+    overflow.update();
+    meter.schedule();
   }
 
   const sending = createPromptSending({ store, hooks, prompt, render, renderAttachments });
+  const focusRender = () => (render(), prompt().focus());
+  const { overflow, sendFromBox } = boxSending(store, { ...hooks, render: focusRender }, sending.send);
 
   function stop(): void {
     const { pending } = store.state;
@@ -52,7 +60,11 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
 
   function wire(): void {
     const box = prompt();
-    (box.closest('.input-box') ?? box).before(queued.box, editBanner.banner);
+    const inputBox = box.closest('.input-box') ?? box;
+    inputBox.before(queued.box, editBanner.banner, overflow.slot);
+    inputBox.after(meter.node);
+    // Whatever changed (the draft, a streamed answer, the model, its list), the meter follows, once a frame.
+    store.subscribe(() => meter.schedule());
     onClick(queued.edit, () => {
       store.dispatch({ type: 'queue/edit' });
       renderAttachments();
@@ -65,10 +77,10 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
       store.dispatch({ type: 'edit/cancel' });
       renderAttachments();
     });
-    byId('send').addEventListener('click', () => sending.send(box.value));
+    byId('send').addEventListener('click', () => sendFromBox(box.value));
     byId('stop').addEventListener('click', stop);
     wirePromptKeys(box, store, {
-      send: (text) => sending.send(text),
+      send: sendFromBox,
       stop,
       popupOpen: () => hooks.popupOpen() || !attachMenu.hidden,
     });

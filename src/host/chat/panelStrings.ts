@@ -153,6 +153,37 @@ export function panelStrings(): Record<string, string> {
     versionNext: t('Next version'),
     versionOf: t('{0} of {1}', '{0}', '{1}'),
     versions: t('Answer versions'),
+    'meter.label': t('Conversation size and cost:'),
+    'meter.tokens': t('{0} of {1} tokens ({2})', '{0}', '{1}', '{2}'),
+    'meter.noWindow': t('{0} tokens, window unknown', '{0}'),
+    'meter.estimate': t('(estimate)'),
+    'meter.nearlyFull': t('nearly full'),
+    'meter.over': t('over the window'),
+    'meter.cost': t('cost {0}', '{0}'),
+    'meter.costEstimated': t('cost {0}, estimated', '{0}'),
+    'meter.costAtLeast': t('cost at least {0}', '{0}'),
+    'meter.costUnknown': t('cost unknown: the service reports none'),
+    'meter.measured': t(
+      'Reported usage where the service gave it; the rest counted within 10 % of the model’s tokenizer.',
+    ),
+    'meter.estimated': t(
+      'Reported usage where the service gave it; the rest is an estimate: Keyward knows no tokenizer for this model’s family.',
+    ),
+    'overflow.title': t('This prompt may not fit the model’s context window'),
+    'overflow.detail': t(
+      'With it the conversation comes to {0}. The service may refuse it or leave out the oldest part. Your prompt was not sent; it is still in the box.',
+      '{0}',
+    ),
+    'overflow.summary': t('Start a new conversation with a summary'),
+    'overflow.sendAnyway': t('Send anyway'),
+    'overflow.dismiss': t('Close'),
+    'overflow.started': t(
+      'A new conversation started; the summary and your prompt are in the box, not sent. The old one is in the history.',
+    ),
+    'summary.heading': t('A summary of our earlier conversation (Keyward kept the start of each message):'),
+    'summary.asked': t('I asked:'),
+    'summary.answered': t('You answered:'),
+    'summary.leftOut': t('({0} earlier exchanges are left out.)', '{0}'),
   } satisfies Record<FixedUiKey, string> & Partial<Record<UiKey, string>>;
   return strings;
 }

@@ -272,9 +272,9 @@ function languageModelError(log: Log, error: unknown): Error {
   return vscode.LanguageModelError[mapped.as](text);
 }
 
-/** An estimate: the services count tokens their own way, and VS Code only needs to know what fits. */
-export function countTokens(text: string | vscode.LanguageModelChatRequestMessage): number {
-  if (typeof text === 'string') return estimateTextTokens(text);
+/** The model's tokens in a text or message: within 10 % of its tokenizer where one is known, else an estimate (core/lm/tokenEstimate.ts). */
+export function countTokens(modelId: string, text: string | vscode.LanguageModelChatRequestMessage): number {
+  if (typeof text === 'string') return estimateTextTokens(text, modelId);
   const mapped = toLmMessages([text]);
-  return 'messages' in mapped ? estimateMessageTokens(mapped.messages[0]!) : 0;
+  return 'messages' in mapped ? estimateMessageTokens(mapped.messages[0]!, modelId) : 0;
 }

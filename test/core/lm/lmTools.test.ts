@@ -201,9 +201,10 @@ describe('the outgoing guard and the token estimate', () => {
     expect(found.map((f) => [f.message, f.part, f.description])).toEqual([[0, 0, 'the key stored in Keyward']]);
   });
 
-  it('estimates about four characters a token, rounded up, with a message overhead', () => {
-    expect(estimateTextTokens('')).toBe(0);
-    expect(estimateTextTokens('abcde')).toBe(2);
-    expect(estimateMessageTokens({ role: 'user', parts: [{ kind: 'text', text: 'abcd'.repeat(10) }] })).toBe(14);
+  it('counts a text by the model’s family, with a message overhead (tokenCount.test.ts measures the figures)', () => {
+    expect(estimateTextTokens('', 'gpt-4o')).toBe(0);
+    expect(estimateTextTokens('hello world', 'gpt-4o')).toBe(2);
+    const text = 'one two three four five six seven eight nine ten';
+    expect(estimateMessageTokens({ role: 'user', parts: [{ kind: 'text', text }] }, 'gpt-4o')).toBe(14);
   });
 });

@@ -19,6 +19,7 @@ import { spendCapSteps } from './spendCapSteps.ts';
 import { languageModelSteps } from './languageModelSteps.ts';
 import { chatHistorySteps } from './chatHistorySteps.ts';
 import { keyLifeSteps } from './keyLifeSteps.ts';
+import { contextMeterSteps } from './contextMeterSteps.ts';
 
 export interface UiContext {
   wb: Workbench;
@@ -425,6 +426,8 @@ export const ALL_STEPS: UiStep[] = [
   // The accessibility steps read the chat's one webview: they run before the walkthrough and list steps, which
   // leave other webviews (the Welcome page's media) in the workbench.
   ...a11ySteps,
+  // Issue 34 §3: the meter and the overflow warning, with axe, while the chat is still the one webview.
+  ...contextMeterSteps,
   ...conversationPlaceSteps,
   ...keyLifeSteps,
   leakProbeStep,

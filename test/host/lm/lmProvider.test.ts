@@ -27,6 +27,8 @@ import {
   LanguageModelToolResultPart,
 } from '../fakeVscode.ts';
 import { fake } from '../vscodeShim.ts';
+import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { TOKEN_CORPUS } from '../../core/lm/tokenCorpus.ts';
 
 let bed: TestBed;
 beforeAll(async () => {
@@ -451,7 +453,22 @@ describe('language-model chat provider', () => {
     });
   });
 
-  it('estimates tokens at about four characters each', async () => {
-    expect(await provider.provideTokenCount(mini, 'x'.repeat(40), token() as never)).toBe(10);
+  it('counts tokens within 10 % of the family’s tokenizer (o200k_base for gpt-4o-mini), Chinese and code alike', async () => {
+    for (const text of [TOKEN_CORPUS.chinese!, TOKEN_CORPUS.code!, TOKEN_CORPUS.russian!]) {
+      const counted = await provider.provideTokenCount(mini, text, token() as never);
+      expect(Math.abs(counted - o200k(text)) / o200k(text)).toBeLessThanOrEqual(0.1);
+    }
+    const message = user(new LanguageModelTextPart(TOKEN_CORPUS.prose!));
+    const counted = await provider.provideTokenCount(mini, message as never, token() as never);
+    expect(Math.abs(counted - o200k(TOKEN_CORPUS.prose!) - 4) / o200k(TOKEN_CORPUS.prose!)).toBeLessThanOrEqual(0.1);
+  });
+
+  it('says in the tooltip where the count is an estimate (a family with no known tokenizer), not where it is measured', async () => {
+    const models = await provider.provideLanguageModelChatInformation({ silent: true }, token() as never);
+    const claude = models.find((m) => m.model === 'anthropic/claude-sonnet-4.5')!;
+    expect(claude.tooltip).toMatch(
+      /Token counts are an estimate: Keyward knows no tokenizer for this model's family\./,
+    );
+    expect(mini.tooltip).not.toMatch(/estimate/);
   });
 });
