@@ -22,7 +22,8 @@ interface Row {
 function render(oldLines: string[], answer: string[]): { rows: Row[]; diff: StreamLineDiff } {
   const rows: Row[] = oldLines.map((text) => ({ kind: 'same', text }));
   const apply = (change: RowChange) => {
-    if (change.type === 'insert') rows.splice(change.at, 0, ...change.texts.map((text) => ({ kind: 'new', text })));
+    if (change.type === 'insert')
+      rows.splice(change.at, 0, ...change.texts.map((text): Row => ({ kind: 'new', text })));
     else for (let i = 0; i < change.count; i++) rows[change.at + i]!.kind = 'old';
   };
   const diff = new StreamLineDiff(oldLines);
