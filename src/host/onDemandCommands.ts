@@ -22,4 +22,4 @@ export { showKeyList } from './keys/keyList.ts';
 export { SpendWatch } from './status/spendWatch.ts';
 export { createWorkspaceKey } from './keys/workspaceKey.ts';
 export { stopFoundKey } from './keys/stopFoundKey.ts';
-export { InlineEdits } from './chat/inlineEdit.ts';
+export { InlineEdits } from './inlineEdit/inlineEdit.ts';

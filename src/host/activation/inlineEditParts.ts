@@ -3,7 +3,7 @@
 // activation parses none of it. Until then no edit waits, and the other commands have nothing to do.
 import type * as vscode from 'vscode';
 import { storedChoice } from '../chat/conversationStore.ts';
-import type { InlineEdits, InlineEditPorts } from '../chat/inlineEdit.ts';
+import type { InlineEdits, InlineEditPorts } from '../inlineEdit/inlineEdit.ts';
 import { CommandId } from '../commandIds.ts';
 import { command } from './command.ts';
 import type { KeywardCore } from './keywardCore.ts';

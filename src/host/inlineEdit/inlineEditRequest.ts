@@ -31,11 +31,12 @@ import { errorKindRule } from '../../shared/errorKindRules.ts';
 import { SERVICES } from '../../core/services/descriptors.ts';
 import type { Configuration } from '../configuration.ts';
 import type { Log } from '../log.ts';
+import { errorKindStrings } from '../errorKindStrings.ts';
 import { serviceLabel } from '../serviceNames.ts';
-import { panelStrings } from './panelStrings.ts';
-import { runPanelAction } from './panelActions.ts';
-import { askToRedact } from './secretGuardPrompt.ts';
-import type { SpendGuard } from './spendGuard.ts';
+import { panelStrings } from '../chat/panelStrings.ts';
+import { runPanelAction } from '../chat/panelActions.ts';
+import { askToRedact } from '../chat/secretGuardPrompt.ts';
+import type { SpendGuard } from '../chat/spendGuard.ts';
 
 const t = vscode.l10n.t;
 
@@ -176,7 +177,7 @@ export async function sendInlineEdit(
 export async function tellFailure(error: ServiceError, deps: InlineEditDeps, retry: () => void): Promise<void> {
   const rule = errorKindRule(error.kind);
   const s = panelStrings();
-  const title = t(rule.title);
+  const title = errorKindStrings()[`kind.${error.kind}`];
   const said = [error.message, error.action].filter((text, i, all) => text && all.indexOf(text) === i).join(' ');
   const canRetry = rule.buttons.some((b) => b.action === 'retry');
   const buttons = rule.buttons.flatMap((b) => {

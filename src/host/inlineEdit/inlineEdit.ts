@@ -219,12 +219,18 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
     } catch (thrown) {
       const error = toServiceError(thrown, choice.service);
       if (error.kind === 'cancelled' && this.pending.get(key) === edit) return this.afterStop(edit);
-      if (this.pending.get(key) === edit) await this.close(edit, false);
+      // Broken off: what arrived waits for Keep or Undo, as after Stop; nothing arrived, nothing is left in the file.
+      if (this.pending.get(key) === edit) await (edit.arrived > 0 ? this.brokenOff(edit) : this.close(edit, false));
       this.ports.log.warn(
         `Inline edit on the ${choice.service} service (${choice.model}) failed: ${error.kind}: ${error.message}`,
       );
       void tellFailure(error, this.ports, () => void this.start(document, region, { ...ask, choice }));
     }
+  }
+
+  private async brokenOff(edit: PendingEdit): Promise<void> {
+    await edit.stopped();
+    await this.changed();
   }
 
   private async streaming(edit: PendingEdit): Promise<void> {
@@ -275,7 +281,7 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
   /** Keep or Undo one hunk: the lens's (file and row), else the one at the cursor. */
   async resolveHunk(keep: boolean, arg?: unknown, row?: unknown): Promise<void> {
     const edit = this.find(arg);
-    if (!edit || edit.state !== 'review') return;
+    if (!edit || (edit.state !== 'review' && edit.state !== 'stopped')) return;
     const editor = vscode.window.activeTextEditor;
     const at =
       typeof row === 'number'
@@ -314,7 +320,9 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
 
   /** The edit an argument names (a file's URI or its string), else the active editor's, else the only one. */
   private find(arg: unknown): PendingEdit | undefined {
-    const named = arg instanceof vscode.Uri || typeof arg === 'string' ? String(arg) : undefined;
+    // A URI from a menu, or its string from a lens.
+    const named =
+      typeof arg === 'string' ? arg : arg && typeof arg === 'object' && 'scheme' in arg ? String(arg) : undefined;
     if (named) return this.pending.get(named);
     const active = vscode.window.activeTextEditor?.document.uri.toString();
     return (

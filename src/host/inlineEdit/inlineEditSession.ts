@@ -2,6 +2,7 @@
 // renderer, the answer's lines as they came, and Keep / Undo of a hunk or of everything. What it asked is kept for a
 // follow-up, which refines this edit rather than stacking another on it.
 import type * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import { AnswerLines, type EditRound } from '../../core/chat/inlineEditPrompt.ts';
 import { type Hunk, StreamLineDiff } from '../../core/chat/streamLineDiff.ts';
 import type { EditAsk } from './inlineEditRequest.ts';
@@ -10,7 +11,7 @@ import { DiffRenderer, type DiffStyles } from './inlineEditRenderer.ts';
 /** Asking (the guard, the cap), streaming, stopped by the person (their choice awaited), or waiting for Keep / Undo. */
 export type EditState = 'asking' | 'streaming' | 'stopped' | 'review';
 
-export class PendingEdit {
+export class PendingEdit extends Disposable {
   readonly ask: EditAsk;
   readonly renderer: DiffRenderer;
   readonly controller = new AbortController();
@@ -20,10 +21,14 @@ export class PendingEdit {
   private readonly answer: string[] = [];
 
   constructor(ask: EditAsk, document: vscode.TextDocument, start: number, styles: DiffStyles) {
+    super();
     this.ask = ask;
     const old = ask.code.split('\n');
     this.diff = new StreamLineDiff(old);
     this.renderer = new DiffRenderer(document, start, old.length, styles);
+    // Gone: the answer stops, and the decorations go with it.
+    this._register(toDisposable(() => this.renderer.clear()));
+    this._register(toDisposable(() => this.controller.abort()));
   }
 
   get document(): vscode.TextDocument {
@@ -97,10 +102,5 @@ export class PendingEdit {
   /** Keep or Undo everything left. */
   async resolveAll(keep: boolean): Promise<void> {
     await this.renderer.drop(keep ? 'old' : 'new', 0, this.renderer.rows.length, true);
-  }
-
-  dispose(): void {
-    this.controller.abort();
-    this.renderer.clear();
   }
 }
