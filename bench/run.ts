@@ -14,6 +14,7 @@ import { benchScanner } from './scanner.ts';
 import { benchAdversarial } from './adversarial.ts';
 import { benchRender } from './render.ts';
 import { benchProviderFirstToken } from './providerFirstToken.ts';
+import { benchInlineEdit } from './inlineEdit.ts';
 
 const sections: [string, () => string[] | Promise<string[]>][] = [
   ['Bundle budget', benchBundle],
@@ -22,6 +23,7 @@ const sections: [string, () => string[] | Promise<string[]>][] = [
   ['Adversarial input', benchAdversarial],
   ['Panel rendering', benchRender],
   ['Provider first token', benchProviderFirstToken],
+  ['Inline edit', benchInlineEdit],
 ];
 
 const load = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
