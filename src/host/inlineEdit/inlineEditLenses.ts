@@ -33,7 +33,7 @@ export function editLenses(edit: PendingEdit, config: KeywardConfig): vscode.Cod
   if (edit.state === 'asking' || edit.state === 'streaming')
     return [
       lens(top, who),
-      lens(top, `$(loading~spin) ${t('{0} lines so far', edit.arrived)}`),
+      lens(top, `$(loading~spin) ${t('Streaming the edit')}`),
       lens(
         top,
         `$(debug-stop) ${t('Stop (Escape)')}`,

@@ -5,6 +5,7 @@
 // code it is sent, one line a delta.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Locator } from '../harness/playwright.ts';
 import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
 import { admin, clearToasts, setTheme, waitFor } from './answerSteps.ts';
 import type { UiStep } from './steps.ts';
@@ -39,6 +40,21 @@ async function demoOpen(wb: Workbench, folder: string): Promise<void> {
 async function askEdit(wb: Workbench, prompt: string): Promise<void> {
   await wb.runCommand('Keyward: Edit with Keyward…');
   await wb.answerQuickInput(prompt);
+}
+
+/**
+ * The notification holding `text`: its toast, or (toasts hide in the headless workbench) its entry in the
+ * notification centre, opened for it.
+ */
+async function notice(wb: Workbench, text: string): Promise<Locator> {
+  return until(`a notification saying ${JSON.stringify(text)}`, async () => {
+    const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: text });
+    if (await toast.isVisible().catch(() => false)) return toast;
+    const centre = wb.page.locator('.notifications-center');
+    if (!(await centre.isVisible().catch(() => false))) await wb.runCommand('Notifications: Show Notifications');
+    const entry = centre.locator('.notification-list-item', { hasText: text }).first();
+    return (await entry.isVisible().catch(() => false)) ? entry : undefined;
+  });
 }
 
 /** The file back as it is on disk, unsaved changes dropped (the steps never save it). */
@@ -107,8 +123,8 @@ export const inlineEditSteps: UiStep[] = [
       await editorShows(wb, 'function new() {', true, 'the first line arrived');
       await wb.screenshot('inline-edit-streaming-light');
       await wb.page.keyboard.press('Escape');
-      const toast = wb.page.locator('.notification-toast', { hasText: 'Stopped after' });
-      await toast.waitFor({ timeout: PATIENCE });
+      await lens(wb, 'Keep All').waitFor({ timeout: PATIENCE });
+      const toast = await notice(wb, 'Stopped after');
       await waitFor(() => toast.innerText(), /Keep What Arrived[^]*Put Everything Back/, 'the two choices');
       await wb.screenshot('inline-edit-stopped-light');
       await toast.locator('.monaco-button', { hasText: 'Put Everything Back' }).click();
@@ -173,8 +189,7 @@ export const inlineEditSteps: UiStep[] = [
         path: '/chat/completions',
       });
       await askEdit(wb, 'tidy [[rewrite]]');
-      const toast = wb.page.locator('.notification-toast', { hasText: 'Edit with Keyward (Routing service)' });
-      await toast.waitFor({ timeout: PATIENCE });
+      const toast = await notice(wb, 'Edit with Keyward (Routing service)');
       await waitFor(() => toast.innerText(), 'Service error', 'the kind’s title');
       await wb.screenshot('inline-edit-error-light-hc');
       await toast.locator('.monaco-button', { hasText: 'Retry' }).click();
