@@ -178,7 +178,11 @@ export async function tellFailure(error: ServiceError, deps: InlineEditDeps, ret
   const rule = errorKindRule(error.kind);
   const s = panelStrings();
   const title = errorKindStrings()[`kind.${error.kind}`];
-  const said = [error.message, error.action].filter((text, i, all) => text && all.indexOf(text) === i).join(' ');
+  // Each sentence ends with its stop: a service's message often has none.
+  const said = [error.message, error.action]
+    .filter((text, i, all) => text && all.indexOf(text) === i)
+    .map((text) => (/[.!?…]$/.test(text) ? text : `${text}.`))
+    .join(' ');
   const canRetry = rule.buttons.some((b) => b.action === 'retry');
   const buttons = rule.buttons.flatMap((b) => {
     if (b.action === 'retry') return [];
