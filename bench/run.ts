@@ -15,6 +15,7 @@ import { benchScanCores } from './scanCores.ts';
 import { benchAdversarial } from './adversarial.ts';
 import { benchRender } from './render.ts';
 import { benchProviderFirstToken } from './providerFirstToken.ts';
+import { benchInlineEdit } from './inlineEdit.ts';
 
 const sections: [string, () => string[] | Promise<string[]>][] = [
   ['Bundle budget', benchBundle],
@@ -24,6 +25,7 @@ const sections: [string, () => string[] | Promise<string[]>][] = [
   ['Adversarial input', benchAdversarial],
   ['Panel rendering', benchRender],
   ['Provider first token', benchProviderFirstToken],
+  ['Inline edit', benchInlineEdit],
 ];
 
 const load = () => execFileSync('uptime', { encoding: 'utf8' }).trim();

@@ -8,6 +8,7 @@ import { windowDialogs } from './host/dialogs.ts';
 import { buildChat } from './host/activation/chatParts.ts';
 import { keyCommandsOf } from './host/activation/keyCommandParts.ts';
 import { buildCore, startLater } from './host/activation/keywardCore.ts';
+import { inlineEditPartsOf } from './host/activation/inlineEditParts.ts';
 import { buildLanguageModels } from './host/activation/languageModelParts.ts';
 import { buildScan } from './host/activation/scanParts.ts';
 import { signInPartsOf } from './host/activation/signInParts.ts';
@@ -27,6 +28,7 @@ export function activate(context: vscode.ExtensionContext): KeywardTestApi | und
   const chat = buildChat(context, core, probes?.panel);
   const languageModelAccess = buildLanguageModels(context, core, chat.modelSettings, dialogs);
   context.subscriptions.push(...keyCommandsOf(core), ...signInPartsOf(context, core));
+  context.subscriptions.push(...inlineEditPartsOf(core).disposables);
   core.log.info(
     `Keyward ${context.extension.packageJSON.version as string} active; ${SERVICE_IDS.map((id) => `${id} ${baseUrlOf(core.configuration.value, id) ?? '(not set)'}`).join(', ')}.`,
   );

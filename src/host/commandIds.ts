@@ -58,6 +58,16 @@ export const CommandId = {
   createWorkspaceKey: 'keyward.createWorkspaceKey',
   /** Sign in to the routing service in the browser (OAuth PKCE): a key without pasting one. */
   signInRouter: 'keyward.signInRouter',
+  /** Edit with Keyward…: the selected lines (or the function around the cursor) rewritten in place as a diff. */
+  editInline: 'keyward.editInline',
+  inlineEditKeepAll: 'keyward.inlineEditKeepAll',
+  inlineEditUndoAll: 'keyward.inlineEditUndoAll',
+  inlineEditKeepHunk: 'keyward.inlineEditKeepHunk',
+  inlineEditUndoHunk: 'keyward.inlineEditUndoHunk',
+  inlineEditStop: 'keyward.inlineEditStop',
+  /** Up and Down in the inline edit's input box: the earlier prompts. */
+  inlineEditHistoryPrevious: 'keyward.inlineEditHistoryPrevious',
+  inlineEditHistoryNext: 'keyward.inlineEditHistoryNext',
 } as const;
 
 /**

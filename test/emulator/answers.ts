@@ -41,8 +41,26 @@ function nextRandom(state: number): number {
   return (Math.imul(state, 1664525) + 1013904223) >>> 0;
 }
 
+/**
+ * `[[rewrite]]`: an inline edit's answer (issue 34), the last fenced block of the prompt rewritten line by line, one
+ * line a delta: a line holding `drop me` is dropped, the word `old` becomes `new`, and a line holding `add below` gets
+ * `// added by keyward` under it at its indentation. Deterministic, with hunks of each kind for the tests to keep and
+ * undo.
+ */
+export function rewriteTokens(prompt: string): string[] {
+  const blocks = [...prompt.matchAll(/^(`{3,})[^\n]*\n([^]*?)\n\1$/gm)];
+  const code = blocks.at(-1)?.[2] ?? '';
+  return code.split('\n').flatMap((line) => {
+    if (line.includes('drop me')) return [];
+    const changed = line.replace(/\bold\b/g, 'new');
+    const indent = /^\s*/.exec(line)![0];
+    return line.includes('add below') ? [`${changed}\n`, `${indent}// added by keyward\n`] : [`${changed}\n`];
+  });
+}
+
 /** The answer as the list of deltas a stream sends. Joined, they are the full text. */
 export function answerTokens(prompt: string, options: AnswerOptions): string[] {
+  if (prompt.includes('[[rewrite]]')) return rewriteTokens(prompt);
   const directive = /\[\[tokens:(\d{1,6})\]\]/.exec(prompt);
   const count = Math.max(1, directive ? Number(directive[1]) : options.tokens);
   const tokens: string[] = [];

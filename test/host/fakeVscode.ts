@@ -437,7 +437,37 @@ export interface FakeState {
   cancelProgress?: () => void;
   /** The extension's URI handlers (VS Code allows one). */
   uriHandlers: { handleUri(uri: unknown): unknown }[];
+  /** Text editors shown (fakeTextEditor.ts makes them), CodeLens providers, and the document change event's source. */
+  editors: unknown[];
+  codeLensProviders: unknown[];
+  documentChanges: EventEmitter<unknown>;
 }
+
+let decorations = 0;
+
+export class CodeLens {
+  range: Range;
+  command: vscode.Command | undefined;
+  readonly isResolved = true;
+  constructor(range: Range, command?: vscode.Command) {
+    this.range = range;
+    this.command = command;
+  }
+}
+
+export class Selection extends Range {
+  readonly anchor: Position;
+  readonly active: Position;
+  constructor(anchor: Position, active: Position) {
+    super(anchor, active);
+    this.anchor = anchor;
+    this.active = active;
+  }
+}
+
+export const SymbolKind = { Class: 4, Method: 5, Constructor: 8, Enum: 9, Interface: 10, Function: 11, Struct: 22 };
+export const EndOfLine = { LF: 1, CRLF: 2 };
+export const OverviewRulerLane = { Left: 1, Center: 2, Right: 4, Full: 7 };
 
 export function createFakeVscode(settings: Record<string, unknown> = {}) {
   const state: FakeState = {
@@ -459,6 +489,9 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     picks: [],
     progress: [],
     uriHandlers: [],
+    editors: [],
+    codeLensProviders: [],
+    documentChanges: new EventEmitter(),
   };
   const message =
     (level: 'info' | 'warning' | 'error') =>
@@ -593,7 +626,7 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       onDidChangeConfiguration: state.configurationEmitter.event,
       onDidOpenTextDocument: new EventEmitter<unknown>().event,
       onDidCloseTextDocument: new EventEmitter<unknown>().event,
-      onDidChangeTextDocument: new EventEmitter<unknown>().event,
+      onDidChangeTextDocument: state.documentChanges.event,
       onDidSaveTextDocument: new EventEmitter<unknown>().event,
       textDocuments: [] as unknown[],
       workspaceFolders: undefined,
@@ -627,6 +660,23 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
   Object.assign(api.window, {
     createQuickPick: () => (state.quickPick = new FakeQuickPick()),
   });
+  // The editor's parts the inline edit uses: editors shown, decorations, CodeLens (fakeTextEditor.ts).
+  Object.defineProperty(api.window, 'visibleTextEditors', { get: () => state.editors, enumerable: true });
+  Object.assign(api.window, {
+    onDidChangeVisibleTextEditors: new EventEmitter<unknown>().event,
+    createTextEditorDecorationType: (options: unknown) => ({
+      key: `decoration${++decorations}`,
+      options,
+      dispose() {},
+    }),
+  });
+  Object.assign(api.languages, {
+    registerCodeLensProvider: (_selector: unknown, provider: unknown) => {
+      state.codeLensProviders.push(provider);
+      return new Disposable(() => state.codeLensProviders.splice(state.codeLensProviders.indexOf(provider), 1));
+    },
+  });
+  Object.assign(api, { CodeLens, Selection, SymbolKind, EndOfLine, OverviewRulerLane });
   return { api, state };
 }
 

@@ -40,3 +40,6 @@ export const {
   lm,
   ThemeIcon,
 } = fake.api;
+// The editor's parts the inline edit uses (fakeVscode.ts adds them to the same api).
+export const { CodeLens, Selection, SymbolKind, EndOfLine, OverviewRulerLane } =
+  fake.api as unknown as typeof import('./fakeVscode.ts');

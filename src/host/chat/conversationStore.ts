@@ -24,6 +24,11 @@ export interface Choice {
   selectedModel: Record<ServiceId, string>;
 }
 
+/** The chat's service and models as stored (the inline edit starts on them too). */
+export function storedChoice(state: vscode.Memento): Choice {
+  return state.get<Choice>(CHOICE_KEY) ?? { service: DEFAULT_SERVICE, selectedModel: perService(defaultModel) };
+}
+
 export class ConversationStore {
   private readonly state: vscode.Memento;
   private readonly conversations: ChatConversations;
@@ -61,12 +66,7 @@ export class ConversationStore {
   }
 
   choice(): Choice {
-    return (
-      this.state.get<Choice>(CHOICE_KEY) ?? {
-        service: DEFAULT_SERVICE,
-        selectedModel: perService(defaultModel),
-      }
-    );
+    return storedChoice(this.state);
   }
 
   async selectService(service: ServiceId): Promise<void> {

@@ -20,6 +20,7 @@ import { languageModelSteps } from './languageModelSteps.ts';
 import { chatHistorySteps } from './chatHistorySteps.ts';
 import { keyLifeSteps } from './keyLifeSteps.ts';
 import { contextMeterSteps } from './contextMeterSteps.ts';
+import { inlineEditSteps } from './inlineEditSteps.ts';
 
 export interface UiContext {
   wb: Workbench;
@@ -430,6 +431,7 @@ export const ALL_STEPS: UiStep[] = [
   ...contextMeterSteps,
   ...conversationPlaceSteps,
   ...keyLifeSteps,
+  ...inlineEditSteps,
   leakProbeStep,
   // Last: it turns the host's AI features on for a while, and their chat view and notices must not reach the
   // screens of the steps above.

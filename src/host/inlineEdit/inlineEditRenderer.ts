@@ -1,0 +1,250 @@
+// The inline edit's diff in the editor, as the answer streams (issue 34 §1): the region's rows as
+// core/chat/streamLineDiff.ts lays them out, written into the document in batches (one editor edit per frame, not
+// one per line) and drawn with two decorations, dropped lines and added ones. The old lines never leave the document
+// before Keep, so Undo deletes what was added and the old text is back exactly. Every edit of one inline edit joins
+// one undo step: the first opens it (undoStopBefore), the last closes it (undoStopAfter), none in between, so after
+// Keep one Ctrl+Z takes the file back to before the edit (continuedev/continue's vertical diff edits the same way,
+// extensions/vscode/src/diff/vertical/handler.ts).
+import * as vscode from 'vscode';
+import {
+  type Hunk,
+  type RowChange,
+  type RowKind,
+  hunksOf,
+  reviewOrder,
+  runsOf,
+} from '../../core/chat/streamLineDiff.ts';
+
+/** How long changes gather before they are written: one editor edit per frame at most. */
+export const FRAME_MS = 30;
+/** Lines written in one edit at most, so no single task holds the editor long; the rest go in the next frame. */
+export const MAX_ROWS_PER_EDIT = 400;
+
+export interface DiffStyles {
+  removed: vscode.TextEditorDecorationType;
+  added: vscode.TextEditorDecorationType;
+}
+
+export function diffStyles(): DiffStyles {
+  return {
+    removed: vscode.window.createTextEditorDecorationType({
+      isWholeLine: true,
+      backgroundColor: new vscode.ThemeColor('diffEditor.removedLineBackground'),
+      overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
+      overviewRulerLane: vscode.OverviewRulerLane.Left,
+      textDecoration: 'line-through',
+    }),
+    added: vscode.window.createTextEditorDecorationType({
+      isWholeLine: true,
+      backgroundColor: new vscode.ThemeColor('diffEditor.insertedLineBackground'),
+      overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'),
+      overviewRulerLane: vscode.OverviewRulerLane.Left,
+    }),
+  };
+}
+
+export class DiffRenderer {
+  readonly document: vscode.TextDocument;
+  /** The region's first line in the document now (edits above it move it). */
+  start: number;
+  /** The region's rows as written into the document. */
+  readonly rows: RowKind[];
+  private readonly styles: DiffStyles;
+  private readonly eol: string;
+  private queue: RowChange[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private writing: Promise<void> = Promise.resolve();
+  /** Edits of this renderer are in flight: the document changes they make are its own. */
+  private applying = 0;
+  private opened = false;
+  /** The longest single write, in milliseconds of this process (the bench reads it). */
+  longestTaskMs = 0;
+
+  constructor(document: vscode.TextDocument, start: number, lineCount: number, styles: DiffStyles) {
+    this.document = document;
+    this.start = start;
+    this.rows = Array.from({ length: lineCount }, () => 'same');
+    this.styles = styles;
+    this.eol = document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+  }
+
+  /** Whether a change of the document now comes from this renderer's own edit. */
+  get own(): boolean {
+    return this.applying > 0;
+  }
+
+  /** Changes from the diff; written in the next frame. */
+  enqueue(changes: readonly RowChange[]): void {
+    if (changes.length === 0) return;
+    this.queue.push(...changes);
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, FRAME_MS);
+  }
+
+  /** Writes what is queued now (in edits of at most MAX_ROWS_PER_EDIT lines), then draws. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.writing = this.writing.then(async () => {
+      while (this.queue.length > 0) await this.writeBatch();
+      this.draw();
+    });
+    return this.writing;
+  }
+
+  /** One edit: the queued inserts in the document's lines before it, merged where they touch. */
+  private async writeBatch(): Promise<void> {
+    const began = performance.now();
+    const inserts: { row: number; texts: string[] }[] = [];
+    let inserted = 0;
+    let taken = 0;
+    while (taken < this.queue.length && inserted < MAX_ROWS_PER_EDIT) {
+      const change = this.queue[taken++]!;
+      if (change.type === 'mark') {
+        for (let i = 0; i < change.count; i++) this.rows[change.at + i] = 'old';
+        continue;
+      }
+      // Inserts come in row order (the diff only moves down), so rows before this one were inserted before it.
+      const row = change.at - inserted;
+      const last = inserts.at(-1);
+      if (last && last.row === row) last.texts.push(...change.texts);
+      else inserts.push({ row, texts: [...change.texts] });
+      this.rows.splice(change.at, 0, ...change.texts.map((): RowKind => 'new'));
+      inserted += change.texts.length;
+    }
+    this.queue = this.queue.slice(taken);
+    const lineCount = this.document.lineCount;
+    const edits = inserts.map(({ row, texts }) => {
+      const line = this.start + row;
+      const body = texts.join(this.eol);
+      // Past the last line (a region at the end of a file without a final line break): after it, on a line of its own.
+      return line < lineCount
+        ? { at: new vscode.Position(line, 0), text: body + this.eol }
+        : { at: this.document.lineAt(lineCount - 1).range.end, text: this.eol + body };
+    });
+    this.tookMs(began);
+    if (edits.length > 0) await this.edit((builder) => edits.forEach((e) => builder.insert(e.at, e.text)));
+  }
+
+  /** Drops rows of one kind within `[from, to)`: Keep drops the old ones, Undo the new ones. */
+  async drop(kind: RowKind, from: number, to: number, last: boolean): Promise<boolean> {
+    await this.flush();
+    const runs = runsOf(this.rows, kind, from, to);
+    const ranges = runs.map(([a, b]) => this.span(a, b).range);
+    const done = await this.edit((builder) => ranges.forEach((range) => builder.delete(range)), last);
+    if (!done) return false;
+    let dropped = 0;
+    for (const [a, b] of runs) {
+      this.rows.splice(a, b - a);
+      dropped += b - a;
+    }
+    // What stays of the rows is the file's text now: no longer a change.
+    for (let row = from; row < to - dropped; row++) this.rows[row] = 'same';
+    this.draw();
+    return true;
+  }
+
+  /** Each hunk as a diff reads: its dropped lines first, then the added ones (the stream may have laid them out otherwise). */
+  async review(): Promise<void> {
+    await this.flush();
+    const moves = reviewOrder(this.rows);
+    if (moves.length === 0) return;
+    const texts = moves.map(({ start, order }) => {
+      const span = this.span(start, start + order.length);
+      return {
+        range: span.range,
+        text: span.text(order.map((row) => this.document.lineAt(this.start + row).text)),
+        start,
+        order,
+      };
+    });
+    const done = await this.edit((builder) => texts.forEach((m) => builder.replace(m.range, m.text)));
+    if (!done) return;
+    for (const { start, order } of texts) {
+      const kinds = order.map((row) => this.rows[row]!);
+      this.rows.splice(start, kinds.length, ...kinds);
+    }
+    this.draw();
+  }
+
+  hunks(): Hunk[] {
+    return hunksOf(this.rows);
+  }
+
+  /**
+   * The document lines of rows `[from, to)` with their line breaks, and how lines are written back over them. At the
+   * end of a file without a final line break the rows' last line has none: the break before the first goes instead.
+   */
+  private span(from: number, to: number): { range: vscode.Range; text: (lines: string[]) => string } {
+    const first = this.start + from;
+    const end = this.start + to;
+    const eol = this.eol;
+    if (end < this.document.lineCount)
+      return { range: new vscode.Range(first, 0, end, 0), text: (lines) => lines.map((l) => l + eol).join('') };
+    const last = this.document.lineAt(this.document.lineCount - 1).range.end;
+    if (first === 0)
+      return { range: new vscode.Range(new vscode.Position(0, 0), last), text: (lines) => lines.join(eol) };
+    return {
+      range: new vscode.Range(this.document.lineAt(first - 1).range.end, last),
+      text: (lines) => lines.map((l) => eol + l).join(''),
+    };
+  }
+
+  private async edit(build: (builder: vscode.TextEditorEdit) => void, close = false): Promise<boolean> {
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
+    const before = !this.opened;
+    this.opened = true;
+    this.applying++;
+    try {
+      if (editor) return await editor.edit(build, { undoStopBefore: before, undoStopAfter: close });
+      // Not shown (the person switched tabs): the same edit through the workspace; it keeps no undo stops of its own.
+      const edit = new vscode.WorkspaceEdit();
+      build({
+        insert: (at: vscode.Position, text: string) => edit.insert(this.document.uri, at, text),
+        replace: (range: vscode.Range | vscode.Position | vscode.Selection, text: string) =>
+          edit.replace(
+            this.document.uri,
+            range instanceof vscode.Position ? new vscode.Range(range, range) : range,
+            text,
+          ),
+        delete: (range: vscode.Range | vscode.Selection) => edit.delete(this.document.uri, range),
+        setEndOfLine: () => undefined,
+      });
+      return await vscode.workspace.applyEdit(edit);
+    } finally {
+      this.applying--;
+    }
+  }
+
+  /** The decorations, in every editor showing the document. */
+  draw(): void {
+    const began = performance.now();
+    const ranges = (kind: RowKind) =>
+      runsOf(this.rows, kind).map(([a, b]) => new vscode.Range(this.start + a, 0, this.start + b - 1, 0));
+    const removed = ranges('old');
+    const added = ranges('new');
+    for (const editor of vscode.window.visibleTextEditors) {
+      if (editor.document !== this.document) continue;
+      editor.setDecorations(this.styles.removed, removed);
+      editor.setDecorations(this.styles.added, added);
+    }
+    this.tookMs(began);
+  }
+
+  clear(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.queue = [];
+    for (const editor of vscode.window.visibleTextEditors) {
+      if (editor.document !== this.document) continue;
+      editor.setDecorations(this.styles.removed, []);
+      editor.setDecorations(this.styles.added, []);
+    }
+  }
+
+  private tookMs(began: number): void {
+    this.longestTaskMs = Math.max(this.longestTaskMs, performance.now() - began);
+  }
+}

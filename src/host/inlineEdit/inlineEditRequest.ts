@@ -1,0 +1,209 @@
+// An inline edit's request, the way the chat sends one (host/chat/chatSend.ts): past the daily cap the person is
+// asked first (here a notification, the editor has no card), then the secret guard reads the instruction, the lines
+// and, for a follow-up, the earlier round, then the prompt goes through the one runner every service uses, and what
+// it cost is added to the day's spend. A failure is told where the edit was asked, with the chat's advice and Retry.
+import * as vscode from 'vscode';
+import type { AccountMonitor } from '../../core/monitor/accountMonitor.ts';
+import type { KeyStore } from '../../core/keys/keyStore.ts';
+import {
+  type GuardedOutcome,
+  guardKeys,
+  recordOnly,
+  runGuardedPrompt,
+  unreadReason,
+} from '../../core/chat/guardedPrompt.ts';
+import {
+  type EditPlace,
+  type EditRound,
+  INLINE_EDIT_INSTRUCTIONS,
+  inlineEditTurns,
+} from '../../core/chat/inlineEditPrompt.ts';
+import { runPrompt } from '../../core/chat/promptRunner.ts';
+import { composePrompt } from '../../core/chat/conversation.ts';
+import type { Turn } from '../../core/services/module.ts';
+import { type GuardQuestion, guardPrompt } from '../../core/guards/secretGuard.ts';
+import { redactSecrets } from '../../core/redact.ts';
+import type { ServiceError } from '../../core/errors.ts';
+import type { CompletionResult } from '../../core/wire/textStream.ts';
+import type { Attachment } from '../../shared/protocol.ts';
+import type { ServiceId } from '../../shared/serviceIds.ts';
+import { errorKindRule } from '../../shared/errorKindRules.ts';
+import { SERVICES } from '../../core/services/descriptors.ts';
+import type { Configuration } from '../configuration.ts';
+import type { Log } from '../log.ts';
+import { errorKindStrings } from '../errorKindStrings.ts';
+import { serviceLabel } from '../serviceNames.ts';
+import { panelStrings } from '../chat/panelStrings.ts';
+import { runPanelAction } from '../chat/panelActions.ts';
+import { askToRedact } from '../chat/secretGuardPrompt.ts';
+import type { SpendGuard } from '../chat/spendGuard.ts';
+
+const t = vscode.l10n.t;
+
+export interface InlineEditDeps {
+  monitor: AccountMonitor;
+  keys: KeyStore;
+  configuration: Configuration;
+  log: Log;
+  spend: SpendGuard | undefined;
+  /** The secret guard's question; the modal unless a test answers. */
+  ask?: GuardQuestion;
+}
+
+export interface ModelChoice {
+  service: ServiceId;
+  model: string;
+}
+
+export interface EditAsk {
+  choice: ModelChoice;
+  instruction: string;
+  code: string;
+  place: EditPlace;
+  earlier?: EditRound;
+  /** What `#` references in the instruction pointed at (#file, #selection…), resolved before the guard reads it. */
+  context?: Attachment[];
+}
+
+/**
+ * Where `#` references in an inline edit's instruction are resolved: the instruction as it is sent, and what the
+ * references add. The `#` context resolver (issue 34 §2) plugs in here; until then the instruction goes as typed.
+ */
+export type ReferenceResolver = (instruction: string) => Promise<{ instruction: string; context: Attachment[] }>;
+
+export const noReferences: ReferenceResolver = async (instruction) => ({ instruction, context: [] });
+
+/**
+ * Past the daily cap, the person's word before a paid prompt: Send Anyway, the free model the chat's card offers, or
+ * the setting. Undefined: not sent.
+ */
+export async function passCap(deps: InlineEditDeps, choice: ModelChoice): Promise<ModelChoice | undefined> {
+  const capped = deps.spend?.check(choice.service, choice.model);
+  if (!capped) return choice;
+  const sendAnyway = t('Send Anyway');
+  const useFree = capped.free ? t('Use {0}', capped.free.model) : undefined;
+  const changeCap = t('Change Cap');
+  const answer = await vscode.window.showWarningMessage(
+    t(
+      "Today's spend ({0}) has reached the daily cap ({1}). Send this edit to {2} anyway?",
+      capped.spent,
+      capped.cap,
+      choice.model,
+    ),
+    ...[sendAnyway, ...(useFree ? [useFree] : []), changeCap],
+  );
+  if (answer === sendAnyway) return choice;
+  if (answer === useFree && capped.free) return capped.free;
+  if (answer === changeCap) await runPanelAction('changeSpendCap', choice.service, deps.configuration);
+  return undefined;
+}
+
+/** The pieces the guard reads: the instruction is the prompt; the lines, and the earlier round, are attached. */
+function pieces(ask: EditAsk): Attachment[] {
+  const { place } = ask;
+  const lines = ask.code.split('\n').length;
+  const piece = (id: string, what: string, text: string): Attachment => ({
+    id,
+    fileName: what,
+    languageId: place.languageId,
+    startLine: place.startLine,
+    endLine: place.startLine + lines - 1,
+    text,
+  });
+  const file = redactSecrets(place.file);
+  return [
+    piece('code', file, ask.code),
+    ...(ask.earlier
+      ? [
+          piece('instruction', t('{0} (the earlier instruction)', file), ask.earlier.instruction),
+          piece('earlierCode', t('{0} (the code before the earlier edit)', file), ask.earlier.code),
+          piece('answer', t('{0} (the earlier answer)', file), ask.earlier.answer),
+        ]
+      : []),
+    ...(ask.context ?? []),
+  ];
+}
+
+/** What the references pointed at, before the last turn's text: each piece with its file and lines. */
+function withContext(turns: Turn[], context: readonly Attachment[]): Turn[] {
+  if (context.length === 0) return turns;
+  const last = turns.at(-1)!;
+  return [...turns.slice(0, -1), { role: 'user', content: composePrompt(last.content, context) }];
+}
+
+/** The request through the guard, the cap's ledger and the runner; `onDelta` hears the answer as it streams. */
+export async function sendInlineEdit(
+  deps: InlineEditDeps,
+  ask: EditAsk,
+  callbacks: { signal: AbortSignal; onDelta: (text: string) => void },
+): Promise<GuardedOutcome<CompletionResult>> {
+  const { service, model } = ask.choice;
+  return runGuardedPrompt({
+    guard: async () => {
+      const keys = await guardKeys(deps.keys);
+      const unread = unreadReason(keys);
+      if (unread !== undefined)
+        deps.log.warn(`Secret guard: the stored keys could not be read (${unread}); asking before sending.`);
+      return guardPrompt(ask.instruction, pieces(ask), keys, deps.ask ?? askToRedact, unread);
+    },
+    reserve: () => (deps.spend ? recordOnly((costUsd) => deps.spend!.record(service, costUsd)) : undefined),
+    prompt: (guarded, onReported) => {
+      const text = (id: string) => guarded.attachments.find((a) => a.id === id)?.text;
+      const [code, instruction, earlierCode, answer] = ['code', 'instruction', 'earlierCode', 'answer'].map(text);
+      const context = guarded.attachments.slice(ask.earlier ? 4 : 1);
+      const earlier =
+        ask.earlier && instruction !== undefined && earlierCode !== undefined && answer !== undefined
+          ? { instruction, code: earlierCode, answer }
+          : undefined;
+      return runPrompt(
+        deps.monitor,
+        {
+          service,
+          model,
+          turns: withContext(inlineEditTurns(guarded.prompt, code ?? '', ask.place, earlier), context),
+          instructions: INLINE_EDIT_INSTRUCTIONS,
+          denyDataCollection: deps.configuration.value.router.denyDataCollection,
+        },
+        { signal: callbacks.signal, onDelta: callbacks.onDelta, onReported },
+      );
+    },
+  });
+}
+
+/**
+ * A failed edit, told as the chat's error card tells it: the kind's title, what the service said, what to do, and
+ * the kind's buttons with Retry where trying again can help. Resolves when the person chose (or closed it).
+ */
+export async function tellFailure(error: ServiceError, deps: InlineEditDeps, retry: () => void): Promise<void> {
+  const rule = errorKindRule(error.kind);
+  const s = panelStrings();
+  const title = errorKindStrings()[`kind.${error.kind}`];
+  // Each sentence ends with its stop: a service's message often has none.
+  const said = [error.message, error.action]
+    .filter((text, i, all) => text && all.indexOf(text) === i)
+    .map((text) => (/[.!?…]$/.test(text) ? text : `${text}.`))
+    .join(' ');
+  const canRetry = rule.buttons.some((b) => b.action === 'retry');
+  const buttons = rule.buttons.flatMap((b) => {
+    if (b.action === 'retry') return [];
+    const label =
+      b.label === 'creditsPage'
+        ? SERVICES[error.service].capabilities.hasCredits
+          ? (s.addCredits ?? b.text)
+          : (s.openBilling ?? b.text)
+        : (s[b.label] ?? b.text);
+    return [{ label, action: b.action }];
+  });
+  const retryLabel = s.retry ?? t('Retry');
+  const service = serviceLabel(error.service, deps.configuration.value);
+  const message = t('Edit with Keyward ({0}): {1}. {2}', service, title, said);
+  const chosen = await vscode.window.showErrorMessage(
+    message,
+    ...(canRetry ? [retryLabel] : []),
+    ...buttons.map((b) => b.label),
+  );
+  if (chosen === undefined) return;
+  if (chosen === retryLabel) return retry();
+  const action = buttons.find((b) => b.label === chosen)?.action;
+  if (action) await runPanelAction(action, error.service, deps.configuration);
+}

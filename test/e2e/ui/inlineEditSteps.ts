@@ -1,0 +1,206 @@
+// UI steps for issue 34 §1, Edit with Keyward…, through the person's path in the real editor: the answer streams in
+// as a diff in place, each hunk is kept or undone from its CodeLens, one Ctrl+Z puts the kept edit back; Escape
+// stops an answer and the notification offers what arrived or the old text; a follow-up (its prompt from Up) refines
+// the waiting edit; a failure says the chat's advice with Retry. The emulator's `[[rewrite]]` answer rewrites the
+// code it is sent, one line a delta.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator } from '../harness/playwright.ts';
+import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
+import { admin, clearToasts, setTheme, waitFor } from './answerSteps.ts';
+import type { UiStep } from './steps.ts';
+
+const DEMO = 'inline-demo.js';
+const CODE = 'const a = 0;\n\nfunction old() {\n  // drop me\n  return 1; // add below\n}\n\nconst z = 9;\n';
+
+const lenses = (wb: Workbench) => wb.page.locator('.editor-group-container.active .codelens-decoration');
+/** The lens link whose whole text is `title` (its codicon aside). */
+const lens = (wb: Workbench, title: string) => lenses(wb).locator('a', { hasText: new RegExp(`^\\W*${title}$`) });
+
+async function editorShows(wb: Workbench, text: string, present: boolean, what: string): Promise<void> {
+  await until(`${what}: ${present ? '' : 'no '}${JSON.stringify(text)} in the editor`, async () =>
+    (await wb.editorText().catch(() => '')).includes(text) === present ? true : undefined,
+  );
+}
+
+/** The demo file as written, open, with the cursor inside old(). */
+async function demoOpen(wb: Workbench, folder: string): Promise<void> {
+  writeFileSync(join(folder, DEMO), CODE);
+  await wb.closeAllEditors();
+  await wb.openFile(DEMO);
+  await wb.page
+    .locator('.editor-group-container.active .editor-instance .view-lines', { hasText: 'function old' })
+    .first()
+    .click();
+  await wb.page.keyboard.press('Control+Home');
+  for (let i = 0; i < 3; i++) await wb.page.keyboard.press('ArrowDown');
+}
+
+/** Edit with Keyward… asked `prompt`; resolves when its input box took it. */
+async function askEdit(wb: Workbench, prompt: string): Promise<void> {
+  await wb.runCommand('Keyward: Edit with Keyward…');
+  await wb.answerQuickInput(prompt);
+}
+
+/**
+ * The notification holding `text`: its toast, or (toasts hide in the headless workbench) its entry in the
+ * notification centre, opened for it.
+ */
+async function notice(wb: Workbench, text: string): Promise<Locator> {
+  return until(`a notification saying ${JSON.stringify(text)}`, async () => {
+    const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: text });
+    if (await toast.isVisible().catch(() => false)) return toast;
+    const centre = wb.page.locator('.notifications-center');
+    if (!(await centre.isVisible().catch(() => false))) await wb.runCommand('Notifications: Show Notifications');
+    const entry = centre.locator('.notification-list-item', { hasText: text }).first();
+    return (await entry.isVisible().catch(() => false)) ? entry : undefined;
+  });
+}
+
+/** The file back as it is on disk, unsaved changes dropped (the steps never save it). */
+async function revert(wb: Workbench): Promise<void> {
+  await wb.runCommand('File: Revert File');
+  await editorShows(wb, 'function old() {', true, 'the file as on disk');
+}
+
+export const inlineEditSteps: UiStep[] = [
+  {
+    name: 'Inline edit: the answer streams in as a diff in place; Keep and Undo per hunk; one Ctrl+Z puts it back',
+    async run({ wb, workspace }) {
+      await setTheme(wb, 'Dark Modern');
+      await clearToasts(wb);
+      await demoOpen(wb, workspace.folder);
+      await wb.runCommand('Keyward: Edit with Keyward…');
+      const box = wb.page.locator('.quick-input-widget');
+      await waitFor(
+        () => box.innerText(),
+        /Edit with Keyward: .+ on Routing service/,
+        'the title names model and service',
+      );
+      await waitFor(() => box.innerText(), 'lines 3–6 of inline-demo.js', 'the lines the edit rewrites');
+      await wb.screenshot('inline-edit-input-dark');
+      await wb.answerQuickInput('tidy [[rewrite]]');
+      await lens(wb, 'Keep All').waitFor({ timeout: PATIENCE });
+      await editorShows(wb, 'function new() {', true, 'the new line inserted');
+      await editorShows(wb, 'function old() {', true, 'the old line still there, marked');
+      if ((await wb.page.locator('.editor-group-container.active .tab.dirty').count()) === 0)
+        throw new Error('the tab does not show the file as changed');
+      await wb.screenshot('inline-edit-review-dark');
+      // The second hunk (the added comment) undone, the first kept: from their own lenses.
+      await lens(wb, 'Undo').nth(1).click();
+      await editorShows(wb, '// added by keyward', false, 'the second hunk undone');
+      await lens(wb, 'Keep').first().click();
+      await editorShows(wb, 'function old() {', false, 'the first hunk kept');
+      await until('the lenses gone', async () => ((await lenses(wb).count()) === 0 ? true : undefined));
+      await editorShows(wb, 'function new() {', true, 'the kept line');
+      await wb.screenshot('inline-edit-kept-dark');
+      if (readFileSync(join(workspace.folder, DEMO), 'utf8') !== CODE) throw new Error('Keep saved the file');
+      // One Ctrl+Z: the whole edit goes, the old text is back.
+      await wb.page.locator('.editor-group-container.active .editor-instance .view-lines').first().click();
+      await wb.page.keyboard.press('Control+Z');
+      await editorShows(wb, 'function old() {', true, 'Ctrl+Z puts the old function back');
+      await editorShows(wb, '  // drop me', true, 'with its dropped line');
+      await editorShows(wb, 'function new() {', false, 'and without the new one');
+      await wb.screenshot('inline-edit-ctrl-z-dark');
+      await revert(wb);
+    },
+  },
+  {
+    name: 'Inline edit: Escape stops the answer; the notification offers what arrived or the old text',
+    async run({ wb, workspace, emulator }) {
+      await setTheme(wb, 'Light Modern');
+      await clearToasts(wb);
+      await demoOpen(wb, workspace.folder);
+      await admin(emulator, 'POST', '/faults', {
+        kind: 'stall',
+        afterChunks: 3,
+        count: 1,
+        service: 'router',
+        path: '/chat/completions',
+      });
+      await askEdit(wb, 'tidy [[rewrite]]');
+      await lens(wb, 'Stop \\(Escape\\)').waitFor({ timeout: PATIENCE });
+      await editorShows(wb, 'function new() {', true, 'the first line arrived');
+      await wb.screenshot('inline-edit-streaming-light');
+      await wb.page.keyboard.press('Escape');
+      await lens(wb, 'Keep All').waitFor({ timeout: PATIENCE });
+      const toast = await notice(wb, 'Stopped after');
+      await waitFor(() => toast.innerText(), /Keep What Arrived[^]*Put Everything Back/, 'the two choices');
+      await wb.screenshot('inline-edit-stopped-light');
+      await toast.locator('.monaco-button', { hasText: 'Put Everything Back' }).click();
+      await editorShows(wb, 'function new() {', false, 'everything put back');
+      await editorShows(wb, '  // drop me', true, 'the old text');
+      await until('the lenses gone', async () => ((await lenses(wb).count()) === 0 ? true : undefined));
+      await revert(wb);
+    },
+  },
+  {
+    name: 'Inline edit: a follow-up (its prompt from Up) refines the waiting edit instead of stacking one',
+    async run({ wb, workspace, emulator }) {
+      await setTheme(wb, 'Dark High Contrast');
+      await clearToasts(wb);
+      await demoOpen(wb, workspace.folder);
+      await askEdit(wb, 'tidy [[rewrite]]');
+      await lens(wb, 'Keep All').waitFor({ timeout: PATIENCE });
+      await wb.runCommand('Keyward: Edit with Keyward…');
+      const box = wb.page.locator('.quick-input-widget');
+      await waitFor(() => box.innerText(), 'Follow-up on “tidy [[rewrite]]”', 'the box says it refines the last edit');
+      const input = box.locator('input.input');
+      await until('the palette gave way to the box', async () =>
+        (await input.inputValue()).startsWith('>') ? undefined : true,
+      );
+      await wb.page.keyboard.press('ArrowUp');
+      await waitFor(() => input.inputValue(), 'tidy [[rewrite]]', 'Up brings the last prompt back');
+      await wb.screenshot('inline-edit-follow-up-hc');
+      await input.fill('make it shorter [[rewrite]]');
+      await wb.page.keyboard.press('Enter');
+      await until('the follow-up request', async () =>
+        emulator.requests.some((r) =>
+          JSON.stringify(r.body?.messages ?? '').includes('Follow-up on your last edit: make it shorter'),
+        )
+          ? true
+          : undefined,
+      );
+      const last = emulator.requests.filter((r) => r.path === '/chat/completions').at(-1)!;
+      const roles = (last.body!.messages as { role: string }[]).map((m) => m.role).join(',');
+      if (roles !== 'system,user,assistant,user') throw new Error(`the follow-up sent ${roles}`);
+      await lens(wb, 'Keep All').waitFor({ timeout: PATIENCE });
+      // Ctrl+Shift+Enter: Keep All. Not stacked: one new function, no old one.
+      await wb.page.locator('.editor-group-container.active .editor-instance .view-lines').first().click();
+      await wb.page.keyboard.press('Control+Shift+Enter');
+      await editorShows(wb, 'function old() {', false, 'kept by the key');
+      const shown = await wb.editorText();
+      if (shown.split('function new() {').length !== 2) throw new Error(`stacked edits: ${shown}`);
+      await wb.screenshot('inline-edit-follow-up-kept-hc');
+      await revert(wb);
+    },
+  },
+  {
+    name: 'Inline edit: a failure says the chat’s title and advice where the edit was asked, with Retry',
+    async run({ wb, workspace, emulator }) {
+      await setTheme(wb, 'Light High Contrast');
+      await clearToasts(wb);
+      await demoOpen(wb, workspace.folder);
+      await admin(emulator, 'POST', '/faults', {
+        kind: 'http500',
+        shouldRetry: false,
+        count: 1,
+        service: 'router',
+        path: '/chat/completions',
+      });
+      await askEdit(wb, 'tidy [[rewrite]]');
+      const toast = await notice(wb, 'Edit with Keyward (Routing service)');
+      await waitFor(() => toast.innerText(), 'Service error', 'the kind’s title');
+      await wb.screenshot('inline-edit-error-light-hc');
+      await toast.locator('.monaco-button', { hasText: 'Retry' }).click();
+      await lens(wb, 'Undo All').waitFor({ timeout: PATIENCE });
+      // Ctrl+Shift+Backspace: Undo All, the old text exactly.
+      await wb.page.locator('.editor-group-container.active .editor-instance .view-lines').first().click();
+      await wb.page.keyboard.press('Control+Shift+Backspace');
+      await editorShows(wb, 'function new() {', false, 'undone by the key');
+      await until('the lenses gone', async () => ((await lenses(wb).count()) === 0 ? true : undefined));
+      await revert(wb);
+      await setTheme(wb, 'Dark Modern');
+    },
+  },
+];

@@ -1,0 +1,315 @@
+// Edit with Keyward… over the fake vscode, with real HTTP to the emulator (its `[[rewrite]]` answer rewrites the
+// code it is sent, one line a delta): the answer streams into the document as a diff in place, Keep and Undo work
+// per hunk and for everything, one Ctrl+Z after Keep puts the whole edit back, Stop offers what arrived or the old
+// text, a follow-up on a waiting edit carries the earlier round and replaces the same lines, errors say the chat's
+// advice with Retry, and the secret guard and the daily cap stand in front of every service, the compatible one too.
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AccountMonitor } from '../../../src/core/monitor/accountMonitor.ts';
+import { KeyStore } from '../../../src/core/keys/keyStore.ts';
+import { SpendLedger } from '../../../src/core/account/spendLedger.ts';
+import { InlineEdits, type InlineEditPorts } from '../../../src/host/inlineEdit/inlineEdit.ts';
+import type { InputShape } from '../../../src/host/inlineEdit/inlineEditInput.ts';
+import { Configuration } from '../../../src/host/configuration.ts';
+import { Log } from '../../../src/host/log.ts';
+import { secretPort, statePort } from '../../../src/host/keys/secretPorts.ts';
+import { SPEND_STATE_KEY, SpendGuard } from '../../../src/host/chat/spendGuard.ts';
+import { type TestBed, startTestBed } from '../../emulator/adminClient.ts';
+import { routerKey } from '../../emulator/keyFactory.ts';
+import { FakeMemento, FakeSecrets, Position, Range, Selection } from '../fakeVscode.ts';
+import { FakeTextDocument, FakeTextEditor, showEditor } from '../fakeTextEditor.ts';
+import { fake } from '../vscodeShim.ts';
+
+let bed: TestBed;
+beforeAll(async () => {
+  bed = await startTestBed();
+});
+afterAll(() => bed.close());
+
+const PAID = 'openai/gpt-4o-mini';
+const CODE = 'const a = 0;\n\nfunction old() {\n  // drop me\n  return 1; // add below\n}\n\nconst z = 9;';
+const EDITED = 'const a = 0;\n\nfunction new() {\n  return 1; // add below\n  // added by keyward\n}\n\nconst z = 9;';
+
+interface Setup {
+  edits: InlineEdits;
+  editor: FakeTextEditor;
+  shapes: InputShape[];
+  prompts: string[];
+  asked: string[];
+  afterStop: ('keep' | 'undo' | undefined)[];
+  keys: KeyStore;
+  dispose(): void;
+}
+
+function setup(ports: Partial<InlineEditPorts> = {}, settings: Record<string, unknown> = {}): Setup {
+  fake.state.messages.length = 0;
+  fake.state.answers.length = 0;
+  for (const name of Object.keys(fake.state.settings)) delete fake.state.settings[name];
+  Object.assign(fake.state.settings, {
+    'keyward.router.baseUrl': bed.emulator.routerBaseUrl,
+    'keyward.direct.baseUrl': bed.emulator.directBaseUrl,
+    'keyward.compatible.baseUrl': bed.emulator.compatibleBaseUrls.open,
+    'keyward.status.refreshMinutes': 0,
+    ...settings,
+  });
+  const log = new Log();
+  const configuration = new Configuration(log);
+  const keys = new KeyStore(secretPort(new FakeSecrets() as never), statePort(new FakeMemento() as never));
+  const monitor = new AccountMonitor({ keys, config: () => configuration.value, tier: () => 'Build' as never });
+  const state = new FakeMemento();
+  const ledger = new SpendLedger({
+    get: () => state.get(SPEND_STATE_KEY),
+    set: (day) => state.update(SPEND_STATE_KEY, day),
+  });
+  const s = {
+    shapes: [] as InputShape[],
+    prompts: [] as string[],
+    asked: [] as string[],
+    afterStop: [] as ('keep' | 'undo' | undefined)[],
+  };
+  const edits = new InlineEdits({
+    monitor,
+    keys,
+    configuration,
+    log,
+    spend: new SpendGuard(ledger, configuration, keys, log),
+    state: state as never,
+    chatChoice: () => ({ service: 'router', model: PAID }),
+    prompt: async (shape) => {
+      s.shapes.push(shape);
+      const text = s.prompts.shift();
+      return text === undefined ? undefined : { kind: 'send', text };
+    },
+    afterStop: async () => s.afterStop.shift(),
+    ask: async (names) => {
+      s.asked.push(names);
+      return 'cancel';
+    },
+    ...ports,
+  });
+  const editor = new FakeTextEditor(new FakeTextDocument('/w/demo.js', CODE));
+  // The cursor inside old(): no selection, so the paragraph around it (the function) is the region.
+  editor.selection = new Selection(new Position(3, 2), new Position(3, 2));
+  showEditor(editor);
+  return {
+    ...s,
+    edits,
+    editor,
+    keys,
+    dispose: () => {
+      edits.dispose();
+      monitor.dispose();
+      configuration.dispose();
+      log.dispose();
+    },
+  };
+}
+
+let s: Setup;
+beforeEach(async () => {
+  await bed.admin('POST', '/reset', { sandbox: true });
+  s?.dispose();
+  s = setup();
+  await s.keys.setKey('router', bed.emulator.sandbox!.keys.routerFunded);
+});
+
+const text = () => s.editor.document.text;
+const uri = () => s.editor.document.uri.toString();
+const lenses = () =>
+  s.edits
+    .provideCodeLenses(s.editor.document as never)
+    .map((l) => ({ line: l.range.start.line, title: l.command?.title ?? '' }));
+
+async function edit(prompt: string): Promise<void> {
+  s.prompts.push(prompt);
+  await s.edits.run();
+}
+
+describe('Edit with Keyward…', () => {
+  it('streams the answer in place as a diff: dropped lines marked, new ones inserted, the rest untouched', async () => {
+    await edit('tidy [[rewrite]]');
+    expect(s.edits.state(uri())).toBe('review');
+    expect(s.shapes[0]!.title).toBe(`Edit with Keyward: ${PAID} on Routing service`);
+    expect(s.shapes[0]!.prompt).toBe('lines 3–6 of /w/demo.js');
+    // Old lines first in each hunk, then the new ones; the lines outside the function as they were.
+    expect(text()).toBe(
+      'const a = 0;\n\nfunction old() {\n  // drop me\nfunction new() {\n  return 1; // add below\n  // added by keyward\n}\n\nconst z = 9;',
+    );
+    const shownLines = s.editor.decorated();
+    expect([shownLines.removed.sort(), shownLines.added.sort()]).toEqual([
+      [2, 3],
+      [4, 6],
+    ]);
+    const shown = lenses();
+    expect(shown.filter((l) => l.title.includes('Keep')).map((l) => [l.line, l.title])).toEqual([
+      [2, '$(check-all) Keep All'],
+      [2, '$(check) Keep'],
+      [6, '$(check) Keep'],
+    ]);
+    expect(shown.map((l) => l.title)).toContain('−2 +1');
+  });
+
+  it('Keep All leaves the answer, unsaved, and one Ctrl+Z puts the whole edit back', async () => {
+    await edit('tidy [[rewrite]]');
+    await s.edits.resolveAll(true);
+    expect(text()).toBe(EDITED);
+    expect(s.edits.state(uri())).toBeUndefined();
+    expect(s.editor.decorated()).toEqual({ removed: [], added: [] });
+    s.editor.undo();
+    expect(text()).toBe(CODE);
+  });
+
+  it('Undo All puts back exactly the old text', async () => {
+    await edit('tidy [[rewrite]]');
+    await s.edits.resolveAll(false);
+    expect(text()).toBe(CODE);
+  });
+
+  it('keeps one hunk and undoes another, from their lenses', async () => {
+    await edit('tidy [[rewrite]]');
+    // The second hunk (the added comment), by its lens's arguments, then the first by the cursor.
+    const undoSecond = s.edits
+      .provideCodeLenses(s.editor.document as never)
+      .filter((l) => l.command?.title === '$(discard) Undo')[1]!;
+    await s.edits.resolveHunk(false, ...(undoSecond.command!.arguments as [string, number]));
+    expect(s.edits.state(uri())).toBe('review');
+    s.editor.selection = new Selection(new Position(2, 0), new Position(2, 0));
+    await s.edits.resolveHunk(true);
+    expect(text()).toBe('const a = 0;\n\nfunction new() {\n  return 1; // add below\n}\n\nconst z = 9;');
+    expect(s.edits.state(uri())).toBeUndefined();
+    s.editor.undo();
+    expect(text()).toBe(CODE);
+  });
+
+  it('Stop: what arrived can be kept (the lines not reached stay), or everything put back', async () => {
+    for (const choice of ['undo', 'keep'] as const) {
+      s.editor.document.text = CODE;
+      await bed.admin('POST', '/faults', { kind: 'stall', service: 'router', afterChunks: 2 });
+      s.afterStop.push(choice);
+      s.prompts.push('tidy [[rewrite]]');
+      const running = s.edits.run();
+      await vi.waitFor(() => expect(text()).toContain('function new() {'), { timeout: 5000 });
+      expect(s.edits.state(uri())).toBe('streaming');
+      s.edits.stop();
+      await running;
+      await vi.waitFor(() => expect(s.edits.state(uri())).toBeUndefined());
+      if (choice === 'undo') expect(text()).toBe(CODE);
+      else {
+        // What arrived is kept; the lines the answer never reached stay as they were (none dropped, none added).
+        expect(text()).toMatch(/^const a = 0;\n\nfunction new\(\) \{\n/);
+        expect(text()).not.toContain('function old');
+        expect(text()).not.toContain('added by keyward');
+        expect(text().endsWith('  return 1; // add below\n}\n\nconst z = 9;')).toBe(true);
+      }
+    }
+  });
+
+  it('a follow-up on a waiting edit refines it: the earlier instruction and answer go along, the same lines are replaced', async () => {
+    await edit('tidy [[rewrite]]');
+    s.editor.selection = new Selection(new Position(4, 0), new Position(4, 0));
+    await edit('make it shorter [[rewrite]]');
+    expect(s.shapes[1]!.prompt).toBe('Follow-up on “tidy [[rewrite]]” (lines 3–6 of /w/demo.js)');
+    const body = bed.emulator.requests.filter((r) => r.path === '/chat/completions').at(-1)!.body!;
+    const messages = body.messages as { role: string; content: string }[];
+    expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(messages[1]!.content).toContain('Instruction: tidy [[rewrite]]');
+    expect(messages[2]!.content).toBe('function new() {\n  return 1; // add below\n  // added by keyward\n}');
+    expect(messages[3]!.content).toMatch(/^Follow-up on your last edit: make it shorter/);
+    // Not stacked on the first: the old lines once, the new answer once.
+    await s.edits.resolveAll(true);
+    expect(text()).toBe(EDITED);
+  });
+
+  it('a follow-up right after Keep refines the kept lines', async () => {
+    await edit('tidy [[rewrite]]');
+    await s.edits.resolveAll(true);
+    s.editor.selection = new Selection(new Position(3, 0), new Position(3, 0));
+    await edit('again [[rewrite]]');
+    expect(s.shapes[1]!.prompt).toMatch(/^Follow-up on “tidy \[\[rewrite\]\]”/);
+    await s.edits.resolveAll(true);
+    // The kept answer rewritten once more: its "add below" line gets a second comment.
+    expect(text()).toBe(EDITED.replace('  // added by keyward', '  // added by keyward\n  // added by keyward'));
+  });
+
+  it('an answer broken off keeps what arrived for Keep or Undo, and says so with the chat’s words', async () => {
+    await bed.admin('POST', '/faults', { kind: 'reset', service: 'router', afterChunks: 2, count: 1 });
+    await edit('tidy [[rewrite]]');
+    await vi.waitFor(() => expect(fake.state.messages.some((m) => m.level === 'error')).toBe(true));
+    expect(fake.state.messages.find((m) => m.level === 'error')!.text).toMatch(
+      /^Edit with Keyward \(Routing service\): Answer broke off\./,
+    );
+    expect(s.edits.state(uri())).toBe('stopped');
+    expect(lenses().some((l) => /^\$\(info\) Stopped after \d+ lines$/.test(l.title))).toBe(true);
+    await s.edits.resolveAll(false);
+    expect(text()).toBe(CODE);
+  });
+
+  it('a failure says the chat’s title and advice where the edit was asked, and Retry sends it again', async () => {
+    await bed.admin('POST', '/faults', { kind: 'http500', service: 'router', shouldRetry: false, count: 1 });
+    fake.state.answers.push('Retry');
+    await edit('tidy [[rewrite]]');
+    await vi.waitFor(() => expect(fake.state.messages.length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(s.edits.state(uri())).toBe('review'));
+    const error = fake.state.messages.find((m) => m.level === 'error')!;
+    expect(error.text).toMatch(/^Edit with Keyward \(Routing service\): /);
+    expect(error.items).toContain('Retry');
+    await s.edits.resolveAll(true);
+    expect(text()).toBe(EDITED);
+  });
+
+  it('a refused key names it with the chat’s buttons, and nothing is left in the file', async () => {
+    await s.keys.setKey('router', routerKey());
+    await edit('tidy [[rewrite]]');
+    await vi.waitFor(() => expect(fake.state.messages.some((m) => m.level === 'error')).toBe(true));
+    const error = fake.state.messages.find((m) => m.level === 'error')!;
+    expect(error.text).toContain('Key not accepted');
+    expect(error.items).toEqual(['Set key', 'Verify key']);
+    expect(text()).toBe(CODE);
+    expect(s.edits.state(uri())).toBeUndefined();
+  });
+
+  it('the secret guard reads the instruction and the code: a key in them is asked about, and cancel sends nothing', async () => {
+    const key = routerKey();
+    s.editor.document.text = CODE.replace('return 1;', `return "${key}";`);
+    const sent = bed.emulator.requests.length;
+    await edit('tidy [[rewrite]]');
+    expect(s.asked).toHaveLength(1);
+    expect(s.asked[0]).toMatch(/sk-or-v1-/);
+    expect(s.asked[0]).not.toContain(key);
+    expect(bed.emulator.requests.length).toBe(sent);
+    expect(s.edits.state(uri())).toBeUndefined();
+    expect(text()).toContain(key);
+  });
+
+  it('past the daily cap it asks first, as the chat does; Send Anyway sends', async () => {
+    s.dispose();
+    s = setup({}, { 'keyward.spend.dailyCapUsd': 0 });
+    await s.keys.setKey('router', bed.emulator.sandbox!.keys.routerFunded);
+    fake.state.answers.push(undefined);
+    await edit('tidy [[rewrite]]');
+    expect(fake.state.messages[0]!.text).toMatch(/has reached the daily cap/);
+    expect(text()).toBe(CODE);
+    fake.state.answers.push('Send Anyway');
+    await edit('tidy [[rewrite]]');
+    expect(s.edits.state(uri())).toBe('review');
+  });
+
+  it('works on the compatible service too', async () => {
+    s.dispose();
+    s = setup({ chatChoice: () => ({ service: 'compatible', model: 'qwen2.5-coder:7b' }) });
+    await edit('tidy [[rewrite]]');
+    await s.edits.resolveAll(true);
+    expect(text()).toBe(EDITED);
+  });
+
+  it('lets go of an edit whose lines are changed by hand, and follows edits above it', async () => {
+    await edit('tidy [[rewrite]]');
+    s.editor.type(new Range(0, 0, 0, 0), '// top\n');
+    expect(lenses()[0]!.line).toBe(3);
+    await s.edits.resolveAll(false);
+    expect(text()).toBe(`// top\n${CODE}`);
+    await edit('tidy [[rewrite]]');
+    s.editor.type(new Range(4, 0, 4, 0), 'x');
+    expect(s.edits.state(uri())).toBeUndefined();
+    expect(fake.state.messages.at(-1)!.text).toMatch(/changed by hand/);
+  });
+});
