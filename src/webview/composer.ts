@@ -8,6 +8,7 @@ import { byId } from './dom.ts';
 import { wirePromptKeys } from './promptKeys.ts';
 import { type ComposerHooks, createPromptSending } from './promptSending.ts';
 import { createRetryCountdown } from './retryCountdown.ts';
+import { createComposerContext } from './composerContext.ts';
 import type { ChatStore } from './store.ts';
 
 export type { ComposerHooks, SendFrom } from './promptSending.ts';
@@ -19,7 +20,12 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
   const queued = createQueuedBox(s);
   const editBanner = createEditBanner(s);
   const renderRetry = createRetryCountdown(store);
-  const renderAttachments = () => drawChips(store, prompt);
+  const context = createComposerContext(store, hooks, prompt);
+  const { note, tray, completion } = context;
+  const renderAttachments = () => {
+    drawChips(store, prompt);
+    context.sentText.render();
+  };
 
   function render(): void {
     const { state } = store;
@@ -33,7 +39,7 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
     renderRetry();
   }
 
-  const sending = createPromptSending({ store, hooks, prompt, render, renderAttachments });
+  const sending = createPromptSending({ store, hooks, prompt, render, renderAttachments, tray, note });
 
   function stop(): void {
     const { pending } = store.state;
@@ -53,6 +59,7 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
   function wire(): void {
     const box = prompt();
     (box.closest('.input-box') ?? box).before(queued.box, editBanner.banner);
+    context.wire();
     onClick(queued.edit, () => {
       store.dispatch({ type: 'queue/edit' });
       renderAttachments();
@@ -70,10 +77,10 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
     wirePromptKeys(box, store, {
       send: (text) => sending.send(text),
       stop,
-      popupOpen: () => hooks.popupOpen() || !attachMenu.hidden,
+      popupOpen: () => hooks.popupOpen() || !attachMenu.hidden || completion.isOpen(),
     });
     wireAttachMenu(attachMenu, prompt, hooks.post);
   }
 
-  return { render, renderAttachments, ...sending, focus: () => prompt().focus(), wire };
+  return { render, renderAttachments, ...sending, note, focus: () => prompt().focus(), wire };
 }
