@@ -26,9 +26,15 @@ function refusalText(
   const { name } = file;
   switch (reason) {
     case 'model':
-      return s('image.refusedModel', '{0} does not take images.').replace('{0}', model);
+      return s(
+        'image.refusedModel',
+        '{0} does not take images: its model list does not say it reads them. Pick a model marked "images" in the model picker.',
+      ).replace('{0}', model);
     case 'type':
-      return s('image.refusedType', '{0} is not a PNG, JPEG, GIF or WebP image.').replace('{0}', name);
+      return s('image.refusedType', '{0} is not a PNG, JPEG, GIF or WebP image, the kinds the services take.').replace(
+        '{0}',
+        name,
+      );
     case 'size':
       return s('image.refusedSize', '{0} is {1}; an image may be {2} at most.')
         .replace('{0}', name)
@@ -148,7 +154,10 @@ export function createImageTray(
     },
     refusal() {
       if (held.length === 0 || imageInput() === true) return undefined;
-      return s('image.refusedModel', '{0} does not take images.').replace('{0}', hooks.currentModel());
+      return s(
+        'image.refusedModel',
+        '{0} does not take images: its model list does not say it reads them. Pick a model marked "images" in the model picker.',
+      ).replace('{0}', hooks.currentModel());
     },
     wire(box, dropZone) {
       render();
