@@ -19,6 +19,7 @@ import { spendCapSteps } from './spendCapSteps.ts';
 import { languageModelSteps } from './languageModelSteps.ts';
 import { chatHistorySteps } from './chatHistorySteps.ts';
 import { keyLifeSteps } from './keyLifeSteps.ts';
+import { contextSteps } from './contextSteps.ts';
 
 export interface UiContext {
   wb: Workbench;
@@ -427,6 +428,7 @@ export const ALL_STEPS: UiStep[] = [
   ...a11ySteps,
   ...conversationPlaceSteps,
   ...keyLifeSteps,
+  ...contextSteps,
   leakProbeStep,
   // Last: it turns the host's AI features on for a while, and their chat view and notices must not reach the
   // screens of the steps above.
