@@ -52,8 +52,13 @@ export function imageRefusal(
   return undefined;
 }
 
-/** A size as the refusal says it: "7.2 MB". */
-export const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+/** A size as a chip or a refusal says it: "68 B", "12 KB", "7.2 MB". */
+export const megabytes = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${Math.ceil(bytes / 1024)} KB`
+      : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 

@@ -195,7 +195,7 @@ describe('images', () => {
     paste(png());
     await settle();
     const chip = $('#images .chip')!;
-    expect(chip.getAttribute('aria-label')).toBe('Image shot.png, 0.0 MB');
+    expect(chip.getAttribute('aria-label')).toBe('Image shot.png, 8 B');
     type('What is this?');
     key('Enter');
     const sent = posted.find((m) => m.type === 'chat/send');
