@@ -7,12 +7,14 @@ import type { ChatStore } from './store.ts';
 
 export function createSentTextView(store: ChatStore, images: () => PromptImage[]) {
   const { s } = store;
-  const body = element('pre', { id: 'sent-text-body', className: 'sent-text-body', tabIndex: 0 });
+  const body = element('pre', { id: 'sent-text-body', className: 'sent-text-body', tabIndex: -1 });
   body.setAttribute('aria-label', s('sentText.show', 'Show what is sent'));
   const summary = element('summary', {}, s('sentText.show', 'Show what is sent'));
   const node = element('details', { id: 'sent-text', className: 'sent-text' }, summary, body);
 
   function render(): void {
+    // The text scrolls, so the keyboard reaches it, but only while it shows.
+    body.tabIndex = node.open ? 0 : -1;
     if (!node.open) return;
     const { draft, attachments } = store.state;
     const held = images();
