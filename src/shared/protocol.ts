@@ -7,6 +7,8 @@ import type { ServiceErrorData } from './errorKinds.ts';
 import type { KeyMask } from './keyShapes.ts';
 import type { ServiceId } from './serviceIds.ts';
 import { isServiceId } from './serviceIds.ts';
+import { type ContextRefName, isContextRefName } from './contextRefs.ts';
+import { IMAGE_MAX_COUNT, type PromptImage, type SentImage, isPromptImage } from './promptImages.ts';
 import type { ModelSettings, SettingSupport } from './modelSettings.ts';
 
 export interface ModelOption {
@@ -36,6 +38,8 @@ export interface Attachment {
   startLine: number;
   endLine: number;
   text: string;
+  /** A `#` reference's piece (shared/contextRefs.ts): what the chip shows and the line above it in the sent text. Absent: code from a file. */
+  context?: ContextRefName;
 }
 
 export interface TurnUsage {
@@ -52,6 +56,8 @@ export interface ChatTurn {
   model: string;
   status: 'done' | 'streaming' | 'interrupted' | 'error' | 'cancelled';
   attachments?: Attachment[];
+  /** The images sent with this prompt, by name (the pictures are not kept). */
+  images?: SentImage[];
   /** Also on a stopped or broken answer, when the service reported what it charged. */
   usage?: TurnUsage | null;
   costUsd?: number | null;
@@ -162,6 +168,11 @@ export type HostMessage =
    */
   | ({ type: 'chat/spendCap'; requestId: string } & SpendCapNotice)
   | { type: 'attachment/add'; attachment: Attachment }
+  /**
+   * A note under the prompt box, said also to assistive technology: a `#` reference that could not be attached, an
+   * image the model does not take (`text` says why, with the limit when something is too big). Nothing was sent.
+   */
+  | { type: 'composer/note'; text: string }
   | { type: 'keys/changed'; hasKey: Record<ServiceId, boolean>; keyMasks?: KeyMask[] }
   /** The services on offer changed (the compatible one was set up or removed); `service` is the one to show. */
   | { type: 'services/changed'; services: ServiceChoice[]; service: ServiceId }
@@ -197,6 +208,8 @@ export type WebviewMessage =
       replaceFrom?: string;
       /** The person chose "Send anyway" on the spend cap's card: this prompt goes past the cap. */
       overCap?: true;
+      /** Pasted or dropped into the prompt box, for a model whose list says it reads images. */
+      images?: PromptImage[];
     }
   | { type: 'chat/stop'; requestId: string }
   | { type: 'models/refresh'; service: ServiceId }
@@ -234,7 +247,9 @@ export type WebviewMessage =
   /** Show another version of the answer `turnId` (0-based `index`). */
   | { type: 'chat/showVersion'; turnId: string; index: number }
   /** The chat's frame took or lost the keyboard focus: the host keeps a context key for its keybindings. */
-  | { type: 'focus/changed'; focused: boolean };
+  | { type: 'focus/changed'; focused: boolean }
+  /** A `#` reference chosen in the prompt box's completion: the host reads it and sends it back as a chip. */
+  | { type: 'context/attach'; name: ContextRefName };
 
 export const ATTACH_SOURCES = ['selection', 'activeFile', 'openFile'] as const;
 export type AttachSource = (typeof ATTACH_SOURCES)[number];
@@ -279,7 +294,8 @@ function isAttachment(value: unknown): value is Attachment {
     isString(a.languageId, 100) &&
     Number.isInteger(a.startLine) &&
     Number.isInteger(a.endLine) &&
-    isString(a.text)
+    isString(a.text) &&
+    (a.context === undefined || isContextRefName(a.context))
   );
 }
 
@@ -301,7 +317,9 @@ const WEBVIEW_MESSAGE_CHECKS = {
     m.attachments.length <= 20 &&
     m.attachments.every(isAttachment) &&
     (m.replaceFrom === undefined || isId(m.replaceFrom)) &&
-    (m.overCap === undefined || m.overCap === true),
+    (m.overCap === undefined || m.overCap === true) &&
+    (m.images === undefined ||
+      (Array.isArray(m.images) && m.images.length <= IMAGE_MAX_COUNT && m.images.every(isPromptImage))),
   'chat/stop': (m: Fields) => isId(m.requestId),
   'models/refresh': (m: Fields) => isService(m.service),
   'models/editSettings': (m: Fields) => isService(m.service) && isModel(m.model),
@@ -332,6 +350,7 @@ const WEBVIEW_MESSAGE_CHECKS = {
   'chat/showVersion': (m: Fields) =>
     isId(m.turnId) && Number.isInteger(m.index) && (m.index as number) >= 0 && (m.index as number) < 100,
   'focus/changed': (m: Fields) => typeof m.focused === 'boolean',
+  'context/attach': (m: Fields) => isContextRefName(m.name),
 } satisfies Record<WebviewMessageType, (message: Fields) => boolean>;
 
 /** Validates a message from the webview; anything else is dropped. */

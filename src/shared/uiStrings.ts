@@ -156,7 +156,26 @@ export type FixedUiKey =
   | 'summary.heading'
   | 'summary.asked'
   | 'summary.answered'
-  | 'summary.leftOut';
+  | 'summary.leftOut'
+  | 'context.listLabel'
+  | 'context.file'
+  | 'context.selection'
+  | 'context.problems'
+  | 'context.changes'
+  | 'context.terminal'
+  | 'context.attaching'
+  | 'sentText.show'
+  | 'sentText.images'
+  | 'images'
+  | 'image.label'
+  | 'image.attached'
+  | 'image.refusedModel'
+  | 'image.refusedType'
+  | 'image.refusedSize'
+  | 'image.refusedCount'
+  | 'image.notQueued'
+  | 'imageInput'
+  | 'imageInputTitle';
 
 /** Names built from data: an error kind, an empty-state line, a key permission. */
 export type DerivedUiKey = `kind.${ErrorKind}` | `wait.${ErrorKind}` | `empty.${string}` | `scope.${string}`;

@@ -2,6 +2,16 @@
 import type { Attachment } from '../shared/protocol.ts';
 import { byId, codicon, element, iconButton } from './dom.ts';
 import type { ChatStore } from './store.ts';
+import type { Codicon } from './codicons.ts';
+import type { ContextRefName } from '../shared/contextRefs.ts';
+
+const CHIP_ICONS: Record<ContextRefName, Codicon> = {
+  file: 'file',
+  selection: 'selection',
+  problems: 'warning',
+  changes: 'git-compare',
+  terminal: 'terminal',
+};
 
 /** What a chip shows on hover: where the code comes from and its first lines. */
 function chipPreview(a: Attachment): string {
@@ -17,13 +27,26 @@ export function renderAttachments(store: ChatStore, prompt: () => HTMLTextAreaEl
   const { s } = store;
   byId('attachments').replaceChildren(
     ...store.state.attachments.map((a) => {
-      const label = `${a.fileName.split(/[\\/]/).pop()}:${a.startLine}-${a.endLine}`;
+      const base = a.fileName.split(/[\\/]/).pop();
+      // A `#` reference's chip says which one it is: #changes, #terminal name, #problems file:lines.
+      const label =
+        a.context === 'changes'
+          ? '#changes'
+          : a.context === 'terminal'
+            ? `#terminal ${base}`
+            : `${a.context ? `#${a.context} ` : ''}${base}:${a.startLine}-${a.endLine}`;
       const remove = iconButton('close', `${s('removeAttachment', 'Remove')} ${a.fileName}`, () => {
         store.dispatch({ type: 'attachment/remove', id: a.id });
         prompt().focus();
       });
       remove.classList.add('chip-remove');
-      const chip = element('span', { className: 'chip', title: chipPreview(a) }, codicon('file'), label, remove);
+      const chip = element(
+        'span',
+        { className: 'chip', title: chipPreview(a) },
+        codicon(a.context ? CHIP_ICONS[a.context] : 'file'),
+        label,
+        remove,
+      );
       chip.setAttribute('aria-label', `${label} (${a.languageId})`);
       return chip;
     }),

@@ -30,6 +30,8 @@ export const CODICONS = [
   'send',
   'settings-gear',
   'warning',
+  'terminal',
+  'file-media',
 ] as const;
 
 export type Codicon = (typeof CODICONS)[number];

@@ -11,6 +11,7 @@ import { wirePromptKeys } from './promptKeys.ts';
 import { type ComposerHooks, createPromptSending } from './promptSending.ts';
 import { createRetryCountdown } from './retryCountdown.ts';
 import { boxSending } from './overflowWarning.ts';
+import { createComposerContext } from './composerContext.ts';
 import type { ChatStore } from './store.ts';
 
 export type { ComposerHooks, SendFrom } from './promptSending.ts';
@@ -22,7 +23,12 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
   const queued = createQueuedBox(s);
   const editBanner = createEditBanner(s);
   const renderRetry = createRetryCountdown(store);
-  const renderAttachments = () => drawChips(store, prompt);
+  const context = createComposerContext(store, hooks, prompt);
+  const { note, tray, completion } = context;
+  const renderAttachments = () => {
+    drawChips(store, prompt);
+    context.sentText.render();
+  };
   const meter = createContextMeter(store, hooks.currentModel);
 
   function render(): void {
@@ -39,7 +45,7 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
     meter.schedule();
   }
 
-  const sending = createPromptSending({ store, hooks, prompt, render, renderAttachments });
+  const sending = createPromptSending({ store, hooks, prompt, render, renderAttachments, tray, note });
   const focusRender = () => (render(), prompt().focus());
   const { overflow, sendFromBox } = boxSending(store, { ...hooks, render: focusRender }, sending.send);
 
@@ -62,6 +68,8 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
     const box = prompt();
     const inputBox = box.closest('.input-box') ?? box;
     inputBox.before(queued.box, editBanner.banner, overflow.slot);
+    context.wire();
+    // Right under the box, above the note and "Show what is sent".
     inputBox.after(meter.node);
     // Whatever changed (the draft, a streamed answer, the model, its list), the meter follows, once a frame.
     store.subscribe(() => meter.schedule());
@@ -82,10 +90,10 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
     wirePromptKeys(box, store, {
       send: sendFromBox,
       stop,
-      popupOpen: () => hooks.popupOpen() || !attachMenu.hidden,
+      popupOpen: () => hooks.popupOpen() || !attachMenu.hidden || completion.isOpen(),
     });
     wireAttachMenu(attachMenu, prompt, hooks.post);
   }
 
-  return { render, renderAttachments, ...sending, focus: () => prompt().focus(), wire };
+  return { render, renderAttachments, ...sending, note, focus: () => prompt().focus(), wire };
 }

@@ -7,7 +7,7 @@
 // the page says how.
 import type { WebviewMessage } from '../shared/protocol.ts';
 
-const TABBABLE = 'button, a[href], input, select, textarea, [tabindex]';
+const TABBABLE = 'button, a[href], input, select, textarea, summary, [tabindex]';
 
 /** The controls Tab reaches, in the page's order: not disabled, not hidden, not taken out of the order. */
 export function tabbables(root: ParentNode = document): HTMLElement[] {

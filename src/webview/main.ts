@@ -247,6 +247,7 @@ function wire(): void {
     if (message.type === 'chat/chunk') chunks.add(message.requestId, message.text);
     else if (message.type === 'prompt/focus') composer.focus();
     else if (message.type === 'code/applyState') showApplyState(message);
+    else if (message.type === 'composer/note') composer.note(message.text);
     else {
       if (message.type === 'chat/done' || message.type === 'chat/error') chunks.flush();
       store.dispatch(message);

@@ -45,6 +45,8 @@ function optionNode(
     model.name !== model.id ? model.id : '',
     model.free ? '' : priceLabel(model, flags.pricedModels, s),
     contextLabel(model.contextLength, s),
+    // What the model list declares: images can be pasted or dropped into the prompt box for this one.
+    model.imageInput === true ? s('imageInput', 'images') : '',
   ].filter(Boolean);
   li.append(title, element('div', { className: 'model-details', textContent: details.join(' · ') }));
   return li;

@@ -1,6 +1,7 @@
 // Sending from the composer: a prompt from the box (queued while an answer streams, or replacing an edited
 // message), the queued prompt when an answer ends, Regenerate/Retry, and the spend cap's "Send anyway".
 import type { Attachment, ChatTurn, WebviewMessage } from '../shared/protocol.ts';
+import type { PromptImage } from '../shared/promptImages.ts';
 import type { ChatStore } from './store.ts';
 
 export interface ComposerHooks {
@@ -26,25 +27,50 @@ export interface SendingParts {
   /** Draws the composer again after the store changed. */
   render(): void;
   renderAttachments(): void;
+  /** The images pasted or dropped into the box (imageTray.ts), sent with a prompt from the box. */
+  tray?: { images(): PromptImage[]; refusal(): string | undefined };
+  /** Says under the box why nothing was sent. */
+  note?(text: string): void;
 }
 
-export function createPromptSending({ store, hooks, prompt, render, renderAttachments }: SendingParts) {
+/**
+ * The images to send with a prompt from the box, or undefined when they cannot go (said under the box): an image
+ * goes only to a model that reads images, and only with a prompt sent now (a queued one carries none).
+ */
+function boxImages(
+  streaming: boolean,
+  { tray, note, s }: Pick<SendingParts, 'tray' | 'note'> & { s: ChatStore['s'] },
+): PromptImage[] | undefined {
+  const images = tray?.images() ?? [];
+  if (images.length === 0) return images;
+  const refused = streaming
+    ? s('image.notQueued', 'An image goes with a prompt sent now, not a queued one: wait for the answer to end.')
+    : tray?.refusal();
+  if (!refused) return images;
+  note?.(refused);
+  return undefined;
+}
+
+/** While an answer streams the box queues its prompt, which is sent when the answer ends well. */
+function queue(
+  { store, hooks, prompt, render, renderAttachments }: SendingParts,
+  prompted: { text: string; model: string; attachments: Attachment[] },
+): void {
+  const { editing } = store.state;
+  store.dispatch({
+    type: 'queue/add',
+    queued: { ...prompted, ...(editing ? { replaceFrom: editing.turnId } : {}) },
+  });
+  prompt().value = '';
+  render();
+  renderAttachments();
+  hooks.announce(store.s('queuedSaid', 'Queued: your prompt is sent when this answer ends.'));
+}
+
+export function createPromptSending({ store, hooks, prompt, render, renderAttachments, tray, note }: SendingParts) {
   const { s } = store;
   /** The last Regenerate, until a prompt is sent: what the spend cap's "Send anyway" sends again. */
   let lastRegenerate: { turn: ChatTurn; model: string } | undefined;
-
-  /** While an answer streams the box queues its prompt, which is sent when the answer ends well. */
-  function queue(text: string, model: string, attachments: Attachment[]): void {
-    const { editing } = store.state;
-    store.dispatch({
-      type: 'queue/add',
-      queued: { text, attachments, model, ...(editing ? { replaceFrom: editing.turnId } : {}) },
-    });
-    prompt().value = '';
-    render();
-    renderAttachments();
-    hooks.announce(s('queuedSaid', 'Queued: your prompt is sent when this answer ends.'));
-  }
 
   function send(
     text: string,
@@ -56,9 +82,11 @@ export function createPromptSending({ store, hooks, prompt, render, renderAttach
   ): void {
     if (text.trim() === '' || model === '') return;
     const { pending, editing } = store.state;
+    const images = from === 'box' ? boxImages(pending !== null, { tray, note, s }) : [];
+    if (!images) return;
     // Regenerate and Retry are not offered while an answer streams; only the box queues.
     if (pending) {
-      if (from === 'box') queue(text, model, attachments);
+      if (from === 'box') queue({ store, hooks, prompt, render, renderAttachments }, { text, model, attachments });
       return;
     }
     lastRegenerate = undefined;
@@ -75,6 +103,7 @@ export function createPromptSending({ store, hooks, prompt, render, renderAttach
       prompt: text,
       attachments,
       ...(replaceFrom ? { replaceFrom } : {}),
+      ...(images.length > 0 ? { images } : {}),
       ...options,
     });
   }

@@ -73,14 +73,17 @@ export function persistedView(
   return mapStrings(
     {
       draft: state.draft,
-      attachments: state.attachments.map((a) => ({
-        id: a.id,
-        fileName: a.fileName,
-        languageId: a.languageId,
-        startLine: a.startLine,
-        endLine: a.endLine,
-        text: '',
-      })),
+      // A #problems, #changes or #terminal chip is a snapshot with no file to read it back from: not kept.
+      attachments: state.attachments
+        .filter((a) => a.context === undefined)
+        .map((a) => ({
+          id: a.id,
+          fileName: a.fileName,
+          languageId: a.languageId,
+          startLine: a.startLine,
+          endLine: a.endLine,
+          text: '',
+        })),
       service: state.service,
       selectedModel: state.selectedModel,
       modelFilter: state.modelFilter,

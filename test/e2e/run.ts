@@ -211,6 +211,8 @@ async function main(): Promise<number> {
       headless: true,
       args: CHROMIUM_ARGS,
       viewport: { width: 1400, height: 900 },
+      // vscode.env.clipboard in the browser workbench is the page's clipboard: #terminal reads the terminal's Copy there.
+      permissions: ['clipboard-read', 'clipboard-write'],
       env: {
         ...process.env,
         XDG_CONFIG_HOME: join(runDir, 'xdg', 'config'),

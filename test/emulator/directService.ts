@@ -44,8 +44,11 @@ function textOf(content: unknown): string | undefined {
   let out = '';
   for (const part of content) {
     const p = part && typeof part === 'object' ? (part as Record<string, unknown>) : undefined;
-    // An image part carries a URL (a data: URL from Keyward), no text.
-    if (p?.type === 'input_image' && typeof p.image_url === 'string') continue;
+    // An image part carries a URL (a data: URL from Keyward), no text, and a detail: the spec's InputImageContent
+    // (and the SDK's ResponseInputImage) require `detail`, one of low, high, auto.
+    if (p?.type === 'input_image')
+      if (typeof p.image_url === 'string' && ['low', 'high', 'auto'].includes(p.detail as string)) continue;
+      else return undefined;
     if (typeof p?.text !== 'string') return undefined;
     out += p.text;
   }

@@ -96,6 +96,15 @@ function lastUserText(messages: Record<string, unknown>[]): string {
   return text(messages[messages.length - 1]?.content);
 }
 
+/** A chat message carries an `image_url` part (ChatContentImage: `image_url.url`, a URL or a data: URL). */
+function hasImagePart(messages: Record<string, unknown>[]): boolean {
+  return messages.some(
+    (m) =>
+      Array.isArray(m.content) &&
+      m.content.some((part) => part && typeof part === 'object' && (part as { type?: unknown }).type === 'image_url'),
+  );
+}
+
 function allText(messages: Record<string, unknown>[]): string {
   return messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''))).join('\n');
 }
@@ -294,6 +303,9 @@ async function chat(
   const requested = findRouterModel(request.model);
   if (!requested)
     return routerError(res, 400, `${request.model} is not a valid model ID`, { error_type: 'invalid_request' });
+  // An image to a model whose input_modalities lack "image": no provider of it can take the request.
+  if (!requested.images && hasImagePart(request.messages))
+    return routerError(res, 404, 'No endpoints found that support image input', { error_type: 'not_found' });
 
   const balance = state.balance(account);
   if (balance < 0) {

@@ -168,10 +168,12 @@ describe("Clear's Undo, in the view", () => {
     expect(notice.textContent).toContain('Conversation cleared.');
     const undo = $<HTMLButtonElement>('#undo-clear')!;
     expect(undo.getAttribute('aria-label')).toBe('Undo: Why is the sky blue?');
-    // The fresh conversation has the focus in its prompt box; Undo follows the composer's own buttons.
+    // The fresh conversation has the focus in its prompt box; Undo follows the composer's own controls (Send, then
+    // the "Show what is sent" disclosure under the box).
     expect(document.activeElement).toBe($('#prompt'));
     const order = tabbables();
-    expect(order.indexOf(undo)).toBe(order.indexOf($('#send')!) + 1);
+    expect(order.indexOf($('#sent-text summary')!)).toBe(order.indexOf($('#send')!) + 1);
+    expect(order.indexOf(undo)).toBe(order.indexOf($('#sent-text summary')!) + 1);
     expect(order.indexOf(undo)).toBeLessThan(order.indexOf($('#clear')!));
   });
 

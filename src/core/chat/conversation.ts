@@ -4,15 +4,9 @@ import type { Attachment, ChatTurn } from '../../shared/protocol.ts';
 import type { Turn } from './promptRunner.ts';
 import { fingerprint } from '../keys/fingerprint.ts';
 import { SERVICES } from '../services/descriptors.ts';
+import { composePrompt } from '../../shared/sentText.ts';
 
-/** Prompt text with the attached code, as the service receives it. */
-export function composePrompt(prompt: string, attachments: readonly Attachment[]): string {
-  const blocks = attachments.map(
-    (a) =>
-      `File ${a.fileName} (${a.languageId}), lines ${a.startLine}-${a.endLine}:\n\`\`\`${a.languageId}\n${a.text}\n\`\`\``,
-  );
-  return [prompt, ...blocks].join('\n\n');
-}
+export { composePrompt };
 
 /**
  * The turns to send for a new prompt: every earlier turn that ended with an

@@ -92,7 +92,8 @@ export function toResponsesInput(messages: readonly LmMessage[]): Json[] {
         role: 'user',
         content: [
           ...(text ? [{ type: 'input_text', text }] : []),
-          ...images.map((i) => ({ type: 'input_image', image_url: dataUrl(i) })),
+          // `detail` is required by the spec's InputImageContent and the SDK's ResponseInputImage; auto lets the model choose.
+          ...images.map((i) => ({ type: 'input_image', image_url: dataUrl(i), detail: 'auto' })),
         ],
       });
     else if (text) out.push({ role: message.role, content: text });

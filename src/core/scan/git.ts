@@ -65,6 +65,12 @@ export interface GitCallOptions {
    */
   keepHooksPath?: boolean;
   signal?: AbortSignal;
+  /**
+   * Filter drivers (`filter.<name>`) whose clean and process commands are emptied for this call: a command that
+   * reads the working tree (`git diff HEAD`) would run a repository's clean filter on each changed file, and no
+   * fixed setting turns filters off (`configuredFilters` lists them).
+   */
+  filtersOff?: readonly string[];
 }
 
 /** The environment a git child gets: an allow-list of the parent's, and git's own switches. */
@@ -105,13 +111,33 @@ export function literalPath(path: string): string {
 }
 
 /** The full argument list: neutral config first, then the subcommand with its safety flags. */
-export function gitArgs(args: readonly string[], options: Pick<GitCallOptions, 'keepHooksPath'> = {}): string[] {
+export function gitArgs(
+  args: readonly string[],
+  options: Pick<GitCallOptions, 'keepHooksPath' | 'filtersOff'> = {},
+): string[] {
   const [subcommand, ...rest] = args;
   if (subcommand === undefined) throw new Error('git: no subcommand');
   const config = options.keepHooksPath
     ? SAFE_CONFIG.filter((arg, i) => arg !== HOOKS_OFF && SAFE_CONFIG[i + 1] !== HOOKS_OFF)
     : SAFE_CONFIG;
-  return ['--no-pager', ...config, subcommand, ...(SUBCOMMAND_FLAGS[subcommand] ?? []), ...rest];
+  // An empty clean or process command is no filter at all (git's convert.c runs neither when it is "").
+  const filters = (options.filtersOff ?? []).flatMap((name) => [
+    '-c',
+    `filter.${name}.clean=`,
+    '-c',
+    `filter.${name}.process=`,
+  ]);
+  return ['--no-pager', ...config, ...filters, subcommand, ...(SUBCOMMAND_FLAGS[subcommand] ?? []), ...rest];
+}
+
+/** The filter drivers the repository's config (with its includes, global and system) names. */
+export async function configuredFilters(cwd: string): Promise<string[]> {
+  const listed = await runGit(['config', '--name-only', '--get-regexp', '^filter\\.'], cwd);
+  const names = listed.stdout
+    .split('\n')
+    .map((line) => /^filter\.(.+)\.[^.]+$/.exec(line.trim())?.[1])
+    .filter((name): name is string => name !== undefined);
+  return [...new Set(names)];
 }
 
 export interface GitResult {

@@ -47,6 +47,13 @@ export function isDirectReasoningModel(id: string): boolean {
   return /^(o\d|gpt-5)/.test(id);
 }
 
+/**
+ * The direct service's models that read images. Its list says nothing of input modalities, so this follows its
+ * model pages: the GPT-4o, GPT-4.1 and GPT-5 families and o1, o3 and o4-mini take image input; the -mini reasoning
+ * models before o4 (o1-mini, o3-mini) and GPT-3.5 do not.
+ */
+const DIRECT_IMAGE_MODELS = /^(gpt-4o|gpt-4\.1|gpt-5|o1(?!-mini)|o3(?!-mini)|o4-mini)/;
+
 /** The direct service lists ids only, without names or prices; every model it lists calls tools. */
 export function directOptions(ids: string[]): ModelOption[] {
   return [...ids].sort().map((id) => {
@@ -58,6 +65,7 @@ export function directOptions(ids: string[]): ModelOption[] {
       inputPerMillion: null,
       outputPerMillion: null,
       toolCalling: true,
+      ...(DIRECT_IMAGE_MODELS.test(id) ? { imageInput: true } : {}),
       settings: { temperature: !reasoning, maxOutputTokens: true, reasoningEffort: reasoning },
     };
   });

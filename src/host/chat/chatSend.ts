@@ -7,6 +7,8 @@ import type { AccountMonitor } from '../../core/monitor/accountMonitor.ts';
 import { lastResponseId, promptTurns, splitAtAnswer, splitAtEdit } from '../../core/chat/conversation.ts';
 import { guardKeys, recordOnly, runGuardedPrompt, unreadReason } from '../../core/chat/guardedPrompt.ts';
 import { runPrompt } from '../../core/chat/promptRunner.ts';
+import { sentImages, turnsWithImages } from '../../core/chat/imageTurns.ts';
+import type { PromptImage } from '../../shared/promptImages.ts';
 import { isFreeModelId } from '../../core/wire/freeModels.ts';
 import type { CompletionResult, ReportedUsage } from '../../core/wire/textStream.ts';
 import { toServiceError } from '../../core/errors.ts';
@@ -50,6 +52,8 @@ export interface SendContext {
   setLastEdit(edit: LastEdit | undefined): void;
   responseKey(service: ServiceId): Promise<string | undefined>;
   support(service: ServiceId, model: string): SettingSupport | undefined;
+  /** Why these images cannot go to the model (it does not read images, one is too big), worded; undefined: they can. */
+  imagesRefused(service: ServiceId, model: string, images: readonly PromptImage[]): string | undefined;
 }
 
 export interface SendRequest {
@@ -60,7 +64,7 @@ export interface SendRequest {
   attachments: Attachment[];
   from?: WebviewConnection | undefined;
   replaceFrom?: string | undefined;
-  options: { overCap?: boolean; regenerate?: string };
+  options: { overCap?: boolean; regenerate?: string; images?: PromptImage[] | undefined };
 }
 
 /** Where the answer goes in its conversation: the turns before it, after it, and how it is placed. */
@@ -83,6 +87,8 @@ export async function sendPrompt(ctx: SendContext, request: SendRequest): Promis
   let settings: ModelSettings = {};
   let chains = false;
   let responseKey: string | undefined;
+  const images = options.images ?? [];
+  if (imagesHeldBack(ctx, request, images)) return;
   try {
     const outcome = await runGuardedPrompt<Guarded, CompletionResult>({
       // Past the daily cap a paid prompt waits for the person's word, asked on a card in the chat (nothing is sent
@@ -106,12 +112,14 @@ export async function sendPrompt(ctx: SendContext, request: SendRequest): Promis
         const controller = new AbortController();
         ctx.running.set(requestId, { controller, from: request.from, conversationId: placement.conversationId });
         const postHere = placement.postHere;
+        const turns = promptTurns(placement.history, guarded.prompt, guarded.attachments);
         return runPrompt(
           ctx.monitor,
           {
             service,
             model,
-            turns: promptTurns(placement.history, guarded.prompt, guarded.attachments),
+            turns, // with images, they ride on the last user turn in each service's wire form (core/lm/messages.ts)
+            ...(images.length > 0 ? { messages: turnsWithImages(turns, images) } : {}),
             ...(previousResponseId ? { previousResponseId } : {}),
             denyDataCollection: ctx.configuration.value.router.denyDataCollection,
             settings,
@@ -151,6 +159,15 @@ export async function sendPrompt(ctx: SendContext, request: SendRequest): Promis
   }
 }
 
+/** Images the model does not take (or too big): the webview refused them already, its message is checked again. */
+function imagesHeldBack(ctx: SendContext, request: SendRequest, images: readonly PromptImage[]): boolean {
+  const refused = images.length > 0 ? ctx.imagesRefused(request.service, request.model, images) : undefined;
+  if (refused === undefined) return false;
+  ctx.post({ type: 'chat/blocked', requestId: request.requestId, prompt: '' });
+  request.from?.post({ type: 'composer/note', text: refused });
+  return true;
+}
+
 /** The secret guard: stored keys by value and every key by shape, in the prompt and what is attached. */
 async function guard(ctx: SendContext, request: SendRequest): Promise<Guarded | undefined> {
   const keys = await guardKeys(ctx.keys);
@@ -183,9 +200,10 @@ async function place(ctx: SendContext, request: SendRequest, guarded: Guarded): 
   const again = options.regenerate === undefined ? undefined : splitAtAnswer(all, options.regenerate);
   const history = again ? again.before : split ? split.kept : all;
   ctx.setLastEdit(split ? { conversationId, before: all } : undefined);
+  const images = options.images?.length ? { images: sentImages(options.images) } : {};
   const user: ChatTurn = again
     ? { ...again.prompt, text: prompt, attachments }
-    : { id: newId(), role: 'user', text: prompt, service, model, status: 'done', attachments };
+    : { id: newId(), role: 'user', text: prompt, service, model, status: 'done', attachments, ...images };
   const assistant: ChatTurn = { id: newId(), role: 'assistant', text: '', service, model, status: 'streaming' };
   ctx.post({
     type: 'chat/started',

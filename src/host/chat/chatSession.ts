@@ -20,6 +20,9 @@ import type { KeyStore } from '../../core/keys/keyStore.ts';
 import { ModelCatalog } from '../../core/chat/modelCatalog.ts';
 import { SERVICE_IDS, baseUrlOf } from '../../core/services/descriptors.ts';
 import { attachFrom } from './attachRequest.ts';
+import { attachContext, contextRefusalText } from './contextReaders.ts';
+import { imagesRefusedText } from './imageRefusal.ts';
+import type { PromptImage } from '../../shared/promptImages.ts';
 import { CodeProposals } from './codeApply.ts';
 import { insertCode } from './codeInsert.ts';
 import type { Configuration } from '../configuration.ts';
@@ -97,6 +100,8 @@ export class ChatSession extends Disposable {
       },
       responseKey: (service) => this.responseKey(service),
       support: (service, model) => this.support(service, model),
+      imagesRefused: (service, model, images) =>
+        imagesRefusedText(model, this.catalog.models[service]?.find((m) => m.id === model)?.imageInput, images),
     };
     this._register(
       configuration.onDidChange((config) =>
@@ -199,6 +204,7 @@ export class ChatSession extends Disposable {
       'chat/send': (m) =>
         this.send(m.requestId, m.service, m.model, m.prompt, m.attachments, from, m.replaceFrom, {
           overCap: m.overCap === true,
+          images: m.images,
         }),
       'chat/stop': (m) => this.running.get(m.requestId)?.controller.abort(),
       'models/refresh': (m) => {
@@ -239,6 +245,12 @@ export class ChatSession extends Disposable {
       'chat/regenerate': (m) => this.regenerate(m, from),
       'chat/showVersion': (m) => this.showVersion(m.turnId, m.index),
       'focus/changed': (m) => this.focus.set(from, m.focused),
+      'context/attach': async (m) => {
+        const got = await attachContext(m.name, this.ports.lastEditor.current, store);
+        // A refusal goes back to the webview that asked, under its prompt box.
+        if ('why' in got) from?.post({ type: 'composer/note', text: contextRefusalText(got) });
+        else this.post({ type: 'attachment/add', attachment: got });
+      },
     };
   }
 
@@ -366,7 +378,7 @@ export class ChatSession extends Disposable {
     attachments: Attachment[],
     from?: WebviewConnection,
     replaceFrom?: string,
-    options: { overCap?: boolean; regenerate?: string } = {},
+    options: { overCap?: boolean; regenerate?: string; images?: PromptImage[] | undefined } = {},
   ): Promise<void> {
     return sendPrompt(this.sendContext, {
       requestId,

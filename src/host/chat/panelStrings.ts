@@ -184,6 +184,28 @@ export function panelStrings(): Record<string, string> {
     'summary.asked': t('I asked:'),
     'summary.answered': t('You answered:'),
     'summary.leftOut': t('({0} earlier exchanges are left out.)', '{0}'),
+    'context.listLabel': t('Context to send'),
+    'context.file': t('The whole file in the editor'),
+    'context.selection': t('The selection in the editor'),
+    'context.problems': t('The problems of the file, or of the selected lines'),
+    'context.changes': t('The changes in the working tree (git diff)'),
+    'context.terminal': t('The selection in the active terminal'),
+    'context.attaching': t('Attaching {0}…', '{0}'),
+    'sentText.show': t('Show what is sent'),
+    'sentText.images': t('With {0} image(s): {1}', '{0}', '{1}'),
+    images: t('Attached images'),
+    'image.label': t('Image {0}, {1}', '{0}', '{1}'),
+    'image.attached': t('Image attached: {0}', '{0}'),
+    'image.refusedModel': t(
+      '{0} does not take images: its model list does not say it reads them. Pick a model marked "images" in the model picker.',
+      '{0}',
+    ),
+    'image.refusedType': t('{0} is not a PNG, JPEG, GIF or WebP image, the kinds the services take.', '{0}'),
+    'image.refusedSize': t('{0} is {1}; an image may be {2} at most.', '{0}', '{1}', '{2}'),
+    'image.refusedCount': t('Up to {0} images can go with one prompt.', '{0}'),
+    'image.notQueued': t('An image goes with a prompt sent now, not a queued one: wait for the answer to end.'),
+    imageInput: t('images'),
+    imageInputTitle: t('Takes images: paste or drop one into the prompt box'),
   } satisfies Record<FixedUiKey, string> & Partial<Record<UiKey, string>>;
   return strings;
 }

@@ -121,7 +121,7 @@ describe.each(cases)('language-model requests: $service', (c) => {
         { kind: 'image', mimeType: 'image/png', base64: 'iVBORw0KGgo=' },
       ],
     };
-    const answer = await send(c, { messages: [image] });
+    const answer = await send(c.service === 'router' ? { ...c, model: 'openai/gpt-4o' } : c, { messages: [image] });
     expect(answer.error).toBeUndefined();
     const content = (c.service === 'router' ? lastBody().messages : lastBody().input) as { content: unknown[] }[];
     expect(JSON.stringify(content[0]!.content)).toContain('data:image/png;base64,iVBORw0KGgo=');

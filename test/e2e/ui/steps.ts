@@ -21,6 +21,7 @@ import { chatHistorySteps } from './chatHistorySteps.ts';
 import { keyLifeSteps } from './keyLifeSteps.ts';
 import { contextMeterSteps } from './contextMeterSteps.ts';
 import { inlineEditSteps } from './inlineEditSteps.ts';
+import { contextSteps } from './contextSteps.ts';
 
 export interface UiContext {
   wb: Workbench;
@@ -432,6 +433,7 @@ export const ALL_STEPS: UiStep[] = [
   ...conversationPlaceSteps,
   ...keyLifeSteps,
   ...inlineEditSteps,
+  ...contextSteps,
   leakProbeStep,
   // Last: it turns the host's AI features on for a while, and their chat view and notices must not reach the
   // screens of the steps above.
