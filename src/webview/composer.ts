@@ -69,9 +69,8 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
     const inputBox = box.closest('.input-box') ?? box;
     inputBox.before(queued.box, editBanner.banner, overflow.slot);
     context.wire();
-    // Right under the box, above the note and "Show what is sent".
     inputBox.after(meter.node);
-    // Whatever changed (the draft, a streamed answer, the model, its list), the meter follows, once a frame.
+    // Under the box, above the note and "Show what is sent"; it follows every change, once a frame.
     store.subscribe(() => meter.schedule());
     onClick(queued.edit, () => {
       store.dispatch({ type: 'queue/edit' });
