@@ -31,16 +31,36 @@ export interface Guarded {
   attachments: Attachment[];
 }
 
-function redactText(text: string, found: readonly Finding[]): string {
+/** One redaction: `placeholder` stands where `original` was. */
+export interface Mask {
+  placeholder: string;
+  original: string;
+}
+
+function redactText(text: string, found: readonly Finding[], masks: Mask[] = []): string {
   const lines = text.split('\n');
   // From the end, so earlier columns stay valid.
   for (const f of [...found].reverse()) {
     // A key split over lines (splitKeys.ts) ends on a later line: the lines between go with it.
     const tail = lines[f.endLine]!.slice(f.endColumn);
     const line = lines[f.line]!;
-    lines.splice(f.line, f.endLine - f.line + 1, `${line.slice(0, f.column)}[redacted key ${f.masked}]${tail}`);
+    const placeholder = `[redacted key ${f.masked}]`;
+    const spanned = lines.slice(f.line, f.endLine + 1).join('\n');
+    masks.push({ placeholder, original: spanned.slice(f.column, spanned.length - tail.length) });
+    lines.splice(f.line, f.endLine - f.line + 1, `${line.slice(0, f.column)}${placeholder}${tail}`);
   }
   return lines.join('\n');
+}
+
+/**
+ * What the guard's redaction of `text` puts in place of what, for an answer written back where the text came from
+ * (the inline edit puts a key back where its placeholder returns). Kept apart from what guardPrompt returns, which is
+ * sent and may be shown: these pairs stay on this machine, in memory.
+ */
+export function redactionMasks(text: string, options: ScanOptions): Mask[] {
+  const masks: Mask[] = [];
+  redactText(text, scanText(text, { ...options, allowComments: false }), masks);
+  return masks;
 }
 
 /**

@@ -216,6 +216,13 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
         return;
       }
       await this.changed();
+      if (outcome.left)
+        void vscode.window.showWarningMessage(
+          t(
+            'The answer changed {0} placeholder(s) of a redacted key, so Keyward could not put the key back there: Keep would write the placeholder in its place. Look at those lines before you keep them.',
+            outcome.left,
+          ),
+        );
     } catch (thrown) {
       const error = toServiceError(thrown, choice.service);
       if (error.kind === 'cancelled' && this.pending.get(key) === edit) return this.afterStop(edit);

@@ -21,7 +21,8 @@ import {
 import { runPrompt } from '../../core/chat/promptRunner.ts';
 import { composePrompt } from '../../core/chat/conversation.ts';
 import type { Turn } from '../../core/services/module.ts';
-import { type GuardQuestion, guardPrompt } from '../../core/guards/secretGuard.ts';
+import { type GuardQuestion, guardPrompt, redactionMasks } from '../../core/guards/secretGuard.ts';
+import { MaskRestorer } from '../../core/chat/maskRestorer.ts';
 import { redactSecrets } from '../../core/redact.ts';
 import type { ServiceError } from '../../core/errors.ts';
 import type { CompletionResult } from '../../core/wire/textStream.ts';
@@ -131,16 +132,31 @@ function withContext(turns: Turn[], context: readonly Attachment[]): Turn[] {
   return [...turns.slice(0, -1), { role: 'user', content: composePrompt(last.content, context) }];
 }
 
-/** The request through the guard, the cap's ledger and the runner; `onDelta` hears the answer as it streams. */
+/**
+ * A key the guard redacted in the lines (or the earlier round) comes back as the key where the answer returns its
+ * placeholder: the answer is written over those lines. A key from a `#` reference is not put back: it was never in
+ * these lines, and the answer must not copy it in.
+ */
+function restorerFor(ask: EditAsk, keys: Parameters<typeof redactionMasks>[1]): MaskRestorer {
+  const texts = [ask.code, ...(ask.earlier ? [ask.earlier.code, ask.earlier.answer] : [])];
+  return new MaskRestorer(texts.flatMap((text) => redactionMasks(text, keys)));
+}
+
+/**
+ * The request through the guard, the cap's ledger and the runner; `onDelta` hears the answer as it streams, with the
+ * lines' redacted keys put back. `left` counts placeholders that could not be (the model changed them).
+ */
 export async function sendInlineEdit(
   deps: InlineEditDeps,
   ask: EditAsk,
   callbacks: { signal: AbortSignal; onDelta: (text: string) => void },
-): Promise<GuardedOutcome<CompletionResult>> {
+): Promise<GuardedOutcome<CompletionResult> & { left?: number }> {
   const { service, model } = ask.choice;
-  return runGuardedPrompt({
+  let restorer = new MaskRestorer([]);
+  const outcome = await runGuardedPrompt({
     guard: async () => {
       const keys = await guardKeys(deps.keys);
+      restorer = restorerFor(ask, keys);
       const unread = unreadReason(keys);
       if (unread !== undefined)
         deps.log.warn(`Secret guard: the stored keys could not be read (${unread}); asking before sending.`);
@@ -164,10 +180,15 @@ export async function sendInlineEdit(
           instructions: INLINE_EDIT_INSTRUCTIONS,
           denyDataCollection: deps.configuration.value.router.denyDataCollection,
         },
-        { signal: callbacks.signal, onDelta: callbacks.onDelta, onReported },
-      );
+        { signal: callbacks.signal, onDelta: (text) => callbacks.onDelta(restorer.push(text)), onReported },
+      ).finally(() => {
+        // What was held back goes on, after an answer's end or a break alike: nothing that arrived is lost.
+        const rest = restorer.end();
+        if (rest) callbacks.onDelta(rest);
+      });
     },
   });
+  return restorer.left > 0 ? { ...outcome, left: restorer.left } : outcome;
 }
 
 /**

@@ -280,6 +280,21 @@ describe('Edit with Keyward…', () => {
     expect(text()).toContain(key);
   });
 
+  it('a key sent redacted comes back as the key where the answer returns its placeholder: Keep keeps the key', async () => {
+    s.dispose();
+    s = setup({ ask: async () => 'redact' });
+    await s.keys.setKey('router', bed.emulator.sandbox!.keys.routerFunded);
+    const key = routerKey();
+    s.editor.document.text = CODE.replace('return 1;', `return "${key}";`);
+    await edit('tidy [[rewrite]]');
+    const body = JSON.stringify(bed.emulator.requests.at(-1)?.body ?? {});
+    expect(body).toContain('[redacted key sk-or-v1-');
+    expect(body).not.toContain(key);
+    await s.edits.resolveAll(true);
+    expect(text()).toBe(EDITED.replace('return 1;', `return "${key}";`));
+    expect(fake.state.messages.filter((m) => /placeholder/.test(m.text))).toEqual([]);
+  });
+
   it('past the daily cap it asks first, as the chat does; Send Anyway sends', async () => {
     s.dispose();
     s = setup({}, { 'keyward.spend.dailyCapUsd': 0 });
