@@ -22,19 +22,23 @@ function chipPreview(a: Attachment): string {
   return [head, '', ...shown, ...(lines.length > 12 ? ['…'] : [])].join('\n');
 }
 
+/**
+ * What a chip says, in the box and in the sent prompt alike. A `#` reference's chip says which one it is: #changes,
+ * #terminal name, #problems file:lines; code says file:lines.
+ */
+export function chipLabel(a: Attachment): string {
+  const base = a.fileName.split(/[\\/]/).pop();
+  if (a.context === 'changes') return '#changes';
+  if (a.context === 'terminal') return `#terminal ${base}`;
+  return `${a.context ? `#${a.context} ` : ''}${base}:${a.startLine}-${a.endLine}`;
+}
+
 /** Draws the chips; removing one gives the focus back to the prompt box. */
 export function renderAttachments(store: ChatStore, prompt: () => HTMLTextAreaElement): void {
   const { s } = store;
   byId('attachments').replaceChildren(
     ...store.state.attachments.map((a) => {
-      const base = a.fileName.split(/[\\/]/).pop();
-      // A `#` reference's chip says which one it is: #changes, #terminal name, #problems file:lines.
-      const label =
-        a.context === 'changes'
-          ? '#changes'
-          : a.context === 'terminal'
-            ? `#terminal ${base}`
-            : `${a.context ? `#${a.context} ` : ''}${base}:${a.startLine}-${a.endLine}`;
+      const label = chipLabel(a);
       const remove = iconButton('close', `${s('removeAttachment', 'Remove')} ${a.fileName}`, () => {
         store.dispatch({ type: 'attachment/remove', id: a.id });
         prompt().focus();

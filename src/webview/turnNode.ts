@@ -3,6 +3,7 @@
 import type { ChatTurn, WebviewMessage } from '../shared/protocol.ts';
 import { answerExtras, versionSwitch, workingLine } from './answerParts.ts';
 import { type ApplyStatuses, drawApplyLines } from './applyStatus.ts';
+import { chipLabel } from './attachmentChips.ts';
 import { codicon, element } from './dom.ts';
 import { type ErrorCardHooks, errorCard } from './errorCard.ts';
 import { type ActionHooks, answerActions, promptActions } from './messageActions.ts';
@@ -23,13 +24,9 @@ export interface TurnDrawing {
 function userTurn(node: HTMLElement, turn: ChatTurn, d: TurnDrawing): HTMLElement {
   node.append(element('div', { className: 'who', textContent: d.s('you', 'You') }));
   node.append(element('div', { className: 'user-text', textContent: turn.text }));
+  // Named as the chips in the box named them (the diff is "#changes", not "HEAD:1-9").
   for (const a of turn.attachments ?? [])
-    node.append(
-      element('span', {
-        className: 'chip',
-        textContent: `${a.fileName.split(/[\\/]/).pop()}:${a.startLine}-${a.endLine}`,
-      }),
-    );
+    node.append(element('span', { className: 'chip', textContent: chipLabel(a) }));
   node.append(promptActions(turn, d.actions));
   return node;
 }

@@ -169,6 +169,35 @@ describe('chips and what is sent', () => {
     $<HTMLButtonElement>('#attachments .chip button.chip-remove')!.click();
   });
 
+  it('the sent prompt names its references as the chips in the box did: #changes, #terminal bash, file:lines', () => {
+    const terminal: Attachment = { ...diff, id: 'c2', fileName: 'bash', languageId: 'text', context: 'terminal' };
+    const code: Attachment = { ...diff, id: 'c3', fileName: 'src/a.ts', languageId: 'typescript', context: undefined };
+    const base = initialState();
+    send({
+      type: 'panel/state',
+      state: {
+        ...base,
+        hasKey: { ...base.hasKey, router: true },
+        models: { ...base.models, router: [model('vision/model', true), model('text/model', false)] },
+        canListModels: { ...base.canListModels, router: true },
+        selectedModel: { ...base.selectedModel, router: 'vision/model' },
+        turns: [
+          {
+            id: 't1',
+            role: 'user',
+            text: 'Explain',
+            service: 'router',
+            model: 'vision/model',
+            status: 'done',
+            attachments: [diff, terminal, code],
+          },
+        ],
+      } as never,
+    });
+    const chips = [...document.querySelectorAll('#conversation .turn.user .chip')].map((c) => c.textContent);
+    expect(chips).toEqual(['#changes', '#terminal bash', 'a.ts:1-3']);
+  });
+
   it('says under the box why the host could not attach a reference', () => {
     send({ type: 'composer/note', text: '#terminal: no terminal is open.' });
     const note = $('#composer-note')!;

@@ -25,11 +25,24 @@ export interface DiffStyles {
   added: vscode.TextEditorDecorationType;
 }
 
+/**
+ * The lines' outline. The high-contrast themes give a diff's line backgrounds no colour, so there the lines would
+ * not be marked at all (the removed ones only struck through): VS Code's diff editor outlines them instead, with
+ * the text border colours, dashed, and so does this. The other themes leave those colours undefined, which a
+ * decoration draws as transparent.
+ */
+const outline = (color: string): vscode.DecorationRenderOptions => ({
+  borderColor: new vscode.ThemeColor(color),
+  borderStyle: 'dashed',
+  borderWidth: '1px',
+});
+
 export function diffStyles(): DiffStyles {
   return {
     removed: vscode.window.createTextEditorDecorationType({
       isWholeLine: true,
       backgroundColor: new vscode.ThemeColor('diffEditor.removedLineBackground'),
+      ...outline('diffEditor.removedTextBorder'),
       overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
       overviewRulerLane: vscode.OverviewRulerLane.Left,
       textDecoration: 'line-through',
@@ -37,6 +50,7 @@ export function diffStyles(): DiffStyles {
     added: vscode.window.createTextEditorDecorationType({
       isWholeLine: true,
       backgroundColor: new vscode.ThemeColor('diffEditor.insertedLineBackground'),
+      ...outline('diffEditor.insertedTextBorder'),
       overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'),
       overviewRulerLane: vscode.OverviewRulerLane.Left,
     }),

@@ -6,7 +6,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator } from '../harness/playwright.ts';
 import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
-import { axeFindings } from './a11ySteps.ts';
+import { THEMES, axeFindings, wearTheme } from './a11ySteps.ts';
 import { clearToasts, ensurePanel, setTheme, waitFor } from './answerSteps.ts';
 import { chooseModel } from './chatAnswerSteps.ts';
 import type { UiContext, UiStep } from './steps.ts';
@@ -50,6 +50,134 @@ async function pointAt(view: FrameLocator, typed: string, option: string): Promi
 async function sent(view: FrameLocator, emulator: UiContext['emulator'], before: number): Promise<void> {
   await until('the request', async () => (chatBodies(emulator).length > before ? true : undefined));
   await view.locator('.turn.assistant.streaming').waitFor({ state: 'detached', timeout: PATIENCE });
+}
+
+/** The terminal's wrapper in the panel: VS Code's smoke-test driver reads the xterm it carries. */
+const TERMINAL = '.part.panel .terminal-wrapper';
+/** What the step's shell prints, for #terminal to send. */
+const TERMINAL_LINE = 'keyward-terminal-line';
+
+/** The terminal's xterm, as the workbench hangs it on its wrapper (VS Code's smoke-test driver reads it there). */
+interface Xterm {
+  hasSelection(): boolean;
+  getSelection(): string;
+  buffer: { active: { length: number; getLine(n: number): { translateToString(trim: boolean): string } | undefined } };
+}
+
+/** The terminal's buffer, line by line, as the smoke-test driver's getTerminalBuffer reads it; [] with no terminal. */
+const terminalLines = async (wb: Workbench): Promise<string[]> =>
+  (await wb.page.locator(TERMINAL).count()) === 0
+    ? []
+    : wb.page
+        .locator(TERMINAL)
+        .first()
+        .evaluate((wrapper) => {
+          const buffer = (wrapper as unknown as { xterm?: Xterm }).xterm?.buffer.active;
+          if (!buffer) return [];
+          return Array.from({ length: buffer.length }, (_, n) => buffer.getLine(n)?.translateToString(true) ?? '');
+        });
+
+/** The terminal's selection ('' when none, or no terminal). */
+const terminalSelection = async (wb: Workbench): Promise<string> =>
+  (await wb.page.locator(TERMINAL).count()) === 0
+    ? ''
+    : wb.page
+        .locator(TERMINAL)
+        .first()
+        .evaluate((wrapper) => {
+          const xterm = (wrapper as unknown as { xterm?: Xterm }).xterm;
+          return xterm?.hasSelection() ? xterm.getSelection() : '';
+        });
+
+/** Whether the keyboard focus is in the active editor / in the terminal. */
+const editorFocused = (wb: Workbench) =>
+  wb.page.evaluate(() => !!document.activeElement?.closest('.editor-group-container.active .monaco-editor'));
+const terminalFocused = (wb: Workbench) =>
+  wb.page.evaluate(() => !!document.activeElement?.closest('.part.panel .terminal-wrapper'));
+
+const ACTIVE_EDITOR = '.editor-group-container.active .monaco-editor';
+
+/** Whether the active editor has text selected: the status bar counts it ("Ln 1, Col 17 (16 selected)"). */
+const editorSelected = async (wb: Workbench) =>
+  /\(\d+ selected\)/.test(
+    await wb.page
+      .locator('[id="status.editor.selection"]')
+      .innerText({ timeout: 5_000 })
+      .catch(() => ''),
+  );
+
+/**
+ * README.md open with its first line selected. The keys wait for the editor to hold the focus: Quick Open hands the
+ * focus back to where it was (the terminal) as it closes, and the editor takes it only once the file is shown, so
+ * keys pressed when the tab appears went to the terminal (clearing its selection) and selected nothing.
+ */
+async function selectFirstLine(wb: Workbench): Promise<void> {
+  await wb.openFile('README.md');
+  const line = wb.page.locator(`${ACTIVE_EDITOR} .view-line`, { hasText: 'Sample project' }).first();
+  await until('the editor to hold the focus', async () => {
+    if (await editorFocused(wb)) return true;
+    await line.click();
+    return undefined;
+  });
+  await wb.page.keyboard.press('Control+Home');
+  await wb.page.keyboard.press('Shift+End');
+  await until('the first line selected', async () => ((await editorSelected(wb)) ? true : undefined), 30_000);
+}
+
+/**
+ * A terminal that printed TERMINAL_LINE, all of it selected. Typing waits for the shell's prompt and the focus;
+ * the selection is read back from the terminal itself.
+ */
+async function selectTerminalLine(wb: Workbench): Promise<void> {
+  if ((await wb.page.locator(TERMINAL).count()) === 0) {
+    await wb.runCommand('Terminal: Create New Terminal');
+    await until('the shell prompt', async () =>
+      (await terminalLines(wb)).some((line) => line.trim() !== '') ? true : undefined,
+    );
+  }
+  if (!(await terminalLines(wb)).some((line) => line.trim() === TERMINAL_LINE)) {
+    await until('the terminal to hold the focus', async () => {
+      if (await terminalFocused(wb)) return true;
+      await wb.runCommand('Terminal: Focus Terminal');
+      return undefined;
+    });
+    await wb.page.keyboard.type(`echo ${TERMINAL_LINE}`);
+    await wb.page.keyboard.press('Enter');
+    await until('the shell to print the line', async () =>
+      (await terminalLines(wb)).some((line) => line.trim() === TERMINAL_LINE) ? true : undefined,
+    );
+  }
+  await wb.runCommand('Terminal: Select All');
+  await until(
+    'the terminal selection',
+    async () => ((await terminalSelection(wb)).includes(TERMINAL_LINE) ? true : undefined),
+    30_000,
+  );
+}
+
+/**
+ * The chip for the reference just chosen (`label` on it), or (failing at once rather than after the patience) the
+ * refusal under the box, with what the editor, the terminal and the page's clipboard held at that moment.
+ */
+async function chipOrRefusal(wb: Workbench, view: FrameLocator, name: string, label: string | RegExp): Promise<void> {
+  const chip = view.locator('#attachments .chip', { hasText: label });
+  const note = view.locator('#composer-note');
+  const deadline = Date.now() + PATIENCE;
+  for (;;) {
+    if ((await chip.count()) > 0) return;
+    const said = (await note.isVisible().catch(() => false)) ? await note.innerText().catch(() => '') : '';
+    if (said.startsWith(`#${name}`)) {
+      const clipboard = await wb.page.evaluate(() =>
+        navigator.clipboard.readText().catch((e: Error) => `unreadable: ${e.message}`),
+      );
+      throw new Error(
+        `#${name} refused: ${said} (editor selection: ${await editorSelected(wb)}; terminal selection: ` +
+          `${JSON.stringify((await terminalSelection(wb)).slice(-120))}; the page clipboard: ${JSON.stringify(clipboard.slice(0, 120))})`,
+      );
+    }
+    if (Date.now() > deadline) throw new Error(`no #${name} chip and no refusal`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 async function axeClean(wb: Workbench, what: string): Promise<void> {
@@ -148,46 +276,43 @@ export const contextSteps: UiStep[] = [
       await view.locator('#prompt').fill('');
     },
   },
-];
-
-/**
- * Written but not yet passing in the real host (see the branch report): in its one run the #selection pick found no
- * selection (the Shift+End after Quick Open did not select) and #terminal found nothing selected (the terminal's
- * Copy, run from the chat, copied nothing); #file and #changes became chips.
- */
-export const pendingContextSteps: UiStep[] = [
   {
     name: '# context: #selection, #file, #changes and #terminal go as chips, and the service receives each one',
     async run({ wb, workspace, emulator }) {
       appendFileSync(join(workspace.folder, 'README.md'), 'A line the e2e step added.\n');
       const view = await routerModel(wb, 'openai/gpt-4o');
-      await wb.runCommand('Terminal: Create New Terminal');
-      await wb.page.locator('.part.panel .xterm').first().waitFor({ timeout: PATIENCE });
-      // The shell starts behind the prompt; what it printed is read back from the request, not the screen (the
-      // terminal may draw on a canvas).
-      await wb.page.waitForTimeout(3000);
-      await wb.page.keyboard.type('echo keyward-terminal-line');
-      await wb.page.keyboard.press('Enter');
-      await wb.page.waitForTimeout(2000);
-      await wb.runCommand('Terminal: Select All');
-      await wb.openFile('README.md');
-      await wb.page.keyboard.press('Control+Home');
-      await wb.page.keyboard.press('Shift+End');
+      await selectFirstLine(wb);
+      await selectTerminalLine(wb);
+      // Each selection is made with the focus where it belongs; a key that reached the other place would undo it.
+      await until('the editor and the terminal selections both held', async () => {
+        if (!(await editorSelected(wb))) await selectFirstLine(wb);
+        if (!(await terminalSelection(wb)).includes(TERMINAL_LINE)) await selectTerminalLine(wb);
+        return (await editorSelected(wb)) && (await terminalSelection(wb)).includes(TERMINAL_LINE) ? true : undefined;
+      });
+      await wb.screenshot('context-selections-made-dark');
       const box = view.locator('#prompt');
       await box.fill('Explain');
-      await pointAt(view, '#sel', 'selection');
-      await pointAt(view, '#fi', 'file');
-      await pointAt(view, '#ch', 'changes');
-      await pointAt(view, '#te', 'terminal');
-      for (const label of ['README.md:1-1', '#changes', '#terminal'])
-        await view.locator('#attachments .chip', { hasText: label }).first().waitFor({ timeout: PATIENCE });
+      for (const [typed, name, label] of [
+        ['#sel', 'selection', /^README\.md:1-1$/],
+        ['#fi', 'file', /^README\.md:1-[2-9]$/],
+        ['#ch', 'changes', '#changes'],
+        ['#te', 'terminal', '#terminal'],
+      ] as const) {
+        await pointAt(view, typed, name);
+        await chipOrRefusal(wb, view, name, label);
+      }
       await until('four chips', async () =>
         (await view.locator('#attachments .chip').count()) === 4 ? true : undefined,
       );
       await view.locator('#sent-text summary').click();
-      await waitFor(() => view.locator('#sent-text-body').innerText(), 'keyward-terminal-line', 'the sent text');
-      await wb.screenshot('context-chips-sent-text-dark');
-      await axeClean(wb, 'the context chips and the sent text');
+      await waitFor(() => view.locator('#sent-text-body').innerText(), TERMINAL_LINE, 'the sent text');
+      // The chips and the sent text in each theme, axe on each.
+      for (const theme of THEMES) {
+        await wearTheme(wb, theme);
+        await wb.screenshot(`context-chips-sent-text-${theme.name.toLowerCase().replace(/ /g, '-')}`);
+        await axeClean(wb, `the context chips and the sent text (${theme.name})`);
+      }
+      await wearTheme(wb, THEMES[0]);
       const before = chatBodies(emulator).length;
       await box.press('Enter');
       // The diff is prompt text like any other: after earlier steps moved a key out of a tracked file, the guard
@@ -204,13 +329,27 @@ export const pendingContextSteps: UiStep[] = [
       const body = JSON.stringify(chatBodies(emulator).slice(before).at(-1)?.body ?? {});
       for (const part of [
         'File README.md (markdown), lines 1-1',
+        '# Sample project',
         'Changes in the working tree (git diff HEAD)',
         '+A line the e2e step added.',
         'Selected in the terminal',
-        'keyward-terminal-line',
+        TERMINAL_LINE,
       ])
         if (!body.includes(part)) throw new Error(`the request lacks ${part}: ${body.slice(0, 1500)}`);
-      await view.locator('#sent-text summary').click();
+      // The sent prompt names its references as the box did.
+      await waitFor(
+        async () =>
+          (await view.locator('#conversation .turn.user').last().locator('.chip').allInnerTexts()).join(' | '),
+        /README\.md:1-1 \| README\.md:1-\d \| #changes \| #terminal \S+/,
+        "the sent prompt's chips",
+      );
+      await wb.screenshot('context-chips-sent-dark');
+      if ((await view.locator('#sent-text[open]').count()) > 0) await view.locator('#sent-text summary').click();
+      // The steps after this one see no terminal, as before it.
+      await wb.runCommand('Terminal: Kill All Terminals');
+      await until('the terminal gone', async () =>
+        (await wb.page.locator(TERMINAL).count()) === 0 ? true : undefined,
+      );
     },
   },
 ];

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Locator } from '../harness/playwright.ts';
 import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
 import { admin, clearToasts, setTheme, waitFor } from './answerSteps.ts';
+import { THEMES } from './a11ySteps.ts';
 import type { UiStep } from './steps.ts';
 
 const DEMO = 'inline-demo.js';
@@ -62,6 +63,40 @@ async function revert(wb: Workbench): Promise<void> {
   await wb.runCommand('File: Revert File');
   await editorShows(wb, 'function old() {', true, 'the file as on disk');
 }
+
+/** How one of the diff's line decorations looks on screen, as the browser computed it. */
+interface LineLook {
+  background: string;
+  border: string;
+}
+
+/**
+ * The looks of Keyward's whole-line decorations in the active editor, one per decoration type (the overlays of an
+ * extension's decoration carry a `ced-…` class of their type): the removed lines' and the added lines'.
+ */
+async function diffLooks(wb: Workbench): Promise<Record<string, LineLook>> {
+  return wb.page
+    .locator('.editor-group-container.active .view-overlays')
+    .first()
+    .evaluate((overlays) => {
+      const looks: Record<string, { background: string; border: string }> = {};
+      for (const line of overlays.querySelectorAll<HTMLElement>('.cdr[class*="ced-"]')) {
+        const type = [...line.classList].find((c) => c.startsWith('ced-'))!;
+        const style = getComputedStyle(line);
+        const border =
+          style.borderTopStyle === 'none' || style.borderTopWidth === '0px'
+            ? 'none'
+            : `${style.borderTopStyle} ${style.borderTopWidth} ${style.borderTopColor}`;
+        looks[type] = { background: style.backgroundColor, border };
+      }
+      return looks;
+    });
+}
+
+/** Whether a computed colour paints anything (not transparent, not fully see-through). */
+const paints = (colour: string) => colour !== 'transparent' && !/^rgba\(.*,\s*0\)$/.test(colour);
+const shows = (look: LineLook) =>
+  paints(look.background) || (look.border !== 'none' && paints(look.border.split(' ').slice(2).join(' ')));
 
 export const inlineEditSteps: UiStep[] = [
   {
@@ -198,6 +233,51 @@ export const inlineEditSteps: UiStep[] = [
       await wb.page.locator('.editor-group-container.active .editor-instance .view-lines').first().click();
       await wb.page.keyboard.press('Control+Shift+Backspace');
       await editorShows(wb, 'function new() {', false, 'undone by the key');
+      await until('the lenses gone', async () => ((await lenses(wb).count()) === 0 ? true : undefined));
+      await revert(wb);
+      await setTheme(wb, 'Dark Modern');
+    },
+  },
+  {
+    name: 'Inline edit: the waiting diff in the four themes, removed and added lines told apart in each',
+    async run({ wb, workspace }) {
+      await clearToasts(wb);
+      await demoOpen(wb, workspace.folder);
+      await askEdit(wb, 'tidy [[rewrite]]');
+      await lens(wb, 'Keep All').waitFor({ timeout: PATIENCE });
+      await editorShows(wb, 'function new() {', true, 'the new line inserted');
+      for (const theme of THEMES) {
+        await setTheme(wb, theme.name);
+        const shot = theme.name.toLowerCase().replace(/ /g, '-');
+        // The theme's colours reach the decorations' CSS as the theme changes: wait for two looks, each visible.
+        let looks: Record<string, LineLook> = {};
+        try {
+          await until(
+            `the removed and added lines to show in ${theme.name}`,
+            async () => {
+              looks = await diffLooks(wb);
+              const each = Object.values(looks);
+              return each.length === 2 && each.every(shows) ? true : undefined;
+            },
+            30_000,
+          );
+        } catch (error) {
+          throw new Error(`${(error as Error).message}; the lines look ${JSON.stringify(looks)}`);
+        } finally {
+          await wb.screenshot(`inline-edit-diff-${shot}`);
+        }
+        const [removed, added] = Object.values(looks);
+        if (JSON.stringify(removed) === JSON.stringify(added))
+          throw new Error(`${theme.name}: removed and added lines look the same: ${JSON.stringify(looks)}`);
+        if (
+          (await lenses(wb)
+            .locator('a', { hasText: /Keep|Undo/ })
+            .count()) < 4
+        )
+          throw new Error(`${theme.name}: the Keep/Undo lenses are not all there`);
+      }
+      await wb.page.locator('.editor-group-container.active .editor-instance .view-lines').first().click();
+      await wb.page.keyboard.press('Control+Shift+Backspace');
       await until('the lenses gone', async () => ((await lenses(wb).count()) === 0 ? true : undefined));
       await revert(wb);
       await setTheme(wb, 'Dark Modern');
