@@ -5,6 +5,8 @@
 import { FakeQuickPick, ThemeIcon } from './fakeQuickPick.ts';
 import type * as vscode from 'vscode';
 
+/** An answer in `state.answers` for a notification left waiting, as a real one is until the person acts. */
+export const UNANSWERED = Symbol('unanswered');
 export class Disposable {
   private readonly callback: () => void;
   constructor(callback: () => void) {
@@ -498,7 +500,10 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     async (text: string, ...rest: unknown[]) => {
       const items = rest.filter((r): r is string => typeof r === 'string');
       state.messages.push({ level, text, items });
-      return items.length > 0 ? state.answers.shift() : undefined;
+      if (items.length === 0) return undefined;
+      const answer = state.answers.shift();
+      // A notification the person has not answered yet: its promise has not settled.
+      return answer === UNANSWERED ? new Promise<never>(() => undefined) : answer;
     };
   const logger = (level: string) => (message: string) => state.logLines.push(`[${level}] ${message}`);
   const api = {

@@ -152,11 +152,15 @@ export class KeyCommands {
         : vscode.window.showInformationMessage(message));
       return;
     }
+    // Not awaited: a notice with a button stays until the person answers it, and the flows that store a key through
+    // here (sign-in, Rotate) go on meanwhile. Seen in the real host: the sign-in's own message never came.
     const open = t(notice.open.label);
-    const answer = await (notice.severity === 'warning'
-      ? vscode.window.showWarningMessage(message, open)
-      : vscode.window.showInformationMessage(message, open));
-    if (answer === open) await vscode.env.openExternal(vscode.Uri.parse(notice.open.url));
+    const url = notice.open.url;
+    void (
+      notice.severity === 'warning'
+        ? vscode.window.showWarningMessage(message, open)
+        : vscode.window.showInformationMessage(message, open)
+    ).then((answer) => (answer === open ? vscode.env.openExternal(vscode.Uri.parse(url)) : undefined));
   }
 
   /** `remindOld` false: the caller deals with the old key itself (the admin key's Rotate deletes it). */

@@ -10,7 +10,7 @@ import { RouterSignIn, browserAddress } from '../../../src/host/keys/routerSignI
 import { Log } from '../../../src/host/log.ts';
 import { secretPort, statePort } from '../../../src/host/keys/secretPorts.ts';
 import { type TestBed, startTestBed } from '../../emulator/adminClient.ts';
-import { FakeMemento, FakeSecrets } from '../fakeVscode.ts';
+import { FakeMemento, FakeSecrets, UNANSWERED } from '../fakeVscode.ts';
 import { fake } from '../vscodeShim.ts';
 
 let bed: TestBed;
@@ -92,6 +92,18 @@ describe('Sign in to the Routing Service', () => {
       text: expect.stringMatching(/^Signed in to the routing service/),
     });
     neverShown(key);
+  });
+
+  it("says it signed in while the check's own notice (with its button) still waits for the person", async () => {
+    // The new key's account has no credit: the check's notice offers a button, and a real one waits for an answer.
+    fake.state.answers.push(UNANSWERED);
+    const running = s.signIn.run();
+    await callback(await browser(await openedPage()));
+    expect(await running).toBe(true);
+    expect(fake.state.messages.map((m) => m.text)).toEqual([
+      expect.any(String),
+      expect.stringMatching(/^Signed in to the routing service/),
+    ]);
   });
 
   it('refuses an answer this window did not start, keeps waiting, and leaves the stored key', async () => {
