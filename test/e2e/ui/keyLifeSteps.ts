@@ -7,6 +7,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
 import type { UiStep } from './steps.ts';
+import { setTheme } from './answerSteps.ts';
 
 const input = (wb: Workbench) => wb.page.locator('.quick-input-widget input.input');
 const list = (wb: Workbench) => wb.page.locator('.quick-input-widget .quick-input-list');
@@ -37,6 +38,23 @@ async function rows(wb: Workbench, expected: RegExp): Promise<string> {
   });
 }
 
+const THEMES = ['Light Modern', 'Dark High Contrast', 'Light High Contrast', 'Dark Modern'] as const;
+
+/**
+ * The list is VS Code's own Quick Pick, drawn in the theme's colours: it is pictured in each theme (Dark Modern last,
+ * as the steps after expect), opened and closed again each time, since choosing a theme closes it.
+ */
+async function keyListInEveryTheme(wb: Workbench, expected: RegExp): Promise<void> {
+  for (const theme of THEMES) {
+    await setTheme(wb, theme);
+    await wb.runCommand('Keyward: Manage Keys…');
+    await rows(wb, expected);
+    await wb.screenshot(`manage-keys-list-${theme.toLowerCase().replace(/ /g, '-')}`);
+    await wb.page.keyboard.press('Escape');
+    await quickInputClosed(wb);
+  }
+}
+
 export const keyLifeSteps: UiStep[] = [
   {
     name: 'Add a Management or Admin Key from the palette: checked with the key API, stored apart',
@@ -62,6 +80,7 @@ export const keyLifeSteps: UiStep[] = [
       const funded = emulator.sandbox!.routerFundedAccountId;
       const leaked = emulator.router.createKey({ accountId: funded, name: 'e2e leaked ci', limit: 3 });
       await quickInputClosed(wb);
+      await keyListInEveryTheme(wb, /e2e leaked ci/);
       await wb.runCommand('Keyward: Manage Keys…');
       const shown = await rows(wb, /e2e leaked ci/);
       if (!/sandbox funded/.test(shown) || !/limit \$10\.00/.test(shown))
