@@ -78,6 +78,14 @@ export interface HistoryBlob {
   subject: string;
 }
 
+/** What a parser of part of a history found (HistoryParser.parsed), in its order. */
+export interface ParsedRange {
+  findings: FileFinding[];
+  wide: readonly HistoryBlob[];
+  whole: readonly HistoryBlob[];
+  commits: number;
+}
+
 /**
  * Reads `git log -p -U0 --cc` output pushed in pieces of any size and scans
  * every added line; in a merge's combined diff, every line new to all parents.
@@ -181,13 +189,19 @@ export class HistoryParser {
 
   /**
    * Takes in what a parser of the commits after this one's found (historySplit.ts reads history in ranges, a parser
-   * each): its findings and blobs join these in order, each still once, as one parser of both ranges reports them.
+   * each, maybe on another thread): its findings and blobs join these in order, each still once, as one parser of
+   * both ranges reports them.
    */
-  absorb(later: HistoryParser): void {
-    for (const found of later.end()) this.report(found.path, found.finding, found.commit!, found.subject!);
+  absorb(later: ParsedRange): void {
+    for (const found of later.findings) this.report(found.path, found.finding, found.commit!, found.subject!);
     for (const blob of later.wide) once(this.wideSeen, this.wide, blob);
     for (const blob of later.whole) once(this.wholeSeen, this.whole, blob);
     this.commits += later.commits;
+  }
+
+  /** All this parser read, ended: plain data, for absorb() here or on another thread (historyThreads.ts). */
+  parsed(): ParsedRange {
+    return { findings: this.end(), wide: this.wide, whole: this.whole, commits: this.commits };
   }
 
   /** Reports a key found elsewhere (a whole blob), unless this file's history already did. */
