@@ -122,7 +122,10 @@ async function readWalk(
   total: number | undefined,
 ): Promise<HistoryParser> {
   const parser = new HistoryParser(options);
-  const git = gitStream(HISTORY_LOG_ARGS, root, control.signal ? { signal: control.signal } : {});
+  const git = gitStream(HISTORY_LOG_ARGS, root, {
+    buffered: true,
+    ...(control.signal ? { signal: control.signal } : {}),
+  });
   let reported = 0;
   let bytes = 0;
   for await (const chunk of git.stdout as AsyncIterable<Buffer>) {

@@ -29,7 +29,8 @@ export async function readRange(
   signal: AbortSignal | undefined,
   onChunk: (bytes: number) => void,
 ): Promise<string | undefined> {
-  const git = gitStream(job.args, job.root, { input: `${job.commits.join('\n')}\n`, ...(signal ? { signal } : {}) });
+  const input = `${job.commits.join('\n')}\n`;
+  const git = gitStream(job.args, job.root, { input, buffered: true, ...(signal ? { signal } : {}) });
   git.stdout.on('data', (chunk: Buffer) => {
     parser.push(chunk);
     onChunk(chunk.length);
