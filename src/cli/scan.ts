@@ -151,6 +151,7 @@ async function collect(
     const progress = progressLine('commits', undefined, io);
     const history = await scanHistory(root, options, {
       processes: request.threads ?? availableCores(),
+      workerFile: poolWorkerFile(),
       onProgress: (commits, bytes, total) => progress.update(commits, bytes, total),
     }).finally(() => progress.end());
     for (const hit of history.findings)

@@ -10,28 +10,43 @@ import { SPLIT_MIN_COMMITS } from '../../src/core/scan/historySplit.ts';
 import { json, makeHostileRepo, makeRepo, plainGit, scanCli, tempDir } from './gitFixtures.ts';
 import { writeLongHistory } from './historyCorpus.ts';
 
-/** Counts the `git log` processes the CLI starts, into KEYWARD_TEST_GIT_LOGS at exit. */
+/**
+ * Counts the `git log` processes the CLI's main thread starts and the worker threads it starts, into
+ * KEYWARD_TEST_GIT_LOGS at exit (as JSON).
+ */
 const HOOK = `const cp = require('child_process');
 const fs = require('fs');
+const threads = require('worker_threads');
 let logs = 0;
-const spawn = cp.spawn;
-cp.spawn = function (command, args, ...rest) {
-  if (command === 'git' && Array.isArray(args) && args.includes('log') && args.includes('-p')) logs++;
-  return spawn.call(this, command, args, ...rest);
-};
-process.on('exit', () => fs.writeFileSync(process.env.KEYWARD_TEST_GIT_LOGS, String(logs)));
+let workers = 0;
+if (threads.isMainThread) {
+  const spawn = cp.spawn;
+  cp.spawn = function (command, args, ...rest) {
+    if (command === 'git' && Array.isArray(args) && args.includes('log') && args.includes('-p')) logs++;
+    return spawn.call(this, command, args, ...rest);
+  };
+  const Worker = threads.Worker;
+  threads.Worker = class extends Worker {
+    constructor(...args) {
+      super(...args);
+      workers++;
+    }
+  };
+  process.on('exit', () => fs.writeFileSync(process.env.KEYWARD_TEST_GIT_LOGS, JSON.stringify({ logs, workers })));
+}
 `;
 
 function scanCounting(
   cwd: string,
   args: string[],
-): { status: number | null; stdout: string; stderr: string; logs: number } {
+): { status: number | null; stdout: string; stderr: string; logs: number; workers: number } {
   const dir = tempDir('keyward-git-logs-');
   const hook = join(dir, 'hook.cjs');
   const record = join(dir, 'logs');
   writeFileSync(hook, HOOK);
   const run = scanCli(cwd, args, { NODE_OPTIONS: `--require ${hook}`, KEYWARD_TEST_GIT_LOGS: record });
-  return { ...run, logs: Number(readFileSync(record, 'utf8')) };
+  const counted = JSON.parse(readFileSync(record, 'utf8')) as { logs: number; workers: number };
+  return { ...run, ...counted };
 }
 
 describe('keyward scan --history through several git processes', () => {
@@ -40,9 +55,11 @@ describe('keyward scan --history through several git processes', () => {
     const keys = writeLongHistory(repo, SPLIT_MIN_COMMITS + 200);
     for (const format of ['json', 'text']) {
       const one = scanCounting(repo.dir, ['--history', '--format', format, '--threads', '1']);
-      const many = scanCounting(repo.dir, ['--history', '--format', format, '--threads', '3']);
+      const many = scanCounting(repo.dir, ['--history', '--format', format, '--threads', '2']);
       expect(one.logs).toBe(1);
+      // Two gits at once, every range read on the main thread: no worker for two.
       expect(many.logs).toBeGreaterThan(3);
+      expect(many.workers).toBe(0);
       expect(many.stdout).toBe(one.stdout);
       expect(many.stderr).toBe(one.stderr);
       expect(many.status).toBe(one.status);
@@ -57,6 +74,26 @@ describe('keyward scan --history through several git processes', () => {
     expect(paths.filter((p) => p === 'docs/copy.md')).toHaveLength(1);
     expect(new Set(report.findings.map((f) => f.commit)).size).toBeGreaterThan(30);
     expect(report.findings.length).toBeGreaterThanOrEqual(keys.length);
+  });
+
+  it('parses ranges on worker threads beside their gits from three at once, and reports exactly as one walk', () => {
+    const repo = makeRepo();
+    writeLongHistory(repo, SPLIT_MIN_COMMITS + 200);
+    for (const format of ['json', 'sarif']) {
+      const one = scanCounting(repo.dir, ['--history', '--format', format, '--threads', '1']);
+      const threaded = scanCounting(repo.dir, ['--history', '--format', format, '--threads', '3']);
+      expect(threaded.workers).toBe(2);
+      // Twelve ranges, some read on the workers: fewer than all of them by this thread.
+      expect(threaded.logs).toBeGreaterThan(0);
+      expect(threaded.logs).toBeLessThan(12);
+      expect(threaded.stdout).toBe(one.stdout);
+      expect(threaded.stderr).toBe(one.stderr);
+      expect(threaded.status).toBe(one.status);
+    }
+    const report = json(scanCli(repo.dir, ['--history', '--format', 'json', '--threads', '3']));
+    expect(report.findings.map((f) => f.path)).toEqual(
+      expect.arrayContaining(['bin/app.bin', 'dist/bundle.zip!conf/.env', 'win/notes.txt', 'merged.env']),
+    );
   });
 
   it('a short history is read by one git log, whatever --threads says', () => {
@@ -79,6 +116,10 @@ describe('keyward scan --history through several git processes', () => {
     expect(many.logs).toBeGreaterThan(1);
     expect(repo.ran()).toBe('');
     expect(many.stdout).toBe(one.stdout);
+    const threaded = scanCounting(repo.dir, ['--history', '--format', 'json', '--threads', '3']);
+    expect(threaded.workers).toBe(2);
+    expect(repo.ran()).toBe('');
+    expect(threaded.stdout).toBe(one.stdout);
     expect(json(many).findings.length).toBeGreaterThan(20);
   });
 });

@@ -58,6 +58,8 @@ export interface HistoryControl {
    * SPLIT_MIN_COMMITS, or a partial clone missing objects, is read by one walk whatever this says.
    */
   processes?: number;
+  /** The worker threads' program (dist/scanPool.js): a split history's ranges are then parsed beside their gits. */
+  workerFile?: string;
 }
 
 export interface HistoryScan {
@@ -91,6 +93,7 @@ export async function scanHistory(
     commits && commits.length >= SPLIT_MIN_COMMITS
       ? await readSplit(root, commits, HISTORY_LOG_ARGS, control.processes!, options, {
           ...(control.signal ? { signal: control.signal } : {}),
+          ...(control.workerFile ? { workerFile: control.workerFile } : {}),
           onProgress: (done, bytes) => control.onProgress?.(done, bytes, commits.length),
         })
       : await readWalk(root, options, control, skipped, commits?.length);
@@ -119,7 +122,10 @@ async function readWalk(
   total: number | undefined,
 ): Promise<HistoryParser> {
   const parser = new HistoryParser(options);
-  const git = gitStream(HISTORY_LOG_ARGS, root, control.signal ? { signal: control.signal } : {});
+  const git = gitStream(HISTORY_LOG_ARGS, root, {
+    buffered: true,
+    ...(control.signal ? { signal: control.signal } : {}),
+  });
   let reported = 0;
   let bytes = 0;
   for await (const chunk of git.stdout as AsyncIterable<Buffer>) {

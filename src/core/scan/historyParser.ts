@@ -4,7 +4,8 @@ import { redactSecrets } from '../redact.ts';
 import { archiveKind, archiveMagic } from './formats.ts';
 import type { FileFinding } from './report.ts';
 import { type Finding, type ScanOptions, optionsFor, scanText } from './scanner.ts';
-import { mayContainKey } from './literalPrecheck.ts';
+import { mayContainKey, shapesOnly } from './literalPrecheck.ts';
+import { ChunkHints } from './chunkHints.ts';
 import { StreamScan } from './streamScan.ts';
 
 const NO_BYTES = Buffer.alloc(0);
@@ -77,6 +78,14 @@ export interface HistoryBlob {
   subject: string;
 }
 
+/** What a parser of part of a history found (HistoryParser.parsed), in its order. */
+export interface ParsedRange {
+  findings: FileFinding[];
+  wide: readonly HistoryBlob[];
+  whole: readonly HistoryBlob[];
+  commits: number;
+}
+
 /**
  * Reads `git log -p -U0 --cc` output pushed in pieces of any size and scans
  * every added line; in a merge's combined diff, every line new to all parents.
@@ -91,7 +100,9 @@ export class HistoryParser {
   private readonly wholeSeen = new Set<string>();
   commits = 0;
   private commit = '';
-  private subject = '';
+  /** The commit's subject as git wrote it; redacted (subject()) only for a commit something is reported in. */
+  private rawSubject = '';
+  private redacted: string | undefined;
   private path = '';
   /** The new version's object id of the file being read (from the diff's index line). */
   private blob = '';
@@ -110,21 +121,52 @@ export class HistoryParser {
   private size = 0;
   private stream: StreamScan | undefined;
 
+  private readonly hints = new ChunkHints();
+  /** The options look for more than the key shapes: every added line is read (literalPrecheck.ts). */
+  private readonly everyLine: boolean;
+
   constructor(options: ScanOptions = {}) {
     this.options = options;
+    this.everyLine = !shapesOnly(options);
   }
 
   /** Reads the next piece of git's output; views of it are kept until its lines end, so it must not change after. */
   push(chunk: Buffer): void {
-    let at = 0;
+    this.hints.reset(chunk);
+    let at = this.skim(chunk, 0);
     while (at < chunk.length) {
       const newline = chunk.indexOf(10, at);
       const end = newline === -1 ? chunk.length : newline;
       this.feed(chunk.subarray(at, end));
       if (newline === -1) return;
       this.endLine();
-      at = newline + 1;
+      at = this.skim(chunk, newline + 1);
     }
+  }
+
+  /**
+   * The hunk lines of a plain diff from `at` (a line's start), each whole in the chunk, as endLine reads them but
+   * without a view of each: a removed line is counted, an added one counted and read only where chunkHints.ts says
+   * it can hold more than nothing. Returns where a line the general path reads starts (a header, a merge's line, a
+   * line the chunk cuts).
+   */
+  private skim(chunk: Buffer, at: number): number {
+    if (this.columns !== 1 || this.kind !== undefined || this.prefix.length > 0) return at;
+    while (at < chunk.length) {
+      const marker = chunk[at];
+      const end = chunk.indexOf(10, at);
+      if (end === -1 || end - at > LONG_LINE) return at;
+      if (marker === 0x2d && this.minusLeft[0]! > 0) this.minusLeft[0]!--;
+      else if (marker === 0x2b && this.plusLeft > 0) {
+        this.plusLeft--;
+        // The first line is read for an archive's magic bytes.
+        if (this.everyLine || this.newLine === 0 || this.hints.worthReading(at + 1, end))
+          this.added(chunk.subarray(at + 1, end), undefined);
+        this.newLine++;
+      } else return at;
+      at = end + 1;
+    }
+    return at;
   }
 
   end(): FileFinding[] {
@@ -147,13 +189,19 @@ export class HistoryParser {
 
   /**
    * Takes in what a parser of the commits after this one's found (historySplit.ts reads history in ranges, a parser
-   * each): its findings and blobs join these in order, each still once, as one parser of both ranges reports them.
+   * each, maybe on another thread): its findings and blobs join these in order, each still once, as one parser of
+   * both ranges reports them.
    */
-  absorb(later: HistoryParser): void {
-    for (const found of later.end()) this.report(found.path, found.finding, found.commit!, found.subject!);
+  absorb(later: ParsedRange): void {
+    for (const found of later.findings) this.report(found.path, found.finding, found.commit!, found.subject!);
     for (const blob of later.wide) once(this.wideSeen, this.wide, blob);
     for (const blob of later.whole) once(this.wholeSeen, this.whole, blob);
     this.commits += later.commits;
+  }
+
+  /** All this parser read, ended: plain data, for absorb() here or on another thread (historyThreads.ts). */
+  parsed(): ParsedRange {
+    return { findings: this.end(), wide: this.wide, whole: this.whole, commits: this.commits };
   }
 
   /** Reports a key found elsewhere (a whole blob), unless this file's history already did. */
@@ -162,6 +210,12 @@ export class HistoryParser {
     if (this.seen.has(id)) return;
     this.seen.add(id);
     this.findings.push({ path, finding, git: 'history', commit, subject });
+  }
+
+  /** The commit's subject, redacted: once per commit that reports something, not for each of a long history's. */
+  private subject(): string {
+    this.redacted ??= redactSecrets(this.rawSubject);
+    return this.redacted;
   }
 
   private inHunk(): boolean {
@@ -269,7 +323,8 @@ export class HistoryParser {
         const rest = line.slice(COMMIT_MARK.length);
         const space = rest.indexOf(' ');
         this.commit = space === -1 ? rest : rest.slice(0, space);
-        this.subject = space === -1 ? '' : redactSecrets(rest.slice(space + 1));
+        this.rawSubject = space === -1 ? '' : rest.slice(space + 1);
+        this.redacted = undefined;
         this.commits++;
         this.blob = '';
         return;
@@ -348,7 +403,7 @@ export class HistoryParser {
         finding: { ...finding, line: this.newLine, endLine: this.newLine },
         git: 'history',
         commit: this.commit,
-        subject: this.subject,
+        subject: this.subject(),
       });
     }
     // A file whose first line starts as an archive does: its version is opened as one, whatever its name.
@@ -358,7 +413,7 @@ export class HistoryParser {
       const id = `${this.blob}|${this.path}`;
       if (!this.wideSeen.has(id)) {
         this.wideSeen.add(id);
-        this.wide.push({ path: this.path, oid: this.blob, commit: this.commit, subject: this.subject });
+        this.wide.push({ path: this.path, oid: this.blob, commit: this.commit, subject: this.subject() });
       }
     }
   }
@@ -373,6 +428,6 @@ export class HistoryParser {
     const id = `${this.blob}|${this.path}`;
     if (this.wholeSeen.has(id)) return;
     this.wholeSeen.add(id);
-    this.whole.push({ path: this.path, oid: this.blob, commit: this.commit, subject: this.subject });
+    this.whole.push({ path: this.path, oid: this.blob, commit: this.commit, subject: this.subject() });
   }
 }

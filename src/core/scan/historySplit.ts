@@ -4,15 +4,25 @@
 // in the same order, each diffed as the walk diffs it) and read by a parser of its own; the parsers are then joined
 // in the ranges' order (HistoryParser.absorb), so the findings are those of one walk, in its order, each once.
 // Every git is run as git.ts runs it: config-driven programs off, no secret in its environment.
-import { gitMessage, gitStream, runGit } from './git.ts';
+import { existsSync } from 'node:fs';
+import { runGit } from './git.ts';
 import { HistoryError } from './historyGaps.ts';
-import { HistoryParser } from './historyParser.ts';
+import { HistoryParser, type ParsedRange } from './historyParser.ts';
+import { type RangeJob, type SplitControl, readRange } from './historyRange.ts';
+import { readRangesThreaded } from './historyThreads.ts';
 import type { ScanOptions } from './scanner.ts';
 
 /** A history shorter than this is read by one git: starting more costs more than it saves. */
 export const SPLIT_MIN_COMMITS = 400;
 /** Ranges per git process: a range of large commits then holds up one git, not the whole scan. */
 const RANGES_PER_PROCESS = 4;
+
+/**
+ * From this many gits at once, each range is parsed on a worker thread beside its git (historyThreads.ts). With two,
+ * this thread keeps up with both: on 2 cores a worker's start and its own warm-up (about 140 ms of CPU on the
+ * bench's 3,000-commit history) cost more than the parse it takes off this thread, and every core is busy already.
+ */
+export const THREADS_FROM = 3;
 
 /** The options of history.ts's walk that choose and order commits: left out when the commits are given. */
 const WALK_ONLY = new Set(['--all', '--full-history', '--reverse', '--topo-order']);
@@ -34,12 +44,6 @@ export function rangesOf(commits: readonly string[], count: number): string[][] 
   return ranges;
 }
 
-export interface SplitControl {
-  signal?: AbortSignal;
-  /** Commits and bytes of git's output read so far, over all ranges. */
-  onProgress?: (commits: number, bytes: number) => void;
-}
-
 /**
  * Reads `commits` (in walk order) with `logArgs` (history.ts's walk) through up to `processes` gits at once; the
  * parser of them all. A git that fails fails the scan with its message, as the one walk's would.
@@ -53,8 +57,25 @@ export async function readSplit(
   control: SplitControl = {},
 ): Promise<HistoryParser> {
   const args = [...logArgs.filter((arg) => !WALK_ONLY.has(arg)), '--no-walk=unsorted', '--stdin'];
-  const ranges = rangesOf(commits, processes * RANGES_PER_PROCESS);
-  const parsers = ranges.map(() => new HistoryParser(options));
+  const jobs = rangesOf(commits, processes * RANGES_PER_PROCESS).map((range) => ({ root, args, commits: range }));
+  const threaded = processes >= THREADS_FROM && control.workerFile !== undefined && existsSync(control.workerFile);
+  const parsed = threaded
+    ? await readRangesThreaded(jobs, processes, control.workerFile!, options, control)
+    : await readRangesHere(jobs, processes, options, control);
+  // Joined in the ranges' order; a cancelled scan's unread ranges are holes.
+  const joined = new HistoryParser(options);
+  for (const range of parsed) if (range) joined.absorb(range);
+  return joined;
+}
+
+/** The ranges read on this thread, `processes` gits at once. */
+async function readRangesHere(
+  jobs: readonly RangeJob[],
+  processes: number,
+  options: ScanOptions,
+  control: SplitControl,
+): Promise<ParsedRange[]> {
+  const parsers = jobs.map(() => new HistoryParser(options));
   const progress = { bytes: 0 };
   const report = () =>
     control.onProgress?.(
@@ -64,27 +85,16 @@ export async function readSplit(
   let next = 0;
   const failures: string[] = [];
   const worker = async () => {
-    while (next < ranges.length && failures.length === 0 && !control.signal?.aborted) {
+    while (next < jobs.length && failures.length === 0 && !control.signal?.aborted) {
       const id = next++;
-      const parser = parsers[id]!;
-      const git = gitStream(args, root, {
-        input: `${ranges[id]!.join('\n')}\n`,
-        ...(control.signal ? { signal: control.signal } : {}),
-      });
-      git.stdout.on('data', (chunk: Buffer) => {
-        parser.push(chunk);
-        progress.bytes += chunk.length;
+      const failure = await readRange(jobs[id]!, parsers[id]!, control.signal, (bytes) => {
+        progress.bytes += bytes;
         report();
       });
-      const { code, stderr } = await git.done;
-      if (code !== 0 && !control.signal?.aborted)
-        failures.push(`git log failed (exit ${code}): ${gitMessage(stderr) || 'no message'}`);
+      if (failure) failures.push(failure);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(processes, ranges.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(processes, jobs.length) }, worker));
   if (failures.length > 0) throw new HistoryError(failures[0]!);
-  const [first, ...rest] = parsers;
-  first!.end();
-  for (const parser of rest) first!.absorb(parser);
-  return first!;
+  return parsers.map((parser) => parser.parsed());
 }

@@ -200,8 +200,7 @@ function underscoreToken(bytes: Buffer, at: number, before: number): number {
  * only a whole read can answer.
  */
 export function keyStarts(bytes: Buffer, options: ScanOptions): number[] | undefined {
-  if (options.known?.length || options.retired?.length || options.decodeBase64 || options.teamRules?.length)
-    return undefined;
+  if (!shapesOnly(options)) return undefined;
   const found: number[] = [];
   containsLiteral(bytes, found);
   return found.sort((a, b) => a - b);
@@ -231,6 +230,14 @@ const PRIMER = Buffer.from(
 export function primeScanner(): void {
   containsLiteral(PRIMER, []);
   containsLiteral(PRIMER);
+}
+
+/**
+ * Whether the options look for the key shapes alone: mayContainKey is then false wherever no prefix ends, and a
+ * caller that found none in a larger buffer (chunkHints.ts) may skip its lines without asking.
+ */
+export function shapesOnly(options: ScanOptions): boolean {
+  return !(options.known?.length || options.retired?.length || options.decodeBase64 || options.teamRules?.length);
 }
 
 /** Whether a file's bytes can hold a finding at all: the fast path that skips most files undecoded. */

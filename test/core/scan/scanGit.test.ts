@@ -114,6 +114,11 @@ describe('one way to run git', () => {
     expect(gitEnv({ GIT_INDEX_FILE: '/i' }, { inheritIndexFile: true }).GIT_INDEX_FILE).toBe('/i');
   });
 
+  it('lets a history log fill its buffer before writing (fewer, larger pieces), and nothing else', () => {
+    expect(gitEnv({}, { buffered: true }).GIT_FLUSH).toBe('0');
+    expect(gitEnv({ GIT_FLUSH: '1' }).GIT_FLUSH).toBeUndefined();
+  });
+
   it('a real git child sees no API key', async () => {
     const repo = makeRepo();
     const dump = join(tempDir(), 'env');
