@@ -56,3 +56,20 @@ export function refQueryAt(text: string, caret: number): { start: number; query:
 export function matchingRefs(query: string): ContextRefName[] {
   return CONTEXT_REFS.filter((name) => name.startsWith(query.toLowerCase()));
 }
+
+/**
+ * What a one-line box that cannot tell where its caret is (a VS Code Quick Input, the inline edit's) completes: the
+ * `#word` the text ends with, and the references it may become. Undefined when the text does not end in one that
+ * matches a name, so the box shows no list and Enter sends the text.
+ */
+export function refCompletionAtEnd(text: string): { start: number; names: ContextRefName[] } | undefined {
+  const at = refQueryAt(text, text.length);
+  if (!at) return undefined;
+  const names = matchingRefs(at.query);
+  return names.length > 0 ? { start: at.start, names } : undefined;
+}
+
+/** The text with the `#word` that starts at `start` completed to `name`, and a space after it for the next word. */
+export function completeRef(text: string, start: number, name: ContextRefName): string {
+  return `${text.slice(0, start)}#${name} `;
+}

@@ -43,6 +43,15 @@ export class FakeTextDocument {
   getText(range?: Range): string {
     return range ? this.text.slice(this.offsetAt(range.start), this.offsetAt(range.end)) : this.text;
   }
+  /** As VS Code does: each end moved inside the document (the `#file` reader asks for lines past the last). */
+  validateRange(range: Range): Range {
+    const lines = this.lines;
+    const inside = (p: Position) => {
+      const line = Math.min(Math.max(p.line, 0), lines.length - 1);
+      return new Position(line, p.line > line ? lines[line]!.length : Math.min(p.character, lines[line]!.length));
+    };
+    return new Range(inside(range.start), inside(range.end));
+  }
 }
 
 interface Change {

@@ -29,6 +29,7 @@ export const {
   CodeActionKind,
   DiagnosticSeverity,
   ProgressLocation,
+  ViewColumn,
   LanguageModelTextPart,
   LanguageModelToolCallPart,
   LanguageModelToolResultPart,

@@ -2,6 +2,8 @@
 // it replaces, and for a follow-up ("make it shorter") the earlier instruction and answer as the turns before, so
 // the model refines its last edit rather than starting over. The answer is code only; a Markdown fence a model adds
 // anyway is dropped, and nothing after its closing fence is taken.
+import type { Attachment } from '../../shared/protocol.ts';
+import { composePrompt } from '../../shared/sentText.ts';
 import type { Turn } from '../services/module.ts';
 
 /** Where the lines are: the file as the person knows it, its language, the first line (1-based). */
@@ -41,20 +43,30 @@ function ask(instruction: string, code: string, place: EditPlace): string {
 
 /**
  * The turns of the request. A follow-up repeats the earlier round (its instruction and code, and the answer) and
- * then asks again for the lines as they are now, which the new answer replaces.
+ * then asks again for the lines as they are now, which the new answer replaces. What the instruction's `#`
+ * references pointed at goes in the last turn before the lines, so the lines and the instruction are read last.
  */
-export function inlineEditTurns(instruction: string, code: string, place: EditPlace, earlier?: EditRound): Turn[] {
-  if (!earlier) return [{ role: 'user', content: ask(instruction, code, place) }];
+export function inlineEditTurns(
+  instruction: string,
+  code: string,
+  place: EditPlace,
+  earlier?: EditRound,
+  context: readonly Attachment[] = [],
+): Turn[] {
+  const pointed = context.length > 0 ? `${composePrompt('What the instruction points at:', context)}\n\n` : '';
+  if (!earlier) return [{ role: 'user', content: pointed + ask(instruction, code, place) }];
   return [
     { role: 'user', content: ask(earlier.instruction, earlier.code, place) },
     { role: 'assistant', content: earlier.answer },
     {
       role: 'user',
-      content: [
-        `Follow-up on your last edit: ${instruction}`,
-        'Answer again with only the lines that replace this code, as it is now:',
-        codeBlock(place.languageId, code),
-      ].join('\n'),
+      content:
+        pointed +
+        [
+          `Follow-up on your last edit: ${instruction}`,
+          'Answer again with only the lines that replace this code, as it is now:',
+          codeBlock(place.languageId, code),
+        ].join('\n'),
     },
   ];
 }

@@ -7,24 +7,22 @@ import * as vscode from 'vscode';
 import { Disposable } from '../../shared/dispose.ts';
 import { Emitter } from '../../shared/event.ts';
 import type { EditPlace, EditRound } from '../../core/chat/inlineEditPrompt.ts';
+import type { ResolvedPrompt } from '../../core/chat/contextRefs.ts';
+import type { Attachment } from '../../shared/protocol.ts';
 import { ModelCatalog } from '../../core/chat/modelCatalog.ts';
 import { toServiceError } from '../../core/errors.ts';
 import { serviceLabel } from '../serviceNames.ts';
-import {
-  CHOICE_KEY,
-  EditInput,
-  type InputOutcome,
-  type InputShape,
-  PromptHistory,
-  pickModel,
-} from './inlineEditInput.ts';
+import { CHOICE_KEY, type InputOutcome, type InputShape, PromptHistory, pickModel } from './inlineEditInput.ts';
+import { EditInput } from './inlineEditBox.ts';
+import { SentTextView, askWithReferences, boxPreview } from './inlineEditRefs.ts';
+import { resolveContextRefs } from '../chat/contextReaders.ts';
 import { editRegion, type LineRegion } from './inlineEditRegion.ts';
 import { type DiffStyles, diffStyles } from './inlineEditRenderer.ts';
 import {
+  type EditAsk,
   type InlineEditDeps,
   type ModelChoice,
   type ReferenceResolver,
-  noReferences,
   passCap,
   sendInlineEdit,
   tellFailure,
@@ -43,7 +41,7 @@ export interface InlineEditPorts extends InlineEditDeps {
   chatChoice: () => ModelChoice;
   /** Answers the input box in Keyward's own tests. */
   prompt?: (shape: InputShape) => Promise<InputOutcome>;
-  /** Resolves `#` references in the instruction (issue 34 §2); without one the instruction goes as typed. */
+  /** Resolves `#` references in the instruction (issue 34 §2); the chat's readers unless a test stands in. */
   resolveReferences?: ReferenceResolver;
   /** Answers "keep what arrived or put everything back?" after Stop in Keyward's own tests. */
   afterStop?: (arrived: number) => Promise<'keep' | 'undo' | undefined>;
@@ -66,6 +64,7 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
   private readonly history: PromptHistory;
   private readonly catalog: ModelCatalog;
   private readonly styles: DiffStyles;
+  private readonly sentView = this._register(new SentTextView());
   private readonly lensesChanged = this._register(new Emitter<void>());
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
 
@@ -95,7 +94,8 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
       );
       return;
     }
-    const waiting = this.pending.get(editor.document.uri.toString());
+    const uri = editor.document.uri.toString();
+    const waiting = this.pending.get(uri);
     if (waiting && !this.covers(waiting.start, waiting.rowCount, editor)) {
       void vscode.window.showInformationMessage(
         t('An edit in this file waits for Keep or Undo: choose one first (the lenses above it), then edit again.'),
@@ -108,27 +108,39 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
       ? { start: waiting.start, count: waiting.ask.code.split('\n').length }
       : (kept?.region ?? (await editRegion(editor)));
     const earlier = waiting?.round() ?? kept?.round;
-    const typed = await this.askInstruction(editor, region, earlier);
-    if (typed === undefined) return;
-    void this.history.add(typed);
-    const { instruction, context } = await (this.ports.resolveReferences ?? noReferences)(typed);
-    // A follow-up on a waiting edit: its lines go back as they were, and the new answer replaces them again.
-    if (waiting) await this.close(waiting, false);
-    this.kept = undefined;
-    const code = this.text(editor.document, region);
     const place = waiting?.ask.place ?? kept?.place ?? this.place(editor.document, region);
-    await this.start(editor.document, region, {
+    // The references are read from the editor the edit was asked in, whatever is active by the time Enter is pressed.
+    const resolve = (text: string) => (this.ports.resolveReferences ?? resolveContextRefs)(text, editor);
+    const askOf = (instruction: string, context: Attachment[]) => ({
       choice: this.choice(),
       instruction,
-      code,
+      // While a waiting edit shows its diff, its lines are the old code it puts back before the follow-up is sent.
+      code: waiting && this.pending.get(uri) === waiting ? waiting.ask.code : this.text(editor.document, region),
       place,
       ...(earlier ? { earlier } : {}),
       ...(context.length > 0 ? { context } : {}),
     });
+    const asked = await askWithReferences(
+      (value) => this.askInstruction(editor, region, earlier, value, resolve, (r) => askOf(r.prompt, r.attachments)),
+      resolve,
+      (typed) => void this.history.add(typed),
+    );
+    if (asked === undefined) return;
+    // A follow-up on a waiting edit: its lines go back as they were, and the new answer replaces them again.
+    if (waiting) await this.close(waiting, false);
+    this.kept = undefined;
+    await this.start(editor.document, region, askOf(asked.instruction, asked.context));
   }
 
-  private async askInstruction(editor: vscode.TextEditor, region: LineRegion, earlier: EditRound | undefined) {
-    let value = '';
+  private async askInstruction(
+    editor: vscode.TextEditor,
+    region: LineRegion,
+    earlier: EditRound | undefined,
+    typed: string,
+    resolve: (text: string) => Promise<ResolvedPrompt>,
+    askOf: (resolved: ResolvedPrompt) => EditAsk,
+  ) {
+    let value = typed;
     // A service without a model to suggest (a compatible server): the person picks one first.
     if (!this.choice().model && !(await this.switchModel())) return undefined;
     for (;;) {
@@ -141,10 +153,11 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
         ),
         prompt: this.where(editor.document, region, earlier),
         placeholder: earlier
-          ? t('How to refine the last edit ("make it shorter"); Up and Down: earlier prompts')
-          : t('What to change; Up and Down: earlier prompts'),
+          ? t('How to refine the last edit ("make it shorter"); # points at context; Up and Down: earlier prompts')
+          : t('What to change; # points at context (#file, #problems…); Up and Down: earlier prompts'),
         value,
       };
+      Object.assign(shape, boxPreview(resolve, askOf, this.sentView, shape.title));
       const outcome = await (this.ports.prompt ?? ((s) => this.input.ask(s, this.history.list())))(shape);
       if (outcome?.kind !== 'switch') return outcome?.text;
       value = outcome.text;

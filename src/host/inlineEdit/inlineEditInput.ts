@@ -1,7 +1,7 @@
-// The inline edit's input: a Quick Input box titled with the model and service, a button that switches them, and
-// the earlier prompts on Up and Down (keyward.inlineEditHistoryPrevious/Next, bound while the box is shown). The
-// prompts are kept in workspace state, which passes the one filter for disk (host/scrubbedState.ts): a key typed
-// into a prompt is masked before it is stored, as the chat's history is.
+// What the inline edit's input (inlineEditBox.ts) is given and gives back, the earlier prompts it offers on Up and
+// Down, and the model picker behind its switch button. The prompts are kept in workspace state, which passes the
+// one filter for disk (host/scrubbedState.ts): a key typed into a prompt is masked before it is stored, as the
+// chat's history is.
 import * as vscode from 'vscode';
 import type { ModelCatalog } from '../../core/chat/modelCatalog.ts';
 import type { KeyStore } from '../../core/keys/keyStore.ts';
@@ -14,7 +14,6 @@ import type { ModelChoice } from './inlineEditRequest.ts';
 const t = vscode.l10n.t;
 export const HISTORY_KEY = 'keyward.inlineEdit.history';
 export const CHOICE_KEY = 'keyward.inlineEdit.choice';
-const INPUT_CONTEXT = 'keyward.inlineEditInput';
 const HISTORY_LENGTH = 50;
 
 /** What the box was left with: a prompt to send, or the person asked for another model (the text kept). */
@@ -25,6 +24,10 @@ export interface InputShape {
   prompt: string;
   placeholder: string;
   value: string;
+  /** What the `#` references of a text add (their chips) and what cannot go, for the line under the box. */
+  references?: (text: string) => Promise<{ adds: string; refused: string }>;
+  /** "Show what is sent": the exact text the request would carry for this text, in a read-only document. */
+  showSent?: (text: string) => Promise<void>;
 }
 
 export class PromptHistory {
@@ -39,72 +42,6 @@ export class PromptHistory {
   async add(prompt: string): Promise<void> {
     const kept = this.list().filter((p) => p !== prompt);
     await this.state.update(HISTORY_KEY, [...kept, prompt].slice(-HISTORY_LENGTH));
-  }
-}
-
-export class EditInput {
-  private box: vscode.InputBox | undefined;
-  /** Where Up and Down are in the history: its length means the text being typed. */
-  private at = 0;
-  private draft = '';
-  private shown: string[] = [];
-
-  ask(shape: InputShape, history: readonly string[]): Promise<InputOutcome> {
-    const box = vscode.window.createInputBox();
-    this.box = box;
-    this.shown = [...history];
-    this.at = this.shown.length;
-    box.title = shape.title;
-    box.prompt = shape.prompt;
-    box.placeholder = shape.placeholder;
-    box.value = shape.value;
-    box.ignoreFocusOut = true;
-    const switchButton: vscode.QuickInputButton = {
-      iconPath: new vscode.ThemeIcon('arrow-swap'),
-      tooltip: t('Switch the model or service'),
-    };
-    box.buttons = [switchButton];
-    void vscode.commands.executeCommand('setContext', INPUT_CONTEXT, true);
-    return new Promise<InputOutcome>((resolve) => {
-      let outcome: InputOutcome;
-      const parts = [
-        box.onDidAccept(() => {
-          if (box.value.trim() === '') return;
-          outcome = { kind: 'send', text: box.value.trim() };
-          box.hide();
-        }),
-        box.onDidTriggerButton(() => {
-          outcome = { kind: 'switch', text: box.value };
-          box.hide();
-        }),
-        box.onDidHide(() => {
-          parts.forEach((p) => p.dispose());
-          box.dispose();
-          if (this.box === box) this.box = undefined;
-          void vscode.commands.executeCommand('setContext', INPUT_CONTEXT, false);
-          resolve(outcome);
-        }),
-      ];
-      box.show();
-    });
-  }
-
-  /** Up: the prompt before the one shown. */
-  previous(): void {
-    this.move(-1);
-  }
-
-  /** Down: the next prompt, and past the newest the text that was being typed. */
-  next(): void {
-    this.move(1);
-  }
-
-  private move(step: number): void {
-    const box = this.box;
-    if (!box) return;
-    if (this.at === this.shown.length) this.draft = box.value;
-    this.at = Math.min(this.shown.length, Math.max(0, this.at + step));
-    box.value = this.at === this.shown.length ? this.draft : this.shown[this.at]!;
   }
 }
 

@@ -19,13 +19,12 @@ import {
   inlineEditTurns,
 } from '../../core/chat/inlineEditPrompt.ts';
 import { runPrompt } from '../../core/chat/promptRunner.ts';
-import { composePrompt } from '../../core/chat/conversation.ts';
-import type { Turn } from '../../core/services/module.ts';
 import { type GuardQuestion, guardPrompt, redactionMasks } from '../../core/guards/secretGuard.ts';
 import { MaskRestorer } from '../../core/chat/maskRestorer.ts';
 import { redactSecrets } from '../../core/redact.ts';
 import type { ServiceError } from '../../core/errors.ts';
 import type { CompletionResult } from '../../core/wire/textStream.ts';
+import type { ResolvedPrompt } from '../../core/chat/contextRefs.ts';
 import type { Attachment } from '../../shared/protocol.ts';
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import { errorKindRule } from '../../shared/errorKindRules.ts';
@@ -67,12 +66,10 @@ export interface EditAsk {
 }
 
 /**
- * Where `#` references in an inline edit's instruction are resolved: the instruction as it is sent, and what the
- * references add. The `#` context resolver (issue 34 §2) plugs in here; until then the instruction goes as typed.
+ * Where `#` references in an inline edit's instruction are resolved (host/chat/contextReaders.ts), against the
+ * editor the edit was asked in: the instruction as it is sent, what the references add, and what could not go.
  */
-export type ReferenceResolver = (instruction: string) => Promise<{ instruction: string; context: Attachment[] }>;
-
-export const noReferences: ReferenceResolver = async (instruction) => ({ instruction, context: [] });
+export type ReferenceResolver = (instruction: string, editor: vscode.TextEditor) => Promise<ResolvedPrompt>;
 
 /**
  * Past the daily cap, the person's word before a paid prompt: Send Anyway, the free model the chat's card offers, or
@@ -125,11 +122,16 @@ function pieces(ask: EditAsk): Attachment[] {
   ];
 }
 
-/** What the references pointed at, before the last turn's text: each piece with its file and lines. */
-function withContext(turns: Turn[], context: readonly Attachment[]): Turn[] {
-  if (context.length === 0) return turns;
-  const last = turns.at(-1)!;
-  return [...turns.slice(0, -1), { role: 'user', content: composePrompt(last.content, context) }];
+/**
+ * The text the request carries, as "Show what is sent" shows it: the instructions, then each turn under its role.
+ * Masked for display; the secret guard still asks about a key in it before anything is sent.
+ */
+export function sentText(ask: EditAsk): string {
+  const turns = [
+    { role: 'system', content: INLINE_EDIT_INSTRUCTIONS },
+    ...inlineEditTurns(ask.instruction, ask.code, ask.place, ask.earlier, ask.context),
+  ];
+  return redactSecrets(turns.map((turn) => `## ${turn.role}\n\n${turn.content}`).join('\n\n'));
 }
 
 /**
@@ -176,7 +178,7 @@ export async function sendInlineEdit(
         {
           service,
           model,
-          turns: withContext(inlineEditTurns(guarded.prompt, code ?? '', ask.place, earlier), context),
+          turns: inlineEditTurns(guarded.prompt, code ?? '', ask.place, earlier, context),
           instructions: INLINE_EDIT_INSTRUCTIONS,
           denyDataCollection: deps.configuration.value.router.denyDataCollection,
         },

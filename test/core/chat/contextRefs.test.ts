@@ -9,7 +9,14 @@ import {
   resolvePrompt,
 } from '../../../src/core/chat/contextRefs.ts';
 import { workingTreeDiff } from '../../../src/core/chat/workingTreeDiff.ts';
-import { findContextRefs, matchingRefs, refQueryAt, withoutContextRefs } from '../../../src/shared/contextRefs.ts';
+import {
+  completeRef,
+  findContextRefs,
+  matchingRefs,
+  refCompletionAtEnd,
+  refQueryAt,
+  withoutContextRefs,
+} from '../../../src/shared/contextRefs.ts';
 import { composePrompt } from '../../../src/shared/sentText.ts';
 import { isWebviewMessage } from '../../../src/shared/protocol.ts';
 import { makeHostileRepo, makeRepo, plainGit } from '../../cli/gitFixtures.ts';
@@ -42,6 +49,21 @@ describe('finding #references in a prompt', () => {
     expect(matchingRefs('')).toEqual(['file', 'selection', 'problems', 'changes', 'terminal']);
     expect(matchingRefs('c')).toEqual(['changes']);
     expect(matchingRefs('x')).toEqual([]);
+  });
+
+  it('the inline edit’s box lists references while its text ends in a # word that matches one, and not otherwise', () => {
+    expect(refCompletionAtEnd('#')).toEqual({
+      start: 0,
+      names: ['file', 'selection', 'problems', 'changes', 'terminal'],
+    });
+    expect(refCompletionAtEnd('tidy this #fi')).toEqual({ start: 10, names: ['file'] });
+    expect(refCompletionAtEnd('use #p')).toEqual({ start: 4, names: ['problems'] });
+    for (const text of ['', 'tidy', 'tidy #file ', 'C#', '#x', 'tidy #fi done', 'a#fi'])
+      expect(refCompletionAtEnd(text), text).toBeUndefined();
+    expect(completeRef('tidy this #fi', 10, 'file')).toBe('tidy this #file ');
+    expect(completeRef('#', 0, 'problems')).toBe('#problems ');
+    // Completed, the text no longer ends in a # word: the list closes and Enter sends.
+    expect(refCompletionAtEnd(completeRef('#', 0, 'problems'))).toBeUndefined();
   });
 });
 

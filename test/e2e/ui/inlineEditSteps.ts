@@ -1,8 +1,10 @@
 // UI steps for issue 34 §1, Edit with Keyward…, through the person's path in the real editor: the answer streams in
 // as a diff in place, each hunk is kept or undone from its CodeLens, one Ctrl+Z puts the kept edit back; Escape
 // stops an answer and the notification offers what arrived or the old text; a follow-up (its prompt from Up) refines
-// the waiting edit; a failure says the chat's advice with Retry. The emulator's `[[rewrite]]` answer rewrites the
-// code it is sent, one line a delta.
+// the waiting edit; a failure says the chat's advice with Retry; `#` in the box lists the references, and the one
+// chosen shows under the box, in "Show what is sent" and in the request. The emulator's `[[rewrite]]` answer rewrites
+// the code it is sent (the last fenced block: the lines to change come after what the references add), one line a
+// delta.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from '../harness/playwright.ts';
@@ -281,6 +283,69 @@ export const inlineEditSteps: UiStep[] = [
       await until('the lenses gone', async () => ((await lenses(wb).count()) === 0 ? true : undefined));
       await revert(wb);
       await setTheme(wb, 'Dark Modern');
+    },
+  },
+  {
+    name: 'Inline edit: # in the box lists the references, #file is chosen, shown under the box and in what is sent, and sent',
+    async run({ wb, workspace, emulator }) {
+      await setTheme(wb, 'Dark Modern');
+      await clearToasts(wb);
+      await demoOpen(wb, workspace.folder);
+      // Lines 3–6 (the function) selected with the keyboard, as a person would.
+      await wb.page.keyboard.press('Control+Home');
+      for (let i = 0; i < 2; i++) await wb.page.keyboard.press('ArrowDown');
+      for (let i = 0; i < 4; i++) await wb.page.keyboard.press('Shift+ArrowDown');
+      await wb.runCommand('Keyward: Edit with Keyward…');
+      const box = wb.page.locator('.quick-input-widget');
+      const input = box.locator('input.input');
+      await waitFor(() => box.innerText(), 'lines 3–6 of inline-demo.js', 'the box names the selected lines');
+      await until('the palette gave way to the box', async () =>
+        (await input.inputValue()).startsWith('>') ? undefined : true,
+      );
+      await wb.page.keyboard.type('tidy #');
+      const rows = box.locator('.quick-input-list .monaco-list-row');
+      await waitFor(
+        async () => (await rows.allInnerTexts()).join(' | '),
+        /#file.*#selection.*#problems.*#changes.*#terminal/,
+        'the five references listed as # is typed',
+      );
+      await waitFor(() => box.innerText(), 'The whole file in the editor', 'each with what it adds');
+      await wb.screenshot('inline-edit-context-list-dark');
+      await wb.page.keyboard.type('fi');
+      await until('only #file left', async () => ((await rows.count()) === 1 ? true : undefined));
+      await wb.page.keyboard.press('Enter');
+      await waitFor(() => input.inputValue(), 'tidy #file', 'Enter completes the word and keeps the box open');
+      await waitFor(() => box.innerText(), 'Adds: #file (inline-demo.js)', 'the chip under the box');
+      await wb.screenshot('inline-edit-context-chip-dark');
+      await box.locator('.quick-input-titlebar .action-label[aria-label^="Show what is sent"]').click();
+      const sentTab = wb.page.locator('.tab', { hasText: 'what-is-sent.md' });
+      await sentTab.waitFor({ timeout: PATIENCE });
+      await waitFor(
+        () => wb.page.locator('.editor-instance .view-lines', { hasText: 'points at' }).first().innerText(),
+        'What the instruction points at:',
+        'the text sent, references first',
+      );
+      await wb.screenshot('inline-edit-context-sent-text-dark');
+      await input.click();
+      await wb.page.keyboard.press('End');
+      await wb.page.keyboard.type('[[rewrite]]');
+      await wb.page.keyboard.press('Enter');
+      const asked = () =>
+        emulator.requests
+          .filter((r) => r.path === '/chat/completions')
+          .map((r) => (r.body?.messages as { content: string }[] | undefined)?.at(-1)?.content ?? '')
+          .find((content) => content.includes('Instruction: tidy [[rewrite]]') && content.includes('points at'));
+      const sent = await until('the request with the file', async () => asked());
+      if (!sent.includes('File inline-demo.js (javascript), lines 1-') || !sent.includes('const z = 9;'))
+        throw new Error(`the request did not carry the whole file: ${sent.slice(0, 400)}`);
+      // The demo's group active again (the text sent opened beside it), for its lenses and text.
+      await wb.page.locator('.tab', { hasText: DEMO }).first().click();
+      await lens(wb, 'Undo All').waitFor({ timeout: PATIENCE });
+      await editorShows(wb, 'function new() {', true, 'the edit of the selected lines');
+      await lens(wb, 'Undo All').click();
+      await editorShows(wb, 'function new() {', false, 'Undo All');
+      await editorShows(wb, '  // drop me', true, 'the old text');
+      await revert(wb);
     },
   },
 ];

@@ -4,20 +4,11 @@
 // text, a follow-up on a waiting edit carries the earlier round and replaces the same lines, errors say the chat's
 // advice with Retry, and the secret guard and the daily cap stand in front of every service, the compatible one too.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AccountMonitor } from '../../../src/core/monitor/accountMonitor.ts';
-import { KeyStore } from '../../../src/core/keys/keyStore.ts';
-import { SpendLedger } from '../../../src/core/account/spendLedger.ts';
-import { InlineEdits, type InlineEditPorts } from '../../../src/host/inlineEdit/inlineEdit.ts';
-import type { InputShape } from '../../../src/host/inlineEdit/inlineEditInput.ts';
-import { Configuration } from '../../../src/host/configuration.ts';
-import { Log } from '../../../src/host/log.ts';
-import { secretPort, statePort } from '../../../src/host/keys/secretPorts.ts';
-import { SPEND_STATE_KEY, SpendGuard } from '../../../src/host/chat/spendGuard.ts';
 import { type TestBed, startTestBed } from '../../emulator/adminClient.ts';
 import { routerKey } from '../../emulator/keyFactory.ts';
-import { FakeMemento, FakeSecrets, Position, Range, Selection } from '../fakeVscode.ts';
-import { FakeTextDocument, FakeTextEditor, showEditor } from '../fakeTextEditor.ts';
+import { Position, Range, Selection } from '../fakeVscode.ts';
 import { fake } from '../vscodeShim.ts';
+import { CODE, EDITED, PAID, type Setup, setup } from './inlineEditSetup.ts';
 
 let bed: TestBed;
 beforeAll(async () => {
@@ -25,90 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => bed.close());
 
-const PAID = 'openai/gpt-4o-mini';
-const CODE = 'const a = 0;\n\nfunction old() {\n  // drop me\n  return 1; // add below\n}\n\nconst z = 9;';
-const EDITED = 'const a = 0;\n\nfunction new() {\n  return 1; // add below\n  // added by keyward\n}\n\nconst z = 9;';
-
-interface Setup {
-  edits: InlineEdits;
-  editor: FakeTextEditor;
-  shapes: InputShape[];
-  prompts: string[];
-  asked: string[];
-  afterStop: ('keep' | 'undo' | undefined)[];
-  keys: KeyStore;
-  dispose(): void;
-}
-
-function setup(ports: Partial<InlineEditPorts> = {}, settings: Record<string, unknown> = {}): Setup {
-  fake.state.messages.length = 0;
-  fake.state.answers.length = 0;
-  for (const name of Object.keys(fake.state.settings)) delete fake.state.settings[name];
-  Object.assign(fake.state.settings, {
-    'keyward.router.baseUrl': bed.emulator.routerBaseUrl,
-    'keyward.direct.baseUrl': bed.emulator.directBaseUrl,
-    'keyward.compatible.baseUrl': bed.emulator.compatibleBaseUrls.open,
-    'keyward.status.refreshMinutes': 0,
-    ...settings,
-  });
-  const log = new Log();
-  const configuration = new Configuration(log);
-  const keys = new KeyStore(secretPort(new FakeSecrets() as never), statePort(new FakeMemento() as never));
-  const monitor = new AccountMonitor({ keys, config: () => configuration.value, tier: () => 'Build' as never });
-  const state = new FakeMemento();
-  const ledger = new SpendLedger({
-    get: () => state.get(SPEND_STATE_KEY),
-    set: (day) => state.update(SPEND_STATE_KEY, day),
-  });
-  const s = {
-    shapes: [] as InputShape[],
-    prompts: [] as string[],
-    asked: [] as string[],
-    afterStop: [] as ('keep' | 'undo' | undefined)[],
-  };
-  const edits = new InlineEdits({
-    monitor,
-    keys,
-    configuration,
-    log,
-    spend: new SpendGuard(ledger, configuration, keys, log),
-    state: state as never,
-    chatChoice: () => ({ service: 'router', model: PAID }),
-    prompt: async (shape) => {
-      s.shapes.push(shape);
-      const text = s.prompts.shift();
-      return text === undefined ? undefined : { kind: 'send', text };
-    },
-    afterStop: async () => s.afterStop.shift(),
-    ask: async (names) => {
-      s.asked.push(names);
-      return 'cancel';
-    },
-    ...ports,
-  });
-  const editor = new FakeTextEditor(new FakeTextDocument('/w/demo.js', CODE));
-  // The cursor inside old(): no selection, so the paragraph around it (the function) is the region.
-  editor.selection = new Selection(new Position(3, 2), new Position(3, 2));
-  showEditor(editor);
-  return {
-    ...s,
-    edits,
-    editor,
-    keys,
-    dispose: () => {
-      edits.dispose();
-      monitor.dispose();
-      configuration.dispose();
-      log.dispose();
-    },
-  };
-}
-
 let s: Setup;
 beforeEach(async () => {
   await bed.admin('POST', '/reset', { sandbox: true });
   s?.dispose();
-  s = setup();
+  s = setup(bed);
   await s.keys.setKey('router', bed.emulator.sandbox!.keys.routerFunded);
 });
 
@@ -282,7 +194,7 @@ describe('Edit with Keyward…', () => {
 
   it('a key sent redacted comes back as the key where the answer returns its placeholder: Keep keeps the key', async () => {
     s.dispose();
-    s = setup({ ask: async () => 'redact' });
+    s = setup(bed, { ask: async () => 'redact' });
     await s.keys.setKey('router', bed.emulator.sandbox!.keys.routerFunded);
     const key = routerKey();
     s.editor.document.text = CODE.replace('return 1;', `return "${key}";`);
@@ -297,7 +209,7 @@ describe('Edit with Keyward…', () => {
 
   it('past the daily cap it asks first, as the chat does; Send Anyway sends', async () => {
     s.dispose();
-    s = setup({}, { 'keyward.spend.dailyCapUsd': 0 });
+    s = setup(bed, {}, { 'keyward.spend.dailyCapUsd': 0 });
     await s.keys.setKey('router', bed.emulator.sandbox!.keys.routerFunded);
     fake.state.answers.push(undefined);
     await edit('tidy [[rewrite]]');
@@ -310,7 +222,7 @@ describe('Edit with Keyward…', () => {
 
   it('works on the compatible service too', async () => {
     s.dispose();
-    s = setup({ chatChoice: () => ({ service: 'compatible', model: 'qwen2.5-coder:7b' }) });
+    s = setup(bed, { chatChoice: () => ({ service: 'compatible', model: 'qwen2.5-coder:7b' }) });
     await edit('tidy [[rewrite]]');
     await s.edits.resolveAll(true);
     expect(text()).toBe(EDITED);
