@@ -417,7 +417,7 @@ export interface FakeState {
   logLines: string[];
   messages: { level: 'info' | 'warning' | 'error'; text: string; items: string[] }[];
   /** Scripted answers: the next message with buttons gets the first answer, and so on. */
-  answers: (string | undefined)[];
+  answers: (string | undefined | typeof UNANSWERED)[];
   inputs: (string | undefined)[];
   /** The options of each input box shown: its default value, prompt and check. */
   inputBoxes: { value?: string; prompt?: string; validateInput?: (text: string) => unknown }[];
