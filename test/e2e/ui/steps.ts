@@ -19,6 +19,7 @@ import { spendCapSteps } from './spendCapSteps.ts';
 import { languageModelSteps } from './languageModelSteps.ts';
 import { chatHistorySteps } from './chatHistorySteps.ts';
 import { keyLifeSteps } from './keyLifeSteps.ts';
+import { signInSteps } from './signInSteps.ts';
 import { contextMeterSteps } from './contextMeterSteps.ts';
 import { inlineEditSteps } from './inlineEditSteps.ts';
 import { contextSteps } from './contextSteps.ts';
@@ -432,6 +433,7 @@ export const ALL_STEPS: UiStep[] = [
   ...contextMeterSteps,
   ...conversationPlaceSteps,
   ...keyLifeSteps,
+  ...signInSteps,
   ...inlineEditSteps,
   ...contextSteps,
   leakProbeStep,
