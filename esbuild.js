@@ -224,6 +224,31 @@ const portableLlhttp = {
   },
 };
 
+// undici reads a FormData body with fetch's body code (web/fetch/body.js, and through it fetch's helpers and WebIDL:
+// 42 KB of dist/undici.js). It takes only a FormData of its own making, refusing any other before a client sees it
+// (core/request.js, "body must be a FormData created by this undici package instance"), and the lean undici
+// (src/core/undiciLean.cjs) exports none: that code never runs. The check that refuses keeps working, on a WebIDL
+// that knows no undici FormData; the body reader, never reached, would throw. test/core/undiciLean.test.ts checks the
+// refusal against undici's own.
+const noFormData = {
+  name: 'no-form-data',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]web[\\/]fetch[\\/](body|formdata)(\.js)?$/ }, () => ({
+      path: 'unused',
+      namespace: 'form-data',
+    }));
+    build.onResolve({ filter: /[\\/]web[\\/]webidl$/ }, () => ({ path: 'webidl', namespace: 'form-data' }));
+    build.onLoad({ filter: /^unused$/, namespace: 'form-data' }, () => ({
+      contents: "module.exports = { extractBody() { throw new Error('Keyward sends no FormData'); } };",
+      loader: 'js',
+    }));
+    build.onLoad({ filter: /^webidl$/, namespace: 'form-data' }, () => ({
+      contents: 'module.exports = { webidl: { is: { FormData: () => false } } };',
+      loader: 'js',
+    }));
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const bundles = [
   {
@@ -236,7 +261,7 @@ const bundles = [
     // undici's build of the copy Node ships defines this (esbuildDetection: '1'): it leaves out the experimental Milo
     // HTTP/1 parser, two base64 WebAssembly modules (115 KB) that run only when a client asks for it by option.
     define: { esbuildDetection: 'true' },
-    plugins: [portableLlhttp],
+    plugins: [portableLlhttp, noFormData],
   },
   {
     ...common,
