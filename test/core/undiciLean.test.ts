@@ -103,10 +103,12 @@ describe('lean undici', () => {
     // The proxy agent opens its CONNECT tunnel with connect().
     expect(typeof dispatcher.connect).toBe('function');
     for (const unused of ['stream', 'pipeline', 'upgrade']) expect(dispatcher[unused]).toBeUndefined();
+    // Node's own FormData: undici takes only its own, which the lean undici does not export.
+    const body = new FormData() as unknown as import('undici').FormData;
     const refusal = async (undici: typeof import('undici')) => {
       const agent = new undici.Agent();
       const error = await undici
-        .request(`${bed.emulator.directBaseUrl}/models`, { method: 'POST', body: new FormData(), dispatcher: agent })
+        .request(`${bed.emulator.directBaseUrl}/models`, { method: 'POST', body, dispatcher: agent })
         .then(
           () => undefined,
           (e: unknown) => e as { code: string; message: string },
