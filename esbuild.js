@@ -249,6 +249,17 @@ const noFormData = {
   },
 };
 
+// markdown-it's named character references are read by the webview's own HTML parser (src/webview/htmlEntities.ts),
+// not from the 18 KB table of the `entities` package, which the browser already holds.
+const browserEntities = {
+  name: 'browser-entities',
+  setup(build) {
+    build.onResolve({ filter: /^entities$/ }, (args) =>
+      /[\\/]markdown-it[\\/]/.test(args.importer) ? { path: resolve('src/webview/htmlEntities.ts') } : undefined,
+    );
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const bundles = [
   {
@@ -295,6 +306,7 @@ const bundles = [
     platform: 'browser',
     format: 'iife',
     target: 'chrome120',
+    plugins: [browserEntities],
   },
   ...cliBuilds('dist/cli.js', common, version),
 ];
