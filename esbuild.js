@@ -70,6 +70,9 @@ const ON_DEMAND = {
   // A team's rules (the TOML reader, the RE2 reading and its checks), loaded on the first workspace root holding a
   // .keyward.toml (src/host/scan/teamRuleFiles.ts); the CLI keeps it inline.
   'src/core/scan/teamRulesFile.ts': 'teamRules.js',
+  // The probes and the window onto the parts that Keyward's own in-host tests use, loaded by activate() in Test mode
+  // only (src/host/activation/testMode.ts).
+  'src/host/activation/testMode.ts': 'testMode.js',
 };
 
 const repoPath = (path) => relative(process.cwd(), path).split(sep).join('/');

@@ -57,6 +57,8 @@ describe('the history scan, the hook installer and the other commands, on demand
     streamScan: 'dist/streamScan.js',
     sourceMap: 'dist/sourceMap.js',
     teamRules: 'dist/teamRules.js',
+    // The probes and the test API, loaded by activate() in Test mode only.
+    testMode: 'dist/testMode.js',
     // What two parts share and the extension bundle does not hold (esbuild.js): each of them loads it.
     common: 'dist/common.js',
   };
@@ -83,6 +85,25 @@ describe('the history scan, the hook installer and the other commands, on demand
     const context = fakeExtensionContext();
     loadExtensionBundle(api).activate(context);
     for (const path of paths) expect(Object.keys(require.cache)).not.toContain(path);
+    context.dispose();
+  });
+
+  it('the test API and its probes load in Test mode only, from dist/testMode.js', async () => {
+    const testMode = resolve(onDemand.testMode);
+    delete require.cache[testMode];
+    const { api } = createFakeVscode();
+    const context = fakeExtensionContext('0.0.0', 3);
+    const exports = loadExtensionBundle(api, undefined, { onDemand: true }).activate(context) as unknown as Promise<
+      Record<string, unknown>
+    >;
+    expect(exports).toBeInstanceOf(Promise);
+    const testApi = await exports;
+    expect(Object.keys(require.cache)).toContain(testMode);
+    expect(typeof testApi.ask).toBe('function');
+    expect(testApi.panelProbe).toBeDefined();
+    expect(testApi.dialogs).toBeDefined();
+    // The test API's own member: present wherever testApi.ts is bundled.
+    expect(readFileSync('dist/extension.js', 'utf8')).not.toContain('chatTitles');
     context.dispose();
   });
 
