@@ -70,6 +70,10 @@ const ON_DEMAND = {
   // A team's rules (the TOML reader, the RE2 reading and its checks), loaded on the first workspace root holding a
   // .keyward.toml (src/host/scan/teamRuleFiles.ts); the CLI keeps it inline.
   'src/core/scan/teamRulesFile.ts': 'teamRules.js',
+  // The hover's text over a flagged key, loaded on the first hover over one (src/host/scan/keyHover.ts).
+  'src/host/scan/keyHoverText.ts': 'keyHover.js',
+  // The scanner thread's driver, loaded with the first large document (src/host/scan/scanThreadOnDemand.ts).
+  'src/core/scan/scanThread.ts': 'scanThread.js',
   // The probes and the window onto the parts that Keyward's own in-host tests use, loaded by activate() in Test mode
   // only (src/host/activation/testMode.ts).
   'src/host/activation/testMode.ts': 'testMode.js',

@@ -39,8 +39,9 @@ export function benchBundle(): string[] {
   // their first run, the chat session when a chat first opens, the wire clients when the first client is made, the
   // language model provider's request handling on its first request, the archive walker on the first archive, the
   // windowed scan with the history scan, the source-map reader with a workspace scan, what two of those share
-  // (common.js) with the first of them that needs it, the scanner thread with the first large document, a team's rules
-  // with the first .keyward.toml, the test API when VS Code runs Keyward's own tests.
+  // (common.js) with the first of them that needs it, the scanner thread (and its driver, scanThread.js) with the first large
+  // document, a team's rules
+  // with the first .keyward.toml, the test API when VS Code runs Keyward's own tests, the hover's text on the first hover over a key.
   const onDemand = [
     'dist/undici.js',
     'dist/llhttp.wasm',
@@ -57,6 +58,8 @@ export function benchBundle(): string[] {
     'dist/scanWorker.js',
     'dist/teamRules.js',
     'dist/testMode.js',
+    'dist/keyHover.js',
+    'dist/scanThread.js',
   ].map((file) => `${file} ${formatKb(statSync(file).size)}`);
   const vsixBytes = statSync('keyward.vsix').size;
 

@@ -17,8 +17,9 @@ const ALLOWED = [
   // on the language model provider's first request; streamScan.js with the history scan; sourceMap.js on the first
   // workspace scan or source map open in the editor; common.js (what two of those share) with the first of them that
   // needs it; scanWorker.js (the scanner thread) on the first large document opened; teamRules.js on the first
-  // workspace root holding a .keyward.toml; testMode.js when VS Code runs Keyward's own tests.
-  /^dist\/(extension|webview|undici|archive|history|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan|sourceMap|common|scanWorker|teamRules|testMode)\.js$/,
+  // workspace root holding a .keyward.toml; testMode.js when VS Code runs Keyward's own tests; keyHover.js on the first
+  // hover over a flagged key; scanThread.js (which starts scanWorker.js) with the first large document.
+  /^dist\/(extension|webview|undici|archive|history|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan|sourceMap|common|scanWorker|teamRules|testMode|keyHover|scanThread)\.js$/,
   // undici's HTTP/1 parser (llhttp's portable WebAssembly), which dist/undici.js reads on the first request.
   /^dist\/llhttp\.wasm$/,
   /^dist\/package\.json$/,

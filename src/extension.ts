@@ -20,10 +20,11 @@ export function activate(context: vscode.ExtensionContext): Promise<KeywardTestA
   // Keyward's own tests answer its questions through probes, which load with the test API (dist/testMode.js); an
   // ordinary run asks through VS Code's window and never loads them.
   if (context.extensionMode === vscode.ExtensionMode.Test)
-    return import('./host/activation/testMode.ts').then(({ PanelProbe, DialogProbe, testApi }) => {
+    return import('./host/activation/testMode.ts').then(async ({ PanelProbe, DialogProbe, testApi }) => {
       const probes = { panel: new PanelProbe(), dialogs: new DialogProbe() };
       const { core, chat, scan, languageModelAccess } = activateParts(context, probes);
-      return testApi(context, core, chat, scan, { ...probes, languageModelAccess });
+      const conversationCommands = await chat.conversationCommands();
+      return testApi(context, core, chat, scan, { ...probes, languageModelAccess, conversationCommands });
     });
   activateParts(context, undefined);
   return undefined;

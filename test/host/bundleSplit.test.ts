@@ -59,6 +59,10 @@ describe('the history scan, the hook installer and the other commands, on demand
     teamRules: 'dist/teamRules.js',
     // The probes and the test API, loaded by activate() in Test mode only.
     testMode: 'dist/testMode.js',
+    // The hover's text over a flagged key, on the first hover over one.
+    keyHover: 'dist/keyHover.js',
+    // The scanner thread's driver, with the first large document.
+    scanThread: 'dist/scanThread.js',
     // What two parts share and the extension bundle does not hold (esbuild.js): each of them loads it.
     common: 'dist/common.js',
   };
@@ -79,6 +83,8 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(bundle).not.toContain('the stored keys could not be read to check the messages');
     // The quick fixes a finding offers, loaded when the cursor first rests on one (keyFixActions.ts).
     expect(bundle).not.toContain('from the environment and move the key to .env');
+    // The hover's text over a flagged key, loaded on the first hover over one (keyHover.ts).
+    expect(bundle).not.toContain('Inside this file');
     const paths = Object.values(onDemand).map((file) => resolve(file));
     for (const path of paths) delete require.cache[path];
     const { api } = createFakeVscode();
@@ -163,7 +169,7 @@ describe('the history scan, the hook installer and the other commands, on demand
     const walker = require(resolve(onDemand.archiveScan)) as Record<string, unknown>;
     expect(typeof walker.scanArchive).toBe('function');
     const lm = loadExtensionBundle(api, onDemand.lmRequests) as unknown as Record<string, unknown>;
-    expect(Object.keys(lm).sort()).toEqual(['LanguageModelAccess', 'countTokens', 'respond']);
+    expect(Object.keys(lm).sort()).toEqual(['LanguageModelAccess', 'countTokens', 'modelInformation', 'respond']);
     // The same module object: the parts required the bundle already loaded, not a fresh one.
     expect(require.cache[resolve('dist/extension.js')]).toBe(loaded);
     // What the chat session and the commands both write with (the safe write, a conversation's markdown) is in
