@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createFakeVscode, fakeExtensionContext } from '../test/host/fakeVscode.ts';
 import { loadExtensionBundle } from '../test/host/loadBundle.ts';
+import { SIZE_BUDGET_KB } from '../scripts/sizeBudgets.ts';
 import { QUICK } from './quick.ts';
 import { formatKb, formatMs, median, verdict } from './stats.ts';
 
-// The VSIX budget grew to 400 KB when the chat took on codicons and a highlighter (issue 13); the
-// extension bundle's 150 KB is the first wave's, kept as it was set.
-const TARGET = { bundleKb: 150, vsixKb: 400, activationMs: 20 };
+// The size budgets are scripts/sizeBudgets.ts's, which check-vsix holds the package to as well.
+const TARGET = { bundleKb: SIZE_BUDGET_KB.bundle, vsixKb: SIZE_BUDGET_KB.vsix, activationMs: 20 };
 
 function timeActivation(bundle: string, runs: number): number[] {
   const times: number[] = [];
