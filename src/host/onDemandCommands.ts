@@ -10,7 +10,7 @@ export { manageLanguageModelKeys } from './lm/manageKeys.ts';
 export { editModelSettings } from './chat/modelSettingsEditor.ts';
 export { KeyFixWrites } from './scan/keyFixWrites.ts';
 export { keyFixActions } from './scan/keyFixActions.ts';
-export { checkKeyLive } from './scan/keyLivenessCheck.ts';
+export { checkKeyLive, livenessActions } from './scan/keyLivenessCheck.ts';
 export { KeyCommands } from './keys/keyCommands.ts';
 export { RouterSignIn } from './keys/routerSignIn.ts';
 export { installHookCommand } from './scan/preCommitHookRun.ts';
