@@ -70,6 +70,13 @@ const ON_DEMAND = {
   // A team's rules (the TOML reader, the RE2 reading and its checks), loaded on the first workspace root holding a
   // .keyward.toml (src/host/scan/teamRuleFiles.ts); the CLI keeps it inline.
   'src/core/scan/teamRulesFile.ts': 'teamRules.js',
+  // The hover's text over a flagged key, loaded on the first hover over one (src/host/scan/keyHover.ts).
+  'src/host/scan/keyHoverText.ts': 'keyHover.js',
+  // The scanner thread's driver, loaded with the first large document (src/host/scan/scanThreadOnDemand.ts).
+  'src/core/scan/scanThread.ts': 'scanThread.js',
+  // The probes and the window onto the parts that Keyward's own in-host tests use, loaded by activate() in Test mode
+  // only (src/host/activation/testMode.ts).
+  'src/host/activation/testMode.ts': 'testMode.js',
 };
 
 const repoPath = (path) => relative(process.cwd(), path).split(sep).join('/');
@@ -224,6 +231,42 @@ const portableLlhttp = {
   },
 };
 
+// undici reads a FormData body with fetch's body code (web/fetch/body.js, and through it fetch's helpers and WebIDL:
+// 42 KB of dist/undici.js). It takes only a FormData of its own making, refusing any other before a client sees it
+// (core/request.js, "body must be a FormData created by this undici package instance"), and the lean undici
+// (src/core/undiciLean.cjs) exports none: that code never runs. The check that refuses keeps working, on a WebIDL
+// that knows no undici FormData; the body reader, never reached, would throw. test/core/undiciLean.test.ts checks the
+// refusal against undici's own.
+const noFormData = {
+  name: 'no-form-data',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]web[\\/]fetch[\\/](body|formdata)(\.js)?$/ }, () => ({
+      path: 'unused',
+      namespace: 'form-data',
+    }));
+    build.onResolve({ filter: /[\\/]web[\\/]webidl$/ }, () => ({ path: 'webidl', namespace: 'form-data' }));
+    build.onLoad({ filter: /^unused$/, namespace: 'form-data' }, () => ({
+      contents: "module.exports = { extractBody() { throw new Error('Keyward sends no FormData'); } };",
+      loader: 'js',
+    }));
+    build.onLoad({ filter: /^webidl$/, namespace: 'form-data' }, () => ({
+      contents: 'module.exports = { webidl: { is: { FormData: () => false } } };',
+      loader: 'js',
+    }));
+  },
+};
+
+// markdown-it's named character references are read by the webview's own HTML parser (src/webview/htmlEntities.ts),
+// not from the 18 KB table of the `entities` package, which the browser already holds.
+const browserEntities = {
+  name: 'browser-entities',
+  setup(build) {
+    build.onResolve({ filter: /^entities$/ }, (args) =>
+      /[\\/]markdown-it[\\/]/.test(args.importer) ? { path: resolve('src/webview/htmlEntities.ts') } : undefined,
+    );
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const bundles = [
   {
@@ -236,7 +279,7 @@ const bundles = [
     // undici's build of the copy Node ships defines this (esbuildDetection: '1'): it leaves out the experimental Milo
     // HTTP/1 parser, two base64 WebAssembly modules (115 KB) that run only when a client asks for it by option.
     define: { esbuildDetection: 'true' },
-    plugins: [portableLlhttp],
+    plugins: [portableLlhttp, noFormData],
   },
   {
     ...common,
@@ -270,6 +313,7 @@ const bundles = [
     platform: 'browser',
     format: 'iife',
     target: 'chrome120',
+    plugins: [browserEntities],
   },
   ...cliBuilds('dist/cli.js', common, version),
 ];

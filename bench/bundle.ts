@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createFakeVscode, fakeExtensionContext } from '../test/host/fakeVscode.ts';
 import { loadExtensionBundle } from '../test/host/loadBundle.ts';
+import { SIZE_BUDGET_KB } from '../scripts/sizeBudgets.ts';
 import { QUICK } from './quick.ts';
 import { formatKb, formatMs, median, verdict } from './stats.ts';
 
-// The VSIX budget grew to 400 KB when the chat took on codicons and a highlighter (issue 13); the
-// extension bundle's 150 KB is the first wave's, kept as it was set.
-const TARGET = { bundleKb: 150, vsixKb: 400, activationMs: 20 };
+// The size budgets are scripts/sizeBudgets.ts's, which check-vsix holds the package to as well.
+const TARGET = { bundleKb: SIZE_BUDGET_KB.bundle, vsixKb: SIZE_BUDGET_KB.vsix, activationMs: 20 };
 
 function timeActivation(bundle: string, runs: number): number[] {
   const times: number[] = [];
@@ -39,7 +39,9 @@ export function benchBundle(): string[] {
   // their first run, the chat session when a chat first opens, the wire clients when the first client is made, the
   // language model provider's request handling on its first request, the archive walker on the first archive, the
   // windowed scan with the history scan, the source-map reader with a workspace scan, what two of those share
-  // (common.js) with the first of them that needs it, the scanner thread with the first large document.
+  // (common.js) with the first of them that needs it, the scanner thread (and its driver, scanThread.js) with the first large
+  // document, a team's rules
+  // with the first .keyward.toml, the test API when VS Code runs Keyward's own tests, the hover's text on the first hover over a key.
   const onDemand = [
     'dist/undici.js',
     'dist/llhttp.wasm',
@@ -55,6 +57,9 @@ export function benchBundle(): string[] {
     'dist/common.js',
     'dist/scanWorker.js',
     'dist/teamRules.js',
+    'dist/testMode.js',
+    'dist/keyHover.js',
+    'dist/scanThread.js',
   ].map((file) => `${file} ${formatKb(statSync(file).size)}`);
   const vsixBytes = statSync('keyward.vsix').size;
 

@@ -1,7 +1,14 @@
 // Fails when the VSIX would ship anything but what runs: no sources, tests,
-// maps or .env files. Lists the contents the way vsce sees them.
+// maps or .env files. Lists the contents the way vsce sees them. Then holds the
+// packaged keyward.vsix to its size budgets.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { unzipSync } from 'fflate';
+import { SIZE_BUDGET_KB } from './sizeBudgets.ts';
+
+/** What `npm run package` writes. */
+const VSIX = 'keyward.vsix';
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 const ALLOWED = [
   /^package\.json$/,
@@ -17,8 +24,9 @@ const ALLOWED = [
   // on the language model provider's first request; streamScan.js with the history scan; sourceMap.js on the first
   // workspace scan or source map open in the editor; common.js (what two of those share) with the first of them that
   // needs it; scanWorker.js (the scanner thread) on the first large document opened; teamRules.js on the first
-  // workspace root holding a .keyward.toml.
-  /^dist\/(extension|webview|undici|archive|history|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan|sourceMap|common|scanWorker|teamRules)\.js$/,
+  // workspace root holding a .keyward.toml; testMode.js when VS Code runs Keyward's own tests; keyHover.js on the first
+  // hover over a flagged key; scanThread.js (which starts scanWorker.js) with the first large document.
+  /^dist\/(extension|webview|undici|archive|history|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan|sourceMap|common|scanWorker|teamRules|testMode|keyHover|scanThread)\.js$/,
   // undici's HTTP/1 parser (llhttp's portable WebAssembly), which dist/undici.js reads on the first request.
   /^dist\/llhttp\.wasm$/,
   /^dist\/package\.json$/,
@@ -66,3 +74,28 @@ if (missing.length > 0) {
   process.stderr.write(`The bundle loads files the VSIX lacks: ${missing.join(', ')}. Fix .vscodeignore.\n`);
   process.exit(1);
 }
+// The package keeps to its size budgets (scripts/sizeBudgets.ts), read from the VSIX `npm run package` wrote: its own
+// size, and the extension bundle inside it (the production build, which activation parses).
+if (!existsSync(VSIX)) {
+  process.stderr.write(`${VSIX} is missing: run npm run package first, so its size can be checked.\n`);
+  process.exit(1);
+}
+const vsix = readFileSync(VSIX);
+const bundle = unzipSync(vsix, { filter: (entry) => entry.name === 'extension/dist/extension.js' })[
+  'extension/dist/extension.js'
+];
+const over = [
+  ...(vsix.byteLength > SIZE_BUDGET_KB.vsix * 1024
+    ? [`${VSIX} is ${kb(vsix.byteLength)}, over its ${SIZE_BUDGET_KB.vsix} KB`]
+    : []),
+  ...(!bundle || bundle.byteLength > SIZE_BUDGET_KB.bundle * 1024
+    ? [`its dist/extension.js is ${bundle ? kb(bundle.byteLength) : 'missing'}, over its ${SIZE_BUDGET_KB.bundle} KB`]
+    : []),
+];
+if (over.length > 0) {
+  process.stderr.write(`${over.join('; ')} (scripts/sizeBudgets.ts; npm run bench -- "Bundle budget").\n`);
+  process.exit(1);
+}
+process.stdout.write(
+  `${VSIX} ${kb(vsix.byteLength)} (budget ${SIZE_BUDGET_KB.vsix} KB), dist/extension.js ${kb(bundle?.byteLength ?? 0)} (budget ${SIZE_BUDGET_KB.bundle} KB)\n`,
+);

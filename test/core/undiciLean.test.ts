@@ -90,4 +90,34 @@ describe('lean undici', () => {
     expect(text).toContain('data: [DONE]');
     await agent.close();
   });
+
+  // The built bundle leaves out fetch's FormData body code and WebIDL (esbuild.js, noFormData), and the lean undici the
+  // dispatcher calls nothing uses (stream, pipeline, upgrade): a FormData body is refused as undici's own refuses it.
+  it("the built dist/undici.js refuses a FormData body as undici does, without fetch's body code", async () => {
+    const built = require('../../dist/undici.js') as typeof import('undici');
+    const text = readFileSync('dist/undici.js', 'utf8');
+    expect(text).not.toContain('could not be converted to');
+    expect(Object.keys(built).sort()).toEqual(['Agent', 'EnvHttpProxyAgent', 'request']);
+    const dispatcher = built.Agent.prototype as unknown as Record<string, unknown>;
+    expect(typeof dispatcher.request).toBe('function');
+    // The proxy agent opens its CONNECT tunnel with connect().
+    expect(typeof dispatcher.connect).toBe('function');
+    for (const unused of ['stream', 'pipeline', 'upgrade']) expect(dispatcher[unused]).toBeUndefined();
+    // Node's own FormData: undici takes only its own, which the lean undici does not export.
+    const body = new FormData() as unknown as import('undici').FormData;
+    const refusal = async (undici: typeof import('undici')) => {
+      const agent = new undici.Agent();
+      const error = await undici
+        .request(`${bed.emulator.directBaseUrl}/models`, { method: 'POST', body, dispatcher: agent })
+        .then(
+          () => undefined,
+          (e: unknown) => e as { code: string; message: string },
+        );
+      await agent.close();
+      return error && { code: error.code, message: error.message };
+    };
+    const own = await refusal(require('undici') as typeof import('undici'));
+    expect(own?.code).toBe('UND_ERR_INVALID_ARG');
+    expect(await refusal(built)).toEqual(own);
+  });
 });

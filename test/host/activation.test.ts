@@ -27,7 +27,8 @@ describe('activation (bundle, fake vscode)', () => {
   it('Set Key… asks which service when none is named, offering every service', async () => {
     const { api, state } = createFakeVscode({});
     const context = fakeExtensionContext();
-    loadExtension(api).activate(context);
+    // The service's pick loads with the other on-demand commands (dist/commands.js).
+    loadExtension(api, undefined, { onDemand: true }).activate(context);
     const setKey = state.commands.get('keyward.setKey')!;
     state.picks.push(undefined);
     await setKey();
@@ -41,7 +42,7 @@ describe('activation (bundle, fake vscode)', () => {
   it('Verify, Rotate and Delete Key… with no key stored say so and offer Set Key…, which then asks which service', async () => {
     const { api, state } = createFakeVscode({});
     const context = fakeExtensionContext();
-    loadExtension(api).activate(context);
+    loadExtension(api, undefined, { onDemand: true }).activate(context);
     for (const id of ['keyward.verifyKey', 'keyward.rotateKey', 'keyward.deleteKey']) {
       state.messages.length = 0;
       state.quickPicks.length = 0;

@@ -57,6 +57,12 @@ describe('the history scan, the hook installer and the other commands, on demand
     streamScan: 'dist/streamScan.js',
     sourceMap: 'dist/sourceMap.js',
     teamRules: 'dist/teamRules.js',
+    // The probes and the test API, loaded by activate() in Test mode only.
+    testMode: 'dist/testMode.js',
+    // The hover's text over a flagged key, on the first hover over one.
+    keyHover: 'dist/keyHover.js',
+    // The scanner thread's driver, with the first large document.
+    scanThread: 'dist/scanThread.js',
     // What two parts share and the extension bundle does not hold (esbuild.js): each of them loads it.
     common: 'dist/common.js',
   };
@@ -77,12 +83,35 @@ describe('the history scan, the hook installer and the other commands, on demand
     expect(bundle).not.toContain('the stored keys could not be read to check the messages');
     // The quick fixes a finding offers, loaded when the cursor first rests on one (keyFixActions.ts).
     expect(bundle).not.toContain('from the environment and move the key to .env');
+    // The hover's text over a flagged key, loaded on the first hover over one (keyHover.ts).
+    expect(bundle).not.toContain('Inside this file');
+    // The liveness check's action, loaded with the quick fixes when the cursor first rests on a finding.
+    expect(bundle).not.toMatch(/\(\s*["']Check whether this key is live["']\s*\)/);
     const paths = Object.values(onDemand).map((file) => resolve(file));
     for (const path of paths) delete require.cache[path];
     const { api } = createFakeVscode();
     const context = fakeExtensionContext();
     loadExtensionBundle(api).activate(context);
     for (const path of paths) expect(Object.keys(require.cache)).not.toContain(path);
+    context.dispose();
+  });
+
+  it('the test API and its probes load in Test mode only, from dist/testMode.js', async () => {
+    const testMode = resolve(onDemand.testMode);
+    delete require.cache[testMode];
+    const { api } = createFakeVscode();
+    const context = fakeExtensionContext('0.0.0', 3);
+    const exports = loadExtensionBundle(api, undefined, { onDemand: true }).activate(context) as unknown as Promise<
+      Record<string, unknown>
+    >;
+    expect(exports).toBeInstanceOf(Promise);
+    const testApi = await exports;
+    expect(Object.keys(require.cache)).toContain(testMode);
+    expect(typeof testApi.ask).toBe('function');
+    expect(testApi.panelProbe).toBeDefined();
+    expect(testApi.dialogs).toBeDefined();
+    // The test API's own member: present wherever testApi.ts is bundled.
+    expect(readFileSync('dist/extension.js', 'utf8')).not.toContain('chatTitles');
     context.dispose();
   });
 
@@ -142,7 +171,7 @@ describe('the history scan, the hook installer and the other commands, on demand
     const walker = require(resolve(onDemand.archiveScan)) as Record<string, unknown>;
     expect(typeof walker.scanArchive).toBe('function');
     const lm = loadExtensionBundle(api, onDemand.lmRequests) as unknown as Record<string, unknown>;
-    expect(Object.keys(lm).sort()).toEqual(['LanguageModelAccess', 'countTokens', 'respond']);
+    expect(Object.keys(lm).sort()).toEqual(['LanguageModelAccess', 'countTokens', 'modelInformation', 'respond']);
     // The same module object: the parts required the bundle already loaded, not a fresh one.
     expect(require.cache[resolve('dist/extension.js')]).toBe(loaded);
     // What the chat session and the commands both write with (the safe write, a conversation's markdown) is in

@@ -11,6 +11,25 @@ export interface ExtensionModule {
   deactivate(): void;
 }
 
+/** The fake of the latest load with `onDemand`, which `following` answers for. */
+let latest: object = {};
+/**
+ * An on-demand part is loaded once per test file (the module loader keeps it), and keeps the `vscode` it was given:
+ * this one reads the fake of the latest load, so that a part a later test runs talks to that test's fake.
+ */
+const following = new Proxy(
+  {},
+  {
+    get: (_, name) => Reflect.get(latest, name),
+    has: (_, name) => Reflect.has(latest, name),
+    ownKeys: () => Reflect.ownKeys(latest),
+    getOwnPropertyDescriptor: (_, name) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(latest, name);
+      return descriptor && { ...descriptor, configurable: true };
+    },
+  },
+);
+
 /**
  * `onDemand` keeps the fake answering after the load, so that a command's on-demand part (dist/commands.js…) loads
  * against it too when the test runs the command; the test file's worker ends with it.
@@ -24,8 +43,10 @@ export function loadExtensionBundle(
   delete require.cache[path];
   const loader = Module as unknown as Loader;
   const originalLoad = loader._load;
+  if (onDemand) latest = api as object;
+  const answer = onDemand ? following : api;
   loader._load = function (request: unknown, ...rest: unknown[]) {
-    return request === 'vscode' ? api : originalLoad.call(this, request, ...rest);
+    return request === 'vscode' ? answer : originalLoad.call(this, request, ...rest);
   };
   try {
     return require(path) as ExtensionModule;

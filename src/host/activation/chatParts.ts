@@ -5,7 +5,7 @@ import { ChatConversations } from '../chat/chatConversations.ts';
 import { ChatEditorTab } from '../chat/chatEditorTab.ts';
 import { ChatSessionOnDemand } from '../chat/chatSessionOnDemand.ts';
 import { ChatView } from '../chat/chatView.ts';
-import { ConversationCommands } from '../chat/conversationCommands.ts';
+import type { ConversationCommands } from '../chat/conversationCommands.ts';
 import { ConversationStore } from '../chat/conversationStore.ts';
 import { LastAnswerView } from '../chat/lastAnswerView.ts';
 import { LastEditor } from '../chat/lastEditor.ts';
@@ -18,7 +18,8 @@ import { onDemand } from './onDemand.ts';
 
 export interface ChatParts {
   conversations: ChatConversations;
-  conversationCommands: ConversationCommands;
+  /** The conversation list's commands, built on the first one run (dist/commands.js). */
+  conversationCommands: () => Promise<ConversationCommands>;
   panel: ChatEditorTab;
   chatView: ChatView;
   modelSettings: ModelSettingsStore;
@@ -34,12 +35,14 @@ export function buildChat(
   // One set of conversations for the side-bar view and the editor panel, stored through the filter for disk.
   const conversations = new ChatConversations(core.workspaceState());
   // Clear's Undo is shown in the chat when one is open (the session is built below; it is asked only after a Clear).
-  const conversationCommands: ConversationCommands = new ConversationCommands(
-    conversations,
-    keys,
-    log,
-    (title, undo): boolean => session.offerClearUndo(title, undo),
-  );
+  let commandsLoading: Promise<ConversationCommands> | undefined;
+  const conversationCommands = (): Promise<ConversationCommands> =>
+    (commandsLoading ??= onDemand().then(
+      ({ ConversationCommands }) =>
+        new ConversationCommands(conversations, keys, log, (title, undo): boolean =>
+          session.offerClearUndo(title, undo),
+        ),
+    ));
   const lastEditor = new LastEditor();
   const chatStore = new ConversationStore(core.workspaceState(), conversations);
   // Built from dist/chatSession.js when a chat first opens (host/chat/chatSessionOnDemand.ts).
@@ -54,8 +57,8 @@ export function buildChat(
       editModelSettings: async (service, model, support) =>
         (await onDemand()).editModelSettings(modelSettings, service, model, support),
       spend: core.spend,
-      clearHistory: () => conversationCommands.clear(),
-      exportHistory: () => conversationCommands.export(),
+      clearHistory: async () => (await conversationCommands()).clear(),
+      exportHistory: async () => (await conversationCommands()).export(),
     });
   }, log);
   const panel: ChatEditorTab = new ChatEditorTab(context, session, chatStore, lastEditor, {
@@ -74,19 +77,21 @@ function chatCommands(
   panel: ChatEditorTab,
   chatView: ChatView,
   session: ChatSessionOnDemand,
-  conversationCommands: ConversationCommands,
+  conversationCommands: () => Promise<ConversationCommands>,
   lastAnswerView: LastAnswerView,
 ): vscode.Disposable[] {
   return [
     command(CommandId.openPanel, () => void panel.open()),
     command(CommandId.openChat, () => chatView.show()),
     command(CommandId.showLastAnswer, () => lastAnswerView.show()),
-    command(CommandId.newConversation, () => conversationCommands.newConversation()),
-    command(CommandId.showConversations, () => conversationCommands.show()),
+    command(CommandId.newConversation, async () => (await conversationCommands()).newConversation()),
+    command(CommandId.showConversations, async () => (await conversationCommands()).show()),
     // Each place passes its own argument (a menu its context, a row an id): the commands read what they can trust.
-    command(CommandId.renameConversation, (id?: unknown, title?: unknown) => conversationCommands.rename(id, title)),
-    command(CommandId.deleteConversation, (id?: unknown, confirmed?: unknown) =>
-      conversationCommands.remove(id, confirmed === true),
+    command(CommandId.renameConversation, async (id?: unknown, title?: unknown) =>
+      (await conversationCommands()).rename(id, title),
+    ),
+    command(CommandId.deleteConversation, async (id?: unknown, confirmed?: unknown) =>
+      (await conversationCommands()).remove(id, confirmed === true),
     ),
     command(CommandId.askAboutSelection, () => panel.askAboutSelection()),
     command(CommandId.clearHistory, () => panel.clearHistory()),

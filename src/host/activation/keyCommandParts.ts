@@ -4,7 +4,6 @@ import { SERVICES, SERVICE_IDS } from '../../core/services/descriptors.ts';
 import type { ServiceId } from '../../shared/serviceIds.ts';
 import { CommandId } from '../commandIds.ts';
 import type { SetKeyArgs } from '../keys/keyCommands.ts';
-import { serviceToSet, serviceWithKey } from '../keys/servicePick.ts';
 import { command } from './command.ts';
 import type { KeywardCore } from './keywardCore.ts';
 import { onDemand } from './onDemand.ts';
@@ -35,20 +34,20 @@ export function keyCommandsOf(core: KeywardCore): vscode.Disposable[] {
     }),
     // One Set Key… for every service: the one its caller names, else a picker of them all.
     command(CommandId.setKey, async (service?: unknown, args?: SetKeyArgs) => {
-      const id = await serviceToSet(service, configuration.value);
+      const id = await (await onDemand()).serviceToSet(service, configuration.value);
       return id && (await keyCommands()).setKey(id, args);
     }),
     // Verify, Rotate and Delete Key… likewise, offering the services with a stored key.
     command(CommandId.verifyKey, async (service?: unknown) => {
-      const id = await serviceWithKey(service, configuration.value, (s) => core.keys.metadata(s));
+      const id = await (await onDemand()).serviceWithKey(service, configuration.value, (s) => core.keys.metadata(s));
       return id && (await keyCommands()).verify(id);
     }),
     command(CommandId.rotateKey, async (service?: unknown, key?: string) => {
-      const id = await serviceWithKey(service, configuration.value, (s) => core.keys.metadata(s));
+      const id = await (await onDemand()).serviceWithKey(service, configuration.value, (s) => core.keys.metadata(s));
       return id && (await keyCommands()).rotate(id, key);
     }),
     command(CommandId.deleteKey, async (service?: unknown, confirmed?: boolean) => {
-      const id = await serviceWithKey(service, configuration.value, (s) => core.keys.metadata(s));
+      const id = await (await onDemand()).serviceWithKey(service, configuration.value, (s) => core.keys.metadata(s));
       return id && (await keyCommands()).delete(id, confirmed === true);
     }),
     command(CommandId.setKeyExpiry, async (service?: ServiceId, date?: string) =>

@@ -2,7 +2,6 @@
 // history scans, and the pre-commit hook. Their commands are registered here; activate() owns the lifetimes.
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ScanThread } from '../../core/scan/scanThread.ts';
 import { CommandId } from '../commandIds.ts';
 import type { Dialogs } from '../dialogs.ts';
 import type { GitHistoryView, HistoryNode } from '../scan/gitHistoryView.ts';
@@ -11,6 +10,7 @@ import { KeyFixes } from '../scan/keyFixes.ts';
 import { KeyHover } from '../scan/keyHover.ts';
 import { KeyLiveness } from '../scan/keyLiveness.ts';
 import { PreCommitHookCommand } from '../scan/preCommitHookCommand.ts';
+import { ScanThreadOnDemand } from '../scan/scanThreadOnDemand.ts';
 import { command } from './command.ts';
 import type { KeywardCore } from './keywardCore.ts';
 import { onDemand } from './onDemand.ts';
@@ -27,7 +27,7 @@ export function buildScan(context: vscode.ExtensionContext, core: KeywardCore, d
   const { keys, configuration, log } = core;
   // Large documents are scanned on a thread of their own (dist/scanWorker.js), started on the first of them.
   // (This bundle is dist/extension.js: the thread's script is beside it.)
-  const scanThread = new ScanThread(join(__dirname, 'scanWorker.js'));
+  const scanThread = new ScanThreadOnDemand(join(__dirname, 'scanWorker.js'));
   context.subscriptions.push(scanThread);
   const diagnostics = new KeyDiagnostics(keys, configuration, core.workspaceState(), scanThread);
   const fixes = new KeyFixes(diagnostics, configuration, keys, { dialogs });

@@ -66,7 +66,12 @@ export function testApi(
   core: KeywardCore,
   chat: ChatParts,
   scan: ScanParts,
-  parts: { panel: PanelProbe; dialogs: DialogProbe; languageModelAccess: () => Promise<LanguageModelAccess> },
+  parts: {
+    panel: PanelProbe;
+    dialogs: DialogProbe;
+    languageModelAccess: () => Promise<LanguageModelAccess>;
+    conversationCommands: ConversationCommands;
+  },
 ): KeywardTestApi {
   const { keys, statusBar, log, configuration } = core;
   return {
@@ -84,7 +89,7 @@ export function testApi(
     globalState: () => Object.fromEntries(context.globalState.keys().map((k) => [k, context.globalState.get(k)])),
     panel: chat.panel,
     conversations: chat.conversations,
-    conversationCommands: chat.conversationCommands,
+    conversationCommands: parts.conversationCommands,
     chatTitles: () => ({ view: chat.chatView.title, panel: chat.panel.tabTitle }),
     panelProbe: parts.panel,
     dialogs: parts.dialogs,

@@ -17,7 +17,8 @@ const t = vscode.l10n.t;
 /** The conversations the panel and the side-bar view share, and where Ask About Selection shows the chat. */
 export interface ChatPlaces {
   conversations: ChatConversations;
-  commands: ConversationCommands;
+  /** Built on first use (dist/commands.js). */
+  commands: () => Promise<ConversationCommands>;
   /** Reveals the chat view beside the code; the editor panel is used instead while it is open. */
   showView: () => Promise<void>;
 }
@@ -140,13 +141,13 @@ export class ChatEditorTab extends Disposable implements vscode.WebviewPanelSeri
   }
 
   /** Sets the conversation shown aside for a fresh one, with Undo. */
-  clearHistory(): Promise<void> {
-    return this.places.commands.clear();
+  async clearHistory(): Promise<void> {
+    return (await this.places.commands()).clear();
   }
 
   /** Writes the conversation as Markdown; `target` skips the save dialog (tests, scripts). */
-  exportHistory(target?: unknown): Promise<vscode.Uri | undefined> {
-    return this.places.commands.export(target);
+  async exportHistory(target?: unknown): Promise<vscode.Uri | undefined> {
+    return (await this.places.commands()).export(target);
   }
 
   get isOpen(): boolean {

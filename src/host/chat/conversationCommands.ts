@@ -1,12 +1,14 @@
 // What a person does with conversations outside the chat's own box: the list
 // (search by text, switch, rename, delete), New, Clear with Undo, and Export
-// to a place they choose. The chat view's title bar and the palette call these.
+// to a place they choose. The chat view's title bar and the palette call these. Built from dist/commands.js on
+// the first of them (src/host/activation/chatParts.ts): activation registers the commands without parsing them.
 import * as vscode from 'vscode';
 import { conversationTitle } from '../../core/chat/conversations.ts';
 import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
 import type { ChatConversations } from './chatConversations.ts';
 import { idArg, textArg, uriArg } from './commandArgs.ts';
-import type { ConversationItem } from './conversationList.ts';
+import { type ConversationItem, showConversationList } from './conversationList.ts';
+import { exportConversation } from './conversationExport.ts';
 import type { Log } from '../log.ts';
 
 const t = vscode.l10n.t;
@@ -36,9 +38,9 @@ export class ConversationCommands {
     return this.conversations.create();
   }
 
-  /** The list, searched by the text of every turn (conversationList.ts, loaded with dist/commands.js on its first). */
-  async show(): Promise<void> {
-    return (await import('../onDemandCommands.ts')).showConversationList(this);
+  /** The list, searched by the text of every turn (conversationList.ts). */
+  show(): Promise<void> {
+    return showConversationList(this);
   }
 
   /** What Enter on an item of the list does: switch to it, or start one from "New Conversation" (id ''). */
@@ -108,8 +110,6 @@ export class ConversationCommands {
   /** Exports the conversation shown now; a Uri `target` skips the dialog (tests, scripts), a menu's context does not. */
   async export(target?: unknown): Promise<vscode.Uri | undefined> {
     const conversation = this.conversations.activeConversation();
-    // The export (conversationExport.ts) loads with dist/commands.js on its first run.
-    const { exportConversation } = await import('../onDemandCommands.ts');
     return exportConversation(
       conversation.turns,
       conversationTitle(conversation, t('New conversation')),

@@ -6,9 +6,7 @@
 // request and the error says why and what to do.
 import * as vscode from 'vscode';
 import type { ModelCatalog } from '../../core/chat/modelCatalog.ts';
-import { modelFamily } from '../../core/lm/modelFamily.ts';
 import type { ModelOption } from '../../shared/protocol.ts';
-import { tokenCounting } from '../../shared/tokenCount.ts';
 import { SERVICE_IDS, type ServiceId } from '../../shared/serviceIds.ts';
 import type { Configuration } from '../configuration.ts';
 import type { Log } from '../log.ts';
@@ -19,37 +17,6 @@ import type { ChatProviderParts, KeywardModelInformation } from './providerTypes
 export type { ChatProviderParts, KeywardModelInformation };
 
 export const LM_VENDOR = 'keyward';
-
-/**
- * What a list does not say (the direct service's gives ids only): a window every current model of the services
- * exceeds, said in the model's tooltip. An older model with a smaller one (gpt-4's 8,192) fails loud with the
- * service's context-length error rather than being trimmed in silence.
- */
-const UNKNOWN_CONTEXT = 32_768;
-const UNKNOWN_OUTPUT = 4_096;
-
-/**
- * The model's limits from its list, and the tooltip, which says when the list gave no context window and when its
- * token counts are an estimate (no tokenizer Keyward has measured within 10 % for its family: shared/tokenCount.ts).
- */
-function limitsOf(m: ModelOption, service: string) {
-  const maxInputTokens = m.contextLength ?? UNKNOWN_CONTEXT;
-  const maxOutputTokens = m.maxOutputTokens ?? UNKNOWN_OUTPUT;
-  const notes: string[] = [];
-  if (!m.contextLength)
-    notes.push(
-      vscode.l10n.t(
-        'The model list gives no context window: Keyward assumes {0} tokens in, {1} out.',
-        maxInputTokens,
-        maxOutputTokens,
-      ),
-    );
-  if (!tokenCounting(m.id).measured)
-    notes.push(vscode.l10n.t("Token counts are an estimate: Keyward knows no tokenizer for this model's family."));
-  const about = vscode.l10n.t('{0} on {1}, through Keyward', m.id, service);
-  const tooltip = notes.length === 0 ? about : `${about}. ${notes.join(' ')}`;
-  return { maxInputTokens, maxOutputTokens, tooltip };
-}
 
 export class KeywardChatProvider
   extends Disposable
@@ -91,23 +58,11 @@ export class KeywardChatProvider
         if (list?.error) this.log.warn(`Language models: the ${list.service} model list failed: ${list.error.message}`);
         continue;
       }
-      const detail = serviceLabel(list.service, this.configuration.value);
-      for (const m of list.models) {
-        const id = `${list.service}/${m.id}`;
-        this.offered.set(id, m);
-        models.push({
-          id,
-          service: list.service,
-          model: m.id,
-          name: m.name,
-          // The model's own family (gpt-4o-mini), as VS Code and extensions select by it; the service is in the id.
-          family: modelFamily(m.id),
-          version: m.id,
-          detail,
-          ...limitsOf(m, detail),
-          capabilities: { toolCalling: m.toolCalling === true, imageInput: m.imageInput === true },
-        });
-      }
+      for (const m of list.models) this.offered.set(`${list.service}/${m.id}`, m);
+      // What VS Code shows of each is built with the request handling (lmRequests.ts), loaded once a list has models.
+      if (list.models.length === 0) continue;
+      const { modelInformation } = await import('./lmRequests.ts');
+      models.push(...modelInformation(list.service, list.models, serviceLabel(list.service, this.configuration.value)));
     }
     // Asked aloud (the person opened the picker's "manage" entry), with no service to offer: say how to add one.
     if (!options.silent && models.length === 0 && lists.every((l) => l === undefined)) {

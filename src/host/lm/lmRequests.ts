@@ -17,8 +17,9 @@ import { isFreeModelId } from '../../core/wire/freeModels.ts';
 import { SERVICES } from '../../core/services/descriptors.ts';
 import { UNNAMED_CALLER, callerLabel, requestInitiator } from './lmAccess.ts';
 
-// The access answers are built with this file, on first use (extension.ts).
+// The access answers are built with this file, on first use (extension.ts), and what VS Code shows of each model.
 export { LanguageModelAccess } from './lmAccess.ts';
+export { modelInformation } from './modelInformation.ts';
 import type { CompletionResult } from '../../core/wire/textStream.ts';
 import { errorKindStrings } from '../errorKindStrings.ts';
 import { type ModelSettings, applicableSettings, cleanSettings } from '../../shared/modelSettings.ts';

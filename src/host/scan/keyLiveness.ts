@@ -3,16 +3,12 @@
 // answer is kept in memory by fingerprint, never with the key, and words the
 // diagnostic and the hover of every place the same key appears. The check itself (keyLivenessCheck.ts) loads
 // with the other on-demand commands on the first one.
-import { isServiceOwner } from '../../core/scan/providerRules.ts';
 import * as vscode from 'vscode';
 import { Disposable } from '../../shared/dispose.ts';
 import type { KeyVerifier, Verification } from '../../core/scan/verify.ts';
-import { CommandId } from '../commandIds.ts';
 import type { Configuration } from '../configuration.ts';
 import { type Dialogs, windowDialogs } from '../dialogs.ts';
 import { DIAGNOSTIC_SOURCE, type KeyDiagnostics } from './keyDiagnostics.ts';
-
-const t = vscode.l10n.t;
 
 export class KeyLiveness extends Disposable implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
@@ -37,37 +33,16 @@ export class KeyLiveness extends Disposable implements vscode.CodeActionProvider
     );
   }
 
+  /** The action loads with the other on-demand commands when the cursor first rests on one of Keyward's findings. */
   provideCodeActions(
     document: vscode.TextDocument,
     _range: vscode.Range,
     context: vscode.CodeActionContext,
-  ): vscode.CodeAction[] {
-    return (
-      context.diagnostics
-        .filter((d) => d.source === DIAGNOSTIC_SOURCE)
-        // The key of a finding inside an archive is not in this text to send; `keyward scan --verify` checks those.
-        // Nor is a split or encoded key; and another provider's key is never sent anywhere.
-        .filter((d) =>
-          this.diagnostics
-            .at(document.uri, d.range)
-            .some(
-              (e) =>
-                e.inner === undefined &&
-                isServiceOwner(e.finding.service) &&
-                e.finding.ruleId !== 'split-key' &&
-                e.finding.ruleId !== 'encoded-key',
-            ),
-        )
-        .map((diagnostic) => {
-          const action = new vscode.CodeAction(t('Check whether this key is live'), vscode.CodeActionKind.QuickFix);
-          action.diagnostics = [diagnostic];
-          action.command = {
-            command: CommandId.checkKeyLive,
-            title: action.title,
-            arguments: [document.uri, diagnostic.range],
-          };
-          return action;
-        })
+  ): vscode.CodeAction[] | Promise<vscode.CodeAction[]> {
+    const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
+    if (ours.length === 0) return [];
+    return import('../onDemandCommands.ts').then(({ livenessActions }) =>
+      livenessActions(this.diagnostics, document, ours),
     );
   }
 

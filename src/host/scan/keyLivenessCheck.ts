@@ -8,6 +8,7 @@ import { KeyVerifier, type Verification } from '../../core/scan/verify.ts';
 import { SERVICE_NAMES } from '../../core/errors.ts';
 import type { Configuration } from '../configuration.ts';
 import type { Dialogs } from '../dialogs.ts';
+import { CommandId } from '../commandIds.ts';
 import type { KeyDiagnostics } from './keyDiagnostics.ts';
 import { verificationText } from './verificationText.ts';
 
@@ -110,4 +111,41 @@ export async function checkKeyLive(
     );
   else void vscode.window.showInformationMessage(said);
   return verification;
+}
+
+/**
+ * "Check whether this key is live" on each of Keyward's findings at the cursor whose key its own service can be asked
+ * about (keyLiveness.ts offers it).
+ */
+export function livenessActions(
+  diagnostics: KeyDiagnostics,
+  document: vscode.TextDocument,
+  ours: readonly vscode.Diagnostic[],
+): vscode.CodeAction[] {
+  return (
+    ours
+      // The key of a finding inside an archive is not in this text to send; `keyward scan --verify` checks those.
+      // Nor is a split or encoded key; and another provider's key is never sent anywhere.
+      .filter((d) =>
+        diagnostics
+          .at(document.uri, d.range)
+          .some(
+            (e) =>
+              e.inner === undefined &&
+              isServiceOwner(e.finding.service) &&
+              e.finding.ruleId !== 'split-key' &&
+              e.finding.ruleId !== 'encoded-key',
+          ),
+      )
+      .map((diagnostic) => {
+        const action = new vscode.CodeAction(t('Check whether this key is live'), vscode.CodeActionKind.QuickFix);
+        action.diagnostics = [diagnostic];
+        action.command = {
+          command: CommandId.checkKeyLive,
+          title: action.title,
+          arguments: [document.uri, diagnostic.range],
+        };
+        return action;
+      })
+  );
 }

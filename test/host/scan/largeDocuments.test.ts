@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fingerprint } from '../../../src/core/keys/keyFormats.ts';
 import * as scanner from '../../../src/core/scan/scanner.ts';
-import { ScanThread } from '../../../src/core/scan/scanThread.ts';
+import { ScanThreadOnDemand } from '../../../src/host/scan/scanThreadOnDemand.ts';
 import { IN_LINE_SCAN, KeyDiagnostics, NOT_SCANNED_CODE } from '../../../src/host/scan/keyDiagnostics.ts';
 import { routerKey } from '../../emulator/keyFactory.ts';
 import { base64Triggers } from '../../core/scan/adversarialInputs.ts';
@@ -20,7 +20,8 @@ vi.mock('../../../src/core/scan/scanner.ts', async (original) => {
 });
 
 let parts: EditorParts;
-let thread: ScanThread;
+// As activation builds it: the thread's driver loads with the first large document.
+let thread: ScanThreadOnDemand;
 let diagnostics: KeyDiagnostics;
 afterEach(() => {
   diagnostics.dispose();
@@ -30,7 +31,7 @@ afterEach(() => {
 
 function setUp(settings: Record<string, unknown> = {}): void {
   parts = editorParts(settings);
-  thread = new ScanThread(resolve('src/core/scan/scanWorker.ts'));
+  thread = new ScanThreadOnDemand(resolve('src/core/scan/scanWorker.ts'));
   fake.state.diagnosticCollections.length = 0;
   diagnostics = new KeyDiagnostics(parts.keys, parts.configuration, undefined, thread);
 }
@@ -73,5 +74,20 @@ describe('large documents in the editor', () => {
     expect([notice!.code, notice!.severity]).toEqual([NOT_SCANNED_CODE, DiagnosticSeverity.Information]);
     expect(notice!.message).toContain('keyward.scan.maxFileSizeKb (1 KB)');
     expect(notice!.message).toContain('3 KB');
+  });
+});
+
+describe("the scanner thread's stand-in", () => {
+  it('answers nothing once disposed, also for a scan asked for while its driver loaded', async () => {
+    const standIn = new ScanThreadOnDemand(resolve('src/core/scan/scanWorker.ts'));
+    const text = `x ${routerKey()} y`;
+    const asked = standIn.scan('a', text, {});
+    standIn.dispose();
+    expect(await asked).toBeUndefined();
+    expect(await standIn.scan('a', text, {})).toBeUndefined();
+    // Another stand-in scans: the thread it starts finds the key.
+    const other = new ScanThreadOnDemand(resolve('src/core/scan/scanWorker.ts'));
+    expect((await other.scan('b', text, {}))?.map((f) => f.ruleId)).toHaveLength(1);
+    other.dispose();
   });
 });

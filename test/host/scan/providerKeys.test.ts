@@ -78,13 +78,13 @@ describe('other providers in the editor', () => {
     const [diagnostic] = parts.collection.get(doc.uri as never)!;
     const liveness = new KeyLiveness(parts.diagnostics, parts.configuration);
     const context = { diagnostics: [diagnostic] } as never;
-    expect(liveness.provideCodeActions(doc as never, diagnostic!.range as never, context)).toEqual([]);
+    expect(await liveness.provideCodeActions(doc as never, diagnostic!.range as never, context)).toEqual([]);
     // As a routing service key beside it still gets the check.
     const own = fakeDocument('/w/own.py', `KEY = "${routerKey()}"\n`, 'python');
     await fixesFor(own, 'untracked');
     const [ownDiagnostic] = parts.collection.get(own.uri as never)!;
     const ownContext = { diagnostics: [ownDiagnostic] } as never;
-    expect(liveness.provideCodeActions(own as never, ownDiagnostic!.range as never, ownContext)).toHaveLength(1);
+    expect(await liveness.provideCodeActions(own as never, ownDiagnostic!.range as never, ownContext)).toHaveLength(1);
     liveness.dispose();
   });
 
