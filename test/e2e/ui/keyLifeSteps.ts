@@ -3,6 +3,7 @@
 // buttons, Disable now from a found key's quick fix, and Rotate in one step. Every key made here is a new one of the
 // sandbox's funded account, and the key Keyward used before comes back at the end, so the steps after these see the
 // workbench as it was.
+import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
@@ -53,6 +54,34 @@ async function keyListInEveryTheme(wb: Workbench, expected: RegExp): Promise<voi
     await wb.page.keyboard.press('Escape');
     await quickInputClosed(wb);
   }
+}
+
+/**
+ * Opens `file`, goes to its problem and opens the quick-fix menu, checking that `first` is its first fix. The menu
+ * opens once every provider has answered: it is asked again if Keyward's are late.
+ */
+async function quickFixMenu(wb: Workbench, file: string, first: string) {
+  await wb.openFile(file);
+  await wb.page.locator('.editor-instance .squiggly-warning, .editor-instance .squiggly-error').first().waitFor({
+    timeout: PATIENCE,
+  });
+  await wb.runCommand('Go to Next Problem (Error, Warning, Info)');
+  await wb.page.keyboard.press('Escape');
+  const menu = wb.page.locator('.action-widget').first();
+  await until(`the quick-fix menu with ${first}`, async () => {
+    await wb.runCommand('Quick Fix...');
+    await menu.waitFor({ timeout: PATIENCE });
+    if ((await menu.innerText()).includes(first)) return true;
+    await wb.page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden', timeout: PATIENCE });
+    return undefined;
+  });
+  // The menu's first row is its group's title ("Quick Fix"); the first fix comes after it.
+  const fixes = (await menu.locator('.monaco-list-row').allInnerTexts()).map((row) => row.trim());
+  const shown = fixes.find((row) => row !== '' && !/^Quick Fix$/i.test(row)) ?? '';
+  if (!shown.startsWith(first))
+    throw new Error(`the first quick fix is ${JSON.stringify(shown)} of ${JSON.stringify(fixes)}`);
+  return menu;
 }
 
 export const keyLifeSteps: UiStep[] = [
@@ -136,25 +165,7 @@ export const keyLifeSteps: UiStep[] = [
       });
       writeFileSync(join(workspace.folder, 'pasted-key.js'), `const key = '${pasted.value}';\n`);
       await quickInputClosed(wb);
-      await wb.openFile('pasted-key.js');
-      await wb.page.locator('.editor-instance .squiggly-warning').first().waitFor({ timeout: PATIENCE });
-      await wb.runCommand('Go to Next Problem (Error, Warning, Info)');
-      await wb.page.keyboard.press('Escape');
-      const menu = wb.page.locator('.action-widget').first();
-      // As the quick-fix step does: the menu opens once every provider has answered; ask again if Keyward's are late.
-      await until('the quick-fix menu with Disable this key now', async () => {
-        await wb.runCommand('Quick Fix...');
-        await menu.waitFor({ timeout: PATIENCE });
-        if ((await menu.innerText()).includes('Disable this key now')) return true;
-        await wb.page.keyboard.press('Escape');
-        await menu.waitFor({ state: 'hidden', timeout: PATIENCE });
-        return undefined;
-      });
-      // The menu's first row is its group's title ("Quick Fix"); the first fix comes after it.
-      const fixes = (await menu.locator('.monaco-list-row').allInnerTexts()).map((row) => row.trim());
-      const first = fixes.find((row) => row !== '' && !/^Quick Fix$/i.test(row)) ?? '';
-      if (!first.startsWith('Disable this key now at the routing service'))
-        throw new Error(`the first quick fix is ${JSON.stringify(first)} of ${JSON.stringify(fixes)}`);
+      const menu = await quickFixMenu(wb, 'pasted-key.js', 'Disable this key now at the routing service');
       await wb.screenshot('disable-now-quick-fix');
       await menu.locator('.monaco-list-row', { hasText: 'Disable this key now' }).click();
       await toast(wb, /Disabled e2e pasted \(sk-or-v1-\w{3}\.{3}\w{4}\): requests with it are refused\./);
@@ -166,8 +177,8 @@ export const keyLifeSteps: UiStep[] = [
     },
   },
   {
-    name: 'Rotate with the management key: a new key made, stored and verified, the old one disabled, nothing pasted',
-    async run({ wb, emulator, leakKey }) {
+    name: 'Rotate, the first quick fix of the stored key found in a file: a new key made, stored and verified, the old one disabled',
+    async run({ wb, emulator, leakKey, workspace }) {
       const funded = emulator.sandbox!.routerFundedAccountId;
       const old = emulator.router.createKey({
         accountId: funded,
@@ -180,7 +191,14 @@ export const keyLifeSteps: UiStep[] = [
       await wb.runCommand('Keyward: Set Router Key');
       await wb.answerQuickInput(old.value);
       await quickInputClosed(wb);
-      await wb.runCommand('Keyward: Rotate Router Key');
+      // The stored key, pasted into a file git tracks (added, not committed: no history for the steps after): its
+      // diagnostic's first fix is Rotate, done with the management key in one step.
+      writeFileSync(join(workspace.folder, 'rotate-me.js'), `const key = '${old.value}';\n`);
+      const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace.folder, stdio: 'ignore' });
+      git('add', 'rotate-me.js');
+      const menu = await quickFixMenu(wb, 'rotate-me.js', 'Rotate this key at the routing service');
+      await wb.screenshot('rotate-quick-fix');
+      await menu.locator('.monaco-list-row', { hasText: 'Rotate this key at the routing service' }).click();
       // The one question: delete the old key for good? Keep it (disabled).
       const dialog = wb.page.locator('.monaco-dialog-box');
       await dialog.waitFor({ timeout: PATIENCE });
@@ -198,6 +216,9 @@ export const keyLifeSteps: UiStep[] = [
         throw new Error('the successor key did not keep the old one’s limit and reset');
       leakKey(successor.value);
       await wb.screenshot('rotated');
+      await wb.closeAllEditors();
+      git('rm', '-q', '--cached', '-f', 'rotate-me.js');
+      rmSync(join(workspace.folder, 'rotate-me.js'));
       // The key the steps after these use.
       await wb.runCommand('Keyward: Set Router Key');
       await wb.answerQuickInput(emulator.sandbox!.keys.routerFunded);
