@@ -180,6 +180,8 @@ async function chipOrRefusal(wb: Workbench, view: FrameLocator, name: string, la
   }
 }
 
+const slug = (name: string) => name.toLowerCase().replace(/ /g, '-');
+
 async function axeClean(wb: Workbench, what: string): Promise<void> {
   const findings = await axeFindings(wb);
   if (findings.length > 0) throw new Error(`axe on ${what}: ${JSON.stringify(findings, null, 1).slice(0, 1500)}`);
@@ -254,8 +256,13 @@ export const contextSteps: UiStep[] = [
       const chip = view.locator('#images .chip', { hasText: 'diagram.png' });
       await chip.waitFor({ timeout: PATIENCE });
       await view.locator('#prompt').fill('What is in this picture?');
-      await wb.screenshot('image-pasted-dark');
-      await axeClean(wb, 'an image chip');
+      // The chip in each theme, axe on each.
+      for (const theme of THEMES) {
+        await wearTheme(wb, theme);
+        await wb.screenshot(`image-pasted-${slug(theme.name)}`);
+        await axeClean(wb, `an image chip (${theme.name})`);
+      }
+      await wearTheme(wb, THEMES[0]);
       const before = chatBodies(emulator).length;
       await view.locator('#prompt').press('Enter');
       await sent(view, emulator, before);
@@ -271,8 +278,14 @@ export const contextSteps: UiStep[] = [
         'the refusal',
       );
       if ((await view.locator('#images .chip').count()) !== 0) throw new Error('the refused image is a chip');
-      await wb.screenshot('image-refused-dark');
-      await axeClean(wb, 'the image refusal');
+      // The refusal in each theme, axe on each.
+      for (const theme of THEMES) {
+        await wearTheme(wb, theme);
+        await waitFor(() => view.locator('#composer-note').innerText(), 'does not take images', 'the refusal');
+        await wb.screenshot(`image-refused-${slug(theme.name)}`);
+        await axeClean(wb, `the image refusal (${theme.name})`);
+      }
+      await wearTheme(wb, THEMES[0]);
       await view.locator('#prompt').fill('');
     },
   },
@@ -309,7 +322,7 @@ export const contextSteps: UiStep[] = [
       // The chips and the sent text in each theme, axe on each.
       for (const theme of THEMES) {
         await wearTheme(wb, theme);
-        await wb.screenshot(`context-chips-sent-text-${theme.name.toLowerCase().replace(/ /g, '-')}`);
+        await wb.screenshot(`context-chips-sent-text-${slug(theme.name)}`);
         await axeClean(wb, `the context chips and the sent text (${theme.name})`);
       }
       await wearTheme(wb, THEMES[0]);
