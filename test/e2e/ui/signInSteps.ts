@@ -134,6 +134,13 @@ async function atASiteAddress(ctx: UiContext, body: () => Promise<void>): Promis
       /\$\d/.test(await wb.statusItem('router').innerText()) ? true : undefined,
     );
     await body();
+  } catch (error) {
+    // The steps after these expect the sandbox's funded key, whatever happened here.
+    await wb.page.keyboard.press('Escape');
+    await closeOthers(wb);
+    await wb.runCommand('Keyward: Set Router Key');
+    await wb.answerQuickInput(funded);
+    throw error;
   } finally {
     await setRouterAddress(wb, emulator.routerBaseUrl);
     await forward.close();
@@ -179,7 +186,10 @@ async function allowed({ wb, emulator, leakKey }: UiContext): Promise<void> {
     page.url().includes('vscode-reqid=') ? true : undefined,
   );
   const callback = new URL(page.url());
-  await wb.screenshot('sign-in-callback-page', page);
+  // The callback page may be closing by now (it hands the address on, then may shut): its picture is a bonus.
+  await wb.screenshot('sign-in-callback-page', page).catch((error: Error) => {
+    console.log(`  (no picture of the callback page: ${error.message.split('\n')[0]})`);
+  });
   await notificationSaying(wb, /Signed in to the routing service\. Its new key is in secret storage/);
   await wb.screenshot('sign-in-signed-in');
   if (exchanges(emulator).length !== before + 1)
