@@ -35,23 +35,35 @@ export const languageModelSteps: UiStep[] = [
         // opens on the recent and recommended models, each with its provider's detail: Keyward's say their service
         // ("Routing service"); the host's own providers have no account or key in this run and offer none.
         const items = wb.page.locator('.interactive-input-part .chat-input-picker-item');
-        const picker = wb.page.locator('.action-widget', { hasText: 'Routing service' });
+        const widget = wb.page.locator('.action-widget');
+        const picker = widget.filter({ hasText: 'Routing service' });
         let seen = '';
         const text = await waitFor(
           async () => {
             if (!(await picker.isVisible().catch(() => false))) {
               const labels = await items.allInnerTexts();
-              seen = labels.join(' | ');
+              seen = `picker items: ${labels.join(' | ')}`;
               const index = labels.findIndex((l) => l.trim() !== '' && !/^(Agent|Ask|Edit|Plan)$/i.test(l.trim()));
-              if (index < 0) return `picker items: ${seen}`;
+              if (index < 0) return seen;
               await items.nth(index).click();
-              await picker.waitFor({ timeout: 10_000 }).catch(() => wb.page.keyboard.press('Escape'));
+              await widget.waitFor({ timeout: 10_000 }).catch(() => undefined);
+              // Keyward's models may all be under the list's folded "Other Models" (none of them chosen yet, as when
+              // VS Code's own default is not Keyward's): unfold it, as a person would.
+              const other = widget.locator('.monaco-list-row', { hasText: /Other Models/ }).first();
+              if (!(await picker.isVisible().catch(() => false)) && (await other.isVisible().catch(() => false)))
+                await other.click();
+              await picker.waitFor({ timeout: 5_000 }).catch(() => undefined);
+              if (!(await picker.isVisible().catch(() => false))) {
+                seen += `; the list showed: ${(await widget.innerText().catch(() => '(none)')).replace(/\s+/g, ' ')}`;
+                await wb.screenshot('vscode-model-picker-without-keyward');
+                await wb.page.keyboard.press('Escape');
+              }
             }
-            return (await picker.isVisible().catch(() => false)) ? picker.innerText() : `picker items: ${seen}`;
+            return (await picker.isVisible().catch(() => false)) ? picker.innerText() : seen;
           },
           'Routing service',
           'a Keyward model, with its service, in VS Code’s model picker',
-          120_000,
+          180_000,
         );
         await wb.screenshot('vscode-model-picker-keyward');
         console.log(`  VS Code's model picker showed: ${text.slice(0, 400)}`);
