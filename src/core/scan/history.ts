@@ -85,10 +85,16 @@ export async function scanHistory(
   options: ScanOptions = {},
   control: HistoryControl = {},
 ): Promise<HistoryScan> {
-  const skipped = [...(await cutShort(root)), ...(await notFetched(root))];
+  const splitAsked = (control.processes ?? 1) > 1;
+  // Three reads of the repository that do not wait on each other: asked at once, as each costs a git's start.
+  const [short, absent, order] = await Promise.all([
+    cutShort(root),
+    notFetched(root),
+    splitAsked ? commitOrder(root) : undefined,
+  ]);
+  const skipped = [...short, ...absent];
   // A partial clone's walk stops at its first missing blob (named below): read as one walk, as it always was.
-  const split = (control.processes ?? 1) > 1 && !skipped.some((s) => s.reason === 'not-fetched');
-  const commits = split ? await commitOrder(root) : undefined;
+  const commits = splitAsked && absent.length === 0 ? order : undefined;
   const parser =
     commits && commits.length >= SPLIT_MIN_COMMITS
       ? await readSplit(root, commits, HISTORY_LOG_ARGS, control.processes!, options, {
