@@ -3,21 +3,8 @@
 // answer, a regenerated one). An Apply's state belongs to the block that was applied (its answer and its place in
 // it), not to its text. The real page and the real webview script, driven by the host's messages and by clicks.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildPanelHtml } from '../../src/host/chat/panelHtml.ts';
-import type { ChatTurn, HostMessage, WebviewMessage } from '../../src/shared/protocol.ts';
-import { initialState } from '../../src/webview/viewState.ts';
-
-const posted: WebviewMessage[] = [];
-const send = (data: HostMessage) => window.dispatchEvent(new MessageEvent('message', { data }));
-const $$ = (selector: string) => Array.from(document.querySelectorAll<HTMLElement>(selector));
-
-const turn = (fields: Partial<ChatTurn> & Pick<ChatTurn, 'id' | 'role'>): ChatTurn => ({
-  text: '',
-  service: 'router',
-  model: 'openrouter/free',
-  status: 'done',
-  ...fields,
-});
+import type { WebviewMessage } from '../../src/shared/protocol.ts';
+import { $$, openPanelPage, posted, send, turn, withRouterKey } from './panelPage.ts';
 
 const CODE =
   'Here is code:\n\n```js\nconsole.log("keyward");\n```\n\nAnd again:\n\n```js\nconsole.log("keyward");\n```\n';
@@ -34,27 +21,8 @@ function answer(n: number): void {
 const lines = () => $$('.code-block').map((b) => b.querySelector('.apply-status')?.textContent ?? '');
 
 beforeAll(async () => {
-  const html = buildPanelHtml({
-    cspSource: 'vscode-resource:',
-    nonce: 'n',
-    scriptUri: 'main.js',
-    styleUri: 'panel.css',
-    lang: 'en',
-    strings: {},
-  });
-  document.documentElement.innerHTML = html.replace(/<!DOCTYPE html>|<script[^]*?<\/script>/g, '');
-  Object.assign(globalThis, {
-    acquireVsCodeApi: () => ({
-      postMessage: (m: WebviewMessage) => posted.push(m),
-      getState: () => undefined,
-      setState() {},
-    }),
-    requestAnimationFrame: (draw: FrameRequestCallback) => (draw(0), 0),
-    cancelAnimationFrame: () => undefined,
-    requestIdleCallback: () => 0,
-  });
-  await import('../../src/webview/main.ts');
-  send({ type: 'panel/state', state: { ...initialState(), hasKey: { ...initialState().hasKey, router: true } } });
+  await openPanelPage();
+  send({ type: 'panel/state', state: withRouterKey() });
 });
 
 describe('an Apply belongs to its block', () => {
@@ -85,8 +53,7 @@ describe('an Apply belongs to its block', () => {
       turn({ id: `u${n}`, role: 'user', text: `question ${n}` }),
       turn({ id: `a${n}`, role: 'assistant', text: CODE }),
     ]);
-    const state = { ...initialState(), hasKey: { ...initialState().hasKey, router: true }, turns };
-    send({ type: 'panel/state', state });
+    send({ type: 'panel/state', state: withRouterKey({ turns }) });
     expect(lines()).toEqual(['', '', '', 'Kept in demo.js.', '', '']);
   });
 });

@@ -3,58 +3,23 @@
 // (webview/main.ts): Tab wraps inside the view and Escape hands the focus back to the editor (the prompt box says
 // so), and after Clear the view itself offers Undo in a live region, reachable by the keyboard.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildPanelHtml } from '../../src/host/chat/panelHtml.ts';
-import type { ChatTurn, HostMessage, WebviewMessage } from '../../src/shared/protocol.ts';
-import { initialState } from '../../src/webview/viewState.ts';
+import type { ChatTurn } from '../../src/shared/protocol.ts';
 import { tabbables } from '../../src/webview/focusTrap.ts';
+import { $, openPanelPage, posted, send, turn, withRouterKey } from './panelPage.ts';
 
-const posted: WebviewMessage[] = [];
-const send = (data: HostMessage) => window.dispatchEvent(new MessageEvent('message', { data }));
-const $ = <T extends HTMLElement = HTMLElement>(selector: string) => document.querySelector<T>(selector);
 const press = (key: string, shiftKey = false) =>
   (document.activeElement ?? document.body).dispatchEvent(
     new KeyboardEvent('keydown', { key, shiftKey, bubbles: true, cancelable: true }),
   );
 
-const turn = (fields: Partial<ChatTurn> & Pick<ChatTurn, 'id' | 'role'>): ChatTurn => ({
-  text: '',
-  service: 'router',
-  model: 'openrouter/free',
-  status: 'done',
-  ...fields,
-});
-const state = (turns: ChatTurn[], conversationId: string) => ({
-  ...initialState(),
-  hasKey: { ...initialState().hasKey, router: true },
-  turns,
-  conversationId,
-});
+const state = (turns: ChatTurn[], conversationId: string) => withRouterKey({ turns, conversationId });
 const TURNS = [
   turn({ id: 'u1', role: 'user', text: 'Why is the sky blue?' }),
   turn({ id: 'a1', role: 'assistant', text: 'Rayleigh scattering.' }),
 ];
 
 beforeAll(async () => {
-  const html = buildPanelHtml({
-    cspSource: 'vscode-resource:',
-    nonce: 'n',
-    scriptUri: 'main.js',
-    styleUri: 'panel.css',
-    lang: 'en',
-    strings: {},
-  });
-  document.documentElement.innerHTML = html.replace(/<!DOCTYPE html>|<script[^]*?<\/script>/g, '');
-  Object.assign(globalThis, {
-    acquireVsCodeApi: () => ({
-      postMessage: (m: WebviewMessage) => posted.push(m),
-      getState: () => undefined,
-      setState() {},
-    }),
-    requestAnimationFrame: (draw: FrameRequestCallback) => (draw(0), 0),
-    cancelAnimationFrame: () => undefined,
-    requestIdleCallback: () => 0,
-  });
-  await import('../../src/webview/main.ts');
+  await openPanelPage();
   send({ type: 'panel/state', state: state(TURNS, 'c1') });
 });
 

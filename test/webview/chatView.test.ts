@@ -5,46 +5,12 @@
 // src/vs/workbench/contrib/chat/browser/chatListRenderer.ts: the progress line before the first token;
 // chatAccessibilityService.ts: an answer's start and end announced; actions/chatCopyActions.ts: Copy).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildPanelHtml } from '../../src/host/chat/panelHtml.ts';
-import type { ChatTurn, HostMessage, WebviewMessage } from '../../src/shared/protocol.ts';
-import { initialState } from '../../src/webview/viewState.ts';
-
-const posted: WebviewMessage[] = [];
-const send = (data: HostMessage) => window.dispatchEvent(new MessageEvent('message', { data }));
-const $ = <T extends HTMLElement = HTMLElement>(selector: string) => document.querySelector<T>(selector);
-const announced = () => $('#announcer')?.textContent?.trim();
-
-const turn = (fields: Partial<ChatTurn> & Pick<ChatTurn, 'id' | 'role'>): ChatTurn => ({
-  text: '',
-  service: 'router',
-  model: 'openrouter/free',
-  status: 'done',
-  ...fields,
-});
+import type { HostMessage, WebviewMessage } from '../../src/shared/protocol.ts';
+import { $, announced, openPanelPage, posted, send, turn, withRouterKey } from './panelPage.ts';
 
 beforeAll(async () => {
-  const html = buildPanelHtml({
-    cspSource: 'vscode-resource:',
-    nonce: 'n',
-    scriptUri: 'main.js',
-    styleUri: 'panel.css',
-    lang: 'en',
-    strings: {},
-  });
-  document.documentElement.innerHTML = html.replace(/<!DOCTYPE html>|<script[^]*?<\/script>/g, '');
-  Object.assign(globalThis, {
-    acquireVsCodeApi: () => ({
-      postMessage: (m: WebviewMessage) => posted.push(m),
-      getState: () => undefined,
-      setState() {},
-    }),
-    // A frame is drawn at once and idle work never comes: each message's effect is on the page when it returns.
-    requestAnimationFrame: (draw: FrameRequestCallback) => (draw(0), 0),
-    cancelAnimationFrame: () => undefined,
-    requestIdleCallback: () => 0,
-  });
-  await import('../../src/webview/main.ts');
-  send({ type: 'panel/state', state: { ...initialState(), hasKey: { ...initialState().hasKey, router: true } } });
+  await openPanelPage();
+  send({ type: 'panel/state', state: withRouterKey() });
 });
 
 describe('an answer, moment by moment', () => {

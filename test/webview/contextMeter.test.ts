@@ -2,13 +2,10 @@
 // The meter under the prompt box and the warning before a prompt that overflows the window, on the real page
 // (host/panelHtml.ts) and the real webview script (webview/main.ts), driven by the host's messages and by clicks.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildPanelHtml } from '../../src/host/chat/panelHtml.ts';
-import type { ChatTurn, HostMessage, ModelOption, PanelState, WebviewMessage } from '../../src/shared/protocol.ts';
+import type { ChatTurn, ModelOption, PanelState } from '../../src/shared/protocol.ts';
 import { initialState } from '../../src/webview/viewState.ts';
+import { $, openPanelPage, posted, send, turn as freeTurn, withRouterKey } from './panelPage.ts';
 
-const posted: WebviewMessage[] = [];
-const send = (data: HostMessage) => window.dispatchEvent(new MessageEvent('message', { data }));
-const $ = <T extends HTMLElement = HTMLElement>(selector: string) => document.querySelector<T>(selector);
 const meter = () => $('#context-meter')!.textContent!.replace(/\s+/g, ' ').trim();
 const box = () => $<HTMLTextAreaElement>('#prompt')!;
 const type = (text: string) => {
@@ -27,13 +24,8 @@ const mini: ModelOption = {
   contextLength: 128_000,
 };
 const tiny: ModelOption = { ...mini, id: 'openai/gpt-4o-tiny', name: 'Tiny', contextLength: 400 };
-const turn = (fields: Partial<ChatTurn> & Pick<ChatTurn, 'id' | 'role'>): ChatTurn => ({
-  text: '',
-  service: 'router',
-  model: mini.id,
-  status: 'done',
-  ...fields,
-});
+const turn = (fields: Partial<ChatTurn> & Pick<ChatTurn, 'id' | 'role'>): ChatTurn =>
+  freeTurn({ model: mini.id, ...fields });
 const turns = [
   turn({ id: 'u1', role: 'user', text: 'Why is the sky blue?' }),
   turn({
@@ -47,40 +39,16 @@ const turns = [
 
 function state(model: string, fields: Partial<PanelState> = {}): PanelState {
   const base = initialState();
-  return {
-    ...base,
-    hasKey: { ...base.hasKey, router: true },
+  return withRouterKey({
     models: { ...base.models, router: [mini, tiny] },
     selectedModel: { ...base.selectedModel, router: model },
     turns,
     conversationId: 'c1',
     ...fields,
-  };
+  });
 }
 
-beforeAll(async () => {
-  const html = buildPanelHtml({
-    cspSource: 'vscode-resource:',
-    nonce: 'n',
-    scriptUri: 'main.js',
-    styleUri: 'panel.css',
-    lang: 'en',
-    strings: {},
-  });
-  document.documentElement.innerHTML = html.replace(/<!DOCTYPE html>|<script[^]*?<\/script>/g, '');
-  Object.assign(globalThis, {
-    acquireVsCodeApi: () => ({
-      postMessage: (m: WebviewMessage) => posted.push(m),
-      getState: () => undefined,
-      setState() {},
-    }),
-    requestAnimationFrame: (draw: FrameRequestCallback) => (draw(0), 0),
-    cancelAnimationFrame: () => undefined,
-    requestIdleCallback: () => 0,
-  });
-  Element.prototype.scrollIntoView = () => undefined;
-  await import('../../src/webview/main.ts');
-});
+beforeAll(openPanelPage);
 
 describe('the meter under the prompt box', () => {
   it('says the conversation’s tokens against the window and the reported cost, in words, under the box', () => {

@@ -4,15 +4,11 @@
 // what is sent" shows the exact text, a refusal is said under the box, and an image pasted for a model that reads
 // images is a chip and goes with the prompt, while one pasted for another model is refused with the reason.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildPanelHtml } from '../../src/host/chat/panelHtml.ts';
-import type { Attachment, HostMessage, ModelOption, WebviewMessage } from '../../src/shared/protocol.ts';
+import type { Attachment, ModelOption, PanelState } from '../../src/shared/protocol.ts';
 import { initialState } from '../../src/webview/viewState.ts';
+import { $, announced, openPanelPage, posted, send, withRouterKey } from './panelPage.ts';
 
-const posted: WebviewMessage[] = [];
-const send = (data: HostMessage) => window.dispatchEvent(new MessageEvent('message', { data }));
-const $ = <T extends HTMLElement = HTMLElement>(selector: string) => document.querySelector<T>(selector);
 const box = () => $<HTMLTextAreaElement>('#prompt')!;
-const announced = () => $('#announcer')?.textContent?.trim();
 const lastPosted = () => posted.at(-1);
 
 const model = (id: string, imageInput: boolean): ModelOption => ({
@@ -42,42 +38,21 @@ function paste(file: File): void {
   box().dispatchEvent(event);
 }
 
+/** Two models on the routing service, one that reads images and one that does not, with `selected` chosen. */
+function choosing(selected: string): PanelState {
+  const base = initialState();
+  return withRouterKey({
+    models: { ...base.models, router: [model('vision/model', true), model('text/model', false)] },
+    canListModels: { ...base.canListModels, router: true },
+    selectedModel: { ...base.selectedModel, router: selected },
+  });
+}
+
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 beforeAll(async () => {
-  const html = buildPanelHtml({
-    cspSource: 'vscode-resource:',
-    nonce: 'n',
-    scriptUri: 'main.js',
-    styleUri: 'panel.css',
-    lang: 'en',
-    strings: {},
-  });
-  document.documentElement.innerHTML = html.replace(/<!DOCTYPE html>|<script[^]*?<\/script>/g, '');
-  Object.assign(globalThis, {
-    acquireVsCodeApi: () => ({
-      postMessage: (m: WebviewMessage) => posted.push(m),
-      getState: () => undefined,
-      setState() {},
-    }),
-    requestAnimationFrame: (draw: FrameRequestCallback) => (draw(0), 0),
-    cancelAnimationFrame: () => undefined,
-    requestIdleCallback: () => 0,
-  });
-  // jsdom draws no layout.
-  Element.prototype.scrollIntoView = () => undefined;
-  await import('../../src/webview/main.ts');
-  const base = initialState();
-  send({
-    type: 'panel/state',
-    state: {
-      ...base,
-      hasKey: { ...base.hasKey, router: true },
-      models: { ...base.models, router: [model('vision/model', true), model('text/model', false)] },
-      canListModels: { ...base.canListModels, router: true },
-      selectedModel: { ...base.selectedModel, router: 'vision/model' },
-    } as never,
-  });
+  await openPanelPage();
+  send({ type: 'panel/state', state: choosing('vision/model') });
 });
 
 beforeEach(() => {
@@ -236,17 +211,7 @@ describe('images', () => {
   });
 
   it('an image pasted for a model whose list does not say it reads images is refused, with the reason, under the box', async () => {
-    const base = initialState();
-    send({
-      type: 'panel/state',
-      state: {
-        ...base,
-        hasKey: { ...base.hasKey, router: true },
-        models: { ...base.models, router: [model('vision/model', true), model('text/model', false)] },
-        canListModels: { ...base.canListModels, router: true },
-        selectedModel: { ...base.selectedModel, router: 'text/model' },
-      } as never,
-    });
+    send({ type: 'panel/state', state: choosing('text/model') });
     $<HTMLButtonElement>('#images .chip button.chip-remove')?.click();
     paste(png());
     await settle();
