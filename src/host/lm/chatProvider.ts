@@ -6,6 +6,7 @@
 // request and the error says why and what to do.
 import * as vscode from 'vscode';
 import type { ModelCatalog } from '../../core/chat/modelCatalog.ts';
+import type { ErrorKind } from '../../shared/errorKinds.ts';
 import type { ModelOption } from '../../shared/protocol.ts';
 import { SERVICE_IDS, type ServiceId } from '../../shared/serviceIds.ts';
 import type { Configuration } from '../configuration.ts';
@@ -19,7 +20,13 @@ export type { ChatProviderParts, KeywardModelInformation };
 export const LM_VENDOR = 'keyward';
 
 /** Failures that pass by themselves: a list that failed so is asked for again, later each time. */
-const PASSING: ReadonlySet<string> = new Set(['network', 'timeout', 'server', 'rate_limit', 'stream_interrupted']);
+const PASSING: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
+  'network',
+  'timeout',
+  'server',
+  'rate_limit',
+  'stream_interrupted',
+]);
 /** The waits before asking VS Code to read the lists again after such a failure; the last repeats. */
 export const LIST_RETRY_MS: readonly number[] = [5_000, 30_000, 120_000, 600_000];
 
@@ -70,7 +77,7 @@ export class KeywardChatProvider
   ): Promise<KeywardModelInformation[]> {
     const lists = await Promise.all(SERVICE_IDS.map((service) => this.catalog.load(service)));
     const models: KeywardModelInformation[] = [];
-    this.askAgainAfter(lists.filter((l) => l?.error && PASSING.has(l.error.kind)).length > 0);
+    this.askAgainAfter(lists.some((l) => l?.error !== undefined && PASSING.has(l.error.kind)));
     for (const list of lists) {
       if (!list?.models) {
         if (list?.error) this.log.warn(`Language models: the ${list.service} model list failed: ${list.error.message}`);
