@@ -6,7 +6,6 @@
 // request and the error says why and what to do.
 import * as vscode from 'vscode';
 import type { ModelCatalog } from '../../core/chat/modelCatalog.ts';
-import type { ErrorKind } from '../../shared/errorKinds.ts';
 import type { ModelOption } from '../../shared/protocol.ts';
 import { SERVICE_IDS, type ServiceId } from '../../shared/serviceIds.ts';
 import type { Configuration } from '../configuration.ts';
@@ -14,21 +13,11 @@ import type { Log } from '../log.ts';
 import { serviceLabel } from '../serviceNames.ts';
 import { Disposable } from '../../shared/dispose.ts';
 import type { ChatProviderParts, KeywardModelInformation } from './providerTypes.ts';
+import type { ListRetry } from './listRetry.ts';
 
 export type { ChatProviderParts, KeywardModelInformation };
 
 export const LM_VENDOR = 'keyward';
-
-/** Failures that pass by themselves: a list that failed so is asked for again, later each time. */
-const PASSING: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
-  'network',
-  'timeout',
-  'server',
-  'rate_limit',
-  'stream_interrupted',
-]);
-/** The waits before asking VS Code to read the lists again after such a failure; the last repeats. */
-export const LIST_RETRY_MS: readonly number[] = [5_000, 30_000, 120_000, 600_000];
 
 export class KeywardChatProvider
   extends Disposable
@@ -39,15 +28,8 @@ export class KeywardChatProvider
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
   /** The last lists offered, for the settings a model takes. */
   private readonly offered = new Map<string, ModelOption>();
-  /**
-   * VS Code asks for the lists when told they changed, and keeps what it got until then: a list that failed on a
-   * passing fault (the network, the service's 5xx) would keep Keyward's models out of every picker until the key or
-   * a setting changed. So such a failure schedules the question again, with a longer wait each time.
-   */
-  private retry: { timer: ReturnType<typeof setTimeout> | undefined; failures: number } = {
-    timer: undefined,
-    failures: 0,
-  };
+  /** Asks VS Code for the lists again after one failed on a passing fault (listRetry.ts, loaded on the first). */
+  private retry: ListRetry | undefined;
 
   private readonly parts: ChatProviderParts;
   private readonly catalog: ModelCatalog;
@@ -56,7 +38,7 @@ export class KeywardChatProvider
 
   constructor(parts: ChatProviderParts) {
     super();
-    this._register({ dispose: () => clearTimeout(this.retry.timer) });
+    this._register({ dispose: () => this.retry?.dispose() });
     this.parts = parts;
     this.catalog = parts.catalog;
     this.configuration = parts.configuration;
@@ -66,8 +48,7 @@ export class KeywardChatProvider
   /** A key was stored, replaced or deleted, or a base URL changed: VS Code asks for the lists again. */
   refresh(service?: ServiceId): void {
     for (const id of service ? [service] : SERVICE_IDS) this.catalog.forget(id);
-    clearTimeout(this.retry.timer);
-    this.retry = { timer: undefined, failures: 0 };
+    this.retry?.reset();
     this.changed.fire();
   }
 
@@ -77,7 +58,10 @@ export class KeywardChatProvider
   ): Promise<KeywardModelInformation[]> {
     const lists = await Promise.all(SERVICE_IDS.map((service) => this.catalog.load(service)));
     const models: KeywardModelInformation[] = [];
-    this.askAgainAfter(lists.some((l) => l?.error !== undefined && PASSING.has(l.error.kind)));
+    if (this.retry || lists.some((list) => list?.error)) {
+      const { ListRetry } = await import('./lmRequests.ts');
+      (this.retry ??= new ListRetry(() => this.changed.fire(), this.log)).after(lists);
+    }
     for (const list of lists) {
       if (!list?.models) {
         if (list?.error) this.log.warn(`Language models: the ${list.service} model list failed: ${list.error.message}`);
@@ -97,22 +81,6 @@ export class KeywardChatProvider
         .then((picked) => (picked === setUp ? vscode.commands.executeCommand(this.parts.manageCommand) : undefined));
     }
     return models;
-  }
-
-  /** After a passing failure, tells VS Code to ask again (once at a time); a round without one starts the waits over. */
-  private askAgainAfter(failed: boolean): void {
-    if (!failed) {
-      this.retry.failures = 0;
-      return;
-    }
-    if (this.retry.timer !== undefined) return;
-    const wait = LIST_RETRY_MS[Math.min(this.retry.failures, LIST_RETRY_MS.length - 1)]!;
-    this.retry.failures++;
-    this.log.info(`Language models: asking for the model lists again in ${wait / 1000} s.`);
-    this.retry.timer = setTimeout(() => {
-      this.retry.timer = undefined;
-      this.changed.fire();
-    }, wait);
   }
 
   /** Answers a request: the request handling loads on the first (lmRequests.ts, dist/lmRequests.js). */

@@ -20,6 +20,8 @@ import { UNNAMED_CALLER, callerLabel, requestInitiator } from './lmAccess.ts';
 // The access answers are built with this file, on first use (extension.ts), and what VS Code shows of each model.
 export { LanguageModelAccess } from './lmAccess.ts';
 export { modelInformation } from './modelInformation.ts';
+// The model lists' retry, loaded with the first failed list (chatProvider.ts).
+export { ListRetry } from './listRetry.ts';
 import type { CompletionResult } from '../../core/wire/textStream.ts';
 import { errorKindStrings } from '../errorKindStrings.ts';
 import { type ModelSettings, applicableSettings, cleanSettings } from '../../shared/modelSettings.ts';
