@@ -58,7 +58,7 @@ export class KeywardChatProvider
   ): Promise<KeywardModelInformation[]> {
     const lists = await Promise.all(SERVICE_IDS.map((service) => this.catalog.load(service)));
     const models: KeywardModelInformation[] = [];
-    if (this.retry || lists.some((list) => list?.error)) {
+    if (!this.isDisposed && (this.retry || lists.some((list) => list?.error))) {
       const { ListRetry } = await import('./lmRequests.ts');
       (this.retry ??= new ListRetry(() => this.changed.fire(), this.log)).after(lists);
     }

@@ -5,6 +5,7 @@
 // request handling (lmRequests.ts, loaded on demand): the provider loads it on the first failed list.
 import type { ModelList } from '../../core/chat/modelCatalog.ts';
 import type { ErrorKind } from '../../shared/errorKinds.ts';
+import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import type { Log } from '../log.ts';
 
 /** Failures that pass by themselves; a refused key or a redirect does not, and a change of either tells VS Code. */
@@ -18,13 +19,15 @@ const PASSING: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
 /** The waits before asking again after such a failure; the last repeats. */
 export const LIST_RETRY_MS: readonly number[] = [5_000, 30_000, 120_000, 600_000];
 
-export class ListRetry {
+export class ListRetry extends Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private failures = 0;
   private readonly ask: () => void;
   private readonly log: Log;
 
   constructor(ask: () => void, log: Log) {
+    super();
+    this._register(toDisposable(() => clearTimeout(this.timer)));
     this.ask = ask;
     this.log = log;
   }
@@ -35,7 +38,7 @@ export class ListRetry {
       this.failures = 0;
       return;
     }
-    if (this.timer !== undefined) return;
+    if (this.timer !== undefined || this.isDisposed) return;
     const wait = LIST_RETRY_MS[Math.min(this.failures, LIST_RETRY_MS.length - 1)]!;
     this.failures++;
     this.log.info(`Language models: asking for the model lists again in ${wait / 1000} s.`);
@@ -47,12 +50,8 @@ export class ListRetry {
 
   /** The lists are asked for anyway (a key or a setting changed): nothing pending, the waits start over. */
   reset(): void {
-    this.dispose();
-    this.failures = 0;
-  }
-
-  dispose(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.failures = 0;
   }
 }
