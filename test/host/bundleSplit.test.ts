@@ -171,7 +171,13 @@ describe('the history scan, the hook installer and the other commands, on demand
     const walker = require(resolve(onDemand.archiveScan)) as Record<string, unknown>;
     expect(typeof walker.scanArchive).toBe('function');
     const lm = loadExtensionBundle(api, onDemand.lmRequests) as unknown as Record<string, unknown>;
-    expect(Object.keys(lm).sort()).toEqual(['LanguageModelAccess', 'countTokens', 'modelInformation', 'respond']);
+    expect(Object.keys(lm).sort()).toEqual([
+      'LanguageModelAccess',
+      'ListRetry',
+      'countTokens',
+      'modelInformation',
+      'respond',
+    ]);
     // The same module object: the parts required the bundle already loaded, not a fresh one.
     expect(require.cache[resolve('dist/extension.js')]).toBe(loaded);
     // What the chat session and the commands both write with (the safe write, a conversation's markdown) is in
