@@ -108,6 +108,8 @@ export class LanguageModelAccess {
 
   private async askOnce(id: string): Promise<boolean> {
     const label = callerLabel(id);
+    // Logged before the modal, so that the log shows how long the person took (or the dialog waited) to answer.
+    this.log.info(`Language models: asking whether ${id} may use Keyward's models.`);
     try {
       const answer = await askInModal(this.dialogs, label).catch((error: unknown) => {
         this.log.warn(`Language models: could not ask whether ${id} may use Keyward's models (${String(error)}).`);

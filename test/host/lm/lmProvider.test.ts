@@ -400,6 +400,12 @@ describe('language-model chat provider', () => {
       const asked = fake.state.messages.filter((m) => m.text.includes('wants to use Keyward’s language models'));
       expect(asked).toHaveLength(1);
       expect(asked[0]!.items).toEqual(['Allow', "Don't Allow"]);
+      // The log says when the question went up, then the answer: how long a question waited shows there.
+      const said = fake.state.logLines.filter((l) => l.includes('other.ext'));
+      expect(said.slice(0, 2)).toEqual([
+        "[info] Language models: asking whether other.ext may use Keyward's models.",
+        '[info] Language models: other.ext refused.',
+      ]);
       for (const o of outcomes) {
         expect(o.status).toBe('rejected');
         expect(((o as PromiseRejectedResult).reason as LanguageModelError).code).toBe('NoPermissions');
