@@ -3,11 +3,11 @@
 // buttons, Disable now from a found key's quick fix, and Rotate in one step. Every key made here is a new one of the
 // sandbox's funded account, and the key Keyward used before comes back at the end, so the steps after these see the
 // workbench as it was.
-import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PATIENCE, type Workbench, until } from '../harness/workbench.ts';
 import type { UiStep } from './steps.ts';
+import { runGit } from '../../../src/core/scan/git.ts';
 import { setTheme } from './answerSteps.ts';
 
 const input = (wb: Workbench) => wb.page.locator('.quick-input-widget input.input');
@@ -194,8 +194,12 @@ export const keyLifeSteps: UiStep[] = [
       // The stored key, pasted into a file git tracks (added, not committed: no history for the steps after): its
       // diagnostic's first fix is Rotate, done with the management key in one step.
       writeFileSync(join(workspace.folder, 'rotate-me.js'), `const key = '${old.value}';\n`);
-      const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace.folder, stdio: 'ignore' });
-      git('add', 'rotate-me.js');
+      // As Keyward runs git: config-driven programs off, only allow-listed variables in its environment.
+      const git = async (...args: string[]) => {
+        const run = await runGit(args, workspace.folder);
+        if (run.code !== 0) throw new Error(`git ${args[0]} failed (exit ${run.code}): ${run.stderr}`);
+      };
+      await git('add', 'rotate-me.js');
       const menu = await quickFixMenu(wb, 'rotate-me.js', 'Rotate this key at the routing service');
       await wb.screenshot('rotate-quick-fix');
       await menu.locator('.monaco-list-row', { hasText: 'Rotate this key at the routing service' }).click();
@@ -217,7 +221,7 @@ export const keyLifeSteps: UiStep[] = [
       leakKey(successor.value);
       await wb.screenshot('rotated');
       await wb.closeAllEditors();
-      git('rm', '-q', '--cached', '-f', 'rotate-me.js');
+      await git('rm', '-q', '--cached', '-f', 'rotate-me.js');
       rmSync(join(workspace.folder, 'rotate-me.js'));
       // The key the steps after these use.
       await wb.runCommand('Keyward: Set Router Key');
