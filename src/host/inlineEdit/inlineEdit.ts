@@ -396,19 +396,25 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
     return this.pending.get(uri)?.state;
   }
 
+  /**
+   * The keys' contexts first, then the lenses: a Keep All lens on screen means Ctrl+Shift+Enter keeps (drawn first,
+   * a quick press could meet the old context and run VS Code's own Insert Line Above; a real-host run did).
+   */
   private async changed(): Promise<void> {
-    this.lensesChanged.fire();
     const edits = [...this.pending.values()];
-    await vscode.commands.executeCommand(
-      'setContext',
-      PENDING_CONTEXT,
-      edits.some((e) => e.state !== 'asking'),
-    );
-    await vscode.commands.executeCommand(
-      'setContext',
-      STREAMING_CONTEXT,
-      edits.some((e) => e.state === 'streaming' || e.state === 'asking'),
-    );
+    await Promise.all([
+      vscode.commands.executeCommand(
+        'setContext',
+        PENDING_CONTEXT,
+        edits.some((e) => e.state !== 'asking'),
+      ),
+      vscode.commands.executeCommand(
+        'setContext',
+        STREAMING_CONTEXT,
+        edits.some((e) => e.state === 'streaming' || e.state === 'asking'),
+      ),
+    ]);
+    this.lensesChanged.fire();
   }
 
   override dispose(): void {
