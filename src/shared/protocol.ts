@@ -248,6 +248,8 @@ export type WebviewMessage =
   | { type: 'chat/showVersion'; turnId: string; index: number }
   /** The chat's frame took or lost the keyboard focus: the host keeps a context key for its keybindings. */
   | { type: 'focus/changed'; focused: boolean }
+  /** Alt+F2 pressed in the chat: the host shows the last answer in its accessible view. */
+  | { type: 'answer/showLast' }
   /** A `#` reference chosen in the prompt box's completion: the host reads it and sends it back as a chip. */
   | { type: 'context/attach'; name: ContextRefName };
 
@@ -339,6 +341,7 @@ const WEBVIEW_MESSAGE_CHECKS = {
   'history/clear': () => true,
   'history/undoClear': () => true,
   'history/export': () => true,
+  'answer/showLast': () => true,
   'focus/editor': () => true,
   'action/run': (m: Fields) => isService(m.service) && isAction(m.action),
   'chat/regenerate': (m: Fields) =>

@@ -26,6 +26,7 @@ describe('webview message guard', () => {
     { type: 'chat/regenerate', requestId: 'r2', turnId: 'a1', service: 'router', model: 'm', overCap: true },
     { type: 'chat/showVersion', turnId: 'a1', index: 0 },
     { type: 'focus/changed', focused: false },
+    { type: 'answer/showLast' },
   ])('accepts %j', (message) => {
     expect(isWebviewMessage(message)).toBe(true);
   });

@@ -118,6 +118,33 @@ describe('a new state and the focus', () => {
   });
 });
 
+describe('Alt+F2 in the chat', () => {
+  it('asks the host for the last answer from the prompt box or the conversation, and keeps the key from the workbench', () => {
+    // VS Code's frame script forwards a key to the workbench from a listener on the window; the workbench's Alt+F2
+    // reads a context key the host sets a message round trip after the focus arrives, so a quick press was lost.
+    const forwarded: string[] = [];
+    const forward = (e: KeyboardEvent) => forwarded.push(e.key);
+    window.addEventListener('keydown', forward);
+    try {
+      for (const where of ['#prompt', '#conversation']) {
+        posted.length = 0;
+        $(where)!.focus();
+        const altF2 = new KeyboardEvent('keydown', { key: 'F2', altKey: true, bubbles: true, cancelable: true });
+        expect(document.activeElement!.dispatchEvent(altF2)).toBe(false);
+        expect(posted).toEqual([{ type: 'answer/showLast' }]);
+      }
+      // F2 alone, or with another modifier, is not it, and goes on to the workbench.
+      posted.length = 0;
+      press('F2');
+      press('F2', true);
+      expect(posted).toEqual([]);
+      expect(forwarded).toEqual(['F2', 'F2']);
+    } finally {
+      window.removeEventListener('keydown', forward);
+    }
+  });
+});
+
 describe("Clear's Undo, in the view", () => {
   it('offers Undo in a live region after Clear, the next stop after Send', () => {
     const notice = $('#cleared-notice')!;

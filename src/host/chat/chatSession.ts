@@ -32,6 +32,7 @@ import { heldKeyMasks, keyReadiness, offeredServices } from './chatServices.ts';
 import { panelStrings } from './panelStrings.ts';
 import { WebviewConnection } from './webviewConnection.ts';
 import { ChatFocusContext } from './chatFocusContext.ts';
+import { CommandId } from '../commandIds.ts';
 import type { SettingSupport } from '../../shared/modelSettings.ts';
 import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import { type LastEdit, type Running, type SendContext, sendPrompt } from './chatSend.ts';
@@ -245,6 +246,7 @@ export class ChatSession extends Disposable {
       'chat/regenerate': (m) => this.regenerate(m, from),
       'chat/showVersion': (m) => this.showVersion(m.turnId, m.index),
       'focus/changed': (m) => this.focus.set(from, m.focused),
+      'answer/showLast': () => vscode.commands.executeCommand(CommandId.showLastAnswer),
       'context/attach': async (m) => {
         const got = await attachContext(m.name, this.ports.lastEditor.current, store);
         // A refusal goes back to the webview that asked, under its prompt box.
