@@ -90,7 +90,6 @@ export function createComposer(store: ChatStore, hooks: ComposerHooks) {
       send: sendFromBox,
       stop,
       popupOpen: () => hooks.popupOpen() || !attachMenu.hidden || completion.isOpen(),
-      showLastAnswer: () => hooks.post({ type: 'answer/showLast' }),
     });
     wireAttachMenu(attachMenu, prompt, hooks.post);
   }

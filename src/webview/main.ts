@@ -10,6 +10,7 @@ import { createClearedNotice } from './clearedNotice.ts';
 import { createComposer } from './composer.ts';
 import { byId } from './dom.ts';
 import { wireFocusTrap } from './focusTrap.ts';
+import { wireLastAnswerKey } from './promptKeys.ts';
 import { createHeader } from './header.ts';
 import { grammarWarmups } from './highlight.ts';
 import { ChunkBatcher } from './chunkBatcher.ts';
@@ -222,6 +223,7 @@ function wire(): void {
   byId('export').addEventListener('click', () => post({ type: 'history/export' }));
   // After the composer's and the pickers' keys: Escape leaves the chat only when nothing here took it.
   wireFocusTrap(post);
+  wireLastAnswerKey(post);
   // The workbench focuses the view's frame (clicking its header, its Focus command) without choosing an element:
   // the prompt box takes it then, as the host's `prompt/focus` may have reached the frame before it could.
   // Not when the focus comes with a click: the person may be selecting an answer's text.

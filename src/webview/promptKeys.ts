@@ -2,6 +2,7 @@
 // a streaming answer when no popup takes it first, and Alt+F2 anywhere in it. composerKeys.ts decides what a key
 // in the prompt box means.
 import { composerIntent, lastPrompt } from './composerKeys.ts';
+import type { WebviewMessage } from '../shared/protocol.ts';
 import type { ChatStore } from './store.ts';
 
 export interface PromptKeyHooks {
@@ -9,8 +10,6 @@ export interface PromptKeyHooks {
   stop(): void;
   /** Whether a popup (the model picker, the `+` menu) takes Escape first. */
   popupOpen(): boolean;
-  /** Alt+F2: the last answer in the accessible view. */
-  showLastAnswer(): void;
 }
 
 export function wirePromptKeys(box: HTMLTextAreaElement, store: ChatStore, hooks: PromptKeyHooks): void {
@@ -40,14 +39,20 @@ export function wirePromptKeys(box: HTMLTextAreaElement, store: ChatStore, hooks
       hooks.stop();
     }
   });
-  // Alt+F2 is the chat's own while its frame holds the focus, and is kept from the workbench. The workbench's
-  // keybinding reads `keyward.chatFocus`, which the host sets only after this frame's focus message has gone there
-  // and back: a press right after a click could find it not yet true and do nothing (a real-host run on a busy
-  // machine lost one). The keybinding stays for the view's own header and for a person who binds another key.
+}
+
+/**
+ * Alt+F2 is the chat's own while its frame holds the focus, and is kept from the workbench. The workbench's
+ * keybinding reads `keyward.chatFocus`, which the host sets only after this frame's focus message has gone there and
+ * back: a press right after a click could find it not yet true and do nothing (a real-host run on a busy machine
+ * lost one). The keybinding stays for the view's own header and for a person who binds another key.
+ */
+export function wireLastAnswerKey(post: (message: WebviewMessage) => void): void {
   document.addEventListener('keydown', (e) => {
     if (e.key !== 'F2' || !e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.defaultPrevented) return;
     e.preventDefault();
+    // VS Code's frame script forwards keys to the workbench from the window, after the document.
     e.stopPropagation();
-    hooks.showLastAnswer();
+    post({ type: 'answer/showLast' });
   });
 }
