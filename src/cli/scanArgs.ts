@@ -75,9 +75,11 @@ scanned and is clean.
                      is) instead of .keyward.toml at the repository root
 
   --threads N        scan on at most N threads (and read --history through at
-                     most N git processes); default: the cores available. A
-                     scan of few files (and --staged) runs on one thread; 1
-                     runs every scan on one. The report is the same whatever N
+                     most N git processes); default: one thread fewer than the
+                     cores (the JavaScript engine's own threads use the last),
+                     and a git process per core. A scan of few files (and
+                     --staged) runs on one thread; 1 runs every scan on one.
+                     The report is the same whatever N
 
 On a terminal, a scan that runs for more than a few seconds shows its progress
 (files or commits, megabytes, rate, time left) on one line of stderr; never when
@@ -181,7 +183,10 @@ export interface ScanRequest {
   fixDisable?: FixDisableSetup;
   /** --config: the team rules file to read instead of .keyward.toml at the root. */
   config?: string;
-  /** --threads: at most this many threads (git processes for --history); undefined: the cores available. */
+  /**
+   * --threads: at most this many threads (git processes for --history); undefined: one thread fewer than the cores
+   * (scanPool.ts's defaultThreads), a git per core.
+   */
   threads?: number;
 }
 
