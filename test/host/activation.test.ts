@@ -80,6 +80,31 @@ describe('activation (bundle, fake vscode)', () => {
     context.dispose();
   });
 
+  it("asks VS Code to read Keyward's model lists when its AI features are turned back on, and only then", () => {
+    // VS Code reads a provider's lists when something asks for models or the provider says they changed, not when
+    // chat.disableAIFeatures turns off: a real-host run's picker stayed empty after it did.
+    const { api, state } = createFakeVscode({ 'chat.disableAIFeatures': true });
+    const context = fakeExtensionContext();
+    loadExtension(api).activate(context);
+    const provider = state.lmProviders.get('keyward') as {
+      onDidChangeLanguageModelChatInformation(f: () => void): void;
+    };
+    let asked = 0;
+    provider.onDidChangeLanguageModelChatInformation(() => asked++);
+    const changed = (key: string) =>
+      state.configurationEmitter.fire({ affectsConfiguration: (s) => key.startsWith(s) });
+    changed('editor.fontSize');
+    expect(asked).toBe(0);
+    state.workspaceSettings['chat.disableAIFeatures'] = false;
+    changed('chat.disableAIFeatures');
+    expect(asked).toBe(1);
+    // Turned off again: nothing to read.
+    state.workspaceSettings['chat.disableAIFeatures'] = true;
+    changed('chat.disableAIFeatures');
+    expect(asked).toBe(1);
+    context.dispose();
+  });
+
   it('names a bad setting in a warning and keeps the default', () => {
     const { api, state } = createFakeVscode({ 'keyward.router.baseUrl': 'http://evil.example/v1' });
     loadExtension(api).activate(fakeExtensionContext());

@@ -616,9 +616,12 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       onDidChangeWindowState: new EventEmitter<{ focused: boolean }>().event,
     },
     workspace: {
-      getConfiguration: (section: string) => ({
-        // As VS Code merges them: the workspace's value over the user's.
-        get: (name: string) => state.workspaceSettings[`${section}.${name}`] ?? state.settings[`${section}.${name}`],
+      getConfiguration: (section?: string) => ({
+        // As VS Code merges them: the workspace's value over the user's. No section: `name` is the whole key.
+        get: (name: string) => {
+          const key = section ? `${section}.${name}` : name;
+          return state.workspaceSettings[key] ?? state.settings[key];
+        },
         inspect: (name: string) => ({
           key: `${section}.${name}`,
           globalValue: state.settings[`${section}.${name}`],

@@ -10,6 +10,8 @@ import { command } from './command.ts';
 import type { KeywardCore } from './keywardCore.ts';
 import { onDemand } from './onDemand.ts';
 
+const AI_OFF = 'chat.disableAIFeatures';
+
 /** Registers the provider; returns who may use it, built on first use. */
 export function buildLanguageModels(
   context: vscode.ExtensionContext,
@@ -46,6 +48,12 @@ export function buildLanguageModels(
     command(CommandId.manageLanguageModelAccess, async () => (await lmAccess()).manage()),
     keys.onDidChange((service) => lmProvider.refresh(service)),
     configuration.onDidChange(() => lmProvider.refresh()),
+    // VS Code reads a provider's lists when something asks for models, or when the provider says they changed; not
+    // when its AI features are turned back on (chat.disableAIFeatures). A real-host run turned them on and VS Code's
+    // picker stayed empty for 180 s ("Sign in to use Copilot"), with no list asked of Keyward: say so then.
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(AI_OFF) && !vscode.workspace.getConfiguration().get(AI_OFF)) lmProvider.refresh();
+    }),
   );
   return lmAccess;
 }
