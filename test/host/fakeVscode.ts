@@ -616,18 +616,19 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
       onDidChangeWindowState: new EventEmitter<{ focused: boolean }>().event,
     },
     workspace: {
-      getConfiguration: (section?: string) => ({
-        // As VS Code merges them: the workspace's value over the user's. No section: `name` is the whole key.
-        get: (name: string) => {
-          const key = section ? `${section}.${name}` : name;
-          return state.workspaceSettings[key] ?? state.settings[key];
-        },
-        inspect: (name: string) => ({
-          key: `${section}.${name}`,
-          globalValue: state.settings[`${section}.${name}`],
-          workspaceValue: state.workspaceSettings[`${section}.${name}`],
-        }),
-      }),
+      getConfiguration: (section?: string) => {
+        // No section: `name` is the whole key, as in VS Code.
+        const keyOf = (name: string) => (section ? `${section}.${name}` : name);
+        return {
+          // As VS Code merges them: the workspace's value over the user's.
+          get: (name: string) => state.workspaceSettings[keyOf(name)] ?? state.settings[keyOf(name)],
+          inspect: (name: string) => ({
+            key: keyOf(name),
+            globalValue: state.settings[keyOf(name)],
+            workspaceValue: state.workspaceSettings[keyOf(name)],
+          }),
+        };
+      },
       isTrusted: true,
       asRelativePath: (uri: { fsPath?: string } | string) => (typeof uri === 'string' ? uri : (uri.fsPath ?? '')),
       onDidGrantWorkspaceTrust: new EventEmitter<void>().event,
