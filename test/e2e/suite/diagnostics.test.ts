@@ -7,13 +7,14 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { actions, diagnosticsOf, folder, keyward, open, run, write } from './editor.ts';
-import { activateKeyward, e2eEnv, waitFor } from './env.ts';
+import { activateKeyward, e2eEnv, waitFor, withoutAccountKeys } from './env.ts';
 
 const routerKey = () => ['sk', 'or', 'v1', randomBytes(32).toString('hex')].join('-');
 
 suite('key diagnostics', () => {
   suiteSetup(async () => {
     await activateKeyward();
+    await withoutAccountKeys();
   });
 
   test('a file git tracks gets an Error that says rotating is the only fix', async () => {

@@ -2,6 +2,7 @@
 import { appendFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { DialogProbe } from '../../../src/host/dialogProbe.ts';
+import { ACCOUNT_KEY_SERVICES } from '../../../src/core/keys/keyStore.ts';
 
 export interface E2eEnv {
   emulator: { routerBaseUrl: string; directBaseUrl: string; adminUrl: string };
@@ -50,6 +51,15 @@ export async function activateKeyward(): Promise<vscode.Extension<unknown>> {
   if (!extension) throw new Error(`${EXTENSION_ID} is not installed in this host`);
   await extension.activate();
   return extension;
+}
+
+/**
+ * No management or admin key stored: a suite that counts a found key's quick fixes starts from the fixes a workspace
+ * without one offers (with one, Disable now comes first), whatever the UI steps before it left in the shared profile.
+ */
+export async function withoutAccountKeys(): Promise<void> {
+  for (const service of ACCOUNT_KEY_SERVICES)
+    await vscode.commands.executeCommand('keyward.removeAccountKey', service, true);
 }
 
 export async function admin<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {

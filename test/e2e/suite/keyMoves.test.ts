@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { KeywardTestApi } from '../../../src/extension.ts';
 import { actions, diagnosticsOf, folder, keyward, open, run, write } from './editor.ts';
-import { activateKeyward, admin, e2eEnv, leakKey, waitFor } from './env.ts';
+import { activateKeyward, admin, e2eEnv, leakKey, waitFor, withoutAccountKeys } from './env.ts';
 
 let api: KeywardTestApi;
 let realAnswer: KeywardTestApi['dialogs']['answer'];
@@ -60,6 +60,7 @@ suite('moving keys out of files', () => {
   suiteSetup(async () => {
     api = (await activateKeyward()).exports as KeywardTestApi;
     realAnswer = api.dialogs.answer;
+    await withoutAccountKeys();
   });
 
   suiteTeardown(() => {
