@@ -30,7 +30,7 @@ import {
 } from '../core/scan/report.ts';
 import type { TeamRules } from '../core/scan/teamRules.ts';
 import { scanRoot, teamRulesFor } from './scanTeamRules.ts';
-import { type PoolWatch, availableCores, scanFilesPooled } from '../core/scan/scanPool.ts';
+import { type PoolWatch, availableCores, defaultThreads, scanFilesPooled } from '../core/scan/scanPool.ts';
 import { ScanProgress } from '../core/scan/scanProgress.ts';
 import { scanStaged } from '../core/scan/staged.ts';
 import type { ScanOptions } from '../core/scan/scanner.ts';
@@ -150,7 +150,9 @@ async function collect(
   if (request.history) {
     const progress = progressLine('commits', undefined, io);
     const history = await scanHistory(root, options, {
-      processes: request.threads ?? availableCores(),
+      // As many gits as a folder scan's threads: this thread parses what they print, and on 2 cores a second git
+      // measured slower than one walk (bench/scanCores.ts).
+      processes: request.threads ?? defaultThreads(availableCores()),
       workerFile: poolWorkerFile(),
       onProgress: (commits, bytes, total) => progress.update(commits, bytes, total),
     }).finally(() => progress.end());

@@ -75,9 +75,9 @@ scanned and is clean.
                      is) instead of .keyward.toml at the repository root
 
   --threads N        scan on at most N threads (and read --history through at
-                     most N git processes); default: one thread fewer than the
-                     cores (the JavaScript engine's own threads use the last),
-                     and a git process per core. A scan of few files (and
+                     most N git processes); default: one fewer than the cores
+                     (the JavaScript engine's own threads, or the parse of
+                     what git prints, use the last). A scan of few files (and
                      --staged) runs on one thread; 1 runs every scan on one.
                      The report is the same whatever N
 
@@ -184,8 +184,8 @@ export interface ScanRequest {
   /** --config: the team rules file to read instead of .keyward.toml at the root. */
   config?: string;
   /**
-   * --threads: at most this many threads (git processes for --history); undefined: one thread fewer than the cores
-   * (scanPool.ts's defaultThreads), a git per core.
+   * --threads: at most this many threads (git processes for --history); undefined: one fewer than the cores
+   * (scanPool.ts's defaultThreads), for either.
    */
   threads?: number;
 }

@@ -19,6 +19,8 @@ const fs = require('fs');
 const threads = require('worker_threads');
 let logs = 0;
 let workers = 0;
+// KEYWARD_TEST_CORES: the cores the CLI sees, for the default's test.
+if (process.env.KEYWARD_TEST_CORES) require('os').availableParallelism = () => Number(process.env.KEYWARD_TEST_CORES);
 if (threads.isMainThread) {
   const spawn = cp.spawn;
   cp.spawn = function (command, args, ...rest) {
@@ -39,12 +41,17 @@ if (threads.isMainThread) {
 function scanCounting(
   cwd: string,
   args: string[],
+  cores?: number,
 ): { status: number | null; stdout: string; stderr: string; logs: number; workers: number } {
   const dir = tempDir('keyward-git-logs-');
   const hook = join(dir, 'hook.cjs');
   const record = join(dir, 'logs');
   writeFileSync(hook, HOOK);
-  const run = scanCli(cwd, args, { NODE_OPTIONS: `--require ${hook}`, KEYWARD_TEST_GIT_LOGS: record });
+  const run = scanCli(cwd, args, {
+    NODE_OPTIONS: `--require ${hook}`,
+    KEYWARD_TEST_GIT_LOGS: record,
+    ...(cores ? { KEYWARD_TEST_CORES: String(cores) } : {}),
+  });
   const counted = JSON.parse(readFileSync(record, 'utf8')) as { logs: number; workers: number };
   return { ...run, ...counted };
 }
@@ -98,6 +105,20 @@ describe('keyward scan --history through several git processes', () => {
       expect(threaded.logs).toBeLessThan(12);
       if (format === 'json') expectEveryKind(threaded);
     }
+  });
+
+  it('by default reads through one git fewer than the cores: one walk on 2 cores, two gits on 3', () => {
+    const repo = makeRepo();
+    writeLongHistory(repo, SPLIT_MIN_COMMITS + 50, 20);
+    // On 2 cores a second git measured slower than one walk (bench/scanCores.ts): this thread parses all they print.
+    const two = scanCounting(repo.dir, ['--history', '--format', 'json'], 2);
+    expect(two.logs).toBe(1);
+    const three = scanCounting(repo.dir, ['--history', '--format', 'json'], 3);
+    // Two gits, four ranges each, all parsed on this thread.
+    expect(three.logs).toBe(8);
+    expect(three.workers).toBe(0);
+    expect(three.stdout).toBe(two.stdout);
+    expect(json(two).findings.length).toBeGreaterThan(10);
   });
 
   it('a short history is read by one git log, whatever --threads says', () => {
