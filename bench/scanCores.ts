@@ -123,7 +123,7 @@ function logBytes(dir: string, git: string[], env: string[]): number {
   return run.stdout?.length ?? 0;
 }
 
-/** keyward --history on one thread and on all, and one git log -p as keyward runs it, interleaved. */
+/** keyward --history on one thread, by default and with a git per core, and one git log -p as keyward runs it. */
 function compareToGitLog(dir: string, commits: number): string[] {
   const cli = resolve('dist/cli.js');
   const history = (threads: string[]) => [process.execPath, cli, 'scan', '--history', ...threads, '--format', 'json'];
@@ -133,23 +133,31 @@ function compareToGitLog(dir: string, commits: number): string[] {
   // Only git's own environment (env -i), as keyward hands it over.
   const env = Object.entries(gitEnv()).map(([name, value]) => `${name}=${value ?? ''}`);
   const loadBefore = loadAverage();
-  const [one, all, log] = timeInterleaved(
-    [inRepo(history(['--threads', '1'])), inRepo(history([])), inRepo(['env', '-i', ...env, ...git])],
+  const cores = availableParallelism();
+  const [one, all, perCore, log] = timeInterleaved(
+    [
+      inRepo(history(['--threads', '1'])),
+      inRepo(history([])),
+      inRepo(history(['--threads', String(cores)])),
+      inRepo(['env', '-i', ...env, ...git]),
+    ],
     ROUNDS,
     1,
-  ) as [Run[], Run[], Run[]];
+  ) as [Run[], Run[], Run[], Run[]];
   const split = pairedRatio(all, log, 'wallMs');
   const walk = pairedRatio(one, log, 'wallMs');
   const splitCpu = pairedRatio(all, log, 'cpuMs');
   const ofMedians = (a: Run[], of: 'wallMs' | 'cpuMs') => (medianOf(a, of) / medianOf(log, of)).toFixed(2);
   // CPU is the children's user + sys, the gits keyward starts included: what is keyward's own is the rest.
   const own = (runs: Run[]) => formatMs(medianOf(runs, 'cpuMs') - medianOf(log, 'cpuMs'));
+  const times = (runs: Run[]) => `${formatMs(medianOf(runs, 'wallMs'))} (${formatMs(medianOf(runs, 'cpuMs'))})`;
   return [
     `history of ${commits} commits (${(logBytes(dir, git, env) / 2 ** 20).toFixed(1)} MB of git log -p): medians of ${ROUNDS} interleaved rounds, wall (cpu)`,
-    `  keyward --history --threads 1 ${formatMs(medianOf(one, 'wallMs'))} (${formatMs(medianOf(one, 'cpuMs'))}); all ${availableParallelism()} cores ${formatMs(medianOf(all, 'wallMs'))} (${formatMs(medianOf(all, 'cpuMs'))}); one git log -p ${formatMs(medianOf(log, 'wallMs'))} (${formatMs(medianOf(log, 'cpuMs'))})`,
-    `  all cores: wall vs one git log -p ${split.median.toFixed(2)}x (${spread(split)}; ratio of medians ${ofMedians(all, 'wallMs')})  target <= 0.9  ${verdict(split.median <= 0.9)}`,
+    `  keyward --history --threads 1 ${times(one)}; by default (${defaultThreads(cores) === 1 ? 'one git' : `${defaultThreads(cores)} gits`} of ${cores} cores) ${times(all)}; --threads ${cores} ${times(perCore)}; one git log -p ${times(log)}`,
+    `  --threads ${cores} vs one git log -p ${pairedRatio(perCore, log, 'wallMs').median.toFixed(2)}x, vs --threads 1 ${pairedRatio(perCore, one, 'wallMs').median.toFixed(2)}x`,
+    `  by default: wall vs one git log -p ${split.median.toFixed(2)}x (${spread(split)}; ratio of medians ${ofMedians(all, 'wallMs')})  target <= 0.9  ${verdict(split.median <= 0.9)}`,
     `  one walk: wall vs one git log -p ${walk.median.toFixed(2)}x (${spread(walk)}; ratio of medians ${ofMedians(one, 'wallMs')})`,
-    `  cpu, user+sys with its gits: all cores vs one git log -p ${splitCpu.median.toFixed(2)}x (${spread(splitCpu)}; ratio of medians ${ofMedians(all, 'cpuMs')}); keyward's own beyond one git's: one walk ${own(one)}, all cores ${own(all)}`,
+    `  cpu, user+sys with its gits: by default vs one git log -p ${splitCpu.median.toFixed(2)}x (${spread(splitCpu)}; ratio of medians ${ofMedians(all, 'cpuMs')}); keyward's own beyond one git's: one walk ${own(one)}, by default ${own(all)}`,
     `  ${loadBefore} before, ${loadAverage()} after`,
   ];
 }
