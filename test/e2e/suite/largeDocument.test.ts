@@ -38,6 +38,45 @@ async function longestStall(work: () => Promise<void>): Promise<number> {
   return longest;
 }
 
+/**
+ * Where this thread spent its time while `work` ran (a CPU profile's self time, the busiest functions first): said
+ * when the stall test fails, so a failure names its cause rather than only its size.
+ */
+async function busiest(work: () => Promise<void>): Promise<string> {
+  const { Session } = await import('node:inspector');
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };
+  try {
+    await post('Profiler.enable');
+    await post('Profiler.setSamplingInterval', { interval: 500 });
+    await post('Profiler.start');
+    await work();
+    const { profile } = (await post('Profiler.stop')) as {
+      profile: { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+    };
+    const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+    const self = new Map<string, number>();
+    profile.samples.forEach((id, i) => {
+      const frame = nodes.get(id)!.callFrame;
+      const name = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop() ?? ''}:${frame.lineNumber}`;
+      self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    });
+    return [...self]
+      .filter(([name]) => !name.startsWith('(idle)'))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 12)
+      .map(([name, ms]) => `${ms.toFixed(1)} ms ${name}`)
+      .join('; ');
+  } finally {
+    session.disconnect();
+  }
+}
+
 suite('a large document in the editor', () => {
   suiteSetup(async () => {
     await activateKeyward();
@@ -85,9 +124,23 @@ suite('a large document in the editor', () => {
       `longest stall of the host's event loop opening the YAML: ${attempts.join(', ')}; ` +
         `${vscodeShare.toFixed(1)} ms opening it over the size cap`,
     );
+    let profile = '';
+    if (!(stall < vscodeShare + 50)) {
+      // A fourth opening, profiled (the profiler's own cost kept out of the three measured).
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      uri = write('adversarial-secret-profiled.yaml', adversarialYaml(routerKey()));
+      written.push(uri);
+      profile = await busiest(async () => {
+        await open('adversarial-secret-profiled.yaml');
+        await waitFor('the base64 key flagged', () =>
+          keyward(uri).some((d) => d.code === 'encoded-key') ? true : undefined,
+        );
+      });
+      console.log(`the host's busiest functions opening the YAML: ${profile}`);
+    }
     assert.ok(
       stall < vscodeShare + 50,
-      `the host's event loop stalled ${attempts.join(', ')} (${vscodeShare} ms without a scan)`,
+      `the host's event loop stalled ${attempts.join(', ')} (${vscodeShare} ms without a scan); busiest: ${profile}`,
     );
     const [diagnostic] = keyward(uri);
     assert.equal(diagnostic!.range.start.line, 2);
