@@ -60,6 +60,7 @@ export function benchBundle(): string[] {
     'dist/testMode.js',
     'dist/keyHover.js',
     'dist/scanThread.js',
+    'dist/gitPrefetch.js',
   ].map((file) => `${file} ${formatKb(statSync(file).size)}`);
   const vsixBytes = statSync('keyward.vsix').size;
 

@@ -25,8 +25,9 @@ const ALLOWED = [
   // workspace scan or source map open in the editor; common.js (what two of those share) with the first of them that
   // needs it; scanWorker.js (the scanner thread) on the first large document opened; teamRules.js on the first
   // workspace root holding a .keyward.toml; testMode.js when VS Code runs Keyward's own tests; keyHover.js on the first
-  // hover over a flagged key; scanThread.js (which starts scanWorker.js) with the first large document.
-  /^dist\/(extension|webview|undici|archive|history|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan|sourceMap|common|scanWorker|teamRules|testMode|keyHover|scanThread)\.js$/,
+  // hover over a flagged key; scanThread.js (which starts scanWorker.js) with the first large document; gitPrefetch.js
+  // the first time git's view changes with several documents open.
+  /^dist\/(extension|webview|undici|archive|history|commands|chatSession|wireClients|lmRequests|archiveScan|streamScan|sourceMap|common|scanWorker|teamRules|testMode|keyHover|scanThread|gitPrefetch)\.js$/,
   // undici's HTTP/1 parser (llhttp's portable WebAssembly), which dist/undici.js reads on the first request.
   /^dist\/llhttp\.wasm$/,
   /^dist\/package\.json$/,

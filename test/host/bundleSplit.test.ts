@@ -63,6 +63,8 @@ describe('the history scan, the hook installer and the other commands, on demand
     keyHover: 'dist/keyHover.js',
     // The scanner thread's driver, with the first large document.
     scanThread: 'dist/scanThread.js',
+    // Git asked about every open document at once, the first time git's view changes with several open.
+    gitPrefetch: 'dist/gitPrefetch.js',
     // What two parts share and the extension bundle does not hold (esbuild.js): each of them loads it.
     common: 'dist/common.js',
   };

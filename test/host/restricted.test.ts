@@ -49,7 +49,7 @@ describe('Restricted Mode', () => {
       gitCalls++;
       throw new Error('git was run in Restricted Mode');
     };
-    Object.assign(diagnostics.git, { status: count, root: count, statusMany: count });
+    Object.assign(diagnostics.git, { status: count, root: count, run: count });
     parts = { diagnostics, configuration, fixes: new KeyFixes(diagnostics, configuration, keys) };
   });
 

@@ -100,7 +100,10 @@ function dotGitAbove(real: string): string | null {
 export class GitStatusCache {
   private readonly roots = new Map<string, Promise<RootProbe>>();
   private readonly states = new Map<string, Promise<GitState>>();
-  private readonly run: GitRunner;
+  /** How git is run: the one way (git.ts), or a test's counting runner. */
+  readonly run: GitRunner;
+  /** Counts invalidate() calls: answers asked for before one are not kept after it (keep()). */
+  generation = 0;
 
   constructor(run: GitRunner = runGit) {
     this.run = run;
@@ -169,23 +172,17 @@ export class GitStatusCache {
     return ignored.code === 0 ? 'ignored' : 'untracked';
   }
 
-  /** States of many files in one repository with two git calls. */
-  async statusMany(root: string, relPaths: string[]): Promise<Map<string, GitState>> {
-    const result = new Map<string, GitState>();
-    if (relPaths.length === 0) return result;
-    const tracked = new Set((await this.run(['ls-files', '-z'], root)).stdout.split('\0').filter(Boolean));
-    const rest = relPaths.filter((p) => !tracked.has(p));
-    const ignoredOut = rest.length
-      ? (await this.run(['check-ignore', '--no-index', '-z', '--stdin'], root, rest.join('\0') + '\0')).stdout
-      : '';
-    const ignored = new Set(ignoredOut.split('\0').filter(Boolean));
-    for (const rel of relPaths)
-      result.set(rel, tracked.has(rel) ? 'tracked' : ignored.has(rel) ? 'ignored' : 'untracked');
-    return result;
+  /**
+   * Keeps an answer asked for elsewhere (gitPrefetch.ts), unless the repository changed since `generation`: an
+   * answer from before invalidate() may be old.
+   */
+  keep(real: string, state: GitState, generation: number): void {
+    if (generation === this.generation) this.states.set(real, Promise.resolve(state));
   }
 
   /** The repository changed (index, .gitignore, commit): ask again next time. */
   invalidate(): void {
+    this.generation++;
     this.states.clear();
   }
 }

@@ -2,7 +2,6 @@
 // tracked (Error: it is in history), would be committed (Warning), ignored
 // (Information, or off), not in a repository (Warning). In Restricted Mode git
 // is not run at all (a repository's config could run programs): Warning, said so.
-import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { redactSecrets } from '../../core/redact.ts';
 import { type KeyStore, scannerKeys } from '../../core/keys/keyStore.ts';
@@ -26,7 +25,7 @@ import {
   notScannedMessage,
 } from './diagnosticWording.ts';
 import { triageNote } from './triageNote.ts';
-import { realFilePath } from './realPath.ts';
+import { fileGitState, prefetchGitStates, realFilePath } from './realPath.ts';
 import { type PlacedFinding, shippedFindings } from './shippedFindings.ts';
 import { GitWatch } from './gitWatch.ts';
 import { IgnoreFiles } from './ignoreFiles.ts';
@@ -110,8 +109,8 @@ export class KeyDiagnostics extends Disposable {
       vscode.workspace.onDidOpenTextDocument((doc) => void this.full(doc)),
       vscode.workspace.onDidCloseTextDocument((doc) => this.forget(doc.uri)),
       vscode.workspace.onDidChangeTextDocument((event) => this.changed(event)),
-      vscode.workspace.onDidSaveTextDocument(() => this.gitChanged()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.gitChanged()),
+      vscode.workspace.onDidSaveTextDocument(() => void this.gitChanged()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.gitChanged()),
       // After Configuration has read the new value, which a listener of VS Code's own event may not see yet.
       configuration.onDidChange((config) => {
         if (config.diagnostics.ignoredFiles === ignoredFiles) return;
@@ -121,7 +120,7 @@ export class KeyDiagnostics extends Disposable {
       keys.onDidChange(() => void this.reloadKeys()),
     ])
       this._register(disposable);
-    this._register(new GitWatch(() => this.gitChanged()));
+    this._register(new GitWatch(() => void this.gitChanged()));
     // A changed ignore file changes what is suppressed: read again, then word every finding again.
     const ignoreWatcher = this._register(vscode.workspace.createFileSystemWatcher(`**/${IGNORE_FILE}`));
     for (const event of [ignoreWatcher.onDidChange, ignoreWatcher.onDidCreate, ignoreWatcher.onDidDelete])
@@ -229,12 +228,18 @@ export class KeyDiagnostics extends Disposable {
     for (const doc of vscode.workspace.textDocuments) void this.full(doc);
   }
 
-  private gitChanged(): void {
+  /** Every open document graded again: git asked once for them all, then each published. */
+  private async gitChanged(): Promise<void> {
     this.git.invalidate();
-    for (const doc of vscode.workspace.textDocuments) {
+    const docs = vscode.workspace.textDocuments.filter(
+      (doc) => this.scans.has(doc.uri.toString()) || (this.tracked(doc) && isSourceMap(doc.uri.path)),
+    );
+    // Restricted Mode: git is not run at all.
+    if (vscode.workspace.isTrusted) await prefetchGitStates(this.git, docs);
+    for (const doc of docs) {
       const scan = this.scans.get(doc.uri.toString());
       if (scan) void this.publish(doc, scan.findings);
-      else if (this.tracked(doc) && isSourceMap(doc.uri.path)) void this.publishSourceMap(doc);
+      else if (isSourceMap(doc.uri.path)) void this.publishSourceMap(doc);
     }
   }
 
@@ -339,15 +344,9 @@ export class KeyDiagnostics extends Disposable {
     this.set(doc.uri, findings, doc.isUntitled ? 'unsaved' : await this.fileState(doc.uri));
   }
 
-  /** Where git stands on a saved file, asked with real paths and only in a trusted workspace. */
-  async fileState(uri: vscode.Uri): Promise<FileState> {
-    if (uri.scheme !== 'file') return 'outside';
-    if (!vscode.workspace.isTrusted) return 'restricted';
-    const real = await realFilePath(uri.fsPath);
-    const state = await this.git.status(real);
-    // "Not in a git repository" only when there is none: a .git that git refuses must not pass for that.
-    if (state === 'outside' && (await this.git.refusal(dirname(real)))) return 'refused';
-    return state;
+  /** Where git stands on a saved file (realPath.ts). */
+  fileState(uri: vscode.Uri): Promise<FileState> {
+    return fileGitState(this.git, uri, vscode.workspace.isTrusted);
   }
 
   /** Publishes findings for a file, open or not (the workspace scan uses this too). */

@@ -9,6 +9,7 @@ import { strToU8, zipSync } from 'fflate';
 import { scanBlobs } from '../../../src/core/scan/blobScan.ts';
 import { gitArgs, gitEnv, runGit } from '../../../src/core/scan/git.ts';
 import { GitStatusCache } from '../../../src/core/scan/gitStatus.ts';
+import { prefetchStates } from '../../../src/core/scan/gitPrefetch.ts';
 import { countCommits, scanHistory } from '../../../src/core/scan/history.ts';
 import { scanStaged } from '../../../src/core/scan/staged.ts';
 import { listTargets } from '../../../src/core/scan/targets.ts';
@@ -174,11 +175,35 @@ describe('every git entry point in a hostile repository', () => {
     expect(await git.status(join(repo.dir, 'src', 'x.secret'))).toBe('ignored');
     // A name with pattern characters is that name, not a glob that matches a.env.
     expect(await git.status(join(repo.dir, '*.env'))).toBe('untracked');
-    expect([...(await git.statusMany(repo.dir, ['a.env', 'new.env', 'local.env'])).values()]).toEqual([
-      'tracked',
-      'untracked',
-      'ignored',
-    ]);
+  });
+
+  it('many open files graded with two git calls, the same answers as one by one, nothing kept across a change', async () => {
+    repo.write('.gitignore', 'local.env\n*.secret\n');
+    const names = ['a.env', 'new.env', 'local.env', 'src/x.secret', '*.env', 'src/b.ts'];
+    const files = names.map((name) => join(repo.dir, ...name.split('/')));
+    const calls: string[][] = [];
+    const counting = new GitStatusCache((args, cwd, input) => {
+      calls.push(args);
+      return runGit(args, cwd, input === undefined ? {} : { input });
+    });
+    // Each folder's repository is asked once, and kept (as one by one).
+    await counting.root(repo.dir);
+    await counting.root(join(repo.dir, 'src'));
+    calls.length = 0;
+    await prefetchStates(counting, files);
+    expect(calls.map((args) => args[0])).toEqual(['ls-files', 'check-ignore']);
+    const states = await Promise.all(files.map((file) => counting.status(file)));
+    expect(calls).toHaveLength(2);
+    const oneByOne = new GitStatusCache();
+    expect(states).toEqual(await Promise.all(files.map((file) => oneByOne.status(file))));
+    expect(states).toEqual(['tracked', 'untracked', 'ignored', 'ignored', 'untracked', 'tracked']);
+    // Invalidated while git was asked: the answers are not kept, and status() asks again.
+    const asked = prefetchStates(counting, [files[1]!]);
+    counting.invalidate();
+    await asked;
+    calls.length = 0;
+    await counting.status(files[1]!);
+    expect(calls.length).toBeGreaterThan(0);
   });
 
   it('listing, staged blobs, history and the commit count', async () => {
