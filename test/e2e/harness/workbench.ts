@@ -208,12 +208,24 @@ export class Workbench {
   }
 
   async notifications(): Promise<string> {
-    await this.runCommand('Notifications: Show Notifications');
-    const center = this.page.locator('.notifications-center');
-    await center.waitFor({ timeout: PATIENCE });
+    const center = await this.showNotificationCentre();
     const text = await center.innerText();
     await this.page.keyboard.press('Escape');
     return text;
+  }
+
+  /**
+   * Opens the notification centre. The command is given again when the centre has not shown after a while: a CI run
+   * waited 300 s for a centre that one command never opened.
+   */
+  async showNotificationCentre(): Promise<Locator> {
+    const center = this.page.locator('.notifications-center');
+    await until('the notification centre', async () => {
+      await this.runCommand('Notifications: Show Notifications');
+      await center.waitFor({ timeout: 15_000 });
+      return true;
+    });
+    return center;
   }
 
   /** A screenshot of the workbench, or of another page of the browser (a page the workbench opened). */

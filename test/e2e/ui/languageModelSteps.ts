@@ -142,8 +142,7 @@ async function toast(wb: Workbench, expected: RegExp): Promise<string> {
 
 /** The notification centre open, for the screenshot: this run's toasts hide before a picture can be taken. */
 async function centreShot(wb: Workbench, name: string): Promise<void> {
-  await wb.runCommand('Notifications: Show Notifications');
-  await wb.page.locator('.notifications-center').waitFor({ timeout: PATIENCE });
+  await wb.showNotificationCentre();
   await wb.page.mouse.move(10, 10);
   await wb.screenshot(name);
   await wb.page.keyboard.press('Escape');
