@@ -6,8 +6,11 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import { literalPath } from './git.ts';
 import { type GitState, type GitStatusCache, realPathOf } from './gitStatus.ts';
 
-/** Keeps git's answer for each of `files` in `git` (status() then finds it); files outside a repository are left. */
-export async function prefetchStates(git: GitStatusCache, files: readonly string[]): Promise<void> {
+/**
+ * Keeps git's answer for each of `files` in `git` (status() then finds it); files outside a repository are left. False
+ * when `git` was invalidated meanwhile: the answers were not kept, and a newer asking is under way.
+ */
+export async function prefetchStates(git: GitStatusCache, files: readonly string[]): Promise<boolean> {
   const generation = git.generation;
   const byRoot = new Map<string, { real: string; rel: string }[]>();
   for (const file of files) {
@@ -34,4 +37,5 @@ export async function prefetchStates(git: GitStatusCache, files: readonly string
       git.keep(real, state, generation);
     }
   }
+  return git.generation === generation;
 }

@@ -25,7 +25,7 @@ import {
   notScannedMessage,
 } from './diagnosticWording.ts';
 import { triageNote } from './triageNote.ts';
-import { fileGitState, prefetchGitStates, realFilePath } from './realPath.ts';
+import { fileGitState, realFilePath } from './realPath.ts';
 import { type PlacedFinding, shippedFindings } from './shippedFindings.ts';
 import { GitWatch } from './gitWatch.ts';
 import { IgnoreFiles } from './ignoreFiles.ts';
@@ -234,13 +234,15 @@ export class KeyDiagnostics extends Disposable {
     const docs = vscode.workspace.textDocuments.filter(
       (doc) => this.scans.has(doc.uri.toString()) || (this.tracked(doc) && isSourceMap(doc.uri.path)),
     );
-    // Restricted Mode: git is not run at all.
-    if (vscode.workspace.isTrusted) await prefetchGitStates(this.git, docs);
-    for (const doc of docs) {
-      const scan = this.scans.get(doc.uri.toString());
-      if (scan) void this.publish(doc, scan.findings);
-      else if (isSourceMap(doc.uri.path)) void this.publishSourceMap(doc);
+    const files = docs.filter((doc) => doc.uri.scheme === 'file').map((doc) => doc.uri.fsPath);
+    if (vscode.workspace.isTrusted && files.length > 1) {
+      // All at once (dist/gitPrefetch.js). False: changed again meanwhile; the newest grading publishes instead.
+      const { prefetchStates } = await import('../../core/scan/gitPrefetch.ts');
+      if (!(await prefetchStates(this.git, files).catch(() => true))) return;
     }
+    const publish = (doc: vscode.TextDocument, scan = this.scans.get(doc.uri.toString())) =>
+      scan ? this.publish(doc, scan.findings) : isSourceMap(doc.uri.path) && this.publishSourceMap(doc);
+    await Promise.all(docs.map((doc) => publish(doc)));
   }
 
   private tracked(doc: vscode.TextDocument): boolean {

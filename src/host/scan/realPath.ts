@@ -1,6 +1,4 @@
-// A file's path as git sees it, through any symlinked folder it was opened by, and what git says of the file: one at
-// a time as each is published, and all the open ones at once after git's view changed, where asking file by file
-// would start two gits per open document.
+// A file's path as git sees it, through any symlinked folder it was opened by, and what git says of the file.
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type * as vscode from 'vscode';
@@ -28,16 +26,4 @@ export async function fileGitState(git: GitStatusCache, uri: vscode.Uri, trusted
   // "Not in a git repository" only when there is none: a .git that git refuses must not pass for that.
   if (state === 'outside' && (await git.refusal(dirname(real)))) return 'refused';
   return state;
-}
-
-/**
- * Asks git about every saved document of `docs` at once (gitPrefetch.ts, its own file loaded the first time, so the
- * extension bundle keeps to its size budget), so that grading them one by one after finds the answers kept. A failure
- * leaves each to be asked on its own.
- */
-export async function prefetchGitStates(git: GitStatusCache, docs: readonly vscode.TextDocument[]): Promise<void> {
-  const files = docs.filter((doc) => doc.uri.scheme === 'file').map((doc) => doc.uri.fsPath);
-  if (files.length < 2) return;
-  const { prefetchStates } = await import('../../core/scan/gitPrefetch.ts');
-  await prefetchStates(git, files).catch(() => undefined);
 }
