@@ -14,6 +14,7 @@ import { directKey, routerKey } from '../test/emulator/keyFactory.ts';
 import { QUICK } from './quick.ts';
 import { type Run, loadAverage, medianOf, pairedRatio, timeInterleaved } from './processTimes.ts';
 import { RG_PATTERN, buildCorpus, collectSources } from './scanner.ts';
+import { floorCommands, floorLines, historyFloorLine } from './scanFloor.ts';
 import { formatMs, verdict } from './stats.ts';
 
 const LARGE_BYTES = 210 * 1024 * 1024;
@@ -60,11 +61,18 @@ function compareToRipgrep(name: string, dir: string, allCoresTarget: boolean): s
   const rg = (threads: string[]) => ['rg', '-P', ...threads, '--no-ignore', '--hidden', '-c', RG_PATTERN, dir];
   const cores = availableParallelism();
   const loadBefore = loadAverage();
-  const [one, byDefault, perCore, rgOne, rgAll] = timeInterleaved(
-    [keyward(['--threads', '1']), keyward([]), keyward(['--threads', String(cores)]), rg(['-j1']), rg([])],
+  const [one, byDefault, perCore, rgOne, rgAll, ...floor] = timeInterleaved(
+    [
+      keyward(['--threads', '1']),
+      keyward([]),
+      keyward(['--threads', String(cores)]),
+      rg(['-j1']),
+      rg([]),
+      ...floorCommands(dir),
+    ],
     ROUNDS,
     1,
-  ) as [Run[], Run[], Run[], Run[], Run[]];
+  ) as [Run[], Run[], Run[], Run[], Run[], Run[], Run[]];
   const single = pairedRatio(one, rgOne, 'wallMs');
   const all = pairedRatio(byDefault, rgAll, 'wallMs');
   const times = (runs: Run[]) => `${formatMs(medianOf(runs, 'wallMs'))} (${formatMs(medianOf(runs, 'cpuMs'))})`;
@@ -79,6 +87,7 @@ function compareToRipgrep(name: string, dir: string, allCoresTarget: boolean): s
     `  one thread: wall vs rg -P -j1 ${single.median.toFixed(2)}x (${spread(single)})  target <= 1.3  ${verdict(single.median <= 1.3)}`,
     `  by default: wall vs rg -P on all cores ${all.median.toFixed(2)}x (${spread(all)})${allCoresTarget ? `  target <= 1.3  ${verdict(all.median <= 1.3)}` : ', not a target below 200 MB'}`,
     `  wall vs --threads 1: by default ${againstOne(byDefault)}; --threads ${cores} ${againstOne(perCore)}`,
+    ...floorLines(floor, rgOne, rgAll, one, cores, 1.3),
     `  ${loadBefore} before, ${loadAverage()} after`,
   ];
 }
@@ -158,6 +167,7 @@ function compareToGitLog(dir: string, commits: number): string[] {
     `  by default: wall vs one git log -p ${split.median.toFixed(2)}x (${spread(split)}; ratio of medians ${ofMedians(all, 'wallMs')})  target <= 0.9  ${verdict(split.median <= 0.9)}`,
     `  one walk: wall vs one git log -p ${walk.median.toFixed(2)}x (${spread(walk)}; ratio of medians ${ofMedians(one, 'wallMs')})`,
     `  cpu, user+sys with its gits: by default vs one git log -p ${splitCpu.median.toFixed(2)}x (${spread(splitCpu)}; ratio of medians ${ofMedians(all, 'cpuMs')}); keyward's own beyond one git's: one walk ${own(one)}, by default ${own(all)}`,
+    historyFloorLine(one, log, cores),
     `  ${loadBefore} before, ${loadAverage()} after`,
   ];
 }
