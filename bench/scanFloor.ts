@@ -18,7 +18,7 @@ export function floorCommands(dir: string): string[][] {
 
 /**
  * The floor against rg -j1 and the goal's ratio (`goal`×): how many times rg's wall the plain read already takes,
- * and what the goal leaves for everything else keyward does. `oneThreadCpu` / cores is the best wall on all cores.
+ * and what the goal leaves for everything else keyward does; `oneThread`'s CPU over the cores, the best wall on all.
  */
 export function floorLines(
   [start, read]: Run[][],
