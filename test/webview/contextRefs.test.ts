@@ -3,7 +3,7 @@
 // Enter or Tab, Escape, a click), the chosen one comes back from the host as a chip that Remove takes away, "Show
 // what is sent" shows the exact text, a refusal is said under the box, and an image pasted for a model that reads
 // images is a chip and goes with the prompt, while one pasted for another model is refused with the reason.
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Attachment, ModelOption, PanelState } from '../../src/shared/protocol.ts';
 import { initialState } from '../../src/webview/viewState.ts';
 import { $, announced, openPanelPage, posted, send, withRouterKey } from './panelPage.ts';
@@ -197,8 +197,16 @@ describe('images', () => {
 
   it('a pasted image is a chip for a model that reads images, and goes with the prompt as base64', async () => {
     paste(png());
-    await settle();
-    const chip = $('#images .chip')!;
+    // The file is read before its chip shows: on a busy CI machine a fixed wait was too short, and the chip then
+    // showed up in the next test.
+    const chip = await vi.waitFor(
+      () => {
+        const shown = $('#images .chip');
+        if (!shown) throw new Error('no image chip yet');
+        return shown;
+      },
+      { timeout: 4000, interval: 10 },
+    );
     expect(chip.getAttribute('aria-label')).toBe('Image shot.png, 8 B');
     type('What is this?');
     key('Enter');
