@@ -75,7 +75,7 @@ const ON_DEMAND = {
   // The scanner thread's driver, loaded with the first large document (src/host/scan/scanThreadOnDemand.ts).
   'src/core/scan/scanThread.ts': 'scanThread.js',
   // Git asked about every open document at once, loaded the first time git's view changes with several open
-  // (src/host/scan/fileGitState.ts).
+  // (KeyDiagnostics.gitChanged, src/host/scan/keyDiagnostics.ts).
   'src/core/scan/gitPrefetch.ts': 'gitPrefetch.js',
   // The probes and the window onto the parts that Keyward's own in-host tests use, loaded by activate() in Test mode
   // only (src/host/activation/testMode.ts).

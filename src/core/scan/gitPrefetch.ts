@@ -14,11 +14,13 @@ export async function prefetchStates(git: GitStatusCache, files: readonly string
   const generation = git.generation;
   const byRoot = new Map<string, { real: string; rel: string }[]>();
   for (const file of files) {
-    const real = resolve(await realPathOf(resolve(file)));
+    const real = await realPathOf(resolve(file));
     const root = await git.root(dirname(real));
     const rel = root ? relative(root, real).split(sep).join('/') : '..';
     if (!root || rel.startsWith('..')) continue;
-    byRoot.set(root, [...(byRoot.get(root) ?? []), { real, rel }]);
+    const entries = byRoot.get(root) ?? [];
+    entries.push({ real, rel });
+    byRoot.set(root, entries);
   }
   for (const [root, entries] of byRoot) {
     const listed = await git.run(['ls-files', '-z', '--', ...entries.map((e) => literalPath(e.rel))], root);
