@@ -43,7 +43,8 @@ async function once(lines: number) {
   const document = new FakeTextDocument('/bench/long.ts', ['// head', ...old, '// tail'].join('\n'));
   const editor = new FakeTextEditor(document);
   showEditor(editor);
-  const renderer = new DiffRenderer(document as never, 1, old.length, diffStyles());
+  // Nothing else edits the document here: no change is anyone else's.
+  const renderer = new DiffRenderer(document as never, 1, old.length, diffStyles(), () => undefined);
   const diff = new StreamLineDiff(old);
   const splitter = new AnswerLines();
   let longestDelta = 0;

@@ -68,6 +68,11 @@ export class FakeTextEditor {
   readonly undoSteps: string[] = [];
   private open = false;
   edits = 0;
+  /**
+   * Runs between the edit being asked and VS Code applying it (a test's typing lands there), as the extension host's
+   * edit travels to the window and back. VS Code then refuses an edit built on a version the document has left.
+   */
+  inFlight: (() => void) | undefined;
 
   constructor(document: FakeTextDocument, selection?: Selection) {
     this.document = document;
@@ -86,6 +91,10 @@ export class FakeTextEditor {
       delete: (range: Range) => changes.push({ range, text: '' }),
       setEndOfLine: () => undefined,
     } as unknown as vscode.TextEditorEdit);
+    const version = this.document.version;
+    await Promise.resolve();
+    this.inFlight?.();
+    if (this.document.version !== version) return false;
     if (options.undoStopBefore || !this.open) this.undoSteps.push(this.document.text);
     this.open = !options.undoStopAfter;
     this.apply(changes);

@@ -437,6 +437,8 @@ export interface FakeState {
   /** Progress notifications shown (their titles), and how to press Cancel on the last cancellable one. */
   progress: string[];
   cancelProgress?: () => void;
+  /** Status bar messages set (setStatusBarMessage), oldest first. */
+  statusMessages: string[];
   /** The extension's URI handlers (VS Code allows one). */
   uriHandlers: { handleUri(uri: unknown): unknown }[];
   /** Text editors shown (fakeTextEditor.ts makes them), CodeLens providers, and the document change event's source. */
@@ -490,6 +492,7 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
     quickPicks: [],
     picks: [],
     progress: [],
+    statusMessages: [],
     uriHandlers: [],
     editors: [],
     codeLensProviders: [],
@@ -598,6 +601,10 @@ export function createFakeVscode(settings: Record<string, unknown> = {}) {
         state.quickPicks.push(shown.map(({ label, description, detail }) => ({ label, description, detail })));
         const pick = state.picks.shift();
         return shown.find((i) => i.label === pick);
+      },
+      setStatusBarMessage: (text: string) => {
+        state.statusMessages.push(text);
+        return new Disposable(() => undefined);
       },
       createStatusBarItem: (id: string) => {
         const item = new FakeStatusBarItem(id);

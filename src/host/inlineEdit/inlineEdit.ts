@@ -16,7 +16,7 @@ import { CHOICE_KEY, type InputOutcome, type InputShape, PromptHistory, pickMode
 import { EditInput } from './inlineEditBox.ts';
 import { SentTextView, askWithReferences, boxPreview } from './inlineEditRefs.ts';
 import { resolveContextRefs } from '../chat/contextReaders.ts';
-import { editRegion, type LineRegion } from './inlineEditRegion.ts';
+import { type LineRegion, editRegion, regionLabel, regionPlace, regionText } from './inlineEditRegion.ts';
 import { type DiffStyles, diffStyles } from './inlineEditRenderer.ts';
 import {
   type EditAsk,
@@ -77,7 +77,11 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
     this._register(this.styles.removed);
     this._register(this.styles.added);
     this._register(vscode.languages.registerCodeLensProvider([{ scheme: 'file' }, { scheme: 'untitled' }], this));
-    this._register(vscode.workspace.onDidChangeTextDocument((event) => this.follow(event)));
+    this._register(
+      vscode.workspace.onDidChangeTextDocument((event) =>
+        this.pending.get(event.document.uri.toString())?.renderer.changed(event),
+      ),
+    );
     this._register(vscode.window.onDidChangeVisibleTextEditors(() => this.pending.forEach((p) => p.renderer.draw())));
   }
 
@@ -108,14 +112,14 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
       ? { start: waiting.start, count: waiting.ask.code.split('\n').length }
       : (kept?.region ?? (await editRegion(editor)));
     const earlier = waiting?.round() ?? kept?.round;
-    const place = waiting?.ask.place ?? kept?.place ?? this.place(editor.document, region);
+    const place = waiting?.ask.place ?? kept?.place ?? regionPlace(editor.document, region);
     // The references are read from the editor the edit was asked in, whatever is active by the time Enter is pressed.
     const resolve = (text: string) => (this.ports.resolveReferences ?? resolveContextRefs)(text, editor);
     const askOf = (instruction: string, context: Attachment[]) => ({
       choice: this.choice(),
       instruction,
       // While a waiting edit shows its diff, its lines are the old code it puts back before the follow-up is sent.
-      code: waiting && this.pending.get(uri) === waiting ? waiting.ask.code : this.text(editor.document, region),
+      code: waiting && this.pending.get(uri) === waiting ? waiting.ask.code : regionText(editor.document, region),
       place,
       ...(earlier ? { earlier } : {}),
       ...(context.length > 0 ? { context } : {}),
@@ -151,7 +155,7 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
           model || t('no model chosen'),
           serviceLabel(service, this.ports.configuration.value),
         ),
-        prompt: this.where(editor.document, region, earlier),
+        prompt: regionLabel(editor.document, region, earlier),
         placeholder: earlier
           ? t('How to refine the last edit ("make it shorter"); # points at context; Up and Down: earlier prompts')
           : t('What to change; # points at context (#file, #problems…); Up and Down: earlier prompts'),
@@ -171,28 +175,6 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
     return picked !== undefined;
   }
 
-  private where(document: vscode.TextDocument, region: LineRegion, earlier: EditRound | undefined): string {
-    const file = vscode.workspace.asRelativePath(document.uri);
-    const lines =
-      region.count === 1
-        ? t('line {0} of {1}', region.start + 1, file)
-        : t('lines {0}–{1} of {2}', region.start + 1, region.start + region.count, file);
-    const what = region.name ? `\`${region.name}\`, ${lines}` : lines;
-    return earlier ? t('Follow-up on “{0}” ({1})', earlier.instruction, what) : what;
-  }
-
-  private place(document: vscode.TextDocument, region: LineRegion): EditPlace {
-    return {
-      file: vscode.workspace.asRelativePath(document.uri),
-      languageId: document.languageId,
-      startLine: region.start + 1,
-    };
-  }
-
-  private text(document: vscode.TextDocument, region: LineRegion): string {
-    return Array.from({ length: region.count }, (_, i) => document.lineAt(region.start + i).text).join('\n');
-  }
-
   private covers(start: number, count: number, editor: vscode.TextEditor): boolean {
     const { start: from, end } = editor.selection;
     return from.line < start + count && end.line >= start;
@@ -209,7 +191,9 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
   private async start(document: vscode.TextDocument, region: LineRegion, ask: Parameters<typeof sendInlineEdit>[1]) {
     const choice = await passCap(this.ports, ask.choice);
     if (!choice) return;
-    const edit = new PendingEdit({ ...ask, choice }, document, region.start, this.styles);
+    const edit = new PendingEdit({ ...ask, choice }, document, region.start, this.styles, (event) =>
+      this.follow(edit, event),
+    );
     const key = document.uri.toString();
     this.pending.set(key, edit);
     await this.changed();
@@ -221,11 +205,22 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
           edit.onDelta(text);
         },
       });
+      // Let go while the answer came (its lines changed by hand): nothing is left of it to finish.
+      if (this.pending.get(key) !== edit) return;
       if (!outcome.sent) return void (await this.close(edit, false));
       await edit.complete();
+      if (this.pending.get(key) !== edit) return;
+      if (edit.renderer.lost)
+        void vscode.window.showWarningMessage(
+          t(
+            'VS Code refused to write the rest of the edit into {0}: the file kept changing under it. What was written before waits, marked: keep it or undo it.',
+            edit.ask.place.file,
+          ),
+        );
       if (edit.hunks().length === 0) {
         await this.close(edit, false);
-        void vscode.window.showInformationMessage(t('The answer is the same as the code: nothing to change.'));
+        if (!edit.renderer.lost)
+          void vscode.window.showInformationMessage(t('The answer is the same as the code: nothing to change.'));
         return;
       }
       await this.changed();
@@ -238,7 +233,9 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
         );
     } catch (thrown) {
       const error = toServiceError(thrown, choice.service);
-      if (error.kind === 'cancelled' && this.pending.get(key) === edit) return this.afterStop(edit);
+      if (error.kind === 'cancelled')
+        // Stopped by the person: they choose what stays. Let go (its lines changed by hand): that was said already.
+        return this.pending.get(key) === edit ? this.afterStop(edit) : undefined;
       // Broken off: what arrived waits for Keep or Undo, as after Stop; nothing arrived, nothing is left in the file.
       if (this.pending.get(key) === edit) await (edit.arrived > 0 ? this.brokenOff(edit) : this.close(edit, false));
       this.ports.log.warn(
@@ -292,7 +289,7 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
     const edit = this.find(arg);
     if (!edit) return;
     if (edit.state === 'streaming' || edit.state === 'asking') {
-      if (keep) return;
+      if (keep) return this.notYet();
       edit.controller.abort();
     }
     await this.close(edit, keep);
@@ -301,7 +298,8 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
   /** Keep or Undo one hunk: the lens's (file and row), else the one at the cursor. */
   async resolveHunk(keep: boolean, arg?: unknown, row?: unknown): Promise<void> {
     const edit = this.find(arg);
-    if (!edit || (edit.state !== 'review' && edit.state !== 'stopped')) return;
+    if (!edit) return;
+    if (edit.state !== 'review' && edit.state !== 'stopped') return this.notYet();
     const editor = vscode.window.activeTextEditor;
     const at =
       typeof row === 'number'
@@ -314,6 +312,17 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
     const wasKept = keep;
     if (await edit.resolve(hunk, keep)) await this.finish(edit, wasKept);
     else await this.changed();
+  }
+
+  /**
+   * Keep or Undo pressed while the answer streams: the keys stay bound then (else Ctrl+Shift+Enter would be VS Code's
+   * Insert Line Above, a change by hand in the edit's lines), so what they do now is said where the eye is.
+   */
+  private notYet(): void {
+    vscode.window.setStatusBarMessage(
+      t('$(loading~spin) Keyward: the edit is still streaming. Keep and Undo come when it is in; Escape stops it.'),
+      4000,
+    );
   }
 
   /** Ends the edit: its lines kept (old ones dropped) or put back (new ones dropped), the decorations gone. */
@@ -351,9 +360,8 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
   }
 
   /** Edits by hand above the edit move it; inside it, Keyward can no longer tell its lines apart and lets go of it. */
-  private follow(event: vscode.TextDocumentChangeEvent): void {
-    const edit = this.pending.get(event.document.uri.toString());
-    if (!edit || edit.renderer.own || event.contentChanges.length === 0) return;
+  private follow(edit: PendingEdit, event: vscode.TextDocumentChangeEvent): void {
+    if (this.pending.get(edit.document.uri.toString()) !== edit || event.contentChanges.length === 0) return;
     let moved = 0;
     for (const change of event.contentChanges) {
       const delta = change.text.split('\n').length - 1 - (change.range.end.line - change.range.start.line);
@@ -403,11 +411,7 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
   private async changed(): Promise<void> {
     const edits = [...this.pending.values()];
     await Promise.all([
-      vscode.commands.executeCommand(
-        'setContext',
-        PENDING_CONTEXT,
-        edits.some((e) => e.state !== 'asking'),
-      ),
+      vscode.commands.executeCommand('setContext', PENDING_CONTEXT, edits.length > 0),
       vscode.commands.executeCommand(
         'setContext',
         STREAMING_CONTEXT,

@@ -2,6 +2,9 @@
 // method or class around the cursor as the language's symbol provider sees it; without one, the paragraph the
 // cursor is in (the lines between blank ones), and on a blank line that line alone.
 import * as vscode from 'vscode';
+import type { EditPlace, EditRound } from '../../core/chat/inlineEditPrompt.ts';
+
+const t = vscode.l10n.t;
 
 /** Whole lines: the first and how many. */
 export interface LineRegion {
@@ -75,4 +78,29 @@ export async function editRegion(editor: vscode.TextEditor): Promise<LineRegion>
     };
   }
   return paragraph(document, selection.active.line);
+}
+
+/** The region in words for the box: its lines and file, and for a follow-up the instruction it refines. */
+export function regionLabel(document: vscode.TextDocument, region: LineRegion, earlier?: EditRound): string {
+  const file = vscode.workspace.asRelativePath(document.uri);
+  const lines =
+    region.count === 1
+      ? t('line {0} of {1}', region.start + 1, file)
+      : t('lines {0}–{1} of {2}', region.start + 1, region.start + region.count, file);
+  const what = region.name ? `\`${region.name}\`, ${lines}` : lines;
+  return earlier ? t('Follow-up on “{0}” ({1})', earlier.instruction, what) : what;
+}
+
+/** Where the region is, as the prompt tells the model. */
+export function regionPlace(document: vscode.TextDocument, region: LineRegion): EditPlace {
+  return {
+    file: vscode.workspace.asRelativePath(document.uri),
+    languageId: document.languageId,
+    startLine: region.start + 1,
+  };
+}
+
+/** The region's lines as they are now. */
+export function regionText(document: vscode.TextDocument, region: LineRegion): string {
+  return Array.from({ length: region.count }, (_, i) => document.lineAt(region.start + i).text).join('\n');
 }

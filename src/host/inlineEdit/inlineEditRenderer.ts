@@ -19,6 +19,8 @@ import {
 export const FRAME_MS = 30;
 /** Lines written in one edit at most, so no single task holds the editor long; the rest go in the next frame. */
 export const MAX_ROWS_PER_EDIT = 400;
+/** Refusals in a row (VS Code refuses an edit built on a version the document has left) before the renderer gives up. */
+const MAX_REFUSALS = 5;
 
 export interface DiffStyles {
   removed: vscode.TextEditorDecorationType;
@@ -68,28 +70,47 @@ export class DiffRenderer {
   private queue: RowChange[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private writing: Promise<void> = Promise.resolve();
-  /** Edits of this renderer are in flight: the document changes they make are its own. */
+  /** Edits of this renderer in flight: changes of the document seen meanwhile wait until it is known whose they are. */
   private applying = 0;
+  private held: { event: vscode.TextDocumentChangeEvent; version: number }[] = [];
+  /** The versions the renderer's own edits took the document to, while changes are held. */
+  private readonly own = new Set<number>();
+  /** Someone else's change of the document (the person's typing, a formatter), handed on in the order it came. */
+  private readonly foreign: (event: vscode.TextDocumentChangeEvent) => void;
+  private refusals = 0;
+  /** VS Code refused to write the answer MAX_REFUSALS times in a row: what is queued was dropped. */
+  lost = false;
   private opened = false;
   /** The longest single write, in milliseconds of this process (the bench reads it). */
   longestTaskMs = 0;
 
-  constructor(document: vscode.TextDocument, start: number, lineCount: number, styles: DiffStyles) {
+  constructor(
+    document: vscode.TextDocument,
+    start: number,
+    lineCount: number,
+    styles: DiffStyles,
+    foreign: (event: vscode.TextDocumentChangeEvent) => void,
+  ) {
     this.document = document;
+    this.foreign = foreign;
     this.start = start;
     this.rows = Array.from({ length: lineCount }, () => 'same');
     this.styles = styles;
     this.eol = document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
   }
 
-  /** Whether a change of the document now comes from this renderer's own edit. */
-  get own(): boolean {
-    return this.applying > 0;
+  /**
+   * A change of the document: while an edit of this renderer is in flight it is held, since it may be that edit's or
+   * the person's, and handed on once the edit lands; else it is someone else's and handed on now.
+   */
+  changed(event: vscode.TextDocumentChangeEvent): void {
+    if (this.applying > 0) this.held.push({ event, version: event.document.version });
+    else this.foreign(event);
   }
 
   /** Changes from the diff; written in the next frame. */
   enqueue(changes: readonly RowChange[]): void {
-    if (changes.length === 0) return;
+    if (changes.length === 0 || this.lost) return;
     this.queue.push(...changes);
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
@@ -102,22 +123,33 @@ export class DiffRenderer {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.writing = this.writing.then(async () => {
-      while (this.queue.length > 0) await this.writeBatch();
+      while (this.queue.length > 0 && !this.lost) {
+        // Refused: the document changed while the edit was built; the batch is built again on the text now.
+        this.refusals = (await this.writeBatch()) ? 0 : this.refusals + 1;
+        if (this.refusals >= MAX_REFUSALS) {
+          this.lost = true;
+          this.queue = [];
+        }
+      }
       this.draw();
     });
     return this.writing;
   }
 
-  /** One edit: the queued inserts in the document's lines before it, merged where they touch. */
-  private async writeBatch(): Promise<void> {
+  /**
+   * One edit: the queued inserts in the document's lines before it, merged where they touch. The rows and the queue
+   * change only once VS Code took the edit; false when it refused it.
+   */
+  private async writeBatch(): Promise<boolean> {
     const began = performance.now();
     const inserts: { row: number; texts: string[] }[] = [];
+    const rows = [...this.rows];
     let inserted = 0;
     let taken = 0;
     while (taken < this.queue.length && inserted < MAX_ROWS_PER_EDIT) {
       const change = this.queue[taken++]!;
       if (change.type === 'mark') {
-        for (let i = 0; i < change.count; i++) this.rows[change.at + i] = 'old';
+        for (let i = 0; i < change.count; i++) rows[change.at + i] = 'old';
         continue;
       }
       // Inserts come in row order (the diff only moves down), so rows before this one were inserted before it.
@@ -125,10 +157,9 @@ export class DiffRenderer {
       const last = inserts.at(-1);
       if (last && last.row === row) last.texts.push(...change.texts);
       else inserts.push({ row, texts: [...change.texts] });
-      this.rows.splice(change.at, 0, ...change.texts.map((): RowKind => 'new'));
+      rows.splice(change.at, 0, ...change.texts.map((): RowKind => 'new'));
       inserted += change.texts.length;
     }
-    this.queue = this.queue.slice(taken);
     const lineCount = this.document.lineCount;
     const edits = inserts.map(({ row, texts }) => {
       const line = this.start + row;
@@ -139,7 +170,14 @@ export class DiffRenderer {
         : { at: this.document.lineAt(lineCount - 1).range.end, text: this.eol + body };
     });
     this.tookMs(began);
-    if (edits.length > 0) await this.edit((builder) => edits.forEach((e) => builder.insert(e.at, e.text)));
+    const taking = () => {
+      this.rows.splice(0, this.rows.length, ...rows);
+      this.queue = this.queue.slice(taken);
+    };
+    if (edits.length > 0)
+      return this.edit((builder) => edits.forEach((e) => builder.insert(e.at, e.text)), false, taking);
+    taking();
+    return true;
   }
 
   /** Drops rows of one kind within `[from, to)`: Keep drops the old ones, Undo the new ones. */
@@ -147,17 +185,21 @@ export class DiffRenderer {
     await this.flush();
     const runs = runsOf(this.rows, kind, from, to);
     const ranges = runs.map(([a, b]) => this.span(a, b).range);
-    const done = await this.edit((builder) => ranges.forEach((range) => builder.delete(range)), last);
-    if (!done) return false;
-    let dropped = 0;
-    for (const [a, b] of runs) {
-      this.rows.splice(a, b - a);
-      dropped += b - a;
-    }
-    // What stays of the rows is the file's text now: no longer a change.
-    for (let row = from; row < to - dropped; row++) this.rows[row] = 'same';
-    this.draw();
-    return true;
+    const done = await this.edit(
+      (builder) => ranges.forEach((range) => builder.delete(range)),
+      last,
+      () => {
+        let dropped = 0;
+        for (const [a, b] of runs) {
+          this.rows.splice(a, b - a);
+          dropped += b - a;
+        }
+        // What stays of the rows is the file's text now: no longer a change.
+        for (let row = from; row < to - dropped; row++) this.rows[row] = 'same';
+      },
+    );
+    if (done) this.draw();
+    return done;
   }
 
   /** Each hunk as a diff reads: its dropped lines first, then the added ones (the stream may have laid them out otherwise). */
@@ -174,13 +216,17 @@ export class DiffRenderer {
         order,
       };
     });
-    const done = await this.edit((builder) => texts.forEach((m) => builder.replace(m.range, m.text)));
-    if (!done) return;
-    for (const { start, order } of texts) {
-      const kinds = order.map((row) => this.rows[row]!);
-      this.rows.splice(start, kinds.length, ...kinds);
-    }
-    this.draw();
+    const done = await this.edit(
+      (builder) => texts.forEach((m) => builder.replace(m.range, m.text)),
+      false,
+      () => {
+        for (const { start, order } of texts) {
+          const kinds = order.map((row) => this.rows[row]!);
+          this.rows.splice(start, kinds.length, ...kinds);
+        }
+      },
+    );
+    if (done) this.draw();
   }
 
   hunks(): Hunk[] {
@@ -206,30 +252,55 @@ export class DiffRenderer {
     };
   }
 
-  private async edit(build: (builder: vscode.TextEditorEdit) => void, close = false): Promise<boolean> {
-    const editor = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
-    const before = !this.opened;
-    this.opened = true;
+  /**
+   * One edit of the document; `took` brings the rows in line with it once VS Code took it, before the changes of
+   * others seen meanwhile are handed on (those after it are in the lines it left). VS Code refuses an edit built on
+   * a version the document has left, so the one change that took the document from the version it was built on to
+   * the next is this edit's only when it was taken; when it was refused, every change seen was someone else's.
+   */
+  private async edit(
+    build: (builder: vscode.TextEditorEdit) => void,
+    close = false,
+    took: () => void = () => undefined,
+  ): Promise<boolean> {
+    const version = this.document.version;
     this.applying++;
+    let done = false;
     try {
-      if (editor) return await editor.edit(build, { undoStopBefore: before, undoStopAfter: close });
-      // Not shown (the person switched tabs): the same edit through the workspace; it keeps no undo stops of its own.
-      const edit = new vscode.WorkspaceEdit();
-      build({
-        insert: (at: vscode.Position, text: string) => edit.insert(this.document.uri, at, text),
-        replace: (range: vscode.Range | vscode.Position | vscode.Selection, text: string) =>
-          edit.replace(
-            this.document.uri,
-            range instanceof vscode.Position ? new vscode.Range(range, range) : range,
-            text,
-          ),
-        delete: (range: vscode.Range | vscode.Selection) => edit.delete(this.document.uri, range),
-        setEndOfLine: () => undefined,
-      });
-      return await vscode.workspace.applyEdit(edit);
+      done = await this.apply(build, close);
     } finally {
       this.applying--;
     }
+    if (done) {
+      this.opened = true;
+      this.own.add(version + 1);
+      took();
+    }
+    if (this.applying > 0) return done;
+    const held = this.held;
+    this.held = [];
+    for (const { event, version: after } of held) if (!this.own.has(after)) this.foreign(event);
+    this.own.clear();
+    return done;
+  }
+
+  private async apply(build: (builder: vscode.TextEditorEdit) => void, close: boolean): Promise<boolean> {
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
+    if (editor) return editor.edit(build, { undoStopBefore: !this.opened, undoStopAfter: close });
+    // Not shown (the person switched tabs): the same edit through the workspace; it keeps no undo stops of its own.
+    const edit = new vscode.WorkspaceEdit();
+    build({
+      insert: (at: vscode.Position, text: string) => edit.insert(this.document.uri, at, text),
+      replace: (range: vscode.Range | vscode.Position | vscode.Selection, text: string) =>
+        edit.replace(
+          this.document.uri,
+          range instanceof vscode.Position ? new vscode.Range(range, range) : range,
+          text,
+        ),
+      delete: (range: vscode.Range | vscode.Selection) => edit.delete(this.document.uri, range),
+      setEndOfLine: () => undefined,
+    });
+    return vscode.workspace.applyEdit(edit);
   }
 
   /** The decorations, in every editor showing the document. */

@@ -20,12 +20,19 @@ export class PendingEdit extends Disposable {
   private readonly lines = new AnswerLines();
   private readonly answer: string[] = [];
 
-  constructor(ask: EditAsk, document: vscode.TextDocument, start: number, styles: DiffStyles) {
+  /** `foreign`: a change of the document that is not this edit's own, in the order it came. */
+  constructor(
+    ask: EditAsk,
+    document: vscode.TextDocument,
+    start: number,
+    styles: DiffStyles,
+    foreign: (event: vscode.TextDocumentChangeEvent) => void,
+  ) {
     super();
     this.ask = ask;
     const old = ask.code.split('\n');
     this.diff = new StreamLineDiff(old);
-    this.renderer = new DiffRenderer(document, start, old.length, styles);
+    this.renderer = new DiffRenderer(document, start, old.length, styles, foreign);
     // Gone: the answer stops, and the decorations go with it.
     this._register(toDisposable(() => this.renderer.clear()));
     this._register(toDisposable(() => this.controller.abort()));

@@ -239,4 +239,57 @@ describe('Edit with Keyward…', () => {
     expect(s.edits.state(uri())).toBeUndefined();
     expect(fake.state.messages.at(-1)!.text).toMatch(/changed by hand/);
   });
+
+  // VS Code refuses an edit built on a version the document has left; typing that lands while a write is on its way
+  // is the person's, not the edit's (a real-host run once took Insert Line Above there for the edit's own change,
+  // and Keep All then dropped the wrong lines).
+  it('typing above the lines while a write is on its way moves the edit, and the write lands below it', async () => {
+    s.editor.inFlight = () => {
+      s.editor.inFlight = undefined;
+      s.editor.type(new Range(0, 0, 0, 0), '// top\n');
+    };
+    await edit('tidy [[rewrite]]');
+    expect(s.edits.state(uri())).toBe('review');
+    expect(lenses()[0]!.line).toBe(3);
+    await s.edits.resolveAll(true);
+    expect(text()).toBe(`// top\n${EDITED}`);
+    expect(fake.state.messages).toEqual([]);
+  });
+
+  it('typing in the lines while a write is on its way lets go of the edit, and says it once', async () => {
+    s.editor.inFlight = () => {
+      s.editor.inFlight = undefined;
+      s.editor.type(new Range(4, 0, 4, 0), 'x');
+    };
+    await edit('tidy [[rewrite]]');
+    expect(s.edits.state(uri())).toBeUndefined();
+    // Nothing of the answer was written: the write in flight was refused, and none came after it.
+    expect(text()).toBe(CODE.replace('  return 1;', 'x  return 1;'));
+    expect(fake.state.messages.map((m) => m.text)).toEqual([expect.stringMatching(/changed by hand/)]);
+  });
+
+  it('Keep pressed while the answer streams does nothing to the file and says why in the status bar', async () => {
+    const contexts: [string, unknown][] = [];
+    fake.state.commands.set('setContext', (key: unknown, value: unknown) => void contexts.push([String(key), value]));
+    // The answer's request only: the model list asked in the background must not take the fault.
+    await bed.admin('POST', '/faults', { kind: 'stall', service: 'router', path: '/chat/completions', afterChunks: 2 });
+    s.afterStop.push('undo');
+    s.prompts.push('tidy [[rewrite]]');
+    const running = s.edits.run();
+    await vi.waitFor(() => expect(text()).toContain('function new() {'), { timeout: 5000 });
+    // The keys stay bound while it streams (else Ctrl+Shift+Enter is VS Code's Insert Line Above in the edit's lines).
+    expect(contexts).toContainEqual(['keyward.inlineEditPending', true]);
+    expect(contexts).toContainEqual(['keyward.inlineEditStreaming', true]);
+    await s.edits.resolveAll(true);
+    await s.edits.resolveHunk(true);
+    // Nothing kept: the old lines are all still there (the stream may have written more meanwhile).
+    expect(text()).toContain('function old() {');
+    expect(text()).toContain('  // drop me');
+    expect(s.edits.state(uri())).toBe('streaming');
+    expect(fake.state.statusMessages.at(-1)).toMatch(/still streaming/);
+    s.edits.stop();
+    await running;
+    await vi.waitFor(() => expect(text()).toBe(CODE));
+    fake.state.commands.delete('setContext');
+  });
 });
