@@ -31,6 +31,36 @@ function linear(adversary: Adversary<unknown>): void {
   expect(growth(adversary, BOUND), `${adversary.name}: CPU time of 1 MB over 256 KB`).toBeLessThan(BOUND);
 }
 
+describe('the measure', () => {
+  it('reads a quadratic detector as past the bound, and a linear one as within it', { timeout: MINUTES }, () => {
+    // Pairs of characters compared, every one with every other: the quadratic detector a test must catch.
+    const quadratic: Adversary<number> = {
+      name: 'quadratic',
+      shape: 'every pair',
+      build(bytes) {
+        const input = 'x'.repeat(bytes >> 6);
+        return { input, run: () => pairs(input) };
+      },
+    };
+    const linearOne: Adversary<number> = {
+      name: 'linear',
+      shape: 'each character once',
+      build(bytes) {
+        const input = 'x'.repeat(bytes);
+        return { input, run: () => pairs(input.slice(0, 2)) + input.split('x').length };
+      },
+    };
+    expect(growth(quadratic, BOUND)).toBeGreaterThan(BOUND);
+    expect(growth(linearOne, BOUND)).toBeLessThan(BOUND);
+  });
+});
+
+function pairs(text: string): number {
+  let same = 0;
+  for (let i = 0; i < text.length; i++) for (let j = 0; j < i; j++) if (text[i] === text[j]) same++;
+  return same;
+}
+
 describe('each detector is linear on input built against it', () => {
   it('prefixes', { timeout: MINUTES }, () => {
     const key = routerKey();
