@@ -73,6 +73,8 @@ export class FakeTextEditor {
    * edit travels to the window and back. VS Code then refuses an edit built on a version the document has left.
    */
   inFlight: (() => void) | undefined;
+  /** Runs once the edit is applied, before its promise resolves (the answer is still on its way back). */
+  landed: (() => void) | undefined;
 
   constructor(document: FakeTextDocument, selection?: Selection) {
     this.document = document;
@@ -98,6 +100,7 @@ export class FakeTextEditor {
     if (options.undoStopBefore || !this.open) this.undoSteps.push(this.document.text);
     this.open = !options.undoStopAfter;
     this.apply(changes);
+    this.landed?.();
     return true;
   }
 

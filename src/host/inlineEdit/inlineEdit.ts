@@ -33,6 +33,11 @@ import { editLenses } from './inlineEditLenses.ts';
 const t = vscode.l10n.t;
 const PENDING_CONTEXT = 'keyward.inlineEditPending';
 const STREAMING_CONTEXT = 'keyward.inlineEditStreaming';
+/**
+ * The files with an edit, as the keys' `resourcePath in …` reads them: VS Code's `resourcePath` is a file's fsPath
+ * and another scheme's path (a remote window's files are `vscode-remote:` there and `file:` here), so both are listed.
+ */
+const FILES_CONTEXT = 'keyward.inlineEditFiles';
 
 export interface InlineEditPorts extends InlineEditDeps {
   /** Workspace state through the one filter for disk: the prompts' history and the model chosen here. */
@@ -210,13 +215,8 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
       if (!outcome.sent) return void (await this.close(edit, false));
       await edit.complete();
       if (this.pending.get(key) !== edit) return;
-      if (edit.renderer.lost)
-        void vscode.window.showWarningMessage(
-          t(
-            'VS Code refused to write the rest of the edit into {0}: the file kept changing under it. What was written before waits, marked: keep it or undo it.',
-            edit.ask.place.file,
-          ),
-        );
+      const lost = edit.lostNotice();
+      if (lost) void vscode.window.showWarningMessage(lost);
       if (edit.hunks().length === 0) {
         await this.close(edit, false);
         if (!edit.renderer.lost)
@@ -234,8 +234,9 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
     } catch (thrown) {
       const error = toServiceError(thrown, choice.service);
       if (error.kind === 'cancelled')
-        // Stopped by the person: they choose what stays. Let go (its lines changed by hand): that was said already.
-        return this.pending.get(key) === edit ? this.afterStop(edit) : undefined;
+        // Stopped by the person: they choose what stays. Let go (its lines changed by hand), kept or undone as a
+        // whole: nothing to ask, and the letting go was said already.
+        return this.pending.get(key) === edit && !edit.ending ? this.afterStop(edit) : undefined;
       // Broken off: what arrived waits for Keep or Undo, as after Stop; nothing arrived, nothing is left in the file.
       if (this.pending.get(key) === edit) await (edit.arrived > 0 ? this.brokenOff(edit) : this.close(edit, false));
       this.ports.log.warn(
@@ -263,6 +264,7 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
 
   private async afterStop(edit: PendingEdit): Promise<void> {
     await edit.stopped();
+    if (this.pending.get(edit.document.uri.toString()) !== edit || edit.ending) return;
     await this.changed();
     const keep = t('Keep What Arrived');
     const undo = t('Put Everything Back');
@@ -327,7 +329,23 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
 
   /** Ends the edit: its lines kept (old ones dropped) or put back (new ones dropped), the decorations gone. */
   private async close(edit: PendingEdit, keep: boolean): Promise<void> {
-    if (edit.state !== 'asking' || edit.renderer.rows.some((r) => r !== 'same')) await edit.resolveAll(keep);
+    edit.ending = true;
+    if (edit.state !== 'asking' || edit.renderer.rows.some((r) => r !== 'same')) {
+      const done = await edit.resolveAll(keep);
+      // Let go meanwhile (its lines changed by hand): that was said, and nothing is left to end.
+      if (this.pending.get(edit.document.uri.toString()) !== edit) return;
+      if (!done) {
+        edit.ending = false;
+        await this.changed();
+        void vscode.window.showWarningMessage(
+          t(
+            'VS Code refused the change to {0} again and again: the file kept changing. The edit still waits.',
+            edit.ask.place.file,
+          ),
+        );
+        return;
+      }
+    }
     await this.finish(edit, keep);
   }
 
@@ -412,6 +430,9 @@ export class InlineEdits extends Disposable implements vscode.CodeLensProvider {
     const edits = [...this.pending.values()];
     await Promise.all([
       vscode.commands.executeCommand('setContext', PENDING_CONTEXT, edits.length > 0),
+      vscode.commands.executeCommand('setContext', FILES_CONTEXT, [
+        ...new Set(edits.flatMap(({ document: { uri } }) => [uri.fsPath, uri.path])),
+      ]),
       vscode.commands.executeCommand(
         'setContext',
         STREAMING_CONTEXT,

@@ -1,6 +1,6 @@
 // What an inline edit shows above its lines: the model it asked and what may be done now (Stop while it streams,
 // Keep All and Undo All after), and above each hunk its own Keep and Undo with what it changes. The keys named are
-// package.json's keybindings, bound only while an edit waits (keyward.inlineEditPending).
+// package.json's keybindings, bound only in a file with an edit (`resourcePath in keyward.inlineEditFiles`).
 import * as vscode from 'vscode';
 import type { KeywardConfig } from '../../core/config.ts';
 import { CommandId } from '../commandIds.ts';

@@ -77,9 +77,10 @@ export class DiffRenderer {
   private readonly own = new Set<number>();
   /** Someone else's change of the document (the person's typing, a formatter), handed on in the order it came. */
   private readonly foreign: (event: vscode.TextDocumentChangeEvent) => void;
-  private refusals = 0;
   /** VS Code refused to write the answer MAX_REFUSALS times in a row: what is queued was dropped. */
   lost = false;
+  /** Cleared (the edit ended or was let go): nothing more is written or drawn. */
+  private gone = false;
   private opened = false;
   /** The longest single write, in milliseconds of this process (the bench reads it). */
   longestTaskMs = 0;
@@ -122,18 +123,41 @@ export class DiffRenderer {
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.writing = this.writing.then(async () => {
-      while (this.queue.length > 0 && !this.lost) {
-        // Refused: the document changed while the edit was built; the batch is built again on the text now.
-        this.refusals = (await this.writeBatch()) ? 0 : this.refusals + 1;
-        if (this.refusals >= MAX_REFUSALS) {
-          this.lost = true;
-          this.queue = [];
-        }
-      }
+    return this.serial(async () => {
+      await this.writeQueued();
       this.draw();
     });
-    return this.writing;
+  }
+
+  /**
+   * One task at a time: each write, drop and reordering is built on the rows the one before left (two in flight at
+   * once would each be built on rows without the other).
+   */
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.writing.then(task);
+    this.writing = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private async writeQueued(): Promise<void> {
+    let refusals = 0;
+    while (this.queue.length > 0 && !this.lost && !this.gone) {
+      // Refused: the document changed while the edit was built; the batch is built again on the text now.
+      refusals = (await this.writeBatch()) ? 0 : refusals + 1;
+      if (refusals >= MAX_REFUSALS) {
+        this.lost = true;
+        this.queue = [];
+      }
+    }
+  }
+
+  /** `attempt` until VS Code takes it, built again on the text now after each refusal; false when it never did. */
+  private async retried(attempt: () => Promise<boolean>): Promise<boolean> {
+    for (let refusals = 0; refusals < MAX_REFUSALS && !this.gone; refusals++) if (await attempt()) return true;
+    return false;
   }
 
   /**
@@ -180,12 +204,20 @@ export class DiffRenderer {
     return true;
   }
 
-  /** Drops rows of one kind within `[from, to)`: Keep drops the old ones, Undo the new ones. */
-  async drop(kind: RowKind, from: number, to: number, last: boolean): Promise<boolean> {
-    await this.flush();
+  /** Drops rows of one kind within `[from, to)`: Keep drops the old ones, Undo the new ones. False when refused. */
+  drop(kind: RowKind, from: number, to: number, last: boolean): Promise<boolean> {
+    return this.serial(async () => {
+      await this.writeQueued();
+      const done = await this.retried(() => this.dropOnce(kind, from, to, last));
+      if (done) this.draw();
+      return done;
+    });
+  }
+
+  private dropOnce(kind: RowKind, from: number, to: number, last: boolean): Promise<boolean> {
     const runs = runsOf(this.rows, kind, from, to);
     const ranges = runs.map(([a, b]) => this.span(a, b).range);
-    const done = await this.edit(
+    return this.edit(
       (builder) => ranges.forEach((range) => builder.delete(range)),
       last,
       () => {
@@ -198,15 +230,19 @@ export class DiffRenderer {
         for (let row = from; row < to - dropped; row++) this.rows[row] = 'same';
       },
     );
-    if (done) this.draw();
-    return done;
   }
 
   /** Each hunk as a diff reads: its dropped lines first, then the added ones (the stream may have laid them out otherwise). */
-  async review(): Promise<void> {
-    await this.flush();
+  review(): Promise<void> {
+    return this.serial(async () => {
+      await this.writeQueued();
+      if (await this.retried(() => this.reviewOnce())) this.draw();
+    });
+  }
+
+  private reviewOnce(): Promise<boolean> {
     const moves = reviewOrder(this.rows);
-    if (moves.length === 0) return;
+    if (moves.length === 0) return Promise.resolve(true);
     const texts = moves.map(({ start, order }) => {
       const span = this.span(start, start + order.length);
       return {
@@ -216,7 +252,7 @@ export class DiffRenderer {
         order,
       };
     });
-    const done = await this.edit(
+    return this.edit(
       (builder) => texts.forEach((m) => builder.replace(m.range, m.text)),
       false,
       () => {
@@ -226,7 +262,6 @@ export class DiffRenderer {
         }
       },
     );
-    if (done) this.draw();
   }
 
   hunks(): Hunk[] {
@@ -268,6 +303,8 @@ export class DiffRenderer {
     let done = false;
     try {
       done = await this.apply(build, close);
+    } catch {
+      // The editor closed while the edit travelled: a refusal, built again (through the workspace) on the text now.
     } finally {
       this.applying--;
     }
@@ -305,6 +342,7 @@ export class DiffRenderer {
 
   /** The decorations, in every editor showing the document. */
   draw(): void {
+    if (this.gone) return;
     const began = performance.now();
     const ranges = (kind: RowKind) =>
       runsOf(this.rows, kind).map(([a, b]) => new vscode.Range(this.start + a, 0, this.start + b - 1, 0));
@@ -319,6 +357,7 @@ export class DiffRenderer {
   }
 
   clear(): void {
+    this.gone = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.queue = [];

@@ -1,7 +1,7 @@
 // One inline edit while it waits: the streamed diff of its lines (core/chat/streamLineDiff.ts) written by its
 // renderer, the answer's lines as they came, and Keep / Undo of a hunk or of everything. What it asked is kept for a
 // follow-up, which refines this edit rather than stacking another on it.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../../shared/dispose.ts';
 import { AnswerLines, type EditRound } from '../../core/chat/inlineEditPrompt.ts';
 import { type Hunk, StreamLineDiff } from '../../core/chat/streamLineDiff.ts';
@@ -16,6 +16,8 @@ export class PendingEdit extends Disposable {
   readonly renderer: DiffRenderer;
   readonly controller = new AbortController();
   state: EditState = 'asking';
+  /** Being kept or undone as a whole (Keep All, Undo All, a follow-up): a stop it causes asks nothing. */
+  ending = false;
   private readonly diff: StreamLineDiff;
   private readonly lines = new AnswerLines();
   private readonly answer: string[] = [];
@@ -82,9 +84,23 @@ export class PendingEdit extends Disposable {
   }
 
   private async settle(state: EditState): Promise<void> {
-    await this.renderer.flush();
     await this.renderer.review();
     this.state = state;
+  }
+
+  /** What to say when VS Code kept refusing the answer's writes (the file kept changing under it); else nothing. */
+  lostNotice(): string | undefined {
+    if (!this.renderer.lost) return undefined;
+    const file = this.ask.place.file;
+    return this.hunks().length > 0
+      ? vscode.l10n.t(
+          'VS Code refused to write the rest of the edit into {0}: the file kept changing under it. What was written before waits, marked: keep it or undo it.',
+          file,
+        )
+      : vscode.l10n.t(
+          'VS Code refused to write the edit into {0}: the file kept changing under it. Nothing of it was written.',
+          file,
+        );
   }
 
   hunks(): Hunk[] {
@@ -106,8 +122,8 @@ export class PendingEdit extends Disposable {
     return this.hunks().length === 0;
   }
 
-  /** Keep or Undo everything left. */
-  async resolveAll(keep: boolean): Promise<void> {
-    await this.renderer.drop(keep ? 'old' : 'new', 0, this.renderer.rows.length, true);
+  /** Keep or Undo everything left; false when VS Code refused it. */
+  resolveAll(keep: boolean): Promise<boolean> {
+    return this.renderer.drop(keep ? 'old' : 'new', 0, this.renderer.rows.length, true);
   }
 }

@@ -1,10 +1,10 @@
 // UI steps for issue 34 §1, Edit with Keyward…, through the person's path in the real editor: the answer streams in
 // as a diff in place, each hunk is kept or undone from its CodeLens, one Ctrl+Z puts the kept edit back; Escape
 // stops an answer and the notification offers what arrived or the old text; a follow-up (its prompt from Up) refines
-// the waiting edit; a failure says the chat's advice with Retry; `#` in the box lists the references, and the one
-// chosen shows under the box, in "Show what is sent" and in the request. The emulator's `[[rewrite]]` answer rewrites
-// the code it is sent (the last fenced block: the lines to change come after what the references add), one line a
-// delta.
+// the waiting edit; a failure says the chat's advice with Retry; the keys act only in the file with the edit; `#` in
+// the box lists the references, and the one chosen shows under the box, in "Show what is sent" and in the request.
+// The emulator's `[[rewrite]]` answer rewrites the code it is sent (the last fenced block: the lines to change come
+// after what the references add), one line a delta.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from '../harness/playwright.ts';
@@ -14,6 +14,7 @@ import { THEMES } from './a11ySteps.ts';
 import type { UiStep } from './steps.ts';
 
 const DEMO = 'inline-demo.js';
+const OTHER = 'inline-other.js';
 const CODE = 'const a = 0;\n\nfunction old() {\n  // drop me\n  return 1; // add below\n}\n\nconst z = 9;\n';
 
 const lenses = (wb: Workbench) => wb.page.locator('.editor-group-container.active .codelens-decoration');
@@ -34,15 +35,20 @@ function oneBlankLineMore(before: string, after: string): boolean {
   );
 }
 
-/** The demo file as written, open, with the cursor inside old(). */
-async function demoOpen(wb: Workbench, folder: string): Promise<void> {
-  writeFileSync(join(folder, DEMO), CODE);
-  await wb.closeAllEditors();
-  await wb.openFile(DEMO);
+/** `name` written with `text`, opened, and clicked into once its first line shows. */
+async function writeAndOpen(wb: Workbench, folder: string, name: string, text: string): Promise<void> {
+  writeFileSync(join(folder, name), text);
+  await wb.openFile(name);
   await wb.page
-    .locator('.editor-group-container.active .editor-instance .view-lines', { hasText: 'function old' })
+    .locator('.editor-group-container.active .editor-instance .view-lines', { hasText: text.split('\n')[0]!.trim() })
     .first()
     .click();
+}
+
+/** The demo file as written, open, with the cursor inside old(). */
+async function demoOpen(wb: Workbench, folder: string): Promise<void> {
+  await wb.closeAllEditors();
+  await writeAndOpen(wb, folder, DEMO, CODE);
   await wb.page.keyboard.press('Control+Home');
   for (let i = 0; i < 3; i++) await wb.page.keyboard.press('ArrowDown');
 }
@@ -72,6 +78,22 @@ async function notice(wb: Workbench, text: string): Promise<Locator> {
 async function revert(wb: Workbench): Promise<void> {
   await wb.runCommand('File: Revert File');
   await editorShows(wb, 'function old() {', true, 'the file as on disk');
+}
+
+/** The demo file open with an edit asked on old() and waiting for Keep or Undo. */
+async function waitingEdit(wb: Workbench, folder: string): Promise<void> {
+  await demoOpen(wb, folder);
+  await askEdit(wb, 'tidy [[rewrite]]');
+  await lens(wb, 'Keep All').waitFor({ timeout: PATIENCE });
+}
+
+/** Ctrl+Shift+Backspace in the edit's file: Undo All, the old text exactly, the lenses gone; then the file as on disk. */
+async function undoAllByKey(wb: Workbench): Promise<void> {
+  await wb.page.locator('.editor-group-container.active .editor-instance .view-lines').first().click();
+  await wb.page.keyboard.press('Control+Shift+Backspace');
+  await editorShows(wb, 'function new() {', false, 'undone by the key');
+  await until('the lenses gone', async () => ((await lenses(wb).count()) === 0 ? true : undefined));
+  await revert(wb);
 }
 
 /** How one of the diff's line decorations looks on screen, as the browser computed it. */
@@ -184,9 +206,7 @@ export const inlineEditSteps: UiStep[] = [
     async run({ wb, workspace, emulator }) {
       await setTheme(wb, 'Dark High Contrast');
       await clearToasts(wb);
-      await demoOpen(wb, workspace.folder);
-      await askEdit(wb, 'tidy [[rewrite]]');
-      await lens(wb, 'Keep All').waitFor({ timeout: PATIENCE });
+      await waitingEdit(wb, workspace.folder);
       await wb.runCommand('Keyward: Edit with Keyward…');
       const box = wb.page.locator('.quick-input-widget');
       await waitFor(() => box.innerText(), 'Follow-up on “tidy [[rewrite]]”', 'the box says it refines the last edit');
@@ -257,11 +277,7 @@ export const inlineEditSteps: UiStep[] = [
       await toast.locator('.monaco-button', { hasText: 'Retry' }).click();
       await lens(wb, 'Undo All').waitFor({ timeout: PATIENCE });
       // Ctrl+Shift+Backspace: Undo All, the old text exactly.
-      await wb.page.locator('.editor-group-container.active .editor-instance .view-lines').first().click();
-      await wb.page.keyboard.press('Control+Shift+Backspace');
-      await editorShows(wb, 'function new() {', false, 'undone by the key');
-      await until('the lenses gone', async () => ((await lenses(wb).count()) === 0 ? true : undefined));
-      await revert(wb);
+      await undoAllByKey(wb);
       await setTheme(wb, 'Dark Modern');
     },
   },
@@ -269,9 +285,7 @@ export const inlineEditSteps: UiStep[] = [
     name: 'Inline edit: the waiting diff in the four themes, removed and added lines told apart in each',
     async run({ wb, workspace }) {
       await clearToasts(wb);
-      await demoOpen(wb, workspace.folder);
-      await askEdit(wb, 'tidy [[rewrite]]');
-      await lens(wb, 'Keep All').waitFor({ timeout: PATIENCE });
+      await waitingEdit(wb, workspace.folder);
       await editorShows(wb, 'function new() {', true, 'the new line inserted');
       for (const theme of THEMES) {
         await setTheme(wb, theme.name);
@@ -303,11 +317,28 @@ export const inlineEditSteps: UiStep[] = [
         )
           throw new Error(`${theme.name}: the Keep/Undo lenses are not all there`);
       }
-      await wb.page.locator('.editor-group-container.active .editor-instance .view-lines').first().click();
-      await wb.page.keyboard.press('Control+Shift+Backspace');
-      await until('the lenses gone', async () => ((await lenses(wb).count()) === 0 ? true : undefined));
-      await revert(wb);
+      await undoAllByKey(wb);
       await setTheme(wb, 'Dark Modern');
+    },
+  },
+  {
+    name: 'Inline edit: its keys act in the file with the edit; in another file Ctrl+Shift+Enter is VS Code’s own',
+    async run({ wb, workspace }) {
+      await clearToasts(wb);
+      await waitingEdit(wb, workspace.folder);
+      await writeAndOpen(wb, workspace.folder, OTHER, '  other();\n');
+      await wb.page.keyboard.press('Control+Shift+Enter');
+      const otherDirty = wb.page.locator('.editor-group-container.active .tab.active.dirty', { hasText: OTHER });
+      await until('VS Code’s own Insert Line Above in the other file', async () =>
+        (await otherDirty.count()) > 0 ? true : undefined,
+      );
+      await wb.runCommand('File: Revert File');
+      await until('the other file as on disk', async () => ((await otherDirty.count()) === 0 ? true : undefined));
+      // The edit still waits in its own file, where the keys are Keyward's: Undo All puts the old text back.
+      await wb.openFile(DEMO);
+      await lens(wb, 'Keep All').waitFor({ timeout: PATIENCE });
+      await editorShows(wb, 'function old() {', true, 'the edit still waiting');
+      await undoAllByKey(wb);
     },
   },
   {

@@ -256,6 +256,17 @@ describe('Edit with Keyward…', () => {
     expect(fake.state.messages).toEqual([]);
   });
 
+  it('typing above the lines after a write landed, before VS Code answered it, moves the edit too', async () => {
+    s.editor.landed = () => {
+      s.editor.landed = undefined;
+      s.editor.type(new Range(0, 0, 0, 0), '// top\n');
+    };
+    await edit('tidy [[rewrite]]');
+    expect(lenses()[0]!.line).toBe(3);
+    await s.edits.resolveAll(true);
+    expect(text()).toBe(`// top\n${EDITED}`);
+  });
+
   it('typing in the lines while a write is on its way lets go of the edit, and says it once', async () => {
     s.editor.inFlight = () => {
       s.editor.inFlight = undefined;
@@ -266,6 +277,49 @@ describe('Edit with Keyward…', () => {
     // Nothing of the answer was written: the write in flight was refused, and none came after it.
     expect(text()).toBe(CODE.replace('  return 1;', 'x  return 1;'));
     expect(fake.state.messages.map((m) => m.text)).toEqual([expect.stringMatching(/changed by hand/)]);
+  });
+
+  it('let go after some of the answer was written, the edit neither writes nor marks anything more', async () => {
+    let after = -1;
+    // Typed while a later write (a batch, or the review order) is on its way: the answer's first line is in.
+    s.editor.inFlight = () => {
+      if (!text().includes('function new() {')) return;
+      s.editor.inFlight = undefined;
+      s.editor.type(new Range(3, 0, 3, 0), 'x');
+      after = s.editor.edits;
+    };
+    await edit('tidy [[rewrite]]');
+    expect(after).toBeGreaterThan(0);
+    expect(s.edits.state(uri())).toBeUndefined();
+    expect(s.editor.edits).toBe(after);
+    expect(s.editor.decorated()).toEqual({ removed: [], added: [] });
+    expect(fake.state.messages.map((m) => m.text)).toEqual([expect.stringMatching(/changed by hand/)]);
+  });
+
+  it('Keep All refused (the person typed above while it was on its way) is made again below the typing', async () => {
+    await edit('tidy [[rewrite]]');
+    s.editor.inFlight = () => {
+      s.editor.inFlight = undefined;
+      s.editor.type(new Range(0, 0, 0, 0), '// top\n');
+    };
+    await s.edits.resolveAll(true);
+    expect(text()).toBe(`// top\n${EDITED}`);
+    expect(s.edits.state(uri())).toBeUndefined();
+  });
+
+  it('Undo All while the answer streams puts the old text back and asks nothing more', async () => {
+    await bed.admin('POST', '/faults', { kind: 'stall', service: 'router', path: '/chat/completions', afterChunks: 2 });
+    // Were "keep what arrived or put everything back?" asked, it would take this answer.
+    s.afterStop.push('keep');
+    s.prompts.push('tidy [[rewrite]]');
+    const running = s.edits.run();
+    await vi.waitFor(() => expect(text()).toContain('function new() {'), { timeout: 5000 });
+    await s.edits.resolveAll(false);
+    await running;
+    expect(text()).toBe(CODE);
+    expect(s.edits.state(uri())).toBeUndefined();
+    expect(s.afterStop).toEqual(['keep']);
+    expect(fake.state.messages).toEqual([]);
   });
 
   it('Keep pressed while the answer streams does nothing to the file and says why in the status bar', async () => {
@@ -280,6 +334,8 @@ describe('Edit with Keyward…', () => {
     // The keys stay bound while it streams (else Ctrl+Shift+Enter is VS Code's Insert Line Above in the edit's lines).
     expect(contexts).toContainEqual(['keyward.inlineEditPending', true]);
     expect(contexts).toContainEqual(['keyward.inlineEditStreaming', true]);
+    // Bound in this file only, by its path as VS Code's `resourcePath` gives it.
+    expect(contexts).toContainEqual(['keyward.inlineEditFiles', ['/w/demo.js']]);
     await s.edits.resolveAll(true);
     await s.edits.resolveHunk(true);
     // Nothing kept: the old lines are all still there (the stream may have written more meanwhile).

@@ -4,7 +4,11 @@
 // registry (diffEditorColors / colorRegistry); a colour a theme kind leaves undefined paints nothing, as the
 // decoration's ThemeColor then resolves to "transparent" (codeEditorService's resolveValue).
 import { describe, expect, it } from 'vitest';
-import { diffStyles } from '../../../src/host/inlineEdit/inlineEditRenderer.ts';
+import { StreamLineDiff } from '../../../src/core/chat/streamLineDiff.ts';
+import { DiffRenderer, diffStyles } from '../../../src/host/inlineEdit/inlineEditRenderer.ts';
+import { FakeTextDocument, FakeTextEditor, showEditor } from '../fakeTextEditor.ts';
+import { Range } from '../fakeVscode.ts';
+import { fake } from '../vscodeShim.ts';
 
 type Kind = 'dark' | 'light' | 'hcDark' | 'hcLight';
 const KINDS: Kind[] = ['dark', 'light', 'hcDark', 'hcLight'];
@@ -76,5 +80,40 @@ describe('the inline diff in the four theme kinds', () => {
   it('removed lines are struck through too: told apart without colour', () => {
     expect(styles.removed.options.textDecoration).toBe('line-through');
     expect(styles.added.options.textDecoration).toBeUndefined();
+  });
+});
+
+describe('the renderer when the person types', () => {
+  it('let go (cleared) while more was queued, it writes and marks nothing more', async () => {
+    const document = new FakeTextDocument('/w/r.js', 'head\none\ntwo\nthree\ntail');
+    const editor = new FakeTextEditor(document);
+    showEditor(editor);
+    const foreign: unknown[] = [];
+    // As the inline edit does for a change inside its lines: it lets go, and the renderer is cleared.
+    const renderer: DiffRenderer = new DiffRenderer(document as never, 1, 3, diffStyles(), (event) => {
+      foreign.push(event);
+      renderer.clear();
+    });
+    // The document's changes reach the renderer as the inline edit routes them.
+    const listening = fake.state.documentChanges.event((event) => renderer.changed(event as never));
+    const diff = new StreamLineDiff(['one', 'two', 'three']);
+    renderer.enqueue(diff.push('ONE'));
+    await renderer.flush();
+    expect(document.text).toContain('ONE');
+    expect(editor.decorated().added).not.toEqual([]);
+    editor.inFlight = () => {
+      editor.inFlight = undefined;
+      editor.type(new Range(3, 0, 3, 0), 'x');
+    };
+    renderer.enqueue(diff.push('TWO'));
+    renderer.enqueue(diff.push('THREE'));
+    await renderer.flush();
+    const written = editor.edits;
+    await renderer.review();
+    expect(foreign).toHaveLength(1);
+    expect(document.text).not.toContain('TWO');
+    expect(editor.edits).toBe(written);
+    expect(editor.decorated()).toEqual({ removed: [], added: [] });
+    listening.dispose();
   });
 });
