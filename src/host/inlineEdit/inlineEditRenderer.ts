@@ -70,11 +70,12 @@ export class DiffRenderer {
   private queue: RowChange[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private writing: Promise<void> = Promise.resolve();
-  /** Edits of this renderer in flight: changes of the document seen meanwhile wait until it is known whose they are. */
-  private applying = 0;
+  /**
+   * An edit of this renderer is in flight (one at a time: `serial`): changes of the document seen meanwhile wait, with
+   * the version each left, until it is known whose they are.
+   */
+  private applying = false;
   private held: { event: vscode.TextDocumentChangeEvent; version: number }[] = [];
-  /** The versions the renderer's own edits took the document to, while changes are held. */
-  private readonly own = new Set<number>();
   /** Someone else's change of the document (the person's typing, a formatter), handed on in the order it came. */
   private readonly foreign: (event: vscode.TextDocumentChangeEvent) => void;
   /** VS Code refused to write the answer MAX_REFUSALS times in a row: what is queued was dropped. */
@@ -105,7 +106,7 @@ export class DiffRenderer {
    * the person's, and handed on once the edit lands; else it is someone else's and handed on now.
    */
   changed(event: vscode.TextDocumentChangeEvent): void {
-    if (this.applying > 0) this.held.push({ event, version: event.document.version });
+    if (this.applying) this.held.push({ event, version: event.document.version });
     else this.foreign(event);
   }
 
@@ -143,18 +144,17 @@ export class DiffRenderer {
   }
 
   private async writeQueued(): Promise<void> {
-    let refusals = 0;
     while (this.queue.length > 0 && !this.lost && !this.gone) {
-      // Refused: the document changed while the edit was built; the batch is built again on the text now.
-      refusals = (await this.writeBatch()) ? 0 : refusals + 1;
-      if (refusals >= MAX_REFUSALS) {
-        this.lost = true;
-        this.queue = [];
-      }
+      if ((await this.retried(() => this.writeBatch())) || this.gone) continue;
+      this.lost = true;
+      this.queue = [];
     }
   }
 
-  /** `attempt` until VS Code takes it, built again on the text now after each refusal; false when it never did. */
+  /**
+   * `attempt` until VS Code takes it, built again on the text now after each refusal (the document changed while
+   * it was built); false when it never did, MAX_REFUSALS times in a row, or the edit is gone.
+   */
   private async retried(attempt: () => Promise<boolean>): Promise<boolean> {
     for (let refusals = 0; refusals < MAX_REFUSALS && !this.gone; refusals++) if (await attempt()) return true;
     return false;
@@ -204,8 +204,11 @@ export class DiffRenderer {
     return true;
   }
 
-  /** Drops rows of one kind within `[from, to)`: Keep drops the old ones, Undo the new ones. False when refused. */
-  drop(kind: RowKind, from: number, to: number, last: boolean): Promise<boolean> {
+  /**
+   * Drops rows of one kind within `[from, to)`, to the last row when `to` is left out (read once what is queued is
+   * written): Keep drops the old ones, Undo the new ones. False when refused.
+   */
+  drop(kind: RowKind, from: number, to: number | undefined, last: boolean): Promise<boolean> {
     return this.serial(async () => {
       await this.writeQueued();
       const done = await this.retried(() => this.dropOnce(kind, from, to, last));
@@ -214,7 +217,8 @@ export class DiffRenderer {
     });
   }
 
-  private dropOnce(kind: RowKind, from: number, to: number, last: boolean): Promise<boolean> {
+  private dropOnce(kind: RowKind, from: number, upTo: number | undefined, last: boolean): Promise<boolean> {
+    const to = upTo ?? this.rows.length;
     const runs = runsOf(this.rows, kind, from, to);
     const ranges = runs.map(([a, b]) => this.span(a, b).range);
     return this.edit(
@@ -299,25 +303,22 @@ export class DiffRenderer {
     took: () => void = () => undefined,
   ): Promise<boolean> {
     const version = this.document.version;
-    this.applying++;
+    this.applying = true;
     let done = false;
     try {
       done = await this.apply(build, close);
     } catch {
       // The editor closed while the edit travelled: a refusal, built again (through the workspace) on the text now.
     } finally {
-      this.applying--;
+      this.applying = false;
     }
     if (done) {
       this.opened = true;
-      this.own.add(version + 1);
       took();
     }
-    if (this.applying > 0) return done;
     const held = this.held;
     this.held = [];
-    for (const { event, version: after } of held) if (!this.own.has(after)) this.foreign(event);
-    this.own.clear();
+    for (const { event, version: after } of held) if (!(done && after === version + 1)) this.foreign(event);
     return done;
   }
 

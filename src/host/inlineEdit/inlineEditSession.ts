@@ -124,6 +124,6 @@ export class PendingEdit extends Disposable {
 
   /** Keep or Undo everything left; false when VS Code refused it. */
   resolveAll(keep: boolean): Promise<boolean> {
-    return this.renderer.drop(keep ? 'old' : 'new', 0, this.renderer.rows.length, true);
+    return this.renderer.drop(keep ? 'old' : 'new', 0, undefined, true);
   }
 }

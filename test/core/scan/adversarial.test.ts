@@ -47,7 +47,7 @@ describe('the measure', () => {
       shape: 'each character once',
       build(bytes) {
         const input = 'x'.repeat(bytes);
-        return { input, run: () => pairs(input.slice(0, 2)) + input.split('x').length };
+        return { input, run: () => input.split('x').length };
       },
     };
     expect(growth(quadratic, BOUND)).toBeGreaterThan(BOUND);

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { StreamLineDiff } from '../../../src/core/chat/streamLineDiff.ts';
 import { DiffRenderer, diffStyles } from '../../../src/host/inlineEdit/inlineEditRenderer.ts';
+import { PendingEdit } from '../../../src/host/inlineEdit/inlineEditSession.ts';
 import { FakeTextDocument, FakeTextEditor, showEditor } from '../fakeTextEditor.ts';
 import { Range } from '../fakeVscode.ts';
 import { fake } from '../vscodeShim.ts';
@@ -115,5 +116,30 @@ describe('the renderer when the person types', () => {
     expect(editor.edits).toBe(written);
     expect(editor.decorated()).toEqual({ removed: [], added: [] });
     listening.dispose();
+  });
+
+  it('Undo All with lines still queued (not yet written) puts back every one, those written by it too', async () => {
+    const original = 'head\none\ntwo\nthree\ntail';
+    const document = new FakeTextDocument('/w/q.js', original);
+    showEditor(new FakeTextEditor(document));
+    const edit = new PendingEdit(
+      {
+        choice: { service: 'router', model: 'm' },
+        instruction: 'add',
+        code: 'one\ntwo\nthree',
+        place: { file: 'q.js', languageId: 'javascript', startLine: 2 },
+      },
+      document as never,
+      1,
+      diffStyles(),
+      () => undefined,
+    );
+    // A line added after each old one, none written yet: the frame that writes them has not come. Written, they
+    // make six rows, the last added ones past the three there were when Undo All was asked.
+    edit.onDelta('one\nNEW\ntwo\nNEW\nthree\nNEW\n');
+    expect(document.text).toBe(original);
+    expect(await edit.resolveAll(false)).toBe(true);
+    expect(document.text).toBe(original);
+    edit.dispose();
   });
 });
